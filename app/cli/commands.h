@@ -1,0 +1,20 @@
+#pragma once
+// The subcommands of the `tessera` command line. Each registers its options on the CLI11 app and
+// returns the action to run once parsing succeeded.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace tessera::cli {
+
+using Action = std::function<int()>;
+
+// Each add* function stores the chosen subcommand's action in `action` when it is parsed.
+void addInspectCommand(CLI::App& app, Action& action);
+void addRunCommand(CLI::App& app, Action& action);
+void addConformanceCommand(CLI::App& app, Action& action);
+void addZooCommand(CLI::App& app, Action& action);
+void addPlanCommand(CLI::App& app, Action& action);
+void addScampCommand(CLI::App& app, Action& action);
+
+} // namespace tessera::cli

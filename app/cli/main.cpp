@@ -1,0 +1,36 @@
+// tessera: the command-line compiler. Every subcommand drives the same core as the studio.
+#include "commands.h"
+
+#include "ir/error.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"Tessera: put neural networks onto accelerators with tiny memories", "tessera"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "tessera 0.1.0");
+    tessera::cli::Action action;
+    tessera::cli::addInspectCommand(app, action);
+    tessera::cli::addRunCommand(app, action);
+    tessera::cli::addConformanceCommand(app, action);
+    tessera::cli::addZooCommand(app, action);
+    tessera::cli::addPlanCommand(app, action);
+    tessera::cli::addScampCommand(app, action);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error);
+    }
+    try {
+        return action ? action() : 0;
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr, "error: out of memory (the model or its tensors are too large for this machine)\n");
+    } catch (const std::exception& error) {
+        fmt::print(stderr, "error: {}\n", error.what());
+    }
+    return 1;
+}

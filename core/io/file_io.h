@@ -1,0 +1,17 @@
+#pragma once
+// Reading and writing whole files. Writes are atomic: the data goes to a temporary file next to
+// the target, which then replaces it, so an interrupted save never leaves a half-written file.
+#include <cstdint>
+#include <string>
+
+namespace tessera {
+
+// Largest file the readers accept (models with their weights included).
+inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{2} << 30;
+
+// Throws ModelError naming the path when it cannot be read, is a directory or is too large.
+std::string readFileBytes(const std::string& path);
+// Throws Error naming the path when it cannot be written.
+void writeFileAtomically(const std::string& path, const std::string& bytes);
+
+} // namespace tessera

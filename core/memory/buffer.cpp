@@ -1,0 +1,69 @@
+#include "memory/buffer.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_set>
+
+namespace tessera {
+
+std::vector<std::pair<int64_t, int64_t>> liveBytesProfile(const std::vector<Buffer>& buffers)
+{
+    std::map<int64_t, int64_t> delta;
+    for (const Buffer& buffer : buffers) {
+        delta[buffer.lower] += buffer.size;
+        delta[buffer.upper] -= buffer.size;
+    }
+    std::vector<std::pair<int64_t, int64_t>> profile;
+    int64_t live = 0;
+    for (const auto& [step, change] : delta) {
+        live += change;
+        profile.emplace_back(step, live);
+    }
+    return profile;
+}
+
+int64_t maxLiveBytes(const std::vector<Buffer>& buffers)
+{
+    int64_t best = 0;
+    for (const auto& [step, live] : liveBytesProfile(buffers))
+        best = std::max(best, live);
+    for (const Buffer& buffer : buffers)
+        if (buffer.fixedOffset)
+            best = std::max(best, *buffer.fixedOffset + buffer.size);
+    return best;
+}
+
+int64_t planPeak(const std::vector<Buffer>& buffers, const std::vector<int64_t>& offsets)
+{
+    int64_t peak = 0;
+    for (size_t k = 0; k < buffers.size() && k < offsets.size(); ++k)
+        if (buffers[k].size > 0)
+            peak = std::max(peak, offsets[k] + buffers[k].size);
+    return peak;
+}
+
+std::vector<std::string> checkBuffers(const std::vector<Buffer>& buffers)
+{
+    std::vector<std::string> problems;
+    std::unordered_set<std::string> ids;
+    for (const Buffer& b : buffers) {
+        const std::string name = "buffer '" + b.id + "'";
+        if (!ids.insert(b.id).second)
+            problems.push_back(name + ": duplicate id");
+        if (b.lower >= b.upper)
+            problems.push_back(name + ": lower " + std::to_string(b.lower) + " must be below upper " +
+                               std::to_string(b.upper) + " (lifetimes are half-open [lower, upper))");
+        if (b.size < 0)
+            problems.push_back(name + ": negative size " + std::to_string(b.size));
+        if (b.alignment <= 0 || (b.alignment & (b.alignment - 1)) != 0)
+            problems.push_back(name + ": alignment " + std::to_string(b.alignment) + " is not a power of two");
+        else if (b.fixedOffset && *b.fixedOffset % b.alignment != 0)
+            problems.push_back(name + ": fixed offset " + std::to_string(*b.fixedOffset) + " is not a multiple of its alignment " +
+                               std::to_string(b.alignment));
+        if (b.fixedOffset && *b.fixedOffset < 0)
+            problems.push_back(name + ": negative fixed offset " + std::to_string(*b.fixedOffset));
+    }
+    return problems;
+}
+
+} // namespace tessera

@@ -1,0 +1,40 @@
+#pragma once
+// The static allocation problem every target shares: buffers live over half-open step intervals
+// [lower, upper) and need `size` bytes; a plan gives each an offset in one arena so that no two
+// buffers that are live at the same time overlap in address.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct Buffer {
+    std::string id;
+    int64_t lower = 0;     // first step the buffer is live
+    int64_t upper = 0;     // first step it is no longer live (lower < upper)
+    int64_t size = 0;      // bytes
+    int64_t alignment = 1; // offsets must be a multiple of this power of two
+    std::optional<int64_t> fixedOffset; // pinned by the user or the target
+
+    bool overlapsInTime(const Buffer& other) const { return lower < other.upper && other.lower < upper; }
+};
+
+// Rounds `value` up to a multiple of the power of two `alignment`.
+inline int64_t alignUp(int64_t value, int64_t alignment) { return (value + alignment - 1) & ~(alignment - 1); }
+
+// The lower bound every plan's peak is at least: the largest total size of the buffers live at
+// one time (fixed buffers count with their top offset instead where that is larger).
+int64_t maxLiveBytes(const std::vector<Buffer>& buffers);
+
+// Live bytes at each distinct step boundary: pairs (step, bytes live from that step on).
+std::vector<std::pair<int64_t, int64_t>> liveBytesProfile(const std::vector<Buffer>& buffers);
+
+// Highest byte used by `offsets` (0 for no buffers).
+int64_t planPeak(const std::vector<Buffer>& buffers, const std::vector<int64_t>& offsets);
+
+// Problems with the buffers themselves (lower >= upper, negative size, alignment not a power of two,
+// misaligned fixed offset, duplicate ids); empty when they are well formed.
+std::vector<std::string> checkBuffers(const std::vector<Buffer>& buffers);
+
+} // namespace tessera

@@ -1,0 +1,79 @@
+#include "memory/greedy_planner.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tessera {
+
+namespace {
+
+std::vector<size_t> placementOrder(const std::vector<Buffer>& buffers, GreedyOrder order)
+{
+    std::vector<size_t> indices(buffers.size());
+    std::iota(indices.begin(), indices.end(), 0);
+    auto key = [&](size_t k) {
+        const Buffer& b = buffers[k];
+        const int64_t length = b.upper - b.lower;
+        switch (order) {
+        case GreedyOrder::LifetimeDescending: return std::make_pair(length, b.size);
+        case GreedyOrder::AreaDescending: return std::make_pair(length * b.size, b.size);
+        case GreedyOrder::SizeDescending: break;
+        }
+        return std::make_pair(b.size, length);
+    };
+    std::stable_sort(indices.begin(), indices.end(), [&](size_t a, size_t b) {
+        // Pinned buffers first: everything else has to fit around them.
+        if (buffers[a].fixedOffset.has_value() != buffers[b].fixedOffset.has_value())
+            return buffers[a].fixedOffset.has_value();
+        return key(a) > key(b);
+    });
+    return indices;
+}
+
+} // namespace
+
+std::vector<int64_t> greedyPlan(const std::vector<Buffer>& buffers, GreedyOrder order)
+{
+    std::vector<int64_t> offsets(buffers.size(), 0);
+    // Placed buffers as (offset, end) intervals, kept sorted by offset for the gap search.
+    std::vector<std::pair<int64_t, size_t>> placed;
+    std::vector<std::pair<int64_t, int64_t>> blocking;
+    for (size_t index : placementOrder(buffers, order)) {
+        const Buffer& buffer = buffers[index];
+        if (buffer.fixedOffset) {
+            offsets[index] = *buffer.fixedOffset;
+        } else {
+            blocking.clear();
+            for (const auto& [offset, other] : placed)
+                if (buffers[other].size > 0 && buffers[other].overlapsInTime(buffer))
+                    blocking.emplace_back(offset, offset + buffers[other].size);
+            int64_t candidate = 0;
+            for (const auto& [start, end] : blocking) {
+                if (candidate + buffer.size <= start)
+                    break;
+                candidate = std::max(candidate, alignUp(end, buffer.alignment));
+            }
+            offsets[index] = candidate;
+        }
+        const auto position = std::lower_bound(placed.begin(), placed.end(), std::make_pair(offsets[index], index));
+        placed.insert(position, {offsets[index], index});
+    }
+    return offsets;
+}
+
+std::vector<int64_t> bestGreedyPlan(const std::vector<Buffer>& buffers)
+{
+    std::vector<int64_t> best;
+    int64_t bestPeak = 0;
+    for (GreedyOrder order : {GreedyOrder::SizeDescending, GreedyOrder::AreaDescending, GreedyOrder::LifetimeDescending}) {
+        std::vector<int64_t> offsets = greedyPlan(buffers, order);
+        const int64_t peak = planPeak(buffers, offsets);
+        if (best.empty() || peak < bestPeak) {
+            best = std::move(offsets);
+            bestPeak = peak;
+        }
+    }
+    return best;
+}
+
+} // namespace tessera

@@ -1,0 +1,19 @@
+#pragma once
+// Fast greedy placement, the seed of the exact planner and the baseline the benchmarks compare
+// with: buffers in a chosen order, each at the lowest aligned gap left by the buffers already
+// placed that are live at the same time (first fit, as TensorFlow Lite Micro's planner does).
+#include "memory/buffer.h"
+
+#include <vector>
+
+namespace tessera {
+
+enum class GreedyOrder { SizeDescending, LifetimeDescending, AreaDescending };
+
+// Offsets for every buffer; fixed buffers keep their offsets. The peak may exceed any capacity.
+std::vector<int64_t> greedyPlan(const std::vector<Buffer>& buffers, GreedyOrder order = GreedyOrder::SizeDescending);
+
+// The best (lowest peak) of the greedy orders.
+std::vector<int64_t> bestGreedyPlan(const std::vector<Buffer>& buffers);
+
+} // namespace tessera

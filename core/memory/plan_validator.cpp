@@ -1,0 +1,40 @@
+#include "memory/plan_validator.h"
+
+namespace tessera {
+
+std::vector<std::string> validatePlan(const std::vector<Buffer>& buffers, const std::vector<int64_t>& offsets,
+                                      int64_t capacity)
+{
+    std::vector<std::string> problems;
+    if (offsets.size() != buffers.size()) {
+        problems.push_back("plan has " + std::to_string(offsets.size()) + " offsets for " +
+                           std::to_string(buffers.size()) + " buffers");
+        return problems;
+    }
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        const Buffer& b = buffers[i];
+        const std::string name = "buffer '" + b.id + "'";
+        if (offsets[i] < 0 || offsets[i] + b.size > capacity)
+            problems.push_back(name + " at [" + std::to_string(offsets[i]) + ", " + std::to_string(offsets[i] + b.size) +
+                               ") is outside the capacity " + std::to_string(capacity));
+        if (b.alignment > 0 && offsets[i] % b.alignment != 0)
+            problems.push_back(name + " at offset " + std::to_string(offsets[i]) + " is not aligned to " +
+                               std::to_string(b.alignment));
+        if (b.fixedOffset && offsets[i] != *b.fixedOffset)
+            problems.push_back(name + " is pinned to " + std::to_string(*b.fixedOffset) + " but placed at " +
+                               std::to_string(offsets[i]));
+    }
+    for (size_t i = 0; i < buffers.size(); ++i) {
+        for (size_t j = i + 1; j < buffers.size(); ++j) {
+            const Buffer& a = buffers[i];
+            const Buffer& b = buffers[j];
+            if (a.size == 0 || b.size == 0 || !a.overlapsInTime(b))
+                continue;
+            if (offsets[i] < offsets[j] + b.size && offsets[j] < offsets[i] + a.size)
+                problems.push_back("buffers '" + a.id + "' and '" + b.id + "' are live together and overlap in memory");
+        }
+    }
+    return problems;
+}
+
+} // namespace tessera

@@ -1,0 +1,70 @@
+#include "zoo/zoo.h"
+
+#include "ir/error.h"
+#include "zoo/zoo_networks.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace tessera {
+
+namespace {
+
+struct Recipe {
+    ZooEntry entry;
+    std::function<Graph(const ZooOptions&)> build;
+};
+
+const std::vector<Recipe>& recipes()
+{
+    static const std::vector<Recipe> all = {
+        {{"mnist", "MNIST digit classifier (ONNX model zoo mnist-8 layout), 1x1x28x28 -> 10"}, zoo::buildMnist},
+        {{"lenet5", "LeNet-5, 1x1x32x32 -> 10"}, zoo::buildLenet5},
+        {{"mobilenet_v1", "MobileNet v1, --width 1.0|0.5|0.25 --resolution 224|192|160|128 -> 1000"},
+         zoo::buildMobilenetV1},
+        {{"radioml", "RadioML 2018 1-D conv classifier, 2x1024 I/Q -> 24"}, zoo::buildRadioml},
+    };
+    return all;
+}
+
+void checkOptions(const std::string& name, const ZooOptions& options)
+{
+    if (name != "mobilenet_v1")
+        return;
+    const double widths[] = {1.0, 0.5, 0.25};
+    if (std::none_of(std::begin(widths), std::end(widths), [&](double w) { return w == options.width; }))
+        throw Error("mobilenet_v1: width " + std::to_string(options.width) + " is not one of 1.0, 0.5, 0.25");
+    const int64_t resolutions[] = {224, 192, 160, 128};
+    if (std::none_of(std::begin(resolutions), std::end(resolutions), [&](int64_t r) { return r == options.resolution; }))
+        throw Error("mobilenet_v1: resolution " + std::to_string(options.resolution) +
+                    " is not one of 224, 192, 160, 128");
+}
+
+} // namespace
+
+const std::vector<ZooEntry>& zooModels()
+{
+    static const std::vector<ZooEntry> entries = [] {
+        std::vector<ZooEntry> list;
+        for (const Recipe& recipe : recipes())
+            list.push_back(recipe.entry);
+        return list;
+    }();
+    return entries;
+}
+
+Graph buildZooModel(const std::string& name, const ZooOptions& options)
+{
+    for (const Recipe& recipe : recipes()) {
+        if (recipe.entry.name != name)
+            continue;
+        checkOptions(name, options);
+        return recipe.build(options);
+    }
+    std::string known;
+    for (const Recipe& recipe : recipes())
+        known += (known.empty() ? "" : ", ") + recipe.entry.name;
+    throw Error("unknown zoo model '" + name + "' (available: " + known + ")");
+}
+
+} // namespace tessera

@@ -1,0 +1,12 @@
+#pragma once
+// One function per zoo network (each in its own file).
+#include "zoo/zoo.h"
+
+namespace tessera::zoo {
+
+Graph buildMnist(const ZooOptions& options);
+Graph buildLenet5(const ZooOptions& options);
+Graph buildMobilenetV1(const ZooOptions& options);
+Graph buildRadioml(const ZooOptions& options);
+
+} // namespace tessera::zoo

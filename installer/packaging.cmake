@@ -1,0 +1,11 @@
+# Packaging: `cpack` in a build directory produces a Debian package and a tarball.
+set(CPACK_PACKAGE_NAME "tessera")
+set(CPACK_PACKAGE_VENDOR "Tessera")
+set(CPACK_PACKAGE_CONTACT "Tessera developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+include(CPack)

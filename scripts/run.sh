@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Sets up the machine, builds Tessera and runs the main job on the bundled sample model:
+# the studio when a display is available and the studio is built, otherwise the command-line
+# flow (inspect the model, run it with the reference interpreter on the bundled input).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/setup.sh"
+build="$root/build/release"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$root/build-configure.log" 2>&1 \
+    || { cat "$root/build-configure.log"; exit 1; }
+rm -f "$root/build-configure.log"
+cmake --build "$build" -j "$(nproc)"
+
+sample="$root/resources/samples/mnist.onnx"
+studio="$build/app/studio/tessera-studio"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$studio" ]; then
+    exec "$studio" "$sample"
+fi
+
+tessera="$build/app/cli/tessera"
+out="$root/build/sample-run"
+echo "== tessera inspect $sample"
+"$tessera" inspect "$sample"
+echo "== tessera run $sample"
+"$tessera" run "$sample" -i "$root/resources/samples/mnist_input_0.pb" -o "$out"
+echo "== scores written to $out/output_0.pb"

@@ -1,0 +1,39 @@
+#include "test_support.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace tessera::test {
+
+TensorData randomFloats(const Shape& shape, uint32_t seed, float low, float high)
+{
+    std::mt19937 generator(seed);
+    std::uniform_real_distribution<float> distribution(low, high);
+    TensorData data(DType::Float32, shape);
+    float* values = data.data<float>();
+    for (int64_t i = 0; i < data.elements(); ++i)
+        values[i] = distribution(generator);
+    return data;
+}
+
+double maxRelativeError(const TensorData& actual, const TensorData& expected)
+{
+    if (actual.dtype() != expected.dtype() || actual.shape() != expected.shape())
+        return std::numeric_limits<double>::infinity();
+    double worst = 0.0;
+    for (int64_t i = 0; i < actual.elements(); ++i) {
+        const double a = actual.getDouble(i);
+        const double b = expected.getDouble(i);
+        if (std::isnan(a) && std::isnan(b))
+            continue;
+        worst = std::max(worst, std::abs(a - b) / (1.0 + std::abs(b)));
+        if (std::isnan(a) != std::isnan(b))
+            return std::numeric_limits<double>::infinity();
+    }
+    return worst;
+}
+
+std::string sourcePath(const std::string& relative) { return std::string(TESSERA_SOURCE_DIR) + "/" + relative; }
+
+} // namespace tessera::test

@@ -1,0 +1,182 @@
+// The `tessera` command line, run as a process: output formats, files written and error handling.
+#include "onnx/tensor_proto.h"
+#include "test_support.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tessera;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(TESSERA_CLI_PATH), arguments);
+    if (!process.waitForFinished(600000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QString nodeCase(const QString& name) { return QStringLiteral(TESSERA_ONNX_TESTDATA "/node/") + name; }
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void inspectPrintsJsonPerNode()
+    {
+        const Result r = runCli({"inspect", "--json", nodeCase("test_add") + "/model.onnx"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonArray nodes = doc["nodes"].toArray();
+        QCOMPARE(nodes.size(), 1);
+        const QJsonObject add = nodes[0].toObject();
+        QCOMPARE(add["op"].toString(), QString("Add"));
+        QCOMPARE(add["output_shapes"].toArray()[0].toArray().size(), 3);
+        // Two float32 [3, 4, 5] inputs and one output are live while Add runs.
+        QCOMPARE(add["live_activation_bytes"].toInteger(), qint64(3 * 60 * 4));
+        QCOMPARE(doc["totals"].toObject()["peak_live_activation_bytes"].toInteger(), qint64(3 * 60 * 4));
+    }
+
+    void inspectZooModelTable()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("mnist.onnx");
+        const Result zoo = runCli({"zoo", "mnist", "-o", model, "--seed", "3"});
+        QCOMPARE(zoo.exitCode, 0);
+        const Result r = runCli({"inspect", model});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("Convolution28"), qPrintable(r.out));
+        // Parameters of mnist-8: 8x1x5x5+8, 16x8x5x5+16, 10x256+10 = 5 994.
+        QVERIFY2(r.out.contains("total: 5994 params (23976 bytes)"), qPrintable(r.out));
+    }
+
+    void runWritesOutputFiles()
+    {
+        QTemporaryDir dir;
+        const QString data = nodeCase("test_add") + "/test_data_set_0/";
+        const Result r = runCli({"run", nodeCase("test_add") + "/model.onnx", "-i", data + "input_0.pb", "-i",
+                                  data + "input_1.pb", "-o", dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        const TensorData actual = readTensorFile(dir.filePath("output_0.pb").toStdString());
+        const TensorData expected = readTensorFile((data + "output_0.pb").toStdString());
+        QVERIFY(test::maxRelativeError(actual, expected) <= 1e-6);
+    }
+
+    void conformancePrintsCountsLast()
+    {
+        const Result r = runCli({"conformance", nodeCase("test_add"), nodeCase("test_relu"), nodeCase("test_sub")});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.last(), QString("3 passed, 0 failed, 0 skipped"));
+    }
+
+    void planPrintsFiguresAndExitCodes()
+    {
+        QTemporaryDir dir;
+        QFile csv(dir.filePath("buffers.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("id,lower,upper,size\na,0,3,4\nb,1,4,4\nc,3,6,8\n");
+        csv.close();
+        const Result best = runCli({"plan", csv.fileName(), "-o", dir.filePath("out.csv")});
+        QCOMPARE(best.exitCode, 0);
+        QVERIFY2(best.out.contains("peak: 12\n") && best.out.contains("lower_bound: 12\n") &&
+                     best.out.contains("status: optimal") && best.out.contains("time_ms: ") && best.out.contains("ratio: 1.0"),
+                 qPrintable(best.out));
+        QFile out(dir.filePath("out.csv"));
+        QVERIFY(out.open(QIODevice::ReadOnly));
+        QVERIFY(out.readLine().startsWith("id,lower,upper,size,offset"));
+
+        const Result tooSmall = runCli({"plan", csv.fileName(), "--capacity", "11"});
+        QCOMPARE(tooSmall.exitCode, 1);
+        QVERIFY(tooSmall.out.contains("status: infeasible"));
+
+        QFile bad(dir.filePath("bad.csv"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("id,lower,upper,size\na,0,3,4\nb,5,4,4\n");
+        bad.close();
+        const Result badInput = runCli({"plan", bad.fileName()});
+        QCOMPARE(badInput.exitCode, 2);
+        QVERIFY2(badInput.err.contains("line 3"), qPrintable(badInput.err));
+    }
+
+    void planModelPrintsPlacements()
+    {
+        const Result r = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx", "--l2", "4096", "--dump"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("L2: peak 720 bytes, lower bound 720"), qPrintable(r.out));
+        const Result noBudget = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx"});
+        QCOMPARE(noBudget.exitCode, 2);
+        QVERIFY(noBudget.err.contains("--l2"));
+        const Result tooSmall = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx", "--l2", "100"});
+        QCOMPARE(tooSmall.exitCode, 1);
+        QVERIFY2(tooSmall.err.contains("too small"), qPrintable(tooSmall.err));
+    }
+
+    void scampVerifyChecksPrograms()
+    {
+        QTemporaryDir dir;
+        QFile program(dir.filePath("p.txt"));
+        QVERIFY(program.open(QIODevice::WriteOnly));
+        // The 3x3 Gaussian / 16 (d = 4). First a program that breaks a register rule (repeated source).
+        program.write("divq(B, A);\ndivq(C, B);\nmovx(D, C, east);\nmovx(E, C, west);\nadd(B, D, E);\n"
+                      "add(D, B, C, C);\n");
+        program.close();
+        const QString kernels = QStringLiteral(TESSERA_SOURCE_DIR "/resources/scamp/gauss3x3.json");
+        const Result wrong = runCli({"scamp", "--verify", program.fileName(), kernels});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(wrong.out.contains("verification: FAILED"), qPrintable(wrong.out));
+        QVERIFY(program.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        program.write("// 3x3 Gaussian\n"
+                      "divq(B, A);\ndivq(C, B);\ndivq(B, C);\ndivq(C, B);\n"             // C = 1 unit at the centre
+                      "movx(D, C, east);\nadd(E, C, D);\nmovx(F, E, west);\nadd(D, E, F);\n" // D = row [1 2 1]
+                      "movx(E, D, north);\nadd(F, D, E);\nmovx(E, F, south);\nadd(A, F, E);\n"); // rows 1 2 1
+        program.close();
+        const Result right = runCli({"scamp", "--verify", program.fileName(), kernels});
+        QCOMPARE(right.exitCode, 0);
+        QVERIFY2(right.out.contains("verification: exact"), qPrintable(right.out + right.err));
+        const Result missing = runCli({"scamp", "--verify", dir.filePath("none.txt"), kernels});
+        QCOMPARE(missing.exitCode, 2);
+    }
+
+    void errorsGoToStderrWithNonZeroExit_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing model") << QStringList{"inspect", "/nonexistent/model.onnx"} << "no such file";
+        QTest::newRow("not a model") << QStringList{"inspect", nodeCase("test_add") + "/test_data_set_0/input_0.pb"}
+                                     << "not an ONNX model";
+        QTest::newRow("input count") << QStringList{"run", nodeCase("test_add") + "/model.onnx", "-o", "/tmp"}
+                                     << "the model has 2 inputs (x, y), 0 given with -i";
+        QTest::newRow("zoo width") << QStringList{"zoo", "mobilenet_v1", "--width", "0.3", "-o", "/tmp/x.onnx"}
+                                   << "width";
+        QTest::newRow("zoo name") << QStringList{"zoo", "resnet", "-o", "/tmp/x.onnx"} << "available: mnist";
+        QTest::newRow("no command") << QStringList{} << "subcommand";
+        QTest::newRow("conformance dir") << QStringList{"conformance", "/nonexistent"} << "not a directory";
+    }
+    void errorsGoToStderrWithNonZeroExit()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Result r = runCli(arguments);
+        QVERIFY(r.exitCode > 0);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

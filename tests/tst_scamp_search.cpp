@@ -1,0 +1,147 @@
+// The SCAMP-5 compiler: register allocation and the reverse search. Every program it returns must
+// verify exactly in both simulator models.
+#include "ir/error.h"
+#include "scamp/kernel_set.h"
+#include "scamp/register_allocator.h"
+#include "scamp/reverse_search.h"
+#include "scamp/simulator.h"
+#include "test_support.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace tessera;
+using namespace tessera::scamp;
+
+namespace {
+
+// 1-4 random 3x3 kernels with weights in {0..8}/8, as in the paper's evaluation.
+KernelSet randomKernels(uint32_t seed, size_t count)
+{
+    std::mt19937 random(seed);
+    KernelSet set;
+    set.name = "random" + std::to_string(seed);
+    set.maxApproximationDepth = 3;
+    const char* outputs[] = {"A", "B", "C", "D"};
+    for (size_t k = 0; k < count; ++k) {
+        KernelSpec kernel;
+        kernel.outputRegister = outputs[k];
+        kernel.scale = 0.125;
+        kernel.weights.assign(3, std::vector<double>(3));
+        for (auto& row : kernel.weights)
+            for (double& w : row)
+                w = double(random() % 9);
+        set.kernels.push_back(kernel);
+    }
+    return set;
+}
+
+} // namespace
+
+class TestScampSearch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void allocatorPinsInputAndOutputs()
+    {
+        // value 0 = input (4 at the centre); 1 = input / 2; 2 = value 1 moved north; outputs: 2 then 1.
+        ValuePlan plan;
+        plan.input = Goal::identity(4);
+        plan.steps.push_back({Op::Divq, {}, {0}, Goal::identity(2)});
+        plan.steps.push_back({Op::Movx, {Direction::North}, {1}, Goal::identity(2).shifted({0, 1})});
+        plan.outputs = {2, 1};
+        const auto program = allocateRegisters(plan, {"A", "B", "C"}, "A", {"B", "A"});
+        QVERIFY(program.has_value());
+        KernelSet set;
+        set.registers = {"A", "B", "C"};
+        set.kernels = {{"B", 0.5, {{0, 1, 0}, {0, 0, 0}, {0, 0, 0}}}, {"A", 0.5, {{1}}}};
+        const ApproximatedKernels kernels = approximateKernels(set);
+        QCOMPARE(kernels.depth, 1);
+        const auto registers = runSymbolic(Program{*program}, set.registers, "A", Goal::identity(2));
+        QCOMPARE(*registers.at("B"), kernels.goals[0]);
+        QCOMPARE(*registers.at("A"), kernels.goals[1]);
+        // Two registers cannot hold the input and a value derived from it that must move.
+        QVERIFY(!allocateRegisters(plan, {"A"}, "A", {"A", "A"}).has_value());
+    }
+
+    void gaussianCompilesAndVerifies()
+    {
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.nodeLimit = 20000;
+        options.seconds = 60;
+        const CompileResult result = compileKernels(set, kernels, options);
+        QVERIFY(result.best.has_value());
+        QVERIFY(verifyProgram(*result.best, set, kernels).exact);
+        qInfo("3x3 Gaussian: %zu instructions after %llu nodes", result.best->instructions.size(),
+              (unsigned long long)result.atBest.nodes);
+        QVERIFY(result.best->instructions.size() <= 12);
+    }
+
+    void oneThreadIsDeterministic()
+    {
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.nodeLimit = 3000;
+        options.seconds = 60;
+        const CompileResult a = compileKernels(set, kernels, options);
+        const CompileResult b = compileKernels(set, kernels, options);
+        QVERIFY(a.best && b.best);
+        QCOMPARE(formatProgram(*a.best, {}), formatProgram(*b.best, {}));
+        QCOMPARE(a.nodes, b.nodes);
+    }
+
+    void basicOpsOnlyUseTheBasicSet()
+    {
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.allOps = false;
+        options.nodeLimit = 20000;
+        options.seconds = 60;
+        const CompileResult result = compileKernels(set, kernels, options);
+        QVERIFY(result.best.has_value());
+        for (const Instruction& instruction : result.best->instructions)
+            QVERIFY2(opInfo(instruction.op).basic, instruction.toString().c_str());
+        QVERIFY(verifyProgram(*result.best, set, kernels).exact);
+    }
+
+    void randomFiltersVerify()
+    {
+        int found = 0;
+        for (uint32_t seed = 1; seed <= 8; ++seed) {
+            const KernelSet set = randomKernels(seed, 1 + seed % 2);
+            const ApproximatedKernels kernels = approximateKernels(set);
+            SearchOptions options;
+            options.nodeLimit = 4000;
+            options.seconds = 60;
+            options.seed = seed;
+            const CompileResult result = compileKernels(set, kernels, options);
+            if (!result.best)
+                continue;
+            ++found;
+            const VerificationReport report = verifyProgram(*result.best, set, kernels, seed);
+            QVERIFY2(report.exact, report.problems.empty() ? "" : report.problems.front().c_str());
+        }
+        qInfo("%d of 8 random filter sets compiled within 4000 nodes", found);
+        QVERIFY(found >= 6);
+    }
+
+    void multiThreadedSearchFindsVerifiedPrograms()
+    {
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss5x5_3x3.json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.threads = 2;
+        options.seconds = 10;
+        const CompileResult result = compileKernels(set, kernels, options);
+        QVERIFY(result.best.has_value());
+        QVERIFY(verifyProgram(*result.best, set, kernels).exact);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScampSearch)
+#include "tst_scamp_search.moc"

@@ -1,0 +1,143 @@
+// The sample zoo: published layer counts and sizes, determinism, execution, export round trip and
+// optimal activation plans.
+#include "interp/interpreter.h"
+#include "ir/error.h"
+#include "memory/lifetimes.h"
+#include "memory/memory_planner.h"
+#include "memory/plan_validator.h"
+#include "onnx/onnx_export.h"
+#include "onnx/onnx_import.h"
+#include "session/model_loader.h"
+#include "session/model_stats.h"
+#include "test_support.h"
+#include "zoo/zoo.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace tessera;
+
+namespace {
+
+TensorData randomInput(const Graph& graph, uint32_t seed)
+{
+    return test::randomFloats(graph.tensor(graph.inputs[0]).shape, seed, 0.0f, 1.0f);
+}
+
+} // namespace
+
+class TestZoo : public QObject {
+    Q_OBJECT
+
+private slots:
+    void publishedSizes_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("resolution");
+        QTest::addColumn<qint64>("params");
+        QTest::addColumn<double>("paramTolerance");
+        QTest::addColumn<qint64>("macs");
+        QTest::addColumn<double>("macTolerance");
+        // Exact counts of the classic layer lists.
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224 << qint64(5994) << 0.0 << qint64(0) << -1.0;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224 << qint64(61706) << 0.0 << qint64(416520) << 0.0;
+        QTest::newRow("radioml") << "radioml" << 1.0 << 224 << qint64(258648) << 0.0 << qint64(0) << -1.0;
+        // MobileNet v1 (Howard et al. 2017, Table 7): 569 M mult-adds / 4.2 M parameters at 1.0/224,
+        // 14 M / 0.47 M at 0.25/128 (batch norm folded into the convolution biases here).
+        QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224 << qint64(4200000) << 0.02 << qint64(569000000) << 0.01;
+        QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128 << qint64(470000) << 0.02 << qint64(14000000) << 0.05;
+    }
+    void publishedSizes()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, width);
+        QFETCH(int, resolution);
+        QFETCH(qint64, params);
+        QFETCH(double, paramTolerance);
+        QFETCH(qint64, macs);
+        QFETCH(double, macTolerance);
+        Graph graph = buildZooModel(name.toStdString(), {width, resolution, 1});
+        prepareGraph(graph);
+        const ModelStats stats = computeModelStats(graph);
+        qInfo("%s: %lld params, %lld MACs", qPrintable(name), (long long)stats.parameters, (long long)stats.macs);
+        QVERIFY(std::abs(double(stats.parameters - params)) <= paramTolerance * double(params));
+        if (macTolerance >= 0)
+            QVERIFY(std::abs(double(stats.macs - macs)) <= macTolerance * double(macs));
+    }
+
+    void weightsAreAFunctionOfTheSeed()
+    {
+        const Graph a = buildZooModel("lenet5", {1.0, 224, 5});
+        const Graph b = buildZooModel("lenet5", {1.0, 224, 5});
+        const Graph c = buildZooModel("lenet5", {1.0, 224, 6});
+        const TensorData& wa = *a.tensor(*a.findTensor("c1.weight")).constant;
+        QVERIFY(wa == *b.tensor(*b.findTensor("c1.weight")).constant);
+        QVERIFY(!(wa == *c.tensor(*c.findTensor("c1.weight")).constant));
+    }
+
+    void modelsRunAndSurviveExport_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<qint64>("classes");
+        QTest::newRow("mnist") << "mnist" << qint64(10);
+        QTest::newRow("lenet5") << "lenet5" << qint64(10);
+        QTest::newRow("radioml") << "radioml" << qint64(24);
+        QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << qint64(1000);
+    }
+    void modelsRunAndSurviveExport()
+    {
+        QFETCH(QString, name);
+        QFETCH(qint64, classes);
+        const double width = name == "mobilenet_v1" ? 0.25 : 1.0;
+        const Graph graph = buildZooModel(name.toStdString(), {width, 128, 2});
+        const TensorData input = randomInput(graph, 11);
+        const TensorData out = Interpreter(graph).run({input})[0];
+        QVERIFY(out.shape() == (Shape{1, classes}));
+        for (float v : out.toFloats())
+            QVERIFY(std::isfinite(v));
+        Graph reread = importOnnxBytes(exportOnnxBytes(graph), "zoo.onnx");
+        prepareGraph(reread);
+        QVERIFY(test::maxRelativeError(Interpreter(reread).run({input})[0], out) == 0.0);
+    }
+
+    void activationPlansReachTheLowerBound_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("resolution");
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224;
+        QTest::newRow("radioml") << "radioml" << 1.0 << 224;
+        QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224;
+        QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128;
+    }
+    void activationPlansReachTheLowerBound()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, width);
+        QFETCH(int, resolution);
+        const Graph graph = buildZooModel(name.toStdString(), {width, resolution, 1});
+        const GraphLifetimes lifetimes = computeLifetimes(graph);
+        for (bool inPlace : {false, true}) {
+            std::vector<Buffer> buffers;
+            for (const ActivationBuffer& buffer : activationBuffers(graph, lifetimes, 8, inPlace))
+                buffers.push_back(buffer.buffer);
+            const PlanResult result = planMemory(buffers, {std::nullopt, true, 5.0, nullptr});
+            QVERIFY(validatePlan(buffers, result.offsets, result.peak).empty());
+            QCOMPARE(result.peak, result.lowerBound);
+            QCOMPARE(result.status, PlanStatus::Optimal);
+        }
+    }
+
+    void badOptionsAreRefused()
+    {
+        QVERIFY_THROWS_EXCEPTION(Error, buildZooModel("mobilenet_v1", {0.3, 224, 1}));
+        QVERIFY_THROWS_EXCEPTION(Error, buildZooModel("mobilenet_v1", {1.0, 100, 1}));
+        QVERIFY_THROWS_EXCEPTION(Error, buildZooModel("resnet50"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestZoo)
+#include "tst_zoo.moc"
