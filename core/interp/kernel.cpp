@@ -24,6 +24,7 @@ const KernelTable& kernels()
         registerElementwiseKernels(all);
         registerNnKernels(all);
         registerTensorKernels(all);
+        registerReductionKernels(all);
         return all;
     }();
     return table;

@@ -39,6 +39,7 @@ const ShapeRuleTable& shapeRules()
         registerElementwiseShapes(rules);
         registerNnShapes(rules);
         registerTensorShapes(rules);
+        registerReductionShapes(rules);
         return rules;
     }();
     return table;

@@ -36,4 +36,17 @@ inline std::vector<int64_t> broadcastIndexMap(const Shape& inShape, const Shape&
     return map;
 }
 
+// For each element of `shape`, the flat index of the group it falls in when the axes flagged in
+// `collapsed` shrink to size 1 (the output index of a reduction over those axes); `groups` gets the
+// number of groups.
+inline std::vector<int64_t> collapsedIndexMap(const Shape& shape, const std::vector<bool>& collapsed, size_t& groups)
+{
+    Shape reduced = shape;
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (collapsed[d])
+            reduced[d] = 1;
+    groups = static_cast<size_t>(elementCount(reduced));
+    return broadcastIndexMap(reduced, shape);
+}
+
 } // namespace tessera

@@ -8,5 +8,6 @@ namespace tessera {
 void registerElementwiseKernels(KernelTable& table);
 void registerNnKernels(KernelTable& table);
 void registerTensorKernels(KernelTable& table);
+void registerReductionKernels(KernelTable& table);
 
 } // namespace tessera

@@ -2,6 +2,7 @@
 // Sum/Max/Min/Mean), math functions, activations, comparisons, logic, Where, Clip, Cast, Identity
 // and Dropout.
 #include "ir/op_shapes/op_shapes.h"
+#include "ir/op_shapes/rule_helpers.h"
 
 #include "ir/error.h"
 
@@ -13,62 +14,7 @@ namespace tessera {
 
 namespace {
 
-// Sets of element types an operator accepts.
-enum TypeSet : unsigned {
-    kFloats = 1u,
-    kSignedInts = 2u,
-    kUnsignedInts = 4u,
-    kBool = 8u,
-    kInts = kSignedInts | kUnsignedInts,
-    kNumeric = kFloats | kInts,
-    kAnyType = kNumeric | kBool,
-};
-
-bool inSet(DType type, unsigned set)
-{
-    if (isFloat(type))
-        return (set & kFloats) != 0;
-    if (type == DType::Bool)
-        return (set & kBool) != 0;
-    if (type == DType::UInt8)
-        return (set & kUnsignedInts) != 0;
-    return (set & kSignedInts) != 0;
-}
-
-std::string setName(unsigned set)
-{
-    switch (set) {
-    case kFloats: return "a float type (float32, float16, bfloat16)";
-    case kFloats | kSignedInts: return "a float or signed integer type";
-    case kNumeric: return "a numeric type";
-    case kBool: return "bool";
-    case kUnsignedInts: return "an unsigned integer type (uint8)";
-    default: return "a numeric or bool type";
-    }
-}
-
-void requireType(const InferContext& ctx, size_t index, unsigned set)
-{
-    const DType type = ctx.dtype(index);
-    ctx.require(inSet(type, set), "input " + std::to_string(index) + " has type " +
-                                      std::string(dtypeName(type)) + ", " + ctx.node().opType +
-                                      " needs " + setName(set));
-}
-
-void requireOpset(const InferContext& ctx, int64_t since)
-{
-    if (ctx.opset() < since)
-        ctx.fail(ctx.node().opType + " exists from opset " + std::to_string(since) +
-                 ", the model uses opset " + std::to_string(ctx.opset()));
-}
-
-void requireSameType(const InferContext& ctx, size_t a, size_t b)
-{
-    if (ctx.dtype(a) != ctx.dtype(b))
-        ctx.fail("inputs " + std::to_string(a) + " and " + std::to_string(b) +
-                 " must have the same data type, got " + std::string(dtypeName(ctx.dtype(a))) +
-                 " and " + std::string(dtypeName(ctx.dtype(b))) + " (insert a Cast)");
-}
+using namespace rules;
 
 Shape broadcastAll(const InferContext& ctx, std::initializer_list<size_t> indices)
 {

@@ -8,7 +8,9 @@ namespace tessera {
 void registerElementwiseShapes(ShapeRuleTable& rules);
 // Conv, ConvTranspose, Gemm, MatMul, pooling, normalization, Softmax, LRN, ...
 void registerNnShapes(ShapeRuleTable& rules);
-// Reshape, Transpose, Concat, Split, Slice, Gather, Pad, Squeeze, reductions, Shape, Constant, ...
+// Reshape, Transpose, Concat, Split, Slice, Gather, Pad, Squeeze, ArgMax, Shape, Range, ...
 void registerTensorShapes(ShapeRuleTable& rules);
+// ReduceSum, ReduceMean, ReduceMax, ... (axes as attribute or, from opset 13/18, as input)
+void registerReductionShapes(ShapeRuleTable& rules);
 
 } // namespace tessera
