@@ -60,9 +60,9 @@ private slots:
         QCOMPARE(zoo.exitCode, 0);
         const Result r = runCli({"inspect", model});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("Convolution28"), qPrintable(r.out));
-        // Parameters of mnist-8: 8x1x5x5+8, 16x8x5x5+16, 10x256+10 = 5 994.
-        QVERIFY2(r.out.contains("total: 5994 params (23976 bytes)"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("conv5x5_1"), qPrintable(r.out));
+        // Parameters of the guide's MNIST: 32x1x5x5+32, 64x32x5x5+64, 10x1024+10 = 62 346.
+        QVERIFY2(r.out.contains("total: 62346 params (249384 bytes)"), qPrintable(r.out));
     }
 
     void runWritesOutputFiles()

@@ -54,18 +54,18 @@ std::vector<fs::path> numberedFiles(const fs::path& directory, const std::string
     return files;
 }
 
-// Runs `imported` on one data set with its integer inputs bound as constants. Test cases feed
-// shape-like values (Reshape's shape, Reduce* axes) as graph inputs; Tessera's shapes are static,
-// so the model is specialized to the values the data set gives.
-std::vector<TensorData> runSpecialized(const Graph& imported, const std::string& modelPath,
-                                       const std::vector<TensorData>& inputs)
+// Runs `imported` on one data set with inputs bound as constants: the integer ones, or all when
+// `bindAll`. Test cases feed shape-like values (Reshape's shape, Reduce* axes, NonZero's data) as
+// graph inputs; Tessera's shapes are static, so the model is specialized to the data set's values.
+std::vector<TensorData> runSpecializedOnce(const Graph& imported, const std::string& modelPath,
+                                           const std::vector<TensorData>& inputs, bool bindAll)
 {
     Graph graph = imported;
     std::vector<TensorId> remaining;
     std::vector<TensorData> remainingValues;
     for (size_t k = 0; k < graph.inputs.size() && k < inputs.size(); ++k) {
         Tensor& tensor = graph.tensor(graph.inputs[k]);
-        if (isInteger(tensor.dtype)) {
+        if (bindAll || isInteger(tensor.dtype)) {
             tensor.constant = std::make_shared<const TensorData>(inputs[k]);
             tensor.shape = inputs[k].shape();
         } else {
@@ -80,6 +80,16 @@ std::vector<TensorData> runSpecialized(const Graph& imported, const std::string&
         throw ShapeError(modelPath + ": " + error.what());
     }
     return Interpreter(graph).run(remainingValues);
+}
+
+std::vector<TensorData> runSpecialized(const Graph& imported, const std::string& modelPath,
+                                       const std::vector<TensorData>& inputs)
+{
+    try {
+        return runSpecializedOnce(imported, modelPath, inputs, false);
+    } catch (const ShapeError&) {
+        return runSpecializedOnce(imported, modelPath, inputs, true);
+    }
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // The RadioML 2018 modulation classifier: 1024 complex I/Q samples (2x1024), seven blocks of a
 // 64-filter 1-D convolution (kernel 7, same padding) with ReLU and 2:1 max pooling, then dense
-// layers 512 -> 128 -> 128 -> 24 modulation classes.
+// layers 512 -> 128 (SELU) -> 128 (SELU) -> 24 modulation classes (softmax).
 #include "zoo/zoo_layers.h"
 #include "zoo/zoo_networks.h"
 
@@ -20,9 +20,10 @@ Graph buildRadioml(const ZooOptions& options)
         x = layers.maxPool(x, {2}, {2}, pool);
     }
     x = layers.flatten(x, "flatten_w15");
-    x = layers.relu(layers.dense(x, 128, "dense_w16"), "dense_w16_relu");
-    x = layers.relu(layers.dense(x, 128, "dense_w17"), "dense_w17_relu");
+    x = builder.op("Selu", {layers.dense(x, 128, "dense_w16")}, {}, "dense_w16_selu");
+    x = builder.op("Selu", {layers.dense(x, 128, "dense_w17")}, {}, "dense_w17_selu");
     x = layers.dense(x, 24, "dense_w18");
+    x = builder.op("Softmax", {x}, {{"axis", Attribute::ofInt(1)}}, "softmax");
     builder.output(x);
     return builder.finish();
 }

@@ -18,7 +18,7 @@ struct Recipe {
 const std::vector<Recipe>& recipes()
 {
     static const std::vector<Recipe> all = {
-        {{"mnist", "MNIST digit classifier (ONNX model zoo mnist-8 layout), 1x1x28x28 -> 10"}, zoo::buildMnist},
+        {{"mnist", "MNIST digit classifier of the GAP Autotiler guide, 1x1x28x28 -> 10"}, zoo::buildMnist},
         {{"lenet5", "LeNet-5, 1x1x32x32 -> 10"}, zoo::buildLenet5},
         {{"mobilenet_v1", "MobileNet v1, --width 1.0|0.5|0.25 --resolution 224|192|160|128 -> 1000"},
          zoo::buildMobilenetV1},
