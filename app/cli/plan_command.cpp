@@ -1,5 +1,5 @@
 // tessera plan: the memory planner.
-//   tessera plan BUFFERS.csv [--capacity N] [--minimize] [--timeout S] [-o OUT.csv]
+//   tessera plan BUFFERS.csv [--capacity N] [--minimize] [--timeout S] [--half-open] [-o OUT.csv]
 //   tessera plan --model MODEL.onnx --l2 N [--l3 N] [--target gap8|gap9] [--dump]
 // Exit status: 0 a plan under the capacity was found, 1 infeasible or timed out, 2 bad input.
 #include "commands.h"
@@ -29,13 +29,14 @@ struct PlanCommandOptions {
     std::optional<int64_t> l3;
     std::string target = "gap8";
     bool dump = false;
+    bool halfOpen = false;
 };
 
 int planBuffers(const PlanCommandOptions& options)
 {
     std::vector<Buffer> buffers;
     try {
-        buffers = readBufferCsv(options.buffersCsv);
+        buffers = readBufferCsv(options.buffersCsv, !options.halfOpen);
     } catch (const Error& error) {
         fmt::print(stderr, "error: {}\n", error.what());
         return 2;
@@ -107,6 +108,8 @@ void addPlanCommand(CLI::App& app, Action& action)
     auto* command = app.add_subcommand("plan", "Place buffers in memory (a CSV of lifetimes, or a model's tensors)");
     auto options = std::make_shared<PlanCommandOptions>();
     command->add_option("buffers", options->buffersCsv, "CSV with columns id,lower,upper,size[,alignment][,offset]");
+    command->add_flag("--half-open", options->halfOpen,
+                      "Read an 'end' column as exclusive, like 'upper' (files that label half-open lifetimes 'end')");
     command->add_option("--capacity", options->capacity, "Arena size in bytes (decide whether a plan fits)");
     command->add_flag("--minimize", options->minimize, "Find the smallest peak (the default without --capacity)");
     command->add_option("--timeout", options->timeout, "Seconds the search may take")->capture_default_str();

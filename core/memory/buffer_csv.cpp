@@ -46,7 +46,7 @@ Column columnOf(const std::string& name)
 
 } // namespace
 
-std::vector<Buffer> parseBufferCsv(const std::string& text, const std::string& source)
+std::vector<Buffer> parseBufferCsv(const std::string& text, const std::string& source, bool endInclusive)
 {
     std::stringstream stream(text);
     std::string line;
@@ -103,7 +103,7 @@ std::vector<Buffer> parseBufferCsv(const std::string& text, const std::string& s
             case Column::End:
                 if (value == INT64_MAX)
                     fail("column 'end' is too large");
-                buffer.upper = value + 1;
+                buffer.upper = endInclusive ? value + 1 : value;
                 break;
             case Column::Size: buffer.size = value; break;
             case Column::Alignment: buffer.alignment = value; break;
@@ -126,10 +126,10 @@ std::vector<Buffer> parseBufferCsv(const std::string& text, const std::string& s
     return buffers;
 }
 
-std::vector<Buffer> readBufferCsv(const std::string& path)
+std::vector<Buffer> readBufferCsv(const std::string& path, bool endInclusive)
 {
     try {
-        return parseBufferCsv(readFileBytes(path), path);
+        return parseBufferCsv(readFileBytes(path), path, endInclusive);
     } catch (const ModelError& error) {
         throw Error(error.what());
     }

@@ -111,13 +111,23 @@ private:
 
     void setPreorder(const std::vector<Key>& keys)
     {
+        preorder_ = &keys;
+        std::vector<size_t> all(n_);
+        std::iota(all.begin(), all.end(), 0);
+        rankMembers(all);
+    }
+
+    // Ranks `members` by the current preorder. The section totals are those of the buffers still
+    // unplaced, so a part split off mid-search is ordered by what is left of it.
+    void rankMembers(const std::vector<size_t>& members)
+    {
         auto keyValue = [&](size_t k, Key key) -> int64_t {
             const Buffer& b = buffers_[k];
             switch (key) {
             case Key::SectionTotal: {
                 int64_t total = 0;
                 for (size_t s = span_[k].first; s < span_[k].second; ++s)
-                    total = std::max(total, sectionTotal_[s]);
+                    total = std::max(total, remaining_[s]);
                 return total;
             }
             case Key::Area: return (b.upper - b.lower) * b.size;
@@ -126,17 +136,16 @@ private:
             }
             return 0;
         };
-        std::vector<size_t> order(n_);
-        std::iota(order.begin(), order.end(), 0);
+        std::vector<size_t> order = members;
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            for (Key key : keys) {
+            for (Key key : *preorder_) {
                 const int64_t va = keyValue(a, key), vb = keyValue(b, key);
                 if (va != vb)
                     return va > vb;
             }
-            return false;
+            return a < b;
         });
-        for (size_t r = 0; r < n_; ++r)
+        for (size_t r = 0; r < order.size(); ++r)
             rank_[order[r]] = r;
     }
 
@@ -173,7 +182,13 @@ private:
                     part.push_back(k);
             if (part.empty())
                 continue;
+            std::vector<size_t> savedRanks;
+            for (size_t k : part)
+                savedRanks.push_back(rank_[k]);
+            rankMembers(part);
             const Status status = search(part, cuts[c], cuts[c + 1], 0, 0);
+            for (size_t j = 0; j < part.size(); ++j)
+                rank_[part[j]] = savedRanks[j];
             if (status != Status::Found)
                 return status;
         }
@@ -329,6 +344,7 @@ private:
     std::vector<int64_t> crossing_;                // per section boundary: unplaced buffers across it
     std::vector<std::vector<size_t>> neighbours_;  // buffers overlapping in time
     std::vector<size_t> rank_;                     // preorder position of each buffer
+    const std::vector<Key>* preorder_ = nullptr;   // the preorder being tried
     std::vector<int64_t> offset_;                  // lowest aligned offset each unplaced buffer can take
     std::vector<int64_t> placedAt_;
     std::vector<int64_t> solution_;

@@ -1,0 +1,487 @@
+#include "studio_window.h"
+
+#include "graph_view.h"
+#include "memory_timeline.h"
+#include "step_table_model.h"
+
+#include "memory/memory_hierarchy.h"
+#include "session/model_stats.h"
+#include "session/project.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tessera::studio {
+
+namespace {
+
+constexpr int kDebounceMs = 30;
+constexpr qint64 kCodeReserve = 64 * 1024; // L2 left for code and stacks by default
+
+// Runs `job` on the thread pool and calls `done` with its result on the GUI thread.
+template <class Result, class Job, class Done> void runInBackground(QObject* owner, Job job, Done done)
+{
+    auto* watcher = new QFutureWatcher<Result>(owner);
+    QObject::connect(watcher, &QFutureWatcher<Result>::finished, owner, [watcher, done]() {
+        done(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(job)));
+}
+
+QString kib(qint64 bytes) { return QString::number(double(bytes) / 1024.0, 'f', 1) + " KiB"; }
+
+} // namespace
+
+StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle("Tessera Studio");
+    setAcceptDrops(true);
+    graphView_ = new views::GraphView(this);
+    setCentralWidget(graphView_);
+    planTimer_ = new QTimer(this);
+    planTimer_->setSingleShot(true);
+    planTimer_->setInterval(kDebounceMs);
+    connect(planTimer_, &QTimer::timeout, this, &StudioWindow::startPlan);
+    buildBudgetBar();
+    buildDocks();
+    buildMenus();
+    statusLabel_ = new QLabel("Open an ONNX model (Ctrl+O) or drop one here.", this);
+    statusBar()->addWidget(statusLabel_, 1);
+    connect(graphView_, &views::GraphView::nodeSelected, this, &StudioWindow::showNodeProperties);
+    connect(timeline_, &views::MemoryTimeline::budgetDragged, this, [this](qint64 bytes) {
+        l2Box_->blockSignals(true);
+        l2Box_->setValue(int(bytes / 1024));
+        l2Box_->blockSignals(false);
+        requestPlan();
+    });
+    connect(timeline_, &views::MemoryTimeline::budgetChanged, this, [this](qint64 bytes) { setL2Budget(bytes); });
+    connect(timeline_, &views::MemoryTimeline::tensorSelected, this, &StudioWindow::selectTensor);
+    applyTargetDefaults();
+    resize(1400, 900);
+}
+
+StudioWindow::~StudioWindow() = default;
+
+void StudioWindow::buildBudgetBar()
+{
+    QToolBar* bar = addToolBar("Budgets");
+    bar->setObjectName("budgets");
+    bar->addWidget(new QLabel(" Target ", bar));
+    targetBox_ = new QComboBox(bar);
+    targetBox_->addItem("GAP8", "gap8");
+    targetBox_->addItem("GAP9", "gap9");
+    bar->addWidget(targetBox_);
+    bar->addWidget(new QLabel("  L2 budget ", bar));
+    l2Box_ = new QSpinBox(bar);
+    l2Box_->setSuffix(" KiB");
+    l2Box_->setRange(1, 1 << 20);
+    bar->addWidget(l2Box_);
+    bar->addWidget(new QLabel("  L3 RAM ", bar));
+    l3Box_ = new QSpinBox(bar);
+    l3Box_->setSuffix(" KiB");
+    l3Box_->setRange(0, 1 << 22);
+    bar->addWidget(l3Box_);
+    bar->addSeparator();
+    findEdit_ = new QLineEdit(bar);
+    findEdit_->setPlaceholderText("Find node (Ctrl+F)");
+    findEdit_->setMaximumWidth(220);
+    bar->addWidget(findEdit_);
+    connect(findEdit_, &QLineEdit::returnPressed, this, [this] {
+        if (!graphView_->findNext(findEdit_->text()))
+            statusBar()->showMessage("no node matches '" + findEdit_->text() + "'", 3000);
+    });
+    connect(targetBox_, &QComboBox::currentIndexChanged, this, [this] {
+        applyTargetDefaults();
+        requestPlan();
+    });
+    connect(l2Box_, &QSpinBox::valueChanged, this, [this] {
+        timeline_->setBudget(l2Budget());
+        requestPlan();
+    });
+    connect(l3Box_, &QSpinBox::valueChanged, this, &StudioWindow::requestPlan);
+}
+
+void StudioWindow::buildDocks()
+{
+    timeline_ = new views::MemoryTimeline(this);
+    auto* timelineDock = new QDockWidget("Memory timeline", this);
+    timelineDock->setObjectName("timeline");
+    timelineDock->setWidget(timeline_);
+    addDockWidget(Qt::RightDockWidgetArea, timelineDock);
+
+    stepModel_ = new views::StepTableModel(this);
+    stepProxy_ = new QSortFilterProxyModel(this);
+    stepProxy_->setSourceModel(stepModel_);
+    stepTable_ = new QTableView(this);
+    stepTable_->setModel(stepProxy_);
+    stepTable_->setSortingEnabled(true);
+    stepTable_->sortByColumn(views::StepTableModel::Step, Qt::AscendingOrder);
+    stepTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    stepTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    stepTable_->horizontalHeader()->setStretchLastSection(true);
+    stepTable_->verticalHeader()->hide();
+    auto* tableDock = new QDockWidget("Steps", this);
+    tableDock->setObjectName("steps");
+    tableDock->setWidget(stepTable_);
+    addDockWidget(Qt::BottomDockWidgetArea, tableDock);
+    connect(stepTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (!current.isValid())
+            return;
+        const int node = stepProxy_->mapToSource(current).row();
+        if (graphView_->selectedNode() != node)
+            graphView_->selectNode(node);
+    });
+
+    properties_ = new QTextBrowser(this);
+    auto* propertiesDock = new QDockWidget("Properties", this);
+    propertiesDock->setObjectName("properties");
+    propertiesDock->setWidget(properties_);
+    addDockWidget(Qt::LeftDockWidgetArea, propertiesDock);
+}
+
+void StudioWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("&Open model...", QKeySequence::Open, this, &StudioWindow::openFileDialog);
+    file->addAction("Open &project...", QKeySequence("Ctrl+Shift+O"), this, &StudioWindow::openProjectDialog);
+    file->addAction("&Save project...", QKeySequence::Save, this, &StudioWindow::saveProjectDialog);
+    file->addAction("&Export step table as CSV...", QKeySequence("Ctrl+E"), this, &StudioWindow::exportStepTable);
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu("&View");
+    view->addAction("&Find node", QKeySequence::Find, this, [this] {
+        findEdit_->setFocus();
+        findEdit_->selectAll();
+    });
+    view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graphView_, &views::GraphView::fitAll);
+    view->addAction("&Next step", QKeySequence("Alt+Down"), this, [this] { stepBy(1); });
+    view->addAction("&Previous step", QKeySequence("Alt+Up"), this, [this] { stepBy(-1); });
+    QMenu* help = menuBar()->addMenu("&Help");
+    help->addAction("&Keyboard shortcuts", QKeySequence::HelpContents, this, &StudioWindow::showShortcuts);
+}
+
+void StudioWindow::applyTargetDefaults()
+{
+    const MemoryHierarchy hierarchy = hierarchyForTarget(target().toStdString());
+    const qint64 l2 = pendingL2_.value_or(hierarchy.require(MemoryKind::L2).size - kCodeReserve);
+    const MemoryLevel* l3 = hierarchy.find(MemoryKind::L3Ram);
+    for (QSpinBox* box : {l2Box_, l3Box_})
+        box->blockSignals(true);
+    l2Box_->setValue(int(l2 / 1024));
+    l3Box_->setValue(l3 ? int(l3->size / 1024) : 0);
+    for (QSpinBox* box : {l2Box_, l3Box_})
+        box->blockSignals(false);
+    timeline_->setBudget(l2Budget());
+}
+
+QString StudioWindow::target() const { return targetBox_->currentData().toString(); }
+
+qint64 StudioWindow::l2Budget() const { return qint64(l2Box_->value()) * 1024; }
+
+void StudioWindow::setTarget(const QString& target)
+{
+    const int index = targetBox_->findData(target.toLower());
+    if (index >= 0)
+        targetBox_->setCurrentIndex(index);
+}
+
+void StudioWindow::setL2Budget(qint64 bytes)
+{
+    l2Box_->setValue(int(std::max<qint64>(1, bytes / 1024)));
+    requestPlan();
+}
+
+void StudioWindow::showError(const QString& title, const QString& message)
+{
+    lastError_ = message;
+    statusLabel_->setText(title + ": " + message);
+    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit errorShown(message);
+}
+
+void StudioWindow::openModel(const QString& path)
+{
+    statusLabel_->setText("Loading " + path + " ...");
+    runInBackground<LoadedModel>(this, [path] { return loadModelJob(path); },
+                                 [this, path](const LoadedModel& loaded) { onModelLoaded(path, loaded); });
+}
+
+void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
+{
+    if (!loaded.graph) {
+        showError("Cannot open model", loaded.error);
+        return;
+    }
+    graph_ = loaded.graph;
+    modelPath_ = path;
+    plan_.reset();
+    lastError_.clear();
+    setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
+    stepModel_->setStats(computeModelStats(*graph_));
+    timeline_->clear();
+    statusLabel_->setText("Laying out " + QString::number(graph_->nodeCount()) + " nodes ...");
+    const BoxSizer sizer = graphView_->boxSizer(*graph_);
+    std::shared_ptr<const Graph> graph = graph_;
+    runInBackground<LaidOutModel>(this, [graph, sizer] { return layoutJob(graph, sizer); },
+                                  [this, graph](const LaidOutModel& laidOut) {
+                                      if (graph == graph_) // a newer model may have been opened meanwhile
+                                          onLayoutDone(laidOut);
+                                  });
+    pendingL2_.reset();
+    requestPlan();
+}
+
+void StudioWindow::onLayoutDone(const LaidOutModel& laidOut)
+{
+    if (!laidOut.layout) {
+        showError("Cannot lay out the graph", laidOut.error);
+        return;
+    }
+    graphView_->showGraph(graph_.get(), *laidOut.layout);
+    emit modelShown();
+}
+
+void StudioWindow::requestPlan()
+{
+    if (graph_)
+        planTimer_->start();
+}
+
+void StudioWindow::startPlan()
+{
+    if (!graph_)
+        return;
+    const quint64 generation = ++planGeneration_;
+    std::shared_ptr<const Graph> graph = graph_;
+    const QString target = this->target();
+    const qint64 l2 = l2Budget();
+    const std::optional<qint64> l3 = qint64(l3Box_->value()) * 1024;
+    runInBackground<PlanOutcome>(this, [graph, target, l2, l3] { return planJob(graph, target, l2, l3); },
+                                 [this, generation](const PlanOutcome& outcome) { onPlanDone(generation, outcome); });
+}
+
+void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
+{
+    if (generation != planGeneration_)
+        return; // superseded by a newer budget
+    lastPlanMs_ = outcome.milliseconds;
+    shownPlanBudget_ = outcome.l2Budget;
+    if (!outcome.plan) {
+        plan_.reset();
+        planStatus_ = "no plan at L2 " + kib(outcome.l2Budget) + ": " + outcome.error;
+        timeline_->showProblem(outcome.error, outcome.l2Budget);
+        statusLabel_->setText(planStatus_);
+        emit planShown();
+        return;
+    }
+    const HierarchyPlan& plan = *outcome.plan;
+    QString change;
+    if (plan_) {
+        const auto delta = [](qint64 now, qint64 before) { return (now >= before ? "+" : "") + QString::number(now - before); };
+        change = QString("; change: %1 spilled, %2 promoted, L3 traffic %3 B")
+                     .arg(delta(qint64(plan.spilledTensors), qint64(plan_->spilledTensors)),
+                          delta(qint64(plan.promotedConstants), qint64(plan_->promotedConstants)),
+                          delta(plan.l3TrafficBytes, plan_->l3TrafficBytes));
+    }
+    plan_ = plan;
+    planStatus_ = QString("L2 peak %1 of %2 (lower bound %3), %4 spilled to L3 (%5), %6 constants promoted, "
+                          "%7 prefetched, L3 traffic %8 per inference; planned in %9 ms%10")
+                      .arg(kib(plan.l2.peak), kib(outcome.l2Budget), kib(plan.l2.lowerBound))
+                      .arg(plan.spilledTensors)
+                      .arg(kib(plan.l3RamBytes))
+                      .arg(plan.promotedConstants)
+                      .arg(plan.prefetchedConstants)
+                      .arg(kib(plan.l3TrafficBytes))
+                      .arg(outcome.milliseconds, 0, 'f', 1)
+                      .arg(change);
+    timeline_->showPlan(plan, outcome.l2Budget);
+    statusLabel_->setText(planStatus_);
+    emit planShown();
+}
+
+QString StudioWindow::planStatus() const { return planStatus_; }
+
+void StudioWindow::showNodeProperties(int node)
+{
+    if (!graph_ || node < 0 || node >= int(graph_->nodeCount())) {
+        properties_->clear();
+        return;
+    }
+    const Node& n = graph_->node(node);
+    QString html = QString("<h3>%1</h3><p><b>%2</b></p>").arg(QString::fromStdString(n.name).toHtmlEscaped(),
+                                                              QString::fromStdString(n.opType));
+    const NodeStats& stats = stepModel_->stats().nodes.at(size_t(node));
+    html += QString("<p>MACs %1<br>parameters %2 (%3 bytes)<br>live activations %4</p>")
+                .arg(stats.macs)
+                .arg(stats.parameters)
+                .arg(stats.parameterBytes)
+                .arg(kib(stats.liveActivationBytes));
+    if (!n.attributes.empty()) {
+        html += "<p><b>attributes</b><br>";
+        for (const auto& [key, value] : n.attributes)
+            html += QString::fromStdString(key + " = " + value.toString()).toHtmlEscaped() + "<br>";
+        html += "</p>";
+    }
+    auto tensorRows = [&](const std::vector<TensorId>& ids, const char* title) {
+        html += QString("<p><b>%1</b><br>").arg(title);
+        for (TensorId id : ids) {
+            if (id == kNoTensor)
+                continue;
+            const Tensor& t = graph_->tensor(id);
+            html += QString("%1: %2 %3, %4 bytes%5<br>")
+                        .arg(QString::fromStdString(t.name).toHtmlEscaped(),
+                             QString::fromStdString(std::string(dtypeName(t.dtype))),
+                             QString::fromStdString(shapeToString(t.shape)))
+                        .arg(t.bytes())
+                        .arg(t.isConstant() ? " (constant)" : "");
+            if (plan_)
+                for (const TensorPlacement& p : plan_->placements)
+                    if (p.tensor == t.name)
+                        html += QString("&nbsp;&nbsp;&rarr; %1 at %2 (%3): %4<br>")
+                                    .arg(QString::fromStdString(p.level))
+                                    .arg(p.offset)
+                                    .arg(QString::fromStdString(placementKindName(p.kind)),
+                                         QString::fromStdString(p.reason).toHtmlEscaped());
+        }
+        html += "</p>";
+    };
+    tensorRows(n.inputs, "inputs");
+    tensorRows(n.outputs, "outputs");
+    properties_->setHtml(html);
+    const QModelIndex row = stepProxy_->mapFromSource(stepModel_->index(node, 0));
+    if (stepTable_->currentIndex().row() != row.row())
+        stepTable_->setCurrentIndex(row);
+}
+
+void StudioWindow::selectTensor(const QString& name)
+{
+    timeline_->selectTensor(name);
+    graphView_->selectTensor(name);
+}
+
+void StudioWindow::stepBy(int delta)
+{
+    if (!graph_ || graph_->nodeCount() == 0)
+        return;
+    const int count = int(graph_->nodeCount());
+    const int current = graphView_->selectedNode();
+    graphView_->selectNode(((current < 0 ? (delta > 0 ? -1 : 0) : current) + delta + count) % count);
+}
+
+void StudioWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void StudioWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty())
+        return;
+    const QString path = urls.front().toLocalFile();
+    if (path.endsWith(".json", Qt::CaseInsensitive))
+        openProject(path);
+    else
+        openModel(path);
+}
+
+void StudioWindow::openFileDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, "Open model", {}, "ONNX models (*.onnx);;All files (*)");
+    if (!path.isEmpty())
+        openModel(path);
+}
+
+void StudioWindow::openProjectDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, "Open project", {}, "Tessera projects (*.json)");
+    if (!path.isEmpty())
+        openProject(path);
+}
+
+void StudioWindow::saveProjectDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, "Save project", {}, "Tessera projects (*.json)");
+    if (!path.isEmpty())
+        saveProject(path);
+}
+
+void StudioWindow::openProject(const QString& path)
+{
+    try {
+        const Project project = loadProject(path.toStdString());
+        pendingL2_ = project.l2Budget > 0 ? std::optional<qint64>(project.l2Budget) : std::nullopt;
+        setTarget(QString::fromStdString(project.target));
+        applyTargetDefaults();
+        if (project.l3Budget)
+            l3Box_->setValue(int(*project.l3Budget / 1024));
+        openModel(QString::fromStdString(project.modelPath));
+    } catch (const std::exception& error) {
+        showError("Cannot open project", QString::fromStdString(error.what()));
+    }
+}
+
+bool StudioWindow::saveProject(const QString& path)
+{
+    if (modelPath_.isEmpty()) {
+        showError("Cannot save project", "open a model first");
+        return false;
+    }
+    Project project;
+    project.modelPath = QFileInfo(modelPath_).absoluteFilePath().toStdString();
+    project.target = target().toStdString();
+    project.l2Budget = l2Budget();
+    project.l3Budget = qint64(l3Box_->value()) * 1024;
+    try {
+        tessera::saveProject(project, path.toStdString());
+    } catch (const std::exception& error) {
+        showError("Cannot save project", QString::fromStdString(error.what()));
+        return false;
+    }
+    statusBar()->showMessage("saved " + path, 3000);
+    return true;
+}
+
+void StudioWindow::exportStepTable()
+{
+    const QString path = QFileDialog::getSaveFileName(this, "Export step table", {}, "CSV (*.csv)");
+    if (path.isEmpty())
+        return;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(stepModel_->toCsv().toUtf8()) < 0 || !file.commit())
+        showError("Cannot export", path + ": " + file.errorString());
+}
+
+void StudioWindow::showShortcuts()
+{
+    QMessageBox::information(this, "Keyboard shortcuts",
+                             "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+S  save project\n"
+                             "Ctrl+E  export step table\nCtrl+F  find node\nCtrl+0  fit graph\n"
+                             "Alt+Down / Alt+Up  next / previous step\nF1  this list\n\n"
+                             "Drag the red L2 budget line in the memory timeline to re-plan.");
+}
+
+} // namespace tessera::studio

@@ -1,0 +1,115 @@
+#pragma once
+// The studio's main window: graph view in the centre, memory timeline and step table in docks,
+// properties of the selection, and the budget bar (target, L2 and L3 budgets). Loading, layout
+// and planning run off the GUI thread; a budget change re-plans after a short debounce and
+// results of superseded requests are dropped.
+#include "plan_job.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTableView;
+class QTextBrowser;
+class QTimer;
+
+namespace tessera::views {
+class GraphView;
+class MemoryTimeline;
+class StepTableModel;
+} // namespace tessera::views
+
+namespace tessera::studio {
+
+class StudioWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit StudioWindow(QWidget* parent = nullptr);
+    ~StudioWindow() override;
+
+    // Starts loading; modelShown() or errorShown() follows.
+    void openModel(const QString& path);
+    void openProject(const QString& path);
+    // Writes the project atomically; false (and an error shown) when it cannot.
+    bool saveProject(const QString& path);
+
+    void setTarget(const QString& target);
+    void setL2Budget(qint64 bytes);
+
+    views::GraphView* graphView() const { return graphView_; }
+    views::MemoryTimeline* timeline() const { return timeline_; }
+    QTableView* stepTable() const { return stepTable_; }
+    const views::StepTableModel* stepModel() const { return stepModel_; }
+    const Graph* graph() const { return graph_.get(); }
+    const std::optional<HierarchyPlan>& plan() const { return plan_; }
+    QString planStatus() const;
+    QString lastError() const { return lastError_; }
+    QString modelPath() const { return modelPath_; }
+    QString target() const;
+    qint64 l2Budget() const;
+    double lastPlanMilliseconds() const { return lastPlanMs_; }
+    // The L2 budget the shown plan (or planner message) belongs to.
+    qint64 shownPlanBudget() const { return shownPlanBudget_; }
+
+signals:
+    void modelShown();
+    void planShown();
+    void errorShown(const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildBudgetBar();
+    void buildDocks();
+    void showError(const QString& title, const QString& message);
+    void onModelLoaded(const QString& path, const LoadedModel& loaded);
+    void onLayoutDone(const LaidOutModel& laidOut);
+    void requestPlan();
+    void startPlan();
+    void onPlanDone(quint64 generation, const PlanOutcome& outcome);
+    void showNodeProperties(int node);
+    void selectTensor(const QString& name);
+    void stepBy(int delta);
+    void applyTargetDefaults();
+    void openFileDialog();
+    void saveProjectDialog();
+    void openProjectDialog();
+    void exportStepTable();
+    void showShortcuts();
+
+    views::GraphView* graphView_ = nullptr;
+    views::MemoryTimeline* timeline_ = nullptr;
+    views::StepTableModel* stepModel_ = nullptr;
+    QSortFilterProxyModel* stepProxy_ = nullptr;
+    QTableView* stepTable_ = nullptr;
+    QTextBrowser* properties_ = nullptr;
+    QComboBox* targetBox_ = nullptr;
+    QSpinBox* l2Box_ = nullptr;
+    QSpinBox* l3Box_ = nullptr;
+    QLineEdit* findEdit_ = nullptr;
+    QLabel* statusLabel_ = nullptr;
+    QTimer* planTimer_ = nullptr;
+
+    std::shared_ptr<const Graph> graph_;
+    std::optional<HierarchyPlan> plan_;
+    QString modelPath_;
+    QString lastError_;
+    QString planStatus_;
+    quint64 planGeneration_ = 0;
+    double lastPlanMs_ = 0;
+    qint64 shownPlanBudget_ = 0;
+    std::optional<qint64> pendingL2_; // budget from a project being opened
+};
+
+} // namespace tessera::studio

@@ -1,0 +1,239 @@
+// The studio, driven offscreen: opening models, dragging the L2 budget, selection across views,
+// bad budgets and files, and project files.
+#include "graph_view.h"
+#include "memory_timeline.h"
+#include "step_table_model.h"
+#include "studio_window.h"
+
+#include "memory/hierarchy_planner.h"
+#include "memory/memory_hierarchy.h"
+#include "onnx/onnx_export.h"
+#include "session/model_loader.h"
+#include "zoo/zoo.h"
+
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tessera;
+using tessera::studio::StudioWindow;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+// Opens `path` and waits until the graph and a plan are shown.
+bool openAndWait(StudioWindow& window, const QString& path)
+{
+    QSignalSpy shown(&window, &StudioWindow::modelShown);
+    QSignalSpy planned(&window, &StudioWindow::planShown);
+    window.openModel(path);
+    return (shown.count() > 0 || shown.wait(kWaitMs)) && (planned.count() > 0 || planned.wait(kWaitMs));
+}
+
+// Drags the L2 budget line of `window` by `fraction` of the way down to address 0.
+void dragBudgetDown(StudioWindow& window, double fraction)
+{
+    QWidget* panel = window.timeline()->l2Panel();
+    const QPoint start = window.timeline()->budgetLinePoint();
+    const QPoint bottom = window.timeline()->l2PointOf(0, 0);
+    const QPoint end(start.x(), start.y() + int((bottom.y() - start.y()) * fraction));
+    QTest::mousePress(panel, Qt::LeftButton, Qt::NoModifier, start);
+    for (int k = 1; k <= 5; ++k) {
+        const QPoint at(start.x(), start.y() + (end.y() - start.y()) * k / 5);
+        QMouseEvent move(QEvent::MouseMove, at, panel->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(panel, &move);
+    }
+    QTest::mouseRelease(panel, Qt::LeftButton, Qt::NoModifier, end);
+}
+
+} // namespace
+
+class TestStudio : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
+    {
+        const QString path = dir_.filePath(QString::fromStdString(name) + QString("_%1_%2.onnx").arg(width).arg(resolution));
+        if (!QFile::exists(path))
+            exportOnnxFile(buildZooModel(name, {width, resolution, 1}), path.toStdString());
+        return path;
+    }
+
+private slots:
+    void opensZooModels_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("resolution");
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224;
+        QTest::newRow("radioml") << "radioml" << 1.0 << 224;
+        QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128;
+        QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224;
+    }
+
+    void opensZooModels()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, width);
+        QFETCH(int, resolution);
+        const QString path = zooFile(name.toStdString(), width, resolution);
+        const Graph graph = loadModel(path.toStdString());
+        StudioWindow window;
+        window.show();
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(openAndWait(window, path));
+        qInfo("%s: graph and plan shown in %lld ms (plan %.1f ms)", qPrintable(name), timer.elapsed(),
+              window.lastPlanMilliseconds());
+        QCOMPARE(window.graphView()->nodeItemCount(), int(graph.nodeCount()));
+        QCOMPARE(window.stepTable()->model()->rowCount(), int(graph.nodeCount()));
+        QVERIFY2(window.plan().has_value(), qPrintable(window.planStatus()));
+        QVERIFY(window.timeline()->rectangleCount("L2") > 0);
+    }
+
+    void draggingTheBudgetReplans()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        const qint64 before = window.l2Budget();
+        const HierarchyPlan initial = *window.plan();
+        QSignalSpy planned(&window, &StudioWindow::planShown);
+        dragBudgetDown(window, 0.6);
+        QTRY_VERIFY_WITH_TIMEOUT(window.plan() && window.shownPlanBudget() == window.l2Budget() &&
+                                     window.timeline()->budget() == window.l2Budget(), kWaitMs);
+        QVERIFY(planned.count() > 0);
+        const qint64 after = window.l2Budget();
+        QVERIFY2(after < before, qPrintable(QString("budget %1 -> %2").arg(before).arg(after)));
+        // What the studio shows is what the planner gives for that budget.
+        HierarchyPlanOptions options;
+        options.l2Budget = after;
+        options.l3Budget = hierarchyForTarget("gap8").require(MemoryKind::L3Ram).size;
+        const HierarchyPlan direct = planHierarchy(*window.graph(), hierarchyForTarget("gap8"), options);
+        const HierarchyPlan& shown = *window.plan();
+        QCOMPARE(shown.l2.peak, direct.l2.peak);
+        QCOMPARE(shown.spilledTensors, direct.spilledTensors);
+        QCOMPARE(shown.promotedConstants, direct.promotedConstants);
+        int inL2 = 0;
+        for (const TensorPlacement& p : direct.placements)
+            inL2 += p.level == "L2";
+        QCOMPARE(window.timeline()->rectangleCount("L2"), inL2);
+        QVERIFY(shown.promotedConstants != initial.promotedConstants || shown.spilledTensors != initial.spilledTensors ||
+                shown.l2.peak != initial.l2.peak);
+        QVERIFY(window.planStatus().contains("change:"));
+    }
+
+    void selectingATensorSelectsItEverywhere()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        // An activation in L2 that an operator produces (not the graph input).
+        const TensorPlacement* activation = nullptr;
+        for (const TensorPlacement& p : window.plan()->placements) {
+            const auto id = window.graph()->findTensor(p.tensor);
+            bool produced = false;
+            for (const Node& node : window.graph()->nodes())
+                produced = produced || (id && !node.outputs.empty() && node.outputs.front() == *id);
+            if (p.kind == PlacementKind::Activation && p.level == "L2" && produced) {
+                activation = &p;
+                break;
+            }
+        }
+        QVERIFY(activation);
+        const QString name = QString::fromStdString(activation->tensor);
+        const QPoint at = window.timeline()->l2PointOf((activation->lower + activation->upper) / 2.0,
+                                                       activation->offset + activation->size / 2);
+        QCOMPARE(window.timeline()->tensorAt((activation->lower + activation->upper) / 2.0,
+                                             activation->offset + activation->size / 2),
+                 name);
+        QTest::mouseClick(window.timeline()->l2Panel(), Qt::LeftButton, Qt::NoModifier, at);
+        QCOMPARE(window.timeline()->selectedTensor(), name);
+        const int node = window.graphView()->selectedNode();
+        QVERIFY(node >= 0);
+        const Node& producer = window.graph()->node(node);
+        QCOMPARE(QString::fromStdString(window.graph()->tensor(producer.outputs.front()).name), name);
+        QCOMPARE(window.stepTable()->currentIndex().row(), node);
+    }
+
+    void infeasibleBudgetShowsTheMessage()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("mnist")));
+        window.setL2Budget(1024);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.timeline()->message().isEmpty(), kWaitMs);
+        QVERIFY(!window.plan().has_value());
+        QVERIFY(window.planStatus().contains("no plan"));
+        // The window keeps working: a generous budget plans again.
+        window.setL2Budget(400 * 1024);
+        QTRY_VERIFY_WITH_TIMEOUT(window.plan().has_value(), kWaitMs);
+        QVERIFY(window.timeline()->message().isEmpty());
+    }
+
+    void corruptModelShowsAnError()
+    {
+        const QString path = dir_.filePath("garbage.onnx");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("\x08\x07garbage that is not a model");
+        file.close();
+        StudioWindow window;
+        window.show();
+        QSignalSpy errors(&window, &StudioWindow::errorShown);
+        window.openModel(path);
+        QVERIFY(errors.wait(kWaitMs));
+        QVERIFY2(window.lastError().contains("garbage.onnx"), qPrintable(window.lastError()));
+        QVERIFY(window.graph() == nullptr);
+    }
+
+    void projectReopensTheSameView()
+    {
+        const QString project = dir_.filePath("mnist.tessera.json");
+        qint64 peak = 0;
+        {
+            StudioWindow window;
+            window.show();
+            QVERIFY(openAndWait(window, zooFile("mnist")));
+            window.setTarget("gap9");
+            window.setL2Budget(200 * 1024);
+            QTRY_VERIFY_WITH_TIMEOUT(window.plan() && window.shownPlanBudget() == 200 * 1024, kWaitMs);
+            QVERIFY(window.plan()->l2.peak <= 200 * 1024);
+            peak = window.plan()->l2.peak;
+            QVERIFY(window.saveProject(project));
+        }
+        StudioWindow reopened;
+        reopened.show();
+        QSignalSpy shown(&reopened, &StudioWindow::modelShown);
+        reopened.openProject(project);
+        QVERIFY(shown.wait(kWaitMs));
+        QTRY_VERIFY_WITH_TIMEOUT(reopened.plan().has_value() && reopened.shownPlanBudget() == 200 * 1024, kWaitMs);
+        QCOMPARE(reopened.target(), QString("gap9"));
+        QCOMPARE(reopened.l2Budget(), qint64(200 * 1024));
+        QCOMPARE(QFileInfo(reopened.modelPath()).canonicalFilePath(), QFileInfo(zooFile("mnist")).canonicalFilePath());
+        QCOMPARE(reopened.plan()->l2.peak, peak);
+    }
+
+    void badProjectFileShowsAnError()
+    {
+        const QString path = dir_.filePath("bad.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"tessera_project\": 1, \"model\": 3}");
+        file.close();
+        StudioWindow window;
+        QSignalSpy errors(&window, &StudioWindow::errorShown);
+        window.openProject(path);
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(window.lastError().contains("bad.json"), qPrintable(window.lastError()));
+    }
+};
+
+QTEST_MAIN(TestStudio)
+#include "tst_studio.moc"

@@ -1,0 +1,279 @@
+#include "graph_view.h"
+
+#include "operator_style.h"
+
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QWheelEvent>
+
+#include <cmath>
+#include <memory>
+
+namespace tessera::views {
+
+namespace {
+
+constexpr double kHeader = 18.0;
+constexpr double kRow = 15.0;
+constexpr double kPadding = 8.0;
+
+QString shapeText(const Shape& shape) { return QString::fromStdString(shapeToString(shape)); }
+
+// The text rows of an operator box: its name and the shape of its first output.
+QStringList operatorRows(const Graph& graph, NodeId id)
+{
+    const Node& node = graph.node(id);
+    QStringList rows{QString::fromStdString(node.name)};
+    if (!node.outputs.empty() && node.outputs.front() != kNoTensor && graph.tensor(node.outputs.front()).typed)
+        rows << shapeText(graph.tensor(node.outputs.front()).shape);
+    return rows;
+}
+
+} // namespace
+
+class NodeItem : public QGraphicsItem {
+public:
+    NodeItem(const LayoutBox& box, QString title, QStringList rows, QColor color)
+        : box_(box), title_(std::move(title)), rows_(std::move(rows)), color_(color)
+    {
+        setPos(box.x, box.y);
+        setFlag(ItemIsSelectable, box.kind == BoxKind::Operator);
+        setToolTip(title_ + "\n" + rows_.join("\n"));
+    }
+
+    QRectF boundingRect() const override { return QRectF(-2, -2, box_.width + 4, box_.height + 4); }
+
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
+    {
+        const QRectF rect(0, 0, box_.width, box_.height);
+        const QPalette palette;
+        painter->setRenderHint(QPainter::Antialiasing);
+        QPen outline(isSelected() || highlighted_ ? palette.highlight().color() : palette.mid().color(),
+                     isSelected() ? 2.5 : (highlighted_ ? 2.0 : 1.0));
+        painter->setPen(outline);
+        painter->setBrush(palette.base());
+        painter->drawRoundedRect(rect, 4, 4);
+        if (box_.kind != BoxKind::Operator) {
+            painter->setPen(palette.text().color());
+            painter->drawText(rect, Qt::AlignCenter, title_);
+            return;
+        }
+        QPainterPath header;
+        header.addRoundedRect(QRectF(0, 0, box_.width, kHeader), 4, 4);
+        painter->fillPath(header, color_);
+        painter->setPen(Qt::white);
+        painter->drawText(QRectF(kPadding, 0, box_.width - 2 * kPadding, kHeader), Qt::AlignVCenter | Qt::AlignLeft, title_);
+        painter->setPen(palette.text().color());
+        for (int r = 0; r < rows_.size(); ++r)
+            painter->drawText(QRectF(kPadding, kHeader + r * kRow, box_.width - 2 * kPadding, kRow),
+                              Qt::AlignVCenter | Qt::AlignLeft, rows_[r]);
+    }
+
+    const LayoutBox& box() const { return box_; }
+    void setHighlighted(bool on)
+    {
+        highlighted_ = on;
+        update();
+    }
+    bool matches(const QString& text) const
+    {
+        return title_.contains(text, Qt::CaseInsensitive) || (!rows_.isEmpty() && rows_.front().contains(text, Qt::CaseInsensitive));
+    }
+
+private:
+    LayoutBox box_;
+    QString title_;
+    QStringList rows_;
+    QColor color_;
+    bool highlighted_ = false;
+};
+
+GraphView::GraphView(QWidget* parent) : QGraphicsView(parent)
+{
+    setScene(new QGraphicsScene(this));
+    setRenderHint(QPainter::Antialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    connect(scene(), &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
+}
+
+GraphView::~GraphView()
+{
+    // The scene deletes its items after this view's members are gone; it must not call back.
+    disconnect(scene(), nullptr, this, nullptr);
+    nodeItems_.clear();
+}
+
+BoxSizer GraphView::boxSizer(const Graph& graph) const
+{
+    const QFontMetricsF metrics(font());
+    auto widthOf = [&](const QStringList& lines) {
+        double width = 0;
+        for (const QString& line : lines)
+            width = std::max(width, metrics.horizontalAdvance(line));
+        return std::ceil(width + 2 * kPadding);
+    };
+    auto sizes = std::make_shared<std::vector<std::pair<double, double>>>();
+    for (NodeId n = 0; n < NodeId(graph.nodeCount()); ++n) {
+        const QStringList rows = operatorRows(graph, n);
+        QStringList all = rows;
+        all << QString::fromStdString(graph.node(n).opType);
+        sizes->push_back({std::max(90.0, widthOf(all)), kHeader + rows.size() * kRow + 4});
+    }
+    auto tensorSizes = std::make_shared<std::map<int32_t, std::pair<double, double>>>();
+    for (TensorId id : graph.inputs)
+        (*tensorSizes)[id] = {std::max(70.0, widthOf({QString::fromStdString(graph.tensor(id).name)})), 24.0};
+    for (TensorId id : graph.outputs)
+        (*tensorSizes)[id] = {std::max(70.0, widthOf({QString::fromStdString(graph.tensor(id).name)})), 24.0};
+    return [sizes, tensorSizes](BoxKind kind, int32_t id) -> std::pair<double, double> {
+        if (kind == BoxKind::Operator)
+            return sizes->at(size_t(id));
+        return tensorSizes->at(id);
+    };
+}
+
+void GraphView::clear()
+{
+    nodeItems_.clear();
+    scene()->clear();
+    graph_ = nullptr;
+}
+
+void GraphView::showGraph(const Graph* graph, const GraphLayout& layout)
+{
+    clear();
+    graph_ = graph;
+    nodeItems_.assign(graph->nodeCount(), nullptr);
+    const QPalette palette;
+    for (const LayoutEdge& edge : layout.edges) {
+        if (edge.curve.empty())
+            continue;
+        QPainterPath path(QPointF(edge.curve[0].x, edge.curve[0].y));
+        for (size_t p = 1; p + 2 < edge.curve.size(); p += 3)
+            path.cubicTo(QPointF(edge.curve[p].x, edge.curve[p].y), QPointF(edge.curve[p + 1].x, edge.curve[p + 1].y),
+                         QPointF(edge.curve[p + 2].x, edge.curve[p + 2].y));
+        const QPointF end = path.currentPosition();
+        if (edge.arrowTip) {
+            // Arrowhead from the curve's end to the tip Graphviz reserved for it.
+            const QPointF tip(edge.arrowTip->x, edge.arrowTip->y);
+            const QPointF direction = tip - end;
+            const QPointF normal(-direction.y() * 0.5, direction.x() * 0.5);
+            path.moveTo(tip);
+            path.lineTo(end + normal);
+            path.lineTo(end - normal);
+            path.lineTo(tip);
+        }
+        auto* item = scene()->addPath(path, QPen(palette.mid().color(), 1.2));
+        item->setZValue(-1);
+        const Tensor& tensor = graph->tensor(edge.tensor);
+        if (tensor.typed) {
+            auto* label = scene()->addSimpleText(shapeText(tensor.shape));
+            label->setBrush(palette.placeholderText());
+            QFont small = label->font();
+            small.setPointSizeF(small.pointSizeF() * 0.8);
+            label->setFont(small);
+            const QPointF middle = path.pointAtPercent(0.5);
+            label->setPos(middle + QPointF(4, -6));
+        }
+    }
+    for (const LayoutBox& box : layout.boxes) {
+        NodeItem* item = nullptr;
+        if (box.kind == BoxKind::Operator) {
+            const QString opType = QString::fromStdString(graph->node(box.id).opType);
+            item = new NodeItem(box, opType, operatorRows(*graph, box.id), categoryColor(operatorCategory(opType)));
+            nodeItems_[size_t(box.id)] = item;
+        } else {
+            item = new NodeItem(box, QString::fromStdString(graph->tensor(box.id).name), {}, QColor());
+        }
+        scene()->addItem(item);
+    }
+    scene()->setSceneRect(QRectF(-20, -20, layout.width + 40, layout.height + 40));
+    fitAll();
+}
+
+void GraphView::selectNode(int node)
+{
+    scene()->clearSelection();
+    if (node < 0 || node >= int(nodeItems_.size()) || !nodeItems_[size_t(node)])
+        return;
+    nodeItems_[size_t(node)]->setSelected(true);
+    centerOn(nodeItems_[size_t(node)]);
+}
+
+int GraphView::selectedNode() const
+{
+    for (size_t n = 0; n < nodeItems_.size(); ++n)
+        if (nodeItems_[n] && nodeItems_[n]->isSelected())
+            return int(n);
+    return -1;
+}
+
+void GraphView::selectTensor(const QString& name)
+{
+    for (NodeItem* item : nodeItems_)
+        if (item)
+            item->setHighlighted(false);
+    if (!graph_)
+        return;
+    const auto id = graph_->findTensor(name.toStdString());
+    if (!id)
+        return;
+    int producer = -1;
+    for (NodeId n = 0; n < NodeId(graph_->nodeCount()); ++n) {
+        const Node& node = graph_->node(n);
+        const bool produces = std::find(node.outputs.begin(), node.outputs.end(), *id) != node.outputs.end();
+        const bool consumes = std::find(node.inputs.begin(), node.inputs.end(), *id) != node.inputs.end();
+        if (produces)
+            producer = n;
+        if ((produces || consumes) && nodeItems_[size_t(n)])
+            nodeItems_[size_t(n)]->setHighlighted(true);
+    }
+    if (producer >= 0)
+        selectNode(producer);
+}
+
+bool GraphView::findNext(const QString& text)
+{
+    if (text.isEmpty() || nodeItems_.empty())
+        return false;
+    const int count = int(nodeItems_.size());
+    const int start = selectedNode();
+    for (int step = 1; step <= count; ++step) {
+        const int n = (start + step + count) % count;
+        if (nodeItems_[size_t(n)] && nodeItems_[size_t(n)]->matches(text)) {
+            selectNode(n);
+            return true;
+        }
+    }
+    return false;
+}
+
+void GraphView::fitAll()
+{
+    if (!scene()->items().isEmpty())
+        fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    // Very tall graphs would shrink to unreadable text: keep at least a readable scale.
+    if (transform().m11() < 0.35) {
+        resetTransform();
+        scale(0.35, 0.35);
+        if (!nodeItems_.empty() && nodeItems_.front())
+            centerOn(nodeItems_.front());
+    }
+}
+
+void GraphView::wheelEvent(QWheelEvent* event)
+{
+    const double factor = std::pow(1.0015, event->angleDelta().y());
+    scale(factor, factor);
+    event->accept();
+}
+
+void GraphView::onSelectionChanged()
+{
+    emit nodeSelected(selectedNode());
+}
+
+} // namespace tessera::views

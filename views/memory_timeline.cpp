@@ -1,0 +1,280 @@
+#include "memory_timeline.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::views {
+
+namespace {
+
+constexpr double kKiB = 1024.0;
+constexpr int kGrabPixels = 6; // how close to the budget line a press starts a drag
+
+QColor kindColor(PlacementKind kind)
+{
+    switch (kind) {
+    case PlacementKind::Activation: return QColor(0x4a, 0x86, 0xc8);
+    case PlacementKind::Constant: return QColor(0xd9, 0x9a, 0x2b);
+    case PlacementKind::Staging: return QColor(0x8c, 0x8c, 0x8c);
+    case PlacementKind::Prefetch: return QColor(0x5a, 0xa8, 0x6a);
+    }
+    return Qt::gray;
+}
+
+QString describe(const TensorPlacement& p)
+{
+    return QString("%1 (%2)\n%3 offset %4, %5 bytes\nsteps %6-%7\n%8")
+        .arg(QString::fromStdString(p.tensor), QString::fromStdString(placementKindName(p.kind)),
+             QString::fromStdString(p.level))
+        .arg(p.offset)
+        .arg(p.size)
+        .arg(p.lower)
+        .arg(p.upper - 1)
+        .arg(QString::fromStdString(p.reason));
+}
+
+} // namespace
+
+struct MemoryTimeline::Panel {
+    QCustomPlot* plot = nullptr;
+    QString level;
+    std::vector<const TensorPlacement*> placements;
+    int rectangles = 0;
+};
+
+MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent), l2_(std::make_unique<Panel>()), l3_(std::make_unique<Panel>())
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    message_ = new QLabel(this);
+    message_->setWordWrap(true);
+    message_->setVisible(false);
+    message_->setStyleSheet("QLabel { color: #b00020; padding: 4px; }");
+    layout->addWidget(message_);
+    for (Panel* panel : {l2_.get(), l3_.get()}) {
+        panel->plot = new QCustomPlot(this);
+        panel->plot->setMinimumHeight(140);
+        panel->plot->xAxis->setLabel("step");
+        panel->plot->yAxis->setLabel("address (KiB)");
+        panel->plot->setMouseTracking(true);
+        layout->addWidget(panel->plot, panel == l2_.get() ? 3 : 2);
+    }
+    l2_->level = "L2";
+    connect(l2_->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
+    connect(l2_->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
+    connect(l2_->plot, &QCustomPlot::mouseRelease, this, &MemoryTimeline::onRelease);
+    connect(l3_->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
+    connect(l3_->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
+}
+
+MemoryTimeline::~MemoryTimeline() = default;
+
+void MemoryTimeline::clear()
+{
+    hasPlan_ = false;
+    plan_ = {};
+    message_->setVisible(false);
+    previouslyInL3_.clear();
+    newlyInL3_.clear();
+    redraw();
+}
+
+void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
+{
+    QSet<QString> inL3;
+    for (const TensorPlacement& p : plan.placements)
+        if (p.kind == PlacementKind::Activation && p.level != "L2")
+            inL3.insert(QString::fromStdString(p.tensor));
+    newlyInL3_ = hasPlan_ ? inL3 - previouslyInL3_ : QSet<QString>();
+    previouslyInL3_ = inL3;
+    plan_ = plan;
+    hasPlan_ = true;
+    budget_ = l2Budget;
+    message_->setVisible(false);
+    redraw();
+}
+
+void MemoryTimeline::showProblem(const QString& message, qint64 l2Budget)
+{
+    budget_ = l2Budget;
+    message_->setText(message);
+    message_->setVisible(true);
+    redraw();
+}
+
+void MemoryTimeline::setBudget(qint64 bytes)
+{
+    budget_ = bytes;
+    redraw();
+}
+
+int MemoryTimeline::rectangleCount(const QString& level) const
+{
+    if (level == "L2")
+        return l2_->rectangles;
+    return level == l3_->level ? l3_->rectangles : 0;
+}
+
+QString MemoryTimeline::message() const { return message_->isVisible() ? message_->text() : QString(); }
+
+QWidget* MemoryTimeline::l2Panel() const { return l2_->plot; }
+
+QPoint MemoryTimeline::budgetLinePoint() const
+{
+    const QCPAxisRect* rect = l2_->plot->axisRect();
+    const double y = l2_->plot->yAxis->coordToPixel(double(budget_) / kKiB);
+    return QPoint(int(rect->center().x()), int(std::lround(y)));
+}
+
+QPoint MemoryTimeline::l2PointOf(double step, qint64 address) const
+{
+    return QPoint(int(std::lround(l2_->plot->xAxis->coordToPixel(step))),
+                  int(std::lround(l2_->plot->yAxis->coordToPixel(double(address) / kKiB))));
+}
+
+qint64 MemoryTimeline::budgetAtPixel(double y) const
+{
+    return std::max<qint64>(0, qint64(std::llround(l2_->plot->yAxis->pixelToCoord(y) * kKiB)));
+}
+
+QString MemoryTimeline::tensorAt(double step, qint64 address) const
+{
+    for (const TensorPlacement* p : l2_->placements)
+        if (step >= double(p->lower) && step < double(p->upper) && address >= p->offset && address < p->offset + p->size)
+            return QString::fromStdString(p->tensor);
+    return {};
+}
+
+void MemoryTimeline::selectTensor(const QString& name)
+{
+    selected_ = name;
+    redraw();
+}
+
+void MemoryTimeline::redraw()
+{
+    l3_->level.clear();
+    for (const TensorPlacement& p : plan_.placements)
+        if (p.level != "L2" && hasPlan_) {
+            l3_->level = QString::fromStdString(p.level);
+            break;
+        }
+    for (Panel* panel : {l2_.get(), l3_.get()}) {
+        panel->placements.clear();
+        if (hasPlan_)
+            for (const TensorPlacement& p : plan_.placements)
+                if (QString::fromStdString(p.level) == panel->level && !panel->level.isEmpty())
+                    panel->placements.push_back(&p);
+        drawPanel(*panel);
+    }
+}
+
+void MemoryTimeline::drawPanel(Panel& panel)
+{
+    QCustomPlot* plot = panel.plot;
+    plot->clearItems();
+    panel.rectangles = 0;
+    const double steps = std::max<double>(1.0, double(plan_.steps));
+    double top = 0;
+    for (const TensorPlacement* p : panel.placements) {
+        auto* rect = new QCPItemRect(plot);
+        rect->topLeft->setCoords(double(p->lower), double(p->offset + p->size) / kKiB);
+        rect->bottomRight->setCoords(double(p->upper), double(p->offset) / kKiB);
+        const QString name = QString::fromStdString(p->tensor);
+        const bool picked = name == selected_;
+        const bool moved = newlyInL3_.contains(name) && &panel == l3_.get();
+        QColor fill = kindColor(p->kind);
+        fill.setAlpha(picked ? 255 : 200);
+        rect->setBrush(fill);
+        rect->setPen(QPen(picked ? palette().highlight().color() : (moved ? QColor(0xc0, 0x20, 0x20) : fill.darker(140)),
+                          picked || moved ? 2.0 : 1.0));
+        top = std::max(top, double(p->offset + p->size) / kKiB);
+        ++panel.rectangles;
+    }
+    plot->xAxis->setRange(0, steps);
+    if (&panel == l2_.get()) {
+        const double budget = double(budget_) / kKiB;
+        auto horizontal = [&](double y, QPen pen, const QString& label) {
+            auto* line = new QCPItemStraightLine(plot);
+            line->point1->setCoords(0, y);
+            line->point2->setCoords(1, y);
+            line->setPen(pen);
+            auto* text = new QCPItemText(plot);
+            text->position->setType(QCPItemPosition::ptPlotCoords);
+            text->position->setCoords(steps, y);
+            text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            text->setText(label);
+            text->setColor(pen.color());
+        };
+        if (hasPlan_) {
+            horizontal(double(plan_.l2.peak) / kKiB, QPen(QColor(0x20, 0x20, 0x20), 1, Qt::DashLine),
+                       QString("peak %1 KiB").arg(double(plan_.l2.peak) / kKiB, 0, 'f', 1));
+            horizontal(double(plan_.l2.lowerBound) / kKiB, QPen(QColor(0x40, 0x80, 0x40), 1, Qt::DotLine),
+                       QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1));
+        }
+        horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2), QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1));
+        top = std::max(top, budget);
+        plot->yAxis->setRange(0, std::max(1.0, top * 1.15));
+    } else {
+        plot->yAxis->setLabel(panel.level.isEmpty() ? "L3 (nothing spilled)" : panel.level + " address (KiB)");
+        plot->yAxis->setRange(0, std::max(1.0, top * 1.1));
+    }
+    plot->replot(dragging_ ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
+}
+
+void MemoryTimeline::onPress(QMouseEvent* event)
+{
+    auto* plot = qobject_cast<QCustomPlot*>(sender());
+    const QPointF position = event->position();
+    if (plot == l2_->plot && std::abs(position.y() - budgetLinePoint().y()) <= kGrabPixels) {
+        dragging_ = true;
+        return;
+    }
+    const double step = plot->xAxis->pixelToCoord(position.x());
+    const qint64 address = qint64(plot->yAxis->pixelToCoord(position.y()) * kKiB);
+    const Panel& panel = plot == l2_->plot ? *l2_ : *l3_;
+    for (const TensorPlacement* p : panel.placements)
+        if (step >= double(p->lower) && step < double(p->upper) && address >= p->offset && address < p->offset + p->size) {
+            selectTensor(QString::fromStdString(p->tensor));
+            emit tensorSelected(selected_);
+            return;
+        }
+}
+
+void MemoryTimeline::onMove(QMouseEvent* event)
+{
+    auto* plot = qobject_cast<QCustomPlot*>(sender());
+    if (dragging_ && plot == l2_->plot) {
+        budget_ = budgetAtPixel(event->position().y());
+        drawPanel(*l2_);
+        emit budgetDragged(budget_);
+        return;
+    }
+    const double step = plot->xAxis->pixelToCoord(event->position().x());
+    const qint64 address = qint64(plot->yAxis->pixelToCoord(event->position().y()) * kKiB);
+    const Panel& panel = plot == l2_->plot ? *l2_ : *l3_;
+    for (const TensorPlacement* p : panel.placements)
+        if (step >= double(p->lower) && step < double(p->upper) && address >= p->offset && address < p->offset + p->size) {
+            QToolTip::showText(event->globalPosition().toPoint(), describe(*p), plot);
+            return;
+        }
+    QToolTip::hideText();
+}
+
+void MemoryTimeline::onRelease(QMouseEvent* event)
+{
+    if (!dragging_)
+        return;
+    dragging_ = false;
+    budget_ = budgetAtPixel(event->position().y());
+    drawPanel(*l2_);
+    emit budgetChanged(budget_);
+}
+
+} // namespace tessera::views

@@ -1,0 +1,75 @@
+#pragma once
+// The memory timeline: one panel per level (L2 on top, L3 RAM below); x is the execution step,
+// y the address. Every placed tensor is a rectangle coloured by kind (activation, constant,
+// staging, prefetch); the L2 peak and lower bound are marked, and the L2 budget is a line the
+// user drags. Tensors newly pushed to L3 by the last re-plan are outlined in red.
+#include "memory/hierarchy_planner.h"
+
+#include <QSet>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace tessera::views {
+
+class MemoryTimeline : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit MemoryTimeline(QWidget* parent = nullptr);
+    ~MemoryTimeline() override;
+
+    void showPlan(const HierarchyPlan& plan, qint64 l2Budget);
+    // A budget the planner rejected: the line stays where the user put it, the message shows.
+    void showProblem(const QString& message, qint64 l2Budget);
+    void clear();
+
+    qint64 budget() const { return budget_; }
+    // Moves the budget line without emitting a signal.
+    void setBudget(qint64 bytes);
+
+    // Rectangles drawn in the panel of `level` ("L2" or the L3 level's name).
+    int rectangleCount(const QString& level) const;
+    QString message() const;
+    // Where the budget line crosses the middle of the L2 panel, in that panel's coordinates.
+    QPoint budgetLinePoint() const;
+    QWidget* l2Panel() const;
+    // Pixel of (`step`, `address`) in the L2 panel's coordinates.
+    QPoint l2PointOf(double step, qint64 address) const;
+    // The tensor drawn at (`step`, `address`) in the L2 panel, or an empty string.
+    QString tensorAt(double step, qint64 address) const;
+    void selectTensor(const QString& name);
+    QString selectedTensor() const { return selected_; }
+
+signals:
+    void budgetDragged(qint64 bytes);  // while the line moves
+    void budgetChanged(qint64 bytes);  // when the user lets go
+    void tensorSelected(const QString& name);
+
+private:
+    struct Panel;
+    void redraw();
+    void drawPanel(Panel& panel);
+    void onPress(QMouseEvent* event);
+    void onMove(QMouseEvent* event);
+    void onRelease(QMouseEvent* event);
+    qint64 budgetAtPixel(double y) const;
+
+    std::unique_ptr<Panel> l2_;
+    std::unique_ptr<Panel> l3_;
+    QLabel* message_ = nullptr;
+    HierarchyPlan plan_;
+    bool hasPlan_ = false;
+    qint64 budget_ = 0;
+    bool dragging_ = false;
+    QString selected_;
+    QSet<QString> previouslyInL3_;
+    QSet<QString> newlyInL3_;
+};
+
+} // namespace tessera::views

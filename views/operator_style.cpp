@@ -1,0 +1,46 @@
+#include "operator_style.h"
+
+#include <QSet>
+
+namespace tessera::views {
+
+OperatorCategory operatorCategory(const QString& opType)
+{
+    static const QSet<QString> layers{"Conv", "ConvTranspose", "Gemm", "MatMul"};
+    static const QSet<QString> activations{"Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "PRelu", "Elu", "Selu",
+                                           "HardSigmoid", "HardSwish", "Softmax", "LogSoftmax", "Softplus"};
+    static const QSet<QString> pools{"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool"};
+    static const QSet<QString> norms{"BatchNormalization", "InstanceNormalization", "LayerNormalization", "LRN"};
+    static const QSet<QString> shapes{"Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Split",
+                                      "Slice", "Gather", "Pad", "Shape", "Expand", "Tile"};
+    static const QSet<QString> arithmetic{"Add", "Sub", "Mul", "Div", "Sum", "Max", "Min", "Mean", "Pow"};
+    if (layers.contains(opType))
+        return OperatorCategory::Layer;
+    if (activations.contains(opType))
+        return OperatorCategory::Activation;
+    if (pools.contains(opType))
+        return OperatorCategory::Pool;
+    if (norms.contains(opType))
+        return OperatorCategory::Normalization;
+    if (shapes.contains(opType))
+        return OperatorCategory::Shape;
+    if (arithmetic.contains(opType))
+        return OperatorCategory::Arithmetic;
+    return OperatorCategory::Other;
+}
+
+QColor categoryColor(OperatorCategory category)
+{
+    switch (category) {
+    case OperatorCategory::Layer: return QColor(0x33, 0x6f, 0xb8);
+    case OperatorCategory::Activation: return QColor(0x9e, 0x3b, 0x3b);
+    case OperatorCategory::Pool: return QColor(0x3b, 0x7d, 0x4f);
+    case OperatorCategory::Normalization: return QColor(0x6c, 0x4f, 0x9e);
+    case OperatorCategory::Shape: return QColor(0x6b, 0x6b, 0x6b);
+    case OperatorCategory::Arithmetic: return QColor(0x2f, 0x7f, 0x86);
+    case OperatorCategory::Other: break;
+    }
+    return QColor(0x55, 0x55, 0x55);
+}
+
+} // namespace tessera::views

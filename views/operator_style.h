@@ -1,0 +1,14 @@
+#pragma once
+// How operators look in the graph view: a category per op type and its header colour, in the
+// spirit of model viewers (layers blue, activations red, pooling green, shape ops grey).
+#include <QColor>
+#include <QString>
+
+namespace tessera::views {
+
+enum class OperatorCategory { Layer, Activation, Pool, Normalization, Shape, Arithmetic, Other };
+
+OperatorCategory operatorCategory(const QString& opType);
+QColor categoryColor(OperatorCategory category);
+
+} // namespace tessera::views
