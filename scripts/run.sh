@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds Tessera and runs the main job on the bundled sample model:
-# the studio when a display is available and the studio is built, otherwise the command-line
-# flow (inspect the model, run it with the reference interpreter on the bundled input).
+# the studio when a display is available, otherwise the command-line flow (inspect the model, run
+# it with the reference interpreter on the bundled input, plan its memory on GAP8).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/setup.sh"
@@ -24,3 +24,5 @@ echo "== tessera inspect $sample"
 echo "== tessera run $sample"
 "$tessera" run "$sample" -i "$root/resources/samples/mnist_input_0.pb" -o "$out"
 echo "== scores written to $out/output_0.pb"
+echo "== tessera plan --model $sample --target gap8 --l2 65536"
+"$tessera" plan --model "$sample" --target gap8 --l2 65536

@@ -304,7 +304,13 @@ private slots:
                                 "larger than the padded input");
         expectError<ShapeError>([&] { runOne("MaxPool", {x}); }, "kernel_shape is required");
         expectError<ShapeError>([&] { runOne("MaxPool", {x}, {{"kernel_shape", ints({2, 2})}, {"strides", ints({0, 1})}}); },
-                                "at least 1");
+                                "strides has the value 0");
+        // Absurd attributes are refused before any size arithmetic could overflow.
+        expectError<ShapeError>([&] { runOne("MaxPool", {x}, {{"kernel_shape", ints({2, 2})},
+                                                              {"strides", ints({INT64_MAX, 1})}, {"ceil_mode", integer(1)}}); },
+                                "must be between 1 and");
+        expectError<ShapeError>([&] { runOne("Conv", {x, floats({1, 1, 1, 1}, {1})}, {{"group", integer(INT64_MAX)}}); },
+                                "attribute group");
         expectError<ShapeError>([&] { runOne("Gemm", {floats({2, 3}, QList<double>(6, 1.0)), floats({2, 3}, QList<double>(6, 1.0))}); },
                                 "inner dim");
         expectError<ShapeError>([&] { runOne("MatMul", {floats({2, 3}, QList<double>(6, 1.0)), floats({2}, {1, 1})}); },

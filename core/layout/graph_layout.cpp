@@ -24,9 +24,17 @@ void setAttribute(void* object, const std::string& name, const std::string& valu
 
 std::string inches(double points) { return std::to_string(points / 72.0); }
 
-// Owns the Graphviz context and graph of one layout.
+// One Graphviz context for the whole process: its plugins keep caches (fonts) that must not
+// outlive a freed context, so it is created once and kept.
+GVC_t* graphvizContext()
+{
+    static GVC_t* context = gvContext();
+    return context;
+}
+
+// Owns the graph of one layout.
 struct GraphvizSession {
-    GVC_t* context = gvContext();
+    GVC_t* context = graphvizContext();
     Agraph_t* graph = nullptr;
     bool laidOut = false;
 
@@ -36,7 +44,6 @@ struct GraphvizSession {
             gvFreeLayout(context, graph);
         if (graph)
             agclose(graph);
-        gvFreeContext(context);
     }
 };
 
@@ -60,6 +67,9 @@ GraphLayout layoutGraph(const Graph& graph, const BoxSizer& sizeOf)
     setAttribute(session.graph, "rankdir", "TB");
     setAttribute(session.graph, "nodesep", "0.3");
     setAttribute(session.graph, "ranksep", "0.35");
+    // Boxes have fixed sizes and edges no labels: Graphviz needs no text measurement.
+    agattr(session.graph, AGNODE, const_cast<char*>("label"), const_cast<char*>(""));
+    agattr(session.graph, AGEDGE, const_cast<char*>("label"), const_cast<char*>(""));
 
     GraphLayout layout;
     std::vector<Agnode_t*> vertices;

@@ -40,10 +40,14 @@ std::vector<int64_t> convKernel(const InferContext& ctx)
     return kernel;
 }
 
+// Attribute group, between 1 and the input's channel count.
 int64_t groupOf(const InferContext& ctx)
 {
     const int64_t group = ctx.node().attrInt("group", 1);
-    ctx.require(group >= 1, "attribute group must be at least 1, got " + std::to_string(group));
+    const int64_t channels = ctx.shape(0)[1];
+    ctx.require(group >= 1 && group <= std::max<int64_t>(channels, 1),
+                "attribute group is " + std::to_string(group) + ", it must be between 1 and the " +
+                    std::to_string(channels) + " input channels");
     return group;
 }
 
@@ -57,9 +61,9 @@ std::vector<TensorType> convRule(const InferContext& ctx)
     const Shape& x = ctx.shape(0);
     const Shape& w = ctx.shape(1);
     const int64_t group = groupOf(ctx);
-    ctx.require(x[1] == w[1] * group, "input has " + std::to_string(x[1]) + " channels, weights " + dims(w) +
-                                          " with group " + std::to_string(group) + " expect " +
-                                          std::to_string(w[1] * group));
+    ctx.require(x[1] % group == 0 && x[1] / group == w[1],
+                "input has " + std::to_string(x[1]) + " channels, weights " + dims(w) + " with group " +
+                    std::to_string(group) + " expect group x " + std::to_string(w[1]) + " channels");
     ctx.require(w[0] % group == 0, "output channels " + std::to_string(w[0]) + " are not a multiple of group " +
                                        std::to_string(group));
     if (ctx.hasInput(2)) {
@@ -82,6 +86,8 @@ std::vector<TensorType> convTransposeRule(const InferContext& ctx)
     const Shape& x = ctx.shape(0);
     const Shape& w = ctx.shape(1);
     const int64_t group = groupOf(ctx);
+    ctx.require(w[1] <= kMaxElements / group, "weights " + dims(w) + " with group " + std::to_string(group) +
+                                                  " give an absurd number of output channels");
     ctx.require(x[1] == w[0], "input has " + std::to_string(x[1]) + " channels, weights " + dims(w) +
                                   " expect " + std::to_string(w[0]));
     ctx.require(w[0] % group == 0, "input channels are not a multiple of group " + std::to_string(group));

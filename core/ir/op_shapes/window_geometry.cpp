@@ -8,6 +8,10 @@ namespace tessera {
 
 namespace {
 
+// Kernel sizes, strides, dilations and pads beyond this are absurd; rejecting them keeps every
+// size computation below well inside int64.
+constexpr int64_t kMaxWindowAttribute = int64_t{1} << 20;
+
 [[noreturn]] void fail(const Node& node, const std::string& message)
 {
     throw ShapeError(node.describe() + ": " + message);
@@ -21,9 +25,9 @@ std::vector<int64_t> perDimAttr(const Node& node, const char* name, size_t rank,
         fail(node, std::string("attribute ") + name + " has " + std::to_string(values.size()) +
                        " entries, the input has " + std::to_string(rank) + " spatial dims");
     for (int64_t v : values)
-        if (v < minimum)
-            fail(node, std::string("attribute ") + name + " has the value " + std::to_string(v) +
-                           ", it must be at least " + std::to_string(minimum));
+        if (v < minimum || v > kMaxWindowAttribute)
+            fail(node, std::string("attribute ") + name + " has the value " + std::to_string(v) + ", it must be between " +
+                           std::to_string(minimum) + " and " + std::to_string(kMaxWindowAttribute));
     return values;
 }
 
@@ -39,8 +43,9 @@ WindowGeometry commonWindow(const Node& node, const Shape& inputShape, const std
         fail(node, "kernel has " + std::to_string(kernel.size()) + " dims, the input has " +
                        std::to_string(rank) + " spatial dims");
     for (int64_t k : kernel)
-        if (k < 1)
-            fail(node, "kernel dims must be at least 1");
+        if (k < 1 || k > kMaxWindowAttribute)
+            fail(node, "kernel dims must be between 1 and " + std::to_string(kMaxWindowAttribute) + ", got " +
+                           std::to_string(k));
     g.kernel = kernel;
     g.strides = perDimAttr(node, "strides", rank, 1, 1);
     g.dilations = perDimAttr(node, "dilations", rank, 1, 1);
@@ -49,8 +54,9 @@ WindowGeometry commonWindow(const Node& node, const Shape& inputShape, const std
         fail(node, "attribute pads has " + std::to_string(pads.size()) + " entries, expected " +
                        std::to_string(2 * rank) + " (begin and end of each spatial dim)");
     for (int64_t p : pads)
-        if (p < 0)
-            fail(node, "attribute pads has a negative entry");
+        if (p < 0 || p > kMaxWindowAttribute)
+            fail(node, "attribute pads has the entry " + std::to_string(p) + ", pads must be between 0 and " +
+                           std::to_string(kMaxWindowAttribute));
     g.padBegin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(rank));
     g.padEnd.assign(pads.begin() + static_cast<std::ptrdiff_t>(rank), pads.end());
     return g;
@@ -108,6 +114,9 @@ WindowGeometry transposedWindow(const Node& node, const Shape& inputShape, const
     if (!outputShape.empty() && outputShape.size() != rank)
         fail(node, "attribute output_shape has " + std::to_string(outputShape.size()) + " entries, expected " +
                        std::to_string(rank));
+    for (int64_t dim : outputShape)
+        if (dim < 1 || dim > kMaxElements)
+            fail(node, "attribute output_shape has the entry " + std::to_string(dim) + ", which is not a valid size");
     if (outputShape.empty() && (mode == "SAME_UPPER" || mode == "SAME_LOWER"))
         for (size_t d = 0; d < rank; ++d)
             outputShape.push_back(g.input[d] * g.strides[d]);
