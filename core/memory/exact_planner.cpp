@@ -13,11 +13,12 @@ constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
 // Orders in which buffers are preferred among those at the same offset. Each is a list of keys
 // compared in turn, larger first. The search restarts round-robin over them with a growing node
 // budget, so one unlucky order does not stall it.
-enum class Key { SectionTotal, Area, Size, Length };
+enum class Key { SectionTotal, Area, Length };
+// MiniMalloc's default trio: lifetime length, area and section total in three orders.
 const std::vector<std::vector<Key>> kPreorders = {
-    {Key::Size, Key::Area, Key::SectionTotal},
-    {Key::SectionTotal, Key::Area, Key::Size},
-    {Key::SectionTotal, Key::Size, Key::Area},
+    {Key::Length, Key::Area, Key::SectionTotal},
+    {Key::SectionTotal, Key::Area, Key::Length},
+    {Key::SectionTotal, Key::Length, Key::Area},
 };
 
 enum class Status { Found, NotFound, Stopped, OutOfNodes };
@@ -41,8 +42,13 @@ public:
         std::vector<size_t> all(n_);
         std::iota(all.begin(), all.end(), 0);
         Status status = Status::OutOfNodes;
-        for (int64_t budget = int64_t(2 * n_ + 64); status == Status::OutOfNodes; budget *= 2) {
-            for (const std::vector<Key>& preorder : kPreorders) {
+        // Each preorder is tried twice per budget: keeping the ranks in parts that dynamic
+        // decomposition splits off, and re-ranking each part by what is left of it. Neither wins
+        // on every instance, and round-robin costs at most a constant factor.
+        for (int64_t budget = int64_t(2 * n_); status == Status::OutOfNodes; budget *= 2) {
+            for (size_t variant = 0; variant < 2 * kPreorders.size(); ++variant) {
+                const std::vector<Key>& preorder = kPreorders[variant / 2];
+                rerankParts_ = variant % 2 == 1;
                 setPreorder(preorder);
                 nodesLeft_ = budget;
                 status = solveParts(all, 0, remaining_.size());
@@ -65,21 +71,22 @@ public:
 private:
     void buildSections()
     {
+        // Sections are the maximal sets of buffers live together: one per distinct end time,
+        // holding every buffer that starts before it and has not ended. Bounds on these cliques
+        // imply the bounds on every time step in between.
         std::vector<int64_t> times;
-        for (const Buffer& b : buffers_) {
-            times.push_back(b.lower);
+        for (const Buffer& b : buffers_)
             times.push_back(b.upper);
-        }
         std::sort(times.begin(), times.end());
         times.erase(std::unique(times.begin(), times.end()), times.end());
-        const size_t sections = times.empty() ? 0 : times.size() - 1;
+        const size_t sections = times.size();
         remaining_.assign(sections, 0);
         floor_.assign(sections, 0);
         lowest_.assign(sections, kNone);
         crossing_.assign(sections, 0);
         for (const Buffer& b : buffers_) {
-            const auto first = size_t(std::lower_bound(times.begin(), times.end(), b.lower) - times.begin());
-            const auto last = size_t(std::lower_bound(times.begin(), times.end(), b.upper) - times.begin());
+            const auto first = size_t(std::upper_bound(times.begin(), times.end(), b.lower) - times.begin());
+            const auto last = size_t(std::upper_bound(times.begin(), times.end(), b.upper) - times.begin());
             span_.emplace_back(first, last);
             for (size_t s = first; s < last; ++s)
                 remaining_[s] += b.size;
@@ -87,7 +94,6 @@ private:
                 ++crossing_[s];
         }
 
-        sectionTotal_ = remaining_;
     }
 
     void buildNeighbours()
@@ -131,7 +137,6 @@ private:
                 return total;
             }
             case Key::Area: return (b.upper - b.lower) * b.size;
-            case Key::Size: return b.size;
             case Key::Length: return b.upper - b.lower;
             }
             return 0;
@@ -185,7 +190,8 @@ private:
             std::vector<size_t> savedRanks;
             for (size_t k : part)
                 savedRanks.push_back(rank_[k]);
-            rankMembers(part);
+            if (rerankParts_)
+                rankMembers(part);
             const Status status = search(part, cuts[c], cuts[c + 1], 0, 0);
             for (size_t j = 0; j < part.size(); ++j)
                 rank_[part[j]] = savedRanks[j];
@@ -337,7 +343,6 @@ private:
     const SearchLimits limits_;
     const size_t n_;
     std::vector<std::pair<size_t, size_t>> span_;  // sections [first, last) of each buffer
-    std::vector<int64_t> sectionTotal_;            // per section: bytes of all its buffers
     std::vector<int64_t> remaining_;               // per section: bytes of unplaced buffers
     std::vector<int64_t> floor_;                   // per section: highest top of placed buffers
     std::vector<int64_t> lowest_;                  // per section: lowest offset left for unplaced ones
@@ -345,6 +350,7 @@ private:
     std::vector<std::vector<size_t>> neighbours_;  // buffers overlapping in time
     std::vector<size_t> rank_;                     // preorder position of each buffer
     const std::vector<Key>* preorder_ = nullptr;   // the preorder being tried
+    bool rerankParts_ = false;                     // re-rank parts split off mid-search
     std::vector<int64_t> offset_;                  // lowest aligned offset each unplaced buffer can take
     std::vector<int64_t> placedAt_;
     std::vector<int64_t> solution_;
