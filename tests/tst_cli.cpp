@@ -127,6 +127,26 @@ private slots:
         QVERIFY2(tooSmall.err.contains("too small"), qPrintable(tooSmall.err));
     }
 
+    void aiePlanPrintsTableJsonAndAdf()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("radioml.onnx");
+        QCOMPARE(runCli({"zoo", "radioml", "-o", model}).exitCode, 0);
+        const Result table = runCli({"aie", "plan", model});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains("conv1d_w3") && table.out.contains("Split I/O over samples dimension"), qPrintable(table.out));
+        QVERIFY2(table.out.contains("every layer equals its unsplit result"), qPrintable(table.out));
+        const Result json = runCli({"aie", "plan", model, "--format", "json", "--arch", "aie"});
+        QCOMPARE(json.exitCode, 0);
+        QVERIFY2(json.out.contains("\"arch\": \"aie\"") && json.out.contains("\"nsplit\""), qPrintable(json.out));
+        const Result adf = runCli({"aie", "plan", model, "--format", "adf", "-o", dir.filePath("plan.txt")});
+        QCOMPARE(adf.exitCode, 0);
+        QVERIFY(QFile::exists(dir.filePath("plan.txt")));
+        const Result badArch = runCli({"aie", "plan", model, "--arch", "aie-x"});
+        QVERIFY(badArch.exitCode != 0);
+        QVERIFY2(badArch.err.contains("known: aie, aie-ml, aie-ml-v2"), qPrintable(badArch.err));
+    }
+
     void scampVerifyChecksPrograms()
     {
         QTemporaryDir dir;

@@ -1,5 +1,6 @@
 // The studio, driven offscreen: opening models, dragging the L2 budget, selection across views,
 // bad budgets and files, and project files.
+#include "aie_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "step_table_model.h"
@@ -218,6 +219,26 @@ private slots:
         QCOMPARE(reopened.l2Budget(), qint64(200 * 1024));
         QCOMPARE(QFileInfo(reopened.modelPath()).canonicalFilePath(), QFileInfo(zooFile("mnist")).canonicalFilePath());
         QCOMPARE(reopened.plan()->l2.peak, peak);
+    }
+
+    void aieViewReplansWhenTheArchitectureChanges()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("radioml")));
+        views::AieView* view = window.aieView();
+        QCOMPARE(view->rowCount(), 17);
+        QCOMPARE(view->cell(2, 0), QString("conv1d_w3"));
+        QCOMPARE(view->cell(2, 3), QString("176"));
+        QCOMPARE(view->cell(2, 5), QString("8"));
+        // First-generation AIE: a 32 KB tile and no memory tile; conv1d_w3 needs twice the chunks.
+        view->setArchitecture("aie");
+        QCOMPARE(view->cell(2, 5), QString("16"));
+        QCOMPARE(view->cell(2, 6), QString("NA"));
+        // A 2-D network is not an AIE 1-D design: the view says why instead of a table.
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QCOMPARE(view->rowCount(), 0);
+        QVERIFY2(view->message().contains("not on 1-D"), qPrintable(view->message()));
     }
 
     void badProjectFileShowsAnError()

@@ -200,25 +200,28 @@ void MemoryTimeline::drawPanel(Panel& panel)
     plot->xAxis->setRange(0, steps);
     if (&panel == l2_.get()) {
         const double budget = double(budget_) / kKiB;
-        auto horizontal = [&](double y, QPen pen, const QString& label) {
+        // Labels at the left (budget), middle (lower bound) and right (peak) so close lines stay readable.
+        auto horizontal = [&](double y, QPen pen, const QString& label, double xFraction, Qt::Alignment align) {
             auto* line = new QCPItemStraightLine(plot);
             line->point1->setCoords(0, y);
             line->point2->setCoords(1, y);
             line->setPen(pen);
             auto* text = new QCPItemText(plot);
             text->position->setType(QCPItemPosition::ptPlotCoords);
-            text->position->setCoords(steps, y);
-            text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            text->position->setCoords(steps * xFraction, y);
+            text->setPositionAlignment(align | Qt::AlignBottom);
             text->setText(label);
             text->setColor(pen.color());
         };
         if (hasPlan_) {
             horizontal(double(plan_.l2.peak) / kKiB, QPen(QColor(0x20, 0x20, 0x20), 1, Qt::DashLine),
-                       QString("peak %1 KiB").arg(double(plan_.l2.peak) / kKiB, 0, 'f', 1));
+                       QString("peak %1 KiB").arg(double(plan_.l2.peak) / kKiB, 0, 'f', 1), 1.0, Qt::AlignRight);
             horizontal(double(plan_.l2.lowerBound) / kKiB, QPen(QColor(0x40, 0x80, 0x40), 1, Qt::DotLine),
-                       QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1));
+                       QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1), 0.5,
+                       Qt::AlignHCenter);
         }
-        horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2), QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1));
+        horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2), QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1), 0.0,
+                   Qt::AlignLeft);
         top = std::max(top, budget);
         plot->yAxis->setRange(0, std::max(1.0, top * 1.15));
     } else {

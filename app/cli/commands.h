@@ -16,5 +16,6 @@ void addConformanceCommand(CLI::App& app, Action& action);
 void addZooCommand(CLI::App& app, Action& action);
 void addPlanCommand(CLI::App& app, Action& action);
 void addScampCommand(CLI::App& app, Action& action);
+void addAieCommand(CLI::App& app, Action& action);
 
 } // namespace tessera::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv)
     tessera::cli::addZooCommand(app, action);
     tessera::cli::addPlanCommand(app, action);
     tessera::cli::addScampCommand(app, action);
+    tessera::cli::addAieCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

@@ -1,8 +1,13 @@
 // tessera-studio: opens the model or project given on the command line, if any.
+// With --screenshot FILE it saves a picture of the window once the model and its plan are shown,
+// then exits (the README's screenshots are taken this way, offscreen).
 #include "studio_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char** argv)
 {
@@ -13,10 +18,33 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("Tessera design studio: see a model's graph and memory, drag budgets");
     parser.addHelpOption();
     parser.addPositionalArgument("file", "ONNX model or Tessera project (.json) to open");
+    const QCommandLineOption screenshot("screenshot", "Save a PNG of the window once the model is shown, then exit",
+                                        "file");
+    parser.addOption(screenshot);
     parser.process(app);
     tessera::studio::StudioWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(screenshot)) {
+        if (files.isEmpty()) {
+            std::fprintf(stderr, "error: --screenshot needs a model or project to open\n");
+            return 2;
+        }
+        const QString target = parser.value(screenshot);
+        auto save = [&window, target] {
+            // Let the queued redraws land before grabbing.
+            QTimer::singleShot(200, &window, [&window, target] {
+                const bool saved = window.grab().save(target);
+                std::fprintf(saved ? stdout : stderr, saved ? "saved %s\n" : "error: cannot write %s\n", qPrintable(target));
+                QApplication::exit(saved ? 0 : 1);
+            });
+        };
+        QObject::connect(&window, &tessera::studio::StudioWindow::planShown, &window, save);
+        QObject::connect(&window, &tessera::studio::StudioWindow::errorShown, &window, [](const QString& message) {
+            std::fprintf(stderr, "error: %s\n", qPrintable(message));
+            QApplication::exit(1);
+        });
+    }
     if (!files.isEmpty()) {
         if (files.front().endsWith(".json"))
             window.openProject(files.front());

@@ -1,9 +1,11 @@
 #include "studio_window.h"
 
+#include "aie_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "step_table_model.h"
 
+#include "aie/split_planner.h"
 #include "memory/memory_hierarchy.h"
 #include "session/model_stats.h"
 #include "session/project.h"
@@ -78,6 +80,10 @@ StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
     connect(timeline_, &views::MemoryTimeline::tensorSelected, this, &StudioWindow::selectTensor);
     applyTargetDefaults();
     resize(1400, 900);
+    // Graph in the middle, the timeline a third of the width, the tables a quarter of the height.
+    resizeDocks({findChild<QDockWidget*>("timeline")}, {520}, Qt::Horizontal);
+    resizeDocks({findChild<QDockWidget*>("properties")}, {260}, Qt::Horizontal);
+    resizeDocks({findChild<QDockWidget*>("steps")}, {230}, Qt::Vertical);
 }
 
 StudioWindow::~StudioWindow() = default;
@@ -151,6 +157,15 @@ void StudioWindow::buildDocks()
         if (graphView_->selectedNode() != node)
             graphView_->selectNode(node);
     });
+
+    aieView_ = new views::AieView(this);
+    auto* aieDock = new QDockWidget("AI Engine", this);
+    aieDock->setObjectName("aie");
+    aieDock->setWidget(aieView_);
+    addDockWidget(Qt::BottomDockWidgetArea, aieDock);
+    tabifyDockWidget(tableDock, aieDock);
+    tableDock->raise();
+    connect(aieView_, &views::AieView::architectureChanged, this, &StudioWindow::replanAie);
 
     properties_ = new QTextBrowser(this);
     auto* propertiesDock = new QDockWidget("Properties", this);
@@ -240,6 +255,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
     stepModel_->setStats(computeModelStats(*graph_));
+    replanAie();
     timeline_->clear();
     statusLabel_->setText("Laying out " + QString::number(graph_->nodeCount()) + " nodes ...");
     const BoxSizer sizer = graphView_->boxSizer(*graph_);
@@ -322,6 +338,20 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
 }
 
 QString StudioWindow::planStatus() const { return planStatus_; }
+
+// The AI Engine split plan takes microseconds, so it is recomputed directly.
+void StudioWindow::replanAie()
+{
+    if (!graph_) {
+        aieView_->clear();
+        return;
+    }
+    try {
+        aieView_->showPlan(aie::planSplits(*graph_, aieView_->architecture()));
+    } catch (const std::exception& error) {
+        aieView_->showProblem(QString::fromStdString(error.what()));
+    }
+}
 
 void StudioWindow::showNodeProperties(int node)
 {

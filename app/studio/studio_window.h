@@ -21,6 +21,7 @@ class QTextBrowser;
 class QTimer;
 
 namespace tessera::views {
+class AieView;
 class GraphView;
 class MemoryTimeline;
 class StepTableModel;
@@ -46,6 +47,7 @@ public:
 
     views::GraphView* graphView() const { return graphView_; }
     views::MemoryTimeline* timeline() const { return timeline_; }
+    views::AieView* aieView() const { return aieView_; }
     QTableView* stepTable() const { return stepTable_; }
     const views::StepTableModel* stepModel() const { return stepModel_; }
     const Graph* graph() const { return graph_.get(); }
@@ -87,9 +89,11 @@ private:
     void openProjectDialog();
     void exportStepTable();
     void showShortcuts();
+    void replanAie();
 
     views::GraphView* graphView_ = nullptr;
     views::MemoryTimeline* timeline_ = nullptr;
+    views::AieView* aieView_ = nullptr;
     views::StepTableModel* stepModel_ = nullptr;
     QSortFilterProxyModel* stepProxy_ = nullptr;
     QTableView* stepTable_ = nullptr;

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Takes the README's screenshots of the studio from the real program, offscreen, after a release
+# build (bash scripts/run.sh or scripts/test.sh builds one).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build/release"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$build/app/cli/tessera" zoo radioml -o "$work/radioml.onnx" > /dev/null
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-radioml.png" "$work/radioml.onnx"
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-mnist.png" \
+    "$root/resources/samples/mnist.onnx"
