@@ -54,6 +54,19 @@ private:
                                                                            std::to_string(budget() / 1024) + " KB"));
     }
 
+    // The memory-tile buffer (ping-pong) must fit the memory tile, or the three a tile's DMA
+    // channels reach (its own and the east and west neighbours).
+    void checkMemtile(LayerPlan& p, int64_t bytes) const
+    {
+        if (bytes <= arch_.memtileBytes)
+            return;
+        if (bytes > 3 * arch_.memtileBytes)
+            throw Error(fmt::format("aie plan: layer '{}' needs a {:.1f} KB memory-tile buffer, more than the {} KB of "
+                                    "the three memory tiles one column can reach; split the layer in the model",
+                                    p.layer.name, kb(bytes), 3 * arch_.memtileBytes / 1024));
+        p.reasons.push_back(fmt::format("its {:.1f} KB memory-tile buffer spans the neighbouring memory tiles", kb(bytes)));
+    }
+
     void addWeights(LayerPlan& p) const
     {
         p.weightBytes = p.layer.weightElements * options_.elementBytes;
@@ -75,6 +88,7 @@ private:
         if (arch_.hasMemoryTile()) {
             p.memtileInvocations = 1;
             p.reasons.push_back("a memory-tile buffer inserts the zero padding (repetition count 1)");
+            checkMemtile(p, std::max(paddedIn, outBytes));
         } else {
             p.reasons.push_back("no memory tile on " + arch_.name + ": the DMA sends the padded windows directly");
         }
@@ -178,6 +192,7 @@ private:
         // them into the sample chunks this layer consumes.
         if (previous && previous->splitDim == std::optional<std::string>("nodes") && arch_.hasMemoryTile()) {
             p.memtileInvocations = 1;
+            checkMemtile(p, inBytes);
             p.inputTiling = MemtileTiling{{l.inNodes, l.inSamples},
                                           {l.inNodes, l.inSamples / p.nsplit},
                                           {0, 0},
