@@ -18,20 +18,40 @@ std::pair<int64_t, int64_t> validOutputs(int64_t offset, int64_t stride, int64_t
     return {first, last};
 }
 
+// The operands of Conv and ConvTranspose as flat float arrays, with the group layout.
+struct ConvOperands {
+    std::vector<float> x, w, bias;
+    int64_t batch = 0, inChannels = 0, group = 1, groupIn = 0;
+};
+
+ConvOperands convOperands(const KernelContext& ctx)
+{
+    ConvOperands o;
+    o.x = ctx.input(0).toFloats();
+    o.w = ctx.input(1).toFloats();
+    if (ctx.hasInput(2))
+        o.bias = ctx.input(2).toFloats();
+    o.batch = ctx.input(0).shape()[0];
+    o.inChannels = ctx.input(0).shape()[1];
+    o.group = ctx.node.attrInt("group", 1);
+    o.groupIn = o.inChannels / o.group;
+    return o;
+}
+
+double biasOf(const ConvOperands& o, int64_t channel)
+{
+    return o.bias.empty() ? 0.0 : double(o.bias[static_cast<size_t>(channel)]);
+}
+
 void conv(KernelContext& ctx)
 {
     const TensorData& xt = ctx.input(0);
     const TensorData& wt = ctx.input(1);
     const Window3 win = toWindow3(ctx, forwardWindow(ctx.node, xt.shape(), weightKernel(wt), false));
-    const int64_t batch = xt.shape()[0];
-    const int64_t inChannels = xt.shape()[1];
+    const ConvOperands o = convOperands(ctx);
+    const auto& [x, w, bias, batch, inChannels, group, groupIn] = o;
     const int64_t outChannels = wt.shape()[0];
-    const int64_t group = ctx.node.attrInt("group", 1);
-    const int64_t groupIn = inChannels / group;
     const int64_t groupOut = outChannels / group;
-    const std::vector<float> x = xt.toFloats();
-    const std::vector<float> w = wt.toFloats();
-    const std::vector<float> bias = ctx.hasInput(2) ? ctx.input(2).toFloats() : std::vector<float>();
     const int64_t inPlane = win.inPlane();
     const int64_t outPlane = win.outPlane();
     std::vector<double> y(static_cast<size_t>(batch * outChannels * outPlane));
@@ -39,7 +59,7 @@ void conv(KernelContext& ctx)
     for (int64_t n = 0; n < batch; ++n)
         for (int64_t m = 0; m < outChannels; ++m) {
             double* acc = y.data() + (n * outChannels + m) * outPlane;
-            std::fill(acc, acc + outPlane, bias.empty() ? 0.0 : double(bias[static_cast<size_t>(m)]));
+            std::fill(acc, acc + outPlane, biasOf(o, m));
             const int64_t g = m / groupOut;
             for (int64_t c = 0; c < groupIn; ++c) {
                 const float* plane = x.data() + (n * inChannels + g * groupIn + c) * inPlane;
@@ -75,15 +95,10 @@ void convTranspose(KernelContext& ctx)
     const TensorData& xt = ctx.input(0);
     const TensorData& wt = ctx.input(1);
     const Window3 win = toWindow3(ctx, transposedWindow(ctx.node, xt.shape(), weightKernel(wt)));
-    const int64_t batch = xt.shape()[0];
-    const int64_t inChannels = xt.shape()[1];
-    const int64_t group = ctx.node.attrInt("group", 1);
-    const int64_t groupIn = inChannels / group;
+    const ConvOperands o = convOperands(ctx);
+    const auto& [x, w, bias, batch, inChannels, group, groupIn] = o;
     const int64_t groupOut = wt.shape()[1];
     const int64_t outChannels = groupOut * group;
-    const std::vector<float> x = xt.toFloats();
-    const std::vector<float> w = wt.toFloats();
-    const std::vector<float> bias = ctx.hasInput(2) ? ctx.input(2).toFloats() : std::vector<float>();
     const int64_t inPlane = win.inPlane();
     const int64_t outPlane = win.outPlane();
     std::vector<double> y(static_cast<size_t>(batch * outChannels * outPlane));
@@ -91,7 +106,7 @@ void convTranspose(KernelContext& ctx)
     for (int64_t n = 0; n < batch; ++n)
         for (int64_t m = 0; m < outChannels; ++m) {
             double* acc = y.data() + (n * outChannels + m) * outPlane;
-            std::fill(acc, acc + outPlane, bias.empty() ? 0.0 : double(bias[static_cast<size_t>(m)]));
+            std::fill(acc, acc + outPlane, biasOf(o, m));
             const int64_t g = m / groupOut;
             for (int64_t c = 0; c < groupIn; ++c) {
                 const int64_t ic = g * groupIn + c;

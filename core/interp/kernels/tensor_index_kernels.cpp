@@ -56,6 +56,20 @@ void unravel(int64_t flat, const Shape& shape, std::vector<int64_t>& coords)
     }
 }
 
+
+// Flat offset into `data` (strides `strides`) of element i of `indices`, whose coordinate along
+// `axis` is replaced by the index it holds (GatherElements and ScatterElements).
+int64_t indexedOffset(const KernelContext& ctx, const TensorData& indices, int64_t i, const Shape& dataShape,
+                      const std::vector<int64_t>& strides, size_t axis, std::vector<int64_t>& coords)
+{
+    unravel(i, indices.shape(), coords);
+    coords[axis] = checkedIndex(ctx, indices.getInt(i), dataShape[axis], "axis " + std::to_string(axis));
+    int64_t offset = 0;
+    for (size_t d = 0; d < coords.size(); ++d)
+        offset += coords[d] * strides[d];
+    return offset;
+}
+
 void gatherElementsKernel(KernelContext& ctx)
 {
     const TensorData& data = ctx.input(0);
@@ -65,11 +79,7 @@ void gatherElementsKernel(KernelContext& ctx)
     const std::vector<int64_t> strides = stridesOf(data.shape());
     std::vector<int64_t> coords;
     for (int64_t i = 0; i < out.elements(); ++i) {
-        unravel(i, indices.shape(), coords);
-        coords[axis] = checkedIndex(ctx, indices.getInt(i), data.shape()[axis], "axis " + std::to_string(axis));
-        int64_t offset = 0;
-        for (size_t d = 0; d < coords.size(); ++d)
-            offset += coords[d] * strides[d];
+        const int64_t offset = indexedOffset(ctx, indices, i, data.shape(), strides, axis, coords);
         copyElements(data, offset, out, i);
     }
 }
@@ -174,11 +184,7 @@ void scatterElementsKernel(KernelContext& ctx)
     const std::vector<int64_t> strides = stridesOf(data.shape());
     std::vector<int64_t> coords;
     for (int64_t i = 0; i < indices.elements(); ++i) {
-        unravel(i, indices.shape(), coords);
-        coords[axis] = checkedIndex(ctx, indices.getInt(i), data.shape()[axis], "axis " + std::to_string(axis));
-        int64_t offset = 0;
-        for (size_t d = 0; d < coords.size(); ++d)
-            offset += coords[d] * strides[d];
+        const int64_t offset = indexedOffset(ctx, indices, i, data.shape(), strides, axis, coords);
         combine(out, offset, updates, i, reduction);
     }
 }

@@ -51,13 +51,19 @@ int64_t groupOf(const InferContext& ctx)
     return group;
 }
 
-std::vector<TensorType> convRule(const InferContext& ctx)
+// Conv and ConvTranspose: float input X [N, C, spatial...] and weights W of the same rank and type.
+void requireConvOperands(const InferContext& ctx)
 {
     requireType(ctx, 0, kFloats);
     requireSameType(ctx, 0, 1);
     requireRank(ctx, 0, 3, "input X");
     ctx.require(ctx.rank(1) == ctx.rank(0), "weights W have shape " + dims(ctx.shape(1)) + ", input X " +
                                                 dims(ctx.shape(0)) + ": both need the same rank");
+}
+
+std::vector<TensorType> convRule(const InferContext& ctx)
+{
+    requireConvOperands(ctx);
     const Shape& x = ctx.shape(0);
     const Shape& w = ctx.shape(1);
     const int64_t group = groupOf(ctx);
@@ -78,11 +84,7 @@ std::vector<TensorType> convRule(const InferContext& ctx)
 
 std::vector<TensorType> convTransposeRule(const InferContext& ctx)
 {
-    requireType(ctx, 0, kFloats);
-    requireSameType(ctx, 0, 1);
-    requireRank(ctx, 0, 3, "input X");
-    ctx.require(ctx.rank(1) == ctx.rank(0), "weights W have shape " + dims(ctx.shape(1)) + ", input X " +
-                                                dims(ctx.shape(0)) + ": both need the same rank");
+    requireConvOperands(ctx);
     const Shape& x = ctx.shape(0);
     const Shape& w = ctx.shape(1);
     const int64_t group = groupOf(ctx);
