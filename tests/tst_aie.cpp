@@ -155,6 +155,26 @@ private slots:
         QVERIFY(allPassed(checkPlan(graph, plan)));
     }
 
+    void denseSplitOverNodesChecks()
+    {
+        // A 512 -> 8192 dense layer on a 32 KB tile: its output is split over nodes.
+        GraphBuilder b("dense", 13);
+        const TensorId x = b.input("x", DType::Float32, {1, 512});
+        std::vector<float> w(size_t(8192) * 512);
+        for (size_t i = 0; i < w.size(); ++i)
+            w[i] = float(int(i % 7) - 3) / 16.0f;
+        const TensorId weights = b.constant("w", TensorData::fromFloats({8192, 512}, w));
+        const TensorId bias = b.constant("b", TensorData::fromFloats({8192}, std::vector<float>(8192, 0.5f)));
+        b.output(b.op("Gemm", {x, weights, bias}, {{"transB", Attribute::ofInt(1)}}, "dense"));
+        const Graph graph = b.finish();
+        const AiePlan plan = planSplits(graph, aieArchitecture("aie"));
+        QCOMPARE(plan.layers.front().nsplit, qint64(2)); // 32 KB of output against a 16 KB port budget
+        QCOMPARE(QString::fromStdString(*plan.layers.front().splitDim), QString("nodes"));
+        const std::vector<LayerCheck> checks = checkPlan(graph, plan);
+        QVERIFY(allPassed(checks));
+        QCOMPARE(checks.front().pieces, qint64(2));
+    }
+
     void layerTooLargeIsReported()
     {
         // 8192 nodes of 16 samples: the pool after the first conv cannot fit a 32 KB tile even one

@@ -142,6 +142,20 @@ std::vector<LayerCheck> checkPlan(const Graph& graph, const AiePlan& plan, uint3
                 place(chunked, runOp(node.opType, {window(inputs[0], first, last - first)}, attrs, graph.opset), 0, c * outPer);
                 ++check.pieces;
             }
+        } else if (l.kind == LayerKind::Dense && p.nsplit > 1 && node.opType == "Gemm" &&
+                   node.attrInt("transB", 0) != 0 && node.attrInt("transA", 0) == 0) {
+            // Output nodes in groups: each chunk multiplies by its rows of the weights.
+            const int64_t group = l.outNodes / p.nsplit;
+            for (int64_t c = 0; c < p.nsplit; ++c) {
+                std::vector<TensorData> part{inputs[0], rows(inputs[1], c * group, group)};
+                if (inputs.size() > 2 && inputs[2].shape() == Shape{l.outNodes})
+                    part.push_back(rows(inputs[2], c * group, group));
+                else if (inputs.size() > 2)
+                    part.push_back(inputs[2]);
+                const TensorData piece = runOp("Gemm", part, node.attributes, graph.opset);
+                std::copy(piece.data<float>(), piece.data<float>() + group, chunked.data<float>() + c * group);
+                ++check.pieces;
+            }
         } else {
             chunked = runOp(node.opType, inputs, node.attributes, graph.opset);
             check.pieces = 1;
