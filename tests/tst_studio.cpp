@@ -12,7 +12,9 @@
 #include "session/model_loader.h"
 #include "zoo/zoo.h"
 
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -66,6 +68,15 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        // Recent files go to a throw-away settings location, not the user's.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("Tessera");
+        QCoreApplication::setApplicationName("tst_studio");
+        QSettings().clear();
+    }
+
     void opensZooModels_data()
     {
         QTest::addColumn<QString>("name");
@@ -239,6 +250,17 @@ private slots:
         QVERIFY(openAndWait(window, zooFile("lenet5")));
         QCOMPARE(view->rowCount(), 0);
         QVERIFY2(view->message().contains("not on 1-D"), qPrintable(view->message()));
+    }
+
+    void openedModelsAreRemembered()
+    {
+        StudioWindow window;
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zooFile("mnist")));
+        const QStringList recent = window.recentFiles();
+        QVERIFY(recent.size() >= 2);
+        QCOMPARE(QFileInfo(recent[0]).fileName(), QFileInfo(zooFile("mnist")).fileName());
+        QCOMPARE(QFileInfo(recent[1]).fileName(), QFileInfo(zooFile("lenet5")).fileName());
     }
 
     void badProjectFileShowsAnError()

@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSaveFile>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -38,6 +39,8 @@ namespace {
 
 constexpr int kDebounceMs = 30;
 constexpr qint64 kCodeReserve = 64 * 1024; // L2 left for code and stacks by default
+constexpr int kRecentFiles = 8;
+const char* const kRecentKey = "recentFiles";
 
 // Runs `job` on the thread pool and calls `done` with its result on the GUI thread.
 template <class Result, class Job, class Done> void runInBackground(QObject* owner, Job job, Done done)
@@ -179,6 +182,8 @@ void StudioWindow::buildMenus()
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open model...", QKeySequence::Open, this, &StudioWindow::openFileDialog);
     file->addAction("Open &project...", QKeySequence("Ctrl+Shift+O"), this, &StudioWindow::openProjectDialog);
+    recentMenu_ = file->addMenu("Open &recent");
+    rebuildRecentMenu();
     file->addAction("&Save project...", QKeySequence::Save, this, &StudioWindow::saveProjectDialog);
     file->addAction("&Export step table as CSV...", QKeySequence("Ctrl+E"), this, &StudioWindow::exportStepTable);
     file->addSeparator();
@@ -251,6 +256,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     }
     graph_ = loaded.graph;
     modelPath_ = path;
+    rememberRecent(path);
     plan_.reset();
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
@@ -503,6 +509,37 @@ void StudioWindow::exportStepTable()
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(stepModel_->toCsv().toUtf8()) < 0 || !file.commit())
         showError("Cannot export", path + ": " + file.errorString());
+}
+
+QStringList StudioWindow::recentFiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void StudioWindow::rememberRecent(const QString& path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kRecentFiles)
+        files.removeLast();
+    QSettings().setValue(kRecentKey, files);
+    rebuildRecentMenu();
+}
+
+void StudioWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = recentFiles();
+    for (const QString& file : files)
+        recentMenu_->addAction(QFileInfo(file).fileName(), this, [this, file] {
+            if (file.endsWith(".json", Qt::CaseInsensitive))
+                openProject(file);
+            else
+                openModel(file);
+        })->setToolTip(file);
+    recentMenu_->setEnabled(!files.isEmpty());
 }
 
 void StudioWindow::showShortcuts()

@@ -14,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QSpinBox;
 class QTableView;
@@ -54,6 +55,8 @@ public:
     const std::optional<HierarchyPlan>& plan() const { return plan_; }
     QString planStatus() const;
     QString lastError() const { return lastError_; }
+    // Models and projects opened successfully, newest first (kept in the user's settings).
+    QStringList recentFiles() const;
     QString modelPath() const { return modelPath_; }
     QString target() const;
     qint64 l2Budget() const;
@@ -90,6 +93,8 @@ private:
     void exportStepTable();
     void showShortcuts();
     void replanAie();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
 
     views::GraphView* graphView_ = nullptr;
     views::MemoryTimeline* timeline_ = nullptr;
@@ -104,6 +109,7 @@ private:
     QLineEdit* findEdit_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QTimer* planTimer_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
 
     std::shared_ptr<const Graph> graph_;
     std::optional<HierarchyPlan> plan_;
