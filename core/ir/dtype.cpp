@@ -93,4 +93,20 @@ uint16_t floatToBfloat16(float value)
     return static_cast<uint16_t>((x + roundingBias) >> 16);
 }
 
+std::optional<DType> dtypeFromOnnxCode(int64_t code)
+{
+    switch (code) {
+    case 1: return DType::Float32;
+    case 2: return DType::UInt8;
+    case 3: return DType::Int8;
+    case 5: return DType::Int16;
+    case 6: return DType::Int32;
+    case 7: return DType::Int64;
+    case 9: return DType::Bool;
+    case 10: return DType::Float16;
+    case 16: return DType::BFloat16;
+    default: return std::nullopt;
+    }
+}
+
 } // namespace tessera

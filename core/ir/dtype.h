@@ -27,6 +27,9 @@ std::string_view dtypeName(DType type);
 std::optional<DType> dtypeFromName(std::string_view name);
 bool isFloat(DType type);
 bool isInteger(DType type); // signed or unsigned integers, not Bool
+// The Tessera type of an ONNX TensorProto.DataType code (as in files and in attributes such as
+// Cast's `to`); nullopt for ONNX types Tessera lacks (double, string, uint16...).
+std::optional<DType> dtypeFromOnnxCode(int64_t code);
 
 float halfToFloat(uint16_t bits);
 uint16_t floatToHalf(float value);         // round to nearest even

@@ -38,18 +38,7 @@ int onnxElemType(DType type)
 
 std::optional<DType> dtypeFromOnnx(int elemType)
 {
-    switch (elemType) {
-    case TensorProto::FLOAT: return DType::Float32;
-    case TensorProto::FLOAT16: return DType::Float16;
-    case TensorProto::BFLOAT16: return DType::BFloat16;
-    case TensorProto::INT8: return DType::Int8;
-    case TensorProto::UINT8: return DType::UInt8;
-    case TensorProto::INT16: return DType::Int16;
-    case TensorProto::INT32: return DType::Int32;
-    case TensorProto::INT64: return DType::Int64;
-    case TensorProto::BOOL: return DType::Bool;
-    default: return std::nullopt;
-    }
+    return dtypeFromOnnxCode(elemType);
 }
 
 std::string onnxElemTypeName(int elemType)

@@ -161,23 +161,6 @@ std::vector<TensorType> whereRule(const InferContext& ctx)
     return {{ctx.dtype(1), broadcastAll(ctx, {0, 1, 2})}};
 }
 
-// Tessera type of an ONNX TensorProto element type code; nullopt for types Tessera lacks.
-std::optional<DType> dtypeFromOnnxElementType(int64_t code)
-{
-    switch (code) {
-    case 1: return DType::Float32;
-    case 2: return DType::UInt8;
-    case 3: return DType::Int8;
-    case 5: return DType::Int16;
-    case 6: return DType::Int32;
-    case 7: return DType::Int64;
-    case 9: return DType::Bool;
-    case 10: return DType::Float16;
-    case 16: return DType::BFloat16;
-    default: return std::nullopt;
-    }
-}
-
 std::vector<TensorType> castRule(const InferContext& ctx)
 {
     const Attribute* to = ctx.node().attr("to");
@@ -185,7 +168,7 @@ std::vector<TensorType> castRule(const InferContext& ctx)
         ctx.fail("attribute 'to' is required");
     std::optional<DType> target;
     if (to->kind == Attribute::Kind::Int)
-        target = dtypeFromOnnxElementType(to->i);
+        target = dtypeFromOnnxCode(to->i);
     else if (to->kind == Attribute::Kind::String) // opset 6 and earlier spelled the type
         target = dtypeFromName(to->s);
     if (!target)

@@ -57,23 +57,13 @@ std::vector<int64_t> resolvePads(const std::string& where, int64_t rank, const s
     return full;
 }
 
-DType dtypeFromOnnxCode(const std::string& where, int64_t code)
+DType requireOnnxDtype(const std::string& where, int64_t code)
 {
-    switch (code) {
-    case 1: return DType::Float32;
-    case 2: return DType::UInt8;
-    case 3: return DType::Int8;
-    case 5: return DType::Int16;
-    case 6: return DType::Int32;
-    case 7: return DType::Int64;
-    case 9: return DType::Bool;
-    case 10: return DType::Float16;
-    case 16: return DType::BFloat16;
-    default:
-        throw UnsupportedError(where + ": ONNX element type " + std::to_string(code) +
-                               " is not supported; Tessera types are float32, float16, bfloat16, int8, "
-                               "uint8, int16, int32, int64 and bool");
-    }
+    if (const std::optional<DType> type = dtypeFromOnnxCode(code))
+        return *type;
+    throw UnsupportedError(where + ": ONNX element type " + std::to_string(code) +
+                           " is not supported; Tessera types are float32, float16, bfloat16, int8, "
+                           "uint8, int16, int32, int64 and bool");
 }
 
 } // namespace tensor_rules
@@ -503,7 +493,7 @@ std::vector<TensorType> eyeLikeRule(const InferContext& ctx)
     ctx.require(ctx.rank(0) == 2, "input must be 2-D, got shape " + shapeToString(ctx.shape(0)));
     DType type = ctx.dtype(0);
     if (ctx.node().hasAttr("dtype"))
-        type = dtypeFromOnnxCode(ctx.node().describe(), ctx.node().attrInt("dtype", 1));
+        type = requireOnnxDtype(ctx.node().describe(), ctx.node().attrInt("dtype", 1));
     return {{type, ctx.shape(0)}};
 }
 

@@ -37,6 +37,6 @@ std::vector<int64_t> resolvePads(const std::string& where, int64_t rank, const s
 
 // Tessera type of an ONNX TensorProto element type code; throws UnsupportedError naming `where`
 // for types Tessera lacks.
-DType dtypeFromOnnxCode(const std::string& where, int64_t code);
+DType requireOnnxDtype(const std::string& where, int64_t code);
 
 } // namespace tessera::tensor_rules
