@@ -17,5 +17,6 @@ void addZooCommand(CLI::App& app, Action& action);
 void addPlanCommand(CLI::App& app, Action& action);
 void addScampCommand(CLI::App& app, Action& action);
 void addAieCommand(CLI::App& app, Action& action);
+void addGapCommand(CLI::App& app, Action& action);
 
 } // namespace tessera::cli

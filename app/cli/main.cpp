@@ -21,6 +21,7 @@ int main(int argc, char** argv)
     tessera::cli::addPlanCommand(app, action);
     tessera::cli::addScampCommand(app, action);
     tessera::cli::addAieCommand(app, action);
+    tessera::cli::addGapCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

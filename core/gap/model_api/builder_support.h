@@ -1,0 +1,45 @@
+// Helpers shared by the builder calls: reading the library's lists back into model values.
+#pragma once
+
+#include "model_registry.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::gap {
+
+inline std::vector<tiler::CArgument> cArgumentsOf(CKernel_Arg_T** list, const std::string& context)
+{
+    std::vector<tiler::CArgument> arguments;
+    for (const CKernel_Arg_T* argument : listItems(list, context, "C argument"))
+        arguments.push_back(argument->value);
+    return arguments;
+}
+
+inline std::vector<tiler::KernelCall> callsOf(CKernelCall_T** list, const std::string& context)
+{
+    std::vector<tiler::KernelCall> calls;
+    for (const CKernelCall_T* call : listItems(list, context, "call"))
+        calls.push_back(call->value);
+    return calls;
+}
+
+inline std::vector<tiler::KernelArgument> kernelArgumentsOf(Object_T** list, const std::string& context)
+{
+    std::vector<tiler::KernelArgument> arguments;
+    for (const Object_T* argument : listItems(list, context, "kernel argument"))
+        arguments.push_back(argument->value);
+    return arguments;
+}
+
+// Fails with "<function>: <what> is NULL" (or "is empty"), else returns `text`.
+inline std::string requireName(const char* text, const std::string& function, const char* what)
+{
+    if (text == nullptr)
+        failModel(function + ": " + what + " is NULL");
+    if (*text == '\0')
+        failModel(function + ": " + what + " is empty");
+    return text;
+}
+
+}  // namespace tessera::gap

@@ -1,0 +1,210 @@
+// Flow control of the model API: command line, file and symbol names, memory budgets, errors.
+// GenerateTilingCode() lives in generate_tiling_code.cpp so that a program using only these calls
+// does not pull in the tiling engine.
+#include "AutoTilerLib.h"
+#include "model_registry.h"
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <system_error>
+
+using tessera::gap::currentModel;
+using tessera::gap::failModel;
+using tessera::gap::format;
+
+namespace {
+
+void printUsage(std::FILE* stream, const char* program)
+{
+    std::fprintf(stream,
+                 "usage: %s [-o DIR] [-R] [--l1 BYTES] [-h]\n"
+                 "  -o DIR      write the generated files into DIR (created if missing; default .)\n"
+                 "  -R          generate re-entrant user kernels\n"
+                 "  --l1 BYTES  L1 memory budget; overrides SetL1MemorySize/SetMemorySizes in the model\n"
+                 "  -h, --help  print this help and exit\n",
+                 program);
+}
+
+bool parseSize(const char* text, unsigned& size)
+{
+    if (text == nullptr || *text == '\0' || *text == '-')
+        return false;
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 0);
+    if (errno != 0 || *end != '\0' || value > std::numeric_limits<unsigned>::max())
+        return false;
+    size = unsigned(value);
+    return true;
+}
+
+// The value of an option given as "-o DIR", "-oDIR", "--l1 N" or "--l1=N"; advances `index` past
+// a separate value. Returns nullptr when the value is missing.
+const char* optionValue(int argc, char** argv, int& index, const char* option)
+{
+    const char* argument = argv[index];
+    const std::size_t optionLength = std::strlen(option);
+    if (argument[optionLength] == '=' && option[1] == '-')
+        return argument + optionLength + 1;
+    if (argument[optionLength] != '\0' && option[1] != '-')
+        return argument + optionLength;
+    if (index + 1 >= argc)
+        return nullptr;
+    return argv[++index];
+}
+
+bool startsWithOption(const char* argument, const char* option)
+{
+    const std::size_t length = std::strlen(option);
+    if (std::strncmp(argument, option, length) != 0)
+        return false;
+    // "--l1" must be followed by nothing or '='; "-o" may be glued to its value.
+    return option[1] != '-' || argument[length] == '\0' || argument[length] == '=';
+}
+
+// Replaces `target` unless the model passed NULL or "" to keep the current name.
+void setUnlessEmpty(std::string& target, const char* name)
+{
+    if (name != nullptr && *name != '\0')
+        target = name;
+}
+
+}  // namespace
+
+extern "C" {
+
+int TilerParseOptions(int argc, char** argv)
+{
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    const char* program = argc > 0 && argv[0] != nullptr ? argv[0] : "generator";
+    for (int i = 1; i < argc; ++i) {
+        const char* argument = argv[i];
+        if (std::strcmp(argument, "-h") == 0 || std::strcmp(argument, "--help") == 0) {
+            printUsage(stdout, program);
+            std::exit(0);
+        } else if (std::strcmp(argument, "-R") == 0) {
+            options.reentrant = true;
+        } else if (startsWithOption(argument, "-o")) {
+            const char* directory = optionValue(argc, argv, i, "-o");
+            if (directory == nullptr || *directory == '\0') {
+                std::fprintf(stderr, "error: option -o needs a directory\n");
+                printUsage(stderr, program);
+                return 1;
+            }
+            std::error_code error;
+            std::filesystem::create_directories(directory, error);
+            if (error) {
+                std::fprintf(stderr, "error: cannot create output directory %s: %s\n", directory,
+                             error.message().c_str());
+                return 1;
+            }
+            options.outputDir = directory;
+        } else if (startsWithOption(argument, "--l1")) {
+            const char* value = optionValue(argc, argv, i, "--l1");
+            unsigned size = 0;
+            if (!parseSize(value, size) || size == 0) {
+                std::fprintf(stderr, "error: option --l1 needs a positive size in bytes, got '%s'\n",
+                             value ? value : "");
+                printUsage(stderr, program);
+                return 1;
+            }
+            options.l1Size = size;
+            options.l1SizeOverridden = true;
+        } else {
+            std::fprintf(stderr, "error: unknown option '%s'\n", argument);
+            printUsage(stderr, program);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void GenTilingError(const char* Format, ...)
+{
+    std::fflush(stdout);
+    std::fputs("error: ", stderr);
+    if (Format != nullptr) {
+        va_list args;
+        va_start(args, Format);
+        std::vfprintf(stderr, Format, args);
+        va_end(args);
+    }
+    std::fputc('\n', stderr);
+    std::exit(1);
+}
+
+void SetUsedFilesNames(const char* StdTypedefsName, unsigned int LibKernelFileCount, ...)
+{
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    setUnlessEmpty(options.stdTypesHeader, StdTypedefsName);
+    std::vector<std::string> headers;
+    va_list args;
+    va_start(args, LibKernelFileCount);
+    for (unsigned i = 0; i < LibKernelFileCount; ++i) {
+        const char* header = va_arg(args, const char*);
+        if (header == nullptr) {
+            va_end(args);
+            failModel(format("SetUsedFilesNames: basic kernel header %u of %u is NULL", i + 1,
+                             LibKernelFileCount));
+        }
+        headers.emplace_back(header);
+    }
+    va_end(args);
+    options.libKernelHeaders = std::move(headers);
+}
+
+void SetGeneratedFilesNames(const char* ArgInitsName, const char* ArgInitsHeaderName,
+                            const char* CallTemplatesName, const char* CallTemplatesNameHeader)
+{
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    setUnlessEmpty(options.initSource, ArgInitsName);
+    setUnlessEmpty(options.initHeader, ArgInitsHeaderName);
+    setUnlessEmpty(options.kernelsSource, CallTemplatesName);
+    setUnlessEmpty(options.kernelsHeader, CallTemplatesNameHeader);
+}
+
+void SetSymbolNames(const char* L1SymbName, const char* L2SymbName, const char* KernelDescrName,
+                    const char* KernelDescArgName)
+{
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    setUnlessEmpty(options.l1Symbol, L1SymbName);
+    setUnlessEmpty(options.l2Symbol, L2SymbName);
+    setUnlessEmpty(options.kernelDescrSymbol, KernelDescrName);
+    setUnlessEmpty(options.kernelDescrArgSymbol, KernelDescArgName);
+}
+
+void SetSymbolDynamics(void)
+{
+    currentModel().options.dynamicSymbols = true;
+}
+
+void SetL1MemorySize(unsigned int Size)
+{
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    if (!options.l1SizeOverridden)  // --l1 on the command line wins
+        options.l1Size = Size;
+}
+
+void SetMemorySizes(unsigned int L1Size, unsigned int L2Size, unsigned int L3Size)
+{
+    SetL1MemorySize(L1Size);
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    options.l2Size = L2Size;
+    options.l3Size = L3Size;
+}
+
+char* AppendNames(const char* Name, const char* Suffix)
+{
+    if (Name == nullptr || Suffix == nullptr)
+        failModel(format("AppendNames(%s, %s): both names are needed", Name ? Name : "NULL",
+                         Suffix ? Suffix : "NULL"));
+    return tessera::gap::registry().arena.makeString(std::string(Name) + "_" + Suffix);
+}
+
+}  // extern "C"

@@ -1,0 +1,208 @@
+// The small builder calls of the model API: C arguments, basic kernels, dimensions, iteration
+// orders, calls, bindings and kernel arguments. Each returns an object owned by the registry's
+// arena; UserKernel() and the group calls (user_kernel_builders.cpp) assemble them.
+#include "AutoTilerLib.h"
+#include "builder_support.h"
+
+#include <cstdarg>
+
+using namespace tessera::gap;
+namespace tiler = tessera::tiler;
+
+namespace {
+
+// Reads `count` pointers of type T from a va_list into a library-owned list.
+template <class T>
+T** collectList(unsigned count, va_list args)
+{
+    std::vector<T*> items;
+    items.reserve(count);
+    for (unsigned i = 0; i < count; ++i)
+        items.push_back(va_arg(args, T*));
+    return registry().arena.makeList(std::move(items));
+}
+
+}  // namespace
+
+extern "C" {
+
+/* ---- C arguments and basic kernels ----------------------------------------------------- */
+
+CKernel_Arg_T** CArgs(unsigned int ArgCount, ...)
+{
+    va_list args;
+    va_start(args, ArgCount);
+    CKernel_Arg_T** list = collectList<CKernel_Arg_T>(ArgCount, args);
+    va_end(args);
+    return list;
+}
+
+CKernel_Arg_T* TCArg(const char* ArgType, const char* ArgName)
+{
+    const std::string name = requireName(ArgName, "TCArg", "the C argument name");
+    const std::string type = requireName(ArgType, "TCArg(\"" + name + "\")", "the C type");
+    return registry().arena.make(CKernel_Arg_S{tiler::CArgument{type, name}});
+}
+
+void LibKernel(const char* KernelName, KernelCallTypeT CallType, CKernel_Arg_T** CArgs,
+               const char* ParArgTypeName)
+{
+    const std::string name = requireName(KernelName, "LibKernel", "the basic kernel name");
+    const std::string context = "basic kernel " + name;
+    if (int(CallType) != int(CALL_SEQUENTIAL) && int(CallType) != int(CALL_PARALLEL))
+        failModel(format("%s: call type %d is neither CALL_SEQUENTIAL nor CALL_PARALLEL", context.c_str(),
+                         int(CallType)));
+    tiler::KernelModel& model = currentModel();
+    if (model.findBasicKernel(name) != nullptr)
+        failModel(context + " is declared twice: each LibKernel() name must be unique");
+
+    tiler::BasicKernel kernel;
+    kernel.name = name;
+    kernel.callType = CallType == CALL_PARALLEL ? tiler::CallType::Parallel : tiler::CallType::Sequential;
+    kernel.args = cArgumentsOf(CArgs, context);
+    kernel.parallelArgType = ParArgTypeName != nullptr ? ParArgTypeName : "";
+    if (kernel.callType == tiler::CallType::Parallel && kernel.parallelArgType.empty())
+        failModel(context + ": a CALL_PARALLEL kernel needs the name of its argument struct typedef");
+    model.basicKernels.push_back(std::move(kernel));
+}
+
+/* ---- Iteration space -------------------------------------------------------------------- */
+
+KernelDimensionT* KernelDimensions(unsigned int InPlanes, unsigned int W, unsigned int H, unsigned int OutPlanes)
+{
+    return registry().arena.make(KernelDimension_S{InPlanes, W, H, OutPlanes});
+}
+
+KernelIterationT* KernelIterationOrder(KernelIteratorDimT Dim, ...)
+{
+    const int dimension = int(Dim);
+    if (dimension < int(KER_DIM2) || dimension > int(KER_DIM4))
+        failModel(format("KernelIterationOrder: dimension %d is not KER_DIM2, KER_DIM3 or KER_DIM4", dimension));
+
+    KernelIteration_S iteration;
+    iteration.dimension = dimension;
+    va_list args;
+    va_start(args, Dim);
+    // A 2-D space has the tile iterator only; each further dimension adds a plane iterator.
+    for (int i = 0; i < dimension - 1; ++i) {
+        const int iterator = va_arg(args, int);  // enums are passed as int
+        if (iterator < int(KER_TILE) || iterator > int(KER_OUT_PLANE)) {
+            va_end(args);
+            failModel(format("KernelIterationOrder(KER_DIM%d): iterator %d has value %d, not KER_TILE, "
+                             "KER_IN_PLANE or KER_OUT_PLANE",
+                             dimension, i + 1, iterator));
+        }
+        iteration.order.push_back(tiler::IterationSpace(iterator));
+    }
+    va_end(args);
+    return registry().arena.make(std::move(iteration));
+}
+
+/* ---- Calls and bindings ----------------------------------------------------------------- */
+
+CKernelCall_T** Calls(unsigned int CallCount, ...)
+{
+    va_list args;
+    va_start(args, CallCount);
+    CKernelCall_T** list = collectList<CKernelCall_T>(CallCount, args);
+    va_end(args);
+    return list;
+}
+
+CKernelCall_T* Call(const char* CallName, KernelCallLocationT CallLocation, ArgBindingDescr_T** BindingList)
+{
+    const std::string callee = requireName(CallName, "Call", "the basic kernel name");
+    const std::string context = "Call(\"" + callee + "\")";
+    if (int(CallLocation) < int(LOC_PROLOG) || int(CallLocation) > int(LOC_GROUP))
+        failModel(format("%s: call location %d is not one of the LOC_* values", context.c_str(), int(CallLocation)));
+    tiler::KernelCall call;
+    call.callee = callee;
+    call.location = tiler::CallLocation(CallLocation);
+    for (const ArgBindingDescr_T* binding : listItems(BindingList, context, "binding"))
+        call.bindings.push_back(binding->value);
+    return registry().arena.make(CKernelCall_S{std::move(call)});
+}
+
+ArgBindingDescr_T** Bindings(int BCount, ...)
+{
+    if (BCount < 0)
+        failModel(format("Bindings: negative binding count %d", BCount));
+    va_list args;
+    va_start(args, BCount);
+    ArgBindingDescr_T** list = collectList<ArgBindingDescr_T>(unsigned(BCount), args);
+    va_end(args);
+    return list;
+}
+
+ArgBindingDescr_T* K_Arg(const char* KerArgName, KernelArgSelect_T Select)
+{
+    const std::string name = requireName(KerArgName, "K_Arg", "the kernel argument name");
+    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_TILEOFFSET))
+        failModel(format("K_Arg(\"%s\"): selector %d is not one of the KER_ARG* values", name.c_str(), int(Select)));
+    tiler::Binding binding;
+    binding.kind = tiler::Binding::Kind::KernelArg;
+    binding.name = name;
+    binding.select = tiler::ArgSelect(Select);
+    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
+}
+
+ArgBindingDescr_T* C_Arg(const char* ArgName)
+{
+    tiler::Binding binding;
+    binding.kind = tiler::Binding::Kind::CArg;
+    binding.name = requireName(ArgName, "C_Arg", "the C argument name");
+    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
+}
+
+ArgBindingDescr_T* C_ArgIndex(const char* ArgName, KernelIteratorT Iterator, unsigned int MultFactor)
+{
+    const std::string name = requireName(ArgName, "C_ArgIndex", "the C argument name");
+    if (int(Iterator) < int(KER_TILE) || int(Iterator) > int(KER_OUT_PLANE))
+        failModel(format("C_ArgIndex(\"%s\"): iterator %d is not KER_TILE, KER_IN_PLANE or KER_OUT_PLANE",
+                         name.c_str(), int(Iterator)));
+    tiler::Binding binding;
+    binding.kind = tiler::Binding::Kind::CArgIndex;
+    binding.name = name;
+    binding.iterator = tiler::IterationSpace(Iterator);
+    binding.value = MultFactor;
+    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
+}
+
+ArgBindingDescr_T* Imm(int Value)
+{
+    tiler::Binding binding;
+    binding.kind = tiler::Binding::Kind::Immediate;
+    binding.value = Value;
+    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
+}
+
+/* ---- Kernel arguments ------------------------------------------------------------------- */
+
+Object_T** KerArgs(unsigned int KerArgCount, ...)
+{
+    va_list args;
+    va_start(args, KerArgCount);
+    Object_T** list = collectList<Object_T>(KerArgCount, args);
+    va_end(args);
+    return list;
+}
+
+Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
+                 unsigned int ItemSize, unsigned int TileOverlap, KernelArgConstraints_T Constraint,
+                 unsigned int PreferedTileSize, const char* CArgName, unsigned int NextPlaneUpdate)
+{
+    tiler::KernelArgument argument;
+    argument.name = requireName(KerArgName, "KerArg", "the kernel argument name");
+    argument.flags = ObjType;
+    argument.width = W;
+    argument.height = H;
+    argument.itemSize = ItemSize;
+    argument.tileOverlap = TileOverlap;
+    argument.constraints = std::uint32_t(Constraint);
+    argument.preferredTileSize = PreferedTileSize;
+    argument.cArgName = CArgName != nullptr ? CArgName : "";  // 0: internal to the kernel
+    argument.nextPlaneUpdate = NextPlaneUpdate;
+    return registry().arena.make(Object_S{std::move(argument)});
+}
+
+}  // extern "C"

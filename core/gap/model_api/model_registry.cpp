@@ -1,0 +1,86 @@
+#include "model_registry.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+namespace tessera::gap {
+
+std::optional<std::size_t> ObjectArena::listLength(const void* list) const
+{
+    const auto it = listLengths_.find(list);
+    if (it == listLengths_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+char* ObjectArena::makeString(const std::string& text)
+{
+    // A vector of char rather than a std::string so the model may write into the buffer.
+    std::vector<char> buffer(text.begin(), text.end());
+    buffer.push_back('\0');
+    return make(std::move(buffer))->data();
+}
+
+void ObjectArena::clear()
+{
+    listLengths_.clear();
+    owned_.clear();
+}
+
+ModelRegistry& registry()
+{
+    // A function-local static: built on first use, destroyed at exit (also after exit(1)).
+    static ModelRegistry instance;
+    return instance;
+}
+
+tiler::KernelModel& currentModel()
+{
+    return registry().model;
+}
+
+void resetModel()
+{
+    ModelRegistry& state = registry();
+    state.model = tiler::KernelModel{};
+    state.arena.clear();
+    state.openGroup.reset();
+}
+
+std::vector<std::string> unfinishedBuildProblems()
+{
+    const ModelRegistry& state = registry();
+    if (!state.openGroup)
+        return {};
+    const std::string& name = state.model.groups[*state.openGroup].name;
+    return {"kernel group " + name + " was opened but never closed: call CloseKernelGroup() after its last "
+            "UserKernel()"};
+}
+
+void failModel(const std::string& message)
+{
+    std::fflush(stdout);
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    std::exit(1);
+}
+
+std::string format(const char* pattern, ...)
+{
+    va_list args;
+    va_start(args, pattern);
+    va_list sizing;
+    va_copy(sizing, args);
+    const int length = std::vsnprintf(nullptr, 0, pattern, sizing);
+    va_end(sizing);
+    std::string text;
+    if (length > 0) {
+        text.resize(std::size_t(length) + 1);
+        std::vsnprintf(text.data(), text.size(), pattern, args);
+        text.resize(std::size_t(length));
+    }
+    va_end(args);
+    return text;
+}
+
+}  // namespace tessera::gap

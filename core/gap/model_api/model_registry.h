@@ -1,0 +1,130 @@
+// The process-wide state behind the C model API (AutoTilerLib.h): the KernelModel being built,
+// the kernel group currently open, and an arena owning every object handed to the model program
+// as an opaque pointer. The arena lives until resetModel() or process exit, so a model never
+// frees anything and still runs clean under LeakSanitizer.
+#pragma once
+
+#include "AutoTilerLibTypes.h"
+#include "tiler/kernel_model.h"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+// The opaque objects of AutoTilerLibTypes.h (global namespace, as the C header declares them).
+struct CKernel_Arg_S {
+    tessera::tiler::CArgument value;
+};
+struct ArgBindingDescr_S {
+    tessera::tiler::Binding value;
+};
+struct CKernelCall_S {
+    tessera::tiler::KernelCall value;
+};
+struct Object_S {
+    tessera::tiler::KernelArgument value;
+};
+struct KernelDimension_S {
+    unsigned inPlanes = 1;
+    unsigned width = 0;
+    unsigned height = 0;
+    unsigned outPlanes = 1;
+};
+struct KernelIteration_S {
+    int dimension = 2;
+    std::vector<tessera::tiler::IterationSpace> order;  // outermost first
+};
+struct Kernel_S {
+    std::size_t userKernelIndex = 0;
+};
+
+namespace tessera::gap {
+
+// Owns the objects and lists returned to the model program.
+class ObjectArena {
+public:
+    template <class T>
+    T* make(T value)
+    {
+        auto box = std::make_unique<Box<T>>(std::move(value));
+        T* pointer = &box->value;
+        owned_.push_back(std::move(box));
+        return pointer;
+    }
+
+    // A NULL-terminated array of the items; its length is also remembered, so a NULL item the
+    // model passed explicitly is reported instead of silently ending the list.
+    template <class T>
+    T** makeList(std::vector<T*> items)
+    {
+        const std::size_t count = items.size();
+        items.push_back(nullptr);
+        T** array = make(std::move(items))->data();
+        listLengths_[array] = count;
+        return array;
+    }
+
+    // The length of a list made by makeList, or nothing for a pointer the arena did not hand out.
+    std::optional<std::size_t> listLength(const void* list) const;
+
+    char* makeString(const std::string& text);
+    void clear();
+
+private:
+    struct Owned {
+        virtual ~Owned() = default;
+    };
+    template <class T>
+    struct Box : Owned {
+        explicit Box(T v) : value(std::move(v)) {}
+        T value;
+    };
+
+    std::vector<std::unique_ptr<Owned>> owned_;
+    std::unordered_map<const void*, std::size_t> listLengths_;
+};
+
+struct ModelRegistry {
+    tiler::KernelModel model;
+    ObjectArena arena;
+    std::optional<std::size_t> openGroup;  // index into model.groups while a group is open
+};
+
+ModelRegistry& registry();
+
+// The model the C calls have built so far (for GenerateTilingCode and tests).
+tiler::KernelModel& currentModel();
+// Forgets the model, its options, the open group and every object handed out (tests only: a
+// model program builds one model per process).
+void resetModel();
+
+// Problems of the build sequence itself that the model cannot show, e.g. a group left open.
+std::vector<std::string> unfinishedBuildProblems();
+
+// Prints "error: <message>" to stderr and exits with status 1, like GenTilingError.
+[[noreturn]] void failModel(const std::string& message);
+
+// printf-style formatting into a std::string.
+std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+
+// The items of a list made by CArgs/Calls/Bindings/KerArgs; NULL is the empty list. `context`
+// names the caller and `what` the kind of item ("C argument", "call", ...) in error messages.
+template <class T>
+std::vector<T*> listItems(T** list, const std::string& context, const char* what)
+{
+    if (list == nullptr)
+        return {};
+    const std::optional<std::size_t> length = registry().arena.listLength(list);
+    if (!length)
+        failModel(context + ": the " + what + " list was not made by this library");
+    std::vector<T*> items(list, list + *length);
+    for (std::size_t i = 0; i < items.size(); ++i)
+        if (items[i] == nullptr)
+            failModel(format("%s: %s %zu of %zu is NULL", context.c_str(), what, i + 1, items.size()));
+    return items;
+}
+
+}  // namespace tessera::gap

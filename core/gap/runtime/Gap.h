@@ -1,0 +1,44 @@
+/* The standard GAP C types and cluster helpers basic kernels use.
+ * Host emulation (__EMUL__ or a non-RISC-V compiler): one core, barriers do nothing.
+ * On GAP: the PMSIS cluster calls. */
+#ifndef TESSERA_GAP_H
+#define TESSERA_GAP_H
+
+#include <stdint.h>
+
+typedef int8_t Word8;
+typedef int16_t Word16;
+typedef int32_t Word32;
+typedef uint8_t Wordu8;
+typedef uint16_t Wordu16;
+typedef uint32_t Wordu32;
+
+typedef int8_t v4s __attribute__((vector_size(4)));
+typedef uint8_t v4u __attribute__((vector_size(4)));
+typedef int16_t v2s __attribute__((vector_size(4)));
+typedef uint16_t v2u __attribute__((vector_size(4)));
+
+#if defined(__EMUL__) || !defined(__riscv)
+#ifndef __EMUL__
+#define __EMUL__ 1
+#endif
+static inline int gap_ncore(void) { return 1; }
+static inline int gap_coreid(void) { return 0; }
+static inline void gap_waitbarrier(int BarrierId) { (void) BarrierId; }
+#define L1_CL_MEM
+#define L2_MEM
+#else
+#include "pmsis.h"
+static inline int gap_ncore(void) { return pi_cl_cluster_nb_pe_cores(); }
+static inline int gap_coreid(void) { return pi_core_id(); }
+static inline void gap_waitbarrier(int BarrierId) { (void) BarrierId; pi_cl_team_barrier(); }
+#define L1_CL_MEM PI_CL_L1
+#define L2_MEM PI_L2
+#endif
+
+/* Older spellings kept for basic kernels written against the GAP8 runtime. */
+#define gap8_ncore gap_ncore
+#define gap8_coreid gap_coreid
+#define rt_team_barrier() gap_waitbarrier(0)
+
+#endif

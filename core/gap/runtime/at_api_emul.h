@@ -1,0 +1,66 @@
+/* Host emulation of the generated kernels' memory operations. Copies are done immediately, waits
+ * do nothing, parallel basic kernels run once on the calling thread, and every byte moved is
+ * counted: __L2_Read/__L2_Write for L2<->L1, __L3_Read/__L3_Write for L3<->L2. */
+#ifndef TESSERA_AT_API_EMUL_H
+#define TESSERA_AT_API_EMUL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Weak so that every translation unit may see the definition; the linker keeps one. */
+__attribute__((weak)) unsigned int __L2_Read, __L2_Write, __L3_Read, __L3_Write;
+
+typedef int AT_L2_EVENT;
+typedef char *AT_L2_EXT_ADDR_TYPE;
+typedef char *AT_L2_INT_ADDR_TYPE;
+typedef int AT_L3_EVENT;
+typedef char *AT_L3_EXT_ADDR_TYPE;
+/* The L3 RAM device generated kernels copy through; host memory stands in for it. */
+#define AT_L3_DEFAULT_DEVICE 0
+
+static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsigned int Stride,
+                                 unsigned int Length, int Dir, unsigned int *Counter)
+{
+    unsigned int Done = 0;
+    if (Length == 0)
+        Length = Size; /* a degenerate 2-D copy is one block */
+    while (Done < Size) {
+        unsigned int Chunk = (Size - Done) < Length ? (Size - Done) : Length;
+        if (Dir == 1)
+            memcpy(Loc + Done, Ext, Chunk);
+        else
+            memcpy(Ext, Loc + Done, Chunk);
+        Ext += Stride;
+        Done += Chunk;
+    }
+    *Counter += Size;
+}
+
+/* L2 <-> L1 cluster DMA. Size in bytes; 2D: Stride between external lines, Length bytes per line. */
+#define AT_L2_COPY(Dev, Ext, Loc, Size, Dir, Event) \
+    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), 0, (Size), (Dir), \
+             (Dir) == 1 ? &__L2_Read : &__L2_Write); } while (0)
+#define AT_L2_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), (Stride), (Length), \
+             (Dir), (Dir) == 1 ? &__L2_Read : &__L2_Write); } while (0)
+#define AT_L2_WAIT(Dev, Event) ((void) (Dev), (void) (Event))
+
+/* L3 RAM <-> L2 (micro DMA). */
+#define AT_L3_COPY(Dev, Ext, Loc, Size, Dir, Event) \
+    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), 0, (Size), (Dir), \
+             (Dir) == 1 ? &__L3_Read : &__L3_Write); } while (0)
+#define AT_L3_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), (Stride), (Length), \
+             (Dir), (Dir) == 1 ? &__L3_Read : &__L3_Write); } while (0)
+#define AT_L3_WAIT(Dev, Event) ((void) (Dev), (void) (Event))
+
+#define AT_L1_ALLOC(Dev, Size) ((char *) malloc(Size))
+#define AT_L1_FREE(Dev, Ptr, Size) free(Ptr)
+#define AT_L2_ALLOC(Dev, Size) ((char *) malloc(Size))
+#define AT_L2_FREE(Dev, Ptr, Size) free(Ptr)
+
+/* Parallel basic kernels: the fork does nothing and the call runs the kernel once. */
+#define AT_FORK(Cores, Kernel, Arg) ((void) 0)
+#define __CALL(Kernel, Arg) Kernel(Arg)
+
+#endif

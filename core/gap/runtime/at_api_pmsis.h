@@ -1,0 +1,38 @@
+/* GAP implementation of the generated kernels' memory operations, on PMSIS. */
+#ifndef TESSERA_AT_API_PMSIS_H
+#define TESSERA_AT_API_PMSIS_H
+
+#include "pmsis.h"
+
+typedef pi_cl_dma_cmd_t AT_L2_EVENT;
+typedef uint32_t AT_L2_EXT_ADDR_TYPE;
+typedef uint32_t AT_L2_INT_ADDR_TYPE;
+typedef pi_cl_ram_req_t AT_L3_EVENT;
+typedef uint32_t AT_L3_EXT_ADDR_TYPE;
+/* The L3 RAM device generated kernels copy through; the application opens it before the first call. */
+extern struct pi_device AT_L3_Ram;
+#define AT_L3_DEFAULT_DEVICE (&AT_L3_Ram)
+
+#define AT_L2_COPY(Dev, Ext, Loc, Size, Dir, Event) \
+    pi_cl_dma_cmd((uint32_t) (Ext), (uint32_t) (Loc), (Size), \
+                  (Dir) == 1 ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
+#define AT_L2_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    pi_cl_dma_cmd_2d((uint32_t) (Ext), (uint32_t) (Loc), (Size), (Stride), (Length), \
+                     (Dir) == 1 ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
+#define AT_L2_WAIT(Dev, Event) pi_cl_dma_wait(Event)
+
+#define AT_L3_COPY(Dev, Ext, Loc, Size, Dir, Event) \
+    pi_cl_ram_copy((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Dir), (Event))
+#define AT_L3_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    pi_cl_ram_copy_2d((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir), (Event))
+#define AT_L3_WAIT(Dev, Event) pi_cl_ram_copy_wait(Event)
+
+#define AT_L1_ALLOC(Dev, Size) ((char *) pi_cl_l1_malloc(Dev, Size))
+#define AT_L1_FREE(Dev, Ptr, Size) pi_cl_l1_free(Dev, Ptr, Size)
+#define AT_L2_ALLOC(Dev, Size) ((char *) pi_l2_malloc(Size))
+#define AT_L2_FREE(Dev, Ptr, Size) pi_l2_free(Ptr, Size)
+
+#define AT_FORK(Cores, Kernel, Arg) pi_cl_team_fork((Cores), (void *) (Kernel), (void *) (Arg))
+#define __CALL(Kernel, Arg)
+
+#endif

@@ -1,0 +1,247 @@
+#include "tiler/code_generator.h"
+
+#include "tiler/kernel_emitter.h"
+#include "tiler/tile_solver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::tiler {
+namespace {
+
+std::string guardName(const std::string& file)
+{
+    std::string guard = "TESSERA_GENERATED_";
+    for (char c : file)
+        guard += std::isalnum(static_cast<unsigned char>(c)) ? char(std::toupper(static_cast<unsigned char>(c))) : '_';
+    return guard;
+}
+
+std::string stem(const std::string& file)
+{
+    return std::filesystem::path(file).stem().string();
+}
+
+// Writes through a temporary file and a rename, so an interrupted run leaves no half file.
+bool writeFileAtomically(const std::filesystem::path& path, const std::string& text, std::string& error)
+{
+    const std::filesystem::path temporary = path.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            error = "cannot write " + temporary.string() + " (does the output folder exist and is it writable?)";
+            return false;
+        }
+        out << text;
+        if (!out.flush()) {
+            error = "writing " + temporary.string() + " failed (disk full?)";
+            return false;
+        }
+    }
+    std::error_code code;
+    std::filesystem::rename(temporary, path, code);
+    if (code) {
+        error = "cannot rename " + temporary.string() + " to " + path.string() + ": " + code.message();
+        return false;
+    }
+    return true;
+}
+
+const char* residenceName(ArgResidence residence)
+{
+    switch (residence) {
+    case ArgResidence::Streamed: return "streamed";
+    case ArgResidence::Promoted: return "promoted";
+    case ArgResidence::Scratch: return "scratch";
+    }
+    return "streamed";
+}
+
+nlohmann::json tilingJson(const KernelTiling& tiling)
+{
+    nlohmann::json kernel;
+    kernel["name"] = tiling.kernel->name;
+    kernel["group"] = tiling.kernel->group;
+    kernel["orientation"] = tiling.kernel->orientation == Orientation::Horizontal ? "horizontal" : "vertical";
+    kernel["tiles"] = tiling.tileCount;
+    const ArgTiling* reference = tiling.referenceArg();
+    kernel["tile_size"] = reference ? reference->tileSize : 0;
+    kernel["last_tile_size"] = reference ? reference->lastTileSize : 0;
+    kernel["l1_bytes"] = tiling.l1Bytes;
+    kernel["estimated_cycles"] = tiling.estimatedCycles;
+    kernel["dma"] = {{"l2_read", tiling.dmaRead}, {"l2_write", tiling.dmaWrite}, {"l3_read", tiling.l3Read},
+                     {"l3_write", tiling.l3Write}};
+    kernel["l2_staging_bytes"] = tiling.l2Bytes;
+    nlohmann::json loops = nlohmann::json::array();
+    for (const LoopLevel& loop : tiling.loops)
+        loops.push_back({{"space", loop.space == IterationSpace::Tile       ? "tile"
+                                   : loop.space == IterationSpace::InPlane ? "in_plane"
+                                                                           : "out_plane"},
+                         {"count", loop.count}});
+    kernel["loops"] = loops;
+    nlohmann::json args = nlohmann::json::array();
+    for (const ArgTiling& arg : tiling.args)
+        args.push_back({{"name", arg.arg->name},
+                        {"residence", residenceName(arg.residence)},
+                        {"tiled", arg.tiled},
+                        {"tile_size", arg.tileSize},
+                        {"last_tile_size", arg.lastTileSize},
+                        {"buffers", arg.bufferCount},
+                        {"l1_offset", arg.l1Offset},
+                        {"l1_bytes", arg.l1Bytes},
+                        {"l2_read", arg.dmaRead},
+                        {"l2_write", arg.dmaWrite},
+                        {"l3_read", arg.l3Read},
+                        {"l3_write", arg.l3Write},
+                        {"l2_offset", arg.l2Offset},
+                        {"l2_bytes", arg.l2Bytes}});
+    kernel["args"] = args;
+    return kernel;
+}
+
+}  // namespace
+
+GenerationResult generateTilingCode(const KernelModel& model)
+{
+    GenerationResult result;
+    const GenerationOptions& options = model.options;
+    std::vector<KernelTiling> tilings;
+    tilings.reserve(model.userKernels.size());
+    std::uint64_t l1Used = 0, l2Used = 0;
+    std::ostringstream log;
+    // Every kernel is solved before reporting, so a failure names the budget the whole model needs.
+    std::vector<std::string> failures;
+    std::uint64_t modelMinimumL1 = 0;
+    for (const UserKernel& kernel : model.userKernels) {
+        TileSolverResult solved = solveTiling(kernel, options.l1Size, options.l2Size);
+        modelMinimumL1 = std::max(modelMinimumL1, solved.minimumL1);
+        if (!solved.ok) {
+            failures.push_back(solved.error);
+            continue;
+        }
+        tilings.push_back(solved.tiling);
+        const KernelTiling& tiling = tilings.back();
+        l1Used = std::max(l1Used, tiling.l1Bytes);
+        l2Used = std::max(l2Used, tiling.l2Bytes);
+        log << "user kernel " << kernel.name << ": " << tiling.tileCount << " tile(s), L1 " << tiling.l1Bytes
+            << " of " << options.l1Size << " bytes, DMA " << tiling.dmaRead << " B in, " << tiling.dmaWrite
+            << " B out";
+        if (tiling.l2Bytes)
+            log << ", L2 staging " << tiling.l2Bytes << " bytes, L3 " << tiling.l3Read << " B in, " << tiling.l3Write
+                << " B out";
+        log << "\n";
+    }
+    if (!failures.empty()) {
+        for (const std::string& failure : failures)
+            result.error += failure + "\n";
+        if (modelMinimumL1 > options.l1Size)
+            result.error += "the model needs at least " + std::to_string(modelMinimumL1) +
+                            " bytes of L1 for all its kernels, budget is " + std::to_string(options.l1Size);
+        else
+            result.error.pop_back();
+        return result;
+    }
+    const auto tilingOf = [&](const std::string& name) -> const KernelTiling* {
+        for (const KernelTiling& tiling : tilings)
+            if (tiling.kernel->name == name)
+                return &tiling;
+        return nullptr;
+    };
+
+    const std::string l1Size = "_" + options.l1Symbol + "_SIZE";
+    const std::string l2Size = "_" + options.l2Symbol + "_SIZE";
+    std::ostringstream initHeader;
+    initHeader << "/* Generated by Tessera: L1 working memory of the tiled kernels. */\n"
+               << "#ifndef " << guardName(options.initHeader) << "\n#define " << guardName(options.initHeader)
+               << "\n\n#include \"Gap.h\"\n\n#define " << l1Size << " " << std::max<std::uint64_t>(l1Used, 4) << "\n"
+               << "/* L2 staging buffers of arguments homed in L3 */\n#define " << l2Size << " "
+               << std::max<std::uint64_t>(l2Used, 4) << "\n";
+    if (options.dynamicSymbols)
+        initHeader << "/* Allocate these sizes (L1 in the cluster memory) and store the addresses before calling a "
+                      "kernel. */\n"
+                   << "extern char *" << options.l1Symbol << ";\nextern char *" << options.l2Symbol << ";\n";
+    else
+        initHeader << "extern L1_CL_MEM char " << options.l1Symbol << "[" << l1Size << "];\nextern L2_MEM char "
+                   << options.l2Symbol << "[" << l2Size << "];\n";
+    initHeader << "\n#endif\n";
+
+    std::ostringstream initSource;
+    initSource << "/* Generated by Tessera. */\n#include \"" << options.initHeader << "\"\n\n";
+    if (options.dynamicSymbols)
+        initSource << "char *" << options.l1Symbol << ";\nchar *" << options.l2Symbol << ";\n";
+    else
+        initSource << "L1_CL_MEM char " << options.l1Symbol << "[" << l1Size << "] __attribute__((aligned(8)));\n"
+                   << "L2_MEM char " << options.l2Symbol << "[" << l2Size << "] __attribute__((aligned(8)));\n";
+
+    std::ostringstream header;
+    header << "/* Generated by Tessera: tiled user kernels and kernel groups. */\n"
+           << "#ifndef " << guardName(options.kernelsHeader) << "\n#define " << guardName(options.kernelsHeader)
+           << "\n\n#include \"at_api.h\"\n#include \"" << options.stdTypesHeader << "\"\n";
+    for (const std::string& library : options.libKernelHeaders)
+        header << "#include \"" << library << "\"\n";
+    header << "#include \"" << options.initHeader << "\"\n\n";
+
+    std::ostringstream source;
+    source << "/* Generated by Tessera. */\n#include \"" << options.kernelsHeader << "\"\n\n";
+    nlohmann::json report;
+    report["l1_budget"] = options.l1Size;
+    report["l1_used"] = l1Used;
+    report["l2_staging_used"] = l2Used;
+    report["kernels"] = nlohmann::json::array();
+    report["groups"] = nlohmann::json::array();
+    for (const KernelTiling& tiling : tilings)
+        report["kernels"].push_back(tilingJson(tiling));
+    try {
+        for (const ModelItem& item : model.items) {
+            if (item.kind == ModelItem::Kind::UserKernel) {
+                const UserKernel& kernel = model.userKernels[item.index];
+                header << functionSignature(kernel.name, kernel.cargs) << ";\n";
+                source << emitUserKernel(model, *tilingOf(kernel.name)) << "\n";
+                continue;
+            }
+            const KernelGroup& group = model.groups[item.index];
+            for (const std::string& member : group.members) {
+                const KernelTiling* tiling = tilingOf(member);
+                if (!tiling)
+                    continue;
+                header << functionSignature(tiling->kernel->name, tiling->kernel->cargs) << ";\n";
+                source << emitUserKernel(model, *tiling) << "\n";
+            }
+            header << functionSignature(group.name, group.cargs) << ";\n";
+            source << emitKernelGroup(model, group) << "\n";
+            report["groups"].push_back({{"name", group.name}, {"members", group.members}});
+        }
+    } catch (const std::exception& error) {
+        result.error = error.what();
+        return result;
+    }
+    header << "\n#endif\n";
+
+    const std::filesystem::path folder(options.outputDir);
+    std::error_code code;
+    std::filesystem::create_directories(folder, code);
+    const std::pair<std::string, std::string> files[] = {
+        {options.initHeader, initHeader.str()},
+        {options.initSource, initSource.str()},
+        {options.kernelsHeader, header.str()},
+        {options.kernelsSource, source.str()},
+        {stem(options.kernelsSource) + ".tiling.json", report.dump(2) + "\n"},
+    };
+    for (const auto& [name, text] : files) {
+        if (!writeFileAtomically(folder / name, text, result.error))
+            return result;
+        result.writtenFiles.push_back((folder / name).string());
+    }
+    log << "L1 memory: " << l1Used << " of " << options.l1Size << " bytes (" << l1Size << "); L2 staging: " << l2Used
+        << " bytes (" << l2Size << ")\n";
+    result.log = log.str();
+    result.ok = true;
+    return result;
+}
+
+}  // namespace tessera::tiler

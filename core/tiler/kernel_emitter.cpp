@@ -1,0 +1,580 @@
+#include "tiler/kernel_emitter.h"
+
+#include <sstream>
+#include <stdexcept>
+
+// GCC 12 reports a false -Wrestrict on "literal" + std::string at -O2 (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+namespace tessera::tiler {
+namespace {
+
+const char* loopVariable(IterationSpace space)
+{
+    switch (space) {
+    case IterationSpace::OutPlane: return "OutPlane";
+    case IterationSpace::Tile: return "Tile";
+    case IterationSpace::InPlane: return "InPlane";
+    }
+    return "Tile";
+}
+
+// The call locations just before and after each loop of the nest.
+CallLocation locationBefore(IterationSpace space)
+{
+    switch (space) {
+    case IterationSpace::OutPlane: return CallLocation::Prolog;
+    case IterationSpace::Tile: return CallLocation::InnerLoopProlog;
+    case IterationSpace::InPlane: return CallLocation::InPlaneProlog;
+    }
+    return CallLocation::Prolog;
+}
+
+CallLocation locationAfter(IterationSpace space)
+{
+    switch (space) {
+    case IterationSpace::OutPlane: return CallLocation::Epilog;
+    case IterationSpace::Tile: return CallLocation::InnerLoopEpilog;
+    case IterationSpace::InPlane: return CallLocation::InPlaneEpilog;
+    }
+    return CallLocation::Epilog;
+}
+
+// Accumulates C lines with indentation.
+class CodeWriter {
+public:
+    void line(const std::string& text) { out_ << std::string(indent_ * 4, ' ') << text << '\n'; }
+    void open(const std::string& text) { line(text); ++indent_; }
+    void close(const std::string& text = "}") { --indent_; line(text); }
+    std::string str() const { return out_.str(); }
+
+private:
+    std::ostringstream out_;
+    int indent_ = 1;
+};
+
+std::string num(std::uint64_t value) { return std::to_string(value); }
+
+class KernelEmitter {
+public:
+    KernelEmitter(const KernelModel& model, const KernelTiling& tiling)
+        : model_(model), tiling_(tiling), kernel_(*tiling.kernel), l1_(model.options.l1Symbol) {}
+
+    std::string emit();
+
+private:
+    // Loop variables as seen from a given prefix ("" for the current iteration, "Next" for the
+    // chunk being prefetched).
+    std::string var(IterationSpace space, const std::string& prefix) const
+    {
+        return prefix + loopVariable(space);
+    }
+    std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
+    std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
+    std::string homeOffset(const ArgTiling& arg, const std::string& prefix) const;
+    std::string chunkSize(const ArgTiling& arg, const std::string& prefix) const;
+    std::string l1Buffer(const ArgTiling& arg, const std::string& buffer) const;
+    std::string tilePointer(const ArgTiling& arg) const;
+    void copy(const ArgTiling& arg, const std::string& prefix, const std::string& buffer, bool in,
+              const std::string& event);
+    std::string l2Buffer(const ArgTiling& arg, const std::string& buffer) const;
+    void copyL3(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer, bool in,
+                const std::string& event);
+    void copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
+                    const std::string& l1buffer, bool in, const std::string& event);
+    void emitAdvance(std::size_t level, const std::string& from, const std::string& to, const std::string& more);
+    void readStagedChunk(const ArgTiling& arg, const std::string& prefix);
+    void readStagedChunkAsync(const ArgTiling& arg);
+    void writeStagedChunk(const ArgTiling& arg, const std::string& l1buffer);
+    std::string bindingExpr(const Binding& binding) const;
+    void emitCalls(CallLocation location);
+    void emitLevel(std::size_t level);
+    void beginChunk(const ArgTiling& arg, std::size_t level);
+    void endChunk(const ArgTiling& arg);
+    bool doubleBuffered(const ArgTiling& arg) const
+    {
+        return arg.residence == ArgResidence::Streamed && arg.bufferCount == 2;
+    }
+
+    const KernelModel& model_;
+    const KernelTiling& tiling_;
+    const UserKernel& kernel_;
+    std::string l1_;
+    CodeWriter code_;
+};
+
+std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& prefix) const
+{
+    std::string index;
+    if (arg.usesOutPlane) {
+        index = var(IterationSpace::OutPlane, prefix);
+        if (arg.arg->has(ArgFlag::FourD))
+            index += "*" + num(tiling_.loopCount(IterationSpace::InPlane));
+    }
+    if (arg.usesInPlane)
+        index += (index.empty() ? "" : "+") + var(IterationSpace::InPlane, prefix);
+    return index;
+}
+
+std::string KernelEmitter::tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const
+{
+    if (!arg.tiled || tiling_.tileCount == 1 || arg.tileSize == arg.lastTileSize)
+        return num(arg.tiled ? arg.tileSize : arg.extent);
+    return "((" + var(IterationSpace::Tile, prefix) + "==" + num(tiling_.tileCount - 1) + ")?" +
+           num(arg.lastTileSize) + ":" + num(arg.tileSize) + ")";
+}
+
+// Byte offset of the current chunk in the argument's home memory.
+std::string KernelEmitter::homeOffset(const ArgTiling& arg, const std::string& prefix) const
+{
+    std::string offset;
+    const std::string plane = planeIndex(arg, prefix);
+    if (!plane.empty())
+        offset = "(" + plane + ")*" + num(arg.planeStride);
+    if (arg.tiled && tiling_.tileCount > 1) {
+        const std::uint64_t stepBytes = arg.orientation == Orientation::Horizontal
+                                            ? std::uint64_t(arg.step) * arg.crossExtent * arg.arg->itemSize
+                                            : std::uint64_t(arg.step) * arg.arg->itemSize;
+        offset += (offset.empty() ? "" : "+") + var(IterationSpace::Tile, prefix) + "*" + num(stepBytes);
+    }
+    return offset.empty() ? "0" : offset;
+}
+
+std::string KernelEmitter::chunkSize(const ArgTiling& arg, const std::string& prefix) const
+{
+    if (!arg.tiled)
+        return num(arg.planeBytes);
+    const std::string size = tileSizeExpr(arg, prefix);
+    return size + "*" + num(std::uint64_t(arg.crossExtent) * arg.arg->itemSize);
+}
+
+std::string KernelEmitter::l1Buffer(const ArgTiling& arg, const std::string& buffer) const
+{
+    std::string pointer = "(" + l1_ + "+" + num(arg.l1Offset);
+    if (!buffer.empty())
+        pointer += "+" + num(arg.chunkBytes) + "*(" + buffer + ")";
+    return pointer + ")";
+}
+
+// The L1 address of the current tile of an argument, as basic kernels see it.
+std::string KernelEmitter::tilePointer(const ArgTiling& arg) const
+{
+    const KernelArgument& model = *arg.arg;
+    switch (arg.residence) {
+    case ArgResidence::Scratch:
+        if (model.has(ArgFlag::DynTile))
+            return "(" + l1_ + "+" + num(arg.l1Offset) + "+Tile*" +
+                   num(std::uint64_t(arg.crossExtent) * model.itemSize) + ")";
+        return l1Buffer(arg, "");
+    case ArgResidence::Promoted: {
+        // The promoted copy has the home layout: the tile is at the same offset as in L2.
+        return "(" + l1_ + "+" + num(arg.l1Offset) + "+" + homeOffset(arg, "") + ")";
+    }
+    case ArgResidence::Streamed:
+        return l1Buffer(arg, doubleBuffered(arg) ? "Buf_" + model.name : "");
+    }
+    return l1Buffer(arg, "");
+}
+
+void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const std::string& buffer, bool in,
+                         const std::string& event)
+{
+    const KernelArgument& model = *arg.arg;
+    const std::string home = "(AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
+    const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
+    const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
+    if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
+        const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
+        code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +
+                   event + ");");
+    } else {
+        code_.line("AT_L2_COPY(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " + direction +
+                   ", &" + event + ");");
+    }
+}
+
+std::string KernelEmitter::l2Buffer(const ArgTiling& arg, const std::string& buffer) const
+{
+    std::string pointer = "(" + model_.options.l2Symbol + "+" + num(arg.l2Offset);
+    if (!buffer.empty())
+        pointer += "+" + num(arg.chunkBytes) + "*(" + buffer + ")";
+    return pointer + ")";
+}
+
+// L3 home <-> L2 staging buffer (micro DMA); the staging copy is compact like the L1 one.
+void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer, bool in,
+                           const std::string& event)
+{
+    const KernelArgument& model = *arg.arg;
+    const std::string home = "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
+    const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l2Buffer(arg, l2buffer);
+    const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
+    if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
+        const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
+        code_.line("AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +
+                   event + ");");
+    } else {
+        code_.line("AT_L3_COPY(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   direction + ", &" + event + ");");
+    }
+}
+
+// L2 staging buffer <-> L1 buffer (cluster DMA, one contiguous block).
+void KernelEmitter::copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
+                               const std::string& l1buffer, bool in, const std::string& event)
+{
+    code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + l2Buffer(arg, l2buffer) + ", (AT_L2_INT_ADDR_TYPE) " +
+               l1Buffer(arg, l1buffer) + ", " + chunkSize(arg, prefix) + ", " +
+               (in ? "DMA_COPY_IN" : "DMA_COPY_OUT") + ", &" + event + ");");
+}
+
+// A blocking read of the chunk at `prefix` from L3 through the first staging buffer.
+void KernelEmitter::readStagedChunk(const ArgTiling& arg, const std::string& prefix)
+{
+    const std::string& name = arg.arg->name;
+    copyL3(arg, prefix, "0", true, "EvtR3_" + name);
+    code_.line("AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtR3_" + name + ");");
+    copyStaged(arg, prefix, "0", "", true, "EvtR_" + name);
+    code_.line("AT_L2_WAIT(0, &EvtR_" + name + ");");
+}
+
+// The prologue of a double-buffered argument homed in L3: chunk 0 to L2 (waited) and on to L1,
+// and chunk 1 started from L3 into the second staging buffer.
+void KernelEmitter::readStagedChunkAsync(const ArgTiling& arg)
+{
+    const std::string& name = arg.arg->name;
+    copyL3(arg, "", "0", true, "EvtR3_" + name);
+    code_.line("AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtR3_" + name + ");");
+    copyStaged(arg, "", "0", "0", true, "EvtR_" + name);
+    code_.open("{");
+    emitAdvance(std::size_t(arg.level), "", "Next", "NextMore");
+    code_.open("if (NextMore) {");
+    copyL3(arg, "Next", "1", true, "EvtR3_" + name);
+    code_.close();
+    code_.close();
+}
+
+// L1 -> L2 staging (waited: the staging buffer must be whole before it leaves), then L2 -> L3
+// asynchronously; each staging buffer waits for its previous trip to L3 before it is refilled.
+void KernelEmitter::writeStagedChunk(const ArgTiling& arg, const std::string& l1buffer)
+{
+    const std::string& name = arg.arg->name;
+    code_.line("if (W3_" + name + "[Stg_" + name + "]) AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtW3_" + name + "[Stg_" +
+               name + "]);");
+    copyStaged(arg, "", "Stg_" + name, l1buffer, false, "EvtW_" + name);
+    code_.line("AT_L2_WAIT(0, &EvtW_" + name + ");");
+    copyL3(arg, "", "Stg_" + name, false, "EvtW3_" + name + "[Stg_" + name + "]");
+    code_.line("W3_" + name + "[Stg_" + name + "] = 1;");
+    code_.line("Stg_" + name + " ^= 1;");
+}
+
+// Declares the loop variables `to` one chunk after `from`, advancing from the loop at `level`
+// outwards; `more` is 0 when `from` was the last chunk.
+void KernelEmitter::emitAdvance(std::size_t level, const std::string& from, const std::string& to,
+                                const std::string& more)
+{
+    std::string declare = "int " + more + " = " + (from.empty() ? std::string("1") : from + "More");
+    for (std::size_t l = 0; l <= level; ++l)
+        declare += ", " + to + loopVariable(tiling_.loops[l].space) + " = " + from + loopVariable(tiling_.loops[l].space);
+    code_.line(declare + ";");
+    for (std::size_t l = level + 1; l-- > 0;) {
+        const std::string next = to + loopVariable(tiling_.loops[l].space);
+        code_.open("if (++" + next + " == " + num(tiling_.loops[l].count) + ") {");
+        code_.line(next + " = 0;");
+    }
+    code_.line(more + " = 0;");
+    for (std::size_t l = 0; l <= level; ++l)
+        code_.close();
+}
+
+std::string KernelEmitter::bindingExpr(const Binding& binding) const
+{
+    switch (binding.kind) {
+    case Binding::Kind::Immediate:
+        return std::to_string(binding.value);
+    case Binding::Kind::CArg:
+        return binding.name;
+    case Binding::Kind::CArgIndex:
+        return binding.name + "[(" + loopVariable(binding.iterator) + ")*" + std::to_string(binding.value) + "]";
+    case Binding::Kind::KernelArg:
+        break;
+    }
+    const ArgTiling* arg = tiling_.find(binding.name);
+    if (!arg)
+        throw std::runtime_error("user kernel " + kernel_.name + ": binding names unknown argument " + binding.name);
+    const bool horizontal = arg->orientation == Orientation::Horizontal;
+    const bool tiledDim = arg->tiled && arg->residence != ArgResidence::Scratch;
+    const auto currentSize = [&](bool alongTiles) {
+        if (alongTiles && tiledDim)
+            return tileSizeExpr(*arg, "");
+        if (alongTiles && arg->arg->has(ArgFlag::DynTile))
+            return num(tiling_.tileCount);
+        return num(alongTiles ? arg->extent : arg->crossExtent);
+    };
+    const auto defaultSize = [&](bool alongTiles) {
+        if (alongTiles && tiledDim)
+            return num(arg->tileSize);
+        if (alongTiles && arg->arg->has(ArgFlag::DynTile))
+            return num(tiling_.tileCount);
+        return num(alongTiles ? arg->extent : arg->crossExtent);
+    };
+    switch (binding.select) {
+    case ArgSelect::Tile: return tilePointer(*arg);
+    case ArgSelect::Plane:
+        if (arg->residence == ArgResidence::Streamed)
+            return tilePointer(*arg);
+        return l1Buffer(*arg, "");
+    case ArgSelect::TileWidth: return currentSize(!horizontal);
+    case ArgSelect::TileWidth0: return defaultSize(!horizontal);
+    case ArgSelect::TileHeight: return currentSize(horizontal);
+    case ArgSelect::TileHeight0: return defaultSize(horizontal);
+    case ArgSelect::TileCount: return num(tiling_.tileCount);
+    case ArgSelect::TileIndex: return "Tile";
+    case ArgSelect::TileOffset: return "Tile*" + num(arg->step);
+    }
+    return "0";
+}
+
+void KernelEmitter::emitCalls(CallLocation location)
+{
+    int parallelIndex = 0;
+    for (const KernelCall& call : kernel_.calls) {
+        const BasicKernel* callee = model_.findBasicKernel(call.callee);
+        const bool parallel = callee && callee->callType == CallType::Parallel;
+        const int structIndex = parallel ? parallelIndex++ : -1;
+        if (call.location != location || !callee)
+            continue;
+        if (parallel) {
+            const std::string args = "KerArg" + std::to_string(structIndex);
+            for (std::size_t i = 0; i < call.bindings.size() && i < callee->args.size(); ++i)
+                code_.line(args + "->" + callee->args[i].name + " = (" + callee->args[i].type + ") (" +
+                           bindingExpr(call.bindings[i]) + ");");
+            code_.line("AT_FORK(gap_ncore(), (void *) " + callee->name + ", (void *) " + args + ");");
+            code_.line("__CALL(" + callee->name + ", " + args + ");");
+        } else {
+            std::string text = callee->name + "(";
+            for (std::size_t i = 0; i < call.bindings.size() && i < callee->args.size(); ++i)
+                text += std::string(i ? ", " : "") + "(" + callee->args[i].type + ") (" + bindingExpr(call.bindings[i]) +
+                        ")";
+            code_.line(text + ");");
+        }
+    }
+}
+
+// At the start of the loop body where the argument's chunk changes: wait for the chunk, then
+// start moving the next one into the other buffer (or, single-buffered, move it now). Arguments
+// homed in L3 also start the L3 -> L2 transfer of the chunk after next.
+void KernelEmitter::beginChunk(const ArgTiling& arg, std::size_t level)
+{
+    const std::string& name = arg.arg->name;
+    if (!arg.isInput())
+        return;
+    if (!doubleBuffered(arg)) {
+        if (arg.stagedInL2) {
+            readStagedChunk(arg, "");
+        } else {
+            copy(arg, "", "", true, "EvtR_" + name);
+            code_.line("AT_L2_WAIT(0, &EvtR_" + name + ");");
+        }
+        return;
+    }
+    code_.line("AT_L2_WAIT(0, &EvtR_" + name + ");");
+    code_.open("{");
+    code_.line("/* The chunk after this one: advance the loops from the innermost that moves it */");
+    emitAdvance(level, "", "Next", "NextMore");
+    if (arg.stagedInL2)
+        emitAdvance(level, "Next", "Next2", "Next2More");
+    code_.open("if (NextMore) {");
+    if (arg.isOutput())
+        code_.line("if (Wr_" + name + ") AT_L2_WAIT(0, &EvtW_" + name + ");");
+    if (arg.stagedInL2) {
+        code_.line("AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtR3_" + name + ");");
+        copyStaged(arg, "Next", "Buf_" + name + "^1", "Buf_" + name + "^1", true, "EvtR_" + name);
+    } else {
+        copy(arg, "Next", "Buf_" + name + "^1", true, "EvtR_" + name);
+    }
+    code_.close();
+    if (arg.stagedInL2) {
+        code_.open("if (Next2More) {");
+        copyL3(arg, "Next2", "Buf_" + name, true, "EvtR3_" + name);
+        code_.close();
+    }
+    code_.close();
+}
+
+// At the end of that body: write the chunk back (asynchronously when double-buffered) and
+// switch buffers.
+void KernelEmitter::endChunk(const ArgTiling& arg)
+{
+    const std::string& name = arg.arg->name;
+    if (arg.isOutput() && arg.stagedInL2) {
+        writeStagedChunk(arg, doubleBuffered(arg) ? "Buf_" + name : "");
+    } else if (arg.isOutput()) {
+        if (doubleBuffered(arg)) {
+            code_.line("if (Wr_" + name + ") AT_L2_WAIT(0, &EvtW_" + name + ");");
+            copy(arg, "", "Buf_" + name, false, "EvtW_" + name);
+            code_.line("Wr_" + name + " = 1;");
+        } else {
+            copy(arg, "", "", false, "EvtW_" + name);
+            code_.line("AT_L2_WAIT(0, &EvtW_" + name + ");");
+        }
+    }
+    if (doubleBuffered(arg))
+        code_.line("Buf_" + name + " ^= 1;");
+}
+
+void KernelEmitter::emitLevel(std::size_t level)
+{
+    const LoopLevel& loop = tiling_.loops[level];
+    const std::string variable = loopVariable(loop.space);
+    emitCalls(locationBefore(loop.space));
+    if (loop.count > 1)
+        code_.open("for (" + variable + "=0; " + variable + "<" + num(loop.count) + "; " + variable + "++) {");
+    else
+        code_.open("{ /* one " + std::string(loop.space == IterationSpace::Tile ? "tile" : "plane") + " */");
+    if (loop.count == 1)
+        code_.line(variable + " = 0;");
+    for (const ArgTiling& arg : tiling_.args)
+        if (arg.residence == ArgResidence::Streamed && arg.level == int(level))
+            beginChunk(arg, level);
+    if (level + 1 < tiling_.loops.size())
+        emitLevel(level + 1);
+    else
+        emitCalls(CallLocation::InnerLoop);
+    for (const ArgTiling& arg : tiling_.args)
+        if (arg.residence == ArgResidence::Streamed && arg.level == int(level))
+            endChunk(arg);
+    code_.close();
+    emitCalls(locationAfter(loop.space));
+}
+
+std::string KernelEmitter::emit()
+{
+    std::ostringstream out;
+    out << iterSpacesComment(tiling_);
+    out << functionSignature(kernel_.name, kernel_.cargs) << "\n{\n";
+    code_.line("/* Local variables used by this kernel */");
+    for (const ArgTiling& arg : tiling_.args) {
+        if (arg.residence == ArgResidence::Scratch)
+            continue;
+        const std::string& name = arg.arg->name;
+        if (arg.isInput())
+            code_.line("AT_L2_EVENT EvtR_" + name + ";");
+        if (arg.isOutput())
+            code_.line("AT_L2_EVENT EvtW_" + name + ";");
+        if (doubleBuffered(arg))
+            code_.line("int Buf_" + name + " = 0;");
+        if (doubleBuffered(arg) && arg.isOutput() && !arg.stagedInL2)
+            code_.line("int Wr_" + name + " = 0;");
+        if (arg.stagedInL2 && arg.isInput())
+            code_.line("AT_L3_EVENT EvtR3_" + name + ";");
+        if (arg.stagedInL2 && arg.isOutput()) {
+            code_.line("AT_L3_EVENT EvtW3_" + name + "[2];");
+            code_.line("int W3_" + name + "[2] = {0, 0}, Stg_" + name + " = 0;");
+        }
+    }
+    code_.line("int OutPlane, Tile, InPlane;");
+    int parallelIndex = 0;
+    for (const KernelCall& call : kernel_.calls) {
+        const BasicKernel* callee = model_.findBasicKernel(call.callee);
+        if (callee && callee->callType == CallType::Parallel) {
+            const std::string index = std::to_string(parallelIndex++);
+            code_.line(callee->parallelArgType + " S_KerArg" + index + ", *KerArg" + index + " = &S_KerArg" + index + ";");
+        }
+    }
+    code_.line("/* ================ Read first chunks, promoted and single-chunk arguments ================ */");
+    code_.line("OutPlane = 0; Tile = 0; InPlane = 0;");
+    for (const ArgTiling& arg : tiling_.args) {
+        if (arg.residence == ArgResidence::Scratch || !arg.isInput())
+            continue;
+        const std::string event = "EvtR_" + arg.arg->name;
+        if (arg.residence == ArgResidence::Promoted) {
+            code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
+                       l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", DMA_COPY_IN, &" + event + ");");
+            code_.line("AT_L2_WAIT(0, &" + event + ");");
+        } else if (arg.level < 0 && arg.stagedInL2) {
+            readStagedChunk(arg, "");
+        } else if (arg.level < 0) {
+            copy(arg, "", "", true, event);
+            code_.line("AT_L2_WAIT(0, &" + event + ");");
+        } else if (doubleBuffered(arg) && arg.stagedInL2) {
+            // Chunk 0 through L3 -> L2 -> L1, and chunk 1 already on its way from L3.
+            readStagedChunkAsync(arg);
+        } else if (doubleBuffered(arg)) {
+            copy(arg, "", "0", true, event);
+        }
+    }
+    code_.line("/* ================ Iteration ================ */");
+    emitLevel(0);
+    code_.line("/* ================ Write last chunks ================ */");
+    code_.line("OutPlane = 0; Tile = 0; InPlane = 0;");
+    for (const ArgTiling& arg : tiling_.args) {
+        if (arg.residence == ArgResidence::Scratch || !arg.isOutput())
+            continue;
+        const std::string event = "EvtW_" + arg.arg->name;
+        if (arg.residence == ArgResidence::Promoted) {
+            code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
+                       l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", DMA_COPY_OUT, &" + event + ");");
+            code_.line("AT_L2_WAIT(0, &" + event + ");");
+        } else if (arg.level < 0 && arg.stagedInL2) {
+            writeStagedChunk(arg, "");
+        } else if (arg.level < 0) {
+            copy(arg, "", "", false, event);
+            code_.line("AT_L2_WAIT(0, &" + event + ");");
+        } else if (doubleBuffered(arg) && !arg.stagedInL2) {
+            code_.line("if (Wr_" + arg.arg->name + ") AT_L2_WAIT(0, &" + event + ");");
+        }
+        if (arg.stagedInL2)
+            for (int buffer = 0; buffer < 2; ++buffer)
+                code_.line("if (W3_" + arg.arg->name + "[" + std::to_string(buffer) +
+                           "]) AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtW3_" + arg.arg->name + "[" +
+                           std::to_string(buffer) + "]);");
+    }
+    code_.line("(void) OutPlane; (void) Tile; (void) InPlane;");
+    out << code_.str() << "}\n";
+    return out.str();
+}
+
+}  // namespace
+
+std::string functionSignature(const std::string& name, const std::vector<CArgument>& args)
+{
+    std::string text = "void " + name + "(";
+    if (args.empty())
+        return text + "void)";
+    for (std::size_t i = 0; i < args.size(); ++i)
+        text += std::string(i ? ",\n" : "\n") + "    " + args[i].type + " " + args[i].name;
+    return text + ")";
+}
+
+std::string emitUserKernel(const KernelModel& model, const KernelTiling& tiling)
+{
+    return KernelEmitter(model, tiling).emit();
+}
+
+std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
+{
+    std::ostringstream out;
+    out << "/* Kernel group " << group.name << ": calls";
+    for (const KernelCall& call : group.calls)
+        out << " " << call.callee;
+    out << " in sequence */\n" << functionSignature(group.name, group.cargs) << "\n{\n";
+    for (const KernelCall& call : group.calls) {
+        const UserKernel* callee = model.findUserKernel(call.callee);
+        out << "    " << call.callee << "(";
+        for (std::size_t i = 0; i < call.bindings.size(); ++i) {
+            const Binding& binding = call.bindings[i];
+            const std::string value =
+                binding.kind == Binding::Kind::Immediate ? std::to_string(binding.value) : binding.name;
+            const std::string type = callee && i < callee->cargs.size() ? callee->cargs[i].type : "";
+            out << (i ? ", " : "") << (type.empty() ? "" : "(" + type + ") ") << "(" << value << ")";
+        }
+        out << ");\n";
+    }
+    out << "}\n";
+    return out.str();
+}
+
+}  // namespace tessera::tiler

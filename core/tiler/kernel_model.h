@@ -1,0 +1,170 @@
+// The Autotiler kernel model: basic kernels, user kernels with their iteration space, arguments
+// and basic-kernel calls, kernel groups, and the generation options. The C model API (core/gap)
+// builds one KernelModel; the tile solver and the C emitter read it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::tiler {
+
+// A C formal argument: type and name, e.g. {"Word32 * __restrict__", "In1"}.
+struct CArgument {
+    std::string type;
+    std::string name;
+};
+
+enum class CallType { Sequential, Parallel };
+
+// A C function written as if its data fits in L1; parallel ones take one struct pointer.
+struct BasicKernel {
+    std::string name;
+    CallType callType = CallType::Sequential;
+    std::vector<CArgument> args;
+    std::string parallelArgType;  // struct typedef name for parallel kernels
+};
+
+enum class IterationSpace { Tile = 0, InPlane = 1, OutPlane = 2 };
+enum class Orientation { Horizontal = 0, Vertical = 1 };
+
+// Where a basic-kernel call sits in the generated loop nest (numeric values match the C API).
+enum class CallLocation {
+    Prolog = 0,
+    InnerLoopProlog = 1,
+    InPlaneProlog = 2,
+    InnerLoop = 3,
+    InPlaneEpilog = 4,
+    InnerLoopEpilog = 5,
+    Epilog = 6,
+    Group = 7,
+};
+
+// What a K_Arg binding takes from a kernel argument (values match the C API).
+enum class ArgSelect {
+    Tile = 0,
+    Plane = 1,
+    TileWidth = 2,
+    TileWidth0 = 3,
+    TileHeight = 4,
+    TileHeight0 = 5,
+    TileCount = 6,
+    TileIndex = 7,
+    TileOffset = 8,
+};
+
+struct Binding {
+    enum class Kind { KernelArg, CArg, CArgIndex, Immediate };
+    Kind kind = Kind::Immediate;
+    std::string name;                            // kernel argument or C argument name
+    ArgSelect select = ArgSelect::Tile;          // for KernelArg
+    IterationSpace iterator = IterationSpace::Tile;  // for CArgIndex
+    std::int64_t value = 0;                      // immediate value, or CArgIndex multiplier
+};
+
+struct KernelCall {
+    std::string callee;  // a basic kernel (in user kernels) or a user kernel (in groups)
+    CallLocation location = CallLocation::InnerLoop;
+    std::vector<Binding> bindings;
+};
+
+// Kernel argument property flags (values match the C API's O_* macros).
+namespace ArgFlag {
+constexpr std::uint32_t In = 1u << 0;
+constexpr std::uint32_t Out = 1u << 1;
+constexpr std::uint32_t Buffer = 1u << 2;
+constexpr std::uint32_t Tiled = 1u << 3;
+constexpr std::uint32_t OneTile = 1u << 4;
+constexpr std::uint32_t DynTile = 1u << 5;
+constexpr std::uint32_t DoubleBuffer = 1u << 6;
+constexpr std::uint32_t L2DoubleBuffer = 1u << 7;
+constexpr std::uint32_t ThreeD = 1u << 8;
+constexpr std::uint32_t FourD = 1u << 9;
+}  // namespace ArgFlag
+
+// Tile constraints (values match the C API's OBJ_CONSTRAINTS_*).
+namespace ArgConstraint {
+constexpr std::uint32_t Even = 1u << 1;
+constexpr std::uint32_t Odd = 1u << 2;
+constexpr std::uint32_t OnePreferredTile = 1u << 3;
+constexpr std::uint32_t TileHorizontal = 1u << 4;
+constexpr std::uint32_t TileVertical = 1u << 5;
+}  // namespace ArgConstraint
+
+struct KernelArgument {
+    std::string name;
+    std::uint32_t flags = 0;
+    unsigned width = 0;
+    unsigned height = 0;
+    unsigned itemSize = 1;
+    unsigned tileOverlap = 0;
+    std::uint32_t constraints = 0;
+    unsigned preferredTileSize = 0;  // tile size (lines or columns) a multiple of this when non-zero
+    std::string cArgName;            // the user kernel C argument holding its home address, or empty
+    unsigned nextPlaneUpdate = 0;    // planes to step per plane index (0: one)
+
+    bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
+};
+
+struct UserKernel {
+    std::string name;
+    unsigned inPlanes = 1;
+    unsigned width = 0;
+    unsigned height = 0;
+    unsigned outPlanes = 1;
+    int dimension = 2;                    // 2, 3 or 4
+    std::vector<IterationSpace> order;    // outermost first, e.g. {OutPlane, Tile, InPlane}
+    Orientation orientation = Orientation::Horizontal;
+    std::vector<CArgument> cargs;
+    std::vector<KernelCall> calls;
+    std::vector<KernelArgument> args;
+    std::string group;                    // the kernel group it was declared in, if any
+};
+
+struct KernelGroup {
+    std::string name;
+    std::vector<std::string> members;     // user kernels declared between Open/CloseKernelGroup
+    std::vector<CArgument> cargs;
+    std::vector<KernelCall> calls;        // UserKernelCall, location Group
+    bool hasTemplate = false;             // UserKernelGroup was called
+};
+
+struct GenerationOptions {
+    std::string outputDir = ".";
+    bool reentrant = false;
+    unsigned l1Size = 64 * 1024;
+    unsigned l2Size = 512 * 1024;
+    unsigned l3Size = 8 * 1024 * 1024;
+    bool l1SizeOverridden = false;  // --l1 given on the generator's command line wins over the model
+    std::string stdTypesHeader = "KernelLibStdTypes.h";
+    std::vector<std::string> libKernelHeaders;
+    std::string initSource = "GenKernelsInit.c";
+    std::string initHeader = "GenKernelsInit.h";
+    std::string kernelsSource = "GenKernels.c";
+    std::string kernelsHeader = "GenKernels.h";
+    std::string l1Symbol = "L1_Memory";
+    std::string l2Symbol = "L2_Memory";
+    std::string kernelDescrSymbol = "AllKernels";
+    std::string kernelDescrArgSymbol = "AllKernelsArgs";
+    bool dynamicSymbols = false;
+};
+
+// One item of the generated file, in declaration order.
+struct ModelItem {
+    enum class Kind { UserKernel, Group };
+    Kind kind;
+    std::size_t index;
+};
+
+struct KernelModel {
+    GenerationOptions options;
+    std::vector<BasicKernel> basicKernels;
+    std::vector<UserKernel> userKernels;
+    std::vector<KernelGroup> groups;
+    std::vector<ModelItem> items;
+
+    const BasicKernel* findBasicKernel(const std::string& name) const;
+    const UserKernel* findUserKernel(const std::string& name) const;
+};
+
+}  // namespace tessera::tiler

@@ -1,0 +1,336 @@
+#include "tiler/model_check.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+
+namespace tessera::tiler {
+
+namespace {
+
+// Kernel arguments (all planes) must stay addressable with 32-bit signed offsets.
+constexpr std::uint64_t kMaxArgumentBytes = std::uint64_t(1) << 31;
+
+const char* iteratorName(IterationSpace iterator)
+{
+    switch (iterator) {
+    case IterationSpace::Tile: return "KER_TILE";
+    case IterationSpace::InPlane: return "KER_IN_PLANE";
+    case IterationSpace::OutPlane: return "KER_OUT_PLANE";
+    }
+    return "?";
+}
+
+std::string orderText(const std::vector<IterationSpace>& order)
+{
+    std::string text = "(";
+    for (std::size_t i = 0; i < order.size(); ++i)
+        text += (i ? ", " : "") + std::string(iteratorName(order[i]));
+    return text + ")";
+}
+
+template <class T>
+std::string namesOf(const std::vector<T>& items)
+{
+    if (items.empty())
+        return "(none)";
+    std::string text;
+    for (const T& item : items)
+        text += (text.empty() ? "" : ", ") + item.name;
+    return text;
+}
+
+template <class T>
+bool hasNamed(const std::vector<T>& items, const std::string& name)
+{
+    return std::any_of(items.begin(), items.end(), [&](const T& item) { return item.name == name; });
+}
+
+// The names that occur more than once, each reported once.
+template <class T>
+std::vector<std::string> duplicateNames(const std::vector<T>& items)
+{
+    std::set<std::string> seen, reported;
+    std::vector<std::string> duplicates;
+    for (const T& item : items)
+        if (!seen.insert(item.name).second && reported.insert(item.name).second)
+            duplicates.push_back(item.name);
+    return duplicates;
+}
+
+// a * b, saturated at kMaxArgumentBytes so that chained products never wrap around.
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b)
+{
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product) || product > kMaxArgumentBytes)
+        return kMaxArgumentBytes;
+    return product;
+}
+
+// The number of WxH planes an argument holds in its user kernel's iteration space.
+std::uint64_t planeCount(const UserKernel& kernel, const KernelArgument& argument)
+{
+    if (argument.has(ArgFlag::FourD))
+        return saturatingProduct(kernel.inPlanes, kernel.outPlanes);
+    if (!argument.has(ArgFlag::ThreeD))
+        return 1;
+    if (argument.has(ArgFlag::In))  // an in-out argument counts as an input
+        return kernel.inPlanes;
+    if (argument.has(ArgFlag::Out))
+        return kernel.outPlanes;
+    return std::max(kernel.inPlanes, kernel.outPlanes);
+}
+
+bool isSupportedOrder(int dimension, const std::vector<IterationSpace>& order)
+{
+    using I = IterationSpace;
+    static const std::vector<std::vector<I>> supported[3] = {
+        {{I::Tile}},
+        {{I::Tile, I::InPlane}, {I::OutPlane, I::Tile}, {I::InPlane, I::Tile}},
+        {{I::OutPlane, I::Tile, I::InPlane}, {I::OutPlane, I::InPlane, I::Tile}},
+    };
+    const auto& forms = supported[dimension - 2];
+    return std::find(forms.begin(), forms.end(), order) != forms.end();
+}
+
+class ModelChecker {
+public:
+    explicit ModelChecker(const KernelModel& model) : model_(model) {}
+
+    std::vector<std::string> run()
+    {
+        if (model_.options.l1Size == 0)
+            report("the L1 memory budget is 0 bytes: call SetL1MemorySize() in the model or pass --l1");
+        for (const std::string& name : duplicateNames(model_.basicKernels))
+            report("basic kernel " + name + " is declared more than once: give each LibKernel() a unique name");
+        for (const std::string& name : duplicateNames(model_.userKernels))
+            report("user kernel " + name + " is declared more than once: give each UserKernel() a unique name");
+        for (const BasicKernel& kernel : model_.basicKernels)
+            for (const std::string& name : duplicateNames(kernel.args))
+                report("basic kernel " + kernel.name + ": C argument " + name + " appears more than once");
+        for (const UserKernel& kernel : model_.userKernels)
+            checkUserKernel(kernel);
+        for (const KernelGroup& group : model_.groups)
+            checkGroup(group);
+        return std::move(problems_);
+    }
+
+private:
+    void report(std::string message) { problems_.push_back(std::move(message)); }
+
+    void checkUserKernel(const UserKernel& kernel)
+    {
+        const std::string where = "user kernel " + kernel.name;
+        if (kernel.inPlanes == 0 || kernel.outPlanes == 0)
+            report(where + ": KernelDimensions() gives " + std::to_string(kernel.inPlanes) + " input and "
+                   + std::to_string(kernel.outPlanes) + " output planes; use 1 for a kernel without planes");
+        checkIterationOrder(kernel, where);
+        for (const std::string& name : duplicateNames(kernel.cargs))
+            report(where + ": C argument " + name + " appears more than once in CArgs()");
+        for (const std::string& name : duplicateNames(kernel.args))
+            report(where + ": kernel argument " + name + " appears more than once in KerArgs()");
+        for (const KernelArgument& argument : kernel.args)
+            checkKernelArgument(kernel, argument, where + ": argument " + argument.name);
+        for (std::size_t i = 0; i < kernel.calls.size(); ++i)
+            checkBasicKernelCall(kernel, kernel.calls[i],
+                                 where + ": call " + std::to_string(i + 1) + " (" + kernel.calls[i].callee + ")");
+    }
+
+    void checkIterationOrder(const UserKernel& kernel, const std::string& where)
+    {
+        if (kernel.dimension < 2 || kernel.dimension > 4) {
+            report(where + ": iteration dimension " + std::to_string(kernel.dimension)
+                   + " is not KER_DIM2, KER_DIM3 or KER_DIM4");
+            return;
+        }
+        const std::string order = "KER_DIM" + std::to_string(kernel.dimension) + " " + orderText(kernel.order);
+        // A 2-D space has the tile iterator only; each further dimension adds a plane iterator.
+        const std::size_t expected = std::size_t(kernel.dimension - 1);
+        if (kernel.order.size() != expected) {
+            report(where + ": iteration order " + order + " has " + std::to_string(kernel.order.size())
+                   + " iterator(s) but KER_DIM" + std::to_string(kernel.dimension) + " needs " + std::to_string(expected)
+                   + ": KER_TILE plus one plane iterator per dimension above 2");
+            return;
+        }
+        const auto tiles = std::count(kernel.order.begin(), kernel.order.end(), IterationSpace::Tile);
+        if (tiles != 1) {
+            report(where + ": iteration order " + order + " must contain KER_TILE exactly once, not "
+                   + std::to_string(tiles) + " times");
+            return;
+        }
+        if (!isSupportedOrder(kernel.dimension, kernel.order))
+            report(where + ": iteration order " + order
+                   + " is not supported; use (KER_DIM2, KER_TILE), (KER_DIM3, KER_TILE, KER_IN_PLANE), "
+                     "(KER_DIM3, KER_IN_PLANE, KER_TILE), (KER_DIM3, KER_OUT_PLANE, KER_TILE), "
+                     "(KER_DIM4, KER_OUT_PLANE, KER_TILE, KER_IN_PLANE) or (KER_DIM4, KER_OUT_PLANE, KER_IN_PLANE, KER_TILE)");
+    }
+
+    void checkKernelArgument(const UserKernel& kernel, const KernelArgument& argument, const std::string& where)
+    {
+        if (argument.width == 0 || argument.height == 0 || argument.itemSize == 0) {
+            report(where + ": width " + std::to_string(argument.width) + ", height " + std::to_string(argument.height)
+                   + " and item size " + std::to_string(argument.itemSize)
+                   + " must all be positive (use 1 for a 1-D argument's height)");
+        } else {
+            const std::uint64_t planes = planeCount(kernel, argument);
+            const std::uint64_t bytes = saturatingProduct(
+                saturatingProduct(saturatingProduct(argument.width, argument.height), argument.itemSize), planes);
+            if (bytes >= kMaxArgumentBytes)
+                report(where + ": " + std::to_string(argument.width) + " x " + std::to_string(argument.height) + " x "
+                       + std::to_string(argument.itemSize) + " bytes x " + std::to_string(planes)
+                       + " planes is 2 GiB or more; reduce its dimensions");
+        }
+
+        const bool isIn = argument.has(ArgFlag::In), isOut = argument.has(ArgFlag::Out);
+        const bool isBuffer = argument.has(ArgFlag::Buffer);
+        if (isBuffer && (isIn || isOut))
+            report(where + ": O_BUFF cannot be combined with O_IN or O_OUT; a buffer lives in L1 only, so drop "
+                           "either O_BUFF or the direction");
+        if (!isBuffer && !isIn && !isOut)
+            report(where + ": it is neither an input, an output nor a buffer; add O_IN, O_OUT or O_BUFF");
+        if (!isBuffer && argument.has(ArgFlag::OneTile))
+            report(where + ": O_ONETILE is a buffer property; add O_BUFF (e.g. OBJ_BUFFER_ONETILE) or drop it");
+        if (!isBuffer && argument.has(ArgFlag::DynTile))
+            report(where + ": O_DYNTILE is a buffer property; add O_BUFF (e.g. OBJ_BUFFER_DYN) or drop it");
+        if ((argument.constraints & ArgConstraint::Even) && (argument.constraints & ArgConstraint::Odd))
+            report(where + ": OBJ_CONSTRAINTS_EVEN and OBJ_CONSTRAINTS_ODD exclude each other; keep one");
+        if ((argument.constraints & ArgConstraint::TileHorizontal) && (argument.constraints & ArgConstraint::TileVertical))
+            report(where + ": OBJ_CONSTRAINTS_TILE_HOR and OBJ_CONSTRAINTS_TILE_VER exclude each other; keep one");
+
+        if (argument.cArgName.empty()) {
+            if (isIn || isOut)
+                report(where + ": it is an " + std::string(isIn ? "input" : "output")
+                       + " but names no C argument; pass the C argument holding its home address as KerArg's "
+                         "CArgName (one of " + namesOf(kernel.cargs) + ")");
+        } else if (!hasNamed(kernel.cargs, argument.cArgName)) {
+            report(where + ": it names C argument " + argument.cArgName + ", which " + kernel.name
+                   + " does not have; its C arguments are " + namesOf(kernel.cargs));
+        }
+    }
+
+    void checkBasicKernelCall(const UserKernel& kernel, const KernelCall& call, const std::string& where)
+    {
+        if (call.location == CallLocation::Group)
+            report(where + ": LOC_GROUP is only for UserKernelCall() in a kernel group; use LOC_INNER_LOOP or "
+                           "another loop location");
+        const BasicKernel* callee = model_.findBasicKernel(call.callee);
+        if (callee == nullptr) {
+            if (model_.findUserKernel(call.callee) != nullptr)
+                report(where + ": " + call.callee + " is a user kernel, not a basic kernel; call user kernels "
+                                                    "from a kernel group with UserKernelCall()");
+            else
+                report(where + ": no basic kernel named " + call.callee + "; declare it with LibKernel()");
+        } else if (call.bindings.size() != callee->args.size()) {
+            report(where + ": binding count " + std::to_string(call.bindings.size()) + " but the basic kernel has "
+                   + std::to_string(callee->args.size()) + " C arguments (" + namesOf(callee->args)
+                   + "); give one binding per C argument, in order");
+        }
+
+        for (std::size_t j = 0; j < call.bindings.size(); ++j) {
+            const Binding& binding = call.bindings[j];
+            std::string label = where + ": binding " + std::to_string(j + 1);
+            if (callee != nullptr && j < callee->args.size())
+                label += " (" + callee->args[j].name + ")";
+            switch (binding.kind) {
+            case Binding::Kind::KernelArg:
+                if (!hasNamed(kernel.args, binding.name))
+                    report(label + ": K_Arg(\"" + binding.name + "\") names no kernel argument of " + kernel.name
+                           + "; its kernel arguments are " + namesOf(kernel.args));
+                break;
+            case Binding::Kind::CArg:
+            case Binding::Kind::CArgIndex: {
+                const char* form = binding.kind == Binding::Kind::CArg ? "C_Arg" : "C_ArgIndex";
+                const auto carg = std::find_if(kernel.cargs.begin(), kernel.cargs.end(),
+                                               [&](const CArgument& c) { return c.name == binding.name; });
+                if (carg == kernel.cargs.end())
+                    report(label + ": " + form + "(\"" + binding.name + "\") names no C argument of " + kernel.name
+                           + "; its C arguments are " + namesOf(kernel.cargs));
+                else if (binding.kind == Binding::Kind::CArgIndex && carg->type.find('*') == std::string::npos)
+                    report(label + ": C_ArgIndex(\"" + binding.name + "\") indexes C argument " + binding.name
+                           + " of type " + carg->type + ", which is not a pointer; use C_Arg() or make it a pointer");
+                break;
+            }
+            case Binding::Kind::Immediate:
+                break;
+            }
+        }
+    }
+
+    void checkGroup(const KernelGroup& group)
+    {
+        const std::string where = "kernel group " + group.name;
+        if (group.members.empty())
+            report(where + " has no user kernels; declare them between OpenKernelGroup(\"" + group.name
+                   + "\") and CloseKernelGroup()");
+        if (!group.hasTemplate) {
+            if (!group.members.empty())
+                report(where + ": UserKernelGroup(\"" + group.name + "\", ...) is never called, so its user kernels "
+                       + joined(group.members) + " are never called; add it after CloseKernelGroup()");
+            return;
+        }
+        for (const std::string& name : duplicateNames(group.cargs))
+            report(where + ": C argument " + name + " appears more than once in CArgs()");
+
+        std::set<std::string> called;
+        for (std::size_t i = 0; i < group.calls.size(); ++i) {
+            const KernelCall& call = group.calls[i];
+            const std::string label = where + ": call " + std::to_string(i + 1) + " (" + call.callee + ")";
+            called.insert(call.callee);
+            checkGroupCall(group, call, label);
+        }
+        for (const std::string& member : group.members)
+            if (!called.count(member))
+                report(where + ": its user kernel " + member + " is never called; add UserKernelCall(\"" + member
+                       + "\", LOC_GROUP, ...) to UserKernelGroup(\"" + group.name + "\") or move it out of the group");
+    }
+
+    void checkGroupCall(const KernelGroup& group, const KernelCall& call, const std::string& where)
+    {
+        if (call.location != CallLocation::Group)
+            report(where + ": a call in a kernel group must use LOC_GROUP");
+        const UserKernel* callee = model_.findUserKernel(call.callee);
+        if (callee == nullptr)
+            report(where + ": no user kernel named " + call.callee + "; a group calls the user kernels declared "
+                           "between its OpenKernelGroup() and CloseKernelGroup()");
+        else if (std::find(group.members.begin(), group.members.end(), call.callee) == group.members.end())
+            report(where + ": user kernel " + call.callee + " is not a member of " + group.name
+                   + "; declare it between OpenKernelGroup(\"" + group.name + "\") and CloseKernelGroup()");
+        else if (call.bindings.size() != callee->cargs.size())
+            report(where + ": binding count " + std::to_string(call.bindings.size()) + " but the user kernel has "
+                   + std::to_string(callee->cargs.size()) + " C arguments (" + namesOf(callee->cargs)
+                   + "); give one binding per C argument, in order");
+
+        for (std::size_t j = 0; j < call.bindings.size(); ++j) {
+            const Binding& binding = call.bindings[j];
+            std::string label = where + ": binding " + std::to_string(j + 1);
+            if (callee != nullptr && j < callee->cargs.size())
+                label += " (" + callee->cargs[j].name + ")";
+            if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex)
+                report(label + ": " + (binding.kind == Binding::Kind::KernelArg ? "K_Arg" : "C_ArgIndex")
+                       + " cannot be used in a kernel group; bind C_Arg() or Imm() only");
+            else if (binding.kind == Binding::Kind::CArg && !hasNamed(group.cargs, binding.name))
+                report(label + ": C_Arg(\"" + binding.name + "\") names no C argument of group " + group.name
+                       + "; its C arguments are " + namesOf(group.cargs));
+        }
+    }
+
+    static std::string joined(const std::vector<std::string>& names)
+    {
+        std::string text;
+        for (const std::string& name : names)
+            text += (text.empty() ? "" : ", ") + name;
+        return text;
+    }
+
+    const KernelModel& model_;
+    std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+std::vector<std::string> checkModel(const KernelModel& model)
+{
+    return ModelChecker(model).run();
+}
+
+}  // namespace tessera::tiler

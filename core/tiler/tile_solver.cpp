@@ -1,0 +1,526 @@
+#include "tiler/tile_solver.h"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+namespace tessera::tiler {
+namespace {
+
+constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t alignUp(std::uint64_t value, unsigned alignment)
+{
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+bool isScratch(const KernelArgument& arg) { return arg.has(ArgFlag::Buffer); }
+bool isOneTileScratch(const KernelArgument& arg) { return isScratch(arg) && arg.has(ArgFlag::OneTile); }
+bool isDynamicScratch(const KernelArgument& arg) { return isScratch(arg) && arg.has(ArgFlag::DynTile); }
+
+// The loop nest always has the three spaces; the ones the kernel does not iterate count 1 and sit
+// where they change nothing (output planes outermost, input planes innermost).
+std::vector<LoopLevel> canonicalLoops(const UserKernel& kernel)
+{
+    std::vector<IterationSpace> order = kernel.order;
+    const auto has = [&](IterationSpace space) {
+        return std::find(order.begin(), order.end(), space) != order.end();
+    };
+    if (!has(IterationSpace::OutPlane))
+        order.insert(order.begin(), IterationSpace::OutPlane);
+    if (!has(IterationSpace::InPlane))
+        order.push_back(IterationSpace::InPlane);
+    if (!has(IterationSpace::Tile))
+        order.push_back(IterationSpace::Tile);
+    const auto declared = [&](IterationSpace space) {
+        return std::find(kernel.order.begin(), kernel.order.end(), space) != kernel.order.end();
+    };
+    std::vector<LoopLevel> loops;
+    for (IterationSpace space : order) {
+        unsigned count = 1;
+        if (space == IterationSpace::OutPlane && declared(space))
+            count = std::max(1u, kernel.outPlanes);
+        if (space == IterationSpace::InPlane && declared(space))
+            count = std::max(1u, kernel.inPlanes);
+        loops.push_back({space, count});
+    }
+    return loops;
+}
+
+class Solver {
+public:
+    Solver(const UserKernel& kernel, const TilerCostModel& costModel) : kernel_(kernel), cost_(costModel) {}
+
+    std::string prepare();
+    TileSolverResult solve(std::uint64_t budget, std::uint64_t l2Budget);
+
+private:
+    struct Config {
+        std::vector<bool> doubleBuffer;  // per argument
+        std::vector<bool> promote;       // per argument
+    };
+
+    void applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTile) const;
+    bool constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const;
+    std::uint64_t layout(KernelTiling& tiling, const Config& config) const;
+    double estimateCycles(const KernelTiling& tiling) const;
+    std::uint64_t loadsOf(const KernelTiling& tiling, const ArgTiling& arg) const;
+    bool rereads(const KernelTiling& tiling, const ArgTiling& arg) const;
+    std::vector<Config> configurations(bool declaredBuffering) const;
+    std::string describeMinimum(std::uint64_t budget, std::uint64_t& minimum) const;
+
+    const UserKernel& kernel_;
+    const TilerCostModel& cost_;
+    KernelTiling base_;
+    std::vector<std::size_t> ratioArgs_;
+    std::vector<unsigned> ratio_;   // per argument (0 when not in the ratio group)
+    unsigned refExtent_ = 1;
+    bool onePreferredTile_ = false;
+};
+
+std::string Solver::prepare()
+{
+    base_.kernel = &kernel_;
+    base_.loops = canonicalLoops(kernel_);
+    const unsigned inPlanes = base_.loopCount(IterationSpace::InPlane);
+    const unsigned outPlanes = base_.loopCount(IterationSpace::OutPlane);
+    ratio_.assign(kernel_.args.size(), 0);
+    for (std::size_t i = 0; i < kernel_.args.size(); ++i) {
+        const KernelArgument& arg = kernel_.args[i];
+        ArgTiling tiling;
+        tiling.arg = &arg;
+        tiling.orientation = kernel_.orientation;
+        if (arg.constraints & ArgConstraint::TileHorizontal)
+            tiling.orientation = Orientation::Horizontal;
+        if (arg.constraints & ArgConstraint::TileVertical)
+            tiling.orientation = Orientation::Vertical;
+        const bool horizontal = tiling.orientation == Orientation::Horizontal;
+        tiling.extent = horizontal ? arg.height : arg.width;
+        tiling.crossExtent = horizontal ? arg.width : arg.height;
+        tiling.planeBytes = std::uint64_t(arg.width) * arg.height * arg.itemSize;
+        tiling.planeStride = tiling.planeBytes * std::max(1u, arg.nextPlaneUpdate);
+        if (arg.constraints & ArgConstraint::OnePreferredTile)
+            onePreferredTile_ = true;
+        if (isScratch(arg)) {
+            tiling.residence = ArgResidence::Scratch;
+            tiling.tiled = isOneTileScratch(arg) || isDynamicScratch(arg);
+        } else {
+            tiling.tiled = arg.has(ArgFlag::Tiled);
+            tiling.stagedInL2 = arg.has(ArgFlag::L2DoubleBuffer);
+            if (tiling.stagedInL2 && arg.has(ArgFlag::In) && arg.has(ArgFlag::Out)) {
+                return "user kernel " + kernel_.name + ": argument " + arg.name +
+                       " is both input and output with its home in L3 (O_L2DB); declare the input and the "
+                       "output as two arguments";
+            }
+            if (arg.has(ArgFlag::FourD)) {
+                tiling.usesInPlane = inPlanes > 1;
+                tiling.usesOutPlane = outPlanes > 1;
+                tiling.planeCount = inPlanes * outPlanes;
+            } else if (arg.has(ArgFlag::ThreeD)) {
+                const bool outputOnly = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In);
+                tiling.usesOutPlane = outputOnly && outPlanes > 1;
+                tiling.usesInPlane = !outputOnly && inPlanes > 1;
+                tiling.planeCount = outputOnly ? outPlanes : inPlanes;
+            }
+        }
+        if (tiling.tiled && !isDynamicScratch(arg)) {
+            if (arg.tileOverlap >= tiling.extent) {
+                std::ostringstream out;
+                out << "user kernel " << kernel_.name << ": argument " << arg.name << " has a tile overlap of "
+                    << arg.tileOverlap << " but only " << tiling.extent << (horizontal ? " lines" : " columns")
+                    << "; the overlap must be smaller than the tiled dimension";
+                return out.str();
+            }
+            ratioArgs_.push_back(i);
+        }
+        base_.args.push_back(tiling);
+    }
+    if (ratioArgs_.empty()) {
+        refExtent_ = 1;
+        return {};
+    }
+    std::size_t refArg = ratioArgs_.front();
+    refExtent_ = std::numeric_limits<unsigned>::max();
+    for (std::size_t i : ratioArgs_) {
+        const unsigned effective = base_.args[i].extent - kernel_.args[i].tileOverlap;
+        if (effective < refExtent_) {
+            refExtent_ = effective;
+            refArg = i;
+        }
+    }
+    for (std::size_t i : ratioArgs_) {
+        const unsigned effective = base_.args[i].extent - kernel_.args[i].tileOverlap;
+        if (effective % refExtent_ != 0) {
+            std::ostringstream out;
+            out << "user kernel " << kernel_.name << ": argument " << kernel_.args[i].name << " has " << effective
+                << " tiled lines/columns beyond its overlap, not a multiple of argument " << kernel_.args[refArg].name
+                << "'s " << refExtent_ << "; tiles of all arguments must advance in whole-number ratios "
+                << "(adjust the declared sizes or the overlap)";
+            return out.str();
+        }
+        ratio_[i] = effective / refExtent_;
+    }
+    return {};
+}
+
+void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTile) const
+{
+    tiling.tileCount = tileCount;
+    tiling.loops[std::size_t(tiling.loopIndex(IterationSpace::Tile))].count = tileCount;
+    for (std::size_t i = 0; i < tiling.args.size(); ++i) {
+        ArgTiling& arg = tiling.args[i];
+        if (!arg.tiled)
+            continue;
+        if (isDynamicScratch(*arg.arg)) {
+            arg.tileSize = arg.lastTileSize = 1;
+            arg.step = 1;
+            continue;
+        }
+        const unsigned step = ratio_[i] * refTile;
+        arg.step = step;
+        if (tileCount == 1) {
+            arg.tileSize = arg.lastTileSize = arg.extent;
+        } else {
+            arg.tileSize = std::min(arg.extent, step + arg.arg->tileOverlap);
+            arg.lastTileSize = arg.extent - (tileCount - 1) * step;
+        }
+    }
+    // The innermost loop that changes each streamed argument's chunk.
+    for (ArgTiling& arg : tiling.args) {
+        arg.level = -1;
+        if (arg.residence == ArgResidence::Scratch)
+            continue;
+        for (std::size_t l = 0; l < tiling.loops.size(); ++l) {
+            const LoopLevel& loop = tiling.loops[l];
+            const bool varies = loop.count > 1 && ((loop.space == IterationSpace::Tile && arg.tiled) ||
+                                                   (loop.space == IterationSpace::InPlane && arg.usesInPlane) ||
+                                                   (loop.space == IterationSpace::OutPlane && arg.usesOutPlane));
+            if (varies)
+                arg.level = int(l);
+        }
+    }
+}
+
+bool Solver::constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const
+{
+    if (tileCount == 1)
+        return true;
+    if (onePreferredTile_)
+        return false;
+    for (std::size_t i : ratioArgs_) {
+        const KernelArgument& arg = kernel_.args[i];
+        const unsigned size = ratio_[i] * refTile + arg.tileOverlap;
+        if ((arg.constraints & ArgConstraint::Even) && size % 2 != 0)
+            return false;
+        if ((arg.constraints & ArgConstraint::Odd) && size % 2 != 1)
+            return false;
+        if (withPreference && arg.preferredTileSize > 1 && size % arg.preferredTileSize != 0)
+            return false;
+    }
+    return true;
+}
+
+// How many times the argument's chunk is moved (per direction) over the whole loop nest.
+std::uint64_t Solver::loadsOf(const KernelTiling& tiling, const ArgTiling& arg) const
+{
+    if (arg.level < 0)
+        return 1;
+    std::uint64_t loads = 1;
+    for (int l = 0; l <= arg.level; ++l)
+        loads *= tiling.loops[std::size_t(l)].count;
+    return loads;
+}
+
+// True when some loop outside the argument's level repeats it without changing its data.
+bool Solver::rereads(const KernelTiling& tiling, const ArgTiling& arg) const
+{
+    if (arg.residence == ArgResidence::Scratch || arg.level < 0)
+        return false;
+    std::uint64_t distinct = 1;
+    for (int l = 0; l <= arg.level; ++l) {
+        const LoopLevel& loop = tiling.loops[std::size_t(l)];
+        const bool varies = (loop.space == IterationSpace::Tile && arg.tiled) ||
+                            (loop.space == IterationSpace::InPlane && arg.usesInPlane) ||
+                            (loop.space == IterationSpace::OutPlane && arg.usesOutPlane);
+        if (varies)
+            distinct *= loop.count;
+    }
+    return distinct < loadsOf(tiling, arg);
+}
+
+std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
+{
+    std::uint64_t offset = 0, l2Offset = 0;
+    tiling.dmaRead = tiling.dmaWrite = tiling.l3Read = tiling.l3Write = 0;
+    for (std::size_t i = 0; i < tiling.args.size(); ++i) {
+        ArgTiling& arg = tiling.args[i];
+        const KernelArgument& model = *arg.arg;
+        arg.dmaRead = arg.dmaWrite = 0;
+        arg.bufferCount = 1;
+        if (isScratch(model)) {
+            if (isDynamicScratch(model))
+                arg.chunkBytes = std::uint64_t(arg.crossExtent) * tiling.tileCount * model.itemSize;
+            else if (isOneTileScratch(model))
+                arg.chunkBytes = std::uint64_t(arg.tileSize) * arg.crossExtent * model.itemSize;
+            else
+                arg.chunkBytes = arg.planeBytes;
+            arg.l1Bytes = arg.chunkBytes;
+        } else if (config.promote[i]) {
+            arg.residence = ArgResidence::Promoted;
+            arg.chunkBytes = arg.planeStride * (arg.planeCount - 1) + arg.planeBytes;
+            arg.l1Bytes = arg.chunkBytes;
+            if (model.has(ArgFlag::In))
+                arg.dmaRead = arg.chunkBytes;
+            if (model.has(ArgFlag::Out))
+                arg.dmaWrite = arg.chunkBytes;
+        } else {
+            arg.residence = ArgResidence::Streamed;
+            arg.chunkBytes = arg.chunkBytesAt(0, tiling.tileCount);
+            const std::uint64_t loads = loadsOf(tiling, arg);
+            arg.bufferCount = (config.doubleBuffer[i] && loads > 1) ? 2 : 1;
+            arg.l1Bytes = arg.chunkBytes * arg.bufferCount;
+            // Bytes over all loads: the tile loop contributes the sum of its tile sizes when it is
+            // at or outside the argument's level; the other loops multiply.
+            std::uint64_t bytes = arg.chunkBytes;
+            if (arg.level >= 0) {
+                std::uint64_t repeat = 1;
+                bool tileLoopInside = false;
+                for (int l = 0; l <= arg.level; ++l) {
+                    const LoopLevel& loop = tiling.loops[std::size_t(l)];
+                    if (loop.space == IterationSpace::Tile && arg.tiled)
+                        tileLoopInside = true;
+                    else
+                        repeat *= loop.count;
+                }
+                std::uint64_t perPass = arg.chunkBytes;
+                if (tileLoopInside) {
+                    perPass = 0;
+                    for (unsigned t = 0; t < tiling.tileCount; ++t)
+                        perPass += arg.chunkBytesAt(t, tiling.tileCount);
+                }
+                bytes = repeat * perPass;
+            }
+            if (model.has(ArgFlag::In))
+                arg.dmaRead = bytes;
+            if (model.has(ArgFlag::Out))
+                arg.dmaWrite = bytes;
+        }
+        arg.l1Offset = offset;
+        offset = alignUp(offset + arg.l1Bytes, cost_.alignment);
+        tiling.dmaRead += arg.dmaRead;
+        tiling.dmaWrite += arg.dmaWrite;
+        if (arg.stagedInL2) {
+            // Inputs prefetch from L3 one chunk ahead of L1, so they stage in as many L2 buffers as
+            // L1 ones; outputs always get two, so a chunk leaves for L3 while the next one arrives.
+            arg.l2BufferCount = arg.isOutput() ? 2 : arg.bufferCount;
+            arg.l2Bytes = arg.chunkBytes * arg.l2BufferCount;
+            arg.l2Offset = l2Offset;
+            l2Offset = alignUp(l2Offset + arg.l2Bytes, cost_.alignment);
+            arg.l3Read = arg.dmaRead;
+            arg.l3Write = arg.dmaWrite;
+            tiling.l3Read += arg.l3Read;
+            tiling.l3Write += arg.l3Write;
+        }
+    }
+    tiling.l1Bytes = offset;
+    tiling.l2Bytes = l2Offset;
+    return offset;
+}
+
+double Solver::estimateCycles(const KernelTiling& tiling) const
+{
+    std::uint64_t steps = 1;
+    for (const LoopLevel& loop : tiling.loops)
+        steps *= loop.count;
+    std::uint64_t largestTileItems = 1;
+    double pipelinedDma = 0, exposedDma = 0, transfers = 0, lines = 0;
+    for (const ArgTiling& arg : tiling.args) {
+        if (arg.residence == ArgResidence::Scratch)
+            continue;
+        largestTileItems = std::max<std::uint64_t>(largestTileItems, arg.chunkBytes / std::max(1u, arg.arg->itemSize));
+        const double bytes = double(arg.dmaRead + arg.dmaWrite);
+        const double directions = (arg.isInput() ? 1 : 0) + (arg.isOutput() ? 1 : 0);
+        const double loads = arg.residence == ArgResidence::Promoted ? 1.0 : double(loadsOf(tiling, arg));
+        transfers += loads * directions;
+        if (arg.orientation == Orientation::Vertical && arg.tiled && arg.residence == ArgResidence::Streamed)
+            lines += loads * directions * arg.crossExtent;
+        if (arg.residence == ArgResidence::Streamed && arg.bufferCount == 2) {
+            pipelinedDma += bytes / cost_.dmaBytesPerCycle + double(arg.l3Read + arg.l3Write) / cost_.l3BytesPerCycle;
+            // The first read and the last write of a pipelined argument are not hidden.
+            exposedDma += double(arg.chunkBytesAt(0, tiling.tileCount)) * (arg.isInput() ? 1 : 0) /
+                          cost_.dmaBytesPerCycle;
+            exposedDma += double(arg.chunkBytesAt(tiling.tileCount - 1, tiling.tileCount)) *
+                          (arg.isOutput() ? 1 : 0) / cost_.dmaBytesPerCycle;
+        } else {
+            exposedDma += bytes / cost_.dmaBytesPerCycle + double(arg.l3Read + arg.l3Write) / cost_.l3BytesPerCycle;
+        }
+    }
+    const double compute = double(steps) * double(largestTileItems) * cost_.computeCyclesPerItem /
+                           std::max(1u, cost_.cores);
+    std::size_t callsPerStep = 0;
+    for (const KernelCall& call : kernel_.calls)
+        if (call.location == CallLocation::InnerLoop)
+            ++callsPerStep;
+    const double overhead = double(steps) * double(std::max<std::size_t>(1, callsPerStep)) * cost_.callCycles;
+    return std::max(compute, pipelinedDma) + exposedDma + transfers * cost_.dmaSetupCycles +
+           lines * cost_.dmaLineCycles + overhead;
+}
+
+std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
+{
+    // Arguments declared O_DB get their two buffers; only when nothing fits that way do they fall
+    // back to one. Each argument the loops would move more than once may be promoted whole; past a
+    // handful of such arguments they are promoted together, which keeps the search small.
+    std::vector<std::size_t> promotable;
+    Config plain;
+    plain.doubleBuffer.assign(base_.args.size(), false);
+    plain.promote.assign(base_.args.size(), false);
+    for (std::size_t i = 0; i < base_.args.size(); ++i) {
+        const KernelArgument& arg = *base_.args[i].arg;
+        if (isScratch(arg))
+            continue;
+        plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
+        if (arg.nextPlaneUpdate <= 1 && !arg.has(ArgFlag::L2DoubleBuffer))
+            promotable.push_back(i);
+    }
+    std::vector<Config> configs;
+    if (promotable.size() <= 6) {
+        for (std::uint64_t mask = 0; mask < (1ull << promotable.size()); ++mask) {
+            Config config = plain;
+            for (std::size_t k = 0; k < promotable.size(); ++k)
+                config.promote[promotable[k]] = (mask >> k) & 1;
+            configs.push_back(config);
+        }
+    } else {
+        configs.push_back(plain);
+        Config all = plain;
+        for (std::size_t i : promotable)
+            all.promote[i] = true;
+        configs.push_back(all);
+    }
+    return configs;
+}
+
+std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum) const
+{
+    Config single;
+    single.doubleBuffer.assign(base_.args.size(), false);
+    single.promote.assign(base_.args.size(), false);
+    minimum = kUnbounded;
+    KernelTiling best;
+    // Preferred tile sizes are a wish the solver drops before failing, so they do not count here.
+    for (unsigned refTile = 1; refTile <= refExtent_; ++refTile) {
+        const unsigned tileCount = (refExtent_ + refTile - 1) / refTile;
+        if (tileCount > 1 && refTile > (refExtent_ - 1) / (tileCount - 1))
+            continue;
+        if (!constraintsHold(tileCount, refTile, false))
+            continue;
+        KernelTiling tiling = base_;
+        applyTiles(tiling, tileCount, refTile);
+        const std::uint64_t bytes = layout(tiling, single);
+        if (bytes < minimum) {
+            minimum = bytes;
+            best = tiling;
+        }
+    }
+    std::ostringstream out;
+    out << "user kernel " << kernel_.name << ": ";
+    if (minimum == kUnbounded) {
+        out << "no tiling satisfies the argument constraints (even/odd, one tile, preferred sizes); "
+            << "relax them";
+        minimum = 0;
+        return out.str();
+    }
+    out << "needs at least " << minimum << " bytes of L1, budget is " << budget << " (smallest tiling:";
+    const char* separator = " ";
+    for (const ArgTiling& arg : best.args) {
+        out << separator << arg.arg->name << " " << arg.l1Bytes;
+        if (arg.tiled && arg.residence != ArgResidence::Scratch)
+            out << " for " << arg.tileSize << (arg.orientation == Orientation::Horizontal ? "-line" : "-column")
+                << " tiles";
+        separator = ", ";
+    }
+    out << "); raise the L1 budget to at least " << minimum;
+    return out.str();
+}
+
+TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
+{
+    std::uint64_t smallestStaging = kUnbounded;
+    TileSolverResult result;
+    bool found = false;
+    double bestCycles = 0;
+    // Passes in order of preference: preferred tile sizes honoured and declared double buffers,
+    // then without the preference, then single buffers.
+    const std::pair<bool, bool> passes[] = {{true, true}, {false, true}, {true, false}, {false, false}};
+    for (const auto& [withPreference, declaredBuffering] : passes) {
+        for (const Config& config : configurations(declaredBuffering)) {
+            for (unsigned tileCount = 1; tileCount <= refExtent_; ++tileCount) {
+                const unsigned low = (refExtent_ + tileCount - 1) / tileCount;
+                const unsigned high = tileCount == 1 ? refExtent_ : (refExtent_ - 1) / (tileCount - 1);
+                // At equal tile count the largest regular tile that fits is taken: it leaves a
+                // shorter last tile, whose compute and write-back no prefetch hides.
+                for (unsigned refTile = high; refTile >= low && refTile > 0; --refTile) {
+                    if (!constraintsHold(tileCount, refTile, withPreference))
+                        continue;
+                    KernelTiling tiling = base_;
+                    applyTiles(tiling, tileCount, refTile);
+                    bool useful = true;
+                    for (std::size_t i = 0; i < tiling.args.size(); ++i)
+                        if (config.promote[i] && !rereads(tiling, tiling.args[i]))
+                            useful = false;  // promotion would move the same bytes and only cost L1
+                    if (!useful)
+                        break;
+                    if (layout(tiling, config) > budget)
+                        continue;
+                    if (tiling.l2Bytes > l2Budget) {
+                        smallestStaging = std::min(smallestStaging, tiling.l2Bytes);
+                        continue;
+                    }
+                    tiling.estimatedCycles = estimateCycles(tiling);
+                    const bool better = !found || tiling.estimatedCycles < bestCycles - 1e-9 ||
+                                        (tiling.estimatedCycles <= bestCycles + 1e-9 &&
+                                         tiling.tileCount < result.tiling.tileCount);
+                    if (better) {
+                        found = true;
+                        bestCycles = tiling.estimatedCycles;
+                        result.tiling = tiling;
+                    }
+                    break;
+                }
+            }
+        }
+        if (found)
+            break;
+    }
+    if (!found) {
+        result.error = describeMinimum(budget, result.minimumL1);
+        if (smallestStaging != kUnbounded && result.minimumL1 <= budget) {
+            result.error = "user kernel " + kernel_.name + ": its arguments homed in L3 need at least " +
+                           std::to_string(smallestStaging) + " bytes of L2 staging buffers, L2 budget is " +
+                           std::to_string(l2Budget) + "; raise the L2 budget or lower the L1 budget (smaller tiles)";
+        }
+        return result;
+    }
+    result.ok = true;
+    std::uint64_t unused = 0;
+    describeMinimum(budget, unused);
+    result.minimumL1 = unused;
+    return result;
+}
+
+}  // namespace
+
+TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, std::uint64_t l2Budget,
+                             const TilerCostModel& costModel)
+{
+    Solver solver(kernel, costModel);
+    if (std::string problem = solver.prepare(); !problem.empty()) {
+        TileSolverResult result;
+        result.error = problem;
+        return result;
+    }
+    return solver.solve(l1Budget, l2Budget);
+}
+
+}  // namespace tessera::tiler

@@ -1,0 +1,52 @@
+#include "tiler/tiling.h"
+
+namespace tessera::tiler {
+
+unsigned ArgTiling::tileSizeAt(unsigned tileIndex, unsigned tileCount) const
+{
+    if (!tiled)
+        return extent;
+    return tileIndex + 1 == tileCount ? lastTileSize : tileSize;
+}
+
+std::uint64_t ArgTiling::chunkBytesAt(unsigned tileIndex, unsigned tileCount) const
+{
+    if (!tiled)
+        return planeBytes;
+    return std::uint64_t(tileSizeAt(tileIndex, tileCount)) * crossExtent * arg->itemSize;
+}
+
+int KernelTiling::loopIndex(IterationSpace space) const
+{
+    for (std::size_t i = 0; i < loops.size(); ++i)
+        if (loops[i].space == space)
+            return int(i);
+    return -1;
+}
+
+unsigned KernelTiling::loopCount(IterationSpace space) const
+{
+    const int index = loopIndex(space);
+    return index < 0 ? 1 : loops[std::size_t(index)].count;
+}
+
+const ArgTiling* KernelTiling::find(const std::string& name) const
+{
+    for (const ArgTiling& arg : args)
+        if (arg.arg->name == name)
+            return &arg;
+    return nullptr;
+}
+
+const ArgTiling* KernelTiling::referenceArg() const
+{
+    for (const ArgTiling& arg : args)
+        if (arg.tiled && arg.residence != ArgResidence::Scratch)
+            return &arg;
+    for (const ArgTiling& arg : args)
+        if (arg.tiled)
+            return &arg;
+    return nullptr;
+}
+
+}  // namespace tessera::tiler

@@ -1,0 +1,84 @@
+// What the tile solver decided for one user kernel: the loop nest, the tile sizes of every
+// argument, where each buffer sits in L1, and the DMA traffic the generated code will move.
+#pragma once
+
+#include "tiler/kernel_model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::tiler {
+
+// One loop of the generated nest. Loops the kernel does not iterate have count 1.
+struct LoopLevel {
+    IterationSpace space = IterationSpace::Tile;
+    unsigned count = 1;
+};
+
+// How an argument lives in L1.
+enum class ArgResidence {
+    Streamed,   // chunks (tiles and/or planes) move between L2 and L1 as the loops advance
+    Promoted,   // the whole argument is moved into L1 once (before the loops) and back once after
+    Scratch,    // an L1-only buffer: no DMA
+};
+
+struct ArgTiling {
+    const KernelArgument* arg = nullptr;
+    Orientation orientation = Orientation::Horizontal;
+    ArgResidence residence = ArgResidence::Streamed;
+    bool tiled = false;           // takes part in the tile loop
+    unsigned extent = 0;          // size of the tiled dimension (lines for horizontal tiles)
+    unsigned crossExtent = 0;     // the other dimension (columns for horizontal tiles)
+    unsigned tileSize = 0;        // lines/columns of every tile but the last
+    unsigned lastTileSize = 0;
+    unsigned step = 0;            // lines/columns the tile origin advances per tile
+    std::uint64_t planeBytes = 0; // one data plane in its home memory
+    std::uint64_t planeStride = 0;// bytes between consecutive plane indices
+    unsigned planeCount = 1;      // planes held in the home memory
+    bool usesInPlane = false;     // plane index follows the input-plane loop
+    bool usesOutPlane = false;    // plane index follows the output-plane loop
+    int level = -1;               // innermost loop (index into KernelTiling::loops) where the
+                                  // chunk changes; -1 when it never changes (loaded once)
+    unsigned bufferCount = 1;     // 2 when double-buffered
+    std::uint64_t chunkBytes = 0; // bytes of one full chunk (one L1 buffer)
+    std::uint64_t l1Offset = 0;
+    std::uint64_t l1Bytes = 0;    // bufferCount * chunkBytes, or the promoted/scratch size
+    std::uint64_t dmaRead = 0;    // predicted bytes moved L2 -> L1
+    std::uint64_t dmaWrite = 0;   // predicted bytes moved L1 -> L2
+    // Arguments whose home is L3 (O_L2DB) pass through staging buffers in L2.
+    bool stagedInL2 = false;
+    unsigned l2BufferCount = 0;
+    std::uint64_t l2Offset = 0;
+    std::uint64_t l2Bytes = 0;
+    std::uint64_t l3Read = 0;     // predicted bytes moved L3 -> L2
+    std::uint64_t l3Write = 0;    // predicted bytes moved L2 -> L3
+
+    bool isInput() const { return arg->has(ArgFlag::In); }
+    bool isOutput() const { return arg->has(ArgFlag::Out); }
+    // Bytes of the chunk at a given tile index (the last tile may be smaller).
+    std::uint64_t chunkBytesAt(unsigned tileIndex, unsigned tileCount) const;
+    unsigned tileSizeAt(unsigned tileIndex, unsigned tileCount) const;
+};
+
+struct KernelTiling {
+    const UserKernel* kernel = nullptr;
+    std::vector<LoopLevel> loops;  // outermost first; always the three spaces
+    unsigned tileCount = 1;
+    std::vector<ArgTiling> args;   // in the kernel's argument order
+    std::uint64_t l1Bytes = 0;     // total L1 used by this kernel
+    std::uint64_t dmaRead = 0;
+    std::uint64_t dmaWrite = 0;
+    std::uint64_t l2Bytes = 0;     // L2 staging buffers of arguments homed in L3
+    std::uint64_t l3Read = 0;
+    std::uint64_t l3Write = 0;
+    double estimatedCycles = 0;
+
+    int loopIndex(IterationSpace space) const;
+    unsigned loopCount(IterationSpace space) const;
+    const ArgTiling* find(const std::string& name) const;
+    // The first streamed input/output argument that is tiled (the kernel's "tile size").
+    const ArgTiling* referenceArg() const;
+};
+
+}  // namespace tessera::tiler

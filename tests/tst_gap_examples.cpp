@@ -1,0 +1,410 @@
+// The Autotiler guide's examples (tests/gap/*) end to end: each model is compiled against the model
+// API and run as a generator at several L1 budgets; the generated C is built for the host with the
+// emulation runtime, AddressSanitizer and UBSan, together with the example's basic kernels and
+// harness; the harness must match its untiled reference exactly and move exactly the L2<->L1 bytes
+// GenKernels.tiling.json predicts.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;  // -1: did not start, crashed or timed out
+    QString out;
+    QString err;
+};
+
+Result runProcess(const QString& program, const QStringList& arguments,
+                  const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(program, arguments);
+    if (!process.waitForStarted(60000))
+        return {-1, {}, QStringLiteral("cannot start %1: %2").arg(program, process.errorString())};
+    if (!process.waitForFinished(600000)) {
+        process.kill();
+        process.waitForFinished();
+        return {-1, QString::fromUtf8(process.readAllStandardOutput()),
+                QStringLiteral("%1 timed out\n").arg(program) + QString::fromUtf8(process.readAllStandardError())};
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QString describe(const QString& what, const QStringList& command, const Result& r)
+{
+    return QStringLiteral("%1 (exit %2)\n$ %3\n--- stdout\n%4--- stderr\n%5")
+        .arg(what)
+        .arg(r.exitCode)
+        .arg(command.join(' '), r.out.right(4000), r.err.right(4000));
+}
+
+QString exampleDir(const QString& example) { return QStringLiteral(TESSERA_SOURCE_DIR "/tests/gap/") + example; }
+
+// The largest N in "needs at least N bytes of L1" (digit groups may be separated), or -1.
+qint64 neededL1(const QString& text)
+{
+    static const QRegularExpression pattern(QStringLiteral("needs at least ([0-9][0-9 ,'\\x{202F}]*) bytes of L1"));
+    qint64 needed = -1;
+    for (auto it = pattern.globalMatch(text); it.hasNext();) {
+        QString digits = it.next().captured(1);
+        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
+        needed = std::max(needed, digits.toLongLong());
+    }
+    return needed;
+}
+
+QJsonObject readJson(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1").arg(path);
+        return {};
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!document.isObject()) {
+        *error = QStringLiteral("%1: %2").arg(path, parseError.errorString());
+        return {};
+    }
+    return document.object();
+}
+
+QJsonObject findByName(const QJsonArray& array, const QString& name)
+{
+    for (const QJsonValue& value : array)
+        if (value.toObject()[QStringLiteral("name")].toString() == name)
+            return value.toObject();
+    return {};
+}
+
+const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
+                               QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3")};
+// Every model sets this budget with SetL1MemorySize (the guide's figure).
+constexpr qint64 kModelDefaultL1 = 51200;
+
+} // namespace
+
+class TestGapExamples : public QObject {
+    Q_OBJECT
+
+    QString m_cc;
+    QStringList m_modelCflags;
+    QStringList m_modelLibs;
+    QStringList m_emulCflags;
+    QTemporaryDir m_work;
+    std::map<QString, QString> m_generators;  // example -> compiled generator
+    std::map<QString, qint64> m_minimumL1;    // example -> N of "needs at least N bytes of L1"
+
+    // The one line of flags `tessera gap <What>` prints, split on white space; false on failure.
+    static bool cliFlags(const QString& what, QStringList* flags, QString* error)
+    {
+        const QStringList command{QStringLiteral("gap"), what};
+        const Result r = runProcess(QStringLiteral(TESSERA_CLI_PATH), command);
+        if (r.exitCode != 0) {
+            *error = describe(QStringLiteral("tessera gap %1 failed").arg(what), QStringList{TESSERA_CLI_PATH} + command, r);
+            return false;
+        }
+        *flags = r.out.trimmed().split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        return true;
+    }
+
+    // The example's generator, compiled once per run; empty with *error set on failure.
+    QString generator(const QString& example, QString* error)
+    {
+        if (auto it = m_generators.find(example); it != m_generators.end())
+            return it->second;
+        const QString dir = m_work.filePath(example);
+        QDir().mkpath(dir);
+        const QString path = dir + QStringLiteral("/gen");
+        const QStringList command =
+            QStringList{exampleDir(example) + QStringLiteral("/Model.c")} + m_modelCflags + m_modelLibs +
+            QStringList{QStringLiteral("-o"), path};
+        const Result r = runProcess(m_cc, command);
+        if (r.exitCode != 0) {
+            *error = describe(QStringLiteral("compiling the %1 model failed").arg(example), QStringList{m_cc} + command, r);
+            return {};
+        }
+        m_generators[example] = path;
+        return path;
+    }
+
+    Result generate(const QString& gen, const QString& outDir, qint64 budget, QStringList* command)
+    {
+        *command = QStringList{QStringLiteral("-o"), outDir};
+        if (budget > 0)
+            *command << QStringLiteral("--l1") << QString::number(budget);
+        return runProcess(gen, *command);
+    }
+
+    // N for the example, found by running its generator with a 64-byte L1, which must fail.
+    qint64 minimumL1(const QString& example, QString* error)
+    {
+        if (auto it = m_minimumL1.find(example); it != m_minimumL1.end())
+            return it->second;
+        const QString gen = generator(example, error);
+        if (gen.isEmpty())
+            return -1;
+        QTemporaryDir out;
+        QStringList command;
+        const Result r = generate(gen, out.path(), 64, &command);
+        const qint64 needed = neededL1(r.err);
+        if (r.exitCode <= 0 || needed <= 64) {
+            *error = describe(QStringLiteral("%1 at --l1 64 must fail with \"needs at least <N> bytes of L1\"").arg(example),
+                              QStringList{gen} + command, r);
+            return -1;
+        }
+        m_minimumL1[example] = needed;
+        return needed;
+    }
+
+    // Generates at Budget (0: the model's own), builds with the harness and runs it; an empty string
+    // when everything matched, otherwise what went wrong.
+    QString fullFlow(const QString& example, qint64 budget, qint64 expectedBudget, unsigned seed)
+    {
+        QString error;
+        const QString gen = generator(example, &error);
+        if (gen.isEmpty())
+            return error;
+        QTemporaryDir work;
+        const QString failure = fullFlowIn(work.path(), gen, example, budget, expectedBudget, seed);
+        if (!failure.isEmpty()) {
+            work.setAutoRemove(false);  // the generated files, for a look
+            return failure + QStringLiteral("\n(generated files kept in %1)").arg(work.path());
+        }
+        return {};
+    }
+
+    QString fullFlowIn(const QString& workDir, const QString& gen, const QString& example, qint64 budget,
+                       qint64 expectedBudget, unsigned seed)
+    {
+        QString error;
+        const QDir work(workDir);
+        const QString out = work.filePath(QStringLiteral("out"));
+        QDir().mkpath(out);
+
+        QStringList genCommand;
+        const Result generated = generate(gen, out, budget, &genCommand);
+        if (generated.exitCode != 0)
+            return describe(QStringLiteral("the %1 generator failed").arg(example), QStringList{gen} + genCommand, generated);
+        const QJsonObject tiling = readJson(out + QStringLiteral("/GenKernels.tiling.json"), &error);
+        if (!error.isEmpty())
+            return error;
+        const qint64 l1Budget = tiling[QStringLiteral("l1_budget")].toInteger(-1);
+        const qint64 l1Used = tiling[QStringLiteral("l1_used")].toInteger(-1);
+        if (l1Budget != expectedBudget || l1Used < 0 || l1Used > l1Budget)
+            return QStringLiteral("tiling.json: l1_budget %1 (expected %2), l1_used %3").arg(l1Budget).arg(expectedBudget).arg(l1Used);
+
+        const QString dir = exampleDir(example);
+        const QString run = work.filePath(QStringLiteral("run"));
+        const QStringList ccCommand =
+            QStringList{QStringLiteral("-O1"), QStringLiteral("-g"), QStringLiteral("-fsanitize=address,undefined"),
+                        QStringLiteral("-fno-omit-frame-pointer")} +
+            m_emulCflags +
+            QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), dir, out + QStringLiteral("/GenKernels.c"),
+                        out + QStringLiteral("/GenKernelsInit.c"), dir + QStringLiteral("/%1BasicKernels.c").arg(example),
+                        dir + QStringLiteral("/harness.c"), QStringLiteral("-lm"), QStringLiteral("-o"), run};
+        const Result built = runProcess(m_cc, ccCommand);
+        if (built.exitCode != 0)
+            return describe(QStringLiteral("building the generated %1 code failed").arg(example), QStringList{m_cc} + ccCommand, built);
+
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("ASAN_OPTIONS"), QStringLiteral("detect_leaks=1"));
+        environment.insert(QStringLiteral("UBSAN_OPTIONS"), QStringLiteral("halt_on_error=1:print_stacktrace=1"));
+        const QStringList runCommand{QString::number(seed)};
+        const Result ran = runProcess(run, runCommand, environment);
+        if (ran.exitCode != 0)
+            return describe(QStringLiteral("the %1 harness failed").arg(example), QStringList{run} + runCommand, ran);
+
+        // Every DMA line against the prediction: a kernel's own figures, or the sum over a group's members.
+        const QJsonArray kernels = tiling[QStringLiteral("kernels")].toArray();
+        const QJsonArray groups = tiling[QStringLiteral("groups")].toArray();
+        QSet<QString> covered;
+        int dmaLines = 0;
+        for (const QString& line : ran.out.split('\n')) {
+            const QStringList fields = line.split(' ', Qt::SkipEmptyParts);
+            if (fields.size() != 6 || fields[0] != QStringLiteral("DMA"))
+                continue;
+            ++dmaLines;
+            QStringList members{fields[1]};
+            if (findByName(kernels, fields[1]).isEmpty()) {
+                const QJsonObject group = findByName(groups, fields[1]);
+                if (group.isEmpty())
+                    return QStringLiteral("%1 is neither a kernel nor a group of tiling.json").arg(fields[1]);
+                members.clear();
+                for (const QJsonValue& member : group[QStringLiteral("members")].toArray())
+                    members << member.toString();
+            }
+            qint64 read = 0, write = 0, l3Read = 0, l3Write = 0;
+            for (const QString& member : members) {
+                const QJsonObject kernel = findByName(kernels, member);
+                if (kernel.isEmpty())
+                    return QStringLiteral("tiling.json names %1 but has no kernel of that name").arg(member);
+                const QJsonObject dma = kernel[QStringLiteral("dma")].toObject();
+                read += dma[QStringLiteral("l2_read")].toInteger(-1);
+                write += dma[QStringLiteral("l2_write")].toInteger(-1);
+                l3Read += dma[QStringLiteral("l3_read")].toInteger(-1);
+                l3Write += dma[QStringLiteral("l3_write")].toInteger(-1);
+                covered.insert(member);
+            }
+            if (fields[2].toLongLong() != read || fields[3].toLongLong() != write)
+                return QStringLiteral("%1 moved %2 bytes L2->L1 and %3 bytes L1->L2; tiling.json predicts %4 and %5")
+                    .arg(fields[1], fields[2], fields[3])
+                    .arg(read)
+                    .arg(write);
+            if (fields[4].toLongLong() != l3Read || fields[5].toLongLong() != l3Write)
+                return QStringLiteral("%1 moved %2 bytes L3->L2 and %3 bytes L2->L3; tiling.json predicts %4 and %5")
+                    .arg(fields[1], fields[4], fields[5])
+                    .arg(l3Read)
+                    .arg(l3Write);
+        }
+        if (dmaLines == 0)
+            return QStringLiteral("the harness printed no DMA line:\n") + ran.out;
+        for (const QJsonValue& kernel : kernels)
+            if (!covered.contains(kernel.toObject()[QStringLiteral("name")].toString()))
+                return QStringLiteral("kernel %1 of tiling.json was not run by the harness")
+                    .arg(kernel.toObject()[QStringLiteral("name")].toString());
+        return {};
+    }
+
+    // The generated tiling of Example's kernel Kernel at Budget; empty with *error set on failure.
+    QJsonObject kernelTiling(const QString& example, const QString& kernel, qint64 budget, QString* error)
+    {
+        const QString gen = generator(example, error);
+        if (gen.isEmpty())
+            return {};
+        QTemporaryDir out;
+        QStringList command;
+        const Result r = generate(gen, out.path(), budget, &command);
+        if (r.exitCode != 0) {
+            *error = describe(QStringLiteral("the %1 generator failed").arg(example), QStringList{gen} + command, r);
+            return {};
+        }
+        const QJsonObject tiling = readJson(out.filePath(QStringLiteral("GenKernels.tiling.json")), error);
+        const QJsonObject found = findByName(tiling[QStringLiteral("kernels")].toArray(), kernel);
+        if (found.isEmpty() && error->isEmpty())
+            *error = QStringLiteral("no kernel %1 in tiling.json").arg(kernel);
+        return found;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_work.isValid());
+        m_cc = QStandardPaths::findExecutable(QStringLiteral("cc"));
+        if (m_cc.isEmpty())
+            m_cc = QStandardPaths::findExecutable(QStringLiteral("gcc"));
+        if (m_cc.isEmpty())
+            QSKIP("no C compiler (cc or gcc) on PATH");
+        QString error;
+        QVERIFY2(cliFlags(QStringLiteral("model-cflags"), &m_modelCflags, &error), qPrintable(error));
+        QVERIFY2(cliFlags(QStringLiteral("model-libs"), &m_modelLibs, &error), qPrintable(error));
+        QVERIFY2(cliFlags(QStringLiteral("emul-cflags"), &m_emulCflags, &error), qPrintable(error));
+        QVERIFY2(!m_modelLibs.isEmpty(), "tessera gap model-libs printed nothing");
+    }
+
+    // Each example at: a hopeless budget (must fail and say how much it needs, N), N (runs), N - 1
+    // (fails with the same N), the model's own budget and twice that (run).
+    void budgets_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QString>("budget");
+        for (const QString& example : kExamples)
+            for (const char* budget : {"tiny", "minimum", "below-minimum", "model-default", "double-default"})
+                QTest::newRow(qPrintable(example + '/' + budget)) << example << QString::fromLatin1(budget);
+    }
+    void budgets()
+    {
+        QFETCH(QString, example);
+        QFETCH(QString, budget);
+        QString error;
+        const qint64 needed = minimumL1(example, &error);  // the "tiny" probe, cached per example
+        QVERIFY2(needed > 0, qPrintable(error));
+
+        if (budget == QStringLiteral("tiny")) {
+            QVERIFY2(needed <= kModelDefaultL1,
+                     qPrintable(QStringLiteral("%1 needs %2 bytes of L1, more than the model's %3")
+                                    .arg(example).arg(needed).arg(kModelDefaultL1)));
+        } else if (budget == QStringLiteral("below-minimum")) {
+            const QString gen = generator(example, &error);
+            QVERIFY2(!gen.isEmpty(), qPrintable(error));
+            QTemporaryDir out;
+            QStringList command;
+            const Result r = generate(gen, out.path(), needed - 1, &command);
+            QVERIFY2(r.exitCode > 0 && neededL1(r.err) == needed,
+                     qPrintable(describe(QStringLiteral("%1 at --l1 %2 must fail with \"needs at least %3 bytes of L1\"")
+                                             .arg(example).arg(needed - 1).arg(needed),
+                                         QStringList{gen} + command, r)));
+        } else if (budget == QStringLiteral("minimum")) {
+            const QString failure = fullFlow(example, needed, needed, 1);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        } else if (budget == QStringLiteral("model-default")) {
+            // No --l1: the budget is the model's SetL1MemorySize(51200).
+            const QString failure = fullFlow(example, 0, kModelDefaultL1, 2);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        } else {
+            const QString failure = fullFlow(example, 2 * kModelDefaultL1, 2 * kModelDefaultL1, 3);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        }
+    }
+
+    // The tilings the guide prints for its two first examples at 51200 bytes of L1.
+    void guideTilings_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<int>("tiles");
+        QTest::addColumn<int>("tileSize");
+        QTest::addColumn<int>("lastTileSize");
+        // 3 double-buffered 200-wide int32 arguments: 10 lines per tile, 300 / 10 tiles.
+        QTest::newRow("MatAdd") << QStringLiteral("MatAdd") << 30 << 10 << 10;
+        // 2 x 31 lines x 800 bytes + 10 per-tile maxima = 49640 bytes; the last tile has 300 - 9 * 31 lines.
+        QTest::newRow("MatMax") << QStringLiteral("MatMax") << 10 << 31 << 21;
+    }
+    void guideTilings()
+    {
+        QFETCH(QString, example);
+        QFETCH(int, tiles);
+        QFETCH(int, tileSize);
+        QFETCH(int, lastTileSize);
+        QString error;
+        const QJsonObject kernel = kernelTiling(example, example, kModelDefaultL1, &error);
+        QVERIFY2(!kernel.isEmpty(), qPrintable(error));
+        QCOMPARE(kernel[QStringLiteral("tiles")].toInt(), tiles);
+        QCOMPARE(kernel[QStringLiteral("tile_size")].toInt(), tileSize);
+        QCOMPARE(kernel[QStringLiteral("last_tile_size")].toInt(), lastTileSize);
+    }
+
+    // MatAddL3's matrices live in L3: all their bytes pass L3 -> L2 -> L1 (and back), through L2
+    // staging buffers, so the L3 counters the budgets() rows compare are not trivially zero.
+    void l3HomedArguments()
+    {
+        QString error;
+        for (const char* name : {"MatAddL3", "MatAddL3Ver"}) {
+            const QJsonObject kernel = kernelTiling(QStringLiteral("MatAddL3"), QString::fromLatin1(name), kModelDefaultL1, &error);
+            QVERIFY2(!kernel.isEmpty(), qPrintable(error));
+            const qint64 plane = name == QStringLiteral("MatAddL3") ? 200 * 300 * 4 : 120 * 90 * 4;
+            const QJsonObject dma = kernel[QStringLiteral("dma")].toObject();
+            QCOMPARE(dma[QStringLiteral("l3_read")].toInteger(), 2 * plane);
+            QCOMPARE(dma[QStringLiteral("l3_write")].toInteger(), plane);
+            QCOMPARE(dma[QStringLiteral("l2_read")].toInteger(), 2 * plane);
+            QVERIFY(kernel[QStringLiteral("l2_staging_bytes")].toInteger() > 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGapExamples)
+#include "tst_gap_examples.moc"

@@ -1,0 +1,721 @@
+// The C Autotiler model API (AutoTilerLib.h): the guide's example models build the expected
+// KernelModel, the flow-control calls set the generation options, checkModel() names every kind
+// of model error, and the builders stop at once (exit status 1) on errors they can see alone.
+// GenerateTilingCode() is not called: it needs the tiling engine.
+#include "AutoTilerLib.h"
+#include "gap/model_api/model_registry.h"
+#include "tiler/model_check.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace tessera;
+using tiler::ArgFlag::Buffer;
+using tiler::ArgFlag::DoubleBuffer;
+using tiler::ArgFlag::In;
+using tiler::ArgFlag::Out;
+using tiler::ArgFlag::Tiled;
+
+namespace {
+
+void declareMatSumPar()
+{
+    LibKernel("MatSumPar", CALL_PARALLEL,
+              CArgs(5, TCArg("Word32 * __restrict__", "In1"), TCArg("Word32 * __restrict__", "In2"),
+                    TCArg("Word32 * __restrict__", "Out"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H")),
+              "MatrixAdd_Arg_T");
+}
+
+// The guide's illustrative example 1 (after declareMatSumPar()).
+Kernel_T* buildMatAdd(const char* name, unsigned w, unsigned h)
+{
+    return UserKernel(name, KernelDimensions(1, w, h, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+                      CArgs(3, TCArg("Word32 * __restrict__", "In1"), TCArg("Word32 * __restrict__", "In2"),
+                            TCArg("Word32 * __restrict__", "Out")),
+                      Calls(1, Call("MatSumPar", LOC_INNER_LOOP,
+                                    Bindings(5, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
+                                             K_Arg("Out", KER_ARG_TILE), K_Arg("In1", KER_ARG_TILE_W),
+                                             K_Arg("In1", KER_ARG_TILE_H)))),
+                      KerArgs(3, KerArg("In1", OBJ_IN_DB, w, h, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0),
+                              KerArg("In2", OBJ_IN_DB, w, h, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
+                              KerArg("Out", OBJ_OUT_DB, w, h, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+}
+
+// The guide's illustrative example 2, basic kernels included.
+void buildMatrixMax(const char* name, unsigned w, unsigned h)
+{
+    LibKernel("KerMatrixMax", CALL_PARALLEL,
+              CArgs(6, TCArg("Word32 * __restrict__", "In"), TCArg("Word32 * __restrict__", "Out"),
+                    TCArg("unsigned int", "W"), TCArg("unsigned int", "H"), TCArg("unsigned int", "TileIndex"),
+                    TCArg("unsigned int", "CompareWithOut")),
+              "MatrixMax_Arg_T");
+    LibKernel("KerMatrixMaxReduction", CALL_SEQUENTIAL,
+              CArgs(3, TCArg("Word32 * __restrict__", "In"), TCArg("Word32 * __restrict__", "Out"),
+                    TCArg("unsigned int", "Ntile")),
+              "MatrixMaxReduction_Arg_T");
+    UserKernel(name, KernelDimensions(1, w, h, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg("int * __restrict__", "In"), TCArg("int * __restrict__", "Out")),
+               Calls(2,
+                     Call("KerMatrixMax", LOC_INNER_LOOP,
+                          Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("TiledOut", KER_ARG_TILE),
+                                   K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_H),
+                                   K_Arg("In", KER_ARG_TILEINDEX), Imm(0))),
+                     Call("KerMatrixMaxReduction", LOC_INNER_LOOP_EPILOG,
+                          Bindings(3, K_Arg("TiledOut", KER_ARG), C_Arg("Out"), K_Arg("TiledOut", KER_ARG_NTILES)))),
+               KerArgs(2, KerArg("In", OBJ_IN_DB, w, h, sizeof(int), 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("TiledOut", OBJ_BUFFER_DYN, 1, h, sizeof(int), 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0)));
+}
+
+// The guide's 2D FFT kernel group (radix 4), basic kernels included.
+void buildFft2D(const char* name, unsigned dim)
+{
+    for (const char* kernel : {"Image2Complex", "Radix4FFT_DIF_2D_Horizontal", "SwapSamples_2D_Horizontal_Par",
+                               "Radix4FFT_DIF_2D_Vertical", "SwapSamples_2D_Vertical_Par"})
+        LibKernel(kernel, CALL_PARALLEL,
+                  CArgs(4, TCArg("void *", "Data"), TCArg("void *", "Table"), TCArg("unsigned int", "W"),
+                        TCArg("unsigned int", "H")),
+                  "Fft_Arg_T");
+    OpenKernelGroup(name);
+    UserKernel(AppendNames(name, "Horizontal"), KernelDimensions(1, dim, dim, 1),
+               KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+               CArgs(4, TCArg("Wordu8 * __restrict__", "In"), TCArg("v2s * __restrict__", "Out"),
+                     TCArg("Word16 * __restrict__", "Twiddles"), TCArg("Word16 * __restrict__", "SwapTable")),
+               Calls(3,
+                     Call("Image2Complex", LOC_INNER_LOOP,
+                          Bindings(4, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                   K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_H))),
+                     Call("Radix4FFT_DIF_2D_Horizontal", LOC_INNER_LOOP,
+                          Bindings(4, K_Arg("Out", KER_ARG_TILE), C_Arg("Twiddles"), K_Arg("Out", KER_ARG_TILE_W),
+                                   K_Arg("Out", KER_ARG_TILE_H))),
+                     Call("SwapSamples_2D_Horizontal_Par", LOC_INNER_LOOP,
+                          Bindings(4, K_Arg("Out", KER_ARG_TILE), C_Arg("SwapTable"), K_Arg("Out", KER_ARG_TILE_W),
+                                   K_Arg("Out", KER_ARG_TILE_H)))),
+               KerArgs(2, KerArg("In", OBJ_IN_DB, dim, dim, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, dim, dim, 4, 0, OBJ_CONSTRAINTS_NONE, 8, "Out", 0)));
+    UserKernel(AppendNames(name, "Vertical"), KernelDimensions(1, dim, dim, 1),
+               KernelIterationOrder(KER_DIM2, KER_TILE), TILE_VER,
+               CArgs(3, TCArg("Word16 * __restrict__", "InOut"), TCArg("Word16 * __restrict__", "Twiddles"),
+                     TCArg("Word16 * __restrict__", "SwapTable")),
+               Calls(2,
+                     Call("Radix4FFT_DIF_2D_Vertical", LOC_INNER_LOOP,
+                          Bindings(4, K_Arg("InOut", KER_ARG_TILE), C_Arg("Twiddles"),
+                                   K_Arg("InOut", KER_ARG_TILE_H), K_Arg("InOut", KER_ARG_TILE_W))),
+                     Call("SwapSamples_2D_Vertical_Par", LOC_INNER_LOOP,
+                          Bindings(4, K_Arg("InOut", KER_ARG_TILE), C_Arg("SwapTable"),
+                                   K_Arg("InOut", KER_ARG_TILE_H), K_Arg("InOut", KER_ARG_TILE_W)))),
+               KerArgs(1, KerArg("InOut", OBJ_IN_OUT_DB, dim, dim, 4, 0, OBJ_CONSTRAINTS_NONE, 8, "InOut", 0)));
+    CloseKernelGroup();
+    UserKernelGroup(name,
+                    CArgs(4, TCArg("Wordu8 * __restrict__", "In"), TCArg("Word32 * __restrict__", "Out"),
+                          TCArg("Word16 * __restrict__", "Twiddles"), TCArg("Word16 * __restrict__", "SwapTable")),
+                    Calls(2,
+                          UserKernelCall(AppendNames(name, "Horizontal"), LOC_GROUP,
+                                         Bindings(4, C_Arg("In"), C_Arg("Out"), C_Arg("Twiddles"), C_Arg("SwapTable"))),
+                          UserKernelCall(AppendNames(name, "Vertical"), LOC_GROUP,
+                                         Bindings(3, C_Arg("Out"), C_Arg("Twiddles"), C_Arg("SwapTable")))));
+}
+
+// A clean model with a plain user kernel and a group, which the checkModel rows then break.
+void buildCheckBaseModel()
+{
+    declareMatSumPar();
+    buildMatAdd("MatAdd", 200, 300);
+    buildFft2D("Fft", 256);
+}
+
+tiler::UserKernel& userKernel(tiler::KernelModel& model, const std::string& name)
+{
+    for (tiler::UserKernel& kernel : model.userKernels)
+        if (kernel.name == name)
+            return kernel;
+    throw std::runtime_error("no user kernel " + name);
+}
+
+tiler::Binding binding(tiler::Binding::Kind kind, const std::string& name)
+{
+    tiler::Binding b;
+    b.kind = kind;
+    b.name = name;
+    return b;
+}
+
+std::string joinedProblems(const std::vector<std::string>& problems)
+{
+    std::string text;
+    for (const std::string& problem : problems)
+        text += problem + "\n";
+    return text;
+}
+
+#define VERIFY_NO_PROBLEMS(model)                                                                          \
+    do {                                                                                                   \
+        const std::vector<std::string> problems_ = tiler::checkModel(model);                               \
+        QVERIFY2(problems_.empty(), joinedProblems(problems_).c_str());                                    \
+    } while (false)
+
+struct CheckRow {
+    const char* name;
+    std::function<void(tiler::KernelModel&)> breakModel;
+    std::vector<std::string> expected;  // substrings of one reported problem
+};
+
+const std::vector<CheckRow>& checkRows()
+{
+    using Kind = tiler::Binding::Kind;
+    static const std::vector<CheckRow> rows = {
+        {"unknown basic kernel", [](auto& m) { userKernel(m, "MatAdd").calls[0].callee = "Nope"; },
+         {"user kernel MatAdd: call 1 (Nope): no basic kernel named Nope", "LibKernel()"}},
+        {"user kernel called as basic kernel", [](auto& m) { userKernel(m, "MatAdd").calls[0].callee = "Fft_Vertical"; },
+         {"user kernel MatAdd: call 1 (Fft_Vertical): Fft_Vertical is a user kernel", "UserKernelCall()"}},
+        {"binding count", [](auto& m) { userKernel(m, "MatAdd").calls[0].bindings.pop_back(); },
+         {"user kernel MatAdd: call 1 (MatSumPar): binding count 4 but the basic kernel has 5 C arguments",
+          "In1, In2, Out, W, H"}},
+        {"unknown K_Arg", [](auto& m) { userKernel(m, "MatAdd").calls[0].bindings[1].name = "Missing"; },
+         {"user kernel MatAdd: call 1 (MatSumPar): binding 2 (In2): K_Arg(\"Missing\") names no kernel argument of "
+          "MatAdd; its kernel arguments are In1, In2, Out"}},
+        {"unknown C_Arg", [](auto& m) { userKernel(m, "MatAdd").calls[0].bindings[3] = binding(Kind::CArg, "Width"); },
+         {"binding 4 (W): C_Arg(\"Width\") names no C argument of MatAdd; its C arguments are In1, In2, Out"}},
+        {"unknown C_ArgIndex",
+         [](auto& m) { userKernel(m, "MatAdd").calls[0].bindings[0] = binding(Kind::CArgIndex, "Bias"); },
+         {"binding 1 (In1): C_ArgIndex(\"Bias\") names no C argument of MatAdd"}},
+        {"C_ArgIndex on a scalar",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.cargs.push_back({"int", "Bias"});
+             k.calls[0].bindings[0] = binding(Kind::CArgIndex, "Bias");
+         },
+         {"user kernel MatAdd: call 1 (MatSumPar): binding 1 (In1): C_ArgIndex(\"Bias\")", "not a pointer"}},
+        {"unknown C argument of a KerArg", [](auto& m) { userKernel(m, "MatAdd").args[0].cArgName = "Input"; },
+         {"user kernel MatAdd: argument In1: it names C argument Input, which MatAdd does not have"}},
+        {"zero width", [](auto& m) { userKernel(m, "MatAdd").args[2].width = 0; },
+         {"user kernel MatAdd: argument Out: width 0, height 300 and item size 4 must all be positive"}},
+        {"zero item size", [](auto& m) { userKernel(m, "MatAdd").args[1].itemSize = 0; },
+         {"user kernel MatAdd: argument In2:", "item size 0"}},
+        {"size overflow",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.args[0].width = 65536;
+             k.args[0].height = 8192;
+         },
+         {"user kernel MatAdd: argument In1: 65536 x 8192 x 4 bytes x 1 planes is 2 GiB or more"}},
+        {"3-D size overflow counts the planes",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.inPlanes = 1024;
+             k.args[0].flags |= tiler::ArgFlag::ThreeD;
+             k.args[0].width = k.args[0].height = 1024;
+         },
+         {"argument In1: 1024 x 1024 x 4 bytes x 1024 planes is 2 GiB or more"}},
+        {"dimension without its iterators", [](auto& m) { userKernel(m, "MatAdd").dimension = 3; },
+         {"user kernel MatAdd: iteration order KER_DIM3 (KER_TILE) has 1 iterator(s) but KER_DIM3 needs 2"}},
+        {"tile iterator twice",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.dimension = 3;
+             k.order = {tiler::IterationSpace::Tile, tiler::IterationSpace::Tile};
+         },
+         {"user kernel MatAdd: iteration order KER_DIM3 (KER_TILE, KER_TILE) must contain KER_TILE exactly once"}},
+        {"no tile iterator",
+         [](auto& m) { userKernel(m, "MatAdd").order = {tiler::IterationSpace::InPlane}; },
+         {"iteration order KER_DIM2 (KER_IN_PLANE) must contain KER_TILE exactly once, not 0 times"}},
+        {"unsupported order",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.dimension = 3;
+             k.order = {tiler::IterationSpace::Tile, tiler::IterationSpace::OutPlane};
+         },
+         {"user kernel MatAdd: iteration order KER_DIM3 (KER_TILE, KER_OUT_PLANE) is not supported"}},
+        {"even and odd",
+         [](auto& m) {
+             userKernel(m, "MatAdd").args[0].constraints = tiler::ArgConstraint::Even | tiler::ArgConstraint::Odd;
+         },
+         {"user kernel MatAdd: argument In1: OBJ_CONSTRAINTS_EVEN and OBJ_CONSTRAINTS_ODD exclude each other"}},
+        {"input without C argument", [](auto& m) { userKernel(m, "MatAdd").args[1].cArgName.clear(); },
+         {"user kernel MatAdd: argument In2: it is an input but names no C argument", "In1, In2, Out"}},
+        {"output without C argument", [](auto& m) { userKernel(m, "MatAdd").args[2].cArgName.clear(); },
+         {"user kernel MatAdd: argument Out: it is an output but names no C argument"}},
+        {"buffer with a direction", [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= Buffer; },
+         {"user kernel MatAdd: argument In1: O_BUFF cannot be combined with O_IN or O_OUT"}},
+        {"one tile without buffer", [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= tiler::ArgFlag::OneTile; },
+         {"user kernel MatAdd: argument In1: O_ONETILE is a buffer property"}},
+        {"dynamic tile without buffer",
+         [](auto& m) { userKernel(m, "MatAdd").args[2].flags |= tiler::ArgFlag::DynTile; },
+         {"user kernel MatAdd: argument Out: O_DYNTILE is a buffer property"}},
+        {"no direction", [](auto& m) { userKernel(m, "MatAdd").args[0].flags = Tiled; },
+         {"user kernel MatAdd: argument In1: it is neither an input, an output nor a buffer"}},
+        {"duplicate kernel argument", [](auto& m) { userKernel(m, "MatAdd").args[1].name = "In1"; },
+         {"user kernel MatAdd: kernel argument In1 appears more than once"}},
+        {"LOC_GROUP in a user kernel",
+         [](auto& m) { userKernel(m, "MatAdd").calls[0].location = tiler::CallLocation::Group; },
+         {"user kernel MatAdd: call 1 (MatSumPar): LOC_GROUP is only for UserKernelCall() in a kernel group"}},
+        {"group calls an unknown user kernel", [](auto& m) { m.groups[0].calls[1].callee = "Fft_Diagonal"; },
+         {"kernel group Fft: call 2 (Fft_Diagonal): no user kernel named Fft_Diagonal"}},
+        {"group calls a non-member", [](auto& m) { m.groups[0].calls[1].callee = "MatAdd"; },
+         {"kernel group Fft: call 2 (MatAdd): user kernel MatAdd is not a member of Fft"}},
+        {"group member never called", [](auto& m) { m.groups[0].calls.pop_back(); },
+         {"kernel group Fft: its user kernel Fft_Vertical is never called"}},
+        {"group binding count", [](auto& m) { m.groups[0].calls[0].bindings.pop_back(); },
+         {"kernel group Fft: call 1 (Fft_Horizontal): binding count 3 but the user kernel has 4 C arguments"}},
+        {"K_Arg in a group", [](auto& m) { m.groups[0].calls[0].bindings[0] = binding(Kind::KernelArg, "In"); },
+         {"kernel group Fft: call 1 (Fft_Horizontal): binding 1 (In): K_Arg cannot be used in a kernel group"}},
+        {"C_Arg not of the group", [](auto& m) { m.groups[0].calls[1].bindings[0].name = "InOut"; },
+         {"kernel group Fft: call 2 (Fft_Vertical): binding 1 (InOut): C_Arg(\"InOut\") names no C argument of "
+          "group Fft"}},
+        {"group call location", [](auto& m) { m.groups[0].calls[0].location = tiler::CallLocation::InnerLoop; },
+         {"kernel group Fft: call 1 (Fft_Horizontal): a call in a kernel group must use LOC_GROUP"}},
+        {"UserKernelGroup never called",
+         [](auto& m) {
+             m.groups[0].hasTemplate = false;
+             m.groups[0].calls.clear();
+         },
+         {"kernel group Fft: UserKernelGroup(\"Fft\", ...) is never called",
+          "user kernels Fft_Horizontal, Fft_Vertical are never called"}},
+        {"L1 budget of zero", [](auto& m) { m.options.l1Size = 0; }, {"the L1 memory budget is 0 bytes"}},
+    };
+    return rows;
+}
+
+struct ChildOutcome {
+    int exitStatus = -1;
+    std::string errorOutput;
+};
+
+// Runs `body` in a forked child (the builders exit on errors) and collects its stderr.
+ChildOutcome runInChild(const std::function<void()>& body)
+{
+    int pipeEnds[2];
+    if (pipe(pipeEnds) != 0)
+        return {};
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t child = fork();
+    if (child == 0) {
+        close(pipeEnds[0]);
+        dup2(pipeEnds[1], STDERR_FILENO);
+        body();
+        std::fflush(stderr);
+        _exit(0);
+    }
+    close(pipeEnds[1]);
+    ChildOutcome outcome;
+    char chunk[512];
+    ssize_t got = 0;
+    while ((got = read(pipeEnds[0], chunk, sizeof chunk)) > 0)
+        outcome.errorOutput.append(chunk, std::size_t(got));
+    close(pipeEnds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    outcome.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return outcome;
+}
+
+struct ImmediateErrorRow {
+    const char* name;
+    std::function<void()> body;
+    std::string expected;
+};
+
+const std::vector<ImmediateErrorRow>& immediateErrorRows()
+{
+    static const std::vector<ImmediateErrorRow> rows = {
+        {"duplicate user kernel",
+         [] {
+             declareMatSumPar();
+             buildMatAdd("MatAdd", 8, 8);
+             buildMatAdd("MatAdd", 16, 16);
+         },
+         "error: user kernel MatAdd: a user kernel named MatAdd already exists"},
+        {"user kernel named like a group",
+         [] {
+             declareMatSumPar();
+             OpenKernelGroup("G");
+             CloseKernelGroup();
+             buildMatAdd("G", 8, 8);
+         },
+         "error: user kernel G: a kernel group named G already exists"},
+        {"duplicate basic kernel",
+         [] {
+             declareMatSumPar();
+             declareMatSumPar();
+         },
+         "error: basic kernel MatSumPar is declared twice"},
+        {"NULL user kernel name", [] { buildMatAdd(nullptr, 8, 8); }, "error: UserKernel: the user kernel name is NULL"},
+        {"NULL C argument name", [] { TCArg("int", nullptr); }, "error: TCArg: the C argument name is NULL"},
+        {"NULL item in a list",
+         [] { LibKernel("K", CALL_SEQUENTIAL, CArgs(2, TCArg("int", "A"), nullptr), ""); },
+         "error: basic kernel K: C argument 2 of 2 is NULL"},
+        {"parallel kernel without typedef",
+         [] { LibKernel("K", CALL_PARALLEL, CArgs(0), nullptr); },
+         "error: basic kernel K: a CALL_PARALLEL kernel needs the name of its argument struct typedef"},
+        {"user kernel call outside LOC_GROUP",
+         [] { UserKernelCall("Step", LOC_INNER_LOOP, Bindings(0)); },
+         "error: UserKernelCall(\"Step\"): call location 3 is not LOC_GROUP"},
+        {"nested groups",
+         [] {
+             OpenKernelGroup("Outer");
+             OpenKernelGroup("Inner");
+         },
+         "error: OpenKernelGroup(\"Inner\"): kernel group Outer is still open"},
+        {"close without open", [] { CloseKernelGroup(); }, "error: CloseKernelGroup(): no kernel group is open"},
+        {"template of an unknown group",
+         [] { UserKernelGroup("Ghost", CArgs(0), Calls(0)); },
+         "error: UserKernelGroup(\"Ghost\"): no kernel group Ghost was opened"},
+        {"bad iteration dimension",
+         [] { KernelIterationOrder(KernelIteratorDimT(5), KER_TILE); },
+         "error: KernelIterationOrder: dimension 5 is not KER_DIM2, KER_DIM3 or KER_DIM4"},
+        {"GenTilingError", [] { GenTilingError("FFT2D: %s, Incorrect Dim: %d", "Fft", 12); },
+         "error: FFT2D: Fft, Incorrect Dim: 12\n"},
+    };
+    return rows;
+}
+
+}  // namespace
+
+class TestGapModelApi : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { gap::resetModel(); }
+    void cleanupTestCase() { gap::resetModel(); }
+
+    void matAddBuildsTheGuideModel()
+    {
+        declareMatSumPar();
+        QVERIFY(buildMatAdd("MatAdd", 200, 300) != nullptr);
+        const tiler::KernelModel& model = gap::currentModel();
+
+        QCOMPARE(model.basicKernels.size(), std::size_t(1));
+        const tiler::BasicKernel* basic = model.findBasicKernel("MatSumPar");
+        QVERIFY(basic != nullptr);
+        QVERIFY(basic->callType == tiler::CallType::Parallel);
+        QCOMPARE(basic->parallelArgType, std::string("MatrixAdd_Arg_T"));
+        QCOMPARE(basic->args.size(), std::size_t(5));
+        QCOMPARE(basic->args[0].type, std::string("Word32 * __restrict__"));
+        QCOMPARE(basic->args[4].name, std::string("H"));
+
+        const tiler::UserKernel* kernel = model.findUserKernel("MatAdd");
+        QVERIFY(kernel != nullptr);
+        QCOMPARE(kernel->width, 200u);
+        QCOMPARE(kernel->height, 300u);
+        QCOMPARE(kernel->inPlanes, 1u);
+        QCOMPARE(kernel->outPlanes, 1u);
+        QCOMPARE(kernel->dimension, 2);
+        QVERIFY(kernel->order == std::vector<tiler::IterationSpace>{tiler::IterationSpace::Tile});
+        QVERIFY(kernel->orientation == tiler::Orientation::Horizontal);
+        QVERIFY(kernel->group.empty());
+        QCOMPARE(kernel->cargs.size(), std::size_t(3));
+
+        QCOMPARE(kernel->calls.size(), std::size_t(1));
+        const tiler::KernelCall& call = kernel->calls[0];
+        QCOMPARE(call.callee, std::string("MatSumPar"));
+        QVERIFY(call.location == tiler::CallLocation::InnerLoop);
+        QCOMPARE(call.bindings.size(), std::size_t(5));
+        QVERIFY(call.bindings[2].kind == tiler::Binding::Kind::KernelArg);
+        QCOMPARE(call.bindings[2].name, std::string("Out"));
+        QVERIFY(call.bindings[2].select == tiler::ArgSelect::Tile);
+        QVERIFY(call.bindings[3].select == tiler::ArgSelect::TileWidth);
+        QVERIFY(call.bindings[4].select == tiler::ArgSelect::TileHeight);
+
+        QCOMPARE(kernel->args.size(), std::size_t(3));
+        const tiler::KernelArgument& in1 = kernel->args[0];
+        QCOMPARE(in1.flags, In | DoubleBuffer | Tiled);
+        QCOMPARE(kernel->args[2].flags, Out | DoubleBuffer | Tiled);
+        QCOMPARE(in1.width, 200u);
+        QCOMPARE(in1.height, 300u);
+        QCOMPARE(in1.itemSize, 4u);
+        QCOMPARE(in1.cArgName, std::string("In1"));
+
+        QCOMPARE(model.items.size(), std::size_t(1));
+        QVERIFY(model.items[0].kind == tiler::ModelItem::Kind::UserKernel);
+        QCOMPARE(model.items[0].index, std::size_t(0));
+        VERIFY_NO_PROBLEMS(model);
+    }
+
+    void matrixMaxBuildsTheGuideModel()
+    {
+        buildMatrixMax("MatMax", 200, 300);
+        const tiler::KernelModel& model = gap::currentModel();
+        QVERIFY(model.findBasicKernel("KerMatrixMaxReduction")->callType == tiler::CallType::Sequential);
+        const tiler::UserKernel* kernel = model.findUserKernel("MatMax");
+        QVERIFY(kernel != nullptr);
+        QCOMPARE(kernel->calls.size(), std::size_t(2));
+        const tiler::Binding& immediate = kernel->calls[0].bindings[5];
+        QVERIFY(immediate.kind == tiler::Binding::Kind::Immediate);
+        QCOMPARE(immediate.value, std::int64_t(0));
+        QVERIFY(kernel->calls[0].bindings[4].select == tiler::ArgSelect::TileIndex);
+
+        const tiler::KernelCall& reduction = kernel->calls[1];
+        QVERIFY(reduction.location == tiler::CallLocation::InnerLoopEpilog);
+        QVERIFY(reduction.bindings[0].select == tiler::ArgSelect::Plane);
+        QVERIFY(reduction.bindings[1].kind == tiler::Binding::Kind::CArg);
+        QCOMPARE(reduction.bindings[1].name, std::string("Out"));
+        QVERIFY(reduction.bindings[2].select == tiler::ArgSelect::TileCount);
+
+        const tiler::KernelArgument& tiledOut = kernel->args[1];
+        QCOMPARE(tiledOut.flags, Buffer | Tiled | tiler::ArgFlag::DynTile);
+        QCOMPARE(tiledOut.width, 1u);
+        QVERIFY(tiledOut.cArgName.empty());
+        VERIFY_NO_PROBLEMS(model);
+    }
+
+    void convolutionKeepsPlanesOverlapAndIndexedArguments()
+    {
+        LibKernel("KerSetInBias", CALL_PARALLEL,
+                  CArgs(4, TCArg("short int *", "Out"), TCArg("int", "W"), TCArg("int", "H"), TCArg("short int *", "Bias")),
+                  "KerSetInBias_Arg_T");
+        LibKernel("KerDirectConv5x5_fp", CALL_PARALLEL,
+                  CArgs(6, TCArg("short int *", "In"), TCArg("int", "W"), TCArg("int", "H"),
+                        TCArg("short int *", "Filter"), TCArg("short int *", "Out"), TCArg("int", "Norm")),
+                  "KerConv_Arg_T");
+        UserKernel("Conv5x5", KernelDimensions(3, 32, 28, 2),
+                   KernelIterationOrder(KER_DIM4, KER_OUT_PLANE, KER_TILE, KER_IN_PLANE), TILE_HOR,
+                   CArgs(5, TCArg("short int * __restrict__", "In"), TCArg("short int * __restrict__", "Filter"),
+                         TCArg("short int * __restrict__", "Out"), TCArg("unsigned int", "Norm"),
+                         TCArg("short int * __restrict__", "Bias")),
+                   Calls(2,
+                         Call("KerSetInBias", LOC_IN_PLANE_PROLOG,
+                              Bindings(4, K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W),
+                                       K_Arg("Out", KER_ARG_TILE_H), C_ArgIndex("Bias", KER_OUT_PLANE, 1))),
+                         Call("KerDirectConv5x5_fp", LOC_INNER_LOOP,
+                              Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                       K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                       K_Arg("Out", KER_ARG_TILE), C_Arg("Norm")))),
+                   KerArgs(3, KerArg("In", OBJ_IN_DB_3D, 32, 28, 2, 4, OBJ_CONSTRAINTS_EVEN, 0, "In", 0),
+                           KerArg("Filter", OBJ_IN_DB_NTILED_4D, 5, 5, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
+                           KerArg("Out", OBJ_OUT_DB_3D, 28, 24, 2, 0, OBJ_CONSTRAINTS_NONE, 8, "Out", 3)));
+        const tiler::KernelModel& model = gap::currentModel();
+        const tiler::UserKernel& kernel = model.userKernels.at(0);
+        QCOMPARE(kernel.inPlanes, 3u);
+        QCOMPARE(kernel.outPlanes, 2u);
+        QCOMPARE(kernel.dimension, 4);
+        using I = tiler::IterationSpace;
+        QVERIFY(kernel.order == (std::vector<I>{I::OutPlane, I::Tile, I::InPlane}));
+        QVERIFY(kernel.calls[0].location == tiler::CallLocation::InPlaneProlog);
+        const tiler::Binding& bias = kernel.calls[0].bindings[3];
+        QVERIFY(bias.kind == tiler::Binding::Kind::CArgIndex);
+        QVERIFY(bias.iterator == I::OutPlane);
+        QCOMPARE(bias.value, std::int64_t(1));
+        QCOMPARE(kernel.args[0].tileOverlap, 4u);
+        QCOMPARE(kernel.args[0].constraints, tiler::ArgConstraint::Even);
+        QVERIFY(kernel.args[1].has(tiler::ArgFlag::FourD) && kernel.args[1].has(tiler::ArgFlag::ThreeD));
+        QVERIFY(!kernel.args[1].has(Tiled));
+        QCOMPARE(kernel.args[2].preferredTileSize, 8u);
+        QCOMPARE(kernel.args[2].nextPlaneUpdate, 3u);
+        VERIFY_NO_PROBLEMS(model);
+    }
+
+    void iterationOrderIsStoredOutermostFirst_data()
+    {
+        using I = tiler::IterationSpace;
+        QTest::addColumn<int>("dimension");
+        QTest::addColumn<QList<int>>("iterators");
+        const auto row = [](const char* name, int dimension, QList<int> iterators) {
+            QTest::newRow(name) << dimension << iterators;
+        };
+        row("2-D", KER_DIM2, {int(I::Tile)});
+        row("3-D order 2 in-planes", KER_DIM3, {int(I::Tile), int(I::InPlane)});
+        row("3-D order 1 in-planes", KER_DIM3, {int(I::InPlane), int(I::Tile)});
+        row("3-D out-planes", KER_DIM3, {int(I::OutPlane), int(I::Tile)});
+        row("4-D order 2", KER_DIM4, {int(I::OutPlane), int(I::Tile), int(I::InPlane)});
+        row("4-D order 1", KER_DIM4, {int(I::OutPlane), int(I::InPlane), int(I::Tile)});
+    }
+
+    void iterationOrderIsStoredOutermostFirst()
+    {
+        QFETCH(int, dimension);
+        QFETCH(QList<int>, iterators);
+        const KernelIterationT* order = iterators.size() == 1
+            ? KernelIterationOrder(KernelIteratorDimT(dimension), KernelIteratorT(iterators[0]))
+            : iterators.size() == 2
+            ? KernelIterationOrder(KernelIteratorDimT(dimension), KernelIteratorT(iterators[0]), KernelIteratorT(iterators[1]))
+            : KernelIterationOrder(KernelIteratorDimT(dimension), KernelIteratorT(iterators[0]),
+                                   KernelIteratorT(iterators[1]), KernelIteratorT(iterators[2]));
+        QCOMPARE(order->dimension, dimension);
+        QCOMPARE(order->order.size(), std::size_t(iterators.size()));
+        for (qsizetype i = 0; i < iterators.size(); ++i)
+            QCOMPARE(int(order->order[std::size_t(i)]), iterators[i]);
+    }
+
+    void groupRecordsItsMembersAndTemplate()
+    {
+        buildFft2D("Fft", 256);
+        const tiler::KernelModel& model = gap::currentModel();
+        QCOMPARE(model.groups.size(), std::size_t(1));
+        const tiler::KernelGroup& group = model.groups[0];
+        QCOMPARE(group.name, std::string("Fft"));
+        QCOMPARE(group.members, (std::vector<std::string>{"Fft_Horizontal", "Fft_Vertical"}));
+        QVERIFY(group.hasTemplate);
+        QCOMPARE(group.cargs.size(), std::size_t(4));
+        QCOMPARE(group.calls.size(), std::size_t(2));
+        QCOMPARE(group.calls[1].callee, std::string("Fft_Vertical"));
+        QVERIFY(group.calls[1].location == tiler::CallLocation::Group);
+        QCOMPARE(group.calls[1].bindings.size(), std::size_t(3));
+        QVERIFY(group.calls[1].bindings[0].kind == tiler::Binding::Kind::CArg);
+        QCOMPARE(group.calls[1].bindings[0].name, std::string("Out"));
+
+        QCOMPARE(model.userKernels.size(), std::size_t(2));
+        QCOMPARE(model.userKernels[0].group, std::string("Fft"));
+        QVERIFY(model.userKernels[1].orientation == tiler::Orientation::Vertical);
+        // The group is one item of the generated file; its members are not items of their own.
+        QCOMPARE(model.items.size(), std::size_t(1));
+        QVERIFY(model.items[0].kind == tiler::ModelItem::Kind::Group);
+        VERIFY_NO_PROBLEMS(model);
+        QVERIFY(gap::unfinishedBuildProblems().empty());
+
+        // A kernel declared after the group is a top-level item again.
+        declareMatSumPar();
+        buildMatAdd("MatAdd", 8, 8);
+        QCOMPARE(model.items.size(), std::size_t(2));
+        QVERIFY(model.items[1].kind == tiler::ModelItem::Kind::UserKernel);
+        QCOMPARE(model.items[1].index, std::size_t(2));
+        QVERIFY(model.userKernels[2].group.empty());
+    }
+
+    void groupLeftOpenIsReported()
+    {
+        declareMatSumPar();
+        OpenKernelGroup("Pair");
+        buildMatAdd("First", 8, 8);
+        const std::vector<std::string> problems = gap::unfinishedBuildProblems();
+        QCOMPARE(problems.size(), std::size_t(1));
+        QVERIFY(problems[0].find("kernel group Pair was opened but never closed") != std::string::npos);
+        QCOMPARE(gap::currentModel().userKernels[0].group, std::string("Pair"));
+        CloseKernelGroup();
+        QVERIFY(gap::unfinishedBuildProblems().empty());
+    }
+
+    void flowControlSetsTheOptions()
+    {
+        SetUsedFilesNames(nullptr, 2, "MatAddBasicKernels.h", "FftBasicKernels.h");
+        SetGeneratedFilesNames("MyInit.c", nullptr, "MyKernels.c", "MyKernels.h");
+        SetSymbolNames("L1_Mem", nullptr, nullptr, "Args");
+        SetSymbolDynamics();
+        SetMemorySizes(51200, 300000, 4000000);
+        const tiler::GenerationOptions& options = gap::currentModel().options;
+        QCOMPARE(options.stdTypesHeader, std::string("KernelLibStdTypes.h"));
+        QCOMPARE(options.libKernelHeaders, (std::vector<std::string>{"MatAddBasicKernels.h", "FftBasicKernels.h"}));
+        QCOMPARE(options.initSource, std::string("MyInit.c"));
+        QCOMPARE(options.initHeader, std::string("GenKernelsInit.h"));
+        QCOMPARE(options.kernelsSource, std::string("MyKernels.c"));
+        QCOMPARE(options.l1Symbol, std::string("L1_Mem"));
+        QCOMPARE(options.l2Symbol, std::string("L2_Memory"));
+        QCOMPARE(options.kernelDescrArgSymbol, std::string("Args"));
+        QVERIFY(options.dynamicSymbols);
+        QCOMPARE(options.l1Size, 51200u);
+        QCOMPARE(options.l2Size, 300000u);
+        QCOMPARE(options.l3Size, 4000000u);
+
+        SetUsedFilesNames("MyTypes.h", 0);
+        QCOMPARE(options.stdTypesHeader, std::string("MyTypes.h"));
+        QVERIFY(options.libKernelHeaders.empty());
+        QCOMPARE(std::string(AppendNames("Fft", "Vertical")), std::string("Fft_Vertical"));
+    }
+
+    void commandLineOptions()
+    {
+        QTemporaryDir temporary;
+        QVERIFY(temporary.isValid());
+        const std::string output = QDir(temporary.path()).filePath("gen/out").toStdString();
+        std::vector<std::string> words = {"model", "-o", output, "-R", "--l1", "32768"};
+        std::vector<char*> argv;
+        for (std::string& word : words)
+            argv.push_back(word.data());
+        QCOMPARE(TilerParseOptions(int(argv.size()), argv.data()), 0);
+        const tiler::GenerationOptions& options = gap::currentModel().options;
+        QCOMPARE(options.outputDir, output);
+        QVERIFY(QDir(QString::fromStdString(output)).exists());
+        QVERIFY(options.reentrant);
+        QCOMPARE(options.l1Size, 32768u);
+        QVERIFY(options.l1SizeOverridden);
+        // The command line wins over the model's own budget.
+        SetL1MemorySize(51200);
+        SetMemorySizes(46000, 200000, 0);
+        QCOMPARE(options.l1Size, 32768u);
+        QCOMPARE(options.l2Size, 200000u);
+
+        for (std::vector<std::string> bad : {std::vector<std::string>{"model", "--frobnicate"},
+                                             std::vector<std::string>{"model", "--l1", "lots"},
+                                             std::vector<std::string>{"model", "-o"}}) {
+            std::vector<char*> badArgv;
+            for (std::string& word : bad)
+                badArgv.push_back(word.data());
+            const ChildOutcome outcome = runInChild([&] { _exit(TilerParseOptions(int(badArgv.size()), badArgv.data())); });
+            QCOMPARE(outcome.exitStatus, 1);
+            QVERIFY2(outcome.errorOutput.find("usage:") != std::string::npos, outcome.errorOutput.c_str());
+        }
+        std::vector<std::string> unknown = {"model", "--frobnicate"};
+        std::vector<char*> unknownArgv = {unknown[0].data(), unknown[1].data()};
+        const ChildOutcome outcome = runInChild([&] { _exit(TilerParseOptions(2, unknownArgv.data())); });
+        QVERIFY(outcome.errorOutput.find("unknown option '--frobnicate'") != std::string::npos);
+
+        std::vector<std::string> help = {"model", "-h"};
+        std::vector<char*> helpArgv = {help[0].data(), help[1].data()};
+        QCOMPARE(runInChild([&] { TilerParseOptions(2, helpArgv.data()); _exit(7); }).exitStatus, 0);
+    }
+
+    void checkModelNamesEachError_data()
+    {
+        QTest::addColumn<int>("row");
+        for (std::size_t i = 0; i < checkRows().size(); ++i)
+            QTest::newRow(checkRows()[i].name) << int(i);
+    }
+
+    void checkModelNamesEachError()
+    {
+        QFETCH(int, row);
+        const CheckRow& check = checkRows()[std::size_t(row)];
+        buildCheckBaseModel();
+        tiler::KernelModel& model = gap::currentModel();
+        VERIFY_NO_PROBLEMS(model);
+        check.breakModel(model);
+        const std::vector<std::string> problems = tiler::checkModel(model);
+        const std::string all = joinedProblems(problems);
+        const bool found = std::any_of(problems.begin(), problems.end(), [&](const std::string& problem) {
+            return std::all_of(check.expected.begin(), check.expected.end(), [&](const std::string& part) {
+                return problem.find(part) != std::string::npos;
+            });
+        });
+        QVERIFY2(found, ("expected \"" + check.expected.front() + "\" among:\n" + all).c_str());
+    }
+
+    void buildersStopAtOnceOnErrors_data()
+    {
+        QTest::addColumn<int>("row");
+        for (std::size_t i = 0; i < immediateErrorRows().size(); ++i)
+            QTest::newRow(immediateErrorRows()[i].name) << int(i);
+    }
+
+    void buildersStopAtOnceOnErrors()
+    {
+        QFETCH(int, row);
+        const ImmediateErrorRow& error = immediateErrorRows()[std::size_t(row)];
+        const ChildOutcome outcome = runInChild(error.body);
+        QCOMPARE(outcome.exitStatus, 1);
+        QVERIFY2(outcome.errorOutput.find(error.expected) != std::string::npos, outcome.errorOutput.c_str());
+    }
+
+    void resetForgetsEverything()
+    {
+        buildFft2D("Fft", 64);
+        OpenKernelGroup("Open");
+        gap::resetModel();
+        const tiler::KernelModel& model = gap::currentModel();
+        QVERIFY(model.basicKernels.empty() && model.userKernels.empty() && model.groups.empty() && model.items.empty());
+        QVERIFY(gap::unfinishedBuildProblems().empty());
+        QCOMPARE(model.options.l1Size, tiler::GenerationOptions{}.l1Size);
+        // An empty list is fine: a basic kernel without arguments.
+        LibKernel("HWCE_Enable", CALL_SEQUENTIAL, CArgs(0), "");
+        QVERIFY(model.findBasicKernel("HWCE_Enable")->args.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGapModelApi)
+#include "tst_gap_model_api.moc"

@@ -1,0 +1,291 @@
+// The tile solver on its own: the guide's tilings, constraints, overlap ratios, promotion, buffer
+// fallback, L3 staging and the budget errors. Every solution is checked by an independent check of
+// the L1 layout (inside the budget, aligned, no two buffers overlapping) and of the tile geometry.
+#include "tiler/tile_solver.h"
+
+#include <QtTest>
+
+using namespace tessera::tiler;
+
+namespace {
+
+constexpr std::uint32_t kInDb = ArgFlag::In | ArgFlag::DoubleBuffer | ArgFlag::Tiled;
+constexpr std::uint32_t kOutDb = ArgFlag::Out | ArgFlag::DoubleBuffer | ArgFlag::Tiled;
+
+UserKernel matAdd(unsigned w, unsigned h)
+{
+    UserKernel kernel;
+    kernel.name = "MatAdd";
+    kernel.width = w;
+    kernel.height = h;
+    kernel.order = {IterationSpace::Tile};
+    kernel.args = {{"In1", kInDb, w, h, 4, 0, 0, 0, "In1", 0},
+                   {"In2", kInDb, w, h, 4, 0, 0, 0, "In2", 0},
+                   {"Out", kOutDb, w, h, 4, 0, 0, 0, "Out", 0}};
+    return kernel;
+}
+
+// The guide's 5x5 convolution: 3-D input with an overlap of 4, untiled 4-D filter, 3-D output.
+UserKernel conv5x5(unsigned inPlanes, unsigned outPlanes, unsigned w, unsigned h)
+{
+    UserKernel kernel;
+    kernel.name = "Conv5x5";
+    kernel.dimension = 4;
+    kernel.inPlanes = inPlanes;
+    kernel.outPlanes = outPlanes;
+    kernel.width = w;
+    kernel.height = h;
+    kernel.order = {IterationSpace::OutPlane, IterationSpace::Tile, IterationSpace::InPlane};
+    kernel.args = {{"In", kInDb | ArgFlag::ThreeD, w, h, 2, 4, 0, 0, "In", 0},
+                   {"Filter", ArgFlag::In | ArgFlag::DoubleBuffer | ArgFlag::FourD, 5, 5, 2, 0, 0, 0, "Filter", 0},
+                   {"Out", kOutDb | ArgFlag::ThreeD, w - 4, h - 4, 2, 0, 0, 0, "Out", 0}};
+    return kernel;
+}
+
+// Independent of the solver: buffers inside the budget, aligned and disjoint; tiles cover each
+// tiled dimension exactly; predicted traffic equals the bytes of every chunk moved.
+QString checkTiling(const KernelTiling& tiling, std::uint64_t budget)
+{
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    for (const ArgTiling& arg : tiling.args) {
+        if (arg.l1Offset % 4 != 0)
+            return QString("%1 at L1 offset %2 is not aligned").arg(arg.arg->name.c_str()).arg(arg.l1Offset);
+        if (arg.l1Offset + arg.l1Bytes > budget)
+            return QString("%1 ends at %2, past the budget %3").arg(arg.arg->name.c_str()).arg(arg.l1Offset + arg.l1Bytes).arg(budget);
+        for (const auto& [start, end] : spans)
+            if (arg.l1Offset < end && start < arg.l1Offset + arg.l1Bytes)
+                return QString("%1 overlaps another buffer").arg(arg.arg->name.c_str());
+        spans.push_back({arg.l1Offset, arg.l1Offset + arg.l1Bytes});
+        if (arg.tiled && arg.residence != ArgResidence::Scratch) {
+            const std::uint64_t covered = std::uint64_t(tiling.tileCount - 1) * arg.step + arg.lastTileSize;
+            if (covered != arg.extent)
+                return QString("%1: tiles cover %2 of %3").arg(arg.arg->name.c_str()).arg(covered).arg(arg.extent);
+            if (arg.lastTileSize == 0 || arg.lastTileSize > arg.tileSize)
+                return QString("%1: last tile %2, tile %3").arg(arg.arg->name.c_str()).arg(arg.lastTileSize).arg(arg.tileSize);
+        }
+    }
+    if (tiling.l1Bytes > budget)
+        return QString("L1 %1 over budget %2").arg(tiling.l1Bytes).arg(budget);
+    return {};
+}
+
+} // namespace
+
+class TestTileSolver : public QObject {
+    Q_OBJECT
+
+private slots:
+    void guideMatrixAddition()
+    {
+        const TileSolverResult result = solveTiling(matAdd(200, 300), 51200);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 51200), QString());
+        QCOMPARE(result.tiling.tileCount, 30u);
+        QCOMPARE(result.tiling.args[0].tileSize, 10u);
+        QCOMPARE(result.tiling.args[0].bufferCount, 2u);
+        // The guide's generated code: In1 at 0, In2 at 16000, Out at 32000.
+        QCOMPARE(result.tiling.args[1].l1Offset, std::uint64_t(16000));
+        QCOMPARE(result.tiling.args[2].l1Offset, std::uint64_t(32000));
+        QCOMPARE(result.tiling.dmaRead, std::uint64_t(2 * 200 * 300 * 4));
+        QCOMPARE(result.tiling.dmaWrite, std::uint64_t(200 * 300 * 4));
+        QCOMPARE(result.minimumL1, std::uint64_t(3 * 800));
+    }
+
+    void guideMatrixMaximum()
+    {
+        UserKernel kernel;
+        kernel.name = "MatMax";
+        kernel.width = 200;
+        kernel.height = 300;
+        kernel.order = {IterationSpace::Tile};
+        kernel.args = {{"In", kInDb, 200, 300, 4, 0, 0, 0, "In", 0},
+                       {"TiledOut", ArgFlag::Buffer | ArgFlag::Tiled | ArgFlag::DynTile, 1, 300, 4, 0, 0, 0, "", 0}};
+        const TileSolverResult result = solveTiling(kernel, 51200);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 51200), QString());
+        QCOMPARE(result.tiling.tileCount, 10u);
+        QCOMPARE(result.tiling.args[0].tileSize, 31u);
+        QCOMPARE(result.tiling.args[0].lastTileSize, 21u);
+        QCOMPARE(result.tiling.args[1].l1Offset, std::uint64_t(49600));
+        QCOMPARE(result.tiling.args[1].l1Bytes, std::uint64_t(10 * 4));  // one entry per tile
+    }
+
+    void budgetTooSmallNamesTheMinimum()
+    {
+        const TileSolverResult result = solveTiling(matAdd(200, 300), 2000);
+        QVERIFY(!result.ok);
+        QCOMPARE(result.minimumL1, std::uint64_t(2400));
+        const QString message = QString::fromStdString(result.error);
+        QVERIFY2(message.contains("user kernel MatAdd") && message.contains("needs at least 2400 bytes of L1") &&
+                     message.contains("budget is 2000") && message.contains("In1 800"),
+                 qPrintable(message));
+        // Exactly at the minimum it solves, with single buffers and one-line tiles.
+        const TileSolverResult atMinimum = solveTiling(matAdd(200, 300), 2400);
+        QVERIFY2(atMinimum.ok, atMinimum.error.c_str());
+        QCOMPARE(atMinimum.tiling.args[0].bufferCount, 1u);
+        QCOMPARE(atMinimum.tiling.tileCount, 300u);
+        QCOMPARE(checkTiling(atMinimum.tiling, 2400), QString());
+    }
+
+    void doubleBuffersFallBackOnlyWhenNeeded_data()
+    {
+        QTest::addColumn<int>("budget");
+        QTest::addColumn<unsigned>("buffers");
+        QTest::newRow("room for two") << 4800 << 2u;
+        QTest::newRow("room for one") << 4799 << 1u;
+        QTest::newRow("generous") << 200000 << 2u;
+    }
+    void doubleBuffersFallBackOnlyWhenNeeded()
+    {
+        QFETCH(int, budget);
+        QFETCH(unsigned, buffers);
+        const TileSolverResult result = solveTiling(matAdd(200, 300), std::uint64_t(budget));
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, std::uint64_t(budget)), QString());
+        for (const ArgTiling& arg : result.tiling.args)
+            QCOMPARE(arg.bufferCount, buffers);
+    }
+
+    void constraints_data()
+    {
+        QTest::addColumn<std::uint32_t>("constraint");
+        QTest::addColumn<unsigned>("preferred");
+        QTest::addColumn<int>("budget");
+        QTest::newRow("even") << ArgConstraint::Even << 0u << 51200;
+        QTest::newRow("odd") << ArgConstraint::Odd << 0u << 51200;
+        QTest::newRow("multiple of 8") << 0u << 8u << 51200;
+        QTest::newRow("multiple of 8, too big: dropped") << 0u << 8u << 20000;
+        QTest::newRow("one tile") << ArgConstraint::OnePreferredTile << 0u << 800000;
+    }
+    void constraints()
+    {
+        QFETCH(std::uint32_t, constraint);
+        QFETCH(unsigned, preferred);
+        QFETCH(int, budget);
+        UserKernel kernel = matAdd(200, 300);
+        kernel.args[0].constraints = constraint;
+        kernel.args[0].preferredTileSize = preferred;
+        const TileSolverResult result = solveTiling(kernel, std::uint64_t(budget));
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, std::uint64_t(budget)), QString());
+        const unsigned tile = result.tiling.args[0].tileSize;
+        if (constraint & ArgConstraint::Even)
+            QCOMPARE(tile % 2, 0u);
+        if (constraint & ArgConstraint::Odd)
+            QCOMPARE(tile % 2, 1u);
+        if (constraint & ArgConstraint::OnePreferredTile)
+            QCOMPARE(result.tiling.tileCount, 1u);
+        // 20000 bytes fit at most 4 double-buffered lines per argument: a multiple of 8 is impossible,
+        // so the preference gives way rather than failing.
+        if (preferred && budget >= 51200)
+            QCOMPARE(tile % preferred, 0u);
+    }
+
+    void oneTileThatCannotFitFails()
+    {
+        UserKernel kernel = matAdd(200, 300);
+        kernel.args[0].constraints = ArgConstraint::OnePreferredTile;
+        const TileSolverResult result = solveTiling(kernel, 51200);
+        QVERIFY(!result.ok);
+        QVERIFY2(QString::fromStdString(result.error).contains("needs at least 720000 bytes"), result.error.c_str());
+    }
+
+    void overlapAndRatios()
+    {
+        const TileSolverResult result = solveTiling(conv5x5(3, 2, 64, 100), 16000);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 16000), QString());
+        const ArgTiling& in = result.tiling.args[0];
+        const ArgTiling& out = result.tiling.args[2];
+        QVERIFY(result.tiling.tileCount > 1);
+        QCOMPARE(in.step, out.step);                      // one output line per input line
+        QCOMPARE(in.tileSize, out.tileSize + 4);          // plus the 5x5 window's overlap
+        QCOMPARE(in.lastTileSize, out.lastTileSize + 4);
+        // The input is read once per output plane, every tile of every input plane.
+        QCOMPARE(in.dmaRead, std::uint64_t(2) * 3 *
+                                 ((result.tiling.tileCount - 1) * std::uint64_t(in.tileSize) + in.lastTileSize) * 64 * 2);
+        QCOMPARE(out.dmaWrite, std::uint64_t(2) * 60 * 96 * 2);
+    }
+
+    void ratioMismatchIsExplained()
+    {
+        UserKernel kernel = matAdd(200, 300);
+        kernel.args[2].height = 200;  // 300 input lines do not map to 200 output lines in whole steps
+        const TileSolverResult result = solveTiling(kernel, 51200);
+        QVERIFY(!result.ok);
+        const QString message = QString::fromStdString(result.error);
+        QVERIFY2(message.contains("In1") && message.contains("Out") && message.contains("multiple"), qPrintable(message));
+    }
+
+    void promotionOfRereadArguments()
+    {
+        // The 6 filter planes (300 bytes) are needed for every tile: promoted whole when there is room.
+        const TileSolverResult roomy = solveTiling(conv5x5(3, 2, 64, 100), 16000);
+        QVERIFY2(roomy.ok, roomy.error.c_str());
+        const ArgTiling& filter = roomy.tiling.args[1];
+        QCOMPARE(filter.residence, ArgResidence::Promoted);
+        QCOMPARE(filter.dmaRead, std::uint64_t(6 * 50));
+        // At the minimum budget everything streams in single buffers, and the filter is read per tile.
+        const TileSolverResult tight = solveTiling(conv5x5(3, 2, 64, 100), roomy.minimumL1);
+        QVERIFY2(tight.ok, tight.error.c_str());
+        QCOMPARE(checkTiling(tight.tiling, roomy.minimumL1), QString());
+        QCOMPARE(tight.tiling.args[1].residence, ArgResidence::Streamed);
+        QCOMPARE(tight.tiling.args[1].dmaRead, std::uint64_t(6) * 50 * tight.tiling.tileCount);
+    }
+
+    void verticalTiles()
+    {
+        UserKernel kernel = matAdd(300, 200);
+        kernel.orientation = Orientation::Vertical;
+        const TileSolverResult result = solveTiling(kernel, 51200);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 51200), QString());
+        QCOMPARE(result.tiling.args[0].extent, 300u);      // columns are tiled
+        QCOMPARE(result.tiling.args[0].crossExtent, 200u);
+        QCOMPARE(result.tiling.tileCount, 30u);
+        // A per-argument override turns one argument horizontal.
+        kernel.args[2].constraints = ArgConstraint::TileHorizontal;
+        kernel.args[2].width = 200;
+        kernel.args[2].height = 300;
+        const TileSolverResult mixed = solveTiling(kernel, 51200);
+        QVERIFY2(mixed.ok, mixed.error.c_str());
+        QCOMPARE(mixed.tiling.args[2].orientation, Orientation::Horizontal);
+        QCOMPARE(mixed.tiling.args[2].crossExtent, 200u);
+    }
+
+    void l3HomedArgumentsStageInL2()
+    {
+        UserKernel kernel = matAdd(200, 300);
+        kernel.args[0].flags |= ArgFlag::L2DoubleBuffer;
+        kernel.args[2].flags |= ArgFlag::L2DoubleBuffer;
+        const TileSolverResult result = solveTiling(kernel, 51200, 200 * 1024);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 51200), QString());
+        QVERIFY(result.tiling.args[0].stagedInL2 && !result.tiling.args[1].stagedInL2);
+        QCOMPARE(result.tiling.l3Read, std::uint64_t(200 * 300 * 4));
+        QCOMPARE(result.tiling.l3Write, std::uint64_t(200 * 300 * 4));
+        QCOMPARE(result.tiling.args[0].l2Bytes, 2 * result.tiling.args[0].chunkBytes);
+        QCOMPARE(result.tiling.l2Bytes, result.tiling.args[0].l2Bytes + result.tiling.args[2].l2Bytes);
+        // With too little L2 for any staging buffers, the error says so.
+        const TileSolverResult noL2 = solveTiling(kernel, 51200, 1000);
+        QVERIFY(!noL2.ok);
+        QVERIFY2(QString::fromStdString(noL2.error).contains("L2 staging"), noL2.error.c_str());
+        // An L3-homed argument that is both input and output is refused with the fix.
+        kernel.args[1].flags |= ArgFlag::Out | ArgFlag::L2DoubleBuffer;
+        const TileSolverResult inOut = solveTiling(kernel, 51200);
+        QVERIFY(!inOut.ok);
+        QVERIFY2(QString::fromStdString(inOut.error).contains("two arguments"), inOut.error.c_str());
+    }
+
+    void overlapLargerThanThePlaneIsRefused()
+    {
+        UserKernel kernel = matAdd(8, 4);
+        kernel.args[0].tileOverlap = 4;
+        const TileSolverResult result = solveTiling(kernel, 51200);
+        QVERIFY(!result.ok);
+        QVERIFY2(QString::fromStdString(result.error).contains("overlap"), result.error.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTileSolver)
+#include "tst_tile_solver.moc"
