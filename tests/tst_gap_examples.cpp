@@ -174,14 +174,15 @@ class TestGapExamples : public QObject {
 
     // Generates at Budget (0: the model's own), builds with the harness and runs it; an empty string
     // when everything matched, otherwise what went wrong.
-    QString fullFlow(const QString& example, qint64 budget, qint64 expectedBudget, unsigned seed)
+    // Cores: the emulated cluster cores parallel basic kernels are forked on (AT_EMUL_CORES).
+    QString fullFlow(const QString& example, qint64 budget, qint64 expectedBudget, unsigned seed, int cores)
     {
         QString error;
         const QString gen = generator(example, &error);
         if (gen.isEmpty())
             return error;
         QTemporaryDir work;
-        const QString failure = fullFlowIn(work.path(), gen, example, budget, expectedBudget, seed);
+        const QString failure = fullFlowIn(work.path(), gen, example, budget, expectedBudget, seed, cores);
         if (!failure.isEmpty()) {
             work.setAutoRemove(false);  // the generated files, for a look
             return failure + QStringLiteral("\n(generated files kept in %1)").arg(work.path());
@@ -190,7 +191,7 @@ class TestGapExamples : public QObject {
     }
 
     QString fullFlowIn(const QString& workDir, const QString& gen, const QString& example, qint64 budget,
-                       qint64 expectedBudget, unsigned seed)
+                       qint64 expectedBudget, unsigned seed, int cores)
     {
         QString error;
         const QDir work(workDir);
@@ -213,7 +214,7 @@ class TestGapExamples : public QObject {
         const QString run = work.filePath(QStringLiteral("run"));
         const QStringList ccCommand =
             QStringList{QStringLiteral("-O1"), QStringLiteral("-g"), QStringLiteral("-fsanitize=address,undefined"),
-                        QStringLiteral("-fno-omit-frame-pointer")} +
+                        QStringLiteral("-fno-omit-frame-pointer"), QStringLiteral("-DAT_EMUL_CORES=%1").arg(cores)} +
             m_emulCflags +
             QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), dir, out + QStringLiteral("/GenKernels.c"),
                         out + QStringLiteral("/GenKernelsInit.c"), dir + QStringLiteral("/%1BasicKernels.c").arg(example),
@@ -350,14 +351,14 @@ private slots:
                                              .arg(example).arg(needed - 1).arg(needed),
                                          QStringList{gen} + command, r)));
         } else if (budget == QStringLiteral("minimum")) {
-            const QString failure = fullFlow(example, needed, needed, 1);
+            const QString failure = fullFlow(example, needed, needed, 1, 8);
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
         } else if (budget == QStringLiteral("model-default")) {
             // No --l1: the budget is the model's SetL1MemorySize(51200).
-            const QString failure = fullFlow(example, 0, kModelDefaultL1, 2);
+            const QString failure = fullFlow(example, 0, kModelDefaultL1, 2, 1);
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
         } else {
-            const QString failure = fullFlow(example, 2 * kModelDefaultL1, 2 * kModelDefaultL1, 3);
+            const QString failure = fullFlow(example, 2 * kModelDefaultL1, 2 * kModelDefaultL1, 3, 8);
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
         }
     }

@@ -123,6 +123,10 @@ static inline void HarnessDmaReport(const char *Function)
 HARNESS_DEFINE_COMPARE(32, int32_t, "%ld", (long))
 HARNESS_DEFINE_COMPARE(16, int16_t, "%d", (int))
 
+/* Runs a parallel basic kernel on the whole emulated team, as generated code does: called directly
+ * it would only do core 0's share. */
+#define HarnessParallel(Kernel, Arg) AT_FORK(gap_ncore(), Kernel, Arg)
+
 /* Prints the verdict and returns the exit status. */
 static inline int HarnessFinish(void)
 {

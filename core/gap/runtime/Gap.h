@@ -1,5 +1,6 @@
 /* The standard GAP C types and cluster helpers basic kernels use.
- * Host emulation (__EMUL__ or a non-RISC-V compiler): one core, barriers do nothing.
+ * Host emulation (__EMUL__ or a non-RISC-V compiler): a team of AT_EMUL_CORES emulated cores
+ * (gap_emul_team.h).
  * On GAP: the PMSIS cluster calls. */
 #ifndef TESSERA_GAP_H
 #define TESSERA_GAP_H
@@ -22,9 +23,7 @@ typedef uint16_t v2u __attribute__((vector_size(4)));
 #ifndef __EMUL__
 #define __EMUL__ 1
 #endif
-static inline int gap_ncore(void) { return 1; }
-static inline int gap_coreid(void) { return 0; }
-static inline void gap_waitbarrier(int BarrierId) { (void) BarrierId; }
+#include "gap_emul_team.h"
 #define L1_CL_MEM
 #define L2_MEM
 #else

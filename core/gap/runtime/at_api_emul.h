@@ -1,5 +1,5 @@
 /* Host emulation of the generated kernels' memory operations. Copies are done immediately, waits
- * do nothing, parallel basic kernels run once on the calling thread, and every byte moved is
+ * do nothing, parallel basic kernels run on an emulated team of cores, and every byte moved is
  * counted: __L2_Read/__L2_Write for L2<->L1, __L3_Read/__L3_Write for L3<->L2. */
 #ifndef TESSERA_AT_API_EMUL_H
 #define TESSERA_AT_API_EMUL_H
@@ -59,8 +59,8 @@ static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsign
 #define AT_L2_ALLOC(Dev, Size) ((char *) malloc(Size))
 #define AT_L2_FREE(Dev, Ptr, Size) free(Ptr)
 
-/* Parallel basic kernels: the fork does nothing and the call runs the kernel once. */
-#define AT_FORK(Cores, Kernel, Arg) ((void) 0)
-#define __CALL(Kernel, Arg) Kernel(Arg)
+/* Parallel basic kernels run on the emulated team (gap_emul_team.h), as AT_FORK does on the chip. */
+#define AT_FORK(Cores, Kernel, Arg) AT_EmulFork((Cores), (void (*)(void *)) (Kernel), (void *) (Arg))
+#define __CALL(Kernel, Arg) ((void) 0)
 
 #endif

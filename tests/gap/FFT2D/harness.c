@@ -50,15 +50,15 @@ static void RunOne(const char *Name, unsigned int Dim, unsigned int Radix)
 
     /* Untiled reference: the whole image is one horizontal tile, then one vertical tile. */
     Image2Complex_Arg_T Expand = {In, Expected, Dim, Dim};
-    Image2Complex(&Expand);
+    HarnessParallel(Image2Complex, &Expand);
     FFT_2D_Arg_T Lines = {Expected, Twiddles, Dim, Dim};
-    Horizontal(&Lines);
+    HarnessParallel(Horizontal, &Lines);
     SwapSamples_2D_Arg_T SwapLines = {Expected, SwapTable, Dim, Dim};
-    SwapSamples_2D_Horizontal_Par(&SwapLines);
+    HarnessParallel(SwapSamples_2D_Horizontal_Par, &SwapLines);
     FFT_2D_Arg_T Columns = {Expected, Twiddles, Dim, Dim};
-    Vertical(&Columns);
+    HarnessParallel(Vertical, &Columns);
     SwapSamples_2D_Arg_T SwapColumns = {Expected, SwapTable, Dim, Dim};
-    SwapSamples_2D_Vertical_Par(&SwapColumns);
+    HarnessParallel(SwapSamples_2D_Vertical_Par, &SwapColumns);
 
     HarnessDmaStart();
     if (Radix == 4)

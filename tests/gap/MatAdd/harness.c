@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 
     /* Untiled reference: the same basic kernel on the whole plane. */
     MatSumPar_Arg_T Whole = {In1, In2, Expected, W, H};
-    MatSumPar(&Whole);
+    HarnessParallel(MatSumPar, &Whole);
 
     HarnessAllocL1();
     HarnessDmaStart();

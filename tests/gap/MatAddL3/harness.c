@@ -17,7 +17,7 @@ static void RunOne(const char *Name, void (*Kernel)(Word32 *, Word32 *, Word32 *
         In2[i] = HarnessRandomRange(-(1 << 29), 1 << 29);
     }
     MatSumPar_Arg_T Whole = {In1, In2, Expected, W, H};
-    MatSumPar(&Whole);
+    HarnessParallel(MatSumPar, &Whole);
     HarnessDmaStart();
     Kernel(In1, In2, Out);
     HarnessDmaReport(Name);

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     /* Untiled reference: one "tile" covering the plane, then the reduction over one entry. */
     Word32 WholeMax, Expected;
     MatrixMax_Arg_T Whole = {In, &WholeMax, W, H, 0, 0};
-    KerMatrixMax(&Whole);
+    HarnessParallel(KerMatrixMax, &Whole);
     KerMatrixMaxReduction(&WholeMax, &Expected, 1);
 
     HarnessAllocL1();

@@ -29,10 +29,10 @@ int main(int argc, char **argv)
     /* Untiled reference: whole planes, output plane outermost, input planes innermost. */
     for (int o = 0; o < OUT_PLANES; o++) {
         MatrixClear_Arg_T Clear = {Expected + o * Plane, W, H};
-        MatrixClear(&Clear);
+        HarnessParallel(MatrixClear, &Clear);
         for (int i = 0; i < IN_PLANES; i++) {
             MatrixAdd_Arg_T Add = {In1 + i * Plane, In2 + i * Plane, Expected + o * Plane, Bias[o], W, H};
-            MatrixAdd(&Add);
+            HarnessParallel(MatrixAdd, &Add);
         }
     }
 
