@@ -389,6 +389,23 @@ private slots:
         QCOMPARE(kernel[QStringLiteral("last_tile_size")].toInt(), lastTileSize);
     }
 
+    // Conv5x5Deep at the model's 51200 bytes: its 16 input planes (15360 bytes) are promoted whole,
+    // since every output plane reads them again, and the filters come per output plane for all
+    // 16 input planes at once (partial promotion), so each filter byte moves once. The budgets()
+    // rows run this tiling end to end.
+    void promotionInTheDeepConvolution()
+    {
+        QString error;
+        const QJsonObject kernel = kernelTiling(QStringLiteral("Conv5x5"), QStringLiteral("Conv5x5Deep"), kModelDefaultL1, &error);
+        QVERIFY2(!kernel.isEmpty(), qPrintable(error));
+        const QJsonObject in = findByName(kernel[QStringLiteral("args")].toArray(), QStringLiteral("In"));
+        const QJsonObject filter = findByName(kernel[QStringLiteral("args")].toArray(), QStringLiteral("Filter"));
+        QCOMPARE(in[QStringLiteral("residence")].toString(), QStringLiteral("promoted"));
+        QCOMPARE(in[QStringLiteral("l2_read")].toInteger(), 16 * 20 * 24 * 2);
+        QCOMPARE(filter[QStringLiteral("planes_per_chunk")].toInt(), 16);
+        QCOMPARE(filter[QStringLiteral("l2_read")].toInteger(), 16 * 24 * 25 * 2);
+    }
+
     // MatAddL3's matrices live in L3: all their bytes pass L3 -> L2 -> L1 (and back), through L2
     // staging buffers, so the L3 counters the budgets() rows compare are not trivially zero.
     void l3HomedArguments()

@@ -92,6 +92,7 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
                         {"tile_size", arg.tileSize},
                         {"last_tile_size", arg.lastTileSize},
                         {"buffers", arg.bufferCount},
+                        {"planes_per_chunk", arg.planesPerChunk},
                         {"l1_offset", arg.l1Offset},
                         {"l1_bytes", arg.l1Bytes},
                         {"l2_read", arg.dmaRead},

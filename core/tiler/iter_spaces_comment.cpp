@@ -38,6 +38,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                 out << "whole " << arg.arg->width << "x" << arg.arg->height << " plane per chunk";
             if (arg.planeCount > 1)
                 out << ", " << arg.planeCount << " planes";
+            if (arg.acrossInPlanes)
+                out << ", " << arg.planesPerChunk << " input planes per chunk";
             out << (arg.bufferCount == 2 ? ", double buffered" : ", single buffer");
             break;
         }

@@ -72,6 +72,7 @@ private:
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
     std::string homeOffset(const ArgTiling& arg, const std::string& prefix) const;
+    std::string planeChunkSize(const ArgTiling& arg, const std::string& prefix) const;
     std::string chunkSize(const ArgTiling& arg, const std::string& prefix) const;
     std::string l1Buffer(const ArgTiling& arg, const std::string& buffer) const;
     std::string tilePointer(const ArgTiling& arg) const;
@@ -111,7 +112,7 @@ std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& p
         if (arg.arg->has(ArgFlag::FourD))
             index += "*" + num(tiling_.loopCount(IterationSpace::InPlane));
     }
-    if (arg.usesInPlane)
+    if (arg.followsInPlanes())
         index += (index.empty() ? "" : "+") + var(IterationSpace::InPlane, prefix);
     return index;
 }
@@ -140,12 +141,19 @@ std::string KernelEmitter::homeOffset(const ArgTiling& arg, const std::string& p
     return offset.empty() ? "0" : offset;
 }
 
-std::string KernelEmitter::chunkSize(const ArgTiling& arg, const std::string& prefix) const
+std::string KernelEmitter::planeChunkSize(const ArgTiling& arg, const std::string& prefix) const
 {
     if (!arg.tiled)
         return num(arg.planeBytes);
     const std::string size = tileSizeExpr(arg, prefix);
     return size + "*" + num(std::uint64_t(arg.crossExtent) * arg.arg->itemSize);
+}
+
+std::string KernelEmitter::chunkSize(const ArgTiling& arg, const std::string& prefix) const
+{
+    if (arg.planesPerChunk == 1)
+        return planeChunkSize(arg, prefix);
+    return num(arg.planesPerChunk) + "*" + planeChunkSize(arg, prefix);
 }
 
 std::string KernelEmitter::l1Buffer(const ArgTiling& arg, const std::string& buffer) const
@@ -170,8 +178,13 @@ std::string KernelEmitter::tilePointer(const ArgTiling& arg) const
         // The promoted copy has the home layout: the tile is at the same offset as in L2.
         return "(" + l1_ + "+" + num(arg.l1Offset) + "+" + homeOffset(arg, "") + ")";
     }
-    case ArgResidence::Streamed:
-        return l1Buffer(arg, doubleBuffered(arg) ? "Buf_" + model.name : "");
+    case ArgResidence::Streamed: {
+        const std::string buffer = l1Buffer(arg, doubleBuffered(arg) ? "Buf_" + model.name : "");
+        if (!arg.acrossInPlanes)
+            return buffer;
+        // The chunk holds every input plane's part back to back.
+        return "(" + buffer + "+InPlane*" + planeChunkSize(arg, "") + ")";
+    }
     }
     return l1Buffer(arg, "");
 }
@@ -183,7 +196,12 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     const std::string home = "(AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
     const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
-    if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
+    const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
+    if (arg.acrossInPlanes && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+        // One tile from each input plane: lines of one tile, a plane apart.
+        code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
+    } else if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +

@@ -56,10 +56,12 @@ public:
 
 private:
     struct Config {
-        std::vector<bool> doubleBuffer;  // per argument
-        std::vector<bool> promote;       // per argument
+        std::vector<bool> doubleBuffer;    // per argument
+        std::vector<bool> promote;         // per argument: whole argument in L1
+        std::vector<bool> acrossInPlanes;  // per argument: chunks hold every input plane
     };
 
+    void applyConfig(KernelTiling& tiling, const Config& config) const;
     void applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTile) const;
     bool constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const;
     std::uint64_t layout(KernelTiling& tiling, const Config& config) const;
@@ -163,6 +165,15 @@ std::string Solver::prepare()
     return {};
 }
 
+void Solver::applyConfig(KernelTiling& tiling, const Config& config) const
+{
+    const unsigned inPlanes = tiling.loopCount(IterationSpace::InPlane);
+    for (std::size_t i = 0; i < tiling.args.size(); ++i) {
+        tiling.args[i].acrossInPlanes = config.acrossInPlanes[i];
+        tiling.args[i].planesPerChunk = config.acrossInPlanes[i] ? inPlanes : 1;
+    }
+}
+
 void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTile) const
 {
     tiling.tileCount = tileCount;
@@ -193,7 +204,7 @@ void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTi
         for (std::size_t l = 0; l < tiling.loops.size(); ++l) {
             const LoopLevel& loop = tiling.loops[l];
             const bool varies = loop.count > 1 && ((loop.space == IterationSpace::Tile && arg.tiled) ||
-                                                   (loop.space == IterationSpace::InPlane && arg.usesInPlane) ||
+                                                   (loop.space == IterationSpace::InPlane && arg.followsInPlanes()) ||
                                                    (loop.space == IterationSpace::OutPlane && arg.usesOutPlane));
             if (varies)
                 arg.level = int(l);
@@ -240,7 +251,7 @@ bool Solver::rereads(const KernelTiling& tiling, const ArgTiling& arg) const
     for (int l = 0; l <= arg.level; ++l) {
         const LoopLevel& loop = tiling.loops[std::size_t(l)];
         const bool varies = (loop.space == IterationSpace::Tile && arg.tiled) ||
-                            (loop.space == IterationSpace::InPlane && arg.usesInPlane) ||
+                            (loop.space == IterationSpace::InPlane && arg.followsInPlanes()) ||
                             (loop.space == IterationSpace::OutPlane && arg.usesOutPlane);
         if (varies)
             distinct *= loop.count;
@@ -337,7 +348,9 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
     for (const ArgTiling& arg : tiling.args) {
         if (arg.residence == ArgResidence::Scratch)
             continue;
-        largestTileItems = std::max<std::uint64_t>(largestTileItems, arg.chunkBytes / std::max(1u, arg.arg->itemSize));
+        // The work of one step follows the tile of one plane, however the argument is buffered.
+        largestTileItems = std::max<std::uint64_t>(largestTileItems, arg.planeChunkBytesAt(0, tiling.tileCount) /
+                                                                         std::max(1u, arg.arg->itemSize));
         const double bytes = double(arg.dmaRead + arg.dmaWrite);
         const double directions = (arg.isInput() ? 1 : 0) + (arg.isOutput() ? 1 : 0);
         const double loads = arg.residence == ArgResidence::Promoted ? 1.0 : double(loadsOf(tiling, arg));
@@ -369,34 +382,57 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
 std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
 {
     // Arguments declared O_DB get their two buffers; only when nothing fits that way do they fall
-    // back to one. Each argument the loops would move more than once may be promoted whole; past a
-    // handful of such arguments they are promoted together, which keeps the search small.
-    std::vector<std::size_t> promotable;
+    // back to one. Each streamed argument may also be promoted whole into L1, or partially: one
+    // chunk for all input planes of a tile (or plane). Past a handful of such choices the arguments
+    // switch together, which keeps the search small.
+    enum Mode { Stream, Promote, Across };
     Config plain;
     plain.doubleBuffer.assign(base_.args.size(), false);
     plain.promote.assign(base_.args.size(), false);
+    plain.acrossInPlanes.assign(base_.args.size(), false);
+    std::vector<std::pair<std::size_t, std::vector<Mode>>> choices;
     for (std::size_t i = 0; i < base_.args.size(); ++i) {
-        const KernelArgument& arg = *base_.args[i].arg;
+        const ArgTiling& tiling = base_.args[i];
+        const KernelArgument& arg = *tiling.arg;
         if (isScratch(arg))
             continue;
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
-        if (arg.nextPlaneUpdate <= 1 && !arg.has(ArgFlag::L2DoubleBuffer))
-            promotable.push_back(i);
+        std::vector<Mode> modes{Stream};
+        if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2)
+            modes.push_back(Promote);
+        const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
+        if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles)
+            modes.push_back(Across);
+        if (modes.size() > 1)
+            choices.push_back({i, modes});
     }
+    std::uint64_t combinations = 1;
+    for (const auto& choice : choices)
+        combinations *= choice.second.size();
     std::vector<Config> configs;
-    if (promotable.size() <= 6) {
-        for (std::uint64_t mask = 0; mask < (1ull << promotable.size()); ++mask) {
+    if (combinations <= 243) {
+        for (std::uint64_t code = 0; code < combinations; ++code) {
             Config config = plain;
-            for (std::size_t k = 0; k < promotable.size(); ++k)
-                config.promote[promotable[k]] = (mask >> k) & 1;
+            std::uint64_t rest = code;
+            for (const auto& [arg, modes] : choices) {
+                const Mode mode = modes[rest % modes.size()];
+                rest /= modes.size();
+                config.promote[arg] = mode == Promote;
+                config.acrossInPlanes[arg] = mode == Across;
+            }
             configs.push_back(config);
         }
     } else {
-        configs.push_back(plain);
-        Config all = plain;
-        for (std::size_t i : promotable)
-            all.promote[i] = true;
-        configs.push_back(all);
+        for (Mode together : {Stream, Promote, Across}) {
+            Config config = plain;
+            for (const auto& [arg, modes] : choices) {
+                if (std::find(modes.begin(), modes.end(), together) == modes.end())
+                    continue;
+                config.promote[arg] = together == Promote;
+                config.acrossInPlanes[arg] = together == Across;
+            }
+            configs.push_back(config);
+        }
     }
     return configs;
 }
@@ -406,6 +442,7 @@ std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum
     Config single;
     single.doubleBuffer.assign(base_.args.size(), false);
     single.promote.assign(base_.args.size(), false);
+    single.acrossInPlanes.assign(base_.args.size(), false);
     minimum = kUnbounded;
     KernelTiling best;
     // Preferred tile sizes are a wish the solver drops before failing, so they do not count here.
@@ -464,6 +501,7 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
                     if (!constraintsHold(tileCount, refTile, withPreference))
                         continue;
                     KernelTiling tiling = base_;
+                    applyConfig(tiling, config);
                     applyTiles(tiling, tileCount, refTile);
                     bool useful = true;
                     for (std::size_t i = 0; i < tiling.args.size(); ++i)

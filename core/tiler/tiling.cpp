@@ -9,11 +9,16 @@ unsigned ArgTiling::tileSizeAt(unsigned tileIndex, unsigned tileCount) const
     return tileIndex + 1 == tileCount ? lastTileSize : tileSize;
 }
 
-std::uint64_t ArgTiling::chunkBytesAt(unsigned tileIndex, unsigned tileCount) const
+std::uint64_t ArgTiling::planeChunkBytesAt(unsigned tileIndex, unsigned tileCount) const
 {
     if (!tiled)
         return planeBytes;
     return std::uint64_t(tileSizeAt(tileIndex, tileCount)) * crossExtent * arg->itemSize;
+}
+
+std::uint64_t ArgTiling::chunkBytesAt(unsigned tileIndex, unsigned tileCount) const
+{
+    return planeChunkBytesAt(tileIndex, tileCount) * planesPerChunk;
 }
 
 int KernelTiling::loopIndex(IterationSpace space) const

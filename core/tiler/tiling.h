@@ -38,6 +38,10 @@ struct ArgTiling {
     unsigned planeCount = 1;      // planes held in the home memory
     bool usesInPlane = false;     // plane index follows the input-plane loop
     bool usesOutPlane = false;    // plane index follows the output-plane loop
+    // Partial promotion across input planes: one chunk holds the tile (or plane) of every input
+    // plane, so it changes with the outer loops only.
+    bool acrossInPlanes = false;
+    unsigned planesPerChunk = 1;
     int level = -1;               // innermost loop (index into KernelTiling::loops) where the
                                   // chunk changes; -1 when it never changes (loaded once)
     unsigned bufferCount = 1;     // 2 when double-buffered
@@ -55,9 +59,12 @@ struct ArgTiling {
     std::uint64_t l3Write = 0;    // predicted bytes moved L2 -> L3
 
     bool isInput() const { return arg->has(ArgFlag::In); }
+    bool followsInPlanes() const { return usesInPlane && !acrossInPlanes; }
     bool isOutput() const { return arg->has(ArgFlag::Out); }
-    // Bytes of the chunk at a given tile index (the last tile may be smaller).
+    // Bytes of the chunk at a given tile index (the last tile may be smaller), all its planes.
     std::uint64_t chunkBytesAt(unsigned tileIndex, unsigned tileCount) const;
+    // Bytes of one plane's part of that chunk.
+    std::uint64_t planeChunkBytesAt(unsigned tileIndex, unsigned tileCount) const;
     unsigned tileSizeAt(unsigned tileIndex, unsigned tileCount) const;
 };
 

@@ -7,7 +7,8 @@
  * The input tiles overlap by 4 lines; the Nip x Nop filters are an untiled 4-D argument, plane
  * (InPlane i, OutPlane o) being the 25 coefficients at Filter + (o*Nip + i)*25.
  * Here: 3 input planes of 128 x 144, 2 output planes of 124 x 140; at 51200 bytes of L1 this needs a
- * few tiles, and many at the smallest feasible budget. */
+ * few tiles, and many at the smallest feasible budget. A second kernel has 16 input and 24 output
+ * planes of 20 x 24. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -79,6 +80,9 @@ static void MySetOfUserKernels(unsigned int L1MemoryBudget)
     SetL1MemorySize(L1MemoryBudget);
     LoadConv5x5Library();
     GenerateCnnConv5x5("Conv5x5", 3, 2, 128, 144);
+    /* Many small planes: the 16 x 24 filters (19200 bytes) compete with the tiles for L1, so at some
+     * budgets they are loaded per output plane for all input planes at once (partial promotion). */
+    GenerateCnnConv5x5("Conv5x5Deep", 16, 24, 20, 24);
 }
 
 int main(int argc, char **argv)
