@@ -93,7 +93,8 @@ QJsonObject findByName(const QJsonArray& array, const QString& name)
 }
 
 const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
-                               QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3")};
+                               QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3"),
+                               QStringLiteral("PlaneScale")};
 // Every model sets this budget with SetL1MemorySize (the guide's figure).
 constexpr qint64 kModelDefaultL1 = 51200;
 
