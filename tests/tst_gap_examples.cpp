@@ -390,6 +390,44 @@ private slots:
         QCOMPARE(kernel[QStringLiteral("last_tile_size")].toInt(), lastTileSize);
     }
 
+    // The generated code of every example builds warning-free for the host emulation and for GAP
+    // (the PMSIS branch of the runtime headers, against declarations of the PMSIS API in
+    // tests/gap/pmsis_stub; pointer/integer size warnings are expected on a 64-bit host only).
+    void buildsForBothRuntimes_data()
+    {
+        QTest::addColumn<QString>("example");
+        for (const QString& example : kExamples)
+            QTest::newRow(qPrintable(example)) << example;
+    }
+    void buildsForBothRuntimes()
+    {
+        QFETCH(QString, example);
+        QString error;
+        const QString gen = generator(example, &error);
+        QVERIFY2(!gen.isEmpty(), qPrintable(error));
+        QTemporaryDir out;
+        QStringList command;
+        const Result generated = generate(gen, out.path(), 0, &command);
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), QStringList{gen} + command, generated)));
+        const QStringList sources{out.filePath(QStringLiteral("GenKernels.c")), out.filePath(QStringLiteral("GenKernelsInit.c"))};
+        const QStringList common{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
+                                 QStringLiteral("-Werror"), QStringLiteral("-I"), out.path(), QStringLiteral("-I"),
+                                 exampleDir(example)};
+        const QStringList host = common + m_emulCflags + sources;
+        const Result hostBuild = runProcess(m_cc, host);
+        QVERIFY2(hostBuild.exitCode == 0, qPrintable(describe(QStringLiteral("host build"), QStringList{m_cc} + host, hostBuild)));
+        const QString runtime = QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/runtime");
+        const QStringList target = common +
+                                   QStringList{QStringLiteral("-DAT_FORCE_PMSIS"), QStringLiteral("-Wno-pointer-to-int-cast"),
+                                               QStringLiteral("-Wno-int-to-pointer-cast"), QStringLiteral("-I"),
+                                               QStringLiteral(TESSERA_SOURCE_DIR "/tests/gap/pmsis_stub"), QStringLiteral("-I"),
+                                               runtime} +
+                                   sources;
+        const Result targetBuild = runProcess(m_cc, target);
+        QVERIFY2(targetBuild.exitCode == 0,
+                 qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_cc} + target, targetBuild)));
+    }
+
     // Conv5x5Deep at the model's 51200 bytes: its 16 input planes (15360 bytes) are promoted whole,
     // since every output plane reads them again, and the filters come per output plane for all
     // 16 input planes at once (partial promotion), so each filter byte moves once. The budgets()

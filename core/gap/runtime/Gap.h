@@ -19,7 +19,8 @@ typedef uint8_t v4u __attribute__((vector_size(4)));
 typedef int16_t v2s __attribute__((vector_size(4)));
 typedef uint16_t v2u __attribute__((vector_size(4)));
 
-#if defined(__EMUL__) || !defined(__riscv)
+/* AT_FORCE_PMSIS selects the GAP branch on any compiler (used to check that code builds for GAP). */
+#if defined(__EMUL__) || (!defined(__riscv) && !defined(AT_FORCE_PMSIS))
 #ifndef __EMUL__
 #define __EMUL__ 1
 #endif

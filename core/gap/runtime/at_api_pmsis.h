@@ -19,7 +19,7 @@ extern struct pi_device AT_L3_Ram;
 #define AT_L2_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
     pi_cl_dma_cmd_2d((uint32_t) (Ext), (uint32_t) (Loc), (Size), (Stride), (Length), \
                      (Dir) == 1 ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
-#define AT_L2_WAIT(Dev, Event) pi_cl_dma_wait(Event)
+#define AT_L2_WAIT(Dev, Event) pi_cl_dma_cmd_wait(Event)
 
 #define AT_L3_COPY(Dev, Ext, Loc, Size, Dir, Event) \
     pi_cl_ram_copy((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Dir), (Event))
