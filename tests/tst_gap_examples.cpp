@@ -3,16 +3,10 @@
 // emulation runtime, AddressSanitizer and UBSan, together with the example's basic kernels and
 // harness; the harness must match its untiled reference exactly and move exactly the L2<->L1 bytes
 // GenKernels.tiling.json predicts.
+#include "gap_toolchain.h"
+
 #include <QDir>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
-#include <QProcessEnvironment>
-#include <QRegularExpression>
 #include <QSet>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,76 +15,10 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;  // -1: did not start, crashed or timed out
-    QString out;
-    QString err;
-};
-
-Result runProcess(const QString& program, const QStringList& arguments,
-                  const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment())
-{
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(program, arguments);
-    if (!process.waitForStarted(60000))
-        return {-1, {}, QStringLiteral("cannot start %1: %2").arg(program, process.errorString())};
-    if (!process.waitForFinished(600000)) {
-        process.kill();
-        process.waitForFinished();
-        return {-1, QString::fromUtf8(process.readAllStandardOutput()),
-                QStringLiteral("%1 timed out\n").arg(program) + QString::fromUtf8(process.readAllStandardError())};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
-
-QString describe(const QString& what, const QStringList& command, const Result& r)
-{
-    return QStringLiteral("%1 (exit %2)\n$ %3\n--- stdout\n%4--- stderr\n%5")
-        .arg(what)
-        .arg(r.exitCode)
-        .arg(command.join(' '), r.out.right(4000), r.err.right(4000));
-}
+using namespace tessera::test;
+using Result = ProcessResult;
 
 QString exampleDir(const QString& example) { return QStringLiteral(TESSERA_SOURCE_DIR "/tests/gap/") + example; }
-
-// The largest N in "needs at least N bytes of L1" (digit groups may be separated), or -1.
-qint64 neededL1(const QString& text)
-{
-    static const QRegularExpression pattern(QStringLiteral("needs at least ([0-9][0-9 ,'\\x{202F}]*) bytes of L1"));
-    qint64 needed = -1;
-    for (auto it = pattern.globalMatch(text); it.hasNext();) {
-        QString digits = it.next().captured(1);
-        digits.remove(QRegularExpression(QStringLiteral("[^0-9]")));
-        needed = std::max(needed, digits.toLongLong());
-    }
-    return needed;
-}
-
-QJsonObject readJson(const QString& path, QString* error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1").arg(path);
-        return {};
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (!document.isObject()) {
-        *error = QStringLiteral("%1: %2").arg(path, parseError.errorString());
-        return {};
-    }
-    return document.object();
-}
-
-QJsonObject findByName(const QJsonArray& array, const QString& name)
-{
-    for (const QJsonValue& value : array)
-        if (value.toObject()[QStringLiteral("name")].toString() == name)
-            return value.toObject();
-    return {};
-}
 
 const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
                                QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3"),
@@ -110,19 +38,6 @@ class TestGapExamples : public QObject {
     QTemporaryDir m_work;
     std::map<QString, QString> m_generators;  // example -> compiled generator
     std::map<QString, qint64> m_minimumL1;    // example -> N of "needs at least N bytes of L1"
-
-    // The one line of flags `tessera gap <What>` prints, split on white space; false on failure.
-    static bool cliFlags(const QString& what, QStringList* flags, QString* error)
-    {
-        const QStringList command{QStringLiteral("gap"), what};
-        const Result r = runProcess(QStringLiteral(TESSERA_CLI_PATH), command);
-        if (r.exitCode != 0) {
-            *error = describe(QStringLiteral("tessera gap %1 failed").arg(what), QStringList{TESSERA_CLI_PATH} + command, r);
-            return false;
-        }
-        *flags = r.out.trimmed().split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
-        return true;
-    }
 
     // The example's generator, compiled once per run; empty with *error set on failure.
     QString generator(const QString& example, QString* error)
@@ -307,15 +222,15 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_work.isValid());
-        m_cc = QStandardPaths::findExecutable(QStringLiteral("cc"));
-        if (m_cc.isEmpty())
-            m_cc = QStandardPaths::findExecutable(QStringLiteral("gcc"));
-        if (m_cc.isEmpty())
-            QSKIP("no C compiler (cc or gcc) on PATH");
+        GapToolchain toolchain;
         QString error;
-        QVERIFY2(cliFlags(QStringLiteral("model-cflags"), &m_modelCflags, &error), qPrintable(error));
-        QVERIFY2(cliFlags(QStringLiteral("model-libs"), &m_modelLibs, &error), qPrintable(error));
-        QVERIFY2(cliFlags(QStringLiteral("emul-cflags"), &m_emulCflags, &error), qPrintable(error));
+        if (!toolchain.init(&error) && toolchain.cc.isEmpty())
+            QSKIP("no C compiler (cc or gcc) on PATH");
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        m_cc = toolchain.cc;
+        m_modelCflags = toolchain.modelCflags;
+        m_modelLibs = toolchain.modelLibs;
+        m_emulCflags = toolchain.emulCflags;
         QVERIFY2(!m_modelLibs.isEmpty(), "tessera gap model-libs printed nothing");
     }
 

@@ -2,7 +2,7 @@
 // model program against Tessera's model library, and to build generated kernels for the host with
 // the emulation runtime — the way an SDK exposes its paths, e.g.
 //   cc MyModel.c $(tessera gap model-cflags) $(tessera gap model-libs) -o GenTile
-//   cc $(tessera gap emul-cflags) -I out out/GenKernels.c ... -o run
+//   cc $(tessera gap emul-cflags) -I out out/GenKernels.c $(tessera gap cnn-sources) ... -o run
 #include "commands.h"
 
 #include <fmt/format.h>
@@ -17,6 +17,7 @@ namespace {
 struct GapPaths {
     std::string include;  // AutoTilerLib.h
     std::string runtime;  // at_api.h, Gap.h
+    std::string cnnKernels;  // CNN_BasicKernels.h/.c
     std::string modelLibrary;
     std::string tilerLibrary;
 };
@@ -37,8 +38,10 @@ GapPaths gapPaths()
     std::error_code error;
     if (!prefix.empty() && std::filesystem::exists(installedLibrary, error))
         return {(prefix / "include/tessera/gap").string(), (prefix / "share/tessera/gap/runtime").string(),
-                installedLibrary.string(), (prefix / "lib/tessera/libtessera_tiler.a").string()};
-    return {TESSERA_GAP_INCLUDE_DIR, TESSERA_GAP_RUNTIME_DIR, TESSERA_GAP_MODEL_LIBRARY, TESSERA_TILER_LIBRARY};
+                (prefix / "share/tessera/gap/cnn_kernels").string(), installedLibrary.string(),
+                (prefix / "lib/tessera/libtessera_tiler.a").string()};
+    return {TESSERA_GAP_INCLUDE_DIR, TESSERA_GAP_RUNTIME_DIR, TESSERA_GAP_CNN_KERNELS_DIR, TESSERA_GAP_MODEL_LIBRARY,
+            TESSERA_TILER_LIBRARY};
 }
 
 } // namespace
@@ -65,7 +68,9 @@ void addGapCommand(CLI::App& app, Action& action)
         return libs;
     });
     add("emul-cflags", "Compiler flags to build generated kernels for the host with the emulation runtime",
-        [](const GapPaths& paths) { return "-D__EMUL__ -I" + paths.runtime; });
+        [](const GapPaths& paths) { return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.cnnKernels; });
+    add("cnn-sources", "The CNN basic-kernel sources to compile with code from the CNN generators",
+        [](const GapPaths& paths) { return paths.cnnKernels + "/CNN_BasicKernels.c"; });
 }
 
 } // namespace tessera::cli

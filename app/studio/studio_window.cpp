@@ -4,6 +4,7 @@
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "step_table_model.h"
+#include "tiling_panel.h"
 
 #include "aie/split_planner.h"
 #include "memory/memory_hierarchy.h"
@@ -32,6 +33,8 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
 
 namespace tessera::studio {
 
@@ -170,6 +173,22 @@ void StudioWindow::buildDocks()
     tableDock->raise();
     connect(aieView_, &views::AieView::architectureChanged, this, &StudioWindow::replanAie);
 
+    tilingPanel_ = new views::TilingPanel(this);
+    auto* tilingDock = new QDockWidget("Tiling", this);
+    tilingDock->setObjectName("tiling");
+    tilingDock->setWidget(tilingPanel_);
+    addDockWidget(Qt::BottomDockWidgetArea, tilingDock);
+    tabifyDockWidget(tableDock, tilingDock);
+    tableDock->raise();
+    connect(tilingPanel_, &views::TilingPanel::errorShown, this,
+            [this](const QString& message) { showError("Cannot open tiling report", message); });
+    // An opened report is what --screenshot waits for when no model is opened: its first tiling
+    // counts as the shown plan.
+    connect(tilingPanel_, &views::TilingPanel::tilingShown, this, [this] {
+        if (std::exchange(tilingReportOpening_, false))
+            emit planShown();
+    });
+
     properties_ = new QTextBrowser(this);
     auto* propertiesDock = new QDockWidget("Properties", this);
     propertiesDock->setObjectName("properties");
@@ -182,6 +201,7 @@ void StudioWindow::buildMenus()
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("&Open model...", QKeySequence::Open, this, &StudioWindow::openFileDialog);
     file->addAction("Open &project...", QKeySequence("Ctrl+Shift+O"), this, &StudioWindow::openProjectDialog);
+    file->addAction("Open &tiling report...", QKeySequence("Ctrl+Shift+T"), this, &StudioWindow::openTilingDialog);
     recentMenu_ = file->addMenu("Open &recent");
     rebuildRecentMenu();
     file->addAction("&Save project...", QKeySequence::Save, this, &StudioWindow::saveProjectDialog);
@@ -458,6 +478,32 @@ void StudioWindow::openProjectDialog()
         openProject(path);
 }
 
+void StudioWindow::openTilingDialog()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Open tiling report", {}, "Autotiler tiling (*.tiling.json)");
+    if (!path.isEmpty())
+        openTilingReport(path);
+}
+
+bool StudioWindow::openTilingReport(const QString& path)
+{
+    auto* dock = findChild<QDockWidget*>("tiling");
+    dock->show();
+    dock->raise();
+    tilingReportOpening_ = true;
+    if (!tilingPanel_->openTilingFile(path)) {
+        tilingReportOpening_ = false;
+        return false;
+    }
+    rememberRecent(path);
+    if (!graph_) // nothing else to look at: give the tiles room
+        resizeDocks({dock}, {height() / 2}, Qt::Vertical);
+    statusLabel_->setText("Tiling report " + QFileInfo(path).fileName() +
+                          ": drag the L1 budget to solve its kernels again");
+    return true;
+}
+
 void StudioWindow::saveProjectDialog()
 {
     const QString path = QFileDialog::getSaveFileName(this, "Save project", {}, "Tessera projects (*.json)");
@@ -467,6 +513,11 @@ void StudioWindow::saveProjectDialog()
 
 void StudioWindow::openProject(const QString& path)
 {
+    // Tiling reports are JSON too; the command line, drops and recent files all come here.
+    if (path.endsWith(".tiling.json", Qt::CaseInsensitive)) {
+        openTilingReport(path);
+        return;
+    }
     try {
         const Project project = loadProject(path.toStdString());
         pendingL2_ = project.l2Budget > 0 ? std::optional<qint64>(project.l2Budget) : std::nullopt;
@@ -545,7 +596,7 @@ void StudioWindow::rebuildRecentMenu()
 void StudioWindow::showShortcuts()
 {
     QMessageBox::information(this, "Keyboard shortcuts",
-                             "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+S  save project\n"
+                             "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\nCtrl+S  save project\n"
                              "Ctrl+E  export step table\nCtrl+F  find node\nCtrl+0  fit graph\n"
                              "Alt+Down / Alt+Up  next / previous step\nF1  this list\n\n"
                              "Drag the red L2 budget line in the memory timeline to re-plan.");

@@ -26,6 +26,7 @@ class AieView;
 class GraphView;
 class MemoryTimeline;
 class StepTableModel;
+class TilingPanel;
 } // namespace tessera::views
 
 namespace tessera::studio {
@@ -40,6 +41,8 @@ public:
     // Starts loading; modelShown() or errorShown() follows.
     void openModel(const QString& path);
     void openProject(const QString& path);
+    // Shows an Autotiler tiling report (*.tiling.json) in the Tiling dock; false when it cannot.
+    bool openTilingReport(const QString& path);
     // Writes the project atomically; false (and an error shown) when it cannot.
     bool saveProject(const QString& path);
 
@@ -49,6 +52,7 @@ public:
     views::GraphView* graphView() const { return graphView_; }
     views::MemoryTimeline* timeline() const { return timeline_; }
     views::AieView* aieView() const { return aieView_; }
+    views::TilingPanel* tilingPanel() const { return tilingPanel_; }
     QTableView* stepTable() const { return stepTable_; }
     const views::StepTableModel* stepModel() const { return stepModel_; }
     const Graph* graph() const { return graph_.get(); }
@@ -90,6 +94,7 @@ private:
     void openFileDialog();
     void saveProjectDialog();
     void openProjectDialog();
+    void openTilingDialog();
     void exportStepTable();
     void showShortcuts();
     void replanAie();
@@ -99,6 +104,7 @@ private:
     views::GraphView* graphView_ = nullptr;
     views::MemoryTimeline* timeline_ = nullptr;
     views::AieView* aieView_ = nullptr;
+    views::TilingPanel* tilingPanel_ = nullptr;
     views::StepTableModel* stepModel_ = nullptr;
     QSortFilterProxyModel* stepProxy_ = nullptr;
     QTableView* stepTable_ = nullptr;
@@ -120,6 +126,7 @@ private:
     double lastPlanMs_ = 0;
     qint64 shownPlanBudget_ = 0;
     std::optional<qint64> pendingL2_; // budget from a project being opened
+    bool tilingReportOpening_ = false;
 };
 
 } // namespace tessera::studio

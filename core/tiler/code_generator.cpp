@@ -1,6 +1,7 @@
 #include "tiler/code_generator.h"
 
 #include "tiler/kernel_emitter.h"
+#include "tiler/model_json.h"
 #include "tiler/tile_solver.h"
 
 #include <nlohmann/json.hpp>
@@ -195,6 +196,7 @@ GenerationResult generateTilingCode(const KernelModel& model)
     report["l2_staging_used"] = l2Used;
     report["kernels"] = nlohmann::json::array();
     report["groups"] = nlohmann::json::array();
+    report["model"] = kernelModelToJson(model);
     for (const KernelTiling& tiling : tilings)
         report["kernels"].push_back(tilingJson(tiling));
     try {

@@ -24,6 +24,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
         switch (arg.residence) {
         case ArgResidence::Scratch:
             out << "L1 scratch buffer";
+            if (arg.carriesOutPlanes)
+                out << " of " << arg.planesPerChunk << " planes";
             if (arg.arg->has(ArgFlag::DynTile))
                 out << ", one entry per tile (" << tiling.tileCount << ")";
             break;
@@ -40,6 +42,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                 out << ", " << arg.planeCount << " planes";
             if (arg.acrossInPlanes)
                 out << ", " << arg.planesPerChunk << " input planes per chunk";
+            if (arg.carriesOutPlanes)
+                out << ", all " << arg.planesPerChunk << " output planes per chunk";
             out << (arg.bufferCount == 2 ? ", double buffered" : ", single buffer");
             break;
         }

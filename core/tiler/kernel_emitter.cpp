@@ -197,8 +197,8 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
     const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
     const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
-    if (arg.acrossInPlanes && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
-        // One tile from each input plane: lines of one tile, a plane apart.
+    if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+        // One tile from each plane of the chunk: lines of one tile, a plane apart.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
     } else if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {

@@ -106,6 +106,10 @@ std::string Solver::prepare()
         if (isScratch(arg)) {
             tiling.residence = ArgResidence::Scratch;
             tiling.tiled = isOneTileScratch(arg) || isDynamicScratch(arg);
+            if (isOneTileScratch(arg) && arg.has(ArgFlag::ThreeD) && outPlanes == 1 && kernel_.outPlanes > 1) {
+                tiling.carriesOutPlanes = true;
+                tiling.planeCount = tiling.planesPerChunk = kernel_.outPlanes;
+            }
         } else {
             tiling.tiled = arg.has(ArgFlag::Tiled);
             tiling.stagedInL2 = arg.has(ArgFlag::L2DoubleBuffer);
@@ -123,6 +127,10 @@ std::string Solver::prepare()
                 tiling.usesOutPlane = outputOnly && outPlanes > 1;
                 tiling.usesInPlane = !outputOnly && inPlanes > 1;
                 tiling.planeCount = outputOnly ? outPlanes : inPlanes;
+                if (outputOnly && outPlanes == 1 && kernel_.outPlanes > 1) {
+                    tiling.carriesOutPlanes = true;
+                    tiling.planeCount = tiling.planesPerChunk = kernel_.outPlanes;
+                }
             }
         }
         if (tiling.tiled && !isDynamicScratch(arg)) {
@@ -152,15 +160,19 @@ std::string Solver::prepare()
     }
     for (std::size_t i : ratioArgs_) {
         const unsigned effective = base_.args[i].extent - kernel_.args[i].tileOverlap;
-        if (effective % refExtent_ != 0) {
-            std::ostringstream out;
-            out << "user kernel " << kernel_.name << ": argument " << kernel_.args[i].name << " has " << effective
-                << " tiled lines/columns beyond its overlap, not a multiple of argument " << kernel_.args[refArg].name
-                << "'s " << refExtent_ << "; tiles of all arguments must advance in whole-number ratios "
-                << "(adjust the declared sizes or the overlap)";
-            return out.str();
+        // An argument may have a few lines more than its ratio needs (a strided window that does
+        // not reach the last lines, say); they ride in its last tile. A full step more is an error.
+        const unsigned ratio = effective / refExtent_;
+        if (ratio >= 1 && effective - ratio * refExtent_ < ratio) {
+            ratio_[i] = ratio;
+            continue;
         }
-        ratio_[i] = effective / refExtent_;
+        std::ostringstream out;
+        out << "user kernel " << kernel_.name << ": argument " << kernel_.args[i].name << " has " << effective
+            << " tiled lines/columns beyond its overlap, not a multiple of argument " << kernel_.args[refArg].name
+            << "'s " << refExtent_ << "; tiles of all arguments must advance in whole-number ratios "
+            << "(adjust the declared sizes or the overlap)";
+        return out.str();
     }
     return {};
 }
@@ -169,8 +181,11 @@ void Solver::applyConfig(KernelTiling& tiling, const Config& config) const
 {
     const unsigned inPlanes = tiling.loopCount(IterationSpace::InPlane);
     for (std::size_t i = 0; i < tiling.args.size(); ++i) {
-        tiling.args[i].acrossInPlanes = config.acrossInPlanes[i];
-        tiling.args[i].planesPerChunk = config.acrossInPlanes[i] ? inPlanes : 1;
+        ArgTiling& arg = tiling.args[i];
+        if (arg.carriesOutPlanes)
+            continue;
+        arg.acrossInPlanes = config.acrossInPlanes[i];
+        arg.planesPerChunk = config.acrossInPlanes[i] ? inPlanes : 1;
     }
 }
 
@@ -272,7 +287,8 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
             if (isDynamicScratch(model))
                 arg.chunkBytes = std::uint64_t(arg.crossExtent) * tiling.tileCount * model.itemSize;
             else if (isOneTileScratch(model))
-                arg.chunkBytes = std::uint64_t(arg.tileSize) * arg.crossExtent * model.itemSize;
+                arg.chunkBytes = std::uint64_t(std::max(arg.tileSize, arg.lastTileSize)) * arg.crossExtent *
+                                 model.itemSize * arg.planesPerChunk;
             else
                 arg.chunkBytes = arg.planeBytes;
             arg.l1Bytes = arg.chunkBytes;
@@ -286,7 +302,9 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                 arg.dmaWrite = arg.chunkBytes;
         } else {
             arg.residence = ArgResidence::Streamed;
-            arg.chunkBytes = arg.chunkBytesAt(0, tiling.tileCount);
+            // The last tile may hold a few more lines than the others (see prepare()).
+            arg.chunkBytes = std::max(arg.chunkBytesAt(0, tiling.tileCount),
+                                      arg.chunkBytesAt(tiling.tileCount - 1, tiling.tileCount));
             const std::uint64_t loads = loadsOf(tiling, arg);
             arg.bufferCount = (config.doubleBuffer[i] && loads > 1) ? 2 : 1;
             arg.l1Bytes = arg.chunkBytes * arg.bufferCount;
@@ -398,7 +416,7 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
             continue;
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
-        if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2)
+        if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes)
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
         if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles)

@@ -41,6 +41,9 @@ struct ArgTiling {
     // Partial promotion across input planes: one chunk holds the tile (or plane) of every input
     // plane, so it changes with the outer loops only.
     bool acrossInPlanes = false;
+    // In a kernel without an output-plane loop, a 3-D output (or one-tile scratch) carries all the
+    // kernel's output planes in every chunk.
+    bool carriesOutPlanes = false;
     unsigned planesPerChunk = 1;
     int level = -1;               // innermost loop (index into KernelTiling::loops) where the
                                   // chunk changes; -1 when it never changes (loaded once)

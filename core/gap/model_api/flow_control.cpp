@@ -87,7 +87,10 @@ int TilerParseOptions(int argc, char** argv)
         const char* argument = argv[i];
         if (std::strcmp(argument, "-h") == 0 || std::strcmp(argument, "--help") == 0) {
             printUsage(stdout, program);
-            std::exit(0);
+            // Nothing has been built yet, so the program ends here without running exit handlers
+            // (a model may be embedded in a larger host program that registered its own).
+            std::fflush(stdout);
+            std::_Exit(0);
         } else if (std::strcmp(argument, "-R") == 0) {
             options.reentrant = true;
         } else if (startsWithOption(argument, "-o")) {

@@ -1,0 +1,102 @@
+/* Tessera's CNN basic kernels in 16-bit power-of-two fixed point, called by the code the CNN
+ * generators produce (CNN_Generators.h). The arithmetic is defined in docs/gap-fixed-point.md and
+ * is bit-exact with the reference interpreter's fixed-point kernels.
+ *
+ * All kernels are parallel: every core of the team calls them with the same argument block, each
+ * does its share of the work (split with gap_coreid()/gap_ncore()) and they end on a team barrier,
+ * so the result is the same on one core or eight.
+ *
+ * Tiles are compact in L1: a multi-feature tile stores feature planes one after the other, each
+ * plane H rows of W values (so the plane stride is W*H of the tile being processed). */
+#ifndef TESSERA_CNN_BASIC_KERNELS_H
+#define TESSERA_CNN_BASIC_KERNELS_H
+
+#include "Gap.h"
+
+/* Pooling operations of KerNormPoolReLU. */
+#define CNN_POOL_NONE 0
+#define CNN_POOL_MAX 1
+#define CNN_POOL_AVG 2
+
+/* Sets every value of Feat planes of W x H int32 accumulators to roundnorm(Bias[f], NormBias): the
+ * bias brought to the accumulator's Q format (NormBias = Bias_Q - (In_Q + Filter_Q), may be < 0). */
+typedef struct {
+    int * __restrict__ Out;
+    unsigned int W;
+    unsigned int H;
+    unsigned int Feat;
+    short int * __restrict__ Bias;
+    int NormBias;
+} KerSetBias32_Arg_T;
+void KerSetBias32(KerSetBias32_Arg_T *Arg);
+
+/* Adds one input feature's contribution to Feat output planes (no padding):
+ *   Out[f][y][x] += sum over ky < Fy, kx < Fx of
+ *       In[(y*Sy + ky*Dy) * W + x*Sx + kx*Dx] * Filter[(f*Fy + ky)*Fx + kx]
+ * for y < Ho, x < Wo. In is one input plane's tile (W x H), Filter the Feat filters of this input
+ * feature, Out the int32 accumulator tile (Feat planes of Wo x Ho). */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    short int * __restrict__ Filter;
+    int * __restrict__ Out;
+    unsigned int Wo;
+    unsigned int Ho;
+    unsigned int Feat;
+    unsigned int Fx;
+    unsigned int Fy;
+    unsigned int Sx;
+    unsigned int Sy;
+    unsigned int Dx;
+    unsigned int Dy;
+} KerConv32_Arg_T;
+void KerConv32(KerConv32_Arg_T *Arg);
+
+/* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int16 outputs:
+ * v = clip16(roundnorm(acc, Norm)), then pooling (PoolOper: CNN_POOL_*, window Fx x Fy, stride
+ * Sx, Sy; no padding; for CNN_POOL_NONE Wo = W, Ho = H), then ReLU when ReLU is non-zero. */
+typedef struct {
+    int * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    unsigned int Feat;
+    short int * __restrict__ Out;
+    unsigned int Wo;
+    unsigned int Ho;
+    int Norm;
+    unsigned int PoolOper;
+    unsigned int Fx;
+    unsigned int Fy;
+    unsigned int Sx;
+    unsigned int Sy;
+    unsigned int ReLU;
+} KerNormPoolReLU_Arg_T;
+void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg);
+
+/* Linear layer on OutDim outputs (one tile of them):
+ *   Out[o] = clip16(roundnorm(roundnorm(Bias[o], NormBias) + sum_i In[i] * Filter[o*InDim + i], Norm))
+ * then ReLU when ReLU is non-zero. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int InDim;
+    short int * __restrict__ Filter;
+    short int * __restrict__ Bias;
+    short int * __restrict__ Out;
+    unsigned int OutDim;
+    int NormBias;
+    int Norm;
+    unsigned int ReLU;
+} KerLinear_Arg_T;
+void KerLinear(KerLinear_Arg_T *Arg);
+
+/* Softmax of N values in Q(InQ) to Q15, as docs/gap-fixed-point.md defines it. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int N;
+    int InQ;
+    short int * __restrict__ Out;
+} KerSoftMax_Arg_T;
+void KerSoftMax(KerSoftMax_Arg_T *Arg);
+
+#endif

@@ -1,0 +1,67 @@
+/* Tessera's CNN generators for GAP: each call declares one layer as a user kernel through the
+ * Autotiler model API (AutoTilerLib.h), tiled by the same solver as any other user kernel. The
+ * generated layer functions call the basic kernels of CNN_BasicKernels.h; their arithmetic (16-bit
+ * power-of-two Q formats) is defined in Tessera's docs/gap-fixed-point.md.
+ *
+ * Call LoadCNNLibrary() once before the generators. Layer functions have the C arguments
+ *   convolution: (short int *In, short int *Filter, short int *Bias, short int *Out)
+ *   linear:      (short int *In, short int *Filter, short int *Bias, short int *Out)
+ *   softmax:     (short int *In, short int *Out)
+ * with activations in CHW order, linear filters [OutDim][InDim], and convolution filters stored
+ * input-feature major, [InFeat][OutFeat][Fcy][Fcx], so that the filters one input feature needs are
+ * contiguous (graphs reorder [OutFeat][InFeat] constants to this layout when they write them). */
+#ifndef TESSERA_CNN_GENERATORS_H
+#define TESSERA_CNN_GENERATORS_H
+
+#include "AutoTilerLib.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    KOP_NONE = 0,
+    KOP_CONV,
+    KOP_CONV_DP,    /* convolution with 32-bit accumulation over all input features */
+    KOP_MAXPOOL,
+    KOP_AVGPOOL,
+    KOP_RELU,
+    KOP_LINEAR,
+    KOP_SOFTMAX
+} KernelOper_T;
+
+/* Per-layer generation controls; pass 0 for the defaults. */
+typedef struct CNN_GenControl_S CNN_GenControl_T;
+
+void LoadCNNLibrary(void);
+
+/* Convolution (Fcx x Fcy, dilation Dcx/Dcy, stride Scx/Scy) of InFeat planes of Width x Height into
+ * OutFeat planes, then optional pooling (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and
+ * optional KOP_RELU. Data sizes must be 2 (16-bit). The *_InL3 flags are accepted for compatibility;
+ * where tensors live is decided by the graph. Padding (ConvPad, PoolPad) must be 0 and pooling
+ * dilation 1. Returns 1 when the layer was generated; errors stop generation with a message. */
+int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,
+                            int In_DataSize, int Filter_DataSize, int Bias_DataSize, int Out_DataSize,
+                            int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
+                            int In_InL3, int Filter_InL3, int Bias_InL3, int Out_InL3,
+                            int InFeat, int OutFeat, int Width, int Height,
+                            KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy, int ConvPad,
+                            KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad,
+                            KernelOper_T ReLUOper);
+
+/* Fully connected layer InDim -> OutDim (KOP_LINEAR), then optional KOP_RELU. */
+int CNN_LinearReLU(const char *Name, CNN_GenControl_T *Ctrl,
+                   int In_DataSize, int Filter_DataSize, int Bias_DataSize, int Out_DataSize,
+                   int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
+                   int In_InL3, int Filter_InL3, int Bias_InL3, int Out_InL3,
+                   int InDim, int OutDim, KernelOper_T LinearOper, KernelOper_T ReLUOper);
+
+/* Softmax of Dim values in Q(In_Q) to Q15 (Out_Q must be 15). */
+int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
+                int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

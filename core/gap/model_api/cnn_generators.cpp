@@ -1,0 +1,197 @@
+// The CNN generators: each layer becomes one user kernel built with the public model API, so the
+// tile solver treats it like any hand-written kernel. Arithmetic: docs/gap-fixed-point.md.
+#include "CNN_Generators.h"
+
+#include <string>
+
+namespace {
+
+// Stops generation with a message naming the layer (GenTilingError does not return).
+[[noreturn]] void layerError(const char* name, const std::string& what)
+{
+    GenTilingError("%s: %s", name ? name : "(unnamed layer)", what.c_str());
+}
+
+void requireSixteenBit(const char* name, std::initializer_list<int> sizes)
+{
+    for (int size : sizes)
+        if (size != 2)
+            layerError(name, "data size " + std::to_string(size) +
+                                 " is not supported; the 16-bit power-of-two layers need every data size to be 2");
+}
+
+void requirePositive(const char* name, std::initializer_list<std::pair<const char*, int>> values)
+{
+    for (const auto& [what, value] : values)
+        if (value < 1 || value > (1 << 16))
+            layerError(name, std::string(what) + " is " + std::to_string(value) + ", expected 1 to 65536");
+}
+
+constexpr const char* kShort = "short int * __restrict__";
+
+}  // namespace
+
+extern "C" {
+
+void LoadCNNLibrary(void)
+{
+    LibKernel("KerSetBias32", CALL_PARALLEL,
+              CArgs(6, TCArg("int * __restrict__", "Out"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+                    TCArg("unsigned int", "Feat"), TCArg(kShort, "Bias"), TCArg("int", "NormBias")),
+              "KerSetBias32_Arg_T");
+    LibKernel("KerConv32", CALL_PARALLEL,
+              CArgs(14, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+                    TCArg(kShort, "Filter"), TCArg("int * __restrict__", "Out"), TCArg("unsigned int", "Wo"),
+                    TCArg("unsigned int", "Ho"), TCArg("unsigned int", "Feat"), TCArg("unsigned int", "Fx"),
+                    TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"), TCArg("unsigned int", "Sy"),
+                    TCArg("unsigned int", "Dx"), TCArg("unsigned int", "Dy")),
+              "KerConv32_Arg_T");
+    LibKernel("KerNormPoolReLU", CALL_PARALLEL,
+              CArgs(14, TCArg("int * __restrict__", "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+                    TCArg("unsigned int", "Feat"), TCArg(kShort, "Out"), TCArg("unsigned int", "Wo"),
+                    TCArg("unsigned int", "Ho"), TCArg("int", "Norm"), TCArg("unsigned int", "PoolOper"),
+                    TCArg("unsigned int", "Fx"), TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"),
+                    TCArg("unsigned int", "Sy"), TCArg("unsigned int", "ReLU")),
+              "KerNormPoolReLU_Arg_T");
+    LibKernel("KerLinear", CALL_PARALLEL,
+              CArgs(9, TCArg(kShort, "In"), TCArg("unsigned int", "InDim"), TCArg(kShort, "Filter"),
+                    TCArg(kShort, "Bias"), TCArg(kShort, "Out"), TCArg("unsigned int", "OutDim"),
+                    TCArg("int", "NormBias"), TCArg("int", "Norm"), TCArg("unsigned int", "ReLU")),
+              "KerLinear_Arg_T");
+    LibKernel("KerSoftMax", CALL_PARALLEL,
+              CArgs(4, TCArg(kShort, "In"), TCArg("unsigned int", "N"), TCArg("int", "InQ"), TCArg(kShort, "Out")),
+              "KerSoftMax_Arg_T");
+}
+
+int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Filter_DataSize,
+                            int Bias_DataSize, int Out_DataSize, int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
+                            int In_InL3, int Filter_InL3, int Bias_InL3, int Out_InL3, int InFeat, int OutFeat,
+                            int Width, int Height, KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx,
+                            int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
+                            int Spy, int PoolPad, KernelOper_T ReLUOper)
+{
+    (void) Ctrl;
+    (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
+    if (ConvOper != KOP_CONV && ConvOper != KOP_CONV_DP)
+        layerError(Name, "the convolution operation must be KOP_CONV or KOP_CONV_DP");
+    if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
+    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
+        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    if (ConvPad != 0 || PoolPad != 0)
+        layerError(Name, "padding is not supported by this generator yet; pad the input tensor instead");
+    const bool pooled = PoolOper != KOP_NONE;
+    if (!pooled)
+        Fpx = Fpy = Spx = Spy = Dpx = Dpy = 1;
+    if (Dpx != 1 || Dpy != 1)
+        layerError(Name, "pooling dilation must be 1");
+    requirePositive(Name, {{"InFeat", InFeat}, {"OutFeat", OutFeat}, {"Width", Width}, {"Height", Height},
+                           {"Fcx", Fcx}, {"Fcy", Fcy}, {"Dcx", Dcx}, {"Dcy", Dcy}, {"Scx", Scx}, {"Scy", Scy},
+                           {"Fpx", Fpx}, {"Fpy", Fpy}, {"Spx", Spx}, {"Spy", Spy}});
+    const int spanX = Dcx * (Fcx - 1) + 1, spanY = Dcy * (Fcy - 1) + 1;
+    if (spanX > Width || spanY > Height)
+        layerError(Name, "the " + std::to_string(spanX) + "x" + std::to_string(spanY) +
+                             " filter window is larger than the " + std::to_string(Width) + "x" +
+                             std::to_string(Height) + " input");
+    const int convW = (Width - spanX) / Scx + 1, convH = (Height - spanY) / Scy + 1;
+    if (Fpx > convW || Fpy > convH)
+        layerError(Name, "the pooling window is larger than the " + std::to_string(convW) + "x" +
+                             std::to_string(convH) + " convolution output");
+    const int outW = (convW - Fpx) / Spx + 1, outH = (convH - Fpy) / Spy + 1;
+    // Lines shared by neighbouring tiles: pooling windows wider than their stride, then the
+    // convolution window (scaled by its stride) on top of that.
+    const int convOverlap = Fpy > Spy ? Fpy - Spy : 0;
+    const int inOverlap = Scy * convOverlap + (spanY > Scy ? spanY - Scy : 0);
+
+    UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
+               KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
+               CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
+               Calls(3,
+                     Call("KerSetBias32", LOC_IN_PLANE_PROLOG,
+                          Bindings(6, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Bias", KER_ARG_TILE),
+                                   Imm(Bias_Q - (In_Q + Filter_Q)))),
+                     Call("KerConv32", LOC_INNER_LOOP,
+                          Bindings(14, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                   K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy), Imm(Scx),
+                                   Imm(Scy), Imm(Dcx), Imm(Dcy))),
+                     Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
+                          Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
+                                   K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                   Imm(In_Q + Filter_Q - Out_Q),
+                                   Imm(PoolOper == KOP_MAXPOOL ? 1 : PoolOper == KOP_AVGPOOL ? 2 : 0), Imm(Fpx),
+                                   Imm(Fpy), Imm(Spx), Imm(Spy), Imm(ReLUOper == KOP_RELU)))),
+               KerArgs(5,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Bias", OBJ_IN_NTILED, unsigned(OutFeat), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       // One plane per input feature: the filters of all output features for it.
+                       KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), unsigned(OutFeat), 2, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
+                       // 32-bit accumulators of one tile, every output feature.
+                       KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(convW), unsigned(convH), 4,
+                              unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Out", 0)));
+    return 1;
+}
+
+int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Filter_DataSize,
+                   int Bias_DataSize, int Out_DataSize, int In_Q, int Filter_Q, int Bias_Q, int Out_Q, int In_InL3,
+                   int Filter_InL3, int Bias_InL3, int Out_InL3, int InDim, int OutDim, KernelOper_T LinearOper,
+                   KernelOper_T ReLUOper)
+{
+    (void) Ctrl;
+    (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
+    if (LinearOper != KOP_LINEAR)
+        layerError(Name, "the operation must be KOP_LINEAR");
+    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
+        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    requirePositive(Name, {{"InDim", InDim}, {"OutDim", OutDim}});
+    // Tiles are groups of outputs: rows of the filter, entries of the bias and of the output.
+    UserKernel(Name, KernelDimensions(1, unsigned(InDim), unsigned(OutDim), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR,
+               CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
+               Calls(1, Call("KerLinear", LOC_INNER_LOOP,
+                             Bindings(9, K_Arg("In", KER_ARG_TILE), Imm(InDim), K_Arg("Filter", KER_ARG_TILE),
+                                      K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE_H), Imm(Bias_Q - (In_Q + Filter_Q)),
+                                      Imm(In_Q + Filter_Q - Out_Q), Imm(ReLUOper == KOP_RELU)))),
+               KerArgs(4,
+                       KerArg("In", OBJ_IN_DB_NTILED, unsigned(InDim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Filter", OBJ_IN_DB, unsigned(InDim), unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Filter", 0),
+                       KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    return 1;
+}
+
+int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
+                int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper)
+{
+    (void) Ctrl;
+    (void) In_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In_DataSize, Out_DataSize});
+    if (SoftMaxOper != KOP_SOFTMAX)
+        layerError(Name, "the operation must be KOP_SOFTMAX");
+    if (Out_Q != 15)
+        layerError(Name, "the output format must be Q15 (Out_Q 15), it is Q" + std::to_string(Out_Q));
+    if (In_Q < 0 || In_Q > 15)
+        layerError(Name, "the input format Q" + std::to_string(In_Q) + " is outside Q0 to Q15");
+    requirePositive(Name, {{"Dim", Dim}});
+    // The whole vector is one tile: every output depends on every input.
+    UserKernel(Name, KernelDimensions(1, unsigned(Dim), 1, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kShort, "In"), TCArg(kShort, "Out")),
+               Calls(1, Call("KerSoftMax", LOC_INNER_LOOP,
+                             Bindings(4, K_Arg("In", KER_ARG_TILE), Imm(Dim), Imm(In_Q), K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    return 1;
+}
+
+}  // extern "C"

@@ -1,0 +1,323 @@
+// Every formula below is docs/gap-fixed-point.md, step by step; the comments name the steps.
+#include "interp/fixed_point/pow2_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::fixed_point {
+
+namespace {
+
+constexpr int64_t int32Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t int32Max = std::numeric_limits<int32_t>::max();
+constexpr int maxQ = 31;
+
+[[noreturn]] void invalid(const std::string& kernel, const std::string& message)
+{
+    throw std::invalid_argument(kernel + ": " + message);
+}
+
+void requireAtLeast(const std::string& kernel, const char* name, int64_t value, int64_t minimum)
+{
+    if (value < minimum)
+        invalid(kernel, std::string(name) + " is " + std::to_string(value) + ", must be at least " +
+                            std::to_string(minimum));
+}
+
+void requireQ(const std::string& kernel, const char* name, int q)
+{
+    if (q < 0 || q > maxQ)
+        invalid(kernel, std::string(name) + " is " + std::to_string(q) + ", must be in [0, " + std::to_string(maxQ) +
+                            "]");
+}
+
+// The product of `factors` (each >= 1), refused beyond int32 so that sizes and indices stay small.
+int64_t elementCount(const std::string& kernel, const char* what, std::initializer_list<int64_t> factors)
+{
+    int64_t count = 1;
+    for (int64_t factor : factors) {
+        count *= factor;
+        if (count > int32Max)
+            invalid(kernel, std::string(what) + " would have more than 2^31 - 1 values");
+    }
+    return count;
+}
+
+void requireSize(const std::string& kernel, const char* what, size_t actual, int64_t expected,
+                 const std::string& formula)
+{
+    if (static_cast<int64_t>(actual) != expected)
+        invalid(kernel, std::string(what) + " has " + std::to_string(actual) + " values, expected " + formula +
+                            " = " + std::to_string(expected));
+}
+
+// The accumulators are int32 in the document; the quantizer must keep them in range.
+int64_t requireInt32(const std::string& kernel, const char* what, int64_t value)
+{
+    if (value < int32Min || value > int32Max)
+        throw std::overflow_error(kernel + ": " + what + " " + std::to_string(value) +
+                                  " does not fit int32 (the quantization lets it overflow)");
+    return value;
+}
+
+// Number of window positions along one axis: (extent + 2*pad - window) / stride + 1, refused when
+// the numerator is negative (C division would truncate it to 0 and claim one output).
+int64_t outputExtent(const std::string& kernel, const char* axis, int64_t extent, int64_t pad, int64_t window,
+                     int64_t stride)
+{
+    const int64_t numerator = extent + 2 * pad - window;
+    if (numerator < 0)
+        invalid(kernel, std::string(axis) + ": a window of " + std::to_string(window) + " does not fit " +
+                            std::to_string(extent) + " + 2*" + std::to_string(pad) +
+                            " (padding) positions, the output would be empty");
+    return numerator / stride + 1;
+}
+
+int16_t relu(int16_t v, bool apply) { return apply ? std::max<int16_t>(v, 0) : v; }
+
+const std::string convKernel = "convPoolRelu";
+const std::string linearKernel = "linearRelu";
+const std::string softmaxKernel = "softmaxQ15";
+
+} // namespace
+
+int64_t roundnorm(int64_t x, int shift)
+{
+    if (shift > 62 || shift < -62)
+        throw std::invalid_argument("roundnorm: shift " + std::to_string(shift) + " is outside [-62, 62]");
+    if (shift > 0) {
+        const int64_t half = int64_t(1) << (shift - 1);
+        if (x > std::numeric_limits<int64_t>::max() - half)
+            throw std::overflow_error("roundnorm: " + std::to_string(x) + " + 2^" + std::to_string(shift - 1) +
+                                      " overflows int64");
+        return (x + half) >> shift; // arithmetic shift: floor
+    }
+    if (shift < 0) {
+        const int left = -shift;
+        if (x > (std::numeric_limits<int64_t>::max() >> left) || x < (std::numeric_limits<int64_t>::min() >> left))
+            throw std::overflow_error("roundnorm: " + std::to_string(x) + " << " + std::to_string(left) +
+                                      " overflows int64");
+        return x * (int64_t(1) << left); // == x << left, without shifting a negative value
+    }
+    return x;
+}
+
+int16_t clip16(int64_t x) { return static_cast<int16_t>(std::clamp<int64_t>(x, -32768, 32767)); }
+
+int64_t ndiv(int64_t a, int64_t b)
+{
+    if (b <= 0)
+        throw std::invalid_argument("ndiv: divisor " + std::to_string(b) + " must be positive");
+    return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+}
+
+ConvPoolReluShape convPoolReluOutputShape(const ConvPoolReluParams& p)
+{
+    const std::string& k = convKernel;
+    requireAtLeast(k, "inFeatures", p.inFeatures, 1);
+    requireAtLeast(k, "outFeatures", p.outFeatures, 1);
+    requireAtLeast(k, "width", p.width, 1);
+    requireAtLeast(k, "height", p.height, 1);
+    requireAtLeast(k, "filterWidth", p.filterWidth, 1);
+    requireAtLeast(k, "filterHeight", p.filterHeight, 1);
+    requireAtLeast(k, "dilationX", p.dilationX, 1);
+    requireAtLeast(k, "dilationY", p.dilationY, 1);
+    requireAtLeast(k, "strideX", p.strideX, 1);
+    requireAtLeast(k, "strideY", p.strideY, 1);
+    requireAtLeast(k, "pad", p.pad, 0);
+    requireQ(k, "inQ", p.inQ);
+    requireQ(k, "filterQ", p.filterQ);
+    requireQ(k, "biasQ", p.biasQ);
+    requireQ(k, "outQ", p.outQ);
+    elementCount(k, "the input", {p.inFeatures, p.height, p.width});
+    elementCount(k, "the filter", {p.outFeatures, p.inFeatures, p.filterHeight, p.filterWidth});
+
+    // Hc = (H + 2*pad - Dcy*(Fcy - 1) - 1) / Scy + 1, the window spanning Dcy*(Fcy - 1) + 1 rows.
+    const int64_t spanY = int64_t(p.dilationY) * (p.filterHeight - 1) + 1;
+    const int64_t spanX = int64_t(p.dilationX) * (p.filterWidth - 1) + 1;
+    const int64_t convHeight = outputExtent(k, "convolution height", p.height, p.pad, spanY, p.strideY);
+    const int64_t convWidth = outputExtent(k, "convolution width", p.width, p.pad, spanX, p.strideX);
+    elementCount(k, "the convolution output", {p.outFeatures, convHeight, convWidth});
+
+    int64_t height = convHeight, width = convWidth;
+    if (p.pool != ConvPoolReluParams::Pool::None) {
+        requireAtLeast(k, "poolWidth", p.poolWidth, 1);
+        requireAtLeast(k, "poolHeight", p.poolHeight, 1);
+        requireAtLeast(k, "poolStrideX", p.poolStrideX, 1);
+        requireAtLeast(k, "poolStrideY", p.poolStrideY, 1);
+        requireAtLeast(k, "poolPad", p.poolPad, 0);
+        // A pad of a whole window or more would allow windows holding no value at all.
+        if (p.poolPad >= p.poolWidth || p.poolPad >= p.poolHeight)
+            invalid(k, "poolPad " + std::to_string(p.poolPad) + " must be smaller than the pooling window " +
+                           std::to_string(p.poolWidth) + "x" + std::to_string(p.poolHeight));
+        height = outputExtent(k, "pooling height", convHeight, p.poolPad, p.poolHeight, p.poolStrideY);
+        width = outputExtent(k, "pooling width", convWidth, p.poolPad, p.poolWidth, p.poolStrideX);
+    }
+    return {p.outFeatures, int(convHeight), int(convWidth), int(height), int(width)};
+}
+
+std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector<int16_t>& input,
+                                  const std::vector<int16_t>& filter, const std::vector<int16_t>& bias)
+{
+    const std::string& k = convKernel;
+    const ConvPoolReluShape shape = convPoolReluOutputShape(p);
+    requireSize(k, "the input", input.size(), int64_t(p.inFeatures) * p.height * p.width,
+                "inFeatures*height*width = " + std::to_string(p.inFeatures) + "*" + std::to_string(p.height) + "*" +
+                    std::to_string(p.width));
+    requireSize(k, "the filter", filter.size(), int64_t(p.outFeatures) * p.inFeatures * p.filterHeight * p.filterWidth,
+                "outFeatures*inFeatures*filterHeight*filterWidth = " + std::to_string(p.outFeatures) + "*" +
+                    std::to_string(p.inFeatures) + "*" + std::to_string(p.filterHeight) + "*" +
+                    std::to_string(p.filterWidth));
+    requireSize(k, "the bias", bias.size(), p.outFeatures, "outFeatures");
+
+    const int accQ = p.inQ + p.filterQ; // products of a Q inQ and a Q filterQ value
+    const int64_t H = p.height, W = p.width;
+    const int64_t Hc = shape.convHeight, Wc = shape.convWidth;
+    const auto inAt = [&](int64_t ci, int64_t y, int64_t x) { return input[size_t((ci * H + y) * W + x)]; };
+    const auto filterAt = [&](int64_t co, int64_t ci, int64_t ky, int64_t kx) {
+        return filter[size_t(((co * p.inFeatures + ci) * p.filterHeight + ky) * p.filterWidth + kx)];
+    };
+
+    // Steps 1 and 2: accumulate in Q accQ (bias first, brought to that format), normalize to outQ.
+    std::vector<int16_t> conv(size_t(p.outFeatures * Hc * Wc));
+    for (int64_t co = 0; co < p.outFeatures; ++co)
+        for (int64_t y = 0; y < Hc; ++y)
+            for (int64_t x = 0; x < Wc; ++x) {
+                int64_t acc = roundnorm(bias[size_t(co)], p.biasQ - accQ);
+                for (int64_t ci = 0; ci < p.inFeatures; ++ci)
+                    for (int64_t ky = 0; ky < p.filterHeight; ++ky)
+                        for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
+                            const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;
+                            const int64_t ix = x * p.strideX + kx * p.dilationX - p.pad;
+                            if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+                                continue; // zero padding contributes 0
+                            acc += int32_t(inAt(ci, iy, ix)) * int32_t(filterAt(co, ci, ky, kx));
+                        }
+                // Only the final sum is checked: an int32 accumulator that wraps on the way but
+                // ends in range gives the same value whatever the summation order.
+                requireInt32(k, "the accumulator", acc);
+                conv[size_t((co * Hc + y) * Wc + x)] = clip16(roundnorm(acc, accQ - p.outQ));
+            }
+
+    // Step 3: pooling over the conv output; positions in the pooling padding are skipped.
+    std::vector<int16_t> pooled;
+    if (p.pool == ConvPoolReluParams::Pool::None) {
+        pooled = std::move(conv);
+    } else {
+        const int64_t Hp = shape.height, Wp = shape.width;
+        pooled.resize(size_t(p.outFeatures * Hp * Wp));
+        for (int64_t c = 0; c < p.outFeatures; ++c)
+            for (int64_t y = 0; y < Hp; ++y)
+                for (int64_t x = 0; x < Wp; ++x) {
+                    const int64_t top = y * p.poolStrideY - p.poolPad, left = x * p.poolStrideX - p.poolPad;
+                    int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0, count = 0;
+                    for (int64_t cy = std::max<int64_t>(top, 0); cy < std::min(top + p.poolHeight, Hc); ++cy)
+                        for (int64_t cx = std::max<int64_t>(left, 0); cx < std::min(left + p.poolWidth, Wc); ++cx) {
+                            const int16_t v = conv[size_t((c * Hc + cy) * Wc + cx)];
+                            largest = std::max<int64_t>(largest, v);
+                            sum += v;
+                            ++count;
+                        }
+                    // count >= 1: poolPad < window guarantees every window meets the conv output.
+                    const int64_t value = p.pool == ConvPoolReluParams::Pool::Max ? largest : ndiv(sum, count);
+                    pooled[size_t((c * Hp + y) * Wp + x)] = int16_t(value);
+                }
+    }
+
+    // Step 4: ReLU last.
+    for (int16_t& v : pooled)
+        v = relu(v, p.relu);
+    return pooled;
+}
+
+std::vector<int16_t> linearRelu(int inDim, int outDim, bool applyRelu, int inQ, int filterQ, int biasQ, int outQ,
+                                const std::vector<int16_t>& input, const std::vector<int16_t>& filter,
+                                const std::vector<int16_t>& bias)
+{
+    const std::string& k = linearKernel;
+    requireAtLeast(k, "inDim", inDim, 1);
+    requireAtLeast(k, "outDim", outDim, 1);
+    requireQ(k, "inQ", inQ);
+    requireQ(k, "filterQ", filterQ);
+    requireQ(k, "biasQ", biasQ);
+    requireQ(k, "outQ", outQ);
+    elementCount(k, "the filter", {outDim, inDim});
+    requireSize(k, "the input", input.size(), inDim, "inDim");
+    requireSize(k, "the filter", filter.size(), int64_t(outDim) * inDim,
+                "outDim*inDim = " + std::to_string(outDim) + "*" + std::to_string(inDim));
+    requireSize(k, "the bias", bias.size(), outDim, "outDim");
+
+    const int accQ = inQ + filterQ;
+    std::vector<int16_t> out(size_t(outDim), 0);
+    for (int64_t o = 0; o < outDim; ++o) {
+        int64_t acc = roundnorm(bias[size_t(o)], biasQ - accQ);
+        for (int64_t i = 0; i < inDim; ++i)
+            acc += int32_t(input[size_t(i)]) * int32_t(filter[size_t(o * inDim + i)]);
+        requireInt32(k, "the accumulator", acc);
+        out[size_t(o)] = relu(clip16(roundnorm(acc, accQ - outQ)), applyRelu);
+    }
+    return out;
+}
+
+std::vector<int16_t> softmaxQ15(const std::vector<int16_t>& input, int inQ)
+{
+    const std::string& k = softmaxKernel;
+    if (input.empty())
+        invalid(k, "the input is empty");
+    if (inQ < 0 || inQ > 30)
+        invalid(k, "inQ is " + std::to_string(inQ) + ", must be in [0, 30]");
+    elementCount(k, "the input", {int64_t(input.size())});
+
+    constexpr int32_t log2eQ14 = 23637;
+    const int32_t m = *std::max_element(input.begin(), input.end()); // step 1
+    std::vector<int32_t> e(input.size());
+    int64_t sum = 0;
+    for (size_t i = 0; i < input.size(); ++i) {
+        const int32_t d = int32_t(input[i]) - m;         // step 1: <= 0, >= -65535
+        const int32_t t = (d * log2eQ14) >> 14;          // step 2: d * log2(e), in Q inQ
+        const int32_t kInt = (-t) >> inQ;                // step 3: integer part of -t
+        const int32_t f = (-t) - (kInt << inQ);          //         fractional part, Q inQ
+        const int32_t f15 = inQ <= 15 ? f << (15 - inQ) : f >> (inQ - 15); // in Q15, [0, 32768)
+        int32_t p = 315;                                 // step 4: 2^(-f15/2^15) in Q15
+        p = -1819 + ((p * f15) >> 15);
+        p = 7872 + ((p * f15) >> 15);
+        p = -22713 + ((p * f15) >> 15);
+        p = 32768 + ((p * f15) >> 15);
+        e[i] = kInt >= 31 ? 0 : p >> kInt;               // step 5
+        sum += e[i];                                     // step 6
+    }
+    requireInt32(k, "the sum of the exponentials", sum);
+    std::vector<int16_t> out(input.size());
+    for (size_t i = 0; i < input.size(); ++i)
+        out[i] = clip16(ndiv(int64_t(e[i]) * 32768, sum));
+    return out;
+}
+
+std::vector<int16_t> quantizeQ(const std::vector<float>& values, int q)
+{
+    std::vector<int16_t> out;
+    out.reserve(values.size());
+    for (float v : values) {
+        if (std::isnan(v))
+            throw std::invalid_argument("quantizeQ: cannot quantize NaN");
+        // std::round rounds halves away from zero; clamp in double first so that the conversion
+        // to an integer is defined for any magnitude (infinities included).
+        const double scaled = std::round(std::ldexp(double(v), q));
+        out.push_back(clip16(int64_t(std::clamp(scaled, -32768.0, 32767.0))));
+    }
+    return out;
+}
+
+std::vector<float> dequantizeQ(const std::vector<int16_t>& values, int q)
+{
+    std::vector<float> out;
+    out.reserve(values.size());
+    for (int16_t v : values)
+        out.push_back(float(std::ldexp(double(v), -q)));
+    return out;
+}
+
+} // namespace tessera::fixed_point

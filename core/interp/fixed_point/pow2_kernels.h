@@ -1,0 +1,103 @@
+#pragma once
+// Reference fixed-point kernels of Tessera's GAP CNN layers (16-bit power-of-two Q formats),
+// written straight from docs/gap-fixed-point.md as whole-tensor loops. They are the oracle the
+// generated GAP code is checked against bit for bit, so they follow the document literally and are
+// independent of the C basic kernels.
+//
+// Data that the document leaves out of contract is rejected rather than given some arbitrary
+// meaning: inconsistent sizes and absurd parameters throw std::invalid_argument, and an int32
+// accumulator (or softmax sum) whose value does not fit int32 throws std::overflow_error (the
+// document requires the quantizer to keep them in range).
+#include <cstdint>
+#include <vector>
+
+namespace tessera::fixed_point {
+
+// --- Arithmetic helpers -----------------------------------------------------------------------
+
+// shift > 0: (x + 2^(shift-1)) >> shift (arithmetic shift: rounds halves towards +infinity);
+// shift == 0: x; shift < 0: x << -shift. Computed in int64. Throws std::invalid_argument when
+// |shift| > 62 and std::overflow_error when the result (or the rounding sum) leaves int64.
+int64_t roundnorm(int64_t x, int shift);
+
+// x limited to [-32768, 32767].
+int16_t clip16(int64_t x);
+
+// a / b rounded to nearest, halves away from zero; b must be > 0 (std::invalid_argument otherwise).
+int64_t ndiv(int64_t a, int64_t b);
+
+// --- Convolution + pooling + ReLU (CNN_ConvolutionPoolReLU) -----------------------------------
+
+struct ConvPoolReluParams {
+    enum class Pool { None, Max, Average }; // KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL
+
+    int inFeatures = 1;  // Cin
+    int outFeatures = 1; // Cout
+    int width = 1;       // W of the input planes
+    int height = 1;      // H of the input planes
+
+    int filterWidth = 1;  // Fcx
+    int filterHeight = 1; // Fcy
+    int dilationX = 1;    // Dcx
+    int dilationY = 1;    // Dcy
+    int strideX = 1;      // Scx
+    int strideY = 1;      // Scy
+    int pad = 0;          // ConvPad, zero padding on every side
+
+    Pool pool = Pool::None; // the pooling fields below are ignored when pool is None
+    int poolWidth = 1;      // Fpx
+    int poolHeight = 1;     // Fpy
+    int poolStrideX = 1;    // Spx
+    int poolStrideY = 1;    // Spy
+    int poolPad = 0;        // PoolPad; positions outside the conv output are skipped
+
+    bool relu = false; // KOP_RELU after pooling
+
+    // Q formats (fractional bits), each in [0, 31].
+    int inQ = 0;
+    int filterQ = 0;
+    int biasQ = 0;
+    int outQ = 0;
+};
+
+struct ConvPoolReluShape {
+    int features = 0;   // Cout
+    int convHeight = 0; // Hc
+    int convWidth = 0;  // Wc
+    int height = 0;     // Hp (Hc without pooling)
+    int width = 0;      // Wp (Wc without pooling)
+
+    bool operator==(const ConvPoolReluShape&) const = default;
+};
+
+// Validates the parameters and returns the output shape; throws std::invalid_argument on absurd
+// parameters or when the convolution or pooling output would be empty.
+ConvPoolReluShape convPoolReluOutputShape(const ConvPoolReluParams& params);
+
+// input CHW [Cin][H][W] in Q inQ, filter [Cout][Cin][Fcy][Fcx] in Q filterQ, bias [Cout] in Q biasQ;
+// returns CHW [Cout][Hp][Wp] in Q outQ.
+std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& params, const std::vector<int16_t>& input,
+                                  const std::vector<int16_t>& filter, const std::vector<int16_t>& bias);
+
+// --- Linear + ReLU (CNN_LinearReLU) -----------------------------------------------------------
+
+// input [inDim] (a CHW tensor in memory order), filter [outDim][inDim], bias [outDim]; returns
+// [outDim] in Q outQ. Q formats in [0, 31].
+std::vector<int16_t> linearRelu(int inDim, int outDim, bool relu, int inQ, int filterQ, int biasQ, int outQ,
+                                const std::vector<int16_t>& input, const std::vector<int16_t>& filter,
+                                const std::vector<int16_t>& bias);
+
+// --- Softmax (CNN_SoftMax) --------------------------------------------------------------------
+
+// input [Dim] in Q inQ (0 <= inQ <= 30, Dim >= 1); returns [Dim] in Q15.
+std::vector<int16_t> softmaxQ15(const std::vector<int16_t>& input, int inQ);
+
+// --- Float <-> Q conversion (quantizing constants) --------------------------------------------
+
+// clip16(round-half-away-from-zero(v * 2^q)); throws std::invalid_argument on NaN.
+std::vector<int16_t> quantizeQ(const std::vector<float>& values, int q);
+
+// v * 2^-q.
+std::vector<float> dequantizeQ(const std::vector<int16_t>& values, int q);
+
+} // namespace tessera::fixed_point
