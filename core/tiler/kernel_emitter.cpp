@@ -323,7 +323,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     if (!arg)
         throw std::runtime_error("user kernel " + kernel_.name + ": binding names unknown argument " + binding.name);
     const bool horizontal = arg->orientation == Orientation::Horizontal;
-    const bool tiledDim = arg->tiled && arg->residence != ArgResidence::Scratch;
+    // One-tile scratch buffers follow the tiles; per-tile (dynamic) ones have one entry per tile.
+    const bool tiledDim = arg->tiled && !arg->arg->has(ArgFlag::DynTile);
     const auto currentSize = [&](bool alongTiles) {
         if (alongTiles && tiledDim)
             return tileSizeExpr(*arg, "");
