@@ -15,6 +15,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -149,6 +151,26 @@ bool openAndWait(StudioWindow& window, const QString& path)
 bool budgetShown(const TilingPanel* panel, qint64 bytes)
 {
     return QTest::qWaitFor([&] { return panel->shownBudget() == bytes; }, kWaitMs);
+}
+
+// Drags the slider's handle by `dx` pixels with the mouse.
+void dragSlider(QSlider* slider, int dx)
+{
+    QStyleOptionSlider option;
+    option.initFrom(slider);
+    option.orientation = slider->orientation();
+    option.minimum = slider->minimum();
+    option.maximum = slider->maximum();
+    option.sliderPosition = option.sliderValue = slider->value();
+    const QPoint start =
+        slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider).center();
+    QTest::mousePress(slider, Qt::LeftButton, Qt::NoModifier, start);
+    for (int k = 1; k <= 5; ++k) {
+        const QPoint at(start.x() + dx * k / 5, start.y());
+        QMouseEvent move(QEvent::MouseMove, at, slider->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(slider, &move);
+    }
+    QTest::mouseRelease(slider, Qt::LeftButton, Qt::NoModifier, QPoint(start.x() + dx, start.y()));
 }
 
 QString writeFile(const QString& path, const QByteArray& bytes)
@@ -379,9 +401,15 @@ private slots:
         QCOMPARE(panel->cell(0, TilingPanel::Tiles), QString("30"));
         QVERIFY(panel->message().isEmpty());
         QCOMPARE(view->l1Segments().size(), 3);
-        // The keyboard moves the slider a page (1 KiB) at a time.
+        // The keyboard moves the slider a page (1 KiB) at a time; the mouse drags it.
         QTest::keyClick(panel->budgetSlider(), Qt::Key_PageUp);
         QVERIFY(budgetShown(panel, 51200 + 1024));
+        dragSlider(panel->budgetSlider(), -panel->budgetSlider()->width() / 8);
+        const qint64 dragged = panel->l1Budget();
+        QVERIFY2(dragged < 51200, qPrintable(QString::number(dragged)));
+        QVERIFY(budgetShown(panel, dragged));
+        QCOMPARE(panel->cell(0, TilingPanel::Tiles),
+                 QString::number(solveTiling(matAdd(), std::uint64_t(dragged)).tiling.tileCount));
     }
 
     void brokenFilesShowErrors_data()

@@ -20,6 +20,7 @@ struct GapPaths {
     std::string cnnKernels;  // CNN_BasicKernels.h/.c
     std::string modelLibrary;
     std::string tilerLibrary;
+    std::string plannerLibrary;
 };
 
 std::filesystem::path executableDirectory()
@@ -39,9 +40,10 @@ GapPaths gapPaths()
     if (!prefix.empty() && std::filesystem::exists(installedLibrary, error))
         return {(prefix / "include/tessera/gap").string(), (prefix / "share/tessera/gap/runtime").string(),
                 (prefix / "share/tessera/gap/cnn_kernels").string(), installedLibrary.string(),
-                (prefix / "lib/tessera/libtessera_tiler.a").string()};
+                (prefix / "lib/tessera/libtessera_tiler.a").string(),
+                (prefix / "lib/tessera/libtessera_planner.a").string()};
     return {TESSERA_GAP_INCLUDE_DIR, TESSERA_GAP_RUNTIME_DIR, TESSERA_GAP_CNN_KERNELS_DIR, TESSERA_GAP_MODEL_LIBRARY,
-            TESSERA_TILER_LIBRARY};
+            TESSERA_TILER_LIBRARY, TESSERA_PLANNER_LIBRARY};
 }
 
 } // namespace
@@ -61,7 +63,7 @@ void addGapCommand(CLI::App& app, Action& action)
     add("model-cflags", "Compiler flags for a model program (the AutoTilerLib.h include path)",
         [](const GapPaths& paths) { return "-I" + paths.include; });
     add("model-libs", "Libraries to link a model program with (after its sources)", [](const GapPaths& paths) {
-        std::string libs = paths.modelLibrary + " " + paths.tilerLibrary + " -lstdc++ -lm";
+        std::string libs = paths.modelLibrary + " " + paths.tilerLibrary + " " + paths.plannerLibrary + " -lstdc++ -lm";
 #ifdef TESSERA_SANITIZED_BUILD
         libs += " -fsanitize=address,undefined";  // the libraries themselves were built instrumented
 #endif

@@ -182,8 +182,7 @@ void StudioWindow::buildDocks()
     tableDock->raise();
     connect(tilingPanel_, &views::TilingPanel::errorShown, this,
             [this](const QString& message) { showError("Cannot open tiling report", message); });
-    // An opened report is what --screenshot waits for when no model is opened: its first tiling
-    // counts as the shown plan.
+    // --screenshot waits for planShown: the first tiling of an opened report counts as the shown plan.
     connect(tilingPanel_, &views::TilingPanel::tilingShown, this, [this] {
         if (std::exchange(tilingReportOpening_, false))
             emit planShown();
@@ -596,7 +595,8 @@ void StudioWindow::rebuildRecentMenu()
 void StudioWindow::showShortcuts()
 {
     QMessageBox::information(this, "Keyboard shortcuts",
-                             "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\nCtrl+S  save project\n"
+                             "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\n"
+                             "Ctrl+S  save project\n"
                              "Ctrl+E  export step table\nCtrl+F  find node\nCtrl+0  fit graph\n"
                              "Alt+Down / Alt+Up  next / previous step\nF1  this list\n\n"
                              "Drag the red L2 budget line in the memory timeline to re-plan.");

@@ -1,6 +1,7 @@
 #pragma once
-// The studio's main window: graph view in the centre, memory timeline and step table in docks,
-// properties of the selection, and the budget bar (target, L2 and L3 budgets). Loading, layout
+// The studio's main window: graph view in the centre, memory timeline, step table and the tiling
+// of an Autotiler report in docks, properties of the selection, and the budget bar (target, L2
+// and L3 budgets). Loading, layout
 // and planning run off the GUI thread; a budget change re-plans after a short debounce and
 // results of superseded requests are dropped.
 #include "plan_job.h"

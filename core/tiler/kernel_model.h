@@ -3,6 +3,7 @@
 // builds one KernelModel; the tile solver and the C emitter read it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -149,6 +150,84 @@ struct GenerationOptions {
     bool dynamicSymbols = false;
 };
 
+// Memory devices of the graph API (values match the C API's AT_MEM_*).
+enum class MemoryLocation {
+    Undefined = 0,
+    L1,
+    L2,
+    L3HyperRam,
+    L3QspiRam,
+    L3OspiRam,
+    L3DefaultRam,
+    L3HyperFlash,
+    L3QspiFlash,
+    L3OspiFlash,
+    L3MramFlash,
+    L3Priority1,
+    L3Priority2,
+    L3DefaultFlash,
+};
+
+// One SetMemoryDeviceInfos entry.
+struct MemoryDevice {
+    MemoryLocation location = MemoryLocation::Undefined;
+    std::uint64_t size = 0;
+    std::string baseName;      // C name the device's memory symbols are built from
+    std::string constFile;     // flash devices: the constants image file
+    bool externallyManaged = false;
+};
+
+enum class GraphArgScope { Argument = 0, Global = 1, Local = 2 };          // ARG_SCOPE_*
+enum class GraphArgDirection { In = 0, Out = 1, InOut = 2, ConstIn = 3 };  // ARG_DIR_*
+
+// ConstInfo: where a constant's values come from and the fixed-point format they are stored in.
+struct ConstantSource {
+    std::string file;
+    bool floatValues = false;  // Format 1: the file holds float32 values to convert; 0: fixed point
+    bool binary = true;        // a raw binary file (else text, one value per line)
+    int bits = 16;             // stored item size in bits
+    int fractionalBits = 0;    // Q format for converted float values
+};
+
+// A graph C argument with its TCArgInfo attributes.
+struct GraphArgument {
+    CArgument carg;
+    GraphArgScope scope = GraphArgScope::Argument;
+    GraphArgDirection direction = GraphArgDirection::In;
+    MemoryLocation home = MemoryLocation::Undefined;
+    MemoryLocation execution = MemoryLocation::Undefined;
+    bool hasConstant = false;
+    ConstantSource constant;
+};
+
+// One AddNode: a user kernel (or group) called with graph symbols bound to its C arguments in order.
+struct GraphNodeBinding {
+    enum class Direction { In = 0, Out = 1, InOut = 2 };  // GNA_IN, GNA_OUT, GNA_INOUT
+    Direction direction = Direction::In;
+    std::string symbol;
+    int index = 0;
+};
+
+struct GraphNode {
+    std::string kernel;
+    std::vector<GraphNodeBinding> bindings;
+};
+
+struct GraphModel {
+    std::string name;
+    std::vector<GraphArgument> arguments;  // CreateGraph's first list: arguments and globals
+    std::vector<GraphArgument> locals;     // CreateGraph's second list: buffers between nodes
+    std::vector<GraphNode> nodes;          // in execution order
+    bool closed = false;
+};
+
+// AT_SetGraphCtrl options (values match the C API's AT_GraphCtrl_T) and their values.
+struct GraphControl {
+    int option = 0;
+    std::intptr_t value = 0;
+    std::string text;  // options whose value is a name (C variable names)
+};
+
 // One item of the generated file, in declaration order.
 struct ModelItem {
     enum class Kind { UserKernel, Group };
@@ -158,6 +237,9 @@ struct ModelItem {
 
 struct KernelModel {
     GenerationOptions options;
+    std::vector<MemoryDevice> devices;     // SetMemoryDeviceInfos, in the order given
+    std::vector<GraphControl> graphControls;
+    std::vector<GraphModel> graphs;
     std::vector<BasicKernel> basicKernels;
     std::vector<UserKernel> userKernels;
     std::vector<KernelGroup> groups;

@@ -33,8 +33,16 @@ void GenTilingError(const char *Format, ...)
     ;
 
 void SetUsedFilesNames(const char *StdTypedefsName, unsigned int LibKernelFileCount, ...);
-void SetGeneratedFilesNames(const char *ArgInitsName, const char *ArgInitsHeaderName,
-                            const char *CallTemplatesName, const char *CallTemplatesNameHeader);
+/* SetGeneratedFilesNames takes 2 or 4 names (see the macro at the end of this header):
+ *   SetGeneratedFilesNames(ArgInitsName, ArgInitsHeaderName, CallTemplatesName, CallTemplatesNameHeader)
+ *   SetGeneratedFilesNames(CallTemplatesName, CallTemplatesNameHeader)
+ * The 2-name form names the kernels' .c/.h and derives the init files from them by inserting
+ * "Init" before the extension: "MnistKernels.c", "MnistKernels.h" -> "MnistKernelsInit.c",
+ * "MnistKernelsInit.h". NULL or "" keeps a name unchanged. The name is in parentheses so that the
+ * macro does not apply to the declaration. */
+void (SetGeneratedFilesNames)(const char *ArgInitsName, const char *ArgInitsHeaderName,
+                              const char *CallTemplatesName, const char *CallTemplatesNameHeader);
+void SetGeneratedKernelFilesNames(const char *CallTemplatesName, const char *CallTemplatesNameHeader);
 void SetSymbolNames(const char *L1SymbName, const char *L2SymbName, const char *KernelDescrName,
                     const char *KernelDescArgName);
 /* L1/L2 symbols become pointers the application allocates (sizes in the generated header). */
@@ -87,8 +95,48 @@ CKernelCall_T *UserKernelCall(const char *CallName, KernelCallLocationT CallLoca
                               ArgBindingDescr_T **BindingList);
 void UserKernelGroup(const char *GroupName, CKernel_Arg_T **CArg, CKernelCall_T **CCalls);
 
+/* ---- Graphs ----------------------------------------------------------------------------- */
+
+/* Count items of 5 values each: AT_MemLocation_T Location, unsigned int AvailableMemory (bytes),
+ * const char *MemoryBaseName (C name the device's symbols are built from), const char
+ * *ConstFileName (flash devices: the constants image; 0 for other devices), int ExtManaged (non-zero:
+ * the application configures and allocates the device). The L1, L2 and L3 Ram sizes are also the
+ * tiling budgets (--l1 on the command line still wins for L1). */
+void SetMemoryDeviceInfos(int Count, ...);
+/* Val: AT_OPT_ON, AT_OPT_OFF or AT_OPT_VAL(x); the *_CVAR_NAME options and AT_GRAPH_DUMP_ONE_NODE
+ * take a string, AT_GRAPH_PREF_L3_* an AT_MEM_* location. Setting an option again replaces it. */
+void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void *Val);
+
+/* Opens graph Name. Globals lists the graph function's arguments (ARG_SCOPE_ARG) and its global
+ * symbols (ARG_SCOPE_GLOBAL); Locals the buffers between nodes (ARG_SCOPE_LOCAL). A plain TCArg()
+ * is taken as ARG_SCOPE_ARG/ARG_DIR_INOUT in Globals and ARG_SCOPE_LOCAL/ARG_DIR_INOUT in Locals. */
+void CreateGraph(const char *Name, CKernel_Arg_T **Globals, CKernel_Arg_T **Locals);
+/* A graph symbol: C type and name, scope, direction, home and execution memories (AT_MEM_UNDEF:
+ * chosen by the tiler) and, for ARG_DIR_CONSTIN symbols, the constant's values (ConstInfo, else 0).
+ * Also usable wherever TCArg() is. */
+CKernel_Arg_T *TCArgInfo(const char *Type, const char *Name, ArgScope_T Scope, ArgDirection_T Dir,
+                         AT_MemLocation_T Home, AT_MemLocation_T Exec, ConstInit_T *Init);
+/* Format 1: the file holds float32 values converted to Q(Fract) fixed point; 0: it holds the
+ * fixed-point values. Binary 1: a raw binary file; 0: text. Size: stored item size in bits (8, 16
+ * or 32). */
+ConstInit_T *ConstInfo(const char *FileName, int Format, int Binary, int Size, int Fract);
+/* A node calling user kernel (or kernel group) Name; one GNodeArg binding per C argument, in order. */
+void AddNode(const char *Name, ArgBindingDescr_T **Bindings);
+/* Binds graph symbol Name (argument, global or local) with direction GNA_IN, GNA_OUT or GNA_INOUT.
+ * Index is recorded as given (models pass 0). */
+ArgBindingDescr_T *GNodeArg(int Dir, const char *Name, int Index);
+void CloseGraph(void);
+
 #ifdef __cplusplus
 }
 #endif
+
+/* SetGeneratedFilesNames(...) dispatches on its argument count: 4 names to the function above, 2 to
+ * SetGeneratedKernelFilesNames; any other count names an object that cannot be called. */
+extern int SetGeneratedFilesNames_takes_2_or_4_file_names;
+#define AT_FIFTH_ARGUMENT(A1, A2, A3, A4, A5, ...) A5
+#define SetGeneratedFilesNames(...)                                                                    \
+    AT_FIFTH_ARGUMENT(__VA_ARGS__, (SetGeneratedFilesNames), SetGeneratedFilesNames_takes_2_or_4_file_names, \
+                      SetGeneratedKernelFilesNames, SetGeneratedFilesNames_takes_2_or_4_file_names, )(__VA_ARGS__)
 
 #endif

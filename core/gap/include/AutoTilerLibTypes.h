@@ -2,6 +2,8 @@
 #ifndef TESSERA_AUTO_TILER_LIB_TYPES_H
 #define TESSERA_AUTO_TILER_LIB_TYPES_H
 
+#include <stdint.h>
+
 /* Opaque model objects; the library owns them. */
 typedef struct CKernel_Arg_S CKernel_Arg_T;
 typedef struct CKernelCall_S CKernelCall_T;
@@ -110,5 +112,82 @@ typedef unsigned int Object_Type_T;
 #define OBJ_OUT_DB_L2DB_3D      (OBJ_OUT_DB_3D | O_L2DB)
 #define OBJ_IN_DB_L2DB_4D       (OBJ_IN_DB_4D | O_L2DB)
 #define OBJ_IN_DB_NTILED_L2DB_4D (OBJ_IN_DB_NTILED_4D | O_L2DB)
+
+/* ---- Graph mode ------------------------------------------------------------------------ */
+
+/* A constant's initial values (ConstInfo), owned by the library. */
+typedef struct ConstInit_S ConstInit_T;
+
+/* Memory devices: SetMemoryDeviceInfos entries and the home/execution location of graph symbols. */
+typedef enum {
+    AT_MEM_UNDEF = 0,
+    AT_MEM_L1,               /* cluster L1 */
+    AT_MEM_L2,               /* fabric controller L2 */
+    AT_MEM_L3_HRAM,          /* L3 HyperRam */
+    AT_MEM_L3_QSPIRAM,       /* L3 QuadSPI Ram */
+    AT_MEM_L3_OSPIRAM,       /* L3 OctoSPI Ram */
+    AT_MEM_L3_DEFAULTRAM,    /* the L3 Ram the board provides */
+    AT_MEM_L3_HFLASH,        /* L3 HyperFlash */
+    AT_MEM_L3_QSPIFLASH,     /* L3 QuadSPI Flash */
+    AT_MEM_L3_OSPIFLASH,     /* L3 OctoSPI Flash */
+    AT_MEM_L3_MRAMFLASH,     /* L3 MRAM Flash */
+    AT_MEM_L3_PRI1,          /* L3 flash of first priority (privileged flash) */
+    AT_MEM_L3_PRI2,          /* L3 flash of second priority */
+    AT_MEM_L3_DEFAULTFLASH   /* the L3 Flash the board provides */
+} AT_MemLocation_T;
+
+/* Graph symbols: arguments of the graph function, globals (constants) and locals (buffers). */
+typedef enum { ARG_SCOPE_ARG = 0, ARG_SCOPE_GLOBAL = 1, ARG_SCOPE_LOCAL = 2 } ArgScope_T;
+typedef enum { ARG_DIR_IN = 0, ARG_DIR_OUT = 1, ARG_DIR_INOUT = 2, ARG_DIR_CONSTIN = 3 } ArgDirection_T;
+
+/* How a graph node uses the symbol bound to one of its C arguments (GNodeArg). */
+typedef enum { GNA_IN = 0, GNA_OUT = 1, GNA_INOUT = 2 } GNodeArgDirection_T;
+
+/* Graph generation options (AT_SetGraphCtrl); the default of each is in brackets. */
+typedef enum {
+    AT_KERNEL_BUFFER_PROMOTE = 1,         /* promote user kernel arguments that fit in L1 to buffers [1] */
+    AT_KERNEL_PARTIAL_BUFFER_PROMOTE,     /* same for all tiles of an argument across input features [1] */
+    AT_KERNEL_NOSOLUTION_ERROR,           /* report an error when no tiling solution is found [1] */
+    AT_GRAPH_MONITOR_CYCLES,              /* capture the cycles of each graph node [0] */
+    AT_GRAPH_MONITOR_CVAR_NAME,           /* C array receiving the cycles [AT_GraphPerf] */
+    AT_GRAPH_PRODUCE_NODE_NAMES,          /* produce an array with the name of each node [0] */
+    AT_GRAPH_PRODUCE_NODE_CVAR_NAME,      /* C array receiving the node names [AT_GraphNodeNames] */
+    AT_GRAPH_PRODUCE_OPERINFOS,           /* produce the number of operations of each node [0] */
+    AT_GRAPH_PRODUCE_OPERINFOS_CVAR_NAME, /* C array receiving them [AT_GraphOperInfosNames] */
+    AT_GRAPH_REORDER_CONSTANT_IN,         /* reorder constant inputs to turn 2-D accesses into 1-D ones [1] */
+    AT_GRAPH_TRACE_EXEC,                  /* trace the graph's activity [1] */
+    AT_GRAPH_NOINLINE_NODE,               /* mark every user kernel function noinline [0] */
+    AT_GRAPH_PREF_L3_EXEC,                /* L3 memory for symbols that must execute from L3 [AT_MEM_L3_HRAM] */
+    AT_GRAPH_CONST_EXEC_FROM_FLASH,       /* constants execute from their home location [0] */
+    AT_GRAPH_PREF_L3_HOME,                /* L3 flash for constant symbols [AT_MEM_L3_HFLASH] */
+    AT_GRAPH_PRIVILEGED_L3_HOME,          /* smaller, faster L3 flash filled first with constants [0: none] */
+    AT_GRAPH_DUMP_TENSOR,                 /* trace tensor arguments at inference time */
+    AT_GRAPH_DUMP_TENSOR_TO_FILE,         /* dump the traced tensors to files rather than printf */
+    AT_GRAPH_DUMP_ONE_NODE,               /* trace one node only: AT_OPT_VAL("NodeName") */
+    AT_GRAPH_ARG2STRUCT,                  /* pass user kernel C arguments in a struct */
+    AT_GRAPH_SIZE_OPT,                    /* compile constructor, runner and destructor with -Os */
+    AT_GRAPH_WARM_CONSTRUCT,              /* warm constructor: WARM_DISABLED .. WARM_ALL [WARM_DISABLED] */
+    AT_GRAPH_CHECKSUM,                    /* trace checksums of output tensors at inference time */
+    AT_GRAPH_GROUP_WEIGHTS,               /* group the constant inputs of a user kernel of identical structure */
+    AT_GRAPH_ASYNC_FORK,                  /* replace a sync fork by an async one when feasible */
+    AT_GRAPH_DUMP_GRAPH_OUTPUTS,          /* trace the graph output tensors at inference time */
+    AT_GRAPH_RUNNER_RE_ENTRANT,           /* generate a re-entrant graph runner */
+    AT_GRAPH_L1_PROMOTION,                /* promote whole tensors to L1 at graph level */
+    AT_GRAPH_DISABLE_CONST_L2_PROMOTION,  /* do not promote constants from L3 to L2 */
+    AT_GRAPH_USE_MERGED_DMA,              /* merge DMA copies when possible */
+    AT_GRAPH_L2_STATIC_MEMORY_BUDGET,     /* L2 budget (bytes) for constants promoted to L2 */
+    AT_GRAPH_L3_STATIC_MEMORY_BUDGET      /* L3 budget (bytes) for constants promoted to L3 Ram */
+} AT_GraphCtrl_T;
+
+/* AT_SetGraphCtrl values. AT_OPT_VAL takes a number, an AT_MEM_* location or a string (C names). */
+#define AT_OPT_ON ((void *) 1)
+#define AT_OPT_OFF ((void *) 0)
+#define AT_OPT_VAL(x) ((void *) (intptr_t) (x))
+
+/* AT_GRAPH_WARM_CONSTRUCT values: which memories the constructor/destructor leave to the caller. */
+#define WARM_DISABLED  0
+#define WARM_L1        1
+#define WARM_L2_DYN_L1 2
+#define WARM_ALL       3
 
 #endif

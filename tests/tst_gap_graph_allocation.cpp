@@ -1,0 +1,135 @@
+// Graph tensor allocation on the guide's MNIST graph: constants promoted to L2 largest first with
+// the offsets the guide's constructor shows (124692 bytes), the buffers between nodes sharing a
+// dynamic block placed by the memory planner (11264 bytes: OutputStep4 reuses OutputStep2's bytes),
+// checked by the independent plan validator; and the budget error.
+#include "CNN_Generators.h"
+#include "gap/model_api/model_registry.h"
+#include "memory/plan_validator.h"
+#include "tiler/graph_allocation.h"
+
+#include <QtTest>
+
+using namespace tessera;
+using namespace tessera::tiler;
+
+namespace {
+
+GraphArgument argument(const std::string& name, GraphArgScope scope, GraphArgDirection direction)
+{
+    GraphArgument arg;
+    arg.carg = {"short int *__restrict__", name};
+    arg.scope = scope;
+    arg.direction = direction;
+    return arg;
+}
+
+GraphNode node(const std::string& kernel, std::vector<std::string> symbols)
+{
+    GraphNode result;
+    result.kernel = kernel;
+    for (std::size_t i = 0; i < symbols.size(); ++i)
+        result.bindings.push_back({i + 1 == symbols.size() ? GraphNodeBinding::Direction::Out
+                                                           : GraphNodeBinding::Direction::In,
+                                   symbols[i], 0});
+    return result;
+}
+
+// The guide's MNIST layers through the generators, and its graph.
+const KernelModel& mnistModel()
+{
+    gap::resetModel();
+    SetL1MemorySize(48000);
+    LoadCNNLibrary();
+    CNN_ConvolutionPoolReLU("Conv5x5ReLUMaxPool2x2_0", 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, 1, 32, 28, 28,
+                            KOP_CONV_DP, 5, 5, 1, 1, 1, 1, 0, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELU);
+    CNN_ConvolutionPoolReLU("Conv5x5ReLUMaxPool2x2_1", 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, 32, 64, 12, 12,
+                            KOP_CONV_DP, 5, 5, 1, 1, 1, 1, 0, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELU);
+    CNN_LinearReLU("LinearLayerReLU_0", 0, 2, 2, 2, 2, 12, 12, 8, 11, 2, 2, 2, 2, 1024, 10, KOP_LINEAR, KOP_NONE);
+    CNN_SoftMax("SoftMax_0", 0, 2, 2, 15, 15, 1, 1, 10, KOP_SOFTMAX);
+    KernelModel& model = gap::currentModel();
+    GraphModel graph;
+    graph.name = "MnistCNN";
+    graph.arguments = {argument("Input0", GraphArgScope::Argument, GraphArgDirection::In)};
+    for (const char* name : {"Step1Weights", "Step1Biases", "Step2Weights", "Step2Biases", "Step3Weights", "Step3Biases"})
+        graph.arguments.push_back(argument(name, GraphArgScope::Global, GraphArgDirection::ConstIn));
+    graph.arguments.push_back(argument("Output0", GraphArgScope::Argument, GraphArgDirection::Out));
+    for (const char* name : {"OutputStep2", "OutputStep3", "OutputStep4"})
+        graph.locals.push_back(argument(name, GraphArgScope::Local, GraphArgDirection::InOut));
+    graph.nodes = {node("Conv5x5ReLUMaxPool2x2_0", {"Input0", "Step1Weights", "Step1Biases", "OutputStep2"}),
+                   node("Conv5x5ReLUMaxPool2x2_1", {"OutputStep2", "Step2Weights", "Step2Biases", "OutputStep3"}),
+                   node("LinearLayerReLU_0", {"OutputStep3", "Step3Weights", "Step3Biases", "OutputStep4"}),
+                   node("SoftMax_0", {"OutputStep4", "Output0"})};
+    graph.closed = true;
+    model.graphs = {graph};
+    return model;
+}
+
+} // namespace
+
+class TestGapGraphAllocation : public QObject {
+    Q_OBJECT
+
+private slots:
+    void mnistMatchesTheGuidesConstructor()
+    {
+        const KernelModel& model = mnistModel();
+        const GraphAllocation allocation = allocateGraph(model, model.graphs.front(), 300 * 1024);
+        QVERIFY2(allocation.ok, allocation.error.c_str());
+        QCOMPARE(allocation.l2Static, std::uint64_t(124692));
+        QCOMPARE(allocation.l2Dynamic, std::uint64_t(11264));
+        QCOMPARE(allocation.l2DynamicLowerBound, std::uint64_t(11264));
+        // Offsets of the guide's "Moving StepN..." lines; flash offsets equal L2 offsets.
+        const std::pair<const char*, std::uint64_t> constants[] = {
+            {"Step2Weights", 0},       {"Step3Weights", 102400}, {"Step1Weights", 122880},
+            {"Step2Biases", 124480},   {"Step1Biases", 124608},  {"Step3Biases", 124672}};
+        for (const auto& [name, offset] : constants) {
+            const GraphTensor* tensor = allocation.find(name);
+            QVERIFY2(tensor, name);
+            QCOMPARE(tensor->placement, GraphTensor::Placement::L2Static);
+            QCOMPARE(tensor->offset, offset);
+            QCOMPARE(tensor->flashOffset, offset);
+            QVERIFY(!tensor->reason.empty());
+        }
+        QCOMPARE(allocation.find("Step2Weights")->bytes, std::uint64_t(64 * 32 * 25 * 2));
+        QCOMPARE(allocation.find("OutputStep2")->bytes, std::uint64_t(32 * 12 * 12 * 2));
+        QCOMPARE(allocation.find("OutputStep4")->bytes, std::uint64_t(20));
+        QCOMPARE(allocation.find("Input0")->placement, GraphTensor::Placement::Caller);
+        QCOMPARE(allocation.find("Output0")->placement, GraphTensor::Placement::Caller);
+
+        // The dynamic block, checked independently of the planner.
+        std::vector<Buffer> buffers;
+        std::vector<int64_t> offsets;
+        for (const char* name : {"OutputStep2", "OutputStep3", "OutputStep4"}) {
+            const GraphTensor* tensor = allocation.find(name);
+            QCOMPARE(tensor->placement, GraphTensor::Placement::L2Dynamic);
+            buffers.push_back({name, tensor->firstNode, tensor->lastNode + 1, int64_t(tensor->bytes), 4, {}});
+            offsets.push_back(int64_t(tensor->offset));
+        }
+        const std::vector<std::string> problems = validatePlan(buffers, offsets, int64_t(allocation.l2Dynamic));
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+    }
+
+    void budgetTooSmallSaysWhatIsNeeded()
+    {
+        const KernelModel& model = mnistModel();
+        const GraphAllocation allocation = allocateGraph(model, model.graphs.front(), 100000);
+        QVERIFY(!allocation.ok);
+        const QString message = QString::fromStdString(allocation.error);
+        QVERIFY2(message.contains("MnistCNN") && message.contains("needs 135956 bytes of L2") &&
+                     message.contains("budget is 100000"),
+                 qPrintable(message));
+    }
+
+    void inconsistentSizesAreNamed()
+    {
+        KernelModel model = mnistModel();
+        // OutputStep3 (64x4x4) bound where the first layer writes 32x12x12.
+        model.graphs.front().nodes[0].bindings[3].symbol = "OutputStep3";
+        const GraphAllocation allocation = allocateGraph(model, model.graphs.front(), 300 * 1024);
+        QVERIFY(!allocation.ok);
+        QVERIFY2(QString::fromStdString(allocation.error).contains("OutputStep3"), allocation.error.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGapGraphAllocation)
+#include "tst_gap_graph_allocation.moc"
