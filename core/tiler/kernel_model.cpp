@@ -1,6 +1,7 @@
 #include "tiler/kernel_model.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace tessera::tiler {
 
@@ -16,6 +17,87 @@ const UserKernel* KernelModel::findUserKernel(const std::string& name) const
     const auto it = std::find_if(userKernels.begin(), userKernels.end(),
                                  [&](const UserKernel& kernel) { return kernel.name == name; });
     return it == userKernels.end() ? nullptr : &*it;
+}
+
+const char* memoryLocationName(MemoryLocation location)
+{
+    static const char* const names[] = {
+        "AT_MEM_UNDEF",         "AT_MEM_L1",           "AT_MEM_L2",           "AT_MEM_L3_HRAM",
+        "AT_MEM_L3_QSPIRAM",    "AT_MEM_L3_OSPIRAM",   "AT_MEM_L3_DEFAULTRAM", "AT_MEM_L3_HFLASH",
+        "AT_MEM_L3_QSPIFLASH",  "AT_MEM_L3_OSPIFLASH", "AT_MEM_L3_MRAMFLASH", "AT_MEM_L3_PRI1",
+        "AT_MEM_L3_PRI2",       "AT_MEM_L3_DEFAULTFLASH",
+    };
+    const auto index = std::size_t(location);
+    return index < std::size(names) ? names[index] : "?";
+}
+
+bool isFlashMemory(MemoryLocation location)
+{
+    switch (location) {
+    case MemoryLocation::L3HyperFlash:
+    case MemoryLocation::L3QspiFlash:
+    case MemoryLocation::L3OspiFlash:
+    case MemoryLocation::L3MramFlash:
+    case MemoryLocation::L3Priority1:
+    case MemoryLocation::L3Priority2:
+    case MemoryLocation::L3DefaultFlash:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isL3RamMemory(MemoryLocation location)
+{
+    switch (location) {
+    case MemoryLocation::L3HyperRam:
+    case MemoryLocation::L3QspiRam:
+    case MemoryLocation::L3OspiRam:
+    case MemoryLocation::L3DefaultRam:
+        return true;
+    default:
+        return false;
+    }
+}
+
+const char* graphArgScopeName(GraphArgScope scope)
+{
+    switch (scope) {
+    case GraphArgScope::Argument: return "ARG_SCOPE_ARG";
+    case GraphArgScope::Global: return "ARG_SCOPE_GLOBAL";
+    case GraphArgScope::Local: return "ARG_SCOPE_LOCAL";
+    }
+    return "?";
+}
+
+const char* graphArgDirectionName(GraphArgDirection direction)
+{
+    switch (direction) {
+    case GraphArgDirection::In: return "ARG_DIR_IN";
+    case GraphArgDirection::Out: return "ARG_DIR_OUT";
+    case GraphArgDirection::InOut: return "ARG_DIR_INOUT";
+    case GraphArgDirection::ConstIn: return "ARG_DIR_CONSTIN";
+    }
+    return "?";
+}
+
+const char* nodeBindingDirectionName(GraphNodeBinding::Direction direction)
+{
+    switch (direction) {
+    case GraphNodeBinding::Direction::In: return "GNA_IN";
+    case GraphNodeBinding::Direction::Out: return "GNA_OUT";
+    case GraphNodeBinding::Direction::InOut: return "GNA_INOUT";
+    }
+    return "?";
+}
+
+const GraphArgument* GraphModel::findSymbol(const std::string& symbol) const
+{
+    for (const std::vector<GraphArgument>* list : {&arguments, &locals})
+        for (const GraphArgument& argument : *list)
+            if (argument.carg.name == symbol)
+                return &argument;
+    return nullptr;
 }
 
 }  // namespace tessera::tiler

@@ -168,6 +168,13 @@ enum class MemoryLocation {
     L3DefaultFlash,
 };
 
+// "AT_MEM_L3_HFLASH" for MemoryLocation::L3HyperFlash ...; "?" outside the enumeration.
+const char* memoryLocationName(MemoryLocation location);
+// The flash devices: they hold the constants image file.
+bool isFlashMemory(MemoryLocation location);
+// L3 Ram devices (HyperRam, QSPI, OSPI, default Ram).
+bool isL3RamMemory(MemoryLocation location);
+
 // One SetMemoryDeviceInfos entry.
 struct MemoryDevice {
     MemoryLocation location = MemoryLocation::Undefined;
@@ -179,6 +186,9 @@ struct MemoryDevice {
 
 enum class GraphArgScope { Argument = 0, Global = 1, Local = 2 };          // ARG_SCOPE_*
 enum class GraphArgDirection { In = 0, Out = 1, InOut = 2, ConstIn = 3 };  // ARG_DIR_*
+
+const char* graphArgScopeName(GraphArgScope scope);              // "ARG_SCOPE_ARG" ...
+const char* graphArgDirectionName(GraphArgDirection direction);  // "ARG_DIR_IN" ...
 
 // ConstInfo: where a constant's values come from and the fixed-point format they are stored in.
 struct ConstantSource {
@@ -208,6 +218,8 @@ struct GraphNodeBinding {
     int index = 0;
 };
 
+const char* nodeBindingDirectionName(GraphNodeBinding::Direction direction);  // "GNA_IN" ...
+
 struct GraphNode {
     std::string kernel;
     std::vector<GraphNodeBinding> bindings;
@@ -219,6 +231,9 @@ struct GraphModel {
     std::vector<GraphArgument> locals;     // CreateGraph's second list: buffers between nodes
     std::vector<GraphNode> nodes;          // in execution order
     bool closed = false;
+
+    // The argument, global or local named `symbol`, or nullptr.
+    const GraphArgument* findSymbol(const std::string& symbol) const;
 };
 
 // AT_SetGraphCtrl options (values match the C API's AT_GraphCtrl_T) and their values.

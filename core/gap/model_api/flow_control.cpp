@@ -75,6 +75,18 @@ void setUnlessEmpty(std::string& target, const char* name)
         target = name;
 }
 
+// "MnistKernels.c" -> "MnistKernelsInit.c", "out/Kernels" -> "out/KernelsInit": the init files
+// of the two-name SetGeneratedFilesNames form.
+std::string withInitSuffix(const std::string& fileName)
+{
+    const std::size_t slash = fileName.find_last_of('/');
+    const std::size_t dot = fileName.find_last_of('.');
+    const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+    if (!hasExtension)
+        return fileName + "Init";
+    return fileName.substr(0, dot) + "Init" + fileName.substr(dot);
+}
+
 }  // namespace
 
 extern "C" {
@@ -162,14 +174,28 @@ void SetUsedFilesNames(const char* StdTypedefsName, unsigned int LibKernelFileCo
     options.libKernelHeaders = std::move(headers);
 }
 
-void SetGeneratedFilesNames(const char* ArgInitsName, const char* ArgInitsHeaderName,
-                            const char* CallTemplatesName, const char* CallTemplatesNameHeader)
+// In parentheses: SetGeneratedFilesNames is also the argument-counting macro of AutoTilerLib.h.
+void(SetGeneratedFilesNames)(const char* ArgInitsName, const char* ArgInitsHeaderName,
+                             const char* CallTemplatesName, const char* CallTemplatesNameHeader)
 {
     tessera::tiler::GenerationOptions& options = currentModel().options;
     setUnlessEmpty(options.initSource, ArgInitsName);
     setUnlessEmpty(options.initHeader, ArgInitsHeaderName);
     setUnlessEmpty(options.kernelsSource, CallTemplatesName);
     setUnlessEmpty(options.kernelsHeader, CallTemplatesNameHeader);
+}
+
+void SetGeneratedKernelFilesNames(const char* CallTemplatesName, const char* CallTemplatesNameHeader)
+{
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    if (CallTemplatesName != nullptr && *CallTemplatesName != '\0') {
+        options.kernelsSource = CallTemplatesName;
+        options.initSource = withInitSuffix(CallTemplatesName);
+    }
+    if (CallTemplatesNameHeader != nullptr && *CallTemplatesNameHeader != '\0') {
+        options.kernelsHeader = CallTemplatesNameHeader;
+        options.initHeader = withInitSuffix(CallTemplatesNameHeader);
+    }
 }
 
 void SetSymbolNames(const char* L1SymbName, const char* L2SymbName, const char* KernelDescrName,

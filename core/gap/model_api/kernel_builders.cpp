@@ -118,8 +118,7 @@ CKernelCall_T* Call(const char* CallName, KernelCallLocationT CallLocation, ArgB
     tiler::KernelCall call;
     call.callee = callee;
     call.location = tiler::CallLocation(CallLocation);
-    for (const ArgBindingDescr_T* binding : listItems(BindingList, context, "binding"))
-        call.bindings.push_back(binding->value);
+    call.bindings = callBindingsOf(BindingList, context);
     return registry().arena.make(CKernelCall_S{std::move(call)});
 }
 

@@ -46,16 +46,20 @@ void resetModel()
     state.model = tiler::KernelModel{};
     state.arena.clear();
     state.openGroup.reset();
+    state.openGraph.reset();
 }
 
 std::vector<std::string> unfinishedBuildProblems()
 {
     const ModelRegistry& state = registry();
-    if (!state.openGroup)
-        return {};
-    const std::string& name = state.model.groups[*state.openGroup].name;
-    return {"kernel group " + name + " was opened but never closed: call CloseKernelGroup() after its last "
-            "UserKernel()"};
+    std::vector<std::string> problems;
+    if (state.openGroup)
+        problems.push_back("kernel group " + state.model.groups[*state.openGroup].name
+                           + " was opened but never closed: call CloseKernelGroup() after its last UserKernel()");
+    if (state.openGraph)
+        problems.push_back("graph " + state.model.graphs[*state.openGraph].name
+                           + " was created but never closed: call CloseGraph() after its last AddNode()");
+    return problems;
 }
 
 void failModel(const std::string& message)

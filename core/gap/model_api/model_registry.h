@@ -1,7 +1,7 @@
 // The process-wide state behind the C model API (AutoTilerLib.h): the KernelModel being built,
-// the kernel group currently open, and an arena owning every object handed to the model program
-// as an opaque pointer. The arena lives until resetModel() or process exit, so a model never
-// frees anything and still runs clean under LeakSanitizer.
+// the kernel group or graph currently open, and an arena owning every object handed to the model
+// program as an opaque pointer. The arena lives until resetModel() or process exit, so a model
+// never frees anything and still runs clean under LeakSanitizer.
 #pragma once
 
 #include "AutoTilerLibTypes.h"
@@ -15,11 +15,18 @@
 #include <vector>
 
 // The opaque objects of AutoTilerLibTypes.h (global namespace, as the C header declares them).
+// A C argument (TCArg) or a graph symbol (TCArgInfo): each may be used where the other is expected.
 struct CKernel_Arg_S {
     tessera::tiler::CArgument value;
+    std::optional<tessera::tiler::GraphArgument> graphSymbol = std::nullopt;  // TCArgInfo; carg == value
 };
+// A binding of a basic-kernel or group call, or of a graph node (GNodeArg).
 struct ArgBindingDescr_S {
     tessera::tiler::Binding value;
+    std::optional<tessera::tiler::GraphNodeBinding> nodeBinding = std::nullopt;  // GNodeArg only
+};
+struct ConstInit_S {
+    tessera::tiler::ConstantSource value;
 };
 struct CKernelCall_S {
     tessera::tiler::KernelCall value;
@@ -91,17 +98,18 @@ struct ModelRegistry {
     tiler::KernelModel model;
     ObjectArena arena;
     std::optional<std::size_t> openGroup;  // index into model.groups while a group is open
+    std::optional<std::size_t> openGraph;  // index into model.graphs between CreateGraph and CloseGraph
 };
 
 ModelRegistry& registry();
 
 // The model the C calls have built so far (for GenerateTilingCode and tests).
 tiler::KernelModel& currentModel();
-// Forgets the model, its options, the open group and every object handed out (tests only: a
+// Forgets the model, its options, the open group or graph and every object handed out (tests only: a
 // model program builds one model per process).
 void resetModel();
 
-// Problems of the build sequence itself that the model cannot show, e.g. a group left open.
+// Problems of the build sequence itself that the model cannot show: a group or graph left open.
 std::vector<std::string> unfinishedBuildProblems();
 
 // Prints "error: <message>" to stderr and exits with status 1, like GenTilingError.

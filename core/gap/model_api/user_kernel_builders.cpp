@@ -109,8 +109,7 @@ CKernelCall_T* UserKernelCall(const char* CallName, KernelCallLocationT CallLoca
     tiler::KernelCall call;
     call.callee = callee;
     call.location = tiler::CallLocation::Group;
-    for (const ArgBindingDescr_T* binding : listItems(BindingList, "UserKernelCall(\"" + callee + "\")", "binding"))
-        call.bindings.push_back(binding->value);
+    call.bindings = callBindingsOf(BindingList, "UserKernelCall(\"" + callee + "\")");
     return registry().arena.make(CKernelCall_S{std::move(call)});
 }
 
