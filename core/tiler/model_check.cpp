@@ -112,6 +112,8 @@ public:
             checkUserKernel(kernel);
         for (const KernelGroup& group : model_.groups)
             checkGroup(group);
+        for (std::string& problem : checkGraphModel(model_))
+            report(std::move(problem));
         return std::move(problems_);
     }
 

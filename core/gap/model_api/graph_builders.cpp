@@ -1,0 +1,194 @@
+// The graph calls of the model API: CreateGraph() with its TCArgInfo() symbols and ConstInfo()
+// constants, AddNode() with GNodeArg() bindings, CloseGraph(). Each stops at once on what it can
+// see alone (values out of range, NULL names, duplicate symbols, calls out of sequence); what needs
+// the whole model (kernels named by nodes, binding counts, directions) is left to checkModel().
+#include "AutoTilerLib.h"
+#include "builder_support.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace tessera::gap;
+namespace tiler = tessera::tiler;
+
+static_assert(int(ARG_SCOPE_LOCAL) == int(tiler::GraphArgScope::Local)
+                  && int(ARG_DIR_CONSTIN) == int(tiler::GraphArgDirection::ConstIn)
+                  && int(GNA_INOUT) == int(tiler::GraphNodeBinding::Direction::InOut),
+              "the graph enumerations of AutoTilerLibTypes.h and kernel_model.h must keep the same values");
+
+namespace {
+
+std::string quoted(const std::string& name)
+{
+    return "\"" + name + "\"";
+}
+
+tiler::MemoryLocation memoryLocationOf(int value, const std::string& context, const char* role)
+{
+    if (value < int(AT_MEM_UNDEF) || value > int(AT_MEM_L3_DEFAULTFLASH))
+        failModel(format("%s: %s location %d is not an AT_MEM_* value; use AT_MEM_UNDEF to let the tiler choose",
+                         context.c_str(), role, value));
+    return tiler::MemoryLocation(value);
+}
+
+// The symbols of one CreateGraph list. A plain TCArg() becomes an in-out symbol of the list's scope.
+std::vector<tiler::GraphArgument> symbolsOf(CKernel_Arg_T** list, const std::string& graphName, bool localsList)
+{
+    const std::string context = "CreateGraph(" + quoted(graphName) + ")";
+    const char* listName = localsList ? "second list (locals)" : "first list (arguments and globals)";
+    std::vector<tiler::GraphArgument> symbols;
+    for (const CKernel_Arg_T* item : listItems(list, context + ": " + listName, "symbol")) {
+        tiler::GraphArgument symbol;
+        if (item->graphSymbol) {
+            symbol = *item->graphSymbol;
+        } else {
+            symbol.carg = item->value;
+            symbol.scope = localsList ? tiler::GraphArgScope::Local : tiler::GraphArgScope::Argument;
+            symbol.direction = tiler::GraphArgDirection::InOut;
+        }
+        const bool isLocal = symbol.scope == tiler::GraphArgScope::Local;
+        if (isLocal != localsList)
+            failModel(context + ": symbol " + symbol.carg.name + " is " + tiler::graphArgScopeName(symbol.scope)
+                      + " but is in the " + listName + "; "
+                      + (localsList ? "move it to the first list or make it ARG_SCOPE_LOCAL"
+                                    : "move it to the second list or make it ARG_SCOPE_ARG or ARG_SCOPE_GLOBAL"));
+        symbols.push_back(std::move(symbol));
+    }
+    return symbols;
+}
+
+void requireUniqueSymbols(const tiler::GraphModel& graph)
+{
+    std::set<std::string> seen;
+    for (const std::vector<tiler::GraphArgument>* list : {&graph.arguments, &graph.locals})
+        for (const tiler::GraphArgument& symbol : *list)
+            if (!seen.insert(symbol.carg.name).second)
+                failModel("CreateGraph(" + quoted(graph.name) + "): symbol " + symbol.carg.name
+                          + " is declared twice; the arguments, globals and locals of a graph need unique names");
+}
+
+tiler::GraphModel& openGraph(const std::string& caller)
+{
+    ModelRegistry& state = registry();
+    if (!state.openGraph)
+        failModel(caller + ": no graph is open; call CreateGraph(\"Name\", CArgs(...), CArgs(...)) first");
+    return state.model.graphs[*state.openGraph];
+}
+
+}  // namespace
+
+extern "C" {
+
+CKernel_Arg_T* TCArgInfo(const char* Type, const char* Name, ArgScope_T Scope, ArgDirection_T Dir,
+                         AT_MemLocation_T Home, AT_MemLocation_T Exec, ConstInit_T* Init)
+{
+    const std::string name = requireName(Name, "TCArgInfo", "the symbol name");
+    const std::string context = "TCArgInfo(" + quoted(name) + ")";
+    tiler::GraphArgument symbol;
+    symbol.carg = {requireName(Type, context, "the C type"), name};
+    if (int(Scope) < int(ARG_SCOPE_ARG) || int(Scope) > int(ARG_SCOPE_LOCAL))
+        failModel(format("%s: scope %d is not ARG_SCOPE_ARG, ARG_SCOPE_GLOBAL or ARG_SCOPE_LOCAL", context.c_str(),
+                         int(Scope)));
+    if (int(Dir) < int(ARG_DIR_IN) || int(Dir) > int(ARG_DIR_CONSTIN))
+        failModel(format("%s: direction %d is not ARG_DIR_IN, ARG_DIR_OUT, ARG_DIR_INOUT or ARG_DIR_CONSTIN",
+                         context.c_str(), int(Dir)));
+    symbol.scope = tiler::GraphArgScope(Scope);
+    symbol.direction = tiler::GraphArgDirection(Dir);
+    symbol.home = memoryLocationOf(int(Home), context, "home");
+    symbol.execution = memoryLocationOf(int(Exec), context, "execution");
+    if (Init != nullptr) {
+        symbol.hasConstant = true;
+        symbol.constant = Init->value;
+    }
+    const tiler::CArgument carg = symbol.carg;
+    return registry().arena.make(CKernel_Arg_S{carg, std::move(symbol)});
+}
+
+ConstInit_T* ConstInfo(const char* FileName, int Format, int Binary, int Size, int Fract)
+{
+    const std::string file = requireName(FileName, "ConstInfo", "the file name");
+    const std::string context = "ConstInfo(" + quoted(file) + ")";
+    if (Format != 0 && Format != 1)
+        failModel(format("%s: format %d is neither 1 (float values to convert) nor 0 (fixed-point values)",
+                         context.c_str(), Format));
+    if (Binary != 0 && Binary != 1)
+        failModel(format("%s: binary flag %d is neither 1 (raw binary file) nor 0 (text file)", context.c_str(), Binary));
+    if (Size != 8 && Size != 16 && Size != 32)
+        failModel(format("%s: item size %d bits is not 8, 16 or 32", context.c_str(), Size));
+    if (Fract < 0 || Fract >= Size)
+        failModel(format("%s: %d fractional bits do not fit a %d-bit item; use 0 to %d", context.c_str(), Fract, Size,
+                         Size - 1));
+    tiler::ConstantSource source;
+    source.file = file;
+    source.floatValues = Format == 1;
+    source.binary = Binary == 1;
+    source.bits = Size;
+    source.fractionalBits = Fract;
+    return registry().arena.make(ConstInit_S{std::move(source)});
+}
+
+void CreateGraph(const char* Name, CKernel_Arg_T** Globals, CKernel_Arg_T** Locals)
+{
+    const std::string name = requireName(Name, "CreateGraph", "the graph name");
+    ModelRegistry& state = registry();
+    tiler::KernelModel& model = state.model;
+    if (state.openGraph)
+        failModel("CreateGraph(" + quoted(name) + "): graph " + model.graphs[*state.openGraph].name
+                  + " is still open; graphs do not nest, call CloseGraph() first");
+    if (std::any_of(model.graphs.begin(), model.graphs.end(),
+                    [&](const tiler::GraphModel& graph) { return graph.name == name; }))
+        failModel("CreateGraph(" + quoted(name) + "): a graph named " + name + " already exists; graph names must be unique");
+
+    tiler::GraphModel graph;
+    graph.name = name;
+    graph.arguments = symbolsOf(Globals, name, false);
+    graph.locals = symbolsOf(Locals, name, true);
+    requireUniqueSymbols(graph);
+    state.openGraph = model.graphs.size();
+    model.graphs.push_back(std::move(graph));
+}
+
+void AddNode(const char* Name, ArgBindingDescr_T** Bindings)
+{
+    const std::string kernel = requireName(Name, "AddNode", "the user kernel name");
+    const std::string caller = "AddNode(" + quoted(kernel) + ")";
+    tiler::GraphModel& graph = openGraph(caller);
+    const std::string context = "graph " + graph.name + ": " + caller;
+
+    tiler::GraphNode node;
+    node.kernel = kernel;
+    for (const ArgBindingDescr_T* binding : listItems(Bindings, context, "binding")) {
+        if (!binding->nodeBinding)
+            failModel(format("%s: binding %zu is not a GNodeArg(); bind graph symbols with GNodeArg(GNA_IN, "
+                             "\"Symbol\", 0)",
+                             context.c_str(), node.bindings.size() + 1));
+        node.bindings.push_back(*binding->nodeBinding);
+    }
+    graph.nodes.push_back(std::move(node));
+}
+
+ArgBindingDescr_T* GNodeArg(int Dir, const char* Name, int Index)
+{
+    const std::string symbol = requireName(Name, "GNodeArg", "the symbol name");
+    const std::string context = format("GNodeArg(%d, \"%s\", %d)", Dir, symbol.c_str(), Index);
+    if (Dir < int(GNA_IN) || Dir > int(GNA_INOUT))
+        failModel(format("%s: direction %d is not GNA_IN, GNA_OUT or GNA_INOUT", context.c_str(), Dir));
+    if (Index < 0)
+        failModel(format("%s: index %d is negative", context.c_str(), Index));
+
+    tiler::GraphNodeBinding binding;
+    binding.direction = tiler::GraphNodeBinding::Direction(Dir);
+    binding.symbol = symbol;
+    binding.index = Index;
+    // No call binding: Call() and UserKernelCall() reject GNodeArg() (callBindingsOf).
+    return registry().arena.make(ArgBindingDescr_S{tiler::Binding{}, std::move(binding)});
+}
+
+void CloseGraph(void)
+{
+    tiler::GraphModel& graph = openGraph("CloseGraph()");
+    graph.closed = true;
+    registry().openGraph.reset();
+}
+
+}  // extern "C"

@@ -1,0 +1,220 @@
+// The graph-mode part of checkModel(): memory devices (SetMemoryDeviceInfos) and graphs (nodes
+// naming existing kernels with one binding per C argument, symbols that resolve, directions that
+// agree, locals and outputs written before they are read, constants with their values).
+#include "tiler/model_check.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tessera::tiler {
+
+namespace {
+
+std::string symbolNames(const GraphModel& graph)
+{
+    std::string text;
+    for (const std::vector<GraphArgument>* list : {&graph.arguments, &graph.locals})
+        for (const GraphArgument& symbol : *list)
+            text += (text.empty() ? "" : ", ") + symbol.carg.name;
+    return text.empty() ? "(none)" : text;
+}
+
+std::string cargNames(const std::vector<CArgument>& cargs)
+{
+    std::string text;
+    for (const CArgument& carg : cargs)
+        text += (text.empty() ? "" : ", ") + carg.name;
+    return text.empty() ? "(none)" : text;
+}
+
+bool writes(GraphNodeBinding::Direction direction)
+{
+    return direction != GraphNodeBinding::Direction::In;
+}
+
+bool reads(GraphNodeBinding::Direction direction)
+{
+    return direction != GraphNodeBinding::Direction::Out;
+}
+
+// Symbols whose contents are undefined until a node writes them.
+bool startsUndefined(const GraphArgument& symbol)
+{
+    return symbol.scope == GraphArgScope::Local
+        || (symbol.scope == GraphArgScope::Argument && symbol.direction == GraphArgDirection::Out);
+}
+
+std::string symbolRole(const GraphArgument& symbol)
+{
+    return symbol.scope == GraphArgScope::Local ? "local " + symbol.carg.name : "graph output " + symbol.carg.name;
+}
+
+// What a graph node calls: a user kernel or a kernel group, with the C arguments to bind.
+struct NodeCallee {
+    std::string kind;
+    const std::vector<CArgument>* cargs = nullptr;  // nullptr: a group without UserKernelGroup()
+};
+
+class GraphChecker {
+public:
+    explicit GraphChecker(const KernelModel& model) : model_(model) {}
+
+    std::vector<std::string> run()
+    {
+        checkDevices();
+        for (const GraphModel& graph : model_.graphs)
+            checkGraph(graph);
+        return std::move(problems_);
+    }
+
+private:
+    void report(std::string message) { problems_.push_back(std::move(message)); }
+
+    bool hasDevice(MemoryLocation location) const
+    {
+        return std::any_of(model_.devices.begin(), model_.devices.end(),
+                           [&](const MemoryDevice& device) { return device.location == location; });
+    }
+
+    void checkDevices()
+    {
+        std::map<MemoryLocation, int> declarations;
+        for (const MemoryDevice& device : model_.devices) {
+            const std::string where =
+                std::string("memory device ") + memoryLocationName(device.location) + " (" + device.baseName + ")";
+            if (++declarations[device.location] == 2)
+                report(std::string("memory device ") + memoryLocationName(device.location)
+                       + " is declared more than once in SetMemoryDeviceInfos(); keep one entry per device");
+            if (device.size == 0)
+                report(where + ": its available memory is 0 bytes; give its size in SetMemoryDeviceInfos()");
+            if (isFlashMemory(device.location) && device.constFile.empty())
+                report(where + ": a flash device needs the name of its constants file (ConstFileName, the 4th value "
+                               "of its SetMemoryDeviceInfos() entry, e.g. \"Model_L3_Flash_Const.dat\")");
+        }
+    }
+
+    void checkGraph(const GraphModel& graph)
+    {
+        const std::string where = "graph " + graph.name;
+        for (const MemoryLocation required : {MemoryLocation::L1, MemoryLocation::L2})
+            if (!hasDevice(required))
+                report(where + ": no " + memoryLocationName(required)
+                       + " memory device; declare it with SetMemoryDeviceInfos() (size and C base name)");
+        if (model_.findUserKernel(graph.name) != nullptr
+            || std::any_of(model_.groups.begin(), model_.groups.end(),
+                           [&](const KernelGroup& group) { return group.name == graph.name; }))
+            report(where + ": a user kernel or kernel group has the same name; graphs and kernels become C functions, "
+                           "rename one of them");
+        if (graph.nodes.empty())
+            report(where + " has no nodes; add AddNode() calls between CreateGraph() and CloseGraph()");
+        checkSymbols(graph, where);
+        checkNodes(graph, where);
+    }
+
+    void checkSymbols(const GraphModel& graph, const std::string& where)
+    {
+        std::string constants;
+        for (const std::vector<GraphArgument>* list : {&graph.arguments, &graph.locals})
+            for (const GraphArgument& symbol : *list) {
+                const bool inLocals = list == &graph.locals;
+                if (inLocals != (symbol.scope == GraphArgScope::Local))
+                    report(where + ": symbol " + symbol.carg.name + " is " + graphArgScopeName(symbol.scope)
+                           + " but listed with the " + (inLocals ? "locals" : "arguments and globals")
+                           + "; locals (ARG_SCOPE_LOCAL) go in CreateGraph()'s second list, the others in its first");
+                if (symbol.direction != GraphArgDirection::ConstIn)
+                    continue;
+                constants += (constants.empty() ? "" : ", ") + symbol.carg.name;
+                if (!symbol.hasConstant)
+                    report(where + ": symbol " + symbol.carg.name
+                           + " is ARG_DIR_CONSTIN but has no ConstInfo(); pass ConstInfo(\"File\", Format, Binary, "
+                             "Size, Fract) as the last argument of its TCArgInfo()");
+            }
+        const bool hasFlash = std::any_of(model_.devices.begin(), model_.devices.end(),
+                                          [](const MemoryDevice& device) { return isFlashMemory(device.location); });
+        if (!constants.empty() && !hasFlash)
+            report(where + ": its constants (" + constants
+                   + ") need a flash memory device; add an AT_MEM_L3_DEFAULTFLASH entry with a constants file name "
+                     "to SetMemoryDeviceInfos()");
+    }
+
+    std::optional<NodeCallee> calleeOf(const std::string& name) const
+    {
+        if (const UserKernel* kernel = model_.findUserKernel(name))
+            return NodeCallee{"user kernel", &kernel->cargs};
+        for (const KernelGroup& group : model_.groups)
+            if (group.name == name)
+                return NodeCallee{"kernel group", group.hasTemplate ? &group.cargs : nullptr};
+        return std::nullopt;
+    }
+
+    void checkNodes(const GraphModel& graph, const std::string& where)
+    {
+        std::set<std::string> written;
+        for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+            const GraphNode& node = graph.nodes[i];
+            const std::string label = where + ": node " + std::to_string(i + 1) + " (" + node.kernel + ")";
+            const std::optional<NodeCallee> callee = calleeOf(node.kernel);
+            const std::vector<CArgument>* cargs = callee ? callee->cargs : nullptr;
+            if (!callee) {
+                if (model_.findBasicKernel(node.kernel) != nullptr)
+                    report(label + ": " + node.kernel + " is a basic kernel; a graph node calls a user kernel or a "
+                                                        "kernel group, declare one that calls it");
+                else
+                    report(label + ": no user kernel or kernel group named " + node.kernel
+                           + "; declare it (UserKernel(), a CNN_* generator or a kernel group) or fix the AddNode() name");
+            } else if (cargs != nullptr && cargs->size() != node.bindings.size()) {
+                report(label + ": binding count " + std::to_string(node.bindings.size()) + " but " + callee->kind + " "
+                       + node.kernel + " has " + std::to_string(cargs->size()) + " C arguments (" + cargNames(*cargs)
+                       + "); give one GNodeArg() per C argument, in order");
+            }
+            for (std::size_t j = 0; j < node.bindings.size(); ++j) {
+                std::string bindingLabel = label + ": binding " + std::to_string(j + 1);
+                if (cargs != nullptr && j < cargs->size())
+                    bindingLabel += " (" + (*cargs)[j].name + ")";
+                checkBinding(graph, node.bindings[j], bindingLabel, written);
+            }
+        }
+        for (const GraphArgument& symbol : graph.arguments)
+            if (symbol.scope == GraphArgScope::Argument && symbol.direction == GraphArgDirection::Out
+                && !written.count(symbol.carg.name))
+                report(where + ": output " + symbol.carg.name
+                       + " (ARG_SCOPE_ARG, ARG_DIR_OUT) is never written; bind it GNA_OUT in the node that produces it");
+    }
+
+    void checkBinding(const GraphModel& graph, const GraphNodeBinding& binding, const std::string& label,
+                      std::set<std::string>& written)
+    {
+        const char* direction = nodeBindingDirectionName(binding.direction);
+        const GraphArgument* symbol = graph.findSymbol(binding.symbol);
+        if (symbol == nullptr) {
+            report(label + ": GNodeArg(" + direction + ", \"" + binding.symbol + "\") names no symbol of graph "
+                   + graph.name + "; its symbols are " + symbolNames(graph) + "; declare it in CreateGraph()");
+            return;
+        }
+        const bool readOnly =
+            symbol->direction == GraphArgDirection::In || symbol->direction == GraphArgDirection::ConstIn;
+        if (writes(binding.direction) && readOnly)
+            report(label + ": " + direction + " writes symbol " + binding.symbol + ", which is "
+                   + graphArgDirectionName(symbol->direction) + "; bind it GNA_IN, or declare it ARG_DIR_OUT or "
+                   + "ARG_DIR_INOUT in its TCArgInfo()");
+        if (reads(binding.direction) && startsUndefined(*symbol) && !written.count(binding.symbol))
+            report(label + ": " + direction + " reads " + symbolRole(*symbol)
+                   + " before any node writes it; an earlier node must bind it GNA_OUT");
+        if (writes(binding.direction))
+            written.insert(binding.symbol);
+    }
+
+    const KernelModel& model_;
+    std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+std::vector<std::string> checkGraphModel(const KernelModel& model)
+{
+    return GraphChecker(model).run();
+}
+
+}  // namespace tessera::tiler
