@@ -1,7 +1,8 @@
 // The CNN generators end to end: the basic-kernel library against its own direct implementation
 // of docs/gap-fixed-point.md, then the layers of the guide's MNIST model generated through the tile
 // engine, built for the host with the emulation runtime (1 and 8 cores, AddressSanitizer), run on
-// random data and compared bit for bit with the reference interpreter's fixed-point kernels.
+// random data and compared bit for bit with the reference interpreter's fixed-point kernels; and
+// the guide's MnistModel.c, verbatim, as a graph: constructed from its flash image, run, destructed.
 #include "gap_toolchain.h"
 
 #include "interp/fixed_point/pow2_kernels.h"
@@ -45,6 +46,16 @@ std::vector<int16_t> randomValues(std::mt19937& random, std::size_t count, int l
     for (int16_t& v : values)
         v = int16_t(value(random));
     return values;
+}
+
+// Integer-valued float32 tensor files, as ConstInfo(file, 1 (float), 1 (binary), 16, 0) reads them.
+bool writeFloatTensor(const QString& path, const std::vector<int16_t>& values)
+{
+    std::vector<float> floats(values.begin(), values.end());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) &&
+           file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * sizeof(float))) ==
+               qint64(floats.size() * sizeof(float));
 }
 
 bool writeValues(const QString& path, const std::vector<int16_t>& values)
@@ -273,6 +284,86 @@ private slots:
             ++checked;
         }
         QCOMPARE(checked, 4);
+    }
+
+    // The guide's MnistModel.c verbatim: its generator reads model/*.tensor, writes MnistKernels.c/.h
+    // and the constants image; the host program constructs, runs and destructs the graph. The
+    // memory figures are the guide's (L1 41632, L2 124692 static and 11264 dynamic) and the output
+    // equals the reference chain on the same constants, on 1 and 8 cores.
+    void guideGraphRunsBitExact_data()
+    {
+        QTest::addColumn<int>("cores");
+        QTest::newRow("1 core") << 1;
+        QTest::newRow("8 cores") << 8;
+    }
+    void guideGraphRunsBitExact()
+    {
+        QFETCH(int, cores);
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        std::mt19937 random(7u + unsigned(cores));
+        const std::vector<int16_t> w1 = randomValues(random, 32 * 25, 255), b1 = randomValues(random, 32, 1023);
+        const std::vector<int16_t> w2 = randomValues(random, 64 * 32 * 25, 255), b2 = randomValues(random, 64, 1023);
+        const std::vector<int16_t> w3 = randomValues(random, 10 * 1024, 255), b3 = randomValues(random, 10, 1023);
+        const std::pair<const char*, const std::vector<int16_t>*> tensors[] = {
+            {"Step1Weights", &w1}, {"Step1Biases", &b1}, {"Step2Weights", &w2},
+            {"Step2Biases", &b2},  {"Step3Weights", &w3}, {"Step3Biases", &b3}};
+        for (const auto& [name, values] : tensors)
+            QVERIFY(writeFloatTensor(work.filePath(QStringLiteral("model/%1.tensor").arg(name)), *values));
+
+        const QString generator = work.filePath(QStringLiteral("GenMnist"));
+        QStringList command;
+        const ProcessResult compiled =
+            m_toolchain.compileModel(kGapTests + QStringLiteral("/MnistGraph/MnistModel.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling MnistModel.c"),
+                                                             QStringList{m_toolchain.cc} + command, compiled)));
+        const QString out = work.filePath(QStringLiteral("out"));
+        const ProcessResult generated =
+            runProcess(generator, {QStringLiteral("-o"), out}, QProcessEnvironment::systemEnvironment(), work.path());
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+        QVERIFY(QFile::exists(out + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+
+        const QString harness = work.filePath(QStringLiteral("harness"));
+        const QStringList build =
+            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
+                        out + QStringLiteral("/MnistKernelsInit.c")} +
+            m_toolchain.cnnSources +
+            QStringList{kGapTests + QStringLiteral("/MnistGraph/harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+
+        const std::vector<int16_t> input = randomValues(random, 28 * 28, 2047);
+        QVERIFY(writeValues(work.filePath(QStringLiteral("input.bin")), input));
+        const QStringList arguments{work.filePath(QStringLiteral("input.bin")), work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+        QVERIFY2(ran.out.contains(QStringLiteral("MEMORY 41632 124692 11264")), qPrintable(ran.out));
+
+        // The reference chain: the guide's layers with its Q formats, the constants as converted.
+        std::vector<int16_t> x = fp::convPoolRelu(mnistConv(1, 32, 28), input, w1, b1);
+        x = fp::convPoolRelu(mnistConv(32, 64, 12), x, w2, b2);
+        x = fp::linearRelu(1024, 10, false, 12, 12, 8, 11, x, w3, b3);
+        x = fp::softmaxQ15(x, 15);
+        QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), x);
+
+        // The generated graph also builds warning-free for GAP (PMSIS branch, declarations only).
+        const QStringList target{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
+                                 QStringLiteral("-Werror"), QStringLiteral("-Wno-pointer-to-int-cast"),
+                                 QStringLiteral("-Wno-int-to-pointer-cast"), QStringLiteral("-DAT_FORCE_PMSIS"),
+                                 QStringLiteral("-I"), kGapTests + QStringLiteral("/pmsis_stub"),
+                                 QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/runtime"),
+                                 QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels"),
+                                 QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
+                                 out + QStringLiteral("/MnistKernelsInit.c")};
+        const ProcessResult targetBuild = runProcess(m_toolchain.cc, target);
+        QVERIFY2(targetBuild.exitCode == 0,
+                 qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_toolchain.cc} + target, targetBuild)));
+
+        // Without its constants image the graph cannot be constructed: error 1.
+        QVERIFY(QFile::remove(out + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+        const ProcessResult missing = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(missing.exitCode == 1 && missing.out.contains(QStringLiteral("CONSTRUCT 1")), qPrintable(missing.out));
     }
 };
 

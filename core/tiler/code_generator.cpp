@@ -1,5 +1,8 @@
 #include "tiler/code_generator.h"
 
+#include "tiler/constant_image.h"
+#include "tiler/graph_allocation.h"
+#include "tiler/graph_emitter.h"
 #include "tiler/kernel_emitter.h"
 #include "tiler/model_json.h"
 #include "tiler/tile_solver.h"
@@ -106,9 +109,64 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
     return kernel;
 }
 
+const MemoryDevice* findDevice(const KernelModel& model, bool (*matches)(const MemoryDevice&))
+{
+    for (const MemoryDevice& device : model.devices)
+        if (matches(device))
+            return &device;
+    return nullptr;
+}
+
+// The memory symbols of a graph: the devices' base names where the model gives them.
+GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std::uint64_t l1Bytes)
+{
+    GraphSymbols symbols;
+    symbols.l1 = model.options.l1Symbol;
+    symbols.l1Bytes = l1Bytes;
+    symbols.dynamicL1 = model.options.dynamicSymbols;
+    const MemoryDevice* l2 = findDevice(model, [](const MemoryDevice& d) { return d.location == MemoryLocation::L2; });
+    symbols.l2 = l2 && !l2->baseName.empty() && l2->baseName != model.options.l2Symbol ? l2->baseName
+                                                                                          : graph.name + "_L2_Memory";
+    symbols.l2Dynamic = symbols.l2 + "_Dyn";
+    const MemoryDevice* flash = findDevice(model, [](const MemoryDevice& d) { return !d.constFile.empty(); });
+    symbols.flashFile = flash ? flash->constFile : graph.name + "_L3_Flash_Const.dat";
+    return symbols;
+}
+
+nlohmann::json allocationJson(const GraphModel& graph, const GraphAllocation& allocation)
+{
+    nlohmann::json tensors = nlohmann::json::array();
+    for (const GraphTensor& tensor : allocation.tensors) {
+        const char* placement = tensor.placement == GraphTensor::Placement::L2Static    ? "l2_static"
+                                : tensor.placement == GraphTensor::Placement::L2Dynamic ? "l2_dynamic"
+                                                                                        : "caller";
+        tensors.push_back({{"name", tensor.name}, {"bytes", tensor.bytes}, {"placement", placement},
+                           {"offset", tensor.offset}, {"first_node", tensor.firstNode}, {"last_node", tensor.lastNode},
+                           {"reason", tensor.reason}});
+    }
+    return {{"name", graph.name}, {"l2_static", allocation.l2Static}, {"l2_dynamic", allocation.l2Dynamic},
+            {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound}, {"flash_bytes", allocation.flashBytes},
+            {"tensors", tensors}};
+}
+
+GenerationResult generateModel(const KernelModel& model);
+
 }  // namespace
 
 GenerationResult generateTilingCode(const KernelModel& model)
+{
+    // The model's memory devices name the symbols: the kernels use the L1 device's base name.
+    KernelModel named = model;
+    if (const MemoryDevice* l1 =
+            findDevice(model, [](const MemoryDevice& d) { return d.location == MemoryLocation::L1; });
+        l1 && !l1->baseName.empty())
+        named.options.l1Symbol = l1->baseName;
+    return generateModel(named);
+}
+
+namespace {
+
+GenerationResult generateModel(const KernelModel& model)
 {
     GenerationResult result;
     const GenerationOptions& options = model.options;
@@ -223,6 +281,28 @@ GenerationResult generateTilingCode(const KernelModel& model)
         result.error = error.what();
         return result;
     }
+    // Graphs: their tensors placed in L2, the constants image, construct / run / destruct.
+    std::vector<std::pair<std::string, std::string>> images;
+    report["graphs"] = nlohmann::json::array();
+    for (const GraphModel& graph : model.graphs) {
+        const GraphAllocation allocation = allocateGraph(model, graph, options.l2Size);
+        if (!allocation.ok) {
+            result.error = allocation.error;
+            return result;
+        }
+        const GraphSymbols symbols = graphSymbols(model, graph, std::max<std::uint64_t>(l1Used, 4));
+        const std::vector<std::uint8_t> image = buildConstantImage(model, graph, allocation, &result.error);
+        if (allocation.flashBytes > 0 && image.empty())
+            return result;
+        if (allocation.flashBytes > 0)
+            images.push_back({symbols.flashFile, std::string(image.begin(), image.end())});
+        header << "\n" << graphDeclarations(graph);
+        source << emitGraph(model, graph, allocation, symbols) << "\n";
+        report["graphs"].push_back(allocationJson(graph, allocation));
+        log << "graph " << graph.name << ": L2 " << allocation.l2Static << " bytes static (constants), "
+            << allocation.l2Dynamic << " bytes dynamic; constants image " << symbols.flashFile << " "
+            << allocation.flashBytes << " bytes\n";
+    }
     header << "\n#endif\n";
 
     const std::filesystem::path folder(options.outputDir);
@@ -240,6 +320,11 @@ GenerationResult generateTilingCode(const KernelModel& model)
             return result;
         result.writtenFiles.push_back((folder / name).string());
     }
+    for (const auto& [name, bytes] : images) {
+        if (!writeFileAtomically(folder / name, bytes, result.error))
+            return result;
+        result.writtenFiles.push_back((folder / name).string());
+    }
     log << "L1 memory: " << l1Used << " of " << options.l1Size << " bytes (" << l1Size << "); L2 staging: " << l2Used
         << " bytes (" << l2Size << ")\n";
     result.log = log.str();
@@ -247,4 +332,5 @@ GenerationResult generateTilingCode(const KernelModel& model)
     return result;
 }
 
+}  // namespace
 }  // namespace tessera::tiler

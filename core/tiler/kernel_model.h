@@ -103,6 +103,11 @@ struct KernelArgument {
     unsigned preferredTileSize = 0;  // tile size (lines or columns) a multiple of this when non-zero
     std::string cArgName;            // the user kernel C argument holding its home address, or empty
     unsigned nextPlaneUpdate = 0;    // planes to step per plane index (0: one)
+    // A constant bound here is read from files laid out [outer][inner][rest] but stored
+    // [inner][outer][rest] (0: as in the file). CNN convolution filters use it: files hold
+    // [OutFeat][InFeat][Fy][Fx], the kernel reads the filters of one input feature together.
+    unsigned constantOuter = 0;
+    unsigned constantInner = 0;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };

@@ -10,10 +10,13 @@
 
 namespace tessera::test {
 
-ProcessResult runProcess(const QString& program, const QStringList& arguments, const QProcessEnvironment& environment)
+ProcessResult runProcess(const QString& program, const QStringList& arguments, const QProcessEnvironment& environment,
+                         const QString& workingDirectory)
 {
     QProcess process;
     process.setProcessEnvironment(environment);
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
     process.start(program, arguments);
     if (!process.waitForStarted(60000))
         return {-1, {}, QStringLiteral("cannot start %1: %2").arg(program, process.errorString())};

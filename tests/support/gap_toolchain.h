@@ -16,7 +16,8 @@ struct ProcessResult {
 };
 
 ProcessResult runProcess(const QString& program, const QStringList& arguments,
-                         const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment());
+                         const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                         const QString& workingDirectory = {});
 // "What (exit N)", the command line and the tail of both outputs: a failure message.
 QString describe(const QString& what, const QStringList& command, const ProcessResult& result);
 // The largest N in "needs at least N bytes of L1" (digit groups may be separated), or -1.

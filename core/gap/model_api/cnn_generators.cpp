@@ -2,6 +2,8 @@
 // tile solver treats it like any hand-written kernel. Arithmetic: docs/gap-fixed-point.md.
 #include "CNN_Generators.h"
 
+#include "model_registry.h"
+
 #include <string>
 
 namespace {
@@ -137,6 +139,14 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                               unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
                        KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Out", 0)));
+    // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
+    for (tessera::tiler::UserKernel& kernel : tessera::gap::currentModel().userKernels)
+        if (kernel.name == Name)
+            for (tessera::tiler::KernelArgument& arg : kernel.args)
+                if (arg.name == "Filter") {
+                    arg.constantOuter = unsigned(OutFeat);
+                    arg.constantInner = unsigned(InFeat);
+                }
     return 1;
 }
 

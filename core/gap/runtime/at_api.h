@@ -9,6 +9,9 @@
 #define DMA_COPY_IN 1   /* external (L2) -> local (L1) */
 #define DMA_COPY_OUT 0  /* local (L1) -> external (L2) */
 
+/* What <Graph>_Memory(Which) reports. */
+typedef enum { AT_L1_MEM, AT_L2_MEM, AT_L2_DYN_MEM, AT_L3_MEM, AT_L3_DYN_MEM, AT_CTXT_MEM } AT_MEM_TYPE;
+
 #if defined(__EMUL__)
 #include "at_api_emul.h"
 #else

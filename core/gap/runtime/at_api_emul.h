@@ -4,6 +4,7 @@
 #ifndef TESSERA_AT_API_EMUL_H
 #define TESSERA_AT_API_EMUL_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,21 @@ static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsign
 #define AT_L1_FREE(Dev, Ptr, Size) free(Ptr)
 #define AT_L2_ALLOC(Dev, Size) ((char *) malloc(Size))
 #define AT_L2_FREE(Dev, Ptr, Size) free(Ptr)
+
+/* The constants flash image: a file in the working folder; reads count as L3 reads. */
+typedef FILE *AT_FLASH_FS_T;
+static inline int AT_EmulFlashRead(FILE *File, unsigned int Offset, void *Local, unsigned int Size)
+{
+    if (File == 0 || fseek(File, (long) Offset, SEEK_SET) != 0 || fread(Local, 1, Size, File) != Size)
+        return 1;
+    __L3_Read += Size;
+    return 0;
+}
+#define AT_FLASH_FS_OPEN(Fs, Name, Error) \
+    do { *(Fs) = fopen((Name), "rb"); *(Error) = *(Fs) == 0; } while (0)
+/* Non-zero when the read failed. */
+#define AT_FLASH_FS_COPY(Fs, Offset, Local, Size) AT_EmulFlashRead(*(Fs), (Offset), (Local), (Size))
+#define AT_FLASH_FS_CLOSE(Fs) fclose(*(Fs))
 
 /* Parallel basic kernels run on the emulated team (gap_emul_team.h), as AT_FORK does on the chip. */
 #define AT_FORK(Cores, Kernel, Arg) AT_EmulFork((Cores), (void (*)(void *)) (Kernel), (void *) (Arg))

@@ -32,6 +32,16 @@ extern struct pi_device AT_L3_Ram;
 #define AT_L2_ALLOC(Dev, Size) ((char *) pi_l2_malloc(Size))
 #define AT_L2_FREE(Dev, Ptr, Size) pi_l2_free(Ptr, Size)
 
+/* The constants flash image: a file of the read-only filesystem the application mounts as
+ * AT_Flash_Fs before constructing a graph. */
+typedef pi_fs_file_t *AT_FLASH_FS_T;
+extern struct pi_device AT_Flash_Fs;
+#define AT_FLASH_FS_OPEN(Fs, Name, Error) \
+    do { *(Fs) = pi_fs_open(&AT_Flash_Fs, (Name), 0); *(Error) = *(Fs) == 0; } while (0)
+#define AT_FLASH_FS_COPY(Fs, Offset, Local, Size) \
+    (pi_fs_seek(*(Fs), (Offset)) != 0 || pi_fs_read(*(Fs), (void *) (Local), (Size)) != (int) (Size))
+#define AT_FLASH_FS_CLOSE(Fs) pi_fs_close(*(Fs))
+
 #define AT_FORK(Cores, Kernel, Arg) pi_cl_team_fork((Cores), (void *) (Kernel), (void *) (Arg))
 #define __CALL(Kernel, Arg)
 

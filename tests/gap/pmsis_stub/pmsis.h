@@ -37,6 +37,11 @@ int pi_cl_cluster_nb_pe_cores(void);
 void *pi_cl_l1_malloc(struct pi_device *device, uint32_t size);
 void pi_cl_l1_free(struct pi_device *device, void *chunk, uint32_t size);
 void *pi_l2_malloc(int size);
+typedef struct pi_fs_file_s pi_fs_file_t;
+pi_fs_file_t *pi_fs_open(struct pi_device *device, const char *file, int flags);
+int pi_fs_seek(pi_fs_file_t *file, unsigned int offset);
+int pi_fs_read(pi_fs_file_t *file, void *buffer, uint32_t size);
+void pi_fs_close(pi_fs_file_t *file);
 void pi_l2_free(void *chunk, int size);
 
 #endif

@@ -1,0 +1,158 @@
+#include "tiler/constant_image.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace tessera::tiler {
+namespace {
+
+// Values of a ConstInfo file as doubles: float32 or fixed-point items, binary or text.
+bool readValues(const ConstantSource& source, std::size_t count, std::vector<double>& values, std::string* error)
+{
+    std::ifstream in(source.file, std::ios::binary);
+    if (!in) {
+        *error = "cannot open " + source.file;
+        return false;
+    }
+    values.clear();
+    if (!source.binary) {
+        double value = 0;
+        while (in >> value)
+            values.push_back(value);
+        if (!in.eof()) {
+            *error = source.file + ": not a number after " + std::to_string(values.size()) + " values";
+            return false;
+        }
+    } else {
+        const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::size_t item = source.floatValues ? 4 : std::size_t(source.bits / 8);
+        if (item == 0 || bytes.size() % item != 0) {
+            *error = source.file + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
+                     std::to_string(item) + "-byte values";
+            return false;
+        }
+        for (std::size_t offset = 0; offset < bytes.size(); offset += item) {
+            if (source.floatValues) {
+                float value;
+                std::memcpy(&value, bytes.data() + offset, 4);
+                values.push_back(value);
+            } else if (item == 1) {
+                values.push_back(static_cast<std::int8_t>(bytes[offset]));
+            } else if (item == 2) {
+                std::int16_t value;
+                std::memcpy(&value, bytes.data() + offset, 2);
+                values.push_back(value);
+            } else {
+                std::int32_t value;
+                std::memcpy(&value, bytes.data() + offset, 4);
+                values.push_back(value);
+            }
+        }
+    }
+    if (values.size() != count) {
+        *error = source.file + " holds " + std::to_string(values.size()) + " values, the graph needs " +
+                 std::to_string(count);
+        return false;
+    }
+    return true;
+}
+
+// Float to fixed point: round half away from zero, saturate to the item's range.
+std::int64_t toFixed(double value, const ConstantSource& source)
+{
+    const double scaled = source.floatValues ? value * std::ldexp(1.0, source.fractionalBits) : value;
+    const double rounded = scaled < 0 ? -std::floor(-scaled + 0.5) : std::floor(scaled + 0.5);
+    const double high = std::ldexp(1.0, source.bits - 1) - 1, low = -std::ldexp(1.0, source.bits - 1);
+    return std::int64_t(std::min(high, std::max(low, rounded)));
+}
+
+// The kernel argument a graph symbol is bound to (for its layout), or nullptr.
+const KernelArgument* boundArgument(const KernelModel& model, const GraphModel& graph, const std::string& symbol)
+{
+    for (const GraphNode& node : graph.nodes) {
+        const UserKernel* kernel = model.findUserKernel(node.kernel);
+        if (!kernel)
+            continue;
+        for (std::size_t i = 0; i < node.bindings.size() && i < kernel->cargs.size(); ++i)
+            if (node.bindings[i].symbol == symbol)
+                for (const KernelArgument& arg : kernel->args)
+                    if (arg.cArgName == kernel->cargs[i].name)
+                        return &arg;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor,
+                                       std::string* error)
+{
+    const GraphArgument& argument = *tensor.argument;
+    const ConstantSource& source = argument.constant;
+    const std::string where = "graph " + graph.name + ", constant " + tensor.name + ": ";
+    if (!argument.hasConstant) {
+        *error = where + "no ConstInfo gives its values";
+        return {};
+    }
+    if (source.bits != 8 && source.bits != 16 && source.bits != 32) {
+        *error = where + "items of " + std::to_string(source.bits) + " bits; use 8, 16 or 32";
+        return {};
+    }
+    const std::size_t itemBytes = std::size_t(source.bits / 8);
+    if (tensor.bytes % itemBytes != 0) {
+        *error = where + std::to_string(tensor.bytes) + " bytes is not a whole number of " + std::to_string(source.bits) +
+                 "-bit items";
+        return {};
+    }
+    const std::size_t count = tensor.bytes / itemBytes;
+    std::vector<double> values;
+    std::string problem;
+    if (!readValues(source, count, values, &problem)) {
+        *error = where + problem;
+        return {};
+    }
+    // Files are [outer][inner][rest]; some kernels read [inner][outer][rest].
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i)
+        order[i] = i;
+    if (const KernelArgument* arg = boundArgument(model, graph, tensor.name); arg && arg->constantOuter > 0) {
+        const std::size_t outer = arg->constantOuter, inner = arg->constantInner;
+        const std::size_t rest = outer != 0 && inner != 0 ? count / (outer * inner) : 0;
+        if (rest == 0 || outer * inner * rest != count) {
+            *error = where + std::to_string(count) + " values do not split into " + std::to_string(outer) + " x " +
+                     std::to_string(inner) + " blocks";
+            return {};
+        }
+        for (std::size_t o = 0; o < outer; ++o)
+            for (std::size_t i = 0; i < inner; ++i)
+                for (std::size_t r = 0; r < rest; ++r)
+                    order[(i * outer + o) * rest + r] = (o * inner + i) * rest + r;
+    }
+    std::vector<std::uint8_t> bytes(tensor.bytes);
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::int64_t value = toFixed(values[order[k]], source);
+        for (std::size_t b = 0; b < itemBytes; ++b)
+            bytes[k * itemBytes + b] = std::uint8_t((std::uint64_t(value) >> (8 * b)) & 0xFF);
+    }
+    return bytes;
+}
+
+std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
+                                             const GraphAllocation& allocation, std::string* error)
+{
+    std::vector<std::uint8_t> image(allocation.flashBytes, 0);
+    for (const GraphTensor& tensor : allocation.tensors) {
+        if (tensor.placement != GraphTensor::Placement::L2Static)
+            continue;
+        const std::vector<std::uint8_t> bytes = loadConstant(model, graph, tensor, error);
+        if (bytes.empty())
+            return {};
+        std::copy(bytes.begin(), bytes.end(), image.begin() + std::ptrdiff_t(tensor.flashOffset));
+    }
+    return image;
+}
+
+}  // namespace tessera::tiler

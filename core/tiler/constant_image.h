@@ -1,0 +1,24 @@
+// The constants flash image of a graph: every constant the graph promotes, read from the file its
+// ConstInfo names, converted to its fixed-point format, reordered to the layout its kernel reads,
+// and written at its flash offset (the same offset as in the static L2 block).
+#pragma once
+
+#include "tiler/graph_allocation.h"
+#include "tiler/kernel_model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::tiler {
+
+// The bytes of one constant as stored (little-endian items of constant.bits), or empty with *error
+// naming the file, the symbol and what is wrong. Relative file names start at the working folder.
+std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor,
+                                       std::string* error);
+
+// The whole image, flashBytes long.
+std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
+                                             const GraphAllocation& allocation, std::string* error);
+
+}  // namespace tessera::tiler
