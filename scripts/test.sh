@@ -26,5 +26,6 @@ echo "== benchmarks (release)"
 "$root/build/release/bench/bench_scamp" 10
 "$root/build/release/bench/bench_aie"
 "$root/build/release/bench/bench_tiler"
+"$root/build/release/bench/bench_gap_generate"
 build_and_test asan -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF
 echo "== all tests passed (release and asan)"
