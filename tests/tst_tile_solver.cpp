@@ -278,6 +278,36 @@ private slots:
         QVERIFY2(QString::fromStdString(inOut.error).contains("two arguments"), inOut.error.c_str());
     }
 
+    void carriedOutputPlanes()
+    {
+        // No output-plane loop: the 3-D output and the 3-D one-tile scratch carry all 4 planes.
+        UserKernel kernel;
+        kernel.name = "AllPlanes";
+        kernel.dimension = 3;
+        kernel.inPlanes = 2;
+        kernel.outPlanes = 4;
+        kernel.width = 16;
+        kernel.height = 40;
+        kernel.order = {IterationSpace::Tile, IterationSpace::InPlane};
+        kernel.args = {{"In", kInDb | ArgFlag::ThreeD, 16, 40, 2, 0, 0, 0, "In", 0},
+                       {"Acc", ArgFlag::Buffer | ArgFlag::Tiled | ArgFlag::OneTile | ArgFlag::ThreeD, 16, 40, 4, 0, 0, 0, "", 0},
+                       {"Out", kOutDb | ArgFlag::ThreeD, 16, 40, 2, 0, 0, 0, "Out", 0}};
+        const TileSolverResult result = solveTiling(kernel, 4000);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 4000), QString());
+        const ArgTiling& acc = result.tiling.args[1];
+        const ArgTiling& out = result.tiling.args[2];
+        QVERIFY(out.carriesOutPlanes && acc.carriesOutPlanes);
+        QCOMPARE(out.planesPerChunk, 4u);
+        QCOMPARE(acc.l1Bytes, std::uint64_t(std::max(acc.tileSize, acc.lastTileSize)) * 16 * 4 * 4);
+        QCOMPARE(out.dmaWrite, std::uint64_t(4 * 16 * 40 * 2));  // every plane written once
+        // Homed in L3 as well is refused, with the fix.
+        kernel.args[2].flags |= ArgFlag::L2DoubleBuffer;
+        const TileSolverResult staged = solveTiling(kernel, 4000);
+        QVERIFY(!staged.ok);
+        QVERIFY2(QString::fromStdString(staged.error).contains("output planes"), staged.error.c_str());
+    }
+
     void overlapLargerThanThePlaneIsRefused()
     {
         UserKernel kernel = matAdd(8, 4);

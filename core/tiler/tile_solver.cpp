@@ -130,6 +130,10 @@ std::string Solver::prepare()
                 if (outputOnly && outPlanes == 1 && kernel_.outPlanes > 1) {
                     tiling.carriesOutPlanes = true;
                     tiling.planeCount = tiling.planesPerChunk = kernel_.outPlanes;
+                    if (tiling.stagedInL2)
+                        return "user kernel " + kernel_.name + ": argument " + arg.name +
+                               " carries all output planes of a tile and is homed in L3 (O_L2DB); home it in L2 "
+                               "or give the kernel an output-plane loop";
                 }
             }
         }
