@@ -8,6 +8,8 @@
 #include "gap_toolchain.h"
 #include "tiler/model_check.h"
 
+#include "child_process.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include <cstdio>
 #include <functional>
 #include <iterator>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace tessera;
@@ -178,39 +179,8 @@ const std::vector<CheckRow>& checkRows()
     return rows;
 }
 
-struct ChildOutcome {
-    int exitStatus = -1;
-    std::string errorOutput;
-};
-
-// Runs `body` in a forked child (the builders exit on errors) and collects its stderr.
-ChildOutcome runInChild(const std::function<void()>& body)
-{
-    int pipeEnds[2];
-    if (pipe(pipeEnds) != 0)
-        return {};
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t child = fork();
-    if (child == 0) {
-        close(pipeEnds[0]);
-        dup2(pipeEnds[1], STDERR_FILENO);
-        body();
-        std::fflush(stderr);
-        _exit(0);
-    }
-    close(pipeEnds[1]);
-    ChildOutcome outcome;
-    char chunk[512];
-    ssize_t got = 0;
-    while ((got = read(pipeEnds[0], chunk, sizeof chunk)) > 0)
-        outcome.errorOutput.append(chunk, std::size_t(got));
-    close(pipeEnds[0]);
-    int status = 0;
-    waitpid(child, &status, 0);
-    outcome.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return outcome;
-}
+using tessera::test::ChildOutcome;
+using tessera::test::runInChild;
 
 CKernel_Arg_T* localSymbol(const char* name)
 {
