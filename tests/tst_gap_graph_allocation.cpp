@@ -1,7 +1,8 @@
 // Graph tensor allocation on the guide's MNIST graph: constants promoted to L2 largest first with
 // the offsets the guide's constructor shows (124692 bytes), the buffers between nodes sharing a
 // dynamic block placed by the memory planner (11264 bytes: OutputStep4 reuses OutputStep2's bytes),
-// checked by the independent plan validator; and the budget error.
+// checked by the independent plan validator; tensors moved to L3 as the L2 budget shrinks, and the
+// budget error.
 #include "CNN_Generators.h"
 #include "gap/model_api/model_registry.h"
 #include "memory/plan_validator.h"
@@ -109,15 +110,65 @@ private slots:
         QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
     }
 
-    void budgetTooSmallSaysWhatIsNeeded()
+    // Budgets from the guide's down to the smallest that works: every placement fits its budget,
+    // its dynamic L2 block (buffers between nodes and staging buffers) passes the validator, L3
+    // traffic only grows as L2 shrinks, and below the smallest the message names it.
+    void spillsToL3AsTheBudgetShrinks()
     {
         const KernelModel& model = mnistModel();
-        const GraphAllocation allocation = allocateGraph(model, model.graphs.front(), 100000);
-        QVERIFY(!allocation.ok);
+        const GraphModel& graph = model.graphs.front();
+        std::uint64_t previousTraffic = 0;
+        std::uint64_t budget = 300 * 1024;
+        int placements = 0, withL3 = 0;
+        GraphAllocation allocation;
+        for (;; budget = budget * 7 / 8) {
+            allocation = allocateGraph(model, graph, budget);
+            if (!allocation.ok)
+                break;
+            ++placements;
+            QVERIFY2(allocation.l2Total() <= budget, qPrintable(QString::number(budget)));
+            QVERIFY2(allocation.l3Traffic >= previousTraffic,
+                     qPrintable(QStringLiteral("budget %1: traffic %2 after %3").arg(budget).arg(allocation.l3Traffic).arg(previousTraffic)));
+            previousTraffic = allocation.l3Traffic;
+            std::vector<Buffer> buffers;
+            std::vector<int64_t> offsets;
+            std::uint64_t inL3 = 0;
+            for (const GraphTensor& tensor : allocation.tensors) {
+                if (tensor.placement == GraphTensor::Placement::L2Dynamic) {
+                    buffers.push_back({tensor.name, tensor.firstNode, tensor.lastNode + 1, int64_t(tensor.bytes), 4, {}});
+                    offsets.push_back(int64_t(tensor.offset));
+                }
+                if (tensor.placement == GraphTensor::Placement::L3Static ||
+                    tensor.placement == GraphTensor::Placement::L3Dynamic) {
+                    ++inL3;
+                    QVERIFY2(QString::fromStdString(tensor.reason).contains("L3"), tensor.reason.c_str());
+                }
+            }
+            std::uint64_t traffic = 0;
+            for (std::size_t n = 0; n < allocation.nodes.size(); ++n) {
+                const NodeExecution& node = allocation.nodes[n];
+                traffic += node.l3Read + node.l3Write;
+                QCOMPARE(node.stagingBytes > 0, !node.l3Arguments.empty());
+                if (node.stagingBytes > 0) {
+                    buffers.push_back({node.kernel, int64_t(n), int64_t(n) + 1, int64_t(node.stagingBytes), 4, {}});
+                    offsets.push_back(int64_t(node.stagingOffset));
+                }
+            }
+            QCOMPARE(traffic, allocation.l3Traffic);
+            QCOMPARE(inL3 > 0, allocation.l3Traffic > 0);
+            withL3 += inL3 > 0;
+            const std::vector<std::string> problems = validatePlan(buffers, offsets, int64_t(allocation.l2Dynamic));
+            QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        }
+        QVERIFY2(placements >= 4 && withL3 >= 3, qPrintable(QStringLiteral("%1 placements, %2 with L3").arg(placements).arg(withL3)));
         const QString message = QString::fromStdString(allocation.error);
-        QVERIFY2(message.contains("MnistCNN") && message.contains("needs 135956 bytes of L2") &&
-                     message.contains("budget is 100000"),
+        QVERIFY(allocation.smallestL2 > budget);
+        QVERIFY2(message.contains("MnistCNN") && message.contains("L2 budget of " + QString::number(budget)) &&
+                     message.contains("at least " + QString::number(allocation.smallestL2)),
                  qPrintable(message));
+        const GraphAllocation smallest = allocateGraph(model, graph, allocation.smallestL2);
+        QVERIFY2(smallest.ok, smallest.error.c_str());
+        QVERIFY(smallest.l2Total() <= allocation.smallestL2);
     }
 
     void inconsistentSizesAreNamed()

@@ -128,6 +128,9 @@ GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std
     symbols.l2 = l2 && !l2->baseName.empty() && l2->baseName != model.options.l2Symbol ? l2->baseName
                                                                                           : graph.name + "_L2_Memory";
     symbols.l2Dynamic = symbols.l2 + "_Dyn";
+    const MemoryDevice* l3 = findDevice(model, [](const MemoryDevice& d) { return isL3RamMemory(d.location); });
+    symbols.l3 = l3 && !l3->baseName.empty() ? l3->baseName : graph.name + "_L3_Memory";
+    symbols.l3Dynamic = symbols.l3 + "_Dyn";
     const MemoryDevice* flash = findDevice(model, [](const MemoryDevice& d) { return !d.constFile.empty(); });
     symbols.flashFile = flash ? flash->constFile : graph.name + "_L3_Flash_Const.dat";
     return symbols;
@@ -137,19 +140,52 @@ nlohmann::json allocationJson(const GraphModel& graph, const GraphAllocation& al
 {
     nlohmann::json tensors = nlohmann::json::array();
     for (const GraphTensor& tensor : allocation.tensors) {
-        const char* placement = tensor.placement == GraphTensor::Placement::L2Static    ? "l2_static"
-                                : tensor.placement == GraphTensor::Placement::L2Dynamic ? "l2_dynamic"
-                                                                                        : "caller";
-        tensors.push_back({{"name", tensor.name}, {"bytes", tensor.bytes}, {"placement", placement},
+        tensors.push_back({{"name", tensor.name}, {"bytes", tensor.bytes}, {"placement", placementName(tensor.placement)},
                            {"offset", tensor.offset}, {"first_node", tensor.firstNode}, {"last_node", tensor.lastNode},
                            {"reason", tensor.reason}});
     }
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const NodeExecution& node : allocation.nodes)
+        nodes.push_back({{"kernel", node.kernel}, {"source_kernel", node.sourceKernel},
+                         {"l3_arguments", node.l3Arguments}, {"staging_offset", node.stagingOffset},
+                         {"staging_bytes", node.stagingBytes}, {"l3_read", node.l3Read}, {"l3_write", node.l3Write}});
     return {{"name", graph.name}, {"l2_static", allocation.l2Static}, {"l2_dynamic", allocation.l2Dynamic},
-            {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound}, {"flash_bytes", allocation.flashBytes},
-            {"tensors", tensors}};
+            {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound}, {"l3_static", allocation.l3Static},
+            {"l3_dynamic", allocation.l3Dynamic}, {"l3_traffic", allocation.l3Traffic},
+            {"flash_bytes", allocation.flashBytes}, {"tensors", tensors}, {"nodes", nodes}};
 }
 
-GenerationResult generateModel(const KernelModel& model);
+GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations);
+
+// The model as generated: every node that streams L3 tensors calls a variant of its kernel with
+// those arguments homed in L3 and its staging buffers in the graph's dynamic L2 block.
+KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAllocation>& allocations)
+{
+    KernelModel result = model;
+    for (std::size_t g = 0; g < model.graphs.size(); ++g) {
+        const GraphSymbols symbols = graphSymbols(model, model.graphs[g], 0);
+        for (std::size_t n = 0; n < allocations[g].nodes.size(); ++n) {
+            const NodeExecution& node = allocations[g].nodes[n];
+            if (node.l3Arguments.empty())
+                continue;
+            const UserKernel variant =
+                l3HomedVariant(*model.findUserKernel(node.sourceKernel), node.l3Arguments, node.kernel,
+                               symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset));
+            result.graphs[g].nodes[n].kernel = node.kernel;
+            bool replaced = false;
+            for (UserKernel& kernel : result.userKernels)
+                if (kernel.name == variant.name) {
+                    kernel = variant;
+                    replaced = true;
+                }
+            if (!replaced) {
+                result.userKernels.push_back(variant);
+                result.items.push_back({ModelItem::Kind::UserKernel, result.userKernels.size() - 1});
+            }
+        }
+    }
+    return result;
+}
 
 }  // namespace
 
@@ -161,12 +197,22 @@ GenerationResult generateTilingCode(const KernelModel& model)
             findDevice(model, [](const MemoryDevice& d) { return d.location == MemoryLocation::L1; });
         l1 && !l1->baseName.empty())
         named.options.l1Symbol = l1->baseName;
-    return generateModel(named);
+    // Graph tensors are placed first: where they live decides how their nodes are tiled.
+    std::vector<GraphAllocation> allocations;
+    for (const GraphModel& graph : named.graphs) {
+        allocations.push_back(allocateGraph(named, graph, named.options.l2Size));
+        if (!allocations.back().ok) {
+            GenerationResult result;
+            result.error = allocations.back().error;
+            return result;
+        }
+    }
+    return generateModel(withNodeVariants(named, allocations), allocations);
 }
 
 namespace {
 
-GenerationResult generateModel(const KernelModel& model)
+GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations)
 {
     GenerationResult result;
     const GenerationOptions& options = model.options;
@@ -187,7 +233,8 @@ GenerationResult generateModel(const KernelModel& model)
         tilings.push_back(solved.tiling);
         const KernelTiling& tiling = tilings.back();
         l1Used = std::max(l1Used, tiling.l1Bytes);
-        l2Used = std::max(l2Used, tiling.l2Bytes);
+        if (kernel.l2StagingBase.empty())  // graph nodes stage in their graph's dynamic L2 block
+            l2Used = std::max(l2Used, tiling.l2Bytes);
         log << "user kernel " << kernel.name << ": " << tiling.tileCount << " tile(s), L1 " << tiling.l1Bytes
             << " of " << options.l1Size << " bytes, DMA " << tiling.dmaRead << " B in, " << tiling.dmaWrite
             << " B out";
@@ -284,23 +331,22 @@ GenerationResult generateModel(const KernelModel& model)
     // Graphs: their tensors placed in L2, the constants image, construct / run / destruct.
     std::vector<std::pair<std::string, std::string>> images;
     report["graphs"] = nlohmann::json::array();
-    for (const GraphModel& graph : model.graphs) {
-        const GraphAllocation allocation = allocateGraph(model, graph, options.l2Size);
-        if (!allocation.ok) {
-            result.error = allocation.error;
-            return result;
-        }
+    for (std::size_t g = 0; g < model.graphs.size(); ++g) {
+        const GraphModel& graph = model.graphs[g];
+        const GraphAllocation& allocation = allocations[g];
         const GraphSymbols symbols = graphSymbols(model, graph, std::max<std::uint64_t>(l1Used, 4));
         const std::vector<std::uint8_t> image = buildConstantImage(model, graph, allocation, &result.error);
         if (allocation.flashBytes > 0 && image.empty())
             return result;
         if (allocation.flashBytes > 0)
             images.push_back({symbols.flashFile, std::string(image.begin(), image.end())});
-        header << "\n" << graphDeclarations(graph);
+        header << "\n" << graphDeclarations(graph, allocation, symbols);
         source << emitGraph(model, graph, allocation, symbols) << "\n";
         report["graphs"].push_back(allocationJson(graph, allocation));
         log << "graph " << graph.name << ": L2 " << allocation.l2Static << " bytes static (constants), "
-            << allocation.l2Dynamic << " bytes dynamic; constants image " << symbols.flashFile << " "
+            << allocation.l2Dynamic << " bytes dynamic; L3 " << allocation.l3Static << " bytes static, "
+            << allocation.l3Dynamic << " bytes dynamic, " << allocation.l3Traffic << " bytes of L3 traffic per run; "
+            << "constants image " << symbols.flashFile << " "
             << allocation.flashBytes << " bytes\n";
     }
     header << "\n#endif\n";

@@ -1,14 +1,19 @@
 #include "tiler/graph_allocation.h"
 
 #include "memory/memory_planner.h"
+#include "tiler/tile_solver.h"
 
 #include <algorithm>
 #include <exception>
+#include <map>
+#include <set>
 
 namespace tessera::tiler {
 namespace {
 
 constexpr std::uint64_t kAlignment = 4;
+// What starting one L3 transfer costs, in bytes moved in the same time (HyperRAM latency).
+constexpr double kL3SetupBytes = 256;
 
 std::uint64_t alignTo(std::uint64_t value) { return (value + kAlignment - 1) / kAlignment * kAlignment; }
 
@@ -25,6 +30,18 @@ std::uint64_t homeBytes(const UserKernel& kernel, const KernelArgument& arg)
 }
 
 }  // namespace
+
+const char* placementName(GraphTensor::Placement placement)
+{
+    switch (placement) {
+    case GraphTensor::Placement::Caller: return "caller";
+    case GraphTensor::Placement::L2Static: return "l2_static";
+    case GraphTensor::Placement::L2Dynamic: return "l2_dynamic";
+    case GraphTensor::Placement::L3Static: return "l3_static";
+    case GraphTensor::Placement::L3Dynamic: return "l3_dynamic";
+    }
+    return "caller";
+}
 
 const GraphTensor* GraphAllocation::find(const std::string& name) const
 {
@@ -67,7 +84,246 @@ std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph
     return bytes;
 }
 
-GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget)
+
+UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
+                          const std::string& name, const std::string& stagingBase)
+{
+    UserKernel variant = source;
+    variant.name = name;
+    variant.l2StagingBase = stagingBase;
+    for (KernelArgument& arg : variant.args)
+        if (std::find(l3Arguments.begin(), l3Arguments.end(), arg.name) != l3Arguments.end())
+            arg.flags |= ArgFlag::L2DoubleBuffer;
+    return variant;
+}
+
+namespace {
+
+bool isConstant(const GraphTensor& tensor) { return tensor.argument->direction == GraphArgDirection::ConstIn; }
+bool isLocal(const GraphTensor& tensor) { return tensor.argument->scope == GraphArgScope::Local; }
+
+// What a node costs when some of its arguments are homed in L3.
+struct NodeCost {
+    bool ok = true;
+    std::string error;
+    std::uint64_t staging = 0;
+    std::uint64_t l3Read = 0;
+    std::uint64_t l3Write = 0;
+};
+
+// One placement: which tensors are in L3, and the L2 and L3 traffic that implies.
+struct Placement {
+    std::set<std::size_t> inL3;  // indexes into the tensors
+    bool ok = false;
+    std::string error;
+    std::uint64_t l2Static = 0;
+    std::uint64_t l2Dynamic = 0;
+    std::uint64_t l2LowerBound = 0;
+    std::uint64_t traffic = 0;
+    std::uint64_t area = 0;       // L2 bytes x nodes: what the choice falls back on
+    std::vector<NodeCost> nodes;
+    PlanResult plan;              // the dynamic block
+    std::vector<int> planned;     // per planner buffer: tensor index, or -1 - node for staging
+
+    std::uint64_t total() const { return l2Static + l2Dynamic; }
+};
+
+class Placer {
+public:
+    Placer(const KernelModel& model, const GraphModel& graph, const std::vector<GraphTensor>& tensors,
+           std::uint64_t l2Budget)
+        : model_(model), graph_(graph), tensors_(tensors), l2Budget_(l2Budget)
+    {
+        for (std::size_t i = 0; i < tensors.size(); ++i)
+            if (tensors[i].firstNode >= 0 && isConstant(tensors[i]))
+                constants_.push_back(i);
+        // The static block's order (largest first), so its size is judged with its padding.
+        std::stable_sort(constants_.begin(), constants_.end(),
+                         [&](std::size_t a, std::size_t b) { return tensors[a].bytes > tensors[b].bytes; });
+    }
+
+    // Tensors that may move to L3: constants and buffers between nodes that only user kernels use.
+    bool movable(std::size_t index) const
+    {
+        const GraphTensor& tensor = tensors_[index];
+        if (tensor.firstNode < 0 || !(isConstant(tensor) || isLocal(tensor)))
+            return false;
+        for (const GraphNode& node : graph_.nodes)
+            for (const GraphNodeBinding& binding : node.bindings)
+                if (binding.symbol == tensor.name && !model_.findUserKernel(node.kernel))
+                    return false;  // a kernel group: its members' homes are its own business
+        return true;
+    }
+
+    Placement evaluate(const std::set<std::size_t>& inL3, double planSeconds)
+    {
+        Placement placement;
+        placement.inL3 = inL3;
+        const std::int64_t steps = std::int64_t(graph_.nodes.size());
+        for (std::size_t i : constants_) {
+            const GraphTensor& tensor = tensors_[i];
+            if (inL3.count(i))
+                continue;
+            placement.l2Static = alignTo(placement.l2Static) + tensor.bytes;
+            placement.area += tensor.bytes * std::uint64_t(steps);
+        }
+        std::vector<Buffer> buffers;
+        for (std::size_t i = 0; i < tensors_.size(); ++i) {
+            const GraphTensor& tensor = tensors_[i];
+            if (tensor.firstNode < 0 || inL3.count(i) || !isLocal(tensor))
+                continue;
+            buffers.push_back({tensor.name, tensor.firstNode, tensor.lastNode + 1, std::int64_t(tensor.bytes),
+                               std::int64_t(kAlignment), {}});
+            placement.planned.push_back(int(i));
+        }
+        for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
+            const NodeCost cost = nodeCost(n, l3ArgumentsOf(n, inL3));
+            if (!cost.ok) {
+                placement.error = cost.error;
+                return placement;
+            }
+            placement.nodes.push_back(cost);
+            placement.traffic += cost.l3Read + cost.l3Write;
+            if (cost.staging > 0) {
+                buffers.push_back({graph_.nodes[n].kernel + " staging", std::int64_t(n), std::int64_t(n) + 1,
+                                   std::int64_t(cost.staging), std::int64_t(kAlignment), {}});
+                placement.planned.push_back(-1 - int(n));
+            }
+        }
+        for (const Buffer& buffer : buffers)
+            placement.area += std::uint64_t(buffer.size) * std::uint64_t(buffer.upper - buffer.lower);
+        if (!buffers.empty()) {
+            PlanOptions options;
+            options.minimize = true;
+            options.timeoutSeconds = planSeconds;
+            try {
+                placement.plan = planMemory(buffers, options);
+            } catch (const std::exception& error) {
+                placement.error = "graph " + graph_.name + ": " + error.what();
+                return placement;
+            }
+            placement.l2Dynamic = std::uint64_t(placement.plan.peak);
+            placement.l2LowerBound = std::uint64_t(placement.plan.lowerBound);
+        }
+        placement.ok = true;
+        return placement;
+    }
+
+    // The kernel arguments of node `n` bound to tensors in L3.
+    std::vector<std::string> l3ArgumentsOf(std::size_t n, const std::set<std::size_t>& inL3) const
+    {
+        std::vector<std::string> names;
+        const GraphNode& node = graph_.nodes[n];
+        const UserKernel* kernel = model_.findUserKernel(node.kernel);
+        if (!kernel)
+            return names;
+        for (std::size_t b = 0; b < node.bindings.size() && b < kernel->cargs.size(); ++b) {
+            bool spilled = false;
+            for (std::size_t i : inL3)
+                spilled = spilled || tensors_[i].name == node.bindings[b].symbol;
+            if (!spilled)
+                continue;
+            for (const KernelArgument& arg : kernel->args)
+                if (arg.cArgName == kernel->cargs[b].name)
+                    names.push_back(arg.name);
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+private:
+    NodeCost nodeCost(std::size_t n, const std::vector<std::string>& l3Arguments)
+    {
+        if (l3Arguments.empty())
+            return {};
+        std::string key = std::to_string(n);
+        for (const std::string& name : l3Arguments)
+            key += "|" + name;
+        if (auto found = cache_.find(key); found != cache_.end())
+            return found->second;
+        const UserKernel& source = *model_.findUserKernel(graph_.nodes[n].kernel);
+        const UserKernel variant = l3HomedVariant(source, l3Arguments, source.name, {});
+        const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_);
+        NodeCost cost;
+        cost.ok = solved.ok;
+        cost.error = solved.error;
+        cost.staging = solved.tiling.l2Bytes;
+        cost.l3Read = solved.tiling.l3Read;
+        cost.l3Write = solved.tiling.l3Write;
+        return cache_[key] = cost;
+    }
+
+    const KernelModel& model_;
+    const GraphModel& graph_;
+    const std::vector<GraphTensor>& tensors_;
+    std::uint64_t l2Budget_;
+    std::vector<std::size_t> constants_;
+    std::map<std::string, NodeCost> cache_;
+};
+
+// The next tensor to move to L3 from `current`: the most L2 freed per byte of added traffic, judged
+// on the L2 needed, then on the lower bound of the dynamic block, then on the L2 bytes x nodes.
+// -1 when no move helps.
+struct Move {
+    int tensor = -1;
+    Placement placement;
+};
+
+Move chooseMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                std::set<std::size_t>& immovable)
+{
+    const auto gain = [&](const Placement& next, int criterion) -> double {
+        if (next.total() > current.total())
+            return 0;
+        switch (criterion) {
+        case 0: return double(current.total()) - double(next.total());
+        case 1: return double(current.l2Static + current.l2LowerBound) - double(next.l2Static + next.l2LowerBound);
+        default: return double(current.area) - double(next.area);
+        }
+    };
+    std::vector<Move> candidates;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (current.inL3.count(i) || immovable.count(i) || !placer.movable(i))
+            continue;
+        std::set<std::size_t> inL3 = current.inL3;
+        inL3.insert(i);
+        Placement next = placer.evaluate(inL3, 0.02);
+        if (!next.ok) {
+            immovable.insert(i);  // its node cannot stream it from L3 (the tile solver said why)
+            continue;
+        }
+        candidates.push_back({int(i), std::move(next)});
+    }
+    for (int criterion = 0; criterion < 3; ++criterion) {
+        Move best;
+        double bestScore = 0, bestGain = 0;
+        for (Move& candidate : candidates) {
+            const double freed = gain(candidate.placement, criterion);
+            if (freed <= 0)
+                continue;
+            // Each L3 transfer also pays its setup: a tensor costs at least kL3SetupBytes to move.
+            const double added = double(candidate.placement.traffic) - double(current.traffic) + kL3SetupBytes;
+            const double score = freed / std::max(1.0, added);
+            if (best.tensor < 0 || score > bestScore || (score == bestScore && freed > bestGain)) {
+                best.tensor = candidate.tensor;
+                best.placement = candidate.placement;
+                bestScore = score;
+                bestGain = freed;
+            }
+        }
+        if (best.tensor >= 0)
+            return best;
+    }
+    return {};
+}
+
+std::string bytesText(std::uint64_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+}  // namespace
+
+namespace {
+
+GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget)
 {
     GraphAllocation allocation;
     std::vector<const GraphArgument*> symbols;
@@ -94,76 +350,185 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
         }
         allocation.tensors.push_back(tensor);
     }
+    std::vector<GraphTensor>& tensors = allocation.tensors;
 
-    // Constants, largest first (equal sizes in declaration order): one static block whose layout is
-    // also the flash image's, so promotion is one copy per constant at construction.
+    // Everything in L2 first; then moves to L3, in an order that does not depend on the budget.
+    Placer placer(model, graph, tensors, l2Budget);
+    Placement current = placer.evaluate({}, 0.05);
+    if (!current.ok) {
+        allocation.error = current.error;
+        return allocation;
+    }
+    std::uint64_t smallest = current.total();
+    std::set<std::size_t> immovable;
+    std::map<std::size_t, std::string> moveReasons;
+    while (current.total() > l2Budget) {
+        Move move = chooseMove(placer, current, tensors, immovable);
+        if (move.tensor < 0)
+            break;
+        const GraphTensor& tensor = tensors[std::size_t(move.tensor)];
+        moveReasons[std::size_t(move.tensor)] =
+            "move " + std::to_string(moveReasons.size() + 1) + " to L3: the graph then needs " +
+            bytesText(move.placement.total()) + " of L2 instead of " + bytesText(current.total()) + " for " +
+            bytesText(move.placement.traffic - std::min(move.placement.traffic, current.traffic)) +
+            " more L3 traffic per run (" + tensor.name + " is " + bytesText(tensor.bytes) + ")";
+        current = std::move(move.placement);
+        smallest = std::min(smallest, current.total());
+    }
+    if (current.total() > l2Budget) {
+        std::string moved;
+        for (std::size_t i : current.inL3)
+            moved += (moved.empty() ? "" : ", ") + tensors[i].name;
+        allocation.smallestL2 = smallest;
+        allocation.error = "graph " + graph.name + ": does not fit in the L2 budget of " + std::to_string(l2Budget) +
+                           " bytes" +
+                           (moved.empty() ? std::string(" and no tensor can move to L3")
+                                          : " even with " + moved + " in L3") +
+                           " (it then needs " + bytesText(smallest) + ": constants " + bytesText(current.l2Static) +
+                           ", buffers between nodes and staging " + bytesText(current.l2Dynamic) + ")";
+        return allocation;
+    }
+
+    // The chosen placement with more time for the dynamic block's plan.
+    const std::set<std::size_t> inL3 = current.inL3;
+    Placement final = placer.evaluate(inL3, 2.0);
+    if (!final.ok || final.total() > current.total())
+        final = current;  // never worse than what was judged to fit
+
+    // Nodes: the kernel each runs and its staging buffers.
+    for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
+        NodeExecution node;
+        node.kernel = node.sourceKernel = graph.nodes[n].kernel;
+        node.l3Arguments = placer.l3ArgumentsOf(n, inL3);
+        node.stagingBytes = final.nodes[n].staging;
+        node.l3Read = final.nodes[n].l3Read;
+        node.l3Write = final.nodes[n].l3Write;
+        allocation.l3Traffic += node.l3Read + node.l3Write;
+        if (!node.l3Arguments.empty()) {
+            // The model's kernel keeps its name when this node is its only user.
+            int users = 0;
+            for (const GraphModel& other : model.graphs)
+                for (const GraphNode& otherNode : other.nodes)
+                    users += otherNode.kernel == node.sourceKernel;
+            for (const KernelGroup& group : model.groups)
+                for (const KernelCall& call : group.calls)
+                    users += call.callee == node.sourceKernel;
+            if (users > 1)
+                node.kernel = node.sourceKernel + "_" + graph.name + "_N" + std::to_string(n);
+        }
+        allocation.nodes.push_back(node);
+    }
+
+    // Constants: L2 ones largest first in one static block whose layout is also the flash image's,
+    // so promotion is one copy per constant at construction; L3 ones after them in the image.
     std::vector<GraphTensor*> constants;
-    for (GraphTensor& tensor : allocation.tensors)
-        if (tensor.argument->direction == GraphArgDirection::ConstIn && tensor.firstNode >= 0)
+    for (GraphTensor& tensor : tensors)
+        if (isConstant(tensor) && tensor.firstNode >= 0)
             constants.push_back(&tensor);
     std::stable_sort(constants.begin(), constants.end(),
                      [](const GraphTensor* a, const GraphTensor* b) { return a->bytes > b->bytes; });
+    const auto inL3Tensor = [&](const GraphTensor* tensor) {
+        return inL3.count(std::size_t(tensor - tensors.data())) > 0;
+    };
     for (GraphTensor* constant : constants) {
+        if (inL3Tensor(constant))
+            continue;
         constant->placement = GraphTensor::Placement::L2Static;
-        constant->offset = constant->flashOffset = allocation.l2Static;
-        allocation.l2Static = alignTo(allocation.l2Static + constant->bytes);
+        constant->offset = constant->flashOffset = alignTo(allocation.l2Static);
+        allocation.l2Static = constant->offset + constant->bytes;
         constant->reason = "constant promoted to L2 at construction (used by nodes " +
                            std::to_string(constant->firstNode) + " to " + std::to_string(constant->lastNode) + ")";
     }
-    if (!constants.empty())
-        allocation.l2Static = constants.back()->offset + constants.back()->bytes;
-    allocation.flashBytes = allocation.l2Static;
-
-    // Buffers between nodes: live from the node writing them to the last node reading them.
-    std::vector<GraphTensor*> locals;
-    std::vector<Buffer> buffers;
-    for (GraphTensor& tensor : allocation.tensors) {
-        if (tensor.argument->scope != GraphArgScope::Local || tensor.firstNode < 0)
+    for (GraphTensor* constant : constants) {
+        if (!inL3Tensor(constant))
             continue;
-        locals.push_back(&tensor);
-        Buffer buffer;
-        buffer.id = tensor.name;
-        buffer.lower = tensor.firstNode;
-        buffer.upper = tensor.lastNode + 1;
-        buffer.size = std::int64_t(tensor.bytes);
-        buffer.alignment = std::int64_t(kAlignment);
-        buffers.push_back(buffer);
+        constant->placement = GraphTensor::Placement::L3Static;
+        constant->offset = alignTo(allocation.l3Static);
+        allocation.l3Static = constant->offset + constant->bytes;
+        constant->flashOffset = alignTo(allocation.l2Static) + constant->offset;
+        constant->reason = "constant copied from flash to L3 RAM at construction, streamed through L2 by node " +
+                           std::to_string(constant->firstNode) + ": " + moveReasons[std::size_t(constant - tensors.data())];
     }
-    if (!buffers.empty()) {
+    allocation.flashBytes = allocation.l3Static ? alignTo(allocation.l2Static) + allocation.l3Static : allocation.l2Static;
+
+    // Buffers between nodes: L2 ones and the staging buffers from the dynamic block's plan.
+    allocation.l2Dynamic = final.l2Dynamic;
+    allocation.l2DynamicLowerBound = final.l2LowerBound;
+    for (std::size_t b = 0; b < final.planned.size(); ++b) {
+        const std::uint64_t offset = std::uint64_t(final.plan.offsets[b]);
+        if (final.planned[b] < 0) {
+            allocation.nodes[std::size_t(-1 - final.planned[b])].stagingOffset = offset;
+            continue;
+        }
+        GraphTensor& tensor = tensors[std::size_t(final.planned[b])];
+        tensor.placement = GraphTensor::Placement::L2Dynamic;
+        tensor.offset = offset;
+        tensor.reason = "between nodes " + std::to_string(tensor.firstNode) + " and " + std::to_string(tensor.lastNode) +
+                        ", in the dynamic L2 block (" + planStatusName(final.plan.status) + " plan, peak " +
+                        std::to_string(final.plan.peak) + " bytes, lower bound " +
+                        std::to_string(final.plan.lowerBound) + ")";
+    }
+    // Buffers between nodes moved to L3 share one dynamic L3 block the same way.
+    std::vector<Buffer> l3Buffers;
+    std::vector<GraphTensor*> l3Locals;
+    for (std::size_t i : inL3) {
+        GraphTensor& tensor = tensors[i];
+        if (!isLocal(tensor))
+            continue;
+        l3Locals.push_back(&tensor);
+        l3Buffers.push_back({tensor.name, tensor.firstNode, tensor.lastNode + 1, std::int64_t(tensor.bytes),
+                             std::int64_t(kAlignment), {}});
+    }
+    if (!l3Buffers.empty()) {
         PlanOptions options;
         options.minimize = true;
-        options.timeoutSeconds = 2.0;
-        PlanResult plan;
-        try {
-            plan = planMemory(buffers, options);
-        } catch (const std::exception& error) {
-            allocation.error = "graph " + graph.name + ": " + error.what();
-            return allocation;
-        }
-        allocation.l2Dynamic = std::uint64_t(plan.peak);
-        allocation.l2DynamicLowerBound = std::uint64_t(plan.lowerBound);
-        for (std::size_t i = 0; i < locals.size(); ++i) {
-            locals[i]->placement = GraphTensor::Placement::L2Dynamic;
-            locals[i]->offset = std::uint64_t(plan.offsets[i]);
-            locals[i]->reason = "between nodes " + std::to_string(locals[i]->firstNode) + " and " +
-                                std::to_string(locals[i]->lastNode) + ", in the dynamic L2 block (" +
-                                planStatusName(plan.status) + " plan, peak " + std::to_string(plan.peak) +
-                                " bytes, lower bound " + std::to_string(plan.lowerBound) + ")";
+        options.timeoutSeconds = 1.0;
+        const PlanResult plan = planMemory(l3Buffers, options);
+        allocation.l3Dynamic = std::uint64_t(plan.peak);
+        for (std::size_t b = 0; b < l3Locals.size(); ++b) {
+            l3Locals[b]->placement = GraphTensor::Placement::L3Dynamic;
+            l3Locals[b]->offset = std::uint64_t(plan.offsets[b]);
+            l3Locals[b]->reason = "between nodes " + std::to_string(l3Locals[b]->firstNode) + " and " +
+                                  std::to_string(l3Locals[b]->lastNode) + ", in the dynamic L3 block: " +
+                                  moveReasons[std::size_t(l3Locals[b] - tensors.data())];
         }
     }
-    for (GraphTensor& tensor : allocation.tensors)
+    for (GraphTensor& tensor : tensors)
         if (tensor.placement == GraphTensor::Placement::Caller)
             tensor.reason = tensor.firstNode < 0 ? "not used by any node" : "graph argument: the caller provides it";
 
-    const std::uint64_t needed = allocation.l2Static + allocation.l2Dynamic;
-    if (needed > l2Budget) {
-        allocation.error = "graph " + graph.name + ": needs " + std::to_string(needed) + " bytes of L2 (constants " +
-                           std::to_string(allocation.l2Static) + ", buffers between nodes " +
-                           std::to_string(allocation.l2Dynamic) + "), the L2 budget is " + std::to_string(l2Budget) +
-                           "; raise the L2 budget (keeping constants in L3 is not available yet)";
+    const std::uint64_t l3Needed = allocation.l3Static + allocation.l3Dynamic;
+    if (l3Needed > model.options.l3Size) {
+        allocation.error = "graph " + graph.name + ": with " + std::to_string(l2Budget) + " bytes of L2 it needs " +
+                           bytesText(l3Needed) + " of L3 RAM, the L3 budget is " +
+                           std::to_string(model.options.l3Size) + "; raise the L3 or the L2 budget";
         return allocation;
     }
     allocation.ok = true;
+    return allocation;
+}
+
+}  // namespace
+
+GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget)
+{
+    GraphAllocation allocation = allocateGraphWithin(model, graph, l2Budget);
+    if (allocation.ok || allocation.smallestL2 == 0)
+        return allocation;
+    // Node tilings adapt their staging buffers to the budget, so the smallest L2 seen under a
+    // tighter budget is confirmed by placing the graph within it (and raised until it fits).
+    std::uint64_t smallest = allocation.smallestL2;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const GraphAllocation trial = allocateGraphWithin(model, graph, smallest);
+        if (trial.ok)
+            break;
+        smallest = std::max(smallest + kAlignment, trial.smallestL2);
+    }
+    allocation.smallestL2 = smallest;
+    allocation.error += "; raise the L2 budget to at least " + std::to_string(smallest) + " bytes (the smallest that works)" +
+                        (allocation.error.find(" in L3") != std::string::npos
+                             ? " or lower the L1 budget (smaller tiles need smaller staging buffers)"
+                             : "");
     return allocation;
 }
 

@@ -2,6 +2,12 @@
 // constants are promoted into one static L2 block, largest first, and keep the same offsets in the
 // constants flash image; the buffers between nodes share one dynamic L2 block, placed by the memory
 // planner from their lifetimes so that buffers never live at the same time share bytes.
+//
+// When L2 cannot hold all that, tensors move to L3 RAM one at a time, each time the one that frees
+// the most L2 for the least L3 traffic per run: a node touching an L3 tensor is tiled again with
+// that argument homed in L3 (O_L2DB), and its L2 staging buffers join the dynamic block for the
+// duration of the node. The order of moves does not depend on the budget, so a smaller budget only
+// moves more tensors: L3 traffic grows as the budget shrinks.
 #pragma once
 
 #include "tiler/kernel_model.h"
@@ -13,28 +19,49 @@
 namespace tessera::tiler {
 
 struct GraphTensor {
-    enum class Placement { Caller, L2Static, L2Dynamic };
+    enum class Placement { Caller, L2Static, L2Dynamic, L3Static, L3Dynamic };
     std::string name;
     const GraphArgument* argument = nullptr;
     std::uint64_t bytes = 0;
     int firstNode = -1;            // first node that uses it
     int lastNode = -1;             // last node that uses it
     Placement placement = Placement::Caller;
-    std::uint64_t offset = 0;      // in its L2 block
+    std::uint64_t offset = 0;      // in its block (L2 or L3, static or dynamic)
     std::uint64_t flashOffset = 0; // constants: in the flash image
     std::string reason;            // why it is where it is, for reports and the studio
+};
+
+const char* placementName(GraphTensor::Placement placement);  // "l2_static", "l3_dynamic", ...
+
+// How one node runs: the user kernel it calls (a variant of the model's kernel when some of its
+// arguments are homed in L3) and the L2 staging buffers those arguments stream through.
+struct NodeExecution {
+    std::string kernel;                     // the kernel the runner calls
+    std::string sourceKernel;               // the model's kernel it is derived from
+    std::vector<std::string> l3Arguments;   // kernel arguments homed in L3
+    std::uint64_t stagingOffset = 0;        // in the dynamic L2 block
+    std::uint64_t stagingBytes = 0;
+    std::uint64_t l3Read = 0;               // predicted bytes per run, L3 -> L2
+    std::uint64_t l3Write = 0;              // L2 -> L3
 };
 
 struct GraphAllocation {
     bool ok = false;
     std::string error;             // names the graph, the tensor and the fix
     std::vector<GraphTensor> tensors;
+    std::vector<NodeExecution> nodes;   // one per graph node
     std::uint64_t l2Static = 0;    // constants
-    std::uint64_t l2Dynamic = 0;   // buffers between nodes (the planner's peak)
+    std::uint64_t l2Dynamic = 0;   // buffers between nodes and staging buffers (the planner's peak)
     std::uint64_t l2DynamicLowerBound = 0;
+    std::uint64_t l3Static = 0;    // constants kept in L3 RAM
+    std::uint64_t l3Dynamic = 0;   // buffers between nodes spilled to L3 RAM
+    std::uint64_t l3Traffic = 0;   // predicted L3 <-> L2 bytes per run
     std::uint64_t flashBytes = 0;
+    // When the budget is too small: the smallest L2 any placement found needs (0 when unknown).
+    std::uint64_t smallestL2 = 0;
 
     const GraphTensor* find(const std::string& name) const;
+    std::uint64_t l2Total() const { return l2Static + l2Dynamic; }
 };
 
 // The bytes of graph symbol `name` implied by the C arguments it is bound to (0 with *error set when
@@ -42,6 +69,13 @@ struct GraphAllocation {
 std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name,
                                std::string* error);
 
+// Places the graph's tensors within l2Budget bytes of L2 (and the model's L3 size). Nodes are tiled
+// with the model's L1 budget when they stream L3 tensors.
 GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget);
+
+// The user kernel a node runs when `l3Arguments` of `source` are homed in L3, with its staging
+// buffers at `stagingBase` (a C expression of an L2 address).
+UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
+                          const std::string& name, const std::string& stagingBase);
 
 }  // namespace tessera::tiler

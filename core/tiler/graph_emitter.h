@@ -1,6 +1,6 @@
 // The C of a graph: <Graph>_Construct (allocations, constants promoted from the flash image into
 // L2), the runner calling every node's user kernel with its tensors' addresses, <Graph>_Destruct
-// and <Graph>_Memory, with the return codes the Autotiler's graphs use (1 flash, 3 L2, 4 L1).
+// and <Graph>_Memory, with the return codes the Autotiler's graphs use (1 flash, 2 L3, 3 L2, 4 L1).
 #pragma once
 
 #include "tiler/graph_allocation.h"
@@ -14,13 +14,16 @@ namespace tessera::tiler {
 struct GraphSymbols {
     std::string l1;          // the kernels' L1 symbol
     std::string l2;          // static L2 block (constants)
-    std::string l2Dynamic;   // dynamic L2 block (buffers between nodes)
+    std::string l2Dynamic;   // dynamic L2 block (buffers between nodes, staging buffers)
+    std::string l3;          // static L3 RAM block (constants kept in L3)
+    std::string l3Dynamic;   // dynamic L3 RAM block (buffers between nodes spilled to L3)
     std::string flashFile;   // constants image, opened by name at construction
     std::uint64_t l1Bytes = 0;
     bool dynamicL1 = false;  // the L1 symbol is a pointer the constructor allocates
 };
 
-std::string graphDeclarations(const GraphModel& graph);
+// The header part: the graph's functions and its memory blocks (the node kernels stage through them).
+std::string graphDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols);
 std::string emitGraph(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
                       const GraphSymbols& symbols);
 

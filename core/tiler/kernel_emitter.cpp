@@ -214,7 +214,9 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
 
 std::string KernelEmitter::l2Buffer(const ArgTiling& arg, const std::string& buffer) const
 {
-    std::string pointer = "(" + model_.options.l2Symbol + "+" + num(arg.l2Offset);
+    const std::string& base = tiling_.kernel->l2StagingBase.empty() ? model_.options.l2Symbol
+                                                                    : tiling_.kernel->l2StagingBase;
+    std::string pointer = "(" + base + "+" + num(arg.l2Offset);
     if (!buffer.empty())
         pointer += "+" + num(arg.chunkBytes) + "*(" + buffer + ")";
     return pointer + ")";

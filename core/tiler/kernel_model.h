@@ -125,6 +125,9 @@ struct UserKernel {
     std::vector<KernelCall> calls;
     std::vector<KernelArgument> args;
     std::string group;                    // the kernel group it was declared in, if any
+    // C expression of the L2 address where its staging buffers start (arguments homed in L3);
+    // empty: the model's L2 symbol. Graph nodes place them in the graph's dynamic L2 block.
+    std::string l2StagingBase;
 };
 
 struct KernelGroup {
@@ -142,6 +145,7 @@ struct GenerationOptions {
     unsigned l2Size = 512 * 1024;
     unsigned l3Size = 8 * 1024 * 1024;
     bool l1SizeOverridden = false;  // --l1 given on the generator's command line wins over the model
+    bool l2SizeOverridden = false;  // likewise --l2
     std::string stdTypesHeader = "KernelLibStdTypes.h";
     std::vector<std::string> libKernelHeaders;
     std::string initSource = "GenKernelsInit.c";

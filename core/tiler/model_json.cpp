@@ -97,7 +97,8 @@ json userKernelJson(const UserKernel& kernel)
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
-            {"calls", callsJson(kernel.calls)}, {"args", args}, {"group", kernel.group}};
+            {"calls", callsJson(kernel.calls)}, {"args", args}, {"group", kernel.group},
+            {"l2_staging_base", kernel.l2StagingBase}};
 }
 
 // The generation options by JSON key; the writer and the reader walk the same lists.
@@ -113,6 +114,7 @@ constexpr std::pair<const char*, unsigned GenerationOptions::*> kOptionSizes[] =
 constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = {
     {"reentrant", &GenerationOptions::reentrant},
     {"l1_size_overridden", &GenerationOptions::l1SizeOverridden},
+    {"l2_size_overridden", &GenerationOptions::l2SizeOverridden},
     {"dynamic_symbols", &GenerationOptions::dynamicSymbols}};
 
 json optionsJson(const GenerationOptions& options)
@@ -344,6 +346,7 @@ UserKernel userKernelFrom(const ObjectReader& kernel)
     for (std::size_t i = 0; i < args.size(); ++i)
         parsed.args.push_back(argumentFrom(ObjectReader(args[i], indexed(kernel.pathOf("args"), i))));
     parsed.group = kernel.string("group", "");
+    parsed.l2StagingBase = kernel.string("l2_staging_base", "");
     return parsed;
 }
 

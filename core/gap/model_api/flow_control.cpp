@@ -23,10 +23,11 @@ namespace {
 void printUsage(std::FILE* stream, const char* program)
 {
     std::fprintf(stream,
-                 "usage: %s [-o DIR] [-R] [--l1 BYTES] [-h]\n"
+                 "usage: %s [-o DIR] [-R] [--l1 BYTES] [--l2 BYTES] [-h]\n"
                  "  -o DIR      write the generated files into DIR (created if missing; default .)\n"
                  "  -R          generate re-entrant user kernels\n"
                  "  --l1 BYTES  L1 memory budget; overrides SetL1MemorySize/SetMemorySizes in the model\n"
+                 "  --l2 BYTES  L2 memory budget of graphs; overrides SetMemorySizes/SetMemoryDeviceInfos\n"
                  "  -h, --help  print this help and exit\n",
                  program);
 }
@@ -120,17 +121,19 @@ int TilerParseOptions(int argc, char** argv)
                 return 1;
             }
             options.outputDir = directory;
-        } else if (startsWithOption(argument, "--l1")) {
-            const char* value = optionValue(argc, argv, i, "--l1");
+        } else if (startsWithOption(argument, "--l1") || startsWithOption(argument, "--l2")) {
+            const bool l1 = startsWithOption(argument, "--l1");
+            const char* option = l1 ? "--l1" : "--l2";
+            const char* value = optionValue(argc, argv, i, option);
             unsigned size = 0;
             if (!parseSize(value, size) || size == 0) {
-                std::fprintf(stderr, "error: option --l1 needs a positive size in bytes, got '%s'\n",
+                std::fprintf(stderr, "error: option %s needs a positive size in bytes, got '%s'\n", option,
                              value ? value : "");
                 printUsage(stderr, program);
                 return 1;
             }
-            options.l1Size = size;
-            options.l1SizeOverridden = true;
+            (l1 ? options.l1Size : options.l2Size) = size;
+            (l1 ? options.l1SizeOverridden : options.l2SizeOverridden) = true;
         } else {
             std::fprintf(stderr, "error: unknown option '%s'\n", argument);
             printUsage(stderr, program);
@@ -224,7 +227,8 @@ void SetMemorySizes(unsigned int L1Size, unsigned int L2Size, unsigned int L3Siz
 {
     SetL1MemorySize(L1Size);
     tessera::tiler::GenerationOptions& options = currentModel().options;
-    options.l2Size = L2Size;
+    if (!options.l2SizeOverridden)
+        options.l2Size = L2Size;
     options.l3Size = L3Size;
 }
 

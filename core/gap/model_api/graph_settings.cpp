@@ -121,7 +121,7 @@ void applyBudget(tiler::GenerationOptions& options, const tiler::MemoryDevice& d
     const auto size = unsigned(device.size);
     if (device.location == tiler::MemoryLocation::L1 && !options.l1SizeOverridden)  // --l1 wins
         options.l1Size = size;
-    else if (device.location == tiler::MemoryLocation::L2)
+    else if (device.location == tiler::MemoryLocation::L2 && !options.l2SizeOverridden)
         options.l2Size = size;
     else if (tiler::isL3RamMemory(device.location))
         options.l3Size = size;

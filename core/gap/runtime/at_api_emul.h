@@ -59,6 +59,10 @@ static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsign
 #define AT_L1_FREE(Dev, Ptr, Size) free(Ptr)
 #define AT_L2_ALLOC(Dev, Size) ((char *) malloc(Size))
 #define AT_L2_FREE(Dev, Ptr, Size) free(Ptr)
+/* L3 RAM blocks of a graph, and the blocking write from L2 that fills them at construction. */
+#define AT_L3_ALLOC(Dev, Size) ((char *) malloc(Size))
+#define AT_L3_FREE(Dev, Ptr, Size) free(Ptr)
+#define AT_L3_FC_WRITE(Dev, Ext, Loc, Size) ((void) (Dev), memcpy((char *) (Ext), (char *) (Loc), (Size)))
 
 /* The constants flash image: a file in the working folder; reads count as L3 reads. */
 typedef FILE *AT_FLASH_FS_T;

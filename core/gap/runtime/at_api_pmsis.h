@@ -32,6 +32,28 @@ extern struct pi_device AT_L3_Ram;
 #define AT_L2_ALLOC(Dev, Size) ((char *) pi_l2_malloc(Size))
 #define AT_L2_FREE(Dev, Ptr, Size) pi_l2_free(Ptr, Size)
 
+/* L3 RAM blocks of a graph. Address 0 is valid in L3 RAM but means failure here, so a block
+ * allocated at 0 is traded for the next one. */
+static inline char *AT_L3_AllocRam(struct pi_device *Dev, uint32_t Size)
+{
+    uint32_t Address = 0;
+    if (pi_ram_alloc(Dev, &Address, Size) != 0)
+        return 0;
+    if (Address == 0) {
+        uint32_t Next = 0;
+        const int Failed = pi_ram_alloc(Dev, &Next, Size);
+        pi_ram_free(Dev, 0, Size);
+        if (Failed != 0)
+            return 0;
+        Address = Next;
+    }
+    return (char *) Address;
+}
+#define AT_L3_ALLOC(Dev, Size) AT_L3_AllocRam((Dev), (Size))
+#define AT_L3_FREE(Dev, Ptr, Size) pi_ram_free((Dev), (uint32_t) (Ptr), (Size))
+/* Blocking write from L2 on the fabric controller (graph construction). */
+#define AT_L3_FC_WRITE(Dev, Ext, Loc, Size) pi_ram_write((Dev), (uint32_t) (Ext), (void *) (Loc), (Size))
+
 /* The constants flash image: a file of the read-only filesystem the application mounts as
  * AT_Flash_Fs before constructing a graph. */
 typedef pi_fs_file_t *AT_FLASH_FS_T;

@@ -27,7 +27,8 @@ int main(int argc, char **argv)
         free(Output0);
         return 1;
     }
-    printf("MEMORY %d %d %d\n", MnistCNN_Memory(AT_L1_MEM), MnistCNN_Memory(AT_L2_MEM), MnistCNN_Memory(AT_L2_DYN_MEM));
+    printf("MEMORY %d %d %d %d %d\n", MnistCNN_Memory(AT_L1_MEM), MnistCNN_Memory(AT_L2_MEM),
+           MnistCNN_Memory(AT_L2_DYN_MEM), MnistCNN_Memory(AT_L3_MEM), MnistCNN_Memory(AT_L3_DYN_MEM));
     __L2_Read = __L2_Write = __L3_Read = __L3_Write = 0;
     MnistCNN(Input0, Output0);
     printf("DMA %u %u %u %u\n", __L2_Read, __L2_Write, __L3_Read, __L3_Write);

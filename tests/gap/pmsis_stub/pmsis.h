@@ -28,6 +28,9 @@ void pi_cl_ram_copy(struct pi_device *device, uint32_t pi_ram_addr, void *addr, 
 void pi_cl_ram_copy_2d(struct pi_device *device, uint32_t pi_ram_addr, void *addr, uint32_t size, uint32_t stride,
                        uint32_t length, int ext2loc, pi_cl_ram_req_t *req);
 void pi_cl_ram_copy_wait(pi_cl_ram_req_t *req);
+int32_t pi_ram_alloc(struct pi_device *device, uint32_t *addr, uint32_t size);
+int32_t pi_ram_free(struct pi_device *device, uint32_t addr, uint32_t size);
+void pi_ram_write(struct pi_device *device, uint32_t pi_ram_addr, void *addr, uint32_t size);
 
 void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *arg);
 void pi_cl_team_barrier(void);
