@@ -390,6 +390,36 @@ private slots:
               smallestL2, traffics[0], traffics[1], traffics[2], traffics[3]);
     }
 
+    // The warm constructors with the guide's signatures (WARM_L1, WARM_L2_DYN_L1, WARM_ALL): the
+    // memories they leave to the caller are given back and taken again between two runs, which agree
+    // with each other and with the reference; with a small L2 the constants in L3 are kept too.
+    void warmConstructorsRunBitExact_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("l2Budget");
+        QTest::newRow("WARM_L1, guide's L2") << 1 << 300 * 1024;
+        QTest::newRow("WARM_L2_DYN_L1, 40000 bytes of L2") << 2 << 40000;
+        QTest::newRow("WARM_ALL, 40000 bytes of L2") << 3 << 40000;
+    }
+    void warmConstructorsRunBitExact()
+    {
+        QFETCH(int, mode);
+        QFETCH(int, l2Budget);
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 23u + unsigned(mode), mode));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), QString::number(l2Budget)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness_warm");
+        QVERIFY(buildHarness(out, 1, harness, mode));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the warm graph"), QStringList{harness} + arguments, ran)));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QVERIFY(compilesForGap(out));
+    }
+
 private:
     // The guide's graph model compiled, its constants written, an input and the reference output.
     struct MnistGraph {
@@ -398,7 +428,8 @@ private:
         std::vector<int16_t> expected;
     };
 
-    bool prepareMnistGraph(MnistGraph& graph, unsigned seed)
+    // `warmMode` > 0 builds the generator from MnistModelWarm.c with that AT_GRAPH_WARM_CONSTRUCT.
+    bool prepareMnistGraph(MnistGraph& graph, unsigned seed, int warmMode = 0)
     {
         QDir().mkpath(graph.work.filePath(QStringLiteral("model")));
         std::mt19937 random(seed);
@@ -422,8 +453,12 @@ private:
 
         graph.generator = graph.work.filePath(QStringLiteral("GenMnist"));
         QStringList command;
-        const ProcessResult compiled =
-            m_toolchain.compileModel(kGapTests + QStringLiteral("/MnistGraph/MnistModel.c"), graph.generator, &command);
+        const QString model = kGapTests + (warmMode ? QStringLiteral("/MnistGraph/MnistModelWarm.c")
+                                                    : QStringLiteral("/MnistGraph/MnistModel.c"));
+        const QStringList flags = warmMode ? QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode),
+                                                         QStringLiteral("-I"), kGapTests + QStringLiteral("/MnistGraph")}
+                                           : QStringList{};
+        const ProcessResult compiled = m_toolchain.compileModel(model, graph.generator, &command, flags);
         if (compiled.exitCode != 0)
             qWarning("%s", qPrintable(describe(QStringLiteral("compiling MnistModel.c"), QStringList{m_toolchain.cc} + command, compiled)));
         return compiled.exitCode == 0;
@@ -436,14 +471,15 @@ private:
                           QProcessEnvironment::systemEnvironment(), graph.work.path());
     }
 
-    bool buildHarness(const QString& out, int cores, const QString& harness)
+    bool buildHarness(const QString& out, int cores, const QString& harness, int warmMode = 0)
     {
+        const QString program = warmMode ? QStringLiteral("/MnistGraph/harness_warm.c") : QStringLiteral("/MnistGraph/harness.c");
         const QStringList build =
-            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            sanitizerFlags(cores) + QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode)} + m_toolchain.emulCflags +
             QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
                         out + QStringLiteral("/MnistKernelsInit.c")} +
             m_toolchain.cnnSources +
-            QStringList{kGapTests + QStringLiteral("/MnistGraph/harness.c"), QStringLiteral("-o"), harness};
+            QStringList{kGapTests + program, QStringLiteral("-o"), harness};
         const ProcessResult built = runProcess(m_toolchain.cc, build);
         if (built.exitCode != 0)
             qWarning("%s", qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));

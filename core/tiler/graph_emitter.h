@@ -23,7 +23,9 @@ struct GraphSymbols {
 };
 
 // The header part: the graph's functions and its memory blocks (the node kernels stage through them).
-std::string graphDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols);
+// `warm` is the AT_GRAPH_WARM_CONSTRUCT mode (0 to 3): the constructor's and destructor's signatures.
+std::string graphDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols,
+                              unsigned warm);
 std::string emitGraph(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
                       const GraphSymbols& symbols);
 

@@ -157,6 +157,8 @@ struct GenerationOptions {
     std::string kernelDescrSymbol = "AllKernels";
     std::string kernelDescrArgSymbol = "AllKernelsArgs";
     bool dynamicSymbols = false;
+    // AT_GRAPH_WARM_CONSTRUCT: 0 disabled, 1 L1, 2 L1 and dynamic L2, 3 every memory left to the caller.
+    unsigned warmConstruct = 0;
 };
 
 // Memory devices of the graph API (values match the C API's AT_MEM_*).

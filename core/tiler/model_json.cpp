@@ -110,7 +110,8 @@ constexpr std::pair<const char*, std::string GenerationOptions::*> kOptionTexts[
     {"kernel_descr_symbol", &GenerationOptions::kernelDescrSymbol},
     {"kernel_descr_arg_symbol", &GenerationOptions::kernelDescrArgSymbol}};
 constexpr std::pair<const char*, unsigned GenerationOptions::*> kOptionSizes[] = {
-    {"l1_size", &GenerationOptions::l1Size}, {"l2_size", &GenerationOptions::l2Size}, {"l3_size", &GenerationOptions::l3Size}};
+    {"l1_size", &GenerationOptions::l1Size}, {"l2_size", &GenerationOptions::l2Size}, {"l3_size", &GenerationOptions::l3Size},
+    {"warm_construct", &GenerationOptions::warmConstruct}};
 constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = {
     {"reentrant", &GenerationOptions::reentrant},
     {"l1_size_overridden", &GenerationOptions::l1SizeOverridden},

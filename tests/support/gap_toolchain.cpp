@@ -106,9 +106,10 @@ bool GapToolchain::init(QString* error)
            cliFlags(QStringLiteral("cnn-sources"), &cnnSources, error);
 }
 
-ProcessResult GapToolchain::compileModel(const QString& modelSource, const QString& output, QStringList* command) const
+ProcessResult GapToolchain::compileModel(const QString& modelSource, const QString& output, QStringList* command,
+                                         const QStringList& extraFlags) const
 {
-    *command = QStringList{modelSource} + modelCflags + modelLibs + QStringList{QStringLiteral("-o"), output};
+    *command = extraFlags + QStringList{modelSource} + modelCflags + modelLibs + QStringList{QStringLiteral("-o"), output};
     return runProcess(cc, *command);
 }
 

@@ -35,8 +35,9 @@ struct GapToolchain {
 
     // False with *error set when there is no C compiler or the CLI fails.
     bool init(QString* error);
-    // cc Model.c <model flags> -o output
-    ProcessResult compileModel(const QString& modelSource, const QString& output, QStringList* command) const;
+    // cc <extra flags> Model.c <model flags> -o output
+    ProcessResult compileModel(const QString& modelSource, const QString& output, QStringList* command,
+                               const QStringList& extraFlags = {}) const;
 };
 
 } // namespace tessera::test

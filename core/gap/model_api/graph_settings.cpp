@@ -203,6 +203,8 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     if (info == nullptr)
         failModel(format("AT_SetGraphCtrl: option %d is not one of the AT_GRAPH_* or AT_KERNEL_* options", int(Ctrl)));
     tiler::GraphControl control = controlOf(*info, Val);
+    if (Ctrl == AT_GRAPH_WARM_CONSTRUCT)
+        currentModel().options.warmConstruct = unsigned(control.value);
     std::vector<tiler::GraphControl>& controls = currentModel().graphControls;
     for (tiler::GraphControl& existing : controls)
         if (existing.option == control.option) {
