@@ -420,12 +420,58 @@ private slots:
         QVERIFY(compilesForGap(out));
     }
 
+    // The guide's model generated re-entrant (-R): execution A is suspended after every layer and,
+    // while it waits, execution B of the same graph runs to the end in its own context; A resumes
+    // until done. Both equal the reference. Then A is suspended, started again from the first layer
+    // with ControlCtxt, and gives the reference output again. Under AddressSanitizer.
+    void reentrantRunnerResumesBitExact_data()
+    {
+        QTest::addColumn<int>("l2Budget");
+        QTest::newRow("guide's L2") << 300 * 1024;
+        QTest::newRow("40000 bytes of L2 (constants in L3)") << 40000;
+    }
+    void reentrantRunnerResumesBitExact()
+    {
+        QFETCH(int, l2Budget);
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 31u));
+        std::mt19937 random(97u);
+        const std::vector<int16_t> second = randomValues(random, 28 * 28, 2047);
+        QVERIFY(writeValues(graph.work.filePath(QStringLiteral("input_b.bin")), second));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated =
+            generateGraph(graph, out, {QStringLiteral("-R"), QStringLiteral("--l2"), QString::number(l2Budget)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness_reentrant");
+        QVERIFY(buildHarness(out, 1, harness, 0, QStringLiteral("/MnistGraph/harness_reentrant.c")));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("input_b.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin")),
+                                    graph.work.filePath(QStringLiteral("output_b.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the re-entrant graph"), QStringList{harness} + arguments, ran)));
+        QVERIFY2(ran.out.contains(QStringLiteral("CALLS 5")), qPrintable(ran.out));  // 4 layers, suspended after each
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output_b.bin")), 10), graph.reference(second));
+        QVERIFY(compilesForGap(out));
+    }
+
 private:
     // The guide's graph model compiled, its constants written, an input and the reference output.
     struct MnistGraph {
         QTemporaryDir work;
         QString generator;
-        std::vector<int16_t> expected;
+        std::vector<int16_t> w1, b1, w2, b2, w3, b3;
+        std::vector<int16_t> expected;  // the reference output for input.bin
+
+        // The reference chain: the guide's layers with its Q formats, the constants as converted.
+        std::vector<int16_t> reference(const std::vector<int16_t>& input) const
+        {
+            std::vector<int16_t> x = fp::convPoolRelu(mnistConv(1, 32, 28), input, w1, b1);
+            x = fp::convPoolRelu(mnistConv(32, 64, 12), x, w2, b2);
+            x = fp::linearRelu(1024, 10, false, 12, 12, 8, 11, x, w3, b3);
+            return fp::softmaxQ15(x, 15);
+        }
     };
 
     // `warmMode` > 0 builds the generator from MnistModelWarm.c with that AT_GRAPH_WARM_CONSTRUCT.
@@ -433,23 +479,22 @@ private:
     {
         QDir().mkpath(graph.work.filePath(QStringLiteral("model")));
         std::mt19937 random(seed);
-        const std::vector<int16_t> w1 = randomValues(random, 32 * 25, 255), b1 = randomValues(random, 32, 1023);
-        const std::vector<int16_t> w2 = randomValues(random, 64 * 32 * 25, 255), b2 = randomValues(random, 64, 1023);
-        const std::vector<int16_t> w3 = randomValues(random, 10 * 1024, 255), b3 = randomValues(random, 10, 1023);
+        graph.w1 = randomValues(random, 32 * 25, 255);
+        graph.b1 = randomValues(random, 32, 1023);
+        graph.w2 = randomValues(random, 64 * 32 * 25, 255);
+        graph.b2 = randomValues(random, 64, 1023);
+        graph.w3 = randomValues(random, 10 * 1024, 255);
+        graph.b3 = randomValues(random, 10, 1023);
         const std::pair<const char*, const std::vector<int16_t>*> tensors[] = {
-            {"Step1Weights", &w1}, {"Step1Biases", &b1}, {"Step2Weights", &w2},
-            {"Step2Biases", &b2},  {"Step3Weights", &w3}, {"Step3Biases", &b3}};
+            {"Step1Weights", &graph.w1}, {"Step1Biases", &graph.b1}, {"Step2Weights", &graph.w2},
+            {"Step2Biases", &graph.b2},  {"Step3Weights", &graph.w3}, {"Step3Biases", &graph.b3}};
         for (const auto& [name, values] : tensors)
             if (!writeFloatTensor(graph.work.filePath(QStringLiteral("model/%1.tensor").arg(name)), *values))
                 return false;
         const std::vector<int16_t> input = randomValues(random, 28 * 28, 2047);
         if (!writeValues(graph.work.filePath(QStringLiteral("input.bin")), input))
             return false;
-        // The reference chain: the guide's layers with its Q formats, the constants as converted.
-        std::vector<int16_t> x = fp::convPoolRelu(mnistConv(1, 32, 28), input, w1, b1);
-        x = fp::convPoolRelu(mnistConv(32, 64, 12), x, w2, b2);
-        x = fp::linearRelu(1024, 10, false, 12, 12, 8, 11, x, w3, b3);
-        graph.expected = fp::softmaxQ15(x, 15);
+        graph.expected = graph.reference(input);
 
         graph.generator = graph.work.filePath(QStringLiteral("GenMnist"));
         QStringList command;
@@ -471,9 +516,11 @@ private:
                           QProcessEnvironment::systemEnvironment(), graph.work.path());
     }
 
-    bool buildHarness(const QString& out, int cores, const QString& harness, int warmMode = 0)
+    // The host program: harness.c, harness_warm.c (warmMode > 0) or another one named by `program`.
+    bool buildHarness(const QString& out, int cores, const QString& harness, int warmMode = 0, QString program = {})
     {
-        const QString program = warmMode ? QStringLiteral("/MnistGraph/harness_warm.c") : QStringLiteral("/MnistGraph/harness.c");
+        if (program.isEmpty())
+            program = warmMode ? QStringLiteral("/MnistGraph/harness_warm.c") : QStringLiteral("/MnistGraph/harness.c");
         const QStringList build =
             sanitizerFlags(cores) + QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode)} + m_toolchain.emulCflags +
             QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),

@@ -340,7 +340,7 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
             return result;
         if (allocation.flashBytes > 0)
             images.push_back({symbols.flashFile, std::string(image.begin(), image.end())});
-        header << "\n" << graphDeclarations(graph, allocation, symbols, options.warmConstruct);
+        header << "\n" << graphDeclarations(graph, allocation, symbols, options);
         source << emitGraph(model, graph, allocation, symbols) << "\n";
         report["graphs"].push_back(allocationJson(graph, allocation));
         log << "graph " << graph.name << ": L2 " << allocation.l2Static << " bytes static (constants), "

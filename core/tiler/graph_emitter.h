@@ -23,9 +23,11 @@ struct GraphSymbols {
 };
 
 // The header part: the graph's functions and its memory blocks (the node kernels stage through them).
-// `warm` is the AT_GRAPH_WARM_CONSTRUCT mode (0 to 3): the constructor's and destructor's signatures.
+// The options choose the form: the warm mode (AT_GRAPH_WARM_CONSTRUCT) gives the constructor's and
+// destructor's signatures; re-entrant graphs (-R) get a context, AllocCtxt / DeAllocCtxt /
+// ControlCtxt, getters and setters, and a runner that yields after each layer.
 std::string graphDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols,
-                              unsigned warm);
+                              const GenerationOptions& options);
 std::string emitGraph(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
                       const GraphSymbols& symbols);
 

@@ -6,11 +6,35 @@
 
 #include "Gap.h"
 
+#include <string.h>
+
 #define DMA_COPY_IN 1   /* external (L2) -> local (L1) */
 #define DMA_COPY_OUT 0  /* local (L1) -> external (L2) */
 
 /* What <Graph>_Memory(Which) reports. */
 typedef enum { AT_L1_MEM, AT_L2_MEM, AT_L2_DYN_MEM, AT_L3_MEM, AT_L3_DYN_MEM, AT_CTXT_MEM } AT_MEM_TYPE;
+
+/* Memory block pointers of graphs. */
+typedef char *AT_L1_POINTER;
+typedef char *AT_L2_POINTER;
+typedef char *AT_L3_POINTER;
+typedef char *AT_DEFAULTRAM_POINTER;
+
+/* Re-entrant graphs (generator option -R): the application's descriptor the constructor fills
+ * (Flash points to the application's AT_FLASH_FS_T; a non-zero L2_Memory or L3_Memory is used
+ * instead of allocating the static blocks), and the context of one execution. */
+typedef struct {
+    void *Ram;
+    void *Flash;
+    void *L2_Memory;
+    void *L3_Memory;
+} CNN_Graph_Descr_T;
+typedef void *AT_CTXT_TYPE;
+
+/* The yield point after each layer of a re-entrant runner: when the application's hook returns
+ * non-zero the runner returns and a later call resumes at the next layer. */
+__attribute__((weak)) int (*AT_YieldHook)(void);
+#define AT_YIELD() (AT_YieldHook ? AT_YieldHook() : 0)
 
 #if defined(__EMUL__)
 #include "at_api_emul.h"
