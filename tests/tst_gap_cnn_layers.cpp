@@ -308,6 +308,17 @@ private slots:
         const ProcessResult generated = generateGraph(graph, out, {});
         QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
         QVERIFY(QFile::exists(out + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+        // The generation report (printed too: the model sets AT_GRAPH_TRACE_EXEC): every node with
+        // its MACs, the memory totals.
+        QFile reportFile(out + QStringLiteral("/MnistKernels.report.txt"));
+        QVERIFY(reportFile.open(QIODevice::ReadOnly));
+        const QString report = QString::fromUtf8(reportFile.readAll());
+        QVERIFY2(generated.out.contains(report.left(200)), qPrintable(generated.out));
+        QVERIFY2(report.contains(QStringLiteral("Memory: L1 41632 B; L2 124692 B static + 11264 B dynamic")), qPrintable(report));
+        const QStringList conv1 = report.split(QLatin1Char('\n')).filter(QStringLiteral("Conv5x5ReLUMaxPool2x2_0 "));
+        QVERIFY2(!conv1.isEmpty() && conv1.first().contains(QStringLiteral(" 460800 ")), qPrintable(report));  // 32x24x24 x 25
+        for (const char* tensor : {"Step2Weights", "OutputStep2", "Input0"})
+            QVERIFY2(report.contains(QLatin1String(tensor)), tensor);
         const QString harness = graph.work.filePath(QStringLiteral("harness"));
         QVERIFY(buildHarness(out, cores, harness));
 
@@ -406,7 +417,7 @@ private slots:
         QFETCH(int, mode);
         QFETCH(int, l2Budget);
         MnistGraph graph;
-        QVERIFY(prepareMnistGraph(graph, 23u + unsigned(mode), mode));
+        QVERIFY(prepareMnistGraph(graph, 23u + unsigned(mode), {QStringLiteral("-DWARM_MODE=%1").arg(mode)}));
         const QString out = graph.work.filePath(QStringLiteral("out"));
         const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), QString::number(l2Budget)});
         QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
@@ -417,6 +428,40 @@ private slots:
         const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
         QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the warm graph"), QStringList{harness} + arguments, ran)));
         QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QVERIFY(compilesForGap(out));
+    }
+
+    // AT_GRAPH_MONITOR_CYCLES (into MnistPerf), _PRODUCE_NODE_NAMES and _PRODUCE_OPERINFOS: the runner
+    // fills one cycle count per node, and the names and operation counts equal the report's.
+    void nodeCountersAndNames()
+    {
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 41u, {QStringLiteral("-DINSTRUMENTED")}));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated = generateGraph(graph, out, {});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness");
+        QVERIFY(buildHarness(out, 1, harness, 0, {}, {QStringLiteral("-DINSTRUMENTED")}));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QString error;
+        const QJsonObject report = readJson(out + QStringLiteral("/MnistKernels.tiling.json"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonArray nodes = report[QStringLiteral("graphs")].toArray().first().toObject()[QStringLiteral("nodes")].toArray();
+        QCOMPARE(nodes.size(), 4);
+        const QStringList lines = ran.out.split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("^NODE ")));
+        QCOMPARE(lines.size(), 4);
+        for (int n = 0; n < 4; ++n) {
+            const QStringList fields = lines[n].split(QLatin1Char(' '));
+            const QJsonObject node = nodes[n].toObject();
+            QCOMPARE(fields.value(1), node[QStringLiteral("source_kernel")].toString());
+            QCOMPARE(fields.value(2).toLongLong(), node[QStringLiteral("operations")].toInteger(-1));
+            QVERIFY2(fields.value(3).toLongLong() > 0, qPrintable(lines[n]));
+            QVERIFY(node[QStringLiteral("estimated_cycles")].toDouble() > 0);
+        }
         QVERIFY(compilesForGap(out));
     }
 
@@ -474,8 +519,8 @@ private:
         }
     };
 
-    // `warmMode` > 0 builds the generator from MnistModelWarm.c with that AT_GRAPH_WARM_CONSTRUCT.
-    bool prepareMnistGraph(MnistGraph& graph, unsigned seed, int warmMode = 0)
+    // With `options` (-DWARM_MODE=N, -DINSTRUMENTED) the generator is built from MnistModelOptions.c.
+    bool prepareMnistGraph(MnistGraph& graph, unsigned seed, const QStringList& options = {})
     {
         QDir().mkpath(graph.work.filePath(QStringLiteral("model")));
         std::mt19937 random(seed);
@@ -498,11 +543,11 @@ private:
 
         graph.generator = graph.work.filePath(QStringLiteral("GenMnist"));
         QStringList command;
-        const QString model = kGapTests + (warmMode ? QStringLiteral("/MnistGraph/MnistModelWarm.c")
-                                                    : QStringLiteral("/MnistGraph/MnistModel.c"));
-        const QStringList flags = warmMode ? QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode),
-                                                         QStringLiteral("-I"), kGapTests + QStringLiteral("/MnistGraph")}
-                                           : QStringList{};
+        const QString model = kGapTests + (options.isEmpty() ? QStringLiteral("/MnistGraph/MnistModel.c")
+                                                             : QStringLiteral("/MnistGraph/MnistModelOptions.c"));
+        const QStringList flags =
+            options.isEmpty() ? QStringList{}
+                              : options + QStringList{QStringLiteral("-I"), kGapTests + QStringLiteral("/MnistGraph")};
         const ProcessResult compiled = m_toolchain.compileModel(model, graph.generator, &command, flags);
         if (compiled.exitCode != 0)
             qWarning("%s", qPrintable(describe(QStringLiteral("compiling MnistModel.c"), QStringList{m_toolchain.cc} + command, compiled)));
@@ -517,12 +562,14 @@ private:
     }
 
     // The host program: harness.c, harness_warm.c (warmMode > 0) or another one named by `program`.
-    bool buildHarness(const QString& out, int cores, const QString& harness, int warmMode = 0, QString program = {})
+    bool buildHarness(const QString& out, int cores, const QString& harness, int warmMode = 0, QString program = {},
+                      const QStringList& defines = {})
     {
         if (program.isEmpty())
             program = warmMode ? QStringLiteral("/MnistGraph/harness_warm.c") : QStringLiteral("/MnistGraph/harness.c");
         const QStringList build =
-            sanitizerFlags(cores) + QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode)} + m_toolchain.emulCflags +
+            sanitizerFlags(cores) + QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode)} + defines +
+            m_toolchain.emulCflags +
             QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
                         out + QStringLiteral("/MnistKernelsInit.c")} +
             m_toolchain.cnnSources +

@@ -3,6 +3,7 @@
 #include "tiler/constant_image.h"
 #include "tiler/graph_allocation.h"
 #include "tiler/graph_emitter.h"
+#include "tiler/graph_report.h"
 #include "tiler/kernel_emitter.h"
 #include "tiler/model_json.h"
 #include "tiler/tile_solver.h"
@@ -136,24 +137,6 @@ GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std
     return symbols;
 }
 
-nlohmann::json allocationJson(const GraphModel& graph, const GraphAllocation& allocation)
-{
-    nlohmann::json tensors = nlohmann::json::array();
-    for (const GraphTensor& tensor : allocation.tensors) {
-        tensors.push_back({{"name", tensor.name}, {"bytes", tensor.bytes}, {"placement", placementName(tensor.placement)},
-                           {"offset", tensor.offset}, {"first_node", tensor.firstNode}, {"last_node", tensor.lastNode},
-                           {"reason", tensor.reason}});
-    }
-    nlohmann::json nodes = nlohmann::json::array();
-    for (const NodeExecution& node : allocation.nodes)
-        nodes.push_back({{"kernel", node.kernel}, {"source_kernel", node.sourceKernel},
-                         {"l3_arguments", node.l3Arguments}, {"staging_offset", node.stagingOffset},
-                         {"staging_bytes", node.stagingBytes}, {"l3_read", node.l3Read}, {"l3_write", node.l3Write}});
-    return {{"name", graph.name}, {"l2_static", allocation.l2Static}, {"l2_dynamic", allocation.l2Dynamic},
-            {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound}, {"l3_static", allocation.l3Static},
-            {"l3_dynamic", allocation.l3Dynamic}, {"l3_traffic", allocation.l3Traffic},
-            {"flash_bytes", allocation.flashBytes}, {"tensors", tensors}, {"nodes", nodes}};
-}
 
 GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations);
 
@@ -331,6 +314,7 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
     // Graphs: their tensors placed in L2, the constants image, construct / run / destruct.
     std::vector<std::pair<std::string, std::string>> images;
     report["graphs"] = nlohmann::json::array();
+    std::string graphReports;
     for (std::size_t g = 0; g < model.graphs.size(); ++g) {
         const GraphModel& graph = model.graphs[g];
         const GraphAllocation& allocation = allocations[g];
@@ -340,9 +324,11 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
             return result;
         if (allocation.flashBytes > 0)
             images.push_back({symbols.flashFile, std::string(image.begin(), image.end())});
-        header << "\n" << graphDeclarations(graph, allocation, symbols, options);
+        header << "\n" << graphDeclarations(model, graph, allocation, symbols);
         source << emitGraph(model, graph, allocation, symbols) << "\n";
-        report["graphs"].push_back(allocationJson(graph, allocation));
+        const GraphReportInput reportInput{model, graph, allocation, tilings, symbols.l1Bytes};
+        report["graphs"].push_back(graphReportJson(reportInput));
+        graphReports += graphReportText(reportInput) + "\n";
         log << "graph " << graph.name << ": L2 " << allocation.l2Static << " bytes static (constants), "
             << allocation.l2Dynamic << " bytes dynamic; L3 " << allocation.l3Static << " bytes static, "
             << allocation.l3Dynamic << " bytes dynamic, " << allocation.l3Traffic << " bytes of L3 traffic per run; "
@@ -365,6 +351,14 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
         if (!writeFileAtomically(folder / name, text, result.error))
             return result;
         result.writtenFiles.push_back((folder / name).string());
+    }
+    if (!graphReports.empty()) {
+        const std::string name = stem(options.kernelsSource) + ".report.txt";
+        if (!writeFileAtomically(folder / name, graphReports, result.error))
+            return result;
+        result.writtenFiles.push_back((folder / name).string());
+        if (options.traceGeneration)
+            log << graphReports;
     }
     for (const auto& [name, bytes] : images) {
         if (!writeFileAtomically(folder / name, bytes, result.error))

@@ -212,6 +212,56 @@ std::string nodeCall(const KernelModel& model, const GraphNode& node, const Grap
     return out.str();
 }
 
+// A node's call, timed into the cycles array when AT_GRAPH_MONITOR_CYCLES asks for it.
+std::string instrumentedCall(const KernelModel& model, const GraphModel& graph, std::size_t n,
+                             const GraphAllocation& allocation, const GraphSymbols& symbols,
+                             const std::string& argumentPrefix)
+{
+    const std::string call = nodeCall(model, graph.nodes[n], allocation, symbols, "    ", argumentPrefix);
+    if (!model.options.monitorCycles)
+        return call;
+    const std::string slot = model.options.cyclesVariable + "[" + std::to_string(n) + "]";
+    return "    " + slot + " = gap_cl_readhwtimer();\n" + call + "    " + slot + " = gap_cl_readhwtimer() - " + slot +
+           ";\n";
+}
+
+// The arrays AT_GRAPH_MONITOR_CYCLES, _PRODUCE_NODE_NAMES and _PRODUCE_OPERINFOS ask for: their
+// declarations (`definitions` false) or definitions.
+std::string instrumentationArrays(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
+                                  bool definitions)
+{
+    const GenerationOptions& options = model.options;
+    const std::string count = std::to_string(graph.nodes.size());
+    const std::string storage = definitions ? "" : "extern ";
+    std::ostringstream out;
+    if (options.monitorCycles)
+        out << storage << "unsigned int " << options.cyclesVariable << "[" << count << "];"
+            << (definitions ? "" : " /* cycles of each node in the last run */") << "\n";
+    if (options.nodeNames) {
+        out << storage << "char *" << options.nodeNamesVariable << "[" << count << "]";
+        if (definitions) {
+            out << " = {";
+            for (std::size_t n = 0; n < allocation.nodes.size(); ++n)
+                out << (n ? ", " : "") << "\"" << allocation.nodes[n].sourceKernel << "\"";
+            out << "}";
+        }
+        out << ";\n";
+    }
+    if (options.operationInfos) {
+        out << storage << "unsigned int " << options.operationInfosVariable << "[" << count << "]";
+        if (definitions) {
+            out << " = {";
+            for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
+                const UserKernel* kernel = model.findUserKernel(graph.nodes[n].kernel);
+                out << (n ? ", " : "") << (kernel ? kernel->operations : 0);
+            }
+            out << "}";
+        }
+        out << ";" << (definitions ? "" : " /* operations (MACs) of each node */") << "\n";
+    }
+    return out.str();
+}
+
 std::string memoryFunction(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols,
                            const std::string& contextBytes)
 {
@@ -262,11 +312,13 @@ std::string reentrantRunnerSignature(const GraphModel& graph)
     return signature("int", graph.name, arguments);
 }
 
-std::string reentrantDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols)
+std::string reentrantDeclarations(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
+                                  const GraphSymbols& symbols)
 {
     const std::string& g = graph.name;
     const std::string context = g + "_Ctxt_T";
     std::ostringstream out;
+    out << instrumentationArrays(model, graph, allocation, false);
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "extern char *" << block.second << ";\n";
     out << "/* Graph " << g << ", re-entrant: one execution's state. */\ntypedef struct {\n";
@@ -316,7 +368,7 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         << symbols.l1Bytes << " B */\n";
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "char *" << block.second << ";\n";
-    out << "\n";
+    out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     // The static blocks come from the descriptor or are allocated, then the constants promoted.
     out << "int " << g << "_Construct(CNN_Graph_Descr_T *Descr)\n{\n";
@@ -365,7 +417,7 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         out << "static void " << g << "_Layer" << n << "(void *_Ctxt)\n{\n" << cast;
         for (const ContextBlock& block : blocks)
             out << "    " << block.symbol << " = Ctxt->" << block.symbol << ";\n";
-        out << nodeCall(model, graph.nodes[n], allocation, symbols, "    ", "Ctxt->") << "}\n\n";
+        out << instrumentedCall(model, graph, n, allocation, symbols, "Ctxt->") << "}\n\n";
     }
     out << "static void (*const " << g << "_AllLayers[])(void *) = {";
     for (std::size_t n = 0; n < graph.nodes.size(); ++n)
@@ -454,13 +506,14 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
 
 }  // namespace
 
-std::string graphDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols,
-                              const GenerationOptions& options)
+std::string graphDeclarations(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
+                              const GraphSymbols& symbols)
 {
-    if (options.reentrant)
-        return reentrantDeclarations(graph, allocation, symbols);
-    const unsigned warm = options.warmConstruct;
+    if (model.options.reentrant)
+        return reentrantDeclarations(model, graph, allocation, symbols);
+    const unsigned warm = model.options.warmConstruct;
     std::ostringstream out;
+    out << instrumentationArrays(model, graph, allocation, false);
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "extern char *" << block.second << ";\n";
     out << "/* Graph " << graph.name << ": construct (0 when ready; 1 flash, 2 L3, 3 L2, 4 L1 allocation failed), run, "
@@ -492,7 +545,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         out << "char *" << block.second << ";\n";
     if (code.hasConstants())
         out << "static AT_FLASH_FS_T " << graph.name << "_Flash;\n";
-    out << "\n";
+    out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     const std::string in = "    ", in2 = "        ";
     out << constructSignature(graph, warm) << "\n{\n";
@@ -535,8 +588,8 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         out << "    if (_L1_Memory) " << symbols.l1 << " = (char *) _L1_Memory;\n";
     else if (warm == 3)
         out << "    (void) _L1_Memory;\n";
-    for (const GraphNode& node : graph.nodes)
-        out << nodeCall(model, node, allocation, symbols, "    ", "");
+    for (std::size_t n = 0; n < graph.nodes.size(); ++n)
+        out << instrumentedCall(model, graph, n, allocation, symbols, "");
     if (warm == 3 && symbols.dynamicL1)
         out << "    if (_L1_Memory) " << symbols.l1 << " = 0;\n";
     out << "    return 0;\n}\n\n";

@@ -26,8 +26,9 @@ struct GraphSymbols {
 // The options choose the form: the warm mode (AT_GRAPH_WARM_CONSTRUCT) gives the constructor's and
 // destructor's signatures; re-entrant graphs (-R) get a context, AllocCtxt / DeAllocCtxt /
 // ControlCtxt, getters and setters, and a runner that yields after each layer.
-std::string graphDeclarations(const GraphModel& graph, const GraphAllocation& allocation, const GraphSymbols& symbols,
-                              const GenerationOptions& options);
+// AT_GRAPH_MONITOR_CYCLES, _PRODUCE_NODE_NAMES and _PRODUCE_OPERINFOS add arrays indexed by node.
+std::string graphDeclarations(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
+                              const GraphSymbols& symbols);
 std::string emitGraph(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
                       const GraphSymbols& symbols);
 

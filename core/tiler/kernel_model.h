@@ -128,6 +128,9 @@ struct UserKernel {
     // C expression of the L2 address where its staging buffers start (arguments homed in L3);
     // empty: the model's L2 symbol. Graph nodes place them in the graph's dynamic L2 block.
     std::string l2StagingBase;
+    // Multiply-accumulates (or comparable operations) of one call, when the model knows them: the
+    // CNN generators set it; the report and AT_GRAPH_PRODUCE_OPERINFOS use it.
+    std::uint64_t operations = 0;
 };
 
 struct KernelGroup {
@@ -159,6 +162,16 @@ struct GenerationOptions {
     bool dynamicSymbols = false;
     // AT_GRAPH_WARM_CONSTRUCT: 0 disabled, 1 L1, 2 L1 and dynamic L2, 3 every memory left to the caller.
     unsigned warmConstruct = 0;
+    // What graphs report (AT_SetGraphCtrl): the generation report on the generator's output
+    // (AT_GRAPH_TRACE_EXEC), and in the generated runner the cycles of each node
+    // (AT_GRAPH_MONITOR_CYCLES), node names and operation counts, in C arrays of these names.
+    bool traceGeneration = true;
+    bool monitorCycles = false;
+    std::string cyclesVariable = "AT_GraphPerf";
+    bool nodeNames = false;
+    std::string nodeNamesVariable = "AT_GraphNodeNames";
+    bool operationInfos = false;
+    std::string operationInfosVariable = "AT_GraphOperInfosNames";
 };
 
 // Memory devices of the graph API (values match the C API's AT_MEM_*).

@@ -98,7 +98,7 @@ json userKernelJson(const UserKernel& kernel)
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
             {"calls", callsJson(kernel.calls)}, {"args", args}, {"group", kernel.group},
-            {"l2_staging_base", kernel.l2StagingBase}};
+            {"l2_staging_base", kernel.l2StagingBase}, {"operations", kernel.operations}};
 }
 
 // The generation options by JSON key; the writer and the reader walk the same lists.
@@ -108,7 +108,10 @@ constexpr std::pair<const char*, std::string GenerationOptions::*> kOptionTexts[
     {"kernels_source", &GenerationOptions::kernelsSource},   {"kernels_header", &GenerationOptions::kernelsHeader},
     {"l1_symbol", &GenerationOptions::l1Symbol},             {"l2_symbol", &GenerationOptions::l2Symbol},
     {"kernel_descr_symbol", &GenerationOptions::kernelDescrSymbol},
-    {"kernel_descr_arg_symbol", &GenerationOptions::kernelDescrArgSymbol}};
+    {"kernel_descr_arg_symbol", &GenerationOptions::kernelDescrArgSymbol},
+    {"cycles_variable", &GenerationOptions::cyclesVariable},
+    {"node_names_variable", &GenerationOptions::nodeNamesVariable},
+    {"operation_infos_variable", &GenerationOptions::operationInfosVariable}};
 constexpr std::pair<const char*, unsigned GenerationOptions::*> kOptionSizes[] = {
     {"l1_size", &GenerationOptions::l1Size}, {"l2_size", &GenerationOptions::l2Size}, {"l3_size", &GenerationOptions::l3Size},
     {"warm_construct", &GenerationOptions::warmConstruct}};
@@ -116,7 +119,11 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"reentrant", &GenerationOptions::reentrant},
     {"l1_size_overridden", &GenerationOptions::l1SizeOverridden},
     {"l2_size_overridden", &GenerationOptions::l2SizeOverridden},
-    {"dynamic_symbols", &GenerationOptions::dynamicSymbols}};
+    {"dynamic_symbols", &GenerationOptions::dynamicSymbols},
+    {"trace_generation", &GenerationOptions::traceGeneration},
+    {"monitor_cycles", &GenerationOptions::monitorCycles},
+    {"node_names", &GenerationOptions::nodeNames},
+    {"operation_infos", &GenerationOptions::operationInfos}};
 
 json optionsJson(const GenerationOptions& options)
 {
@@ -348,6 +355,7 @@ UserKernel userKernelFrom(const ObjectReader& kernel)
         parsed.args.push_back(argumentFrom(ObjectReader(args[i], indexed(kernel.pathOf("args"), i))));
     parsed.group = kernel.string("group", "");
     parsed.l2StagingBase = kernel.string("l2_staging_base", "");
+    parsed.operations = kernel.number("operations", UINT64_MAX, 0);
     return parsed;
 }
 

@@ -390,7 +390,9 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
             exposedDma += bytes / cost_.dmaBytesPerCycle + double(arg.l3Read + arg.l3Write) / cost_.l3BytesPerCycle;
         }
     }
-    const double compute = double(steps) * double(largestTileItems) * cost_.computeCyclesPerItem /
+    // Kernels that declare their operations (the CNN generators) are bounded by their MACs too.
+    const double compute = std::max(double(steps) * double(largestTileItems) * cost_.computeCyclesPerItem,
+                                    double(kernel_.operations) / cost_.macsPerCoreCycle) /
                            std::max(1u, cost_.cores);
     std::size_t callsPerStep = 0;
     for (const KernelCall& call : kernel_.calls)

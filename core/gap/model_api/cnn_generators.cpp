@@ -4,7 +4,9 @@
 
 #include "model_registry.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -30,6 +32,16 @@ void requirePositive(const char* name, std::initializer_list<std::pair<const cha
 }
 
 constexpr const char* kShort = "short int * __restrict__";
+
+// The user kernel a generator has just declared, to add what the C API cannot say.
+tessera::tiler::UserKernel& declaredKernel(const char* name)
+{
+    std::vector<tessera::tiler::UserKernel>& kernels = tessera::gap::currentModel().userKernels;
+    for (auto kernel = kernels.rbegin(); kernel != kernels.rend(); ++kernel)
+        if (kernel->name == name)
+            return *kernel;
+    layerError(name, "the generated user kernel is missing from the model");
+}
 
 }  // namespace
 
@@ -139,14 +151,15 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                               unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
                        KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(OutFeat) * unsigned(convW) * unsigned(convH) * unsigned(InFeat) * unsigned(Fcx) *
+                        unsigned(Fcy);
     // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
-    for (tessera::tiler::UserKernel& kernel : tessera::gap::currentModel().userKernels)
-        if (kernel.name == Name)
-            for (tessera::tiler::KernelArgument& arg : kernel.args)
-                if (arg.name == "Filter") {
-                    arg.constantOuter = unsigned(OutFeat);
-                    arg.constantInner = unsigned(InFeat);
-                }
+    for (tessera::tiler::KernelArgument& arg : kernel.args)
+        if (arg.name == "Filter") {
+            arg.constantOuter = unsigned(OutFeat);
+            arg.constantInner = unsigned(InFeat);
+        }
     return 1;
 }
 
@@ -178,6 +191,7 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                               "Filter", 0),
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
     return 1;
 }
 
@@ -201,6 +215,7 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
                              Bindings(4, K_Arg("In", KER_ARG_TILE), Imm(Dim), Imm(In_Q), K_Arg("Out", KER_ARG_TILE)))),
                KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = unsigned(Dim);
     return 1;
 }
 

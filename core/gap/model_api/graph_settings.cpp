@@ -203,8 +203,18 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     if (info == nullptr)
         failModel(format("AT_SetGraphCtrl: option %d is not one of the AT_GRAPH_* or AT_KERNEL_* options", int(Ctrl)));
     tiler::GraphControl control = controlOf(*info, Val);
-    if (Ctrl == AT_GRAPH_WARM_CONSTRUCT)
-        currentModel().options.warmConstruct = unsigned(control.value);
+    tiler::GenerationOptions& options = currentModel().options;
+    switch (Ctrl) {
+    case AT_GRAPH_WARM_CONSTRUCT: options.warmConstruct = unsigned(control.value); break;
+    case AT_GRAPH_TRACE_EXEC: options.traceGeneration = control.value != 0; break;
+    case AT_GRAPH_MONITOR_CYCLES: options.monitorCycles = control.value != 0; break;
+    case AT_GRAPH_MONITOR_CVAR_NAME: options.cyclesVariable = control.text; break;
+    case AT_GRAPH_PRODUCE_NODE_NAMES: options.nodeNames = control.value != 0; break;
+    case AT_GRAPH_PRODUCE_NODE_CVAR_NAME: options.nodeNamesVariable = control.text; break;
+    case AT_GRAPH_PRODUCE_OPERINFOS: options.operationInfos = control.value != 0; break;
+    case AT_GRAPH_PRODUCE_OPERINFOS_CVAR_NAME: options.operationInfosVariable = control.text; break;
+    default: break;
+    }
     std::vector<tiler::GraphControl>& controls = currentModel().graphControls;
     for (tiler::GraphControl& existing : controls)
         if (existing.option == control.option) {

@@ -25,13 +25,23 @@ typedef uint16_t v2u __attribute__((vector_size(4)));
 #define __EMUL__ 1
 #endif
 #include "gap_emul_team.h"
+#include <time.h>
 #define L1_CL_MEM
 #define L2_MEM
+/* The cycle counter graphs read for AT_GRAPH_MONITOR_CYCLES: host nanoseconds stand in for it. */
+static inline unsigned int gap_cl_readhwtimer(void)
+{
+    struct timespec Now;
+    timespec_get(&Now, TIME_UTC);
+    return (unsigned int) ((unsigned long long) Now.tv_sec * 1000000000ull + (unsigned long long) Now.tv_nsec);
+}
 #else
 #include "pmsis.h"
 static inline int gap_ncore(void) { return pi_cl_cluster_nb_pe_cores(); }
 static inline int gap_coreid(void) { return pi_core_id(); }
 static inline void gap_waitbarrier(int BarrierId) { (void) BarrierId; pi_cl_team_barrier(); }
+/* Cycles since the application started the performance counter (pi_perf_conf / pi_perf_start). */
+static inline unsigned int gap_cl_readhwtimer(void) { return pi_perf_read(PI_PERF_CYCLES); }
 #define L1_CL_MEM PI_CL_L1
 #define L2_MEM PI_L2
 #endif

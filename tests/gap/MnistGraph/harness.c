@@ -1,6 +1,7 @@
 /* Host program for the guide's MNIST graph: `harness INPUT OUTPUT` (raw int16 files; run it in the
  * folder holding Mnist_L3_Flash_Const.dat). Constructs the graph, prints its memory figures, runs
- * it on the input, prints the DMA counters, destructs it and writes the output. */
+ * it on the input, prints the DMA counters (and with -DINSTRUMENTED each node's name, operations and
+ * cycles), destructs it and writes the output. */
 #include "MnistKernels.h"
 
 #include <stdio.h>
@@ -32,6 +33,11 @@ int main(int argc, char **argv)
     __L2_Read = __L2_Write = __L3_Read = __L3_Write = 0;
     MnistCNN(Input0, Output0);
     printf("DMA %u %u %u %u\n", __L2_Read, __L2_Write, __L3_Read, __L3_Write);
+#ifdef INSTRUMENTED
+    /* Built for a graph generated with cycles, node names and operation counts. */
+    for (int Node = 0; Node < 4; ++Node)
+        printf("NODE %s %u %u\n", AT_GraphNodeNames[Node], AT_GraphOperInfosNames[Node], MnistPerf[Node]);
+#endif
     MnistCNN_Destruct();
     FILE *Out = fopen(argv[2], "wb");
     if (!Out || fwrite(Output0, sizeof(short int), 10, Out) != 10) {

@@ -35,6 +35,8 @@ void pi_ram_write(struct pi_device *device, uint32_t pi_ram_addr, void *addr, ui
 void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *arg);
 void pi_cl_team_barrier(void);
 int pi_core_id(void);
+#define PI_PERF_CYCLES 1
+unsigned int pi_perf_read(int event);
 int pi_cl_cluster_nb_pe_cores(void);
 
 void *pi_cl_l1_malloc(struct pi_device *device, uint32_t size);

@@ -1,0 +1,30 @@
+// The generation report of a graph, as text (the generator prints it and writes
+// <kernels>.report.txt) and as JSON (the "graphs" of <kernels>.tiling.json, for the studio): per node
+// the kernel and its tiling, L1, DMA bytes, MACs and estimated cycles; per tensor its memory,
+// offset, lifetime and the reason for its placement; totals per memory.
+#pragma once
+
+#include "tiler/graph_allocation.h"
+#include "tiler/kernel_model.h"
+#include "tiler/tiling.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::tiler {
+
+struct GraphReportInput {
+    const KernelModel& model;              // as generated (node kernels may be L3 variants)
+    const GraphModel& graph;
+    const GraphAllocation& allocation;
+    const std::vector<KernelTiling>& tilings;
+    std::uint64_t l1Bytes = 0;             // the kernels' L1 block
+};
+
+nlohmann::json graphReportJson(const GraphReportInput& input);
+std::string graphReportText(const GraphReportInput& input);
+
+}  // namespace tessera::tiler
