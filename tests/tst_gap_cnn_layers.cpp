@@ -289,6 +289,115 @@ private slots:
         QCOMPARE(checked, 4);
     }
 
+    // Zero-padded convolutions (tests/gap/ConvLayers: "same" 3x3 and 5x5, strided, dilated, with
+    // pooling): the tiles see the padding lines, the DMA moves only real lines (the counters equal
+    // the prediction) and the outputs equal the reference, from a budget that forces many tiles
+    // (padding in the first and last) to one that holds whole planes, on 1 and 8 cores.
+    void paddedConvolutionsMatchTheReference_data()
+    {
+        QTest::addColumn<qint64>("l1");
+        QTest::addColumn<int>("cores");
+        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1;
+        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8;
+        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8;
+    }
+    void paddedConvolutionsMatchTheReference()
+    {
+        QFETCH(qint64, l1);
+        QFETCH(int, cores);
+        QTemporaryDir work;
+        const QString generator = work.filePath(QStringLiteral("gen_conv"));
+        QStringList command;
+        const ProcessResult compiled =
+            m_toolchain.compileModel(kGapTests + QStringLiteral("/ConvLayers/Model.c"), generator, &command,
+                                     {QStringLiteral("-I"), kGapTests + QStringLiteral("/ConvLayers")});
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const QString out = work.filePath(QStringLiteral("out"));
+        const bool smallest = l1 == 0;
+        if (smallest) {  // the smallest budget the model accepts
+            const ProcessResult probe = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QStringLiteral("64")});
+            l1 = neededL1(probe.err);
+            QVERIFY2(probe.exitCode != 0 && l1 > 64, qPrintable(describe(QStringLiteral("probe"), {generator}, probe)));
+        }
+        const ProcessResult generated = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QString::number(l1)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+        const QString harness = work.filePath(QStringLiteral("harness"));
+        const QStringList build =
+            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), kGapTests + QStringLiteral("/ConvLayers"),
+                        out + QStringLiteral("/GenKernels.c"), out + QStringLiteral("/GenKernelsInit.c")} +
+            m_toolchain.cnnSources + QStringList{kGapTests + QStringLiteral("/ConvLayers/harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+
+        struct Layer {
+            const char* name;
+            int cin, cout, width, height, filter, dilation, stride, pad;
+            fp::ConvPoolReluParams::Pool pool;
+            int poolSize, poolStride;
+            bool relu;
+        };
+        using Pool = fp::ConvPoolReluParams::Pool;
+        const Layer layers[] = {  // tests/gap/ConvLayers/layers.h
+            {"Same3x3", 4, 8, 20, 18, 3, 1, 1, 1, Pool::None, 1, 1, true},
+            {"Same3x3Stride2MaxPool", 3, 6, 17, 15, 3, 1, 2, 1, Pool::Max, 2, 2, false},
+            {"Pad2Dilated3x3AvgPool", 2, 5, 16, 16, 3, 2, 1, 2, Pool::Average, 2, 2, true},
+            {"Same5x5", 3, 4, 12, 11, 5, 1, 1, 2, Pool::None, 1, 1, false},
+            {"Same3x3Wide", 16, 16, 40, 32, 3, 1, 1, 1, Pool::None, 1, 1, true}};
+        std::mt19937 random(5u + unsigned(cores));
+        const QString data = work.filePath(QStringLiteral("data"));
+        QDir().mkpath(data);
+        std::vector<std::vector<int16_t>> expected;
+        for (const Layer& layer : layers) {
+            fp::ConvPoolReluParams params;
+            params.inFeatures = layer.cin;
+            params.outFeatures = layer.cout;
+            params.width = layer.width;
+            params.height = layer.height;
+            params.filterWidth = params.filterHeight = layer.filter;
+            params.dilationX = params.dilationY = layer.dilation;
+            params.strideX = params.strideY = layer.stride;
+            params.pad = layer.pad;
+            params.pool = layer.pool;
+            params.poolWidth = params.poolHeight = layer.poolSize;
+            params.poolStrideX = params.poolStrideY = layer.poolStride;
+            params.relu = layer.relu;
+            params.inQ = 12;
+            params.filterQ = params.biasQ = 14;
+            params.outQ = 12;
+            const int taps = layer.filter * layer.filter;
+            const std::vector<int16_t> input = randomValues(random, std::size_t(layer.cin) * layer.width * layer.height, 2047);
+            const std::vector<int16_t> filter = randomValues(random, std::size_t(layer.cout) * layer.cin * taps, 255);
+            const std::vector<int16_t> bias = randomValues(random, std::size_t(layer.cout), 1023);
+            const QString base = data + '/' + QLatin1String(layer.name);
+            QVERIFY(writeValues(base + QStringLiteral(".in"), input));
+            QVERIFY(writeValues(base + QStringLiteral(".filter"), inputFeatureMajor(filter, layer.cout, layer.cin, taps)));
+            QVERIFY(writeValues(base + QStringLiteral(".bias"), bias));
+            expected.push_back(fp::convPoolRelu(params, input, filter, bias));
+        }
+        const ProcessResult ran = runProcess(harness, {data}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the harness"), {harness, data}, ran)));
+
+        QString error;
+        const QJsonObject tiling = readJson(out + QStringLiteral("/GenKernels.tiling.json"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        int multiTile = 0;
+        for (std::size_t i = 0; i < std::size(layers); ++i) {
+            const QString name = QLatin1String(layers[i].name);
+            QCOMPARE(readValues(data + '/' + name + QStringLiteral(".out"), expected[i].size()), expected[i]);
+            const QJsonObject kernel = findByName(tiling[QStringLiteral("kernels")].toArray(), name);
+            multiTile += kernel[QStringLiteral("tiles")].toInt() > 1;
+            const QRegularExpressionMatch dma =
+                QRegularExpression(QStringLiteral("DMA %1 (\\d+) (\\d+)").arg(name)).match(ran.out);
+            QVERIFY2(dma.hasMatch(), qPrintable(ran.out));
+            const QJsonObject predicted = kernel[QStringLiteral("dma")].toObject();
+            QCOMPARE(dma.captured(1).toLongLong(), predicted[QStringLiteral("l2_read")].toInteger(-1));
+            QCOMPARE(dma.captured(2).toLongLong(), predicted[QStringLiteral("l2_write")].toInteger(-1));
+        }
+        if (smallest)  // the budget of the largest layer: most layers run in several tiles
+            QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
+    }
+
     // The guide's MnistModel.c verbatim: its generator reads model/*.tensor, writes MnistKernels.c/.h
     // and the constants image; the host program constructs, runs and destructs the graph. The
     // memory figures are the guide's (L1 41632, L2 124692 static and 11264 dynamic) and the output

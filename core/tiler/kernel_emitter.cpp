@@ -79,6 +79,8 @@ private:
     void copy(const ArgTiling& arg, const std::string& prefix, const std::string& buffer, bool in,
               const std::string& event);
     std::string l2Buffer(const ArgTiling& arg, const std::string& buffer) const;
+    void copyPadded(const ArgTiling& arg, const std::string& prefix, const std::string& buffer,
+                    const std::string& event);
     void copyL3(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer, bool in,
                 const std::string& event);
     void copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
@@ -193,6 +195,10 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
                          const std::string& event)
 {
     const KernelArgument& model = *arg.arg;
+    if (arg.padded()) {
+        copyPadded(arg, prefix, buffer, event);
+        return;
+    }
     const std::string home = "(AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
     const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
@@ -210,6 +216,34 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
         code_.line("AT_L2_COPY(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " + direction +
                    ", &" + event + ");");
     }
+}
+
+// A padded input's tile: the padding lines it covers are zeroed in L1 and only its home lines are
+// copied (one plane per chunk: the solver streams padded arguments plane by plane).
+void KernelEmitter::copyPadded(const ArgTiling& arg, const std::string& prefix, const std::string& buffer,
+                               const std::string& event)
+{
+    const KernelArgument& model = *arg.arg;
+    const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * model.itemSize;
+    const std::string first = tiling_.tileCount > 1
+                                  ? var(IterationSpace::Tile, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
+                                  : "-" + num(arg.padBefore);
+    const std::string plane = planeIndex(arg, prefix);
+    const std::string planeOffset = plane.empty() ? "0" : "(" + plane + ")*" + num(arg.planeStride);
+    code_.line("{");
+    code_.line("    int PadFirst = " + first + ", PadLines = " + tileSizeExpr(arg, prefix) + ";");
+    code_.line("    int PadSkip = PadFirst < 0 ? -PadFirst : 0;");
+    code_.line("    int PadEnd = PadFirst + PadLines > " + num(model.height) + " ? " + num(model.height) +
+               " : PadFirst + PadLines;");
+    code_.line("    char *PadLocal = (char *) " + l1Buffer(arg, buffer) + ";");
+    code_.line("    if (PadSkip) memset(PadLocal, 0, PadSkip*" + num(lineBytes) + ");");
+    code_.line("    if (PadEnd - PadFirst < PadLines) memset(PadLocal + (PadEnd - PadFirst)*" + num(lineBytes) +
+               ", 0, (PadLines - (PadEnd - PadFirst))*" + num(lineBytes) + ");");
+    code_.line("    AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + planeOffset +
+               "+(PadFirst + PadSkip)*" + num(lineBytes) + "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" +
+               num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) + ", DMA_COPY_IN, &" + event +
+               ");");
+    code_.line("}");
 }
 
 std::string KernelEmitter::l2Buffer(const ArgTiling& arg, const std::string& buffer) const

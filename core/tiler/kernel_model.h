@@ -108,6 +108,10 @@ struct KernelArgument {
     // [OutFeat][InFeat][Fy][Fx], the kernel reads the filters of one input feature together.
     unsigned constantOuter = 0;
     unsigned constantInner = 0;
+    // Zero lines before and after the argument in its tiled (horizontal) dimension that are not in
+    // its home memory: the tiles see them (a padded convolution input), the DMA moves only real lines.
+    unsigned padBefore = 0;
+    unsigned padAfter = 0;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };

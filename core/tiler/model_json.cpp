@@ -93,7 +93,8 @@ json userKernelJson(const UserKernel& kernel)
                         {"height", arg.height}, {"item_size", arg.itemSize}, {"tile_overlap", arg.tileOverlap},
                         {"constraints", flagNames(kConstraints, arg.constraints)},
                         {"preferred_tile_size", arg.preferredTileSize}, {"c_arg", arg.cArgName},
-                        {"next_plane_update", arg.nextPlaneUpdate}});
+                        {"next_plane_update", arg.nextPlaneUpdate}, {"pad_before", arg.padBefore},
+                        {"pad_after", arg.padAfter}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
@@ -330,6 +331,8 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.preferredTileSize = dimension(arg, "preferred_tile_size", 0);
     parsed.cArgName = arg.string("c_arg", "");
     parsed.nextPlaneUpdate = dimension(arg, "next_plane_update", 0);
+    parsed.padBefore = dimension(arg, "pad_before", 0);
+    parsed.padAfter = dimension(arg, "pad_after", 0);
     return parsed;
 }
 

@@ -69,6 +69,7 @@ private:
     std::uint64_t loadsOf(const KernelTiling& tiling, const ArgTiling& arg) const;
     bool rereads(const KernelTiling& tiling, const ArgTiling& arg) const;
     std::vector<Config> configurations(bool declaredBuffering) const;
+    bool everyTileHasRealLines(const KernelTiling& tiling) const;
     std::string describeMinimum(std::uint64_t budget, std::uint64_t& minimum) const;
 
     const UserKernel& kernel_;
@@ -98,6 +99,15 @@ std::string Solver::prepare()
             tiling.orientation = Orientation::Vertical;
         const bool horizontal = tiling.orientation == Orientation::Horizontal;
         tiling.extent = horizontal ? arg.height : arg.width;
+        if (arg.padBefore > 0 || arg.padAfter > 0) {
+            if (!horizontal || !arg.has(ArgFlag::In) || arg.has(ArgFlag::Out) || !arg.has(ArgFlag::Tiled) ||
+                arg.has(ArgFlag::L2DoubleBuffer) || isScratch(arg))
+                return "user kernel " + kernel_.name + ": argument " + arg.name +
+                       " has padding lines; only tiled inputs homed in L2 and tiled horizontally can be padded";
+            tiling.padBefore = arg.padBefore;
+            tiling.padAfter = arg.padAfter;
+            tiling.extent += arg.padBefore + arg.padAfter;
+        }
         tiling.crossExtent = horizontal ? arg.width : arg.height;
         tiling.planeBytes = std::uint64_t(arg.width) * arg.height * arg.itemSize;
         tiling.planeStride = tiling.planeBytes * std::max(1u, arg.nextPlaneUpdate);
@@ -231,6 +241,16 @@ void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTi
     }
 }
 
+// A padded argument's tile made of padding alone would be a copy of nothing: such tilings are not used.
+bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
+{
+    for (const ArgTiling& arg : tiling.args)
+        if (arg.padded() && (arg.realLinesAt(0, tiling.tileCount) == 0 ||
+                             arg.realLinesAt(tiling.tileCount - 1, tiling.tileCount) == 0))
+            return false;
+    return true;
+}
+
 bool Solver::constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const
 {
     if (tileCount == 1)
@@ -313,8 +333,8 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
             arg.bufferCount = (config.doubleBuffer[i] && loads > 1) ? 2 : 1;
             arg.l1Bytes = arg.chunkBytes * arg.bufferCount;
             // Bytes over all loads: the tile loop contributes the sum of its tile sizes when it is
-            // at or outside the argument's level; the other loops multiply.
-            std::uint64_t bytes = arg.chunkBytes;
+            // at or outside the argument's level; the other loops multiply. Padding lines are not moved.
+            std::uint64_t bytes = tiling.tileCount == 1 ? arg.movedBytesAt(0, 1) : arg.chunkBytes;
             if (arg.level >= 0) {
                 std::uint64_t repeat = 1;
                 bool tileLoopInside = false;
@@ -329,7 +349,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                 if (tileLoopInside) {
                     perPass = 0;
                     for (unsigned t = 0; t < tiling.tileCount; ++t)
-                        perPass += arg.chunkBytesAt(t, tiling.tileCount);
+                        perPass += arg.movedBytesAt(t, tiling.tileCount);
                 }
                 bytes = repeat * perPass;
             }
@@ -422,10 +442,11 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
             continue;
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
-        if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes)
+        // Padded arguments are streamed one plane at a time: their copies skip the padding lines.
+        if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes && !tiling.padded())
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
-        if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles)
+        if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles && !tiling.padded())
             modes.push_back(Across);
         if (modes.size() > 1)
             choices.push_back({i, modes});
@@ -478,6 +499,8 @@ std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum
             continue;
         KernelTiling tiling = base_;
         applyTiles(tiling, tileCount, refTile);
+        if (!everyTileHasRealLines(tiling))
+            continue;
         const std::uint64_t bytes = layout(tiling, single);
         if (bytes < minimum) {
             minimum = bytes;
@@ -527,6 +550,8 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
                     KernelTiling tiling = base_;
                     applyConfig(tiling, config);
                     applyTiles(tiling, tileCount, refTile);
+                    if (!everyTileHasRealLines(tiling))
+                        continue;
                     bool useful = true;
                     for (std::size_t i = 0; i < tiling.args.size(); ++i)
                         if (config.promote[i] && !rereads(tiling, tiling.args[i]))

@@ -1,5 +1,7 @@
 #include "tiler/tiling.h"
 
+#include <algorithm>
+
 namespace tessera::tiler {
 
 unsigned ArgTiling::tileSizeAt(unsigned tileIndex, unsigned tileCount) const
@@ -19,6 +21,25 @@ std::uint64_t ArgTiling::planeChunkBytesAt(unsigned tileIndex, unsigned tileCoun
 std::uint64_t ArgTiling::chunkBytesAt(unsigned tileIndex, unsigned tileCount) const
 {
     return planeChunkBytesAt(tileIndex, tileCount) * planesPerChunk;
+}
+
+unsigned ArgTiling::realLinesAt(unsigned tileIndex, unsigned tileCount) const
+{
+    const unsigned lines = tileSizeAt(tileIndex, tileCount);
+    if (!padded())
+        return lines;
+    // The tile covers virtual lines [start, start + lines); home lines are [padBefore, extent - padAfter).
+    const std::int64_t start = tiled && tileCount > 1 ? std::int64_t(tileIndex) * step : 0;
+    const std::int64_t first = std::max<std::int64_t>(start, padBefore);
+    const std::int64_t last = std::min<std::int64_t>(start + lines, std::int64_t(extent) - padAfter);
+    return last > first ? unsigned(last - first) : 0;
+}
+
+std::uint64_t ArgTiling::movedBytesAt(unsigned tileIndex, unsigned tileCount) const
+{
+    if (!padded())
+        return chunkBytesAt(tileIndex, tileCount);
+    return std::uint64_t(realLinesAt(tileIndex, tileCount)) * crossExtent * arg->itemSize * planesPerChunk;
 }
 
 int KernelTiling::loopIndex(IterationSpace space) const

@@ -55,6 +55,8 @@ struct ArgTiling {
     std::uint64_t dmaWrite = 0;   // predicted bytes moved L1 -> L2
     // Arguments whose home is L3 (O_L2DB) pass through staging buffers in L2.
     bool stagedInL2 = false;
+    unsigned padBefore = 0;       // virtual zero lines (see KernelArgument)
+    unsigned padAfter = 0;
     unsigned l2BufferCount = 0;
     std::uint64_t l2Offset = 0;
     std::uint64_t l2Bytes = 0;
@@ -69,6 +71,11 @@ struct ArgTiling {
     // Bytes of one plane's part of that chunk.
     std::uint64_t planeChunkBytesAt(unsigned tileIndex, unsigned tileCount) const;
     unsigned tileSizeAt(unsigned tileIndex, unsigned tileCount) const;
+    // Lines of that tile that are in home memory (all of them unless the argument is padded).
+    unsigned realLinesAt(unsigned tileIndex, unsigned tileCount) const;
+    // Bytes the DMA moves for that chunk: its real lines, all its planes.
+    std::uint64_t movedBytesAt(unsigned tileIndex, unsigned tileCount) const;
+    bool padded() const { return padBefore > 0 || padAfter > 0; }
 };
 
 struct KernelTiling {

@@ -143,13 +143,13 @@ static void check_set_bias(unsigned W, unsigned H, unsigned Feat, int NormBias)
 }
 
 /* ------------------------------------------------------------------------------------------------
- * KerConv32 (the header's definition: one input plane, no padding) */
+ * KerConv32 (the header's definition: one input plane, PadL zero columns left and as many right) */
 
 static void check_conv32(unsigned W, unsigned H, unsigned Feat, unsigned Fx, unsigned Fy, unsigned Sx,
-                         unsigned Sy, unsigned Dx, unsigned Dy)
+                         unsigned Sy, unsigned Dx, unsigned Dy, unsigned PadL)
 {
     char Name[160];
-    unsigned Wo = (W - Dx * (Fx - 1) - 1) / Sx + 1;
+    unsigned Wo = (W + 2 * PadL - Dx * (Fx - 1) - 1) / Sx + 1;
     unsigned Ho = (H - Dy * (Fy - 1) - 1) / Sy + 1;
     short *In = xmalloc(sizeof(short) * W * H);
     short *Filter = xmalloc(sizeof(short) * Feat * Fx * Fy);
@@ -157,8 +157,8 @@ static void check_conv32(unsigned W, unsigned H, unsigned Feat, unsigned Fx, uns
     int *Init = xmalloc(sizeof(int) * Wo * Ho * Feat);
     KerConv32_Arg_T Arg;
 
-    snprintf(Name, sizeof Name, "KerConv32 %ux%u Feat=%u F=%ux%u S=%u,%u D=%u,%u -> %ux%u", W, H, Feat, Fx,
-             Fy, Sx, Sy, Dx, Dy, Wo, Ho);
+    snprintf(Name, sizeof Name, "KerConv32 %ux%u Feat=%u F=%ux%u S=%u,%u D=%u,%u PadL=%u -> %ux%u", W, H, Feat,
+             Fx, Fy, Sx, Sy, Dx, Dy, PadL, Wo, Ho);
     begin_case(Name);
     for (unsigned i = 0; i < W * H; i++)
         In[i] = (short) rnd(-32768, 32767);
@@ -180,6 +180,7 @@ static void check_conv32(unsigned W, unsigned H, unsigned Feat, unsigned Fx, uns
     Arg.Sy = Sy;
     Arg.Dx = Dx;
     Arg.Dy = Dy;
+    Arg.PadL = PadL;
     AT_FORK(gap_ncore(), KerConv32, &Arg);
     for (unsigned f = 0; f < Feat; f++)
         for (unsigned y = 0; y < Ho; y++)
@@ -188,8 +189,9 @@ static void check_conv32(unsigned W, unsigned H, unsigned Feat, unsigned Fx, uns
                 int64_t Acc = Init[o];
                 for (unsigned ky = 0; ky < Fy; ky++)
                     for (unsigned kx = 0; kx < Fx; kx++) {
-                        unsigned iy = y * Sy + ky * Dy, ix = x * Sx + kx * Dx;
-                        Acc += (int32_t) In[iy * W + ix] * (int32_t) Filter[(f * Fy + ky) * Fx + kx];
+                        int iy = (int) (y * Sy + ky * Dy), ix = (int) (x * Sx + kx * Dx) - (int) PadL;
+                        if (ix >= 0 && ix < (int) W)
+                            Acc += (int32_t) In[iy * (int) W + ix] * (int32_t) Filter[(f * Fy + ky) * Fx + kx];
                     }
                 if (Out[o] != in_int32(Acc))
                     mismatch("Out", (long) o, Out[o], (long) Acc);
@@ -594,6 +596,7 @@ static void check_layer(const LayerCase *L)
             ConvArg.Fx = ConvArg.Fy = (unsigned) L->Fc;
             ConvArg.Sx = ConvArg.Sy = (unsigned) L->Sc;
             ConvArg.Dx = ConvArg.Dy = (unsigned) L->Dc;
+            ConvArg.PadL = 0;
             AT_FORK(gap_ncore(), KerConv32, &ConvArg);
         }
 
@@ -644,18 +647,23 @@ int main(int argc, char **argv)
     check_set_bias(3, 2, 1, -16);
 
     /* KerConv32 */
-    check_conv32(11, 9, 1, 3, 3, 1, 1, 1, 1);
-    check_conv32(13, 12, 3, 5, 5, 1, 1, 1, 1);
-    check_conv32(15, 11, 32, 3, 3, 2, 2, 1, 1);
-    check_conv32(17, 13, 3, 3, 3, 1, 1, 2, 2);
-    check_conv32(9, 7, 32, 1, 1, 1, 1, 1, 1);
-    check_conv32(9, 9, 3, 1, 1, 2, 2, 1, 1);
-    check_conv32(21, 19, 1, 5, 5, 2, 2, 2, 2);
-    check_conv32(12, 7, 3, 5, 5, 2, 1, 1, 1);
-    check_conv32(10, 11, 3, 3, 5, 1, 2, 2, 1);
-    check_conv32(7, 5, 5, 5, 5, 1, 1, 1, 1); /* Ho = 1 */
-    check_conv32(5, 5, 1, 5, 5, 1, 1, 1, 1); /* a single output */
-    check_conv32(16, 16, 32, 5, 5, 1, 1, 1, 1);
+    check_conv32(11, 9, 1, 3, 3, 1, 1, 1, 1, 0);
+    check_conv32(13, 12, 3, 5, 5, 1, 1, 1, 1, 0);
+    check_conv32(15, 11, 32, 3, 3, 2, 2, 1, 1, 0);
+    check_conv32(17, 13, 3, 3, 3, 1, 1, 2, 2, 0);
+    check_conv32(9, 7, 32, 1, 1, 1, 1, 1, 1, 0);
+    check_conv32(9, 9, 3, 1, 1, 2, 2, 1, 1, 0);
+    check_conv32(21, 19, 1, 5, 5, 2, 2, 2, 2, 0);
+    check_conv32(12, 7, 3, 5, 5, 2, 1, 1, 1, 0);
+    check_conv32(10, 11, 3, 3, 5, 1, 2, 2, 1, 0);
+    check_conv32(7, 5, 5, 5, 5, 1, 1, 1, 1, 0); /* Ho = 1 */
+    check_conv32(5, 5, 1, 5, 5, 1, 1, 1, 1, 0); /* a single output */
+    check_conv32(16, 16, 32, 5, 5, 1, 1, 1, 1, 0);
+    check_conv32(11, 9, 4, 3, 3, 1, 1, 1, 1, 1);  /* "same" 3x3 */
+    check_conv32(12, 9, 3, 3, 3, 2, 2, 1, 1, 1);  /* strided, the right padding partly unused */
+    check_conv32(10, 8, 2, 5, 5, 1, 1, 1, 1, 2);
+    check_conv32(9, 9, 2, 3, 3, 1, 1, 2, 2, 2);   /* dilated */
+    check_conv32(3, 6, 2, 5, 5, 1, 1, 1, 1, 2);   /* filter wider than the tile */
 
     /* KerNormPoolReLU */
     check_norm_pool_relu(7, 5, 1, 0, CNN_POOL_NONE, 1, 1, 0, 40000);

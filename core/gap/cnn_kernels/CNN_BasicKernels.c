@@ -78,6 +78,7 @@ void KerConv32(KerConv32_Arg_T *Arg)
     unsigned int Fx = Arg->Fx, Fy = Arg->Fy;
     unsigned int Sx = Arg->Sx, Sy = Arg->Sy;
     unsigned int Dx = Arg->Dx, Dy = Arg->Dy;
+    int PadL = (int) Arg->PadL;
     unsigned int First, Last;
 
     core_range(Arg->Feat * Ho, &First, &Last); /* output rows of all planes */
@@ -87,11 +88,18 @@ void KerConv32(KerConv32_Arg_T *Arg)
         int * __restrict__ Row = Out + r * Wo;
         for (unsigned int x = 0; x < Wo; x++) {
             int32_t Acc = 0;
+            const int Column = (int) (x * Sx) - PadL;
+            /* The filter taps that fall on real columns: kx in [KxFirst, KxEnd). */
+            unsigned int KxFirst = 0, KxEnd = Fx;
+            while (KxFirst < Fx && Column + (int) (KxFirst * Dx) < 0)
+                KxFirst++;
+            while (KxEnd > KxFirst && Column + (int) ((KxEnd - 1) * Dx) >= (int) W)
+                KxEnd--;
             for (unsigned int ky = 0; ky < Fy; ky++) {
-                const short int *Line = In + (y * Sy + ky * Dy) * W + x * Sx;
+                const short int *Line = In + (y * Sy + ky * Dy) * W;
                 const short int *FLine = Filt + ky * Fx;
-                for (unsigned int kx = 0; kx < Fx; kx++)
-                    Acc += (int32_t) Line[kx * Dx] * (int32_t) FLine[kx];
+                for (unsigned int kx = KxFirst; kx < KxEnd; kx++)
+                    Acc += (int32_t) Line[Column + (int) (kx * Dx)] * (int32_t) FLine[kx];
             }
             Row[x] += Acc;
         }

@@ -30,11 +30,13 @@ typedef struct {
 } KerSetBias32_Arg_T;
 void KerSetBias32(KerSetBias32_Arg_T *Arg);
 
-/* Adds one input feature's contribution to Feat output planes (no padding):
+/* Adds one input feature's contribution to Feat output planes:
  *   Out[f][y][x] += sum over ky < Fy, kx < Fx of
- *       In[(y*Sy + ky*Dy) * W + x*Sx + kx*Dx] * Filter[(f*Fy + ky)*Fx + kx]
- * for y < Ho, x < Wo. In is one input plane's tile (W x H), Filter the Feat filters of this input
- * feature, Out the int32 accumulator tile (Feat planes of Wo x Ho). */
+ *       In[(y*Sy + ky*Dy) * W + x*Sx + kx*Dx - PadL] * Filter[(f*Fy + ky)*Fx + kx]
+ * for y < Ho, x < Wo, where columns outside 0..W-1 contribute 0 (PadL zero columns on the left;
+ * Wo says how many on the right). In is one input plane's tile (W x H; padding lines above and
+ * below are already zero lines of the tile), Filter the Feat filters of this input feature, Out the
+ * int32 accumulator tile (Feat planes of Wo x Ho). */
 typedef struct {
     short int * __restrict__ In;
     unsigned int W;
@@ -50,6 +52,7 @@ typedef struct {
     unsigned int Sy;
     unsigned int Dx;
     unsigned int Dy;
+    unsigned int PadL;
 } KerConv32_Arg_T;
 void KerConv32(KerConv32_Arg_T *Arg);
 

@@ -54,11 +54,11 @@ void LoadCNNLibrary(void)
                     TCArg("unsigned int", "Feat"), TCArg(kShort, "Bias"), TCArg("int", "NormBias")),
               "KerSetBias32_Arg_T");
     LibKernel("KerConv32", CALL_PARALLEL,
-              CArgs(14, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+              CArgs(15, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg(kShort, "Filter"), TCArg("int * __restrict__", "Out"), TCArg("unsigned int", "Wo"),
                     TCArg("unsigned int", "Ho"), TCArg("unsigned int", "Feat"), TCArg("unsigned int", "Fx"),
                     TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"), TCArg("unsigned int", "Sy"),
-                    TCArg("unsigned int", "Dx"), TCArg("unsigned int", "Dy")),
+                    TCArg("unsigned int", "Dx"), TCArg("unsigned int", "Dy"), TCArg("unsigned int", "PadL")),
               "KerConv32_Arg_T");
     LibKernel("KerNormPoolReLU", CALL_PARALLEL,
               CArgs(14, TCArg("int * __restrict__", "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
@@ -93,8 +93,10 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
         layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
     if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
         layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
-    if (ConvPad != 0 || PoolPad != 0)
-        layerError(Name, "padding is not supported by this generator yet; pad the input tensor instead");
+    if (PoolPad != 0)
+        layerError(Name, "pooling padding is not supported by this generator yet (PoolPad must be 0)");
+    if (ConvPad < 0 || ConvPad > 64)
+        layerError(Name, "ConvPad is " + std::to_string(ConvPad) + ", expected 0 to 64");
     const bool pooled = PoolOper != KOP_NONE;
     if (!pooled)
         Fpx = Fpy = Spx = Spy = Dpx = Dpy = 1;
@@ -104,11 +106,14 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                            {"Fcx", Fcx}, {"Fcy", Fcy}, {"Dcx", Dcx}, {"Dcy", Dcy}, {"Scx", Scx}, {"Scy", Scy},
                            {"Fpx", Fpx}, {"Fpy", Fpy}, {"Spx", Spx}, {"Spy", Spy}});
     const int spanX = Dcx * (Fcx - 1) + 1, spanY = Dcy * (Fcy - 1) + 1;
-    if (spanX > Width || spanY > Height)
+    // The tiles see the input with its ConvPad zero lines above and below (the tile solver's
+    // padding lines); the basic kernel adds the zero columns left and right.
+    const int paddedW = Width + 2 * ConvPad, paddedH = Height + 2 * ConvPad;
+    if (spanX > paddedW || spanY > paddedH)
         layerError(Name, "the " + std::to_string(spanX) + "x" + std::to_string(spanY) +
                              " filter window is larger than the " + std::to_string(Width) + "x" +
-                             std::to_string(Height) + " input");
-    const int convW = (Width - spanX) / Scx + 1, convH = (Height - spanY) / Scy + 1;
+                             std::to_string(Height) + " input with its padding of " + std::to_string(ConvPad));
+    const int convW = (paddedW - spanX) / Scx + 1, convH = (paddedH - spanY) / Scy + 1;
     if (Fpx > convW || Fpy > convH)
         layerError(Name, "the pooling window is larger than the " + std::to_string(convW) + "x" +
                              std::to_string(convH) + " convolution output");
@@ -127,11 +132,11 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Bias", KER_ARG_TILE),
                                    Imm(Bias_Q - (In_Q + Filter_Q)))),
                      Call("KerConv32", LOC_INNER_LOOP,
-                          Bindings(14, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                          Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
                                    K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
                                    K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy), Imm(Scx),
-                                   Imm(Scy), Imm(Dcx), Imm(Dcy))),
+                                   Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
                      Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
                           Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
@@ -155,11 +160,16 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
     kernel.operations = std::uint64_t(OutFeat) * unsigned(convW) * unsigned(convH) * unsigned(InFeat) * unsigned(Fcx) *
                         unsigned(Fcy);
     // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
-    for (tessera::tiler::KernelArgument& arg : kernel.args)
+    for (tessera::tiler::KernelArgument& arg : kernel.args) {
         if (arg.name == "Filter") {
             arg.constantOuter = unsigned(OutFeat);
             arg.constantInner = unsigned(InFeat);
         }
+        if (arg.name == "In") {
+            arg.height = unsigned(Height);  // its home: the padding lines are not stored
+            arg.padBefore = arg.padAfter = unsigned(ConvPad);
+        }
+    }
     return 1;
 }
 

@@ -1,0 +1,26 @@
+/* Padded convolution layers (layers.h) through CNN_ConvolutionPoolReLU; the L1 budget comes from
+ * the command line (--l1), so the tests can force many tiles, where the padding lines fall in the
+ * first and last ones. */
+#include <stdio.h>
+
+#include "AutoTilerLib.h"
+#include "CNN_Generators.h"
+#include "layers.h"
+
+#define DECLARE(Name, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Relu) \
+    CNN_ConvolutionPoolReLU(#Name, 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, Cin, Cout, W, H, KOP_CONV, F, F, D, D, \
+                            S, S, P, Pool, Fp, Fp, 1, 1, Sp, Sp, 0, (Relu) ? KOP_RELU : KOP_NONE);
+
+int main(int argc, char **argv)
+{
+    if (TilerParseOptions(argc, argv)) {
+        printf("Failed to initialize or incorrect output arguments directory.\n");
+        return 1;
+    }
+    SetSymbolDynamics();
+    SetUsedFilesNames(0, 1, "CNN_BasicKernels.h");
+    LoadCNNLibrary();
+    CONV_LAYERS(DECLARE)
+    GenerateTilingCode();
+    return 0;
+}

@@ -1,0 +1,80 @@
+/* Host harness of the padded convolution layers: `harness DIR` reads each layer's int16 inputs from
+ * DIR/<Layer>.in, .filter (input-feature major), .bias, runs the generated layer, writes
+ * DIR/<Layer>.out and prints its DMA counters. */
+#include "GenKernels.h"
+#include "CNN_BasicKernels.h"
+#include "layers.h"
+
+#include <stdio.h>
+/* The harness only needs to tell pooled layers from the others. */
+enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL };
+#include <stdlib.h>
+
+static short *ReadFile(const char *Dir, const char *Layer, const char *What, size_t Count)
+{
+    char Path[1024];
+    snprintf(Path, sizeof Path, "%s/%s.%s", Dir, Layer, What);
+    FILE *File = fopen(Path, "rb");
+    short *Data = (short *) malloc(Count * sizeof(short));
+    if (!File || !Data || fread(Data, sizeof(short), Count, File) != Count) {
+        fprintf(stderr, "harness: cannot read %zu values from %s\n", Count, Path);
+        exit(2);
+    }
+    fclose(File);
+    return Data;
+}
+
+static void WriteFile(const char *Dir, const char *Layer, const short *Data, size_t Count)
+{
+    char Path[1024];
+    snprintf(Path, sizeof Path, "%s/%s.out", Dir, Layer);
+    FILE *File = fopen(Path, "wb");
+    if (!File || fwrite(Data, sizeof(short), Count, File) != Count) {
+        fprintf(stderr, "harness: cannot write %s\n", Path);
+        exit(2);
+    }
+    fclose(File);
+}
+
+/* Output size of a layer (docs/gap-fixed-point.md). */
+static size_t OutCount(int Cout, int W, int H, int F, int D, int S, int P, int Pooled, int Fp, int Sp)
+{
+    int Wc = (W + 2 * P - D * (F - 1) - 1) / S + 1, Hc = (H + 2 * P - D * (F - 1) - 1) / S + 1;
+    if (Pooled) {
+        Wc = (Wc - Fp) / Sp + 1;
+        Hc = (Hc - Fp) / Sp + 1;
+    }
+    return (size_t) Cout * (size_t) Wc * (size_t) Hc;
+}
+
+#define RUN(Name, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Relu) \
+    { \
+        const size_t Out = OutCount(Cout, W, H, F, D, S, P, (Pool) != KOP_NONE, Fp, Sp); \
+        short *In = ReadFile(argv[1], #Name, "in", (size_t) (Cin) * (W) * (H)); \
+        short *Filter = ReadFile(argv[1], #Name, "filter", (size_t) (Cin) * (Cout) * (F) * (F)); \
+        short *Bias = ReadFile(argv[1], #Name, "bias", (size_t) (Cout)); \
+        short *Output = (short *) calloc(Out, sizeof(short)); \
+        __L2_Read = __L2_Write = __L3_Read = __L3_Write = 0; \
+        Name(In, Filter, Bias, Output); \
+        printf("DMA %s %u %u %u %u\n", #Name, __L2_Read, __L2_Write, __L3_Read, __L3_Write); \
+        WriteFile(argv[1], #Name, Output, Out); \
+        free(In); \
+        free(Filter); \
+        free(Bias); \
+        free(Output); \
+    }
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: harness DIR\n");
+        return 2;
+    }
+    L1_Memory = (char *) malloc(_L1_Memory_SIZE);
+    L2_Memory = (char *) malloc(_L2_Memory_SIZE);
+    CONV_LAYERS(RUN)
+    free(L1_Memory);
+    free(L2_Memory);
+    printf("RESULT ok\n");
+    return 0;
+}
