@@ -332,6 +332,40 @@ private slots:
                                                                                    0, 0, 0, 0}));
     }
 
+    // A depthwise convolution is the full convolution whose filter is zero between different
+    // features (a block-diagonal filter), with every other setting alike.
+    void depthwiseIsTheBlockDiagonalConvolution()
+    {
+        std::mt19937 random(3);
+        std::uniform_int_distribution<int> value(-2000, 2000), weight(-200, 200);
+        ConvPoolReluParams p;
+        p.inFeatures = p.outFeatures = 3;
+        p.width = 9;
+        p.height = 8;
+        p.filterWidth = p.filterHeight = 3;
+        p.strideX = p.strideY = 2;
+        p.pad = 1;
+        p.pool = ConvPoolReluParams::Pool::Max;
+        p.poolWidth = p.poolHeight = p.poolStrideX = p.poolStrideY = 2;
+        p.relu = true;
+        p.inQ = p.outQ = 12;
+        p.filterQ = p.biasQ = 14;
+        Values input(3 * 8 * 9), depthwise(3 * 9), bias{100, -3000, 77};
+        for (int16_t& v : input)
+            v = int16_t(value(random));
+        for (int16_t& v : depthwise)
+            v = int16_t(weight(random));
+        Values full(3 * 3 * 9, 0);
+        for (int c = 0; c < 3; ++c)
+            for (int k = 0; k < 9; ++k)
+                full[size_t((c * 3 + c) * 9 + k)] = depthwise[size_t(c * 9 + k)];
+        ConvPoolReluParams dw = p;
+        dw.depthwise = true;
+        QCOMPARE(convPoolRelu(dw, input, depthwise, bias), convPoolRelu(p, input, full, bias));
+        dw.outFeatures = 2;
+        requireMessage([&] { convPoolReluOutputShape(dw); }, {"depthwise", "inFeatures == outFeatures"});
+    }
+
     void maxAndAveragePooling2x2()
     {
         const Values input{3, -1, 4, 1,   //

@@ -289,8 +289,8 @@ private slots:
         QCOMPARE(checked, 4);
     }
 
-    // Zero-padded convolutions (tests/gap/ConvLayers: "same" 3x3 and 5x5, strided, dilated, with
-    // pooling): the tiles see the padding lines, the DMA moves only real lines (the counters equal
+    // Zero-padded and depthwise convolutions (tests/gap/ConvLayers: "same" 3x3 and 5x5, strided,
+    // dilated, with pooling): the tiles see the padding lines, the DMA moves only real lines (the counters equal
     // the prediction) and the outputs equal the reference, from a budget that forces many tiles
     // (padding in the first and last) to one that holds whole planes, on 1 and 8 cores.
     void paddedConvolutionsMatchTheReference_data()
@@ -336,6 +336,7 @@ private slots:
             fp::ConvPoolReluParams::Pool pool;
             int poolSize, poolStride;
             bool relu;
+            bool depthwise = false;
         };
         using Pool = fp::ConvPoolReluParams::Pool;
         const Layer layers[] = {  // tests/gap/ConvLayers/layers.h
@@ -343,7 +344,10 @@ private slots:
             {"Same3x3Stride2MaxPool", 3, 6, 17, 15, 3, 1, 2, 1, Pool::Max, 2, 2, false},
             {"Pad2Dilated3x3AvgPool", 2, 5, 16, 16, 3, 2, 1, 2, Pool::Average, 2, 2, true},
             {"Same5x5", 3, 4, 12, 11, 5, 1, 1, 2, Pool::None, 1, 1, false},
-            {"Same3x3Wide", 16, 16, 40, 32, 3, 1, 1, 1, Pool::None, 1, 1, true}};
+            {"Same3x3Wide", 16, 16, 40, 32, 3, 1, 1, 1, Pool::None, 1, 1, true},
+            {"Depthwise3x3", 8, 8, 24, 20, 3, 1, 1, 1, Pool::None, 1, 1, true, true},
+            {"Depthwise3x3Stride2", 6, 6, 25, 23, 3, 1, 2, 1, Pool::None, 1, 1, false, true},
+            {"Depthwise5x5MaxPool", 4, 4, 18, 16, 5, 1, 1, 2, Pool::Max, 2, 2, true, true}};
         std::mt19937 random(5u + unsigned(cores));
         const QString data = work.filePath(QStringLiteral("data"));
         QDir().mkpath(data);
@@ -362,16 +366,19 @@ private slots:
             params.poolWidth = params.poolHeight = layer.poolSize;
             params.poolStrideX = params.poolStrideY = layer.poolStride;
             params.relu = layer.relu;
+            params.depthwise = layer.depthwise;
             params.inQ = 12;
             params.filterQ = params.biasQ = 14;
             params.outQ = 12;
             const int taps = layer.filter * layer.filter;
             const std::vector<int16_t> input = randomValues(random, std::size_t(layer.cin) * layer.width * layer.height, 2047);
-            const std::vector<int16_t> filter = randomValues(random, std::size_t(layer.cout) * layer.cin * taps, 255);
+            const int filterInputs = layer.depthwise ? 1 : layer.cin;
+            const std::vector<int16_t> filter = randomValues(random, std::size_t(layer.cout) * filterInputs * taps, 255);
             const std::vector<int16_t> bias = randomValues(random, std::size_t(layer.cout), 1023);
             const QString base = data + '/' + QLatin1String(layer.name);
             QVERIFY(writeValues(base + QStringLiteral(".in"), input));
-            QVERIFY(writeValues(base + QStringLiteral(".filter"), inputFeatureMajor(filter, layer.cout, layer.cin, taps)));
+            QVERIFY(writeValues(base + QStringLiteral(".filter"),
+                                layer.depthwise ? filter : inputFeatureMajor(filter, layer.cout, layer.cin, taps)));
             QVERIFY(writeValues(base + QStringLiteral(".bias"), bias));
             expected.push_back(fp::convPoolRelu(params, input, filter, bias));
         }

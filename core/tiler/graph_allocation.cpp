@@ -24,7 +24,8 @@ std::uint64_t homeBytes(const UserKernel& kernel, const KernelArgument& arg)
     if (arg.has(ArgFlag::FourD))
         planes = std::uint64_t(kernel.inPlanes) * kernel.outPlanes;
     else if (arg.has(ArgFlag::ThreeD))
-        planes = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In) ? kernel.outPlanes : kernel.inPlanes;
+        planes = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In) && !arg.planePerInput ? kernel.outPlanes
+                                                                                      : kernel.inPlanes;
     const std::uint64_t plane = std::uint64_t(arg.width) * arg.height * arg.itemSize;
     return plane * planes;
 }

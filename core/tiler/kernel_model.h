@@ -112,6 +112,9 @@ struct KernelArgument {
     // its home memory: the tiles see them (a padded convolution input), the DMA moves only real lines.
     unsigned padBefore = 0;
     unsigned padAfter = 0;
+    // A 3-D output written one plane per input plane (depthwise layers): it follows the input-plane
+    // loop instead of the output-plane loop.
+    bool planePerInput = false;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };

@@ -74,7 +74,7 @@ std::uint64_t planeCount(const UserKernel& kernel, const KernelArgument& argumen
         return saturatingProduct(kernel.inPlanes, kernel.outPlanes);
     if (!argument.has(ArgFlag::ThreeD))
         return 1;
-    if (argument.has(ArgFlag::In))  // an in-out argument counts as an input
+    if (argument.has(ArgFlag::In) || argument.planePerInput)  // an in-out argument counts as an input
         return kernel.inPlanes;
     if (argument.has(ArgFlag::Out))
         return kernel.outPlanes;

@@ -94,7 +94,7 @@ json userKernelJson(const UserKernel& kernel)
                         {"constraints", flagNames(kConstraints, arg.constraints)},
                         {"preferred_tile_size", arg.preferredTileSize}, {"c_arg", arg.cArgName},
                         {"next_plane_update", arg.nextPlaneUpdate}, {"pad_before", arg.padBefore},
-                        {"pad_after", arg.padAfter}});
+                        {"pad_after", arg.padAfter}, {"plane_per_input", arg.planePerInput}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
@@ -333,6 +333,7 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.nextPlaneUpdate = dimension(arg, "next_plane_update", 0);
     parsed.padBefore = dimension(arg, "pad_before", 0);
     parsed.padAfter = dimension(arg, "pad_after", 0);
+    parsed.planePerInput = arg.boolean("plane_per_input", false);
     return parsed;
 }
 

@@ -132,6 +132,9 @@ std::string Solver::prepare()
                 tiling.usesInPlane = inPlanes > 1;
                 tiling.usesOutPlane = outPlanes > 1;
                 tiling.planeCount = inPlanes * outPlanes;
+            } else if (arg.has(ArgFlag::ThreeD) && arg.planePerInput) {
+                tiling.usesInPlane = inPlanes > 1;
+                tiling.planeCount = inPlanes;
             } else if (arg.has(ArgFlag::ThreeD)) {
                 const bool outputOnly = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In);
                 tiling.usesOutPlane = outputOnly && outPlanes > 1;
@@ -334,7 +337,8 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
             arg.l1Bytes = arg.chunkBytes * arg.bufferCount;
             // Bytes over all loads: the tile loop contributes the sum of its tile sizes when it is
             // at or outside the argument's level; the other loops multiply. Padding lines are not moved.
-            std::uint64_t bytes = tiling.tileCount == 1 ? arg.movedBytesAt(0, 1) : arg.chunkBytes;
+            const std::uint64_t movedChunk = tiling.tileCount == 1 ? arg.movedBytesAt(0, 1) : arg.chunkBytes;
+            std::uint64_t bytes = movedChunk;
             if (arg.level >= 0) {
                 std::uint64_t repeat = 1;
                 bool tileLoopInside = false;
@@ -345,7 +349,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                     else
                         repeat *= loop.count;
                 }
-                std::uint64_t perPass = arg.chunkBytes;
+                std::uint64_t perPass = movedChunk;
                 if (tileLoopInside) {
                     perPass = 0;
                     for (unsigned t = 0; t < tiling.tileCount; ++t)
@@ -446,7 +450,7 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes && !tiling.padded())
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
-        if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles && !tiling.padded())
+        if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles && !tiling.padded() && !arg.planePerInput)
             modes.push_back(Across);
         if (modes.size() > 1)
             choices.push_back({i, modes});

@@ -23,6 +23,7 @@ typedef enum {
     KOP_NONE = 0,
     KOP_CONV,
     KOP_CONV_DP,    /* convolution with 32-bit accumulation over all input features */
+    KOP_CONV_DW,    /* depthwise: output feature c from input feature c only (InFeat == OutFeat) */
     KOP_MAXPOOL,
     KOP_AVGPOOL,
     KOP_RELU,
@@ -35,11 +36,14 @@ typedef struct CNN_GenControl_S CNN_GenControl_T;
 
 void LoadCNNLibrary(void);
 
-/* Convolution (Fcx x Fcy, dilation Dcx/Dcy, stride Scx/Scy) of InFeat planes of Width x Height into
- * OutFeat planes, then optional pooling (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and
- * optional KOP_RELU. Data sizes must be 2 (16-bit). The *_InL3 flags are accepted for compatibility;
- * where tensors live is decided by the graph. Padding (ConvPad, PoolPad) must be 0 and pooling
- * dilation 1. Returns 1 when the layer was generated; errors stop generation with a message. */
+/* Convolution (Fcx x Fcy, dilation Dcx/Dcy, stride Scx/Scy, ConvPad zero lines and columns on every
+ * side) of InFeat planes of Width x Height into OutFeat planes, then optional pooling
+ * (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and optional KOP_RELU. ConvOper KOP_CONV or
+ * KOP_CONV_DP: every output feature reads every input feature, filters [OutFeat][InFeat][Fcy][Fcx];
+ * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
+ * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
+ * graph. PoolPad must be 0 and pooling dilation 1. Returns 1 when the layer was generated; errors
+ * stop generation with a message. */
 int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,
                             int In_DataSize, int Filter_DataSize, int Bias_DataSize, int Out_DataSize,
                             int In_Q, int Filter_Q, int Bias_Q, int Out_Q,

@@ -43,6 +43,46 @@ tessera::tiler::UserKernel& declaredKernel(const char* name)
     layerError(name, "the generated user kernel is missing from the model");
 }
 
+// A depthwise layer: one input feature at a time (planes outer, tiles inner), each output plane
+// from its own input plane with that feature's filter and bias; the full convolution's basic
+// kernels run with one feature.
+void declareDepthwiseKernel(const char* Name, int Features, int Width, int Height, int Fcx, int Fcy, int Dcx, int Dcy,
+                            int Scx, int Scy, int ConvPad, int convW, int convH, int convOverlap, int inOverlap,
+                            int outW, int outH, int normBias, int norm, int pool, int Fpx, int Fpy, int Spx, int Spy,
+                            bool relu)
+{
+    UserKernel(Name, KernelDimensions(unsigned(Features), unsigned(Width), unsigned(Height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
+               Calls(3,
+                     Call("KerSetBias32", LOC_INNER_LOOP,
+                          Bindings(6, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), K_Arg("Bias", KER_ARG_TILE),
+                                   Imm(normBias))),
+                     Call("KerConv32", LOC_INNER_LOOP,
+                          Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                   K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), Imm(Fcx), Imm(Fcy), Imm(Scx), Imm(Scy),
+                                   Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
+                     Call("KerNormPoolReLU", LOC_INNER_LOOP,
+                          Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
+                                   K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H), Imm(norm), Imm(pool),
+                                   Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy), Imm(relu ? 1 : 0)))),
+               KerArgs(5,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Bias", OBJ_IN_DB_NTILED_3D, 1, 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Filter", 0),
+                       // 32-bit accumulators of one tile of one feature.
+                       KerArg("ConvOut", OBJ_BUFFER_ONETILE, unsigned(convW), unsigned(convH), 4,
+                              unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Out", 0)));
+}
+
 }  // namespace
 
 extern "C" {
@@ -87,8 +127,12 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
     (void) Ctrl;
     (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
-    if (ConvOper != KOP_CONV && ConvOper != KOP_CONV_DP)
-        layerError(Name, "the convolution operation must be KOP_CONV or KOP_CONV_DP");
+    if (ConvOper != KOP_CONV && ConvOper != KOP_CONV_DP && ConvOper != KOP_CONV_DW)
+        layerError(Name, "the convolution operation must be KOP_CONV, KOP_CONV_DP or KOP_CONV_DW");
+    const bool depthwise = ConvOper == KOP_CONV_DW;
+    if (depthwise && InFeat != OutFeat)
+        layerError(Name, "a depthwise convolution (KOP_CONV_DW) needs InFeat == OutFeat, got " +
+                             std::to_string(InFeat) + " and " + std::to_string(OutFeat));
     if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
         layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
     if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
@@ -123,52 +167,57 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
     const int convOverlap = Fpy > Spy ? Fpy - Spy : 0;
     const int inOverlap = Scy * convOverlap + (spanY > Scy ? spanY - Scy : 0);
 
-    UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
-               KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
-               CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
-               Calls(3,
-                     Call("KerSetBias32", LOC_IN_PLANE_PROLOG,
-                          Bindings(6, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Bias", KER_ARG_TILE),
-                                   Imm(Bias_Q - (In_Q + Filter_Q)))),
-                     Call("KerConv32", LOC_INNER_LOOP,
-                          Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
-                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
-                                   K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy), Imm(Scx),
-                                   Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
-                     Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
-                          Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
-                                   K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
-                                   Imm(In_Q + Filter_Q - Out_Q),
-                                   Imm(PoolOper == KOP_MAXPOOL ? 1 : PoolOper == KOP_AVGPOOL ? 2 : 0), Imm(Fpx),
-                                   Imm(Fpy), Imm(Spx), Imm(Spy), Imm(ReLUOper == KOP_RELU)))),
-               KerArgs(5,
-                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
-                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                       KerArg("Bias", OBJ_IN_NTILED, unsigned(OutFeat), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
-                       // One plane per input feature: the filters of all output features for it.
-                       KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), unsigned(OutFeat), 2, 0,
-                              OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
-                       // 32-bit accumulators of one tile, every output feature.
-                       KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(convW), unsigned(convH), 4,
-                              unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
-                              "Out", 0)));
+    const int pool = PoolOper == KOP_MAXPOOL ? 1 : PoolOper == KOP_AVGPOOL ? 2 : 0;
+    if (depthwise)
+        declareDepthwiseKernel(Name, InFeat, Width, Height, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad, convW, convH,
+                               convOverlap, inOverlap, outW, outH, Bias_Q - (In_Q + Filter_Q),
+                               In_Q + Filter_Q - Out_Q, pool, Fpx, Fpy, Spx, Spy, ReLUOper == KOP_RELU);
+    else
+        UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
+                   KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
+                   CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
+                   Calls(3,
+                         Call("KerSetBias32", LOC_IN_PLANE_PROLOG,
+                              Bindings(6, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Bias", KER_ARG_TILE),
+                                       Imm(Bias_Q - (In_Q + Filter_Q)))),
+                         Call("KerConv32", LOC_INNER_LOOP,
+                              Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                       K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                       K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy), Imm(Scx),
+                                       Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
+                         Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
+                              Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
+                                       K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                       Imm(In_Q + Filter_Q - Out_Q), Imm(pool), Imm(Fpx), Imm(Fpy), Imm(Spx),
+                                       Imm(Spy), Imm(ReLUOper == KOP_RELU)))),
+                   KerArgs(5,
+                           KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
+                                  OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                           KerArg("Bias", OBJ_IN_NTILED, unsigned(OutFeat), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                           // One plane per input feature: the filters of all output features for it.
+                           KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), unsigned(OutFeat), 2, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
+                           // 32-bit accumulators of one tile, every output feature.
+                           KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(convW), unsigned(convH), 4,
+                                  unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                           KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                                  "Out", 0)));
     tessera::tiler::UserKernel& kernel = declaredKernel(Name);
-    kernel.operations = std::uint64_t(OutFeat) * unsigned(convW) * unsigned(convH) * unsigned(InFeat) * unsigned(Fcx) *
-                        unsigned(Fcy);
+    kernel.operations = std::uint64_t(OutFeat) * unsigned(convW) * unsigned(convH) * unsigned(depthwise ? 1 : InFeat) *
+                        unsigned(Fcx) * unsigned(Fcy);
     // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
     for (tessera::tiler::KernelArgument& arg : kernel.args) {
-        if (arg.name == "Filter") {
+        if (arg.name == "Filter" && !depthwise) {
             arg.constantOuter = unsigned(OutFeat);
             arg.constantInner = unsigned(InFeat);
         }
-        if (arg.name == "In") {
-            arg.height = unsigned(Height);  // its home: the padding lines are not stored
-            arg.padBefore = arg.padAfter = unsigned(ConvPad);
-        }
+        if (arg.name == "In")
+            arg.padBefore = arg.padAfter = unsigned(ConvPad);  // zero lines the tiles see, not stored
+        if (arg.name == "Out")
+            arg.planePerInput = depthwise;
     }
     return 1;
 }

@@ -133,7 +133,10 @@ ConvPoolReluShape convPoolReluOutputShape(const ConvPoolReluParams& p)
     requireQ(k, "biasQ", p.biasQ);
     requireQ(k, "outQ", p.outQ);
     elementCount(k, "the input", {p.inFeatures, p.height, p.width});
-    elementCount(k, "the filter", {p.outFeatures, p.inFeatures, p.filterHeight, p.filterWidth});
+    if (p.depthwise && p.inFeatures != p.outFeatures)
+        throw std::invalid_argument(k + ": a depthwise convolution needs inFeatures == outFeatures, got " +
+                                    std::to_string(p.inFeatures) + " and " + std::to_string(p.outFeatures));
+    elementCount(k, "the filter", {p.outFeatures, p.depthwise ? 1 : p.inFeatures, p.filterHeight, p.filterWidth});
 
     // Hc = (H + 2*pad - Dcy*(Fcy - 1) - 1) / Scy + 1, the window spanning Dcy*(Fcy - 1) + 1 rows.
     const int64_t spanY = int64_t(p.dilationY) * (p.filterHeight - 1) + 1;
@@ -167,10 +170,11 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
     requireSize(k, "the input", input.size(), int64_t(p.inFeatures) * p.height * p.width,
                 "inFeatures*height*width = " + std::to_string(p.inFeatures) + "*" + std::to_string(p.height) + "*" +
                     std::to_string(p.width));
-    requireSize(k, "the filter", filter.size(), int64_t(p.outFeatures) * p.inFeatures * p.filterHeight * p.filterWidth,
-                "outFeatures*inFeatures*filterHeight*filterWidth = " + std::to_string(p.outFeatures) + "*" +
-                    std::to_string(p.inFeatures) + "*" + std::to_string(p.filterHeight) + "*" +
-                    std::to_string(p.filterWidth));
+    const int filterInputs = p.depthwise ? 1 : p.inFeatures;  // input features one filter reads
+    requireSize(k, "the filter", filter.size(), int64_t(p.outFeatures) * filterInputs * p.filterHeight * p.filterWidth,
+                "outFeatures*" + std::string(p.depthwise ? "1" : "inFeatures") + "*filterHeight*filterWidth = " +
+                    std::to_string(p.outFeatures) + "*" + std::to_string(filterInputs) + "*" +
+                    std::to_string(p.filterHeight) + "*" + std::to_string(p.filterWidth));
     requireSize(k, "the bias", bias.size(), p.outFeatures, "outFeatures");
 
     const int accQ = p.inQ + p.filterQ; // products of a Q inQ and a Q filterQ value
@@ -178,7 +182,7 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
     const int64_t Hc = shape.convHeight, Wc = shape.convWidth;
     const auto inAt = [&](int64_t ci, int64_t y, int64_t x) { return input[size_t((ci * H + y) * W + x)]; };
     const auto filterAt = [&](int64_t co, int64_t ci, int64_t ky, int64_t kx) {
-        return filter[size_t(((co * p.inFeatures + ci) * p.filterHeight + ky) * p.filterWidth + kx)];
+        return filter[size_t(((co * filterInputs + (p.depthwise ? 0 : ci)) * p.filterHeight + ky) * p.filterWidth + kx)];
     };
 
     // Steps 1 and 2: accumulate in Q accQ (bias first, brought to that format), normalize to outQ.
@@ -187,7 +191,8 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
         for (int64_t y = 0; y < Hc; ++y)
             for (int64_t x = 0; x < Wc; ++x) {
                 int64_t acc = roundnorm(bias[size_t(co)], p.biasQ - accQ);
-                for (int64_t ci = 0; ci < p.inFeatures; ++ci)
+                const int64_t firstInput = p.depthwise ? co : 0, endInput = p.depthwise ? co + 1 : p.inFeatures;
+                for (int64_t ci = firstInput; ci < endInput; ++ci)
                     for (int64_t ky = 0; ky < p.filterHeight; ++ky)
                         for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
                             const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;

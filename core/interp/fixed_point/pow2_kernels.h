@@ -53,6 +53,10 @@ struct ConvPoolReluParams {
 
     bool relu = false; // KOP_RELU after pooling
 
+    // KOP_CONV_DW: output feature c reads input feature c only (inFeatures == outFeatures), with
+    // the filter [C][Fcy][Fcx].
+    bool depthwise = false;
+
     // Q formats (fractional bits), each in [0, 31].
     int inQ = 0;
     int filterQ = 0;
@@ -74,8 +78,8 @@ struct ConvPoolReluShape {
 // parameters or when the convolution or pooling output would be empty.
 ConvPoolReluShape convPoolReluOutputShape(const ConvPoolReluParams& params);
 
-// input CHW [Cin][H][W] in Q inQ, filter [Cout][Cin][Fcy][Fcx] in Q filterQ, bias [Cout] in Q biasQ;
-// returns CHW [Cout][Hp][Wp] in Q outQ.
+// input CHW [Cin][H][W] in Q inQ, filter [Cout][Cin][Fcy][Fcx] (depthwise: [C][Fcy][Fcx]) in Q
+// filterQ, bias [Cout] in Q biasQ; returns CHW [Cout][Hp][Wp] in Q outQ.
 std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& params, const std::vector<int16_t>& input,
                                   const std::vector<int16_t>& filter, const std::vector<int16_t>& bias);
 

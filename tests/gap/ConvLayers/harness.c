@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 /* The harness only needs to tell pooled layers from the others. */
-enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL };
+enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL, KOP_CONV, KOP_CONV_DW };
 #include <stdlib.h>
 
 static short *ReadFile(const char *Dir, const char *Layer, const char *What, size_t Count)
@@ -47,11 +47,12 @@ static size_t OutCount(int Cout, int W, int H, int F, int D, int S, int P, int P
     return (size_t) Cout * (size_t) Wc * (size_t) Hc;
 }
 
-#define RUN(Name, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Relu) \
+#define RUN(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Relu) \
     { \
         const size_t Out = OutCount(Cout, W, H, F, D, S, P, (Pool) != KOP_NONE, Fp, Sp); \
         short *In = ReadFile(argv[1], #Name, "in", (size_t) (Cin) * (W) * (H)); \
-        short *Filter = ReadFile(argv[1], #Name, "filter", (size_t) (Cin) * (Cout) * (F) * (F)); \
+        short *Filter = ReadFile(argv[1], #Name, "filter", \
+                                 (size_t) ((Oper) == KOP_CONV_DW ? 1 : (Cin)) * (Cout) * (F) * (F)); \
         short *Bias = ReadFile(argv[1], #Name, "bias", (size_t) (Cout)); \
         short *Output = (short *) calloc(Out, sizeof(short)); \
         __L2_Read = __L2_Write = __L3_Read = __L3_Write = 0; \
