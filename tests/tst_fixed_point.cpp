@@ -366,6 +366,31 @@ private slots:
         requireMessage([&] { convPoolReluOutputShape(dw); }, {"depthwise", "inFeatures == outFeatures"});
     }
 
+    // Pooling alone, global average pooling and element-wise addition by hand.
+    void poolingAloneGlobalAverageAndAddition()
+    {
+        PoolReluParams pool;
+        pool.width = pool.height = 4;
+        pool.poolWidth = pool.poolHeight = pool.strideX = pool.strideY = 2;
+        Values input;
+        for (int i = 0; i < 16; ++i)
+            input.push_back(int16_t(i - 6));  // -6 .. 9, row by row
+        QCOMPARE(poolRelu(pool, input), (Values{-1, 1, 7, 9}));
+        pool.pool = PoolReluParams::Pool::Average;  // sums -14, -6, 18, 26 over 4: halves away from 0
+        QCOMPARE(poolRelu(pool, input), (Values{-4, -2, 5, 7}));
+        pool.relu = true;
+        QCOMPARE(poolRelu(pool, input), (Values{0, 0, 5, 7}));
+
+        QCOMPARE(globalAveragePool(2, 2, 2, Values{1, 2, 3, 4, -1, -2, -3, -4}), (Values{3, -3}));  // 2.5 -> 3, -2.5 -> -3
+        requireMessage([] { globalAveragePool(1, 300, 300, Values(90000)); }, {"65535"});
+
+        // 1000 in Q12 is 500 in Q11; 1000 in Q10 is 2000 in Q11; -5 in Q12 is (-5 + 1) >> 1 = -2.
+        QCOMPARE(matAdd(Values{1000, 30000, -5}, 12, Values{1000, 30000, -5}, 10, 11, false),
+                 (Values{2500, 32767, -12}));
+        QCOMPARE(matAdd(Values{-100, 100}, 12, Values{50, 50}, 12, 12, true), (Values{0, 150}));
+        requireMessage([] { matAdd(Values{1, 2}, 12, Values{1}, 12, 12, false); }, {"second input"});
+    }
+
     void maxAndAveragePooling2x2()
     {
         const Values input{3, -1, 4, 1,   //

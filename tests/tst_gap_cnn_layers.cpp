@@ -405,6 +405,101 @@ private slots:
             QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
     }
 
+    // Pooling alone, global average pooling and element-wise additions (tests/gap/CnnOps) against
+    // the reference, with the DMA bytes predicted, at the smallest L1 the model accepts (several
+    // tiles) and at 64 KB, on 1 and 8 cores.
+    void poolingAndAdditionsMatchTheReference_data()
+    {
+        QTest::addColumn<qint64>("l1");
+        QTest::addColumn<int>("cores");
+        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1;
+        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8;
+        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8;
+    }
+    void poolingAndAdditionsMatchTheReference()
+    {
+        QFETCH(qint64, l1);
+        QFETCH(int, cores);
+        QTemporaryDir work;
+        const QString generator = work.filePath(QStringLiteral("gen_ops"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(kGapTests + QStringLiteral("/CnnOps/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const QString out = work.filePath(QStringLiteral("out"));
+        const bool smallest = l1 == 0;
+        if (smallest) {
+            const ProcessResult probe = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QStringLiteral("16")});
+            l1 = neededL1(probe.err);
+            QVERIFY2(probe.exitCode != 0 && l1 > 16, qPrintable(describe(QStringLiteral("probe"), {generator}, probe)));
+        }
+        const ProcessResult generated = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QString::number(l1)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+        const QString harness = work.filePath(QStringLiteral("harness"));
+        const QStringList build = sanitizerFlags(cores) + m_toolchain.emulCflags +
+                                  QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/GenKernels.c"),
+                                              out + QStringLiteral("/GenKernelsInit.c")} +
+                                  m_toolchain.cnnSources +
+                                  QStringList{kGapTests + QStringLiteral("/CnnOps/harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+
+        std::mt19937 random(13u + unsigned(cores));
+        const QString data = work.filePath(QStringLiteral("data"));
+        QDir().mkpath(data);
+        std::vector<std::pair<QString, std::vector<int16_t>>> expected;
+        const auto write = [&](const QString& layer, const char* what, const std::vector<int16_t>& values) {
+            QVERIFY(writeValues(data + '/' + layer + '.' + what, values));
+        };
+        using Pool = fp::PoolReluParams::Pool;
+        for (const auto& [name, feat, w, h, pool, size, stride, relu] :
+             {std::tuple{QStringLiteral("MaxPool3x3Stride2"), 5, 17, 15, Pool::Max, 3, 2, true},
+              std::tuple{QStringLiteral("AvgPool2x2"), 4, 16, 12, Pool::Average, 2, 2, false}}) {
+            const std::vector<int16_t> input = randomValues(random, std::size_t(feat) * w * h, 30000);
+            write(name, "in", input);
+            fp::PoolReluParams params;
+            params.features = feat;
+            params.width = w;
+            params.height = h;
+            params.pool = pool;
+            params.poolWidth = params.poolHeight = size;
+            params.strideX = params.strideY = stride;
+            params.relu = relu;
+            expected.push_back({name, fp::poolRelu(params, input)});
+        }
+        for (const auto& [name, feat, w, h] : {std::tuple{QStringLiteral("GlobalAvg"), 12, 14, 13},
+                                              std::tuple{QStringLiteral("GlobalAvgLarge"), 3, 60, 50}}) {
+            const std::vector<int16_t> input = randomValues(random, std::size_t(feat) * w * h, 30000);
+            write(name, "in", input);
+            expected.push_back({name, fp::globalAveragePool(feat, w, h, input)});
+        }
+        for (const auto& [name, count, q1, q2, q, relu] : {std::tuple{QStringLiteral("Add"), 6 * 20 * 10, 12, 10, 11, false},
+                                                          std::tuple{QStringLiteral("AddReLU"), 3 * 9 * 7, 12, 12, 12, true}}) {
+            const std::vector<int16_t> a = randomValues(random, std::size_t(count), 30000);
+            const std::vector<int16_t> b = randomValues(random, std::size_t(count), 30000);
+            write(name, "in1", a);
+            write(name, "in2", b);
+            expected.push_back({name, fp::matAdd(a, q1, b, q2, q, relu)});
+        }
+        const ProcessResult ran = runProcess(harness, {data}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the harness"), {harness, data}, ran)));
+        QString error;
+        const QJsonObject tiling = readJson(out + QStringLiteral("/GenKernels.tiling.json"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        int multiTile = 0;
+        for (const auto& [name, values] : expected) {
+            QCOMPARE(readValues(data + '/' + name + QStringLiteral(".out"), values.size()), values);
+            const QJsonObject kernel = findByName(tiling[QStringLiteral("kernels")].toArray(), name);
+            multiTile += kernel[QStringLiteral("tiles")].toInt() > 1;
+            const QRegularExpressionMatch dma = QRegularExpression(QStringLiteral("DMA %1 (\\d+) (\\d+)").arg(name)).match(ran.out);
+            QVERIFY2(dma.hasMatch(), qPrintable(ran.out));
+            const QJsonObject predicted = kernel[QStringLiteral("dma")].toObject();
+            QCOMPARE(dma.captured(1).toLongLong(), predicted[QStringLiteral("l2_read")].toInteger(-1));
+            QCOMPARE(dma.captured(2).toLongLong(), predicted[QStringLiteral("l2_write")].toInteger(-1));
+        }
+        if (smallest)
+            QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
+    }
+
     // The guide's MnistModel.c verbatim: its generator reads model/*.tensor, writes MnistKernels.c/.h
     // and the constants image; the host program constructs, runs and destructs the graph. The
     // memory figures are the guide's (L1 41632, L2 124692 static and 11264 dynamic) and the output

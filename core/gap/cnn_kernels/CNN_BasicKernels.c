@@ -162,6 +162,94 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg)
     rt_team_barrier();
 }
 
+/* ---- KerPoolReLU ---- */
+
+void KerPoolReLU(KerPoolReLU_Arg_T *Arg)
+{
+    short int * __restrict__ In = Arg->In;
+    short int * __restrict__ Out = Arg->Out;
+    unsigned int W = Arg->W, H = Arg->H;
+    unsigned int Wo = Arg->Wo, Ho = Arg->Ho;
+    unsigned int Oper = Arg->PoolOper;
+    unsigned int Fx = Arg->Fx, Fy = Arg->Fy, Sx = Arg->Sx, Sy = Arg->Sy;
+    int ReLU = Arg->ReLU != 0;
+    unsigned int First, Last;
+
+    if (Oper == CNN_POOL_NONE)
+        Fx = Fy = Sx = Sy = 1;
+    core_range(Arg->Feat * Ho, &First, &Last);
+    for (unsigned int r = First; r < Last; r++) {
+        unsigned int f = r / Ho, y = r % Ho;
+        const short int * __restrict__ Plane = In + f * W * H;
+        short int * __restrict__ Row = Out + r * Wo;
+        for (unsigned int x = 0; x < Wo; x++) {
+            int32_t v;
+            if (Oper == CNN_POOL_AVG) {
+                int32_t Sum = 0;
+                for (unsigned int ky = 0; ky < Fy; ky++)
+                    for (unsigned int kx = 0; kx < Fx; kx++)
+                        Sum += Plane[(y * Sy + ky) * W + x * Sx + kx];
+                v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
+            } else { /* max, or the value itself for a 1 x 1 window */
+                v = -32768;
+                for (unsigned int ky = 0; ky < Fy; ky++)
+                    for (unsigned int kx = 0; kx < Fx; kx++)
+                        if (Plane[(y * Sy + ky) * W + x * Sx + kx] > v)
+                            v = Plane[(y * Sy + ky) * W + x * Sx + kx];
+            }
+            if (ReLU && v < 0)
+                v = 0;
+            Row[x] = (short int) v;
+        }
+    }
+    rt_team_barrier();
+}
+
+/* ---- Global average pooling ---- */
+
+void KerGlobalSumInit(int * __restrict__ Sum)
+{
+    *Sum = 0;
+}
+
+void KerGlobalSum(KerGlobalSum_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    int32_t Sum = 0;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Sum += Arg->In[i];
+    Arg->Partial[gap_coreid()] = Sum;
+    rt_team_barrier();
+    if (gap_coreid() == 0) /* the partial sums in core order: the same total on any core count */
+        for (int c = 0; c < gap_ncore(); c++)
+            *Arg->Sum += Arg->Partial[c];
+    rt_team_barrier();
+}
+
+void KerGlobalAvgFinish(int * __restrict__ Sum, unsigned int Count, short int * __restrict__ Out)
+{
+    *Out = (short int) ndiv(*Sum, (int64_t) Count);
+}
+
+/* ---- KerMatAdd ---- */
+
+void KerMatAdd(KerMatAdd_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    int ReLU = Arg->ReLU != 0;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        int32_t v = clip16(roundnorm(Arg->In1[i], Arg->Norm1) + roundnorm(Arg->In2[i], Arg->Norm2));
+        if (ReLU && v < 0)
+            v = 0;
+        Arg->Out[i] = (short int) v;
+    }
+    rt_team_barrier();
+}
+
 /* ---- KerLinear ---- */
 
 void KerLinear(KerLinear_Arg_T *Arg)

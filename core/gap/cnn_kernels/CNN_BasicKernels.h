@@ -93,6 +93,54 @@ typedef struct {
 } KerLinear_Arg_T;
 void KerLinear(KerLinear_Arg_T *Arg);
 
+/* Pooling alone on Feat planes of W x H int16 values to Wo x Ho (PoolOper CNN_POOL_MAX / _AVG,
+ * window Fx x Fy, stride Sx, Sy, no padding; CNN_POOL_NONE copies), then ReLU when ReLU is non-zero.
+ * The format does not change. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    unsigned int Feat;
+    short int * __restrict__ Out;
+    unsigned int Wo;
+    unsigned int Ho;
+    unsigned int PoolOper;
+    unsigned int Fx;
+    unsigned int Fy;
+    unsigned int Sx;
+    unsigned int Sy;
+    unsigned int ReLU;
+} KerPoolReLU_Arg_T;
+void KerPoolReLU(KerPoolReLU_Arg_T *Arg);
+
+/* Global average pooling of one plane, tile by tile: KerGlobalSumInit clears the int32 sum,
+ * KerGlobalSum adds the W x H values of a tile (Partial: one int32 per core, at most 8 cores),
+ * KerGlobalAvgFinish writes ndiv(sum, Count) (Count = W x H of the whole plane). */
+void KerGlobalSumInit(int * __restrict__ Sum);
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    int * __restrict__ Sum;
+    int * __restrict__ Partial;
+} KerGlobalSum_Arg_T;
+void KerGlobalSum(KerGlobalSum_Arg_T *Arg);
+void KerGlobalAvgFinish(int * __restrict__ Sum, unsigned int Count, short int * __restrict__ Out);
+
+/* Element-wise sum of W x H values: Out = clip16(roundnorm(In1, Norm1) + roundnorm(In2, Norm2)),
+ * the inputs brought to the output's format first; then ReLU when ReLU is non-zero. */
+typedef struct {
+    short int * __restrict__ In1;
+    short int * __restrict__ In2;
+    short int * __restrict__ Out;
+    unsigned int W;
+    unsigned int H;
+    int Norm1;
+    int Norm2;
+    unsigned int ReLU;
+} KerMatAdd_Arg_T;
+void KerMatAdd(KerMatAdd_Arg_T *Arg);
+
 /* Softmax of N values in Q(InQ) to Q15, as docs/gap-fixed-point.md defines it. */
 typedef struct {
     short int * __restrict__ In;

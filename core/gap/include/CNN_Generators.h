@@ -28,7 +28,10 @@ typedef enum {
     KOP_AVGPOOL,
     KOP_RELU,
     KOP_LINEAR,
-    KOP_SOFTMAX
+    KOP_SOFTMAX,
+    KOP_GLOBAL_AVGPOOL,
+    KOP_MATADD,
+    KOP_MATADD_RELU
 } KernelOper_T;
 
 /* Per-layer generation controls; pass 0 for the defaults. */
@@ -59,6 +62,24 @@ int CNN_LinearReLU(const char *Name, CNN_GenControl_T *Ctrl,
                    int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
                    int In_InL3, int Filter_InL3, int Bias_InL3, int Out_InL3,
                    int InDim, int OutDim, KernelOper_T LinearOper, KernelOper_T ReLUOper);
+
+/* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) of Feat planes of
+ * Width x Height, then optional KOP_RELU; the Q format is kept (Out_Q == In_Q). PoolPad must be 0
+ * and dilation 1. */
+int CNN_PoolReLU(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
+                 int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,
+                 int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper);
+
+/* Global average pooling (KOP_GLOBAL_AVGPOOL) of Feat planes of Width x Height into Feat values,
+ * in the same Q format (Out_Q == In_Q); Width x Height at most 65535. */
+int CNN_GlobalPool(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
+                   int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper);
+
+/* Element-wise sum of two tensors of Feat planes of Width x Height (residual connections), each
+ * input brought to Out_Q first; KOP_MATADD, or KOP_MATADD_RELU with a ReLU after. InFeat == OutFeat. */
+int CNN_MatAdd(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int In2_DataSize, int Out_DataSize,
+               int In1_Q, int In2_Q, int Out_Q, int In1_InL3, int In2_InL3, int Out_InL3, int InFeat, int OutFeat,
+               int Width, int Height, KernelOper_T AddMatOper);
 
 /* Softmax of Dim values in Q(In_Q) to Q15 (Out_Q must be 15). */
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,

@@ -112,6 +112,26 @@ void LoadCNNLibrary(void)
                     TCArg(kShort, "Bias"), TCArg(kShort, "Out"), TCArg("unsigned int", "OutDim"),
                     TCArg("int", "NormBias"), TCArg("int", "Norm"), TCArg("unsigned int", "ReLU")),
               "KerLinear_Arg_T");
+    LibKernel("KerPoolReLU", CALL_PARALLEL,
+              CArgs(13, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+                    TCArg("unsigned int", "Feat"), TCArg(kShort, "Out"), TCArg("unsigned int", "Wo"),
+                    TCArg("unsigned int", "Ho"), TCArg("unsigned int", "PoolOper"), TCArg("unsigned int", "Fx"),
+                    TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"), TCArg("unsigned int", "Sy"),
+                    TCArg("unsigned int", "ReLU")),
+              "KerPoolReLU_Arg_T");
+    LibKernel("KerGlobalSumInit", CALL_SEQUENTIAL, CArgs(1, TCArg("int * __restrict__", "Sum")), nullptr);
+    LibKernel("KerGlobalSum", CALL_PARALLEL,
+              CArgs(5, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+                    TCArg("int * __restrict__", "Sum"), TCArg("int * __restrict__", "Partial")),
+              "KerGlobalSum_Arg_T");
+    LibKernel("KerGlobalAvgFinish", CALL_SEQUENTIAL,
+              CArgs(3, TCArg("int * __restrict__", "Sum"), TCArg("unsigned int", "Count"), TCArg(kShort, "Out")),
+              nullptr);
+    LibKernel("KerMatAdd", CALL_PARALLEL,
+              CArgs(8, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Out"), TCArg("unsigned int", "W"),
+                    TCArg("unsigned int", "H"), TCArg("int", "Norm1"), TCArg("int", "Norm2"),
+                    TCArg("unsigned int", "ReLU")),
+              "KerMatAdd_Arg_T");
     LibKernel("KerSoftMax", CALL_PARALLEL,
               CArgs(4, TCArg(kShort, "In"), TCArg("unsigned int", "N"), TCArg("int", "InQ"), TCArg(kShort, "Out")),
               "KerSoftMax_Arg_T");
@@ -251,6 +271,125 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
+    return 1;
+}
+
+int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
+                 int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,
+                 int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper)
+{
+    (void) Ctrl;
+    (void) In_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In_DataSize, Out_DataSize});
+    if (PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
+    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
+        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    if (In_Q != Out_Q)
+        layerError(Name, "pooling keeps the format: Out_Q (" + std::to_string(Out_Q) + ") must equal In_Q (" +
+                             std::to_string(In_Q) + ")");
+    if (PoolPad != 0 || Dpx != 1 || Dpy != 1)
+        layerError(Name, "pooling padding must be 0 and dilation 1");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}, {"Fpx", Fpx}, {"Fpy", Fpy},
+                           {"Spx", Spx}, {"Spy", Spy}});
+    if (Fpx > Width || Fpy > Height)
+        layerError(Name, "the pooling window is larger than the " + std::to_string(Width) + "x" +
+                             std::to_string(Height) + " input");
+    const int outW = (Width - Fpx) / Spx + 1, outH = (Height - Fpy) / Spy + 1;
+    const int overlap = Fpy > Spy ? Fpy - Spy : 0;
+    // One feature at a time, tiles of lines inside it.
+    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kShort, "In"), TCArg(kShort, "Out")),
+               Calls(1, Call("KerPoolReLU", LOC_INNER_LOOP,
+                             Bindings(13, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                      K_Arg("In", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                      Imm(PoolOper == KOP_MAXPOOL ? 1 : 2), Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy),
+                                      Imm(ReLUOper == KOP_RELU)))),
+               KerArgs(2,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(overlap),
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(Feat) * unsigned(outW) * unsigned(outH) * unsigned(Fpx) * unsigned(Fpy);
+    for (tessera::tiler::KernelArgument& arg : kernel.args)
+        arg.planePerInput = arg.name == "Out";
+    return 1;
+}
+
+int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
+                   int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper)
+{
+    (void) Ctrl;
+    (void) In_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In_DataSize, Out_DataSize});
+    if (PoolOper != KOP_GLOBAL_AVGPOOL)
+        layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
+    if (In_Q != Out_Q)
+        layerError(Name, "global pooling keeps the format: Out_Q (" + std::to_string(Out_Q) + ") must equal In_Q (" +
+                             std::to_string(In_Q) + ")");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    if (std::int64_t(Width) * Height > 65535)
+        layerError(Name, "planes of " + std::to_string(Width) + "x" + std::to_string(Height) +
+                             " hold more than 65535 values; their sum could leave int32");
+    // One feature at a time: its sum cleared, the tiles of the plane added, the mean written.
+    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kShort, "In"), TCArg(kShort, "Out")),
+               Calls(3, Call("KerGlobalSumInit", LOC_INNER_LOOP_PROLOG, Bindings(1, K_Arg("Sum", KER_ARG_TILE))),
+                     Call("KerGlobalSum", LOC_INNER_LOOP,
+                          Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Sum", KER_ARG_TILE),
+                                   K_Arg("Partial", KER_ARG_TILE))),
+                     Call("KerGlobalAvgFinish", LOC_INNER_LOOP_EPILOG,
+                          Bindings(3, K_Arg("Sum", KER_ARG_TILE), Imm(Width * Height), K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(4,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "In", 0),
+                       KerArg("Sum", O_BUFF, 1, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Partial", O_BUFF, 8, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", O_OUT | O_DB | O_3D, 1, 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
+    for (tessera::tiler::KernelArgument& arg : kernel.args)
+        arg.planePerInput = arg.name == "Out";
+    return 1;
+}
+
+int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int In2_DataSize, int Out_DataSize,
+               int In1_Q, int In2_Q, int Out_Q, int In1_InL3, int In2_InL3, int Out_InL3, int InFeat, int OutFeat,
+               int Width, int Height, KernelOper_T AddMatOper)
+{
+    (void) Ctrl;
+    (void) In1_InL3, (void) In2_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Out_DataSize});
+    if (AddMatOper != KOP_MATADD && AddMatOper != KOP_MATADD_RELU)
+        layerError(Name, "the operation must be KOP_MATADD or KOP_MATADD_RELU");
+    if (InFeat != OutFeat)
+        layerError(Name, "InFeat (" + std::to_string(InFeat) + ") and OutFeat (" + std::to_string(OutFeat) +
+                             ") must be equal: the two inputs and the output have one shape");
+    for (const auto& [what, q] : {std::pair{"In1_Q", In1_Q}, {"In2_Q", In2_Q}, {"Out_Q", Out_Q}})
+        if (q < 0 || q > 15)
+            layerError(Name, std::string(what) + " is Q" + std::to_string(q) + ", outside Q0 to Q15");
+    requirePositive(Name, {{"InFeat", InFeat}, {"Width", Width}, {"Height", Height}});
+    if (std::int64_t(InFeat) * Height > 65536)
+        layerError(Name, "InFeat x Height is over 65536 lines");
+    // The tensors as one plane of Feat x Height lines: element-wise work tiles like a matrix.
+    const unsigned lines = unsigned(InFeat) * unsigned(Height);
+    UserKernel(Name, KernelDimensions(1, unsigned(Width), lines, 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR, CArgs(3, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Out")),
+               Calls(1, Call("KerMatAdd", LOC_INNER_LOOP,
+                             Bindings(8, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W),
+                                      K_Arg("Out", KER_ARG_TILE_H), Imm(In1_Q - Out_Q), Imm(In2_Q - Out_Q),
+                                      Imm(AddMatOper == KOP_MATADD_RELU)))),
+               KerArgs(3,
+                       KerArg("In1", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0),
+                       KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
     return 1;
 }
 

@@ -238,6 +238,77 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
     return pooled;
 }
 
+std::vector<int16_t> poolRelu(const PoolReluParams& p, const std::vector<int16_t>& input)
+{
+    const std::string k = "poolRelu";
+    requireAtLeast(k, "features", p.features, 1);
+    requireAtLeast(k, "width", p.width, 1);
+    requireAtLeast(k, "height", p.height, 1);
+    requireAtLeast(k, "poolWidth", p.poolWidth, 1);
+    requireAtLeast(k, "poolHeight", p.poolHeight, 1);
+    requireAtLeast(k, "strideX", p.strideX, 1);
+    requireAtLeast(k, "strideY", p.strideY, 1);
+    if (p.pool == PoolReluParams::Pool::None)
+        invalid(k, "the pooling must be Max or Average");
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {p.features, p.height, p.width}),
+                "features*height*width");
+    const int64_t H = p.height, W = p.width;
+    const int64_t Hp = outputExtent(k, "height", H, 0, p.poolHeight, p.strideY);
+    const int64_t Wp = outputExtent(k, "width", W, 0, p.poolWidth, p.strideX);
+    std::vector<int16_t> out;
+    out.reserve(size_t(p.features * Hp * Wp));
+    for (int64_t c = 0; c < p.features; ++c)
+        for (int64_t y = 0; y < Hp; ++y)
+            for (int64_t x = 0; x < Wp; ++x) {
+                int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0;
+                for (int64_t ky = 0; ky < p.poolHeight; ++ky)
+                    for (int64_t kx = 0; kx < p.poolWidth; ++kx) {
+                        const int16_t v = input[size_t((c * H + y * p.strideY + ky) * W + x * p.strideX + kx)];
+                        largest = std::max<int64_t>(largest, v);
+                        sum += v;
+                    }
+                const int64_t v = p.pool == PoolReluParams::Pool::Max ? largest
+                                                                      : ndiv(sum, int64_t(p.poolWidth) * p.poolHeight);
+                out.push_back(relu(int16_t(v), p.relu));
+            }
+    return out;
+}
+
+std::vector<int16_t> globalAveragePool(int features, int width, int height, const std::vector<int16_t>& input)
+{
+    const std::string k = "globalAveragePool";
+    requireAtLeast(k, "features", features, 1);
+    requireAtLeast(k, "width", width, 1);
+    requireAtLeast(k, "height", height, 1);
+    if (int64_t(width) * height > 65535)
+        invalid(k, "a plane of " + std::to_string(width) + "x" + std::to_string(height) +
+                       " has more than 65535 values; its sum could leave int32");
+    const int64_t plane = int64_t(width) * height;
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {features, plane}), "features*height*width");
+    std::vector<int16_t> out;
+    for (int64_t c = 0; c < features; ++c) {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < plane; ++i)
+            sum += input[size_t(c * plane + i)];
+        out.push_back(int16_t(ndiv(sum, plane)));
+    }
+    return out;
+}
+
+std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::vector<int16_t>& b, int bQ, int outQ,
+                            bool applyRelu)
+{
+    const std::string k = "matAdd";
+    requireQ(k, "aQ", aQ);
+    requireQ(k, "bQ", bQ);
+    requireQ(k, "outQ", outQ);
+    requireSize(k, "the second input", b.size(), int64_t(a.size()), "the size of the first");
+    std::vector<int16_t> out(a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        out[i] = relu(clip16(roundnorm(a[i], aQ - outQ) + roundnorm(b[i], bQ - outQ)), applyRelu);
+    return out;
+}
+
 std::vector<int16_t> linearRelu(int inDim, int outDim, bool applyRelu, int inQ, int filterQ, int biasQ, int outQ,
                                 const std::vector<int16_t>& input, const std::vector<int16_t>& filter,
                                 const std::vector<int16_t>& bias)

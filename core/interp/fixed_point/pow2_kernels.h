@@ -83,6 +83,35 @@ ConvPoolReluShape convPoolReluOutputShape(const ConvPoolReluParams& params);
 std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& params, const std::vector<int16_t>& input,
                                   const std::vector<int16_t>& filter, const std::vector<int16_t>& bias);
 
+// --- Pooling + ReLU alone (CNN_PoolReLU) ------------------------------------------------------
+
+struct PoolReluParams {
+    using Pool = ConvPoolReluParams::Pool;
+    int features = 1;
+    int width = 1;
+    int height = 1;
+    Pool pool = Pool::Max;
+    int poolWidth = 1;
+    int poolHeight = 1;
+    int strideX = 1;
+    int strideY = 1;
+    bool relu = false;
+};
+
+// input CHW [C][H][W]; returns [C][Hp][Wp] in the same Q format.
+std::vector<int16_t> poolRelu(const PoolReluParams& params, const std::vector<int16_t>& input);
+
+// --- Global average pooling (CNN_GlobalPool) --------------------------------------------------
+
+// input CHW [C][H][W] (H * W <= 65535); returns [C] in the same Q format.
+std::vector<int16_t> globalAveragePool(int features, int width, int height, const std::vector<int16_t>& input);
+
+// --- Element-wise addition (CNN_MatAdd) -------------------------------------------------------
+
+// a in Q aQ, b in Q bQ (same size); returns a + b in Q outQ, then ReLU when asked.
+std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::vector<int16_t>& b, int bQ, int outQ,
+                            bool relu);
+
 // --- Linear + ReLU (CNN_LinearReLU) -----------------------------------------------------------
 
 // input [inDim] (a CHW tensor in memory order), filter [outDim][inDim], bias [outDim]; returns
