@@ -171,6 +171,35 @@ private slots:
         QVERIFY(smallest.l2Total() <= allocation.smallestL2);
     }
 
+    // AT_GRAPH_DISABLE_CONST_L2_PROMOTION keeps every constant in L3; AT_GRAPH_L2_STATIC_MEMORY_BUDGET
+    // moves constants to L3 until the promoted ones fit it; an L3 static budget too small is named.
+    void constantPromotionControls()
+    {
+        KernelModel model = mnistModel();
+        model.options.promoteConstantsToL2 = false;
+        GraphAllocation allocation = allocateGraph(model, model.graphs.front(), 300 * 1024);
+        QVERIFY2(allocation.ok, allocation.error.c_str());
+        QCOMPARE(allocation.l2Static, std::uint64_t(0));
+        QCOMPARE(allocation.l3Static, std::uint64_t(124692 + 0));
+        for (const char* name : {"Step1Weights", "Step2Weights", "Step3Biases"})
+            QCOMPARE(allocation.find(name)->placement, GraphTensor::Placement::L3Static);
+        QVERIFY(allocation.l3Traffic >= 124692);
+
+        model.options.promoteConstantsToL2 = true;
+        model.options.l2StaticBudget = 30000;
+        allocation = allocateGraph(model, model.graphs.front(), 300 * 1024);
+        QVERIFY2(allocation.ok, allocation.error.c_str());
+        QVERIFY(allocation.l2Static <= 30000 && allocation.l2Static > 0);
+        QCOMPARE(allocation.find("Step2Weights")->placement, GraphTensor::Placement::L3Static);
+        QCOMPARE(allocation.find("Step3Weights")->placement, GraphTensor::Placement::L2Static);
+
+        model.options.l3StaticBudget = 1000;
+        allocation = allocateGraph(model, model.graphs.front(), 300 * 1024);
+        QVERIFY(!allocation.ok);
+        QVERIFY2(QString::fromStdString(allocation.error).contains("AT_GRAPH_L3_STATIC_MEMORY_BUDGET is 1000"),
+                 allocation.error.c_str());
+    }
+
     void inconsistentSizesAreNamed()
     {
         KernelModel model = mnistModel();

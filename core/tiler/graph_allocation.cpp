@@ -270,10 +270,14 @@ struct Move {
     Placement placement;
 };
 
+// With `staticOnly`, only constants move and the gain is the static L2 block they free (for a
+// budget of promoted constants).
 Move chooseMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
-                std::set<std::size_t>& immovable)
+                std::set<std::size_t>& immovable, bool staticOnly)
 {
     const auto gain = [&](const Placement& next, int criterion) -> double {
+        if (staticOnly)
+            return criterion == 0 ? double(current.l2Static) - double(next.l2Static) : 0;
         if (next.total() > current.total())
             return 0;
         switch (criterion) {
@@ -284,7 +288,8 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
     };
     std::vector<Move> candidates;
     for (std::size_t i = 0; i < tensors.size(); ++i) {
-        if (current.inL3.count(i) || immovable.count(i) || !placer.movable(i))
+        if (current.inL3.count(i) || immovable.count(i) || !placer.movable(i) ||
+            (staticOnly && !isConstant(tensors[i])))
             continue;
         std::set<std::size_t> inL3 = current.inL3;
         inL3.insert(i);
@@ -355,16 +360,30 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
 
     // Everything in L2 first; then moves to L3, in an order that does not depend on the budget.
     Placer placer(model, graph, tensors, l2Budget);
-    Placement current = placer.evaluate({}, 0.05);
+    // AT_GRAPH_DISABLE_CONST_L2_PROMOTION: constants start in L3.
+    std::set<std::size_t> start;
+    std::map<std::size_t, std::string> moveReasons;
+    if (!model.options.promoteConstantsToL2)
+        for (std::size_t i = 0; i < tensors.size(); ++i)
+            if (isConstant(tensors[i]) && placer.movable(i)) {
+                start.insert(i);
+                moveReasons[i] = "constants are not promoted to L2 (AT_GRAPH_DISABLE_CONST_L2_PROMOTION)";
+            }
+    Placement current = placer.evaluate(start, 0.05);
     if (!current.ok) {
         allocation.error = current.error;
         return allocation;
     }
     std::uint64_t smallest = current.total();
     std::set<std::size_t> immovable;
-    std::map<std::size_t, std::string> moveReasons;
-    while (current.total() > l2Budget) {
-        Move move = chooseMove(placer, current, tensors, immovable);
+    // AT_GRAPH_L2_STATIC_MEMORY_BUDGET bounds the constants promoted to L2.
+    const std::uint64_t staticBudget = model.options.l2StaticBudget;
+    const auto overStaticBudget = [&](const Placement& placement) {
+        return staticBudget > 0 && placement.l2Static > staticBudget;
+    };
+    while (current.total() > l2Budget || overStaticBudget(current)) {
+        const bool staticOnly = current.total() <= l2Budget;
+        Move move = chooseMove(placer, current, tensors, immovable, staticOnly);
         if (move.tensor < 0)
             break;
         const GraphTensor& tensor = tensors[std::size_t(move.tensor)];
@@ -375,6 +394,12 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
             " more L3 traffic per run (" + tensor.name + " is " + bytesText(tensor.bytes) + ")";
         current = std::move(move.placement);
         smallest = std::min(smallest, current.total());
+    }
+    if (overStaticBudget(current) && current.total() <= l2Budget) {
+        allocation.error = "graph " + graph.name + ": the constants promoted to L2 need " +
+                           bytesText(current.l2Static) + " and no other constant can move to L3; "
+                           "AT_GRAPH_L2_STATIC_MEMORY_BUDGET is " + std::to_string(staticBudget) + "; raise it";
+        return allocation;
     }
     if (current.total() > l2Budget) {
         std::string moved;
@@ -498,6 +523,12 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         if (tensor.placement == GraphTensor::Placement::Caller)
             tensor.reason = tensor.firstNode < 0 ? "not used by any node" : "graph argument: the caller provides it";
 
+    if (model.options.l3StaticBudget > 0 && allocation.l3Static > model.options.l3StaticBudget) {
+        allocation.error = "graph " + graph.name + ": the constants kept in L3 RAM need " +
+                           bytesText(allocation.l3Static) + ", AT_GRAPH_L3_STATIC_MEMORY_BUDGET is " +
+                           std::to_string(model.options.l3StaticBudget) + "; raise it or the L2 budget";
+        return allocation;
+    }
     const std::uint64_t l3Needed = allocation.l3Static + allocation.l3Dynamic;
     if (l3Needed > model.options.l3Size) {
         allocation.error = "graph " + graph.name + ": with " + std::to_string(l2Budget) + " bytes of L2 it needs " +

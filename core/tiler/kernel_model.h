@@ -173,6 +173,11 @@ struct GenerationOptions {
     // (AT_GRAPH_TRACE_EXEC), and in the generated runner the cycles of each node
     // (AT_GRAPH_MONITOR_CYCLES), node names and operation counts, in C arrays of these names.
     bool traceGeneration = true;
+    // Graph placement controls: AT_GRAPH_DISABLE_CONST_L2_PROMOTION, and the byte budgets of the
+    // constants promoted to L2 and kept in L3 RAM (AT_GRAPH_L2/L3_STATIC_MEMORY_BUDGET; 0: none).
+    bool promoteConstantsToL2 = true;
+    unsigned l2StaticBudget = 0;
+    unsigned l3StaticBudget = 0;
     bool monitorCycles = false;
     std::string cyclesVariable = "AT_GraphPerf";
     bool nodeNames = false;

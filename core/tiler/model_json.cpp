@@ -115,13 +115,16 @@ constexpr std::pair<const char*, std::string GenerationOptions::*> kOptionTexts[
     {"operation_infos_variable", &GenerationOptions::operationInfosVariable}};
 constexpr std::pair<const char*, unsigned GenerationOptions::*> kOptionSizes[] = {
     {"l1_size", &GenerationOptions::l1Size}, {"l2_size", &GenerationOptions::l2Size}, {"l3_size", &GenerationOptions::l3Size},
-    {"warm_construct", &GenerationOptions::warmConstruct}};
+    {"warm_construct", &GenerationOptions::warmConstruct},
+    {"l2_static_budget", &GenerationOptions::l2StaticBudget},
+    {"l3_static_budget", &GenerationOptions::l3StaticBudget}};
 constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = {
     {"reentrant", &GenerationOptions::reentrant},
     {"l1_size_overridden", &GenerationOptions::l1SizeOverridden},
     {"l2_size_overridden", &GenerationOptions::l2SizeOverridden},
     {"dynamic_symbols", &GenerationOptions::dynamicSymbols},
     {"trace_generation", &GenerationOptions::traceGeneration},
+    {"promote_constants_to_l2", &GenerationOptions::promoteConstantsToL2},
     {"monitor_cycles", &GenerationOptions::monitorCycles},
     {"node_names", &GenerationOptions::nodeNames},
     {"operation_infos", &GenerationOptions::operationInfos}};
