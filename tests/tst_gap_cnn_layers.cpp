@@ -500,6 +500,106 @@ private slots:
             QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
     }
 
+    // A MobileNet-style graph with a residual connection (tests/gap/TinyNetGraph: strided padded
+    // convolution, depthwise, pointwise, addition, pooling, global average pooling, linear,
+    // softmax), generated from 300 KiB of L2 down to the smallest that works: every program is
+    // bit-exact with the reference chain and moves the L3 bytes predicted, more as L2 shrinks.
+    void tinyNetGraphAcrossL2Budgets()
+    {
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        std::mt19937 random(77u);
+        const auto constant = [&](const char* name, std::size_t count, int limit) {
+            const std::vector<int16_t> values = randomValues(random, count, limit);
+            std::vector<float> floats;
+            for (int16_t v : values)
+                floats.push_back(float(v) / 16384.0f);  // ConstInfo converts them to Q14 exactly
+            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
+            if (!file.open(QIODevice::WriteOnly) ||
+                file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * 4)) != qint64(floats.size() * 4))
+                qFatal("cannot write %s", name);
+            return values;
+        };
+        const std::vector<int16_t> w0 = constant("W0", 16 * 3 * 9, 255), b0 = constant("B0", 16, 1023);
+        const std::vector<int16_t> w1 = constant("W1", 16 * 9, 255), b1 = constant("B1", 16, 1023);
+        const std::vector<int16_t> w2 = constant("W2", 16 * 16, 255), b2 = constant("B2", 16, 1023);
+        const std::vector<int16_t> w4 = constant("W4", 10 * 16, 2047), b4 = constant("B4", 10, 1023);
+        const std::vector<int16_t> input = randomValues(random, 3 * 32 * 32, 2047);
+        QVERIFY(writeValues(work.filePath(QStringLiteral("input.bin")), input));
+
+        const auto conv = [](int cin, int cout, int size, int filter, int stride, int pad, bool relu, bool depthwise) {
+            fp::ConvPoolReluParams p;
+            p.inFeatures = cin;
+            p.outFeatures = cout;
+            p.width = p.height = size;
+            p.filterWidth = p.filterHeight = filter;
+            p.strideX = p.strideY = stride;
+            p.pad = pad;
+            p.relu = relu;
+            p.depthwise = depthwise;
+            p.inQ = p.outQ = 12;
+            p.filterQ = p.biasQ = 14;
+            return p;
+        };
+        const std::vector<int16_t> x0 = fp::convPoolRelu(conv(3, 16, 32, 3, 2, 1, true, false), input, w0, b0);
+        const std::vector<int16_t> x1 = fp::convPoolRelu(conv(16, 16, 16, 3, 1, 1, true, true), x0, w1, b1);
+        const std::vector<int16_t> x2 = fp::convPoolRelu(conv(16, 16, 16, 1, 1, 0, false, false), x1, w2, b2);
+        const std::vector<int16_t> x3 = fp::matAdd(x0, 12, x2, 12, 12, true);
+        fp::PoolReluParams pool;
+        pool.features = 16;
+        pool.width = pool.height = 16;
+        pool.poolWidth = pool.poolHeight = pool.strideX = pool.strideY = 2;
+        const std::vector<int16_t> x4 = fp::poolRelu(pool, x3);
+        const std::vector<int16_t> x5 = fp::globalAveragePool(16, 8, 8, x4);
+        const std::vector<int16_t> x6 = fp::linearRelu(16, 10, false, 12, 14, 14, 11, x5, w4, b4);
+        const std::vector<int16_t> expected = fp::softmaxQ15(x6, 11);
+
+        const QString generator = work.filePath(QStringLiteral("gen_tinynet"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(kGapTests + QStringLiteral("/TinyNetGraph/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const auto generate = [&](const QString& out, qint64 l2) {
+            return runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l2"), QString::number(l2)},
+                              QProcessEnvironment::systemEnvironment(), work.path());
+        };
+        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), 2048);
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(refused.err);
+        QVERIFY2(refused.exitCode != 0 && smallest.hasMatch(), qPrintable(refused.err + refused.out));
+        const qint64 smallestL2 = smallest.captured(1).toLongLong();
+
+        qint64 previousTraffic = -1;
+        for (const qint64 budget : {qint64(300 * 1024), qint64(40000), smallestL2}) {
+            const QString out = work.filePath(QStringLiteral("l2_%1").arg(budget));
+            const ProcessResult generated = generate(out, budget);
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation at L2 %1").arg(budget), {generator}, generated)));
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/TinyNetKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject graph = report[QStringLiteral("graphs")].toArray().first().toObject();
+            QVERIFY(graph[QStringLiteral("l2_static")].toInteger() + graph[QStringLiteral("l2_dynamic")].toInteger() <= budget);
+            const qint64 predicted = graph[QStringLiteral("l3_traffic")].toInteger(-1);
+            QVERIFY2(predicted >= previousTraffic, qPrintable(QStringLiteral("L3 traffic %1 at %2").arg(predicted).arg(budget)));
+            previousTraffic = predicted;
+
+            const QString harness = out + QStringLiteral("/harness");
+            const QStringList build = sanitizerFlags(budget == smallestL2 ? 8 : 1) + m_toolchain.emulCflags +
+                                      QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/TinyNetKernels.c"),
+                                                  out + QStringLiteral("/TinyNetKernelsInit.c")} +
+                                      m_toolchain.cnnSources +
+                                      QStringList{kGapTests + QStringLiteral("/TinyNetGraph/harness.c"), QStringLiteral("-o"), harness};
+            const ProcessResult built = runProcess(m_toolchain.cc, build);
+            QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+            const QStringList arguments{work.filePath(QStringLiteral("input.bin")), work.filePath(QStringLiteral("output.bin"))};
+            const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+            QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("TinyNet at L2 %1").arg(budget), QStringList{harness} + arguments, ran)));
+            QVERIFY2(ran.out.contains(QStringLiteral("L3 %1\n").arg(predicted)), qPrintable(ran.out));
+            QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), expected);
+        }
+        QVERIFY2(previousTraffic > 0, "the smallest L2 keeps tensors in L3");
+        qInfo("TinyNet: smallest L2 %lld bytes, L3 traffic there %lld bytes per run", smallestL2, previousTraffic);
+    }
+
     // The guide's MnistModel.c verbatim: its generator reads model/*.tensor, writes MnistKernels.c/.h
     // and the constants image; the host program constructs, runs and destructs the graph. The
     // memory figures are the guide's (L1 41632, L2 124692 static and 11264 dynamic) and the output
