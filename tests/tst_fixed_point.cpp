@@ -389,6 +389,13 @@ private slots:
                  (Values{2500, 32767, -12}));
         QCOMPARE(matAdd(Values{-100, 100}, 12, Values{50, 50}, 12, 12, true), (Values{0, 150}));
         requireMessage([] { matAdd(Values{1, 2}, 12, Values{1}, 12, 12, false); }, {"second input"});
+
+        // [[1, 2], [3, 4]] x [[5], [6]] in Q0 plus bias [100, -100] in Q1 (50, -50 in Q0).
+        QCOMPARE(matMul(2, 2, 1, Values{1, 2, 3, 4}, 0, Values{5, 6}, 0, Values{100, -100}, 1, 0, false),
+                 (Values{67, -11}));
+        QCOMPARE(matMul(2, 2, 1, Values{1, 2, 3, 4}, 0, Values{5, 6}, 0, Values{100, -100}, 1, 0, true), (Values{67, 0}));
+        requireMessage([] { matMul(2, 2, 1, Values{1, 2, 3}, 0, Values{5, 6}, 0, Values{0, 0}, 0, 0, false); },
+                       {"first matrix"});
     }
 
     void maxAndAveragePooling2x2()

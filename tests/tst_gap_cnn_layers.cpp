@@ -405,10 +405,11 @@ private slots:
             QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
     }
 
-    // Pooling alone, global average pooling and element-wise additions (tests/gap/CnnOps) against
+    // Pooling alone, global average pooling, element-wise additions and matrix products
+    // (tests/gap/CnnOps) against
     // the reference, with the DMA bytes predicted, at the smallest L1 the model accepts (several
     // tiles) and at 64 KB, on 1 and 8 cores.
-    void poolingAndAdditionsMatchTheReference_data()
+    void poolingSumsAndProductsMatchTheReference_data()
     {
         QTest::addColumn<qint64>("l1");
         QTest::addColumn<int>("cores");
@@ -416,7 +417,7 @@ private slots:
         QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8;
         QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8;
     }
-    void poolingAndAdditionsMatchTheReference()
+    void poolingSumsAndProductsMatchTheReference()
     {
         QFETCH(qint64, l1);
         QFETCH(int, cores);
@@ -479,6 +480,17 @@ private slots:
             write(name, "in1", a);
             write(name, "in2", b);
             expected.push_back({name, fp::matAdd(a, q1, b, q2, q, relu)});
+        }
+        for (const auto& [name, lines, inner, columns, qa, qb, qbias, q, relu] :
+             {std::tuple{QStringLiteral("MatMul"), 40, 24, 9, 12, 14, 14, 12, false},
+              std::tuple{QStringLiteral("MatMulReLU"), 5, 7, 3, 11, 13, 12, 10, true}}) {
+            const std::vector<int16_t> a = randomValues(random, std::size_t(lines) * inner, 2047);
+            const std::vector<int16_t> b = randomValues(random, std::size_t(inner) * columns, 2047);
+            const std::vector<int16_t> bias = randomValues(random, std::size_t(lines), 2047);
+            write(name, "in1", a);
+            write(name, "in2", b);
+            write(name, "bias", bias);
+            expected.push_back({name, fp::matMul(lines, inner, columns, a, qa, b, qb, bias, qbias, q, relu)});
         }
         const ProcessResult ran = runProcess(harness, {data}, sanitizerEnvironment());
         QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the harness"), {harness, data}, ran)));

@@ -250,6 +250,28 @@ void KerMatAdd(KerMatAdd_Arg_T *Arg)
     rt_team_barrier();
 }
 
+/* ---- KerMatMul ---- */
+
+void KerMatMul(KerMatMul_Arg_T *Arg)
+{
+    unsigned int Cols1 = Arg->Cols1, Cols2 = Arg->Cols2;
+    unsigned int First, Last;
+    int ReLU = Arg->ReLU != 0;
+
+    core_range(Arg->Lines * Cols2, &First, &Last); /* output elements */
+    for (unsigned int o = First; o < Last; o++) {
+        unsigned int i = o / Cols2, j = o % Cols2;
+        int32_t Acc = (int32_t) roundnorm(Arg->Bias[i], Arg->NormBias);
+        for (unsigned int k = 0; k < Cols1; k++)
+            Acc += (int32_t) Arg->In1[i * Cols1 + k] * (int32_t) Arg->In2[k * Cols2 + j];
+        int32_t v = clip16(roundnorm(Acc, Arg->Norm));
+        if (ReLU && v < 0)
+            v = 0;
+        Arg->Out[o] = (short int) v;
+    }
+    rt_team_barrier();
+}
+
 /* ---- KerLinear ---- */
 
 void KerLinear(KerLinear_Arg_T *Arg)

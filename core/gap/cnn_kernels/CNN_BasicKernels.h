@@ -141,6 +141,23 @@ typedef struct {
 } KerMatAdd_Arg_T;
 void KerMatAdd(KerMatAdd_Arg_T *Arg);
 
+/* Matrix product of Lines lines of In1 (each Cols1 values) with In2 (Cols1 lines of Cols2 values):
+ *   Out[i][j] = clip16(roundnorm(roundnorm(Bias[i], NormBias) + sum_k In1[i][k] * In2[k][j], Norm))
+ * then ReLU when ReLU is non-zero. */
+typedef struct {
+    short int * __restrict__ In1;
+    short int * __restrict__ In2;
+    short int * __restrict__ Bias;
+    short int * __restrict__ Out;
+    unsigned int Lines;
+    unsigned int Cols1;
+    unsigned int Cols2;
+    int NormBias;
+    int Norm;
+    unsigned int ReLU;
+} KerMatMul_Arg_T;
+void KerMatMul(KerMatMul_Arg_T *Arg);
+
 /* Softmax of N values in Q(InQ) to Q15, as docs/gap-fixed-point.md defines it. */
 typedef struct {
     short int * __restrict__ In;

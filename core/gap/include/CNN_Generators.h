@@ -31,7 +31,8 @@ typedef enum {
     KOP_SOFTMAX,
     KOP_GLOBAL_AVGPOOL,
     KOP_MATADD,
-    KOP_MATADD_RELU
+    KOP_MATADD_RELU,
+    KOP_MATMUL
 } KernelOper_T;
 
 /* Per-layer generation controls; pass 0 for the defaults. */
@@ -80,6 +81,14 @@ int CNN_GlobalPool(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, in
 int CNN_MatAdd(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int In2_DataSize, int Out_DataSize,
                int In1_Q, int In2_Q, int Out_Q, int In1_InL3, int In2_InL3, int Out_InL3, int InFeat, int OutFeat,
                int Width, int Height, KernelOper_T AddMatOper);
+
+/* Matrix product Out[LineM1][ColM2] = In1[LineM1][ColM1] x In2[LineM2][ColM2] + Bias[LineM1]
+ * (KOP_MATMUL, ColM1 == LineM2), then optional KOP_RELU. Tiles are groups of lines of In1 and Out;
+ * In2 is read whole. Width, Height must be 0 and Scx, Scy 1 (no strided forms). */
+int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int In2_DataSize, int Bias_DataSize,
+               int Out_DataSize, int In1_Q, int In2_Q, int Bias_Q, int Out_Q, int In1_InL3, int In2_InL3,
+               int Bias_InL3, int Out_InL3, int ColM1, int LineM1, int ColM2, int LineM2, int Width, int Height,
+               int Scx, int Scy, KernelOper_T MatMulOper, KernelOper_T ReLUOper);
 
 /* Softmax of Dim values in Q(In_Q) to Q15 (Out_Q must be 15). */
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,

@@ -132,6 +132,11 @@ void LoadCNNLibrary(void)
                     TCArg("unsigned int", "H"), TCArg("int", "Norm1"), TCArg("int", "Norm2"),
                     TCArg("unsigned int", "ReLU")),
               "KerMatAdd_Arg_T");
+    LibKernel("KerMatMul", CALL_PARALLEL,
+              CArgs(10, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Bias"), TCArg(kShort, "Out"),
+                    TCArg("unsigned int", "Lines"), TCArg("unsigned int", "Cols1"), TCArg("unsigned int", "Cols2"),
+                    TCArg("int", "NormBias"), TCArg("int", "Norm"), TCArg("unsigned int", "ReLU")),
+              "KerMatMul_Arg_T");
     LibKernel("KerSoftMax", CALL_PARALLEL,
               CArgs(4, TCArg(kShort, "In"), TCArg("unsigned int", "N"), TCArg("int", "InQ"), TCArg(kShort, "Out")),
               "KerSoftMax_Arg_T");
@@ -390,6 +395,43 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
+    return 1;
+}
+
+int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int In2_DataSize, int Bias_DataSize,
+               int Out_DataSize, int In1_Q, int In2_Q, int Bias_Q, int Out_Q, int In1_InL3, int In2_InL3,
+               int Bias_InL3, int Out_InL3, int ColM1, int LineM1, int ColM2, int LineM2, int Width, int Height,
+               int Scx, int Scy, KernelOper_T MatMulOper, KernelOper_T ReLUOper)
+{
+    (void) Ctrl;
+    (void) In1_InL3, (void) In2_InL3, (void) Bias_InL3, (void) Out_InL3;
+    requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Bias_DataSize, Out_DataSize});
+    if (MatMulOper != KOP_MATMUL)
+        layerError(Name, "the operation must be KOP_MATMUL");
+    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
+        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    if (Width != 0 || Height != 0 || Scx != 1 || Scy != 1)
+        layerError(Name, "strided matrix products are not supported: pass Width 0, Height 0, Scx 1, Scy 1");
+    requirePositive(Name, {{"ColM1", ColM1}, {"LineM1", LineM1}, {"ColM2", ColM2}, {"LineM2", LineM2}});
+    if (ColM1 != LineM2)
+        layerError(Name, "ColM1 (" + std::to_string(ColM1) + ") must equal LineM2 (" + std::to_string(LineM2) +
+                             "): the columns of In1 meet the lines of In2");
+    UserKernel(Name, KernelDimensions(1, unsigned(ColM1), unsigned(LineM1), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR,
+               CArgs(4, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
+               Calls(1, Call("KerMatMul", LOC_INNER_LOOP,
+                             Bindings(10, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
+                                      K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE_H), Imm(ColM1), Imm(ColM2),
+                                      Imm(Bias_Q - (In1_Q + In2_Q)), Imm(In1_Q + In2_Q - Out_Q),
+                                      Imm(ReLUOper == KOP_RELU)))),
+               KerArgs(4,
+                       KerArg("In1", OBJ_IN_DB, unsigned(ColM1), unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0),
+                       KerArg("In2", OBJ_IN_DB_NTILED, unsigned(ColM2), unsigned(LineM2), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "In2", 0),
+                       KerArg("Bias", OBJ_IN_DB, 1, unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(ColM2), unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(LineM1) * unsigned(ColM1) * unsigned(ColM2);
     return 1;
 }
 

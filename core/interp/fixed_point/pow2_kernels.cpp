@@ -309,6 +309,33 @@ std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::ve
     return out;
 }
 
+std::vector<int16_t> matMul(int lines, int inner, int columns, const std::vector<int16_t>& a, int aQ,
+                            const std::vector<int16_t>& b, int bQ, const std::vector<int16_t>& bias, int biasQ,
+                            int outQ, bool applyRelu)
+{
+    const std::string k = "matMul";
+    requireAtLeast(k, "lines", lines, 1);
+    requireAtLeast(k, "inner", inner, 1);
+    requireAtLeast(k, "columns", columns, 1);
+    for (const auto& [name, q] : {std::pair{"aQ", aQ}, {"bQ", bQ}, {"biasQ", biasQ}, {"outQ", outQ}})
+        requireQ(k, name, q);
+    requireSize(k, "the first matrix", a.size(), elementCount(k, "the first matrix", {lines, inner}), "lines*inner");
+    requireSize(k, "the second matrix", b.size(), elementCount(k, "the second matrix", {inner, columns}),
+                "inner*columns");
+    requireSize(k, "the bias", bias.size(), lines, "lines");
+    const int accQ = aQ + bQ;
+    std::vector<int16_t> out;
+    for (int64_t i = 0; i < lines; ++i)
+        for (int64_t j = 0; j < columns; ++j) {
+            int64_t acc = roundnorm(bias[size_t(i)], biasQ - accQ);
+            for (int64_t n = 0; n < inner; ++n)
+                acc += int32_t(a[size_t(i * inner + n)]) * int32_t(b[size_t(n * columns + j)]);
+            requireInt32(k, "the accumulator", acc);
+            out.push_back(relu(clip16(roundnorm(acc, accQ - outQ)), applyRelu));
+        }
+    return out;
+}
+
 std::vector<int16_t> linearRelu(int inDim, int outDim, bool applyRelu, int inQ, int filterQ, int biasQ, int outQ,
                                 const std::vector<int16_t>& input, const std::vector<int16_t>& filter,
                                 const std::vector<int16_t>& bias)

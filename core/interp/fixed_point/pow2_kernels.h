@@ -112,6 +112,14 @@ std::vector<int16_t> globalAveragePool(int features, int width, int height, cons
 std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::vector<int16_t>& b, int bQ, int outQ,
                             bool relu);
 
+// --- Matrix product (CNN_MatMul) --------------------------------------------------------------
+
+// a [lines][inner] in Q aQ, b [inner][columns] in Q bQ, bias [lines] in Q biasQ; returns
+// [lines][columns] in Q outQ, then ReLU when asked.
+std::vector<int16_t> matMul(int lines, int inner, int columns, const std::vector<int16_t>& a, int aQ,
+                            const std::vector<int16_t>& b, int bQ, const std::vector<int16_t>& bias, int biasQ,
+                            int outQ, bool relu);
+
 // --- Linear + ReLU (CNN_LinearReLU) -----------------------------------------------------------
 
 // input [inDim] (a CHW tensor in memory order), filter [outDim][inDim], bias [outDim]; returns

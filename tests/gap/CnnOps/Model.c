@@ -1,4 +1,4 @@
-/* Pooling alone, global average pooling and element-wise additions through their CNN generators;
+/* Pooling alone, global average pooling, element-wise additions and matrix products through their CNN generators;
  * the L1 budget comes from the command line (--l1). Layer sizes are the harness's. */
 #include <stdio.h>
 
@@ -20,6 +20,8 @@ int main(int argc, char **argv)
     CNN_GlobalPool("GlobalAvgLarge", 0, 2, 2, 11, 11, 1, 1, 3, 60, 50, KOP_GLOBAL_AVGPOOL);
     CNN_MatAdd("Add", 0, 2, 2, 2, 12, 10, 11, 1, 1, 1, 6, 6, 20, 10, KOP_MATADD);
     CNN_MatAdd("AddReLU", 0, 2, 2, 2, 12, 12, 12, 1, 1, 1, 3, 3, 9, 7, KOP_MATADD_RELU);
+    CNN_MatMul("MatMul", 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, 24, 40, 9, 24, 0, 0, 1, 1, KOP_MATMUL, KOP_NONE);
+    CNN_MatMul("MatMulReLU", 0, 2, 2, 2, 2, 11, 13, 12, 10, 1, 1, 1, 1, 7, 5, 3, 7, 0, 0, 1, 1, KOP_MATMUL, KOP_RELU);
     GenerateTilingCode();
     return 0;
 }

@@ -1,5 +1,5 @@
 /* Host harness of tests/gap/CnnOps: `harness DIR` reads each layer's int16 inputs from DIR/<Layer>.in
- * (additions: .in1 and .in2), runs the generated layer, writes DIR/<Layer>.out and prints its DMA
+ * (additions: .in1 and .in2; products also .bias), runs the generated layer, writes DIR/<Layer>.out and prints its DMA
  * counters. */
 #include "GenKernels.h"
 #include "CNN_BasicKernels.h"
@@ -37,6 +37,20 @@ static void Finish(const char *Dir, const char *Layer, short *Out, size_t Count)
 
 typedef void (*Unary_T)(short *, short *);
 typedef void (*Binary_T)(short *, short *, short *);
+typedef void (*Product_T)(short *, short *, short *, short *);
+
+static void RunProduct(const char *Dir, const char *Name, Product_T Layer, size_t Lines, size_t Inner, size_t Cols)
+{
+    short *In1 = ReadFile(Dir, Name, "in1", Lines * Inner), *In2 = ReadFile(Dir, Name, "in2", Inner * Cols);
+    short *Bias = ReadFile(Dir, Name, "bias", Lines);
+    short *Output = (short *) calloc(Lines * Cols, sizeof(short));
+    __L2_Read = __L2_Write = __L3_Read = __L3_Write = 0;
+    Layer(In1, In2, Bias, Output);
+    Finish(Dir, Name, Output, Lines * Cols);
+    free(In1);
+    free(In2);
+    free(Bias);
+}
 
 static void RunUnary(const char *Dir, const char *Name, Unary_T Layer, size_t In, size_t Out)
 {
@@ -73,6 +87,8 @@ int main(int argc, char **argv)
     RunUnary(argv[1], "GlobalAvgLarge", GlobalAvgLarge, 3 * 60 * 50, 3);
     RunBinary(argv[1], "Add", Add, 6 * 20 * 10);
     RunBinary(argv[1], "AddReLU", AddReLU, 3 * 9 * 7);
+    RunProduct(argv[1], "MatMul", MatMul, 40, 24, 9);
+    RunProduct(argv[1], "MatMulReLU", MatMulReLU, 5, 7, 3);
     free(L1_Memory);
     free(L2_Memory);
     printf("RESULT ok\n");
