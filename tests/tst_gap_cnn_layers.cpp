@@ -594,22 +594,101 @@ private slots:
             QVERIFY2(predicted >= previousTraffic, qPrintable(QStringLiteral("L3 traffic %1 at %2").arg(predicted).arg(budget)));
             previousTraffic = predicted;
 
-            const QString harness = out + QStringLiteral("/harness");
-            const QStringList build = sanitizerFlags(budget == smallestL2 ? 8 : 1) + m_toolchain.emulCflags +
-                                      QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/TinyNetKernels.c"),
-                                                  out + QStringLiteral("/TinyNetKernelsInit.c")} +
-                                      m_toolchain.cnnSources +
-                                      QStringList{kGapTests + QStringLiteral("/TinyNetGraph/harness.c"), QStringLiteral("-o"), harness};
-            const ProcessResult built = runProcess(m_toolchain.cc, build);
-            QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
-            const QStringList arguments{work.filePath(QStringLiteral("input.bin")), work.filePath(QStringLiteral("output.bin"))};
-            const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
-            QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("TinyNet at L2 %1").arg(budget), QStringList{harness} + arguments, ran)));
+            const ProcessResult ran = runGraph(out, QStringLiteral("TinyNet"), 3 * 32 * 32, 10, budget == smallestL2 ? 8 : 1,
+                                               work.filePath(QStringLiteral("input.bin")), work.filePath(QStringLiteral("output.bin")));
+            QVERIFY2(ran.exitCode == 0, qPrintable(QStringLiteral("TinyNet at L2 %1: %2 %3").arg(budget).arg(ran.out, ran.err)));
             QVERIFY2(ran.out.contains(QStringLiteral("L3 %1\n").arg(predicted)), qPrintable(ran.out));
             QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), expected);
         }
         QVERIFY2(previousTraffic > 0, "the smallest L2 keeps tensors in L3");
         qInfo("TinyNet: smallest L2 %lld bytes, L3 traffic there %lld bytes per run", smallestL2, previousTraffic);
+    }
+
+    // Constant prefetch (tests/gap/PrefetchGraph): with L2 for everything the last layer's weights
+    // are promoted; with less, but room once the convolutions are done, they stay in L3 RAM and are
+    // copied into L2 from the pooling node on; with less still they stream through staging
+    // buffers. Every program is bit-exact and moves the L3 bytes predicted.
+    void constantPrefetchRunsBitExact()
+    {
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        std::mt19937 random(91u);
+        const auto constant = [&](const char* name, std::size_t count, int limit) {
+            const std::vector<int16_t> values = randomValues(random, count, limit);
+            std::vector<float> floats;
+            for (int16_t v : values)
+                floats.push_back(float(v) / 16384.0f);
+            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
+            if (!file.open(QIODevice::WriteOnly) ||
+                file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * 4)) != qint64(floats.size() * 4))
+                qFatal("cannot write %s", name);
+            return values;
+        };
+        const std::vector<int16_t> w0 = constant("W0", 16 * 4 * 9, 255), b0 = constant("B0", 16, 1023);
+        const std::vector<int16_t> w1 = constant("W1", 4 * 16, 255), b1 = constant("B1", 4, 1023);
+        const std::vector<int16_t> w3 = constant("W3", 48 * 1024, 255), b3 = constant("B3", 48, 1023);
+        const std::vector<int16_t> w4 = constant("W4", 10 * 48, 2047), b4 = constant("B4", 10, 1023);
+        const std::vector<int16_t> input = randomValues(random, 4 * 32 * 32, 2047);
+        QVERIFY(writeValues(work.filePath(QStringLiteral("input.bin")), input));
+        fp::ConvPoolReluParams conv;
+        conv.inFeatures = 4;
+        conv.outFeatures = 16;
+        conv.width = conv.height = 32;
+        conv.filterWidth = conv.filterHeight = 3;
+        conv.pad = 1;
+        conv.relu = true;
+        conv.inQ = conv.outQ = 12;
+        conv.filterQ = conv.biasQ = 14;
+        const std::vector<int16_t> x0 = fp::convPoolRelu(conv, input, w0, b0);
+        conv.inFeatures = 16;
+        conv.outFeatures = 4;
+        conv.filterWidth = conv.filterHeight = 1;
+        conv.pad = 0;
+        conv.relu = false;
+        const std::vector<int16_t> x1 = fp::convPoolRelu(conv, x0, w1, b1);
+        fp::PoolReluParams pool;
+        pool.features = 4;
+        pool.width = pool.height = 32;
+        pool.poolWidth = pool.poolHeight = pool.strideX = pool.strideY = 2;
+        const std::vector<int16_t> x2 = fp::poolRelu(pool, x1);
+        const std::vector<int16_t> x3 = fp::linearRelu(1024, 48, true, 12, 14, 14, 12, x2, w3, b3);
+        const std::vector<int16_t> x4 = fp::linearRelu(48, 10, false, 12, 14, 14, 11, x3, w4, b4);
+        const std::vector<int16_t> expected = fp::softmaxQ15(x4, 11);
+
+        const QString generator = work.filePath(QStringLiteral("gen_prefetch"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(kGapTests + QStringLiteral("/PrefetchGraph/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        for (const auto& [budget, placement] : {std::pair{150000, "promoted"}, {120000, "prefetched"}, {100000, "streamed"}}) {
+            const QString out = work.filePath(QStringLiteral("l2_%1").arg(budget));
+            const ProcessResult generated =
+                runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l2"), QString::number(budget)},
+                           QProcessEnvironment::systemEnvironment(), work.path());
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/PrefetchKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject graph = report[QStringLiteral("graphs")].toArray().first().toObject();
+            const QJsonObject weights = findByName(graph[QStringLiteral("tensors")].toArray(), QStringLiteral("W3"));
+            const QString where = weights[QStringLiteral("placement")].toString();
+            const int prefetchNode = weights[QStringLiteral("prefetch_node")].toInt(-2);
+            const QString observed = where == QStringLiteral("l2_static") ? QStringLiteral("promoted")
+                                     : prefetchNode >= 0                   ? QStringLiteral("prefetched")
+                                                                           : QStringLiteral("streamed");
+            QCOMPARE(observed, QLatin1String(placement));
+            if (prefetchNode >= 0)
+                QVERIFY2(prefetchNode < 3 && weights[QStringLiteral("reason")].toString().contains(QStringLiteral("prefetched")),
+                         qPrintable(weights[QStringLiteral("reason")].toString()));
+            QVERIFY(graph[QStringLiteral("l2_static")].toInteger() + graph[QStringLiteral("l2_dynamic")].toInteger() <= budget);
+            const ProcessResult ran = runGraph(out, QStringLiteral("PrefetchNet"), 4 * 32 * 32, 10, 1,
+                                               work.filePath(QStringLiteral("input.bin")),
+                                               work.filePath(QStringLiteral("output.bin")), QStringLiteral("Prefetch"));
+            QVERIFY2(ran.exitCode == 0, qPrintable(QStringLiteral("L2 %1: %2 %3").arg(budget).arg(ran.out, ran.err)));
+            QVERIFY2(ran.out.contains(QStringLiteral("L3 %1\n").arg(graph[QStringLiteral("l3_traffic")].toInteger())), qPrintable(ran.out));
+            QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), expected);
+            if (prefetchNode >= 0)
+                QVERIFY(compilesForGap(out, QStringLiteral("Prefetch")));
+        }
     }
 
     // The guide's MnistModel.c verbatim: its generator reads model/*.tensor, writes MnistKernels.c/.h
@@ -825,6 +904,26 @@ private slots:
     }
 
 private:
+    // Builds tests/gap/graph_harness.c for the graph `name` generated into `out` (files
+    // <name-without-Net>Kernels.*) and runs it on `input`; the harness's result.
+    ProcessResult runGraph(const QString& out, const QString& name, int inputCount, int outputCount, int cores,
+                           const QString& input, const QString& output, const QString& filesStem = {})
+    {
+        const QString stem = filesStem.isEmpty() ? name : filesStem;
+        const QString harness = out + QStringLiteral("/graph_harness");
+        const QStringList build =
+            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            QStringList{QStringLiteral("-DGRAPH_HEADER=\"%1Kernels.h\"").arg(stem), QStringLiteral("-DGRAPH=%1").arg(name),
+                        QStringLiteral("-DINPUT_COUNT=%1").arg(inputCount), QStringLiteral("-DOUTPUT_COUNT=%1").arg(outputCount),
+                        QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem),
+                        out + QStringLiteral("/%1KernelsInit.c").arg(stem)} +
+            m_toolchain.cnnSources + QStringList{kGapTests + QStringLiteral("/graph_harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        if (built.exitCode != 0)
+            return {built.exitCode, built.out, describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)};
+        return runProcess(harness, {input, output}, sanitizerEnvironment(), out);
+    }
+
     // The guide's graph model compiled, its constants written, an input and the reference output.
     struct MnistGraph {
         QTemporaryDir work;
@@ -904,7 +1003,7 @@ private:
     }
 
     // The generated graph also builds warning-free for GAP (PMSIS branch, declarations only).
-    bool compilesForGap(const QString& out)
+    bool compilesForGap(const QString& out, const QString& stem = QStringLiteral("Mnist"))
     {
         const QStringList target{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
                                  QStringLiteral("-Werror"), QStringLiteral("-Wno-pointer-to-int-cast"),
@@ -912,8 +1011,8 @@ private:
                                  QStringLiteral("-I"), kGapTests + QStringLiteral("/pmsis_stub"),
                                  QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/runtime"),
                                  QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels"),
-                                 QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
-                                 out + QStringLiteral("/MnistKernelsInit.c")};
+                                 QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem),
+                                 out + QStringLiteral("/%1KernelsInit.c").arg(stem)};
         const ProcessResult targetBuild = runProcess(m_toolchain.cc, target);
         if (targetBuild.exitCode != 0)
             qWarning("%s", qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_toolchain.cc} + target, targetBuild)));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -14,6 +15,8 @@ namespace {
 constexpr std::uint64_t kAlignment = 4;
 // What starting one L3 transfer costs, in bytes moved in the same time (HyperRAM latency).
 constexpr double kL3SetupBytes = 256;
+// Marks a planner buffer holding a prefetched constant (Placement::prefetched says which).
+constexpr int kPrefetchBuffer = std::numeric_limits<int>::min();
 
 std::uint64_t alignTo(std::uint64_t value) { return (value + kAlignment - 1) / kAlignment * kAlignment; }
 
@@ -125,6 +128,8 @@ struct Placement {
     std::vector<NodeCost> nodes;
     PlanResult plan;              // the dynamic block
     std::vector<int> planned;     // per planner buffer: tensor index, or -1 - node for staging
+    std::map<std::size_t, int> prefetch;                           // constant -> node starting its copy
+    std::vector<std::pair<std::size_t, std::size_t>> prefetched;  // (constant, planner buffer)
 
     std::uint64_t total() const { return l2Static + l2Dynamic; }
 };
@@ -156,10 +161,16 @@ public:
         return true;
     }
 
-    Placement evaluate(const std::set<std::size_t>& inL3, double planSeconds)
+    // `prefetch`: constants of inL3 copied into L2 from the given node on (their nodes read L2).
+    Placement evaluate(const std::set<std::size_t>& inL3, double planSeconds,
+                       const std::map<std::size_t, int>& prefetch = {})
     {
         Placement placement;
         placement.inL3 = inL3;
+        placement.prefetch = prefetch;
+        std::set<std::size_t> streamed = inL3;
+        for (const auto& entry : prefetch)
+            streamed.erase(entry.first);
         const std::int64_t steps = std::int64_t(graph_.nodes.size());
         for (std::size_t i : constants_) {
             const GraphTensor& tensor = tensors_[i];
@@ -177,8 +188,16 @@ public:
                                std::int64_t(kAlignment), {}});
             placement.planned.push_back(int(i));
         }
+        for (const auto& [index, node] : prefetch) {
+            const GraphTensor& tensor = tensors_[index];
+            placement.prefetched.push_back({index, buffers.size()});
+            placement.planned.push_back(kPrefetchBuffer);
+            buffers.push_back({tensor.name + " prefetch", node, tensor.lastNode + 1, std::int64_t(tensor.bytes),
+                               std::int64_t(kAlignment), {}});
+            placement.traffic += tensor.bytes;
+        }
         for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
-            const NodeCost cost = nodeCost(n, l3ArgumentsOf(n, inL3));
+            const NodeCost cost = nodeCost(n, l3ArgumentsOf(n, streamed));
             if (!cost.ok) {
                 placement.error = cost.error;
                 return placement;
@@ -232,6 +251,25 @@ public:
         return names;
     }
 
+    // The tile solver's cycle estimate of node n with those arguments in L3 (0 for a kernel group
+    // or a kernel that does not tile).
+    double nodeCycles(std::size_t n, const std::vector<std::string>& l3Arguments)
+    {
+        std::string key = std::to_string(n);
+        for (const std::string& name : l3Arguments)
+            key += "|" + name;
+        if (auto found = cycles_.find(key); found != cycles_.end())
+            return found->second;
+        const UserKernel* source = model_.findUserKernel(graph_.nodes[n].kernel);
+        double cycles = 0;
+        if (source) {
+            const TileSolverResult solved =
+                solveTiling(l3HomedVariant(*source, l3Arguments, source->name, {}), model_.options.l1Size, l2Budget_);
+            cycles = solved.ok ? solved.tiling.estimatedCycles : 0;
+        }
+        return cycles_[key] = cycles;
+    }
+
 private:
     NodeCost nodeCost(std::size_t n, const std::vector<std::string>& l3Arguments)
     {
@@ -260,6 +298,7 @@ private:
     std::uint64_t l2Budget_;
     std::vector<std::size_t> constants_;
     std::map<std::string, NodeCost> cache_;
+    std::map<std::string, double> cycles_;
 };
 
 // The next tensor to move to L3 from `current`: the most L2 freed per byte of added traffic, judged
@@ -324,6 +363,58 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
 }
 
 std::string bytesText(std::uint64_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+// For each constant in L3, in the order of first use: the latest node from which a prefetch into
+// L2 both fits the budget and is hidden by the estimated compute of the nodes before the first
+// use; when no such node fits, the earliest node that fits (the most compute hiding it); none when
+// nothing fits. Returns the placement with the prefetches; *reasons says why for each.
+Placement choosePrefetches(Placer& placer, Placement current, const std::vector<GraphTensor>& tensors,
+                           std::uint64_t l2Budget, std::map<std::size_t, std::string>& reasons)
+{
+    constexpr double l3BytesPerCycle = TilerCostModel{}.l3BytesPerCycle;
+    std::vector<std::size_t> constants;
+    for (std::size_t i : current.inL3)
+        if (isConstant(tensors[i]) && tensors[i].firstNode > 0)
+            constants.push_back(i);
+    std::stable_sort(constants.begin(), constants.end(),
+                     [&](std::size_t a, std::size_t b) { return tensors[a].firstNode < tensors[b].firstNode; });
+    for (std::size_t index : constants) {
+        const GraphTensor& tensor = tensors[index];
+        std::set<std::size_t> streamed = current.inL3;
+        for (const auto& entry : current.prefetch)
+            streamed.erase(entry.first);
+        const double transfer = double(tensor.bytes) / l3BytesPerCycle + TilerCostModel{}.dmaSetupCycles;
+        double hiding = 0, chosenHiding = 0;
+        int chosen = -1;
+        for (int node = tensor.firstNode - 1; node >= 0; --node) {
+            hiding += placer.nodeCycles(std::size_t(node), placer.l3ArgumentsOf(std::size_t(node), streamed));
+            std::map<std::size_t, int> trial = current.prefetch;
+            trial[index] = node;
+            const Placement candidate = placer.evaluate(current.inL3, 0.02, trial);
+            if (!candidate.ok || candidate.total() > l2Budget)
+                continue;
+            chosen = node;
+            chosenHiding = hiding;
+            if (hiding >= transfer)
+                break;  // the latest start that hides the copy
+        }
+        if (chosen < 0)
+            continue;
+        current.prefetch[index] = chosen;
+        reasons[index] = "prefetched into L2 from node " + std::to_string(chosen) + " for its first use at node " +
+                         std::to_string(tensor.firstNode) + " (about " + std::to_string(std::uint64_t(chosenHiding)) +
+                         " estimated cycles of compute for a copy of about " +
+                         std::to_string(std::uint64_t(transfer)) + ")";
+    }
+    if (current.prefetch.empty())
+        return current;
+    Placement withPrefetches = placer.evaluate(current.inL3, 0.05, current.prefetch);
+    if (withPrefetches.ok && withPrefetches.total() <= l2Budget)
+        return withPrefetches;
+    current.prefetch.clear();  // the prefetches were judged one at a time; together they do not fit
+    reasons.clear();
+    return current;
+}
 
 }  // namespace
 
@@ -415,9 +506,17 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         return allocation;
     }
 
-    // The chosen placement with more time for the dynamic block's plan.
+    // Constants in L3 prefetched into L2 where the budget leaves room (see choosePrefetches).
     const std::set<std::size_t> inL3 = current.inL3;
-    Placement final = placer.evaluate(inL3, 2.0);
+    std::map<std::size_t, std::string> prefetchReasons;
+    current = choosePrefetches(placer, current, tensors, l2Budget, prefetchReasons);
+    const std::map<std::size_t, int> prefetch = current.prefetch;
+    std::set<std::size_t> streamed = inL3;
+    for (const auto& entry : prefetch)
+        streamed.erase(entry.first);
+
+    // The chosen placement with more time for the dynamic block's plan.
+    Placement final = placer.evaluate(inL3, 2.0, prefetch);
     if (!final.ok || final.total() > current.total())
         final = current;  // never worse than what was judged to fit
 
@@ -425,7 +524,7 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
         NodeExecution node;
         node.kernel = node.sourceKernel = graph.nodes[n].kernel;
-        node.l3Arguments = placer.l3ArgumentsOf(n, inL3);
+        node.l3Arguments = placer.l3ArgumentsOf(n, streamed);
         node.stagingBytes = final.nodes[n].staging;
         node.l3Read = final.nodes[n].l3Read;
         node.l3Write = final.nodes[n].l3Write;
@@ -472,8 +571,15 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         constant->offset = alignTo(allocation.l3Static);
         allocation.l3Static = constant->offset + constant->bytes;
         constant->flashOffset = alignTo(allocation.l2Static) + constant->offset;
-        constant->reason = "constant copied from flash to L3 RAM at construction, streamed through L2 by node " +
-                           std::to_string(constant->firstNode) + ": " + moveReasons[std::size_t(constant - tensors.data())];
+        const std::size_t index = std::size_t(constant - tensors.data());
+        constant->reason = "constant copied from flash to L3 RAM at construction, " +
+                           (prefetch.count(index) ? prefetchReasons[index]
+                                                  : "streamed through L2 by node " + std::to_string(constant->firstNode)) +
+                           ": " + moveReasons[index];
+        if (prefetch.count(index)) {
+            constant->prefetchNode = prefetch.at(index);
+            allocation.l3Traffic += constant->bytes;
+        }
     }
     allocation.flashBytes = allocation.l3Static ? alignTo(allocation.l2Static) + allocation.l3Static : allocation.l2Static;
 
@@ -482,6 +588,12 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     allocation.l2DynamicLowerBound = final.l2LowerBound;
     for (std::size_t b = 0; b < final.planned.size(); ++b) {
         const std::uint64_t offset = std::uint64_t(final.plan.offsets[b]);
+        if (final.planned[b] == kPrefetchBuffer) {
+            for (const auto& [index, buffer] : final.prefetched)
+                if (buffer == b)
+                    tensors[index].prefetchOffset = offset;
+            continue;
+        }
         if (final.planned[b] < 0) {
             allocation.nodes[std::size_t(-1 - final.planned[b])].stagingOffset = offset;
             continue;

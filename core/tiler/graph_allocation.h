@@ -7,7 +7,9 @@
 // the most L2 for the least L3 traffic per run: a node touching an L3 tensor is tiled again with
 // that argument homed in L3 (O_L2DB), and its L2 staging buffers join the dynamic block for the
 // duration of the node. The order of moves does not depend on the budget, so a smaller budget only
-// moves more tensors: L3 traffic grows as the budget shrinks.
+// moves more tensors: L3 traffic grows as the budget shrinks. Constants left in L3 are then
+// prefetched into L2 ahead of their first use where the budget leaves room, starting late enough
+// to hold L2 briefly but early enough that the estimated compute of the nodes before hides the copy.
 #pragma once
 
 #include "tiler/kernel_model.h"
@@ -28,6 +30,10 @@ struct GraphTensor {
     Placement placement = Placement::Caller;
     std::uint64_t offset = 0;      // in its block (L2 or L3, static or dynamic)
     std::uint64_t flashOffset = 0; // constants: in the flash image
+    // Constants kept in L3 may be prefetched into the dynamic L2 block: the copy starts before
+    // node prefetchNode and is waited for before the first node using it, which reads the L2 copy.
+    int prefetchNode = -1;
+    std::uint64_t prefetchOffset = 0;
     std::string reason;            // why it is where it is, for reports and the studio
 };
 

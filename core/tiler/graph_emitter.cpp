@@ -25,6 +25,8 @@ std::string signature(const std::string& returns, const std::string& name, const
 // The C expression of a graph symbol's address as a node sees it.
 std::string symbolAddress(const GraphTensor& tensor, const GraphSymbols& symbols)
 {
+    if (tensor.prefetchNode >= 0)  // every node using it comes after its copy to L2 is waited for
+        return symbols.l2Dynamic + "+" + std::to_string(tensor.prefetchOffset);
     switch (tensor.placement) {
     case GraphTensor::Placement::Caller: return tensor.name;
     case GraphTensor::Placement::L2Static: return symbols.l2 + "+" + std::to_string(tensor.offset);
@@ -212,6 +214,34 @@ std::string nodeCall(const KernelModel& model, const GraphNode& node, const Grap
     return out.str();
 }
 
+// Before node n: wait for the prefetches of the constants it is the first to use, then start the
+// prefetches that begin at it. `events` prefixes the AT_L3_EVENT variables (the re-entrant context).
+std::string prefetchStatements(const GraphAllocation& allocation, const GraphSymbols& symbols, std::size_t n,
+                               const std::string& events)
+{
+    std::ostringstream out;
+    for (const GraphTensor& tensor : allocation.tensors)
+        if (tensor.prefetchNode >= 0 && tensor.firstNode == int(n))
+            out << "    AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &" << events << "Prefetch_" << tensor.name << ");\n";
+    for (const GraphTensor& tensor : allocation.tensors)
+        if (tensor.prefetchNode == int(n))
+            out << "    /* Prefetching " << tensor.name << " (" << tensor.bytes << " bytes) for node " << tensor.firstNode
+                << " */\n    AT_L3_COPY(AT_L3_DEFAULT_DEVICE, (AT_L3_EXT_ADDR_TYPE) (" << symbols.l3 << "+"
+                << tensor.offset << "), (AT_L2_INT_ADDR_TYPE) (" << symbols.l2Dynamic << "+" << tensor.prefetchOffset
+                << "), " << tensor.bytes << ", DMA_COPY_IN, &" << events << "Prefetch_" << tensor.name << ");\n";
+    return out.str();
+}
+
+// The AT_L3_EVENT of each prefetched constant, as `prefix`-indented declarations.
+std::string prefetchEvents(const GraphAllocation& allocation, const std::string& prefix)
+{
+    std::string out;
+    for (const GraphTensor& tensor : allocation.tensors)
+        if (tensor.prefetchNode >= 0)
+            out += prefix + "AT_L3_EVENT Prefetch_" + tensor.name + ";\n";
+    return out;
+}
+
 // A node's call, timed into the cycles array when AT_GRAPH_MONITOR_CYCLES asks for it.
 std::string instrumentedCall(const KernelModel& model, const GraphModel& graph, std::size_t n,
                              const GraphAllocation& allocation, const GraphSymbols& symbols,
@@ -327,7 +357,8 @@ std::string reentrantDeclarations(const KernelModel& model, const GraphModel& gr
     out << "    AT_FLASH_FS_T *Flash;\n";
     for (const CArgument& argument : runnerArguments(graph))
         out << "    " << argument.type << " " << argument.name << ";\n";
-    out << "    int LayerIndex;            /* the next layer to run */\n"
+    out << prefetchEvents(allocation, "    ")
+        << "    int LayerIndex;            /* the next layer to run */\n"
         << "    void (*const *Layer)(void *);\n} " << context << ";\n\n"
         << "/* Construct: 0 when ready; 1 flash, 2 L3, 3 L2 allocation failed. AllocCtxt sets *Status: 0, or\n"
         << "   1 context, 2 L3, 3 L2, 4 L1 allocation failed. A non-zero Free_* argument frees that memory. */\n"
@@ -417,7 +448,8 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         out << "static void " << g << "_Layer" << n << "(void *_Ctxt)\n{\n" << cast;
         for (const ContextBlock& block : blocks)
             out << "    " << block.symbol << " = Ctxt->" << block.symbol << ";\n";
-        out << instrumentedCall(model, graph, n, allocation, symbols, "Ctxt->") << "}\n\n";
+        out << prefetchStatements(allocation, symbols, n, "Ctxt->")
+            << instrumentedCall(model, graph, n, allocation, symbols, "Ctxt->") << "}\n\n";
     }
     out << "static void (*const " << g << "_AllLayers[])(void *) = {";
     for (std::size_t n = 0; n < graph.nodes.size(); ++n)
@@ -588,8 +620,9 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         out << "    if (_L1_Memory) " << symbols.l1 << " = (char *) _L1_Memory;\n";
     else if (warm == 3)
         out << "    (void) _L1_Memory;\n";
+    out << prefetchEvents(allocation, "    ");
     for (std::size_t n = 0; n < graph.nodes.size(); ++n)
-        out << instrumentedCall(model, graph, n, allocation, symbols, "");
+        out << prefetchStatements(allocation, symbols, n, "") << instrumentedCall(model, graph, n, allocation, symbols, "");
     if (warm == 3 && symbols.dynamicL1)
         out << "    if (_L1_Memory) " << symbols.l1 << " = 0;\n";
     out << "    return 0;\n}\n\n";

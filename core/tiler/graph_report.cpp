@@ -46,6 +46,7 @@ nlohmann::json graphReportJson(const GraphReportInput& input)
     for (const GraphTensor& tensor : allocation.tensors)
         tensors.push_back({{"name", tensor.name}, {"bytes", tensor.bytes}, {"placement", placementName(tensor.placement)},
                            {"offset", tensor.offset}, {"first_node", tensor.firstNode}, {"last_node", tensor.lastNode},
+                           {"prefetch_node", tensor.prefetchNode}, {"prefetch_offset", tensor.prefetchOffset},
                            {"reason", tensor.reason}});
     const std::vector<NodeFigures> figures = nodeFigures(input);
     nlohmann::json nodes = nlohmann::json::array();
