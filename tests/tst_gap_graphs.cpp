@@ -1,0 +1,550 @@
+// GAP graphs end to end: the guide's MnistModel.c, verbatim, constructed from its flash image, run
+// and destructed on the host; the same graph across L2 budgets (tensors in L3), with warm
+// constructors, node counters and the re-entrant runner; a MobileNet-style graph with a residual
+// connection; constant prefetch. Every program is built with AddressSanitizer and compared bit for
+// bit with the reference interpreter's fixed-point kernels.
+#include "gap_cnn_data.h"
+#include "gap_toolchain.h"
+
+#include "interp/fixed_point/pow2_kernels.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using namespace tessera::test;
+namespace fp = tessera::fixed_point;
+
+class TestGapGraphs : public QObject {
+    Q_OBJECT
+
+    GapToolchain m_toolchain;
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        if (!m_toolchain.init(&error) && m_toolchain.cc.isEmpty())
+            QSKIP("no C compiler (cc or gcc) on PATH");
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    // A MobileNet-style graph with a residual connection (tests/gap/TinyNetGraph: strided padded
+    // convolution, depthwise, pointwise, addition, pooling, global average pooling, linear,
+    // softmax), generated from 300 KiB of L2 down to the smallest that works: every program is
+    // bit-exact with the reference chain and moves the L3 bytes predicted, more as L2 shrinks.
+    void tinyNetGraphAcrossL2Budgets()
+    {
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        std::mt19937 random(77u);
+        const auto constant = [&](const char* name, std::size_t count, int limit) {
+            const std::vector<int16_t> values = randomValues(random, count, limit);
+            std::vector<float> floats;
+            for (int16_t v : values)
+                floats.push_back(float(v) / 16384.0f);  // ConstInfo converts them to Q14 exactly
+            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
+            if (!file.open(QIODevice::WriteOnly) ||
+                file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * 4)) != qint64(floats.size() * 4))
+                qFatal("cannot write %s", name);
+            return values;
+        };
+        const std::vector<int16_t> w0 = constant("W0", 16 * 3 * 9, 255), b0 = constant("B0", 16, 1023);
+        const std::vector<int16_t> w1 = constant("W1", 16 * 9, 255), b1 = constant("B1", 16, 1023);
+        const std::vector<int16_t> w2 = constant("W2", 16 * 16, 255), b2 = constant("B2", 16, 1023);
+        const std::vector<int16_t> w4 = constant("W4", 10 * 16, 2047), b4 = constant("B4", 10, 1023);
+        const std::vector<int16_t> input = randomValues(random, 3 * 32 * 32, 2047);
+        QVERIFY(writeValues(work.filePath(QStringLiteral("input.bin")), input));
+
+        const auto conv = [](int cin, int cout, int size, int filter, int stride, int pad, bool relu, bool depthwise) {
+            fp::ConvPoolReluParams p;
+            p.inFeatures = cin;
+            p.outFeatures = cout;
+            p.width = p.height = size;
+            p.filterWidth = p.filterHeight = filter;
+            p.strideX = p.strideY = stride;
+            p.pad = pad;
+            p.relu = relu;
+            p.depthwise = depthwise;
+            p.inQ = p.outQ = 12;
+            p.filterQ = p.biasQ = 14;
+            return p;
+        };
+        const std::vector<int16_t> x0 = fp::convPoolRelu(conv(3, 16, 32, 3, 2, 1, true, false), input, w0, b0);
+        const std::vector<int16_t> x1 = fp::convPoolRelu(conv(16, 16, 16, 3, 1, 1, true, true), x0, w1, b1);
+        const std::vector<int16_t> x2 = fp::convPoolRelu(conv(16, 16, 16, 1, 1, 0, false, false), x1, w2, b2);
+        const std::vector<int16_t> x3 = fp::matAdd(x0, 12, x2, 12, 12, true);
+        fp::PoolReluParams pool;
+        pool.features = 16;
+        pool.width = pool.height = 16;
+        pool.poolWidth = pool.poolHeight = pool.strideX = pool.strideY = 2;
+        const std::vector<int16_t> x4 = fp::poolRelu(pool, x3);
+        const std::vector<int16_t> x5 = fp::globalAveragePool(16, 8, 8, x4);
+        const std::vector<int16_t> x6 = fp::linearRelu(16, 10, false, 12, 14, 14, 11, x5, w4, b4);
+        const std::vector<int16_t> expected = fp::softmaxQ15(x6, 11);
+
+        const QString generator = work.filePath(QStringLiteral("gen_tinynet"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(kGapTests + QStringLiteral("/TinyNetGraph/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const auto generate = [&](const QString& out, qint64 l2) {
+            return runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l2"), QString::number(l2)},
+                              QProcessEnvironment::systemEnvironment(), work.path());
+        };
+        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), 2048);
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(refused.err);
+        QVERIFY2(refused.exitCode != 0 && smallest.hasMatch(), qPrintable(refused.err + refused.out));
+        const qint64 smallestL2 = smallest.captured(1).toLongLong();
+
+        qint64 previousTraffic = -1;
+        for (const qint64 budget : {qint64(300 * 1024), qint64(40000), smallestL2}) {
+            const QString out = work.filePath(QStringLiteral("l2_%1").arg(budget));
+            const ProcessResult generated = generate(out, budget);
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation at L2 %1").arg(budget), {generator}, generated)));
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/TinyNetKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject graph = report[QStringLiteral("graphs")].toArray().first().toObject();
+            QVERIFY(graph[QStringLiteral("l2_static")].toInteger() + graph[QStringLiteral("l2_dynamic")].toInteger() <= budget);
+            const qint64 predicted = graph[QStringLiteral("l3_traffic")].toInteger(-1);
+            QVERIFY2(predicted >= previousTraffic, qPrintable(QStringLiteral("L3 traffic %1 at %2").arg(predicted).arg(budget)));
+            previousTraffic = predicted;
+
+            const ProcessResult ran = runGraph(out, QStringLiteral("TinyNet"), 3 * 32 * 32, 10, budget == smallestL2 ? 8 : 1,
+                                               work.filePath(QStringLiteral("input.bin")), work.filePath(QStringLiteral("output.bin")));
+            QVERIFY2(ran.exitCode == 0, qPrintable(QStringLiteral("TinyNet at L2 %1: %2 %3").arg(budget).arg(ran.out, ran.err)));
+            QVERIFY2(ran.out.contains(QStringLiteral("L3 %1\n").arg(predicted)), qPrintable(ran.out));
+            QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), expected);
+        }
+        QVERIFY2(previousTraffic > 0, "the smallest L2 keeps tensors in L3");
+        qInfo("TinyNet: smallest L2 %lld bytes, L3 traffic there %lld bytes per run", smallestL2, previousTraffic);
+    }
+
+    // Constant prefetch (tests/gap/PrefetchGraph): with L2 for everything the last layer's weights
+    // are promoted; with less, but room once the convolutions are done, they stay in L3 RAM and are
+    // copied into L2 from the pooling node on; with less still they stream through staging
+    // buffers. Every program is bit-exact and moves the L3 bytes predicted.
+    void constantPrefetchRunsBitExact()
+    {
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        std::mt19937 random(91u);
+        const auto constant = [&](const char* name, std::size_t count, int limit) {
+            const std::vector<int16_t> values = randomValues(random, count, limit);
+            std::vector<float> floats;
+            for (int16_t v : values)
+                floats.push_back(float(v) / 16384.0f);
+            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
+            if (!file.open(QIODevice::WriteOnly) ||
+                file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * 4)) != qint64(floats.size() * 4))
+                qFatal("cannot write %s", name);
+            return values;
+        };
+        const std::vector<int16_t> w0 = constant("W0", 16 * 4 * 9, 255), b0 = constant("B0", 16, 1023);
+        const std::vector<int16_t> w1 = constant("W1", 4 * 16, 255), b1 = constant("B1", 4, 1023);
+        const std::vector<int16_t> w3 = constant("W3", 48 * 1024, 255), b3 = constant("B3", 48, 1023);
+        const std::vector<int16_t> w4 = constant("W4", 10 * 48, 2047), b4 = constant("B4", 10, 1023);
+        const std::vector<int16_t> input = randomValues(random, 4 * 32 * 32, 2047);
+        QVERIFY(writeValues(work.filePath(QStringLiteral("input.bin")), input));
+        fp::ConvPoolReluParams conv;
+        conv.inFeatures = 4;
+        conv.outFeatures = 16;
+        conv.width = conv.height = 32;
+        conv.filterWidth = conv.filterHeight = 3;
+        conv.pad = 1;
+        conv.relu = true;
+        conv.inQ = conv.outQ = 12;
+        conv.filterQ = conv.biasQ = 14;
+        const std::vector<int16_t> x0 = fp::convPoolRelu(conv, input, w0, b0);
+        conv.inFeatures = 16;
+        conv.outFeatures = 4;
+        conv.filterWidth = conv.filterHeight = 1;
+        conv.pad = 0;
+        conv.relu = false;
+        const std::vector<int16_t> x1 = fp::convPoolRelu(conv, x0, w1, b1);
+        fp::PoolReluParams pool;
+        pool.features = 4;
+        pool.width = pool.height = 32;
+        pool.poolWidth = pool.poolHeight = pool.strideX = pool.strideY = 2;
+        const std::vector<int16_t> x2 = fp::poolRelu(pool, x1);
+        const std::vector<int16_t> x3 = fp::linearRelu(1024, 48, true, 12, 14, 14, 12, x2, w3, b3);
+        const std::vector<int16_t> x4 = fp::linearRelu(48, 10, false, 12, 14, 14, 11, x3, w4, b4);
+        const std::vector<int16_t> expected = fp::softmaxQ15(x4, 11);
+
+        const QString generator = work.filePath(QStringLiteral("gen_prefetch"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(kGapTests + QStringLiteral("/PrefetchGraph/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        for (const auto& [budget, placement] : {std::pair{150000, "promoted"}, {120000, "prefetched"}, {100000, "streamed"}}) {
+            const QString out = work.filePath(QStringLiteral("l2_%1").arg(budget));
+            const ProcessResult generated =
+                runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l2"), QString::number(budget)},
+                           QProcessEnvironment::systemEnvironment(), work.path());
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/PrefetchKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject graph = report[QStringLiteral("graphs")].toArray().first().toObject();
+            const QJsonObject weights = findByName(graph[QStringLiteral("tensors")].toArray(), QStringLiteral("W3"));
+            const QString where = weights[QStringLiteral("placement")].toString();
+            const int prefetchNode = weights[QStringLiteral("prefetch_node")].toInt(-2);
+            const QString observed = where == QStringLiteral("l2_static") ? QStringLiteral("promoted")
+                                     : prefetchNode >= 0                   ? QStringLiteral("prefetched")
+                                                                           : QStringLiteral("streamed");
+            QCOMPARE(observed, QLatin1String(placement));
+            if (prefetchNode >= 0)
+                QVERIFY2(prefetchNode < 3 && weights[QStringLiteral("reason")].toString().contains(QStringLiteral("prefetched")),
+                         qPrintable(weights[QStringLiteral("reason")].toString()));
+            QVERIFY(graph[QStringLiteral("l2_static")].toInteger() + graph[QStringLiteral("l2_dynamic")].toInteger() <= budget);
+            const ProcessResult ran = runGraph(out, QStringLiteral("PrefetchNet"), 4 * 32 * 32, 10, 1,
+                                               work.filePath(QStringLiteral("input.bin")),
+                                               work.filePath(QStringLiteral("output.bin")), QStringLiteral("Prefetch"));
+            QVERIFY2(ran.exitCode == 0, qPrintable(QStringLiteral("L2 %1: %2 %3").arg(budget).arg(ran.out, ran.err)));
+            QVERIFY2(ran.out.contains(QStringLiteral("L3 %1\n").arg(graph[QStringLiteral("l3_traffic")].toInteger())), qPrintable(ran.out));
+            QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), expected);
+            if (prefetchNode >= 0)
+                QVERIFY(compilesForGap(out, QStringLiteral("Prefetch")));
+        }
+    }
+
+    // The guide's MnistModel.c verbatim: its generator reads model/*.tensor, writes MnistKernels.c/.h
+    // and the constants image; the host program constructs, runs and destructs the graph. The
+    // memory figures are the guide's (L1 41632, L2 124692 static and 11264 dynamic) and the output
+    // equals the reference chain on the same constants, on 1 and 8 cores.
+    void guideGraphRunsBitExact_data()
+    {
+        QTest::addColumn<int>("cores");
+        QTest::newRow("1 core") << 1;
+        QTest::newRow("8 cores") << 8;
+    }
+    void guideGraphRunsBitExact()
+    {
+        QFETCH(int, cores);
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 7u + unsigned(cores)));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated = generateGraph(graph, out, {});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        QVERIFY(QFile::exists(out + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+        // The generation report (printed too: the model sets AT_GRAPH_TRACE_EXEC): every node with
+        // its MACs, the memory totals.
+        QFile reportFile(out + QStringLiteral("/MnistKernels.report.txt"));
+        QVERIFY(reportFile.open(QIODevice::ReadOnly));
+        const QString report = QString::fromUtf8(reportFile.readAll());
+        QVERIFY2(generated.out.contains(report.left(200)), qPrintable(generated.out));
+        QVERIFY2(report.contains(QStringLiteral("Memory: L1 41632 B; L2 124692 B static + 11264 B dynamic")), qPrintable(report));
+        const QStringList conv1 = report.split(QLatin1Char('\n')).filter(QStringLiteral("Conv5x5ReLUMaxPool2x2_0 "));
+        QVERIFY2(!conv1.isEmpty() && conv1.first().contains(QStringLiteral(" 460800 ")), qPrintable(report));  // 32x24x24 x 25
+        for (const char* tensor : {"Step2Weights", "OutputStep2", "Input0"})
+            QVERIFY2(report.contains(QLatin1String(tensor)), tensor);
+        const QString harness = graph.work.filePath(QStringLiteral("harness"));
+        QVERIFY(buildHarness(out, cores, harness));
+
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+        QVERIFY2(ran.out.contains(QStringLiteral("MEMORY 41632 124692 11264 0 0")), qPrintable(ran.out));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+
+        QVERIFY(compilesForGap(out));
+
+        // Without its constants image the graph cannot be constructed: error 1.
+        QVERIFY(QFile::remove(out + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+        const ProcessResult missing = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(missing.exitCode == 1 && missing.out.contains(QStringLiteral("CONSTRUCT 1")), qPrintable(missing.out));
+    }
+
+    // The same graph with the L2 budget swept from the guide's down to the smallest that works:
+    // tensors move to L3 RAM and stream through L2 staging buffers; every program runs bit-exactly,
+    // the L3 bytes it moves equal the prediction and grow as L2 shrinks, and a budget below the
+    // smallest is refused with the smallest named.
+    void l2BudgetSweepRunsBitExact()
+    {
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 11u));
+        const QString tooSmallOut = graph.work.filePath(QStringLiteral("too_small"));
+        const ProcessResult refused = generateGraph(graph, tooSmallOut, {QStringLiteral("--l2"), QStringLiteral("4096")});
+        QVERIFY2(refused.exitCode != 0, qPrintable(refused.out));
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(refused.err + refused.out);
+        QVERIFY2(smallest.hasMatch(), qPrintable(refused.err + refused.out));
+        const qint64 smallestL2 = smallest.captured(1).toLongLong();
+        QVERIFY2(smallestL2 > 4096 && smallestL2 < 124692, qPrintable(smallest.captured(0)));
+
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        qint64 previousTraffic = -1;
+        QList<qint64> traffics;
+        for (const qint64 budget : {qint64(300 * 1024), qint64(120000), qint64(40000), smallestL2}) {
+            const QString out = graph.work.filePath(QStringLiteral("l2_%1").arg(budget));
+            const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), QString::number(budget)});
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation at L2 %1").arg(budget),
+                                                                  {graph.generator}, generated)));
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/MnistKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject placement = report[QStringLiteral("graphs")].toArray().first().toObject();
+            const qint64 l2 = placement[QStringLiteral("l2_static")].toInteger() + placement[QStringLiteral("l2_dynamic")].toInteger();
+            const qint64 predicted = placement[QStringLiteral("l3_traffic")].toInteger(-1);
+            QVERIFY2(l2 <= budget, qPrintable(QStringLiteral("L2 %1 over the budget %2").arg(l2).arg(budget)));
+            QVERIFY2(predicted >= previousTraffic,
+                     qPrintable(QStringLiteral("L3 traffic %1 at L2 %2, %3 at a larger budget").arg(predicted).arg(budget).arg(previousTraffic)));
+            previousTraffic = predicted;
+            traffics.append(predicted);
+
+            const QString harness = out + QStringLiteral("/harness");
+            QVERIFY(buildHarness(out, 1, harness));
+            const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+            QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph at L2 %1").arg(budget),
+                                                            QStringList{harness} + arguments, ran)));
+            QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+            // The L3 bytes the run moved are the ones predicted; the memory figures are the report's.
+            const QRegularExpressionMatch dma =
+                QRegularExpression(QStringLiteral("DMA (\\d+) (\\d+) (\\d+) (\\d+)")).match(ran.out);
+            QVERIFY2(dma.hasMatch(), qPrintable(ran.out));
+            QCOMPARE(dma.captured(3).toLongLong() + dma.captured(4).toLongLong(), predicted);
+            QVERIFY2(ran.out.contains(QStringLiteral("MEMORY %1 %2 %3 %4 %5")
+                                          .arg(report[QStringLiteral("l1_used")].toInteger())
+                                          .arg(placement[QStringLiteral("l2_static")].toInteger())
+                                          .arg(placement[QStringLiteral("l2_dynamic")].toInteger())
+                                          .arg(placement[QStringLiteral("l3_static")].toInteger())
+                                          .arg(placement[QStringLiteral("l3_dynamic")].toInteger())),
+                     qPrintable(ran.out));
+            if (budget == smallestL2)
+                QVERIFY(compilesForGap(out));
+        }
+        QVERIFY2(traffics.first() == 0 && traffics.last() > traffics[1], qPrintable(QStringLiteral("L3 traffic per budget: %1, %2, %3, %4").arg(traffics[0]).arg(traffics[1]).arg(traffics[2]).arg(traffics[3])));
+        qInfo("MNIST L3 traffic per run at L2 300 KiB, 120000, 40000 and %lld (the smallest): %lld, %lld, %lld, %lld bytes",
+              smallestL2, traffics[0], traffics[1], traffics[2], traffics[3]);
+    }
+
+    // The warm constructors with the guide's signatures (WARM_L1, WARM_L2_DYN_L1, WARM_ALL): the
+    // memories they leave to the caller are given back and taken again between two runs, which agree
+    // with each other and with the reference; with a small L2 the constants in L3 are kept too.
+    void warmConstructorsRunBitExact_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("l2Budget");
+        QTest::newRow("WARM_L1, guide's L2") << 1 << 300 * 1024;
+        QTest::newRow("WARM_L2_DYN_L1, 40000 bytes of L2") << 2 << 40000;
+        QTest::newRow("WARM_ALL, 40000 bytes of L2") << 3 << 40000;
+    }
+    void warmConstructorsRunBitExact()
+    {
+        QFETCH(int, mode);
+        QFETCH(int, l2Budget);
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 23u + unsigned(mode), {QStringLiteral("-DWARM_MODE=%1").arg(mode)}));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), QString::number(l2Budget)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness_warm");
+        QVERIFY(buildHarness(out, 1, harness, mode));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the warm graph"), QStringList{harness} + arguments, ran)));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QVERIFY(compilesForGap(out));
+    }
+
+    // AT_GRAPH_MONITOR_CYCLES (into MnistPerf), _PRODUCE_NODE_NAMES and _PRODUCE_OPERINFOS: the runner
+    // fills one cycle count per node, and the names and operation counts equal the report's.
+    void nodeCountersAndNames()
+    {
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 41u, {QStringLiteral("-DINSTRUMENTED")}));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated = generateGraph(graph, out, {});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness");
+        QVERIFY(buildHarness(out, 1, harness, 0, {}, {QStringLiteral("-DINSTRUMENTED")}));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QString error;
+        const QJsonObject report = readJson(out + QStringLiteral("/MnistKernels.tiling.json"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonArray nodes = report[QStringLiteral("graphs")].toArray().first().toObject()[QStringLiteral("nodes")].toArray();
+        QCOMPARE(nodes.size(), 4);
+        const QStringList lines = ran.out.split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("^NODE ")));
+        QCOMPARE(lines.size(), 4);
+        for (int n = 0; n < 4; ++n) {
+            const QStringList fields = lines[n].split(QLatin1Char(' '));
+            const QJsonObject node = nodes[n].toObject();
+            QCOMPARE(fields.value(1), node[QStringLiteral("source_kernel")].toString());
+            QCOMPARE(fields.value(2).toLongLong(), node[QStringLiteral("operations")].toInteger(-1));
+            QVERIFY2(fields.value(3).toLongLong() > 0, qPrintable(lines[n]));
+            QVERIFY(node[QStringLiteral("estimated_cycles")].toDouble() > 0);
+        }
+        QVERIFY(compilesForGap(out));
+    }
+
+    // The guide's model generated re-entrant (-R): execution A is suspended after every layer and,
+    // while it waits, execution B of the same graph runs to the end in its own context; A resumes
+    // until done. Both equal the reference. Then A is suspended, started again from the first layer
+    // with ControlCtxt, and gives the reference output again. Under AddressSanitizer.
+    void reentrantRunnerResumesBitExact_data()
+    {
+        QTest::addColumn<int>("l2Budget");
+        QTest::newRow("guide's L2") << 300 * 1024;
+        QTest::newRow("40000 bytes of L2 (constants in L3)") << 40000;
+    }
+    void reentrantRunnerResumesBitExact()
+    {
+        QFETCH(int, l2Budget);
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 31u));
+        std::mt19937 random(97u);
+        const std::vector<int16_t> second = randomValues(random, 28 * 28, 2047);
+        QVERIFY(writeValues(graph.work.filePath(QStringLiteral("input_b.bin")), second));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        const ProcessResult generated =
+            generateGraph(graph, out, {QStringLiteral("-R"), QStringLiteral("--l2"), QString::number(l2Budget)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness_reentrant");
+        QVERIFY(buildHarness(out, 1, harness, 0, QStringLiteral("/MnistGraph/harness_reentrant.c")));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("input_b.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin")),
+                                    graph.work.filePath(QStringLiteral("output_b.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the re-entrant graph"), QStringList{harness} + arguments, ran)));
+        QVERIFY2(ran.out.contains(QStringLiteral("CALLS 5")), qPrintable(ran.out));  // 4 layers, suspended after each
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output_b.bin")), 10), graph.reference(second));
+        QVERIFY(compilesForGap(out));
+    }
+
+private:
+    // Builds tests/gap/graph_harness.c for the graph `name` generated into `out` (files
+    // <name-without-Net>Kernels.*) and runs it on `input`; the harness's result.
+    ProcessResult runGraph(const QString& out, const QString& name, int inputCount, int outputCount, int cores,
+                           const QString& input, const QString& output, const QString& filesStem = {})
+    {
+        const QString stem = filesStem.isEmpty() ? name : filesStem;
+        const QString harness = out + QStringLiteral("/graph_harness");
+        const QStringList build =
+            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            QStringList{QStringLiteral("-DGRAPH_HEADER=\"%1Kernels.h\"").arg(stem), QStringLiteral("-DGRAPH=%1").arg(name),
+                        QStringLiteral("-DINPUT_COUNT=%1").arg(inputCount), QStringLiteral("-DOUTPUT_COUNT=%1").arg(outputCount),
+                        QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem),
+                        out + QStringLiteral("/%1KernelsInit.c").arg(stem)} +
+            m_toolchain.cnnSources + QStringList{kGapTests + QStringLiteral("/graph_harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        if (built.exitCode != 0)
+            return {built.exitCode, built.out, describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)};
+        return runProcess(harness, {input, output}, sanitizerEnvironment(), out);
+    }
+
+    // The guide's graph model compiled, its constants written, an input and the reference output.
+    struct MnistGraph {
+        QTemporaryDir work;
+        QString generator;
+        std::vector<int16_t> w1, b1, w2, b2, w3, b3;
+        std::vector<int16_t> expected;  // the reference output for input.bin
+
+        // The reference chain: the guide's layers with its Q formats, the constants as converted.
+        std::vector<int16_t> reference(const std::vector<int16_t>& input) const
+        {
+            std::vector<int16_t> x = fp::convPoolRelu(mnistConv(1, 32, 28), input, w1, b1);
+            x = fp::convPoolRelu(mnistConv(32, 64, 12), x, w2, b2);
+            x = fp::linearRelu(1024, 10, false, 12, 12, 8, 11, x, w3, b3);
+            return fp::softmaxQ15(x, 15);
+        }
+    };
+
+    // With `options` (-DWARM_MODE=N, -DINSTRUMENTED) the generator is built from MnistModelOptions.c.
+    bool prepareMnistGraph(MnistGraph& graph, unsigned seed, const QStringList& options = {})
+    {
+        QDir().mkpath(graph.work.filePath(QStringLiteral("model")));
+        std::mt19937 random(seed);
+        graph.w1 = randomValues(random, 32 * 25, 255);
+        graph.b1 = randomValues(random, 32, 1023);
+        graph.w2 = randomValues(random, 64 * 32 * 25, 255);
+        graph.b2 = randomValues(random, 64, 1023);
+        graph.w3 = randomValues(random, 10 * 1024, 255);
+        graph.b3 = randomValues(random, 10, 1023);
+        const std::pair<const char*, const std::vector<int16_t>*> tensors[] = {
+            {"Step1Weights", &graph.w1}, {"Step1Biases", &graph.b1}, {"Step2Weights", &graph.w2},
+            {"Step2Biases", &graph.b2},  {"Step3Weights", &graph.w3}, {"Step3Biases", &graph.b3}};
+        for (const auto& [name, values] : tensors)
+            if (!writeFloatTensor(graph.work.filePath(QStringLiteral("model/%1.tensor").arg(name)), *values))
+                return false;
+        const std::vector<int16_t> input = randomValues(random, 28 * 28, 2047);
+        if (!writeValues(graph.work.filePath(QStringLiteral("input.bin")), input))
+            return false;
+        graph.expected = graph.reference(input);
+
+        graph.generator = graph.work.filePath(QStringLiteral("GenMnist"));
+        QStringList command;
+        const QString model = kGapTests + (options.isEmpty() ? QStringLiteral("/MnistGraph/MnistModel.c")
+                                                             : QStringLiteral("/MnistGraph/MnistModelOptions.c"));
+        const QStringList flags =
+            options.isEmpty() ? QStringList{}
+                              : options + QStringList{QStringLiteral("-I"), kGapTests + QStringLiteral("/MnistGraph")};
+        const ProcessResult compiled = m_toolchain.compileModel(model, graph.generator, &command, flags);
+        if (compiled.exitCode != 0)
+            qWarning("%s", qPrintable(describe(QStringLiteral("compiling MnistModel.c"), QStringList{m_toolchain.cc} + command, compiled)));
+        return compiled.exitCode == 0;
+    }
+
+    // Runs the generator in the model's folder (it reads model/*.tensor from there).
+    ProcessResult generateGraph(const MnistGraph& graph, const QString& out, const QStringList& options)
+    {
+        return runProcess(graph.generator, QStringList{QStringLiteral("-o"), out} + options,
+                          QProcessEnvironment::systemEnvironment(), graph.work.path());
+    }
+
+    // The host program: harness.c, harness_warm.c (warmMode > 0) or another one named by `program`.
+    bool buildHarness(const QString& out, int cores, const QString& harness, int warmMode = 0, QString program = {},
+                      const QStringList& defines = {})
+    {
+        if (program.isEmpty())
+            program = warmMode ? QStringLiteral("/MnistGraph/harness_warm.c") : QStringLiteral("/MnistGraph/harness.c");
+        const QStringList build =
+            sanitizerFlags(cores) + QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode)} + defines +
+            m_toolchain.emulCflags +
+            QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
+                        out + QStringLiteral("/MnistKernelsInit.c")} +
+            m_toolchain.cnnSources +
+            QStringList{kGapTests + program, QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        if (built.exitCode != 0)
+            qWarning("%s", qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+        return built.exitCode == 0;
+    }
+
+    // The generated graph also builds warning-free for GAP (PMSIS branch, declarations only).
+    bool compilesForGap(const QString& out, const QString& stem = QStringLiteral("Mnist"))
+    {
+        const QStringList target{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
+                                 QStringLiteral("-Werror"), QStringLiteral("-Wno-pointer-to-int-cast"),
+                                 QStringLiteral("-Wno-int-to-pointer-cast"), QStringLiteral("-DAT_FORCE_PMSIS"),
+                                 QStringLiteral("-I"), kGapTests + QStringLiteral("/pmsis_stub"),
+                                 QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/runtime"),
+                                 QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels"),
+                                 QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem),
+                                 out + QStringLiteral("/%1KernelsInit.c").arg(stem)};
+        const ProcessResult targetBuild = runProcess(m_toolchain.cc, target);
+        if (targetBuild.exitCode != 0)
+            qWarning("%s", qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_toolchain.cc} + target, targetBuild)));
+        return targetBuild.exitCode == 0;
+    }
+};
+
+
+QTEST_GUILESS_MAIN(TestGapGraphs)
+#include "tst_gap_graphs.moc"
