@@ -37,6 +37,48 @@ class TestGapCnnLayers : public QObject {
         return runProcess(m_generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QString::number(budget)});
     }
 
+    // Compiles tests/gap/<folder>/Model.c, generates its layers into <work>/out at *l1 bytes of L1
+    // (0: the smallest budget the model accepts, written back) and builds <folder>/harness.c with
+    // the sanitizers on `cores` emulated cores. The harness's path, or empty with the failure printed.
+    QString buildLayerHarness(const QString& folder, const QTemporaryDir& work, qint64* l1, int cores)
+    {
+        const QString source = kGapTests + '/' + folder;
+        const QString generator = work.filePath(QStringLiteral("generator"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(source + QStringLiteral("/Model.c"), generator, &command,
+                                                                {QStringLiteral("-I"), source});
+        if (compiled.exitCode != 0) {
+            qWarning("%s", qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+            return {};
+        }
+        const QString out = work.filePath(QStringLiteral("out"));
+        if (*l1 == 0) {
+            const ProcessResult probe = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QStringLiteral("16")});
+            *l1 = neededL1(probe.err);
+            if (probe.exitCode == 0 || *l1 <= 16) {
+                qWarning("%s", qPrintable(describe(QStringLiteral("probe"), {generator}, probe)));
+                return {};
+            }
+        }
+        const ProcessResult generated = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QString::number(*l1)});
+        if (generated.exitCode != 0) {
+            qWarning("%s", qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+            return {};
+        }
+        const QString harness = work.filePath(QStringLiteral("harness"));
+        const QStringList build =
+            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), source, out + QStringLiteral("/GenKernels.c"),
+                        out + QStringLiteral("/GenKernelsInit.c")} +
+            m_toolchain.cnnSources + QStringList{source + QStringLiteral("/harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        if (built.exitCode != 0) {
+            qWarning("%s", qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+            return {};
+        }
+        return harness;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -219,29 +261,10 @@ private slots:
         QFETCH(qint64, l1);
         QFETCH(int, cores);
         QTemporaryDir work;
-        const QString generator = work.filePath(QStringLiteral("gen_conv"));
-        QStringList command;
-        const ProcessResult compiled =
-            m_toolchain.compileModel(kGapTests + QStringLiteral("/ConvLayers/Model.c"), generator, &command,
-                                     {QStringLiteral("-I"), kGapTests + QStringLiteral("/ConvLayers")});
-        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
-        const QString out = work.filePath(QStringLiteral("out"));
         const bool smallest = l1 == 0;
-        if (smallest) {  // the smallest budget the model accepts
-            const ProcessResult probe = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QStringLiteral("64")});
-            l1 = neededL1(probe.err);
-            QVERIFY2(probe.exitCode != 0 && l1 > 64, qPrintable(describe(QStringLiteral("probe"), {generator}, probe)));
-        }
-        const ProcessResult generated = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QString::number(l1)});
-        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
-        const QString harness = work.filePath(QStringLiteral("harness"));
-        const QStringList build =
-            sanitizerFlags(cores) + m_toolchain.emulCflags +
-            QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), kGapTests + QStringLiteral("/ConvLayers"),
-                        out + QStringLiteral("/GenKernels.c"), out + QStringLiteral("/GenKernelsInit.c")} +
-            m_toolchain.cnnSources + QStringList{kGapTests + QStringLiteral("/ConvLayers/harness.c"), QStringLiteral("-o"), harness};
-        const ProcessResult built = runProcess(m_toolchain.cc, build);
-        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+        const QString harness = buildLayerHarness(QStringLiteral("ConvLayers"), work, &l1, cores);
+        QVERIFY(!harness.isEmpty());
+        const QString out = work.filePath(QStringLiteral("out"));
 
         struct Layer {
             const char* name;
@@ -335,27 +358,10 @@ private slots:
         QFETCH(qint64, l1);
         QFETCH(int, cores);
         QTemporaryDir work;
-        const QString generator = work.filePath(QStringLiteral("gen_ops"));
-        QStringList command;
-        const ProcessResult compiled = m_toolchain.compileModel(kGapTests + QStringLiteral("/CnnOps/Model.c"), generator, &command);
-        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
-        const QString out = work.filePath(QStringLiteral("out"));
         const bool smallest = l1 == 0;
-        if (smallest) {
-            const ProcessResult probe = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QStringLiteral("16")});
-            l1 = neededL1(probe.err);
-            QVERIFY2(probe.exitCode != 0 && l1 > 16, qPrintable(describe(QStringLiteral("probe"), {generator}, probe)));
-        }
-        const ProcessResult generated = runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l1"), QString::number(l1)});
-        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
-        const QString harness = work.filePath(QStringLiteral("harness"));
-        const QStringList build = sanitizerFlags(cores) + m_toolchain.emulCflags +
-                                  QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/GenKernels.c"),
-                                              out + QStringLiteral("/GenKernelsInit.c")} +
-                                  m_toolchain.cnnSources +
-                                  QStringList{kGapTests + QStringLiteral("/CnnOps/harness.c"), QStringLiteral("-o"), harness};
-        const ProcessResult built = runProcess(m_toolchain.cc, build);
-        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+        const QString harness = buildLayerHarness(QStringLiteral("CnnOps"), work, &l1, cores);
+        QVERIFY(!harness.isEmpty());
+        const QString out = work.filePath(QStringLiteral("out"));
 
         std::mt19937 random(13u + unsigned(cores));
         const QString data = work.filePath(QStringLiteral("data"));

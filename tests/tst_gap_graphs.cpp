@@ -48,12 +48,7 @@ private slots:
         std::mt19937 random(77u);
         const auto constant = [&](const char* name, std::size_t count, int limit) {
             const std::vector<int16_t> values = randomValues(random, count, limit);
-            std::vector<float> floats;
-            for (int16_t v : values)
-                floats.push_back(float(v) / 16384.0f);  // ConstInfo converts them to Q14 exactly
-            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
-            if (!file.open(QIODevice::WriteOnly) ||
-                file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * 4)) != qint64(floats.size() * 4))
+            if (!writeQ14FloatTensor(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))), values))
                 qFatal("cannot write %s", name);
             return values;
         };
@@ -140,12 +135,7 @@ private slots:
         std::mt19937 random(91u);
         const auto constant = [&](const char* name, std::size_t count, int limit) {
             const std::vector<int16_t> values = randomValues(random, count, limit);
-            std::vector<float> floats;
-            for (int16_t v : values)
-                floats.push_back(float(v) / 16384.0f);
-            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
-            if (!file.open(QIODevice::WriteOnly) ||
-                file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * 4)) != qint64(floats.size() * 4))
+            if (!writeQ14FloatTensor(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))), values))
                 qFatal("cannot write %s", name);
             return values;
         };

@@ -101,4 +101,17 @@ inline fixed_point::ConvPoolReluParams mnistConv(int inFeatures, int outFeatures
 }
 
 
+// Int16 values written as float32 values v / 2^14, as ConstInfo(file, 1 (float), 1 (binary), 16, 14)
+// reads and converts back to exactly v.
+inline bool writeQ14FloatTensor(const QString& path, const std::vector<int16_t>& values)
+{
+    std::vector<float> floats;
+    for (int16_t v : values)
+        floats.push_back(float(v) / 16384.0f);
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) &&
+           file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * sizeof(float))) ==
+               qint64(floats.size() * sizeof(float));
+}
+
 } // namespace tessera::test

@@ -3,35 +3,15 @@
  * counters. */
 #include "GenKernels.h"
 #include "CNN_BasicKernels.h"
+#include "../LayerFiles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static short *ReadFile(const char *Dir, const char *Layer, const char *What, size_t Count)
-{
-    char Path[1024];
-    snprintf(Path, sizeof Path, "%s/%s.%s", Dir, Layer, What);
-    FILE *File = fopen(Path, "rb");
-    short *Data = (short *) malloc(Count * sizeof(short));
-    if (!File || !Data || fread(Data, sizeof(short), Count, File) != Count) {
-        fprintf(stderr, "harness: cannot read %zu values from %s\n", Count, Path);
-        exit(2);
-    }
-    fclose(File);
-    return Data;
-}
-
 static void Finish(const char *Dir, const char *Layer, short *Out, size_t Count)
 {
-    char Path[1024];
     printf("DMA %s %u %u %u %u\n", Layer, __L2_Read, __L2_Write, __L3_Read, __L3_Write);
-    snprintf(Path, sizeof Path, "%s/%s.out", Dir, Layer);
-    FILE *File = fopen(Path, "wb");
-    if (!File || fwrite(Out, sizeof(short), Count, File) != Count) {
-        fprintf(stderr, "harness: cannot write %s\n", Path);
-        exit(2);
-    }
-    fclose(File);
+    WriteFile(Dir, Layer, Out, Count);
     free(Out);
 }
 

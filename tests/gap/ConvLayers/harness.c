@@ -3,38 +3,14 @@
  * DIR/<Layer>.out and prints its DMA counters. */
 #include "GenKernels.h"
 #include "CNN_BasicKernels.h"
+#include "../LayerFiles.h"
 #include "layers.h"
 
 #include <stdio.h>
-/* The harness only needs to tell pooled layers from the others. */
-enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL, KOP_CONV, KOP_CONV_DW };
 #include <stdlib.h>
 
-static short *ReadFile(const char *Dir, const char *Layer, const char *What, size_t Count)
-{
-    char Path[1024];
-    snprintf(Path, sizeof Path, "%s/%s.%s", Dir, Layer, What);
-    FILE *File = fopen(Path, "rb");
-    short *Data = (short *) malloc(Count * sizeof(short));
-    if (!File || !Data || fread(Data, sizeof(short), Count, File) != Count) {
-        fprintf(stderr, "harness: cannot read %zu values from %s\n", Count, Path);
-        exit(2);
-    }
-    fclose(File);
-    return Data;
-}
-
-static void WriteFile(const char *Dir, const char *Layer, const short *Data, size_t Count)
-{
-    char Path[1024];
-    snprintf(Path, sizeof Path, "%s/%s.out", Dir, Layer);
-    FILE *File = fopen(Path, "wb");
-    if (!File || fwrite(Data, sizeof(short), Count, File) != Count) {
-        fprintf(stderr, "harness: cannot write %s\n", Path);
-        exit(2);
-    }
-    fclose(File);
-}
+/* The harness only needs to tell pooled and depthwise layers from the others. */
+enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL, KOP_CONV, KOP_CONV_DW };
 
 /* Output size of a layer (docs/gap-fixed-point.md). */
 static size_t OutCount(int Cout, int W, int H, int F, int D, int S, int P, int Pooled, int Fp, int Sp)

@@ -4,35 +4,10 @@
  * reference interpreter's fixed-point kernels. */
 #include "GenKernels.h"
 #include "CNN_BasicKernels.h"
+#include "../LayerFiles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static short *ReadFile(const char *Dir, const char *Layer, const char *What, size_t Count)
-{
-    char Path[1024];
-    snprintf(Path, sizeof Path, "%s/%s.%s", Dir, Layer, What);
-    FILE *File = fopen(Path, "rb");
-    short *Data = (short *) malloc(Count * sizeof(short));
-    if (!File || !Data || fread(Data, sizeof(short), Count, File) != Count) {
-        fprintf(stderr, "harness: cannot read %zu values from %s\n", Count, Path);
-        exit(2);
-    }
-    fclose(File);
-    return Data;
-}
-
-static void WriteFile(const char *Dir, const char *Layer, const short *Data, size_t Count)
-{
-    char Path[1024];
-    snprintf(Path, sizeof Path, "%s/%s.out", Dir, Layer);
-    FILE *File = fopen(Path, "wb");
-    if (!File || fwrite(Data, sizeof(short), Count, File) != Count) {
-        fprintf(stderr, "harness: cannot write %s\n", Path);
-        exit(2);
-    }
-    fclose(File);
-}
 
 typedef void (*Layer4_T)(short *, short *, short *, short *);
 
