@@ -18,5 +18,6 @@ void addPlanCommand(CLI::App& app, Action& action);
 void addScampCommand(CLI::App& app, Action& action);
 void addAieCommand(CLI::App& app, Action& action);
 void addGapCommand(CLI::App& app, Action& action);
+void addCompileCommand(CLI::App& app, Action& action);
 
 } // namespace tessera::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv)
     tessera::cli::addScampCommand(app, action);
     tessera::cli::addAieCommand(app, action);
     tessera::cli::addGapCommand(app, action);
+    tessera::cli::addCompileCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

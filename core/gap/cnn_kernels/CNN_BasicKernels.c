@@ -8,6 +8,17 @@
  * outputs, KerSoftMax runs on core 0. All end on a team barrier. */
 #include "CNN_BasicKernels.h"
 
+/* The ReLU argument of the kernels: 0 none, 1 max(v, 0), a larger N min(max(v, 0), N) (ReLU6 passes 6
+ * in the output's Q format). */
+static inline int32_t apply_relu(int32_t v, unsigned int ReLU)
+{
+    if (ReLU && v < 0)
+        v = 0;
+    if (ReLU > 1 && v > (int32_t) ReLU)
+        v = (int32_t) ReLU;
+    return v;
+}
+
 /* ---- Fixed-point helpers (docs/gap-fixed-point.md, "Numbers") ---- */
 
 /* roundnorm(x, s): s > 0 rounds half up then shifts right (arithmetic), s == 0 is x, s < 0 shifts
@@ -124,7 +135,7 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg)
     unsigned int Fx = Arg->Fx, Fy = Arg->Fy;
     unsigned int Sx = Arg->Sx, Sy = Arg->Sy;
     int Norm = Arg->Norm;
-    int ReLU = Arg->ReLU != 0;
+    unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
 
     if (Oper == CNN_POOL_NONE) { /* Wo = W, Ho = H */
@@ -154,8 +165,7 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg)
                         Sum += norm_value(Plane, (y * Sy + ky) * W + x * Sx + kx, Norm);
                 v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
             }
-            if (ReLU && v < 0)
-                v = 0;
+            v = apply_relu(v, ReLU);
             Row[x] = (short int) v;
         }
     }
@@ -172,7 +182,7 @@ void KerPoolReLU(KerPoolReLU_Arg_T *Arg)
     unsigned int Wo = Arg->Wo, Ho = Arg->Ho;
     unsigned int Oper = Arg->PoolOper;
     unsigned int Fx = Arg->Fx, Fy = Arg->Fy, Sx = Arg->Sx, Sy = Arg->Sy;
-    int ReLU = Arg->ReLU != 0;
+    unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
 
     if (Oper == CNN_POOL_NONE)
@@ -197,8 +207,7 @@ void KerPoolReLU(KerPoolReLU_Arg_T *Arg)
                         if (Plane[(y * Sy + ky) * W + x * Sx + kx] > v)
                             v = Plane[(y * Sy + ky) * W + x * Sx + kx];
             }
-            if (ReLU && v < 0)
-                v = 0;
+            v = apply_relu(v, ReLU);
             Row[x] = (short int) v;
         }
     }
@@ -238,13 +247,12 @@ void KerGlobalAvgFinish(int * __restrict__ Sum, unsigned int Count, short int * 
 void KerMatAdd(KerMatAdd_Arg_T *Arg)
 {
     unsigned int First, Last;
-    int ReLU = Arg->ReLU != 0;
+    unsigned int ReLU = Arg->ReLU;
 
     core_range(Arg->W * Arg->H, &First, &Last);
     for (unsigned int i = First; i < Last; i++) {
         int32_t v = clip16(roundnorm(Arg->In1[i], Arg->Norm1) + roundnorm(Arg->In2[i], Arg->Norm2));
-        if (ReLU && v < 0)
-            v = 0;
+        v = apply_relu(v, ReLU);
         Arg->Out[i] = (short int) v;
     }
     rt_team_barrier();
@@ -256,7 +264,7 @@ void KerMatMul(KerMatMul_Arg_T *Arg)
 {
     unsigned int Cols1 = Arg->Cols1, Cols2 = Arg->Cols2;
     unsigned int First, Last;
-    int ReLU = Arg->ReLU != 0;
+    unsigned int ReLU = Arg->ReLU;
 
     core_range(Arg->Lines * Cols2, &First, &Last); /* output elements */
     for (unsigned int o = First; o < Last; o++) {
@@ -265,8 +273,7 @@ void KerMatMul(KerMatMul_Arg_T *Arg)
         for (unsigned int k = 0; k < Cols1; k++)
             Acc += (int32_t) Arg->In1[i * Cols1 + k] * (int32_t) Arg->In2[k * Cols2 + j];
         int32_t v = clip16(roundnorm(Acc, Arg->Norm));
-        if (ReLU && v < 0)
-            v = 0;
+        v = apply_relu(v, ReLU);
         Arg->Out[o] = (short int) v;
     }
     rt_team_barrier();
@@ -291,8 +298,7 @@ void KerLinear(KerLinear_Arg_T *Arg)
         for (unsigned int i = 0; i < InDim; i++)
             Acc += (int32_t) In[i] * (int32_t) Row[i];
         v = clip16(roundnorm(Acc, Arg->Norm));
-        if (Arg->ReLU && v < 0)
-            v = 0;
+        v = apply_relu(v, Arg->ReLU);
         Out[o] = (short int) v;
     }
     rt_team_barrier();

@@ -58,7 +58,7 @@ void KerConv32(KerConv32_Arg_T *Arg);
 
 /* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int16 outputs:
  * v = clip16(roundnorm(acc, Norm)), then pooling (PoolOper: CNN_POOL_*, window Fx x Fy, stride
- * Sx, Sy; no padding; for CNN_POOL_NONE Wo = W, Ho = H), then ReLU when ReLU is non-zero. */
+ * Sx, Sy; no padding; for CNN_POOL_NONE Wo = W, Ho = H), then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU). */
 typedef struct {
     int * __restrict__ In;
     unsigned int W;
@@ -79,7 +79,7 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg);
 
 /* Linear layer on OutDim outputs (one tile of them):
  *   Out[o] = clip16(roundnorm(roundnorm(Bias[o], NormBias) + sum_i In[i] * Filter[o*InDim + i], Norm))
- * then ReLU when ReLU is non-zero. */
+ * then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU). */
 typedef struct {
     short int * __restrict__ In;
     unsigned int InDim;
@@ -94,7 +94,7 @@ typedef struct {
 void KerLinear(KerLinear_Arg_T *Arg);
 
 /* Pooling alone on Feat planes of W x H int16 values to Wo x Ho (PoolOper CNN_POOL_MAX / _AVG,
- * window Fx x Fy, stride Sx, Sy, no padding; CNN_POOL_NONE copies), then ReLU when ReLU is non-zero.
+ * window Fx x Fy, stride Sx, Sy, no padding; CNN_POOL_NONE copies), then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU).
  * The format does not change. */
 typedef struct {
     short int * __restrict__ In;
@@ -128,7 +128,7 @@ void KerGlobalSum(KerGlobalSum_Arg_T *Arg);
 void KerGlobalAvgFinish(int * __restrict__ Sum, unsigned int Count, short int * __restrict__ Out);
 
 /* Element-wise sum of W x H values: Out = clip16(roundnorm(In1, Norm1) + roundnorm(In2, Norm2)),
- * the inputs brought to the output's format first; then ReLU when ReLU is non-zero. */
+ * the inputs brought to the output's format first; then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU). */
 typedef struct {
     short int * __restrict__ In1;
     short int * __restrict__ In2;
@@ -143,7 +143,7 @@ void KerMatAdd(KerMatAdd_Arg_T *Arg);
 
 /* Matrix product of Lines lines of In1 (each Cols1 values) with In2 (Cols1 lines of Cols2 values):
  *   Out[i][j] = clip16(roundnorm(roundnorm(Bias[i], NormBias) + sum_k In1[i][k] * In2[k][j], Norm))
- * then ReLU when ReLU is non-zero. */
+ * then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU). */
 typedef struct {
     short int * __restrict__ In1;
     short int * __restrict__ In2;

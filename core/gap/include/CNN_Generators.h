@@ -32,7 +32,8 @@ typedef enum {
     KOP_GLOBAL_AVGPOOL,
     KOP_MATADD,
     KOP_MATADD_RELU,
-    KOP_MATMUL
+    KOP_MATMUL,
+    KOP_RELUN       /* ReLU6: min(max(x, 0), 6); convolution and linear layers, Out_Q at most 12 */
 } KernelOper_T;
 
 /* Per-layer generation controls; pass 0 for the defaults. */
@@ -42,7 +43,7 @@ void LoadCNNLibrary(void);
 
 /* Convolution (Fcx x Fcy, dilation Dcx/Dcy, stride Scx/Scy, ConvPad zero lines and columns on every
  * side) of InFeat planes of Width x Height into OutFeat planes, then optional pooling
- * (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and optional KOP_RELU. ConvOper KOP_CONV or
+ * (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and optional KOP_RELU or KOP_RELUN (ReLU6). ConvOper KOP_CONV or
  * KOP_CONV_DP: every output feature reads every input feature, filters [OutFeat][InFeat][Fcy][Fcx];
  * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
  * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
@@ -57,7 +58,7 @@ int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,
                             KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad,
                             KernelOper_T ReLUOper);
 
-/* Fully connected layer InDim -> OutDim (KOP_LINEAR), then optional KOP_RELU. */
+/* Fully connected layer InDim -> OutDim (KOP_LINEAR), then optional KOP_RELU or KOP_RELUN (ReLU6). */
 int CNN_LinearReLU(const char *Name, CNN_GenControl_T *Ctrl,
                    int In_DataSize, int Filter_DataSize, int Bias_DataSize, int Out_DataSize,
                    int In_Q, int Filter_Q, int Bias_Q, int Out_Q,

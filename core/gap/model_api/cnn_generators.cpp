@@ -33,6 +33,22 @@ void requirePositive(const char* name, std::initializer_list<std::pair<const cha
 
 constexpr const char* kShort = "short int * __restrict__";
 
+// The ReLU argument of the basic kernels for an activation (0 none, 1 ReLU, N > 1 capped at N):
+// KOP_RELUN is ReLU6, its cap 6 in the output's Q format.
+unsigned reluArgument(const char* name, KernelOper_T oper, int outQ)
+{
+    if (oper == KOP_NONE)
+        return 0;
+    if (oper == KOP_RELU)
+        return 1;
+    if (oper != KOP_RELUN)
+        layerError(name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (ReLU6)");
+    if (outQ < 0 || outQ > 12)
+        layerError(name, "KOP_RELUN caps at 6, which Q" + std::to_string(outQ) +
+                             " cannot hold in 16 bits; use an output Q format of 12 or less");
+    return 6u << outQ;
+}
+
 // The user kernel a generator has just declared, to add what the C API cannot say.
 tessera::tiler::UserKernel& declaredKernel(const char* name)
 {
@@ -49,7 +65,7 @@ tessera::tiler::UserKernel& declaredKernel(const char* name)
 void declareDepthwiseKernel(const char* Name, int Features, int Width, int Height, int Fcx, int Fcy, int Dcx, int Dcy,
                             int Scx, int Scy, int ConvPad, int convW, int convH, int convOverlap, int inOverlap,
                             int outW, int outH, int normBias, int norm, int pool, int Fpx, int Fpy, int Spx, int Spy,
-                            bool relu)
+                            unsigned relu)
 {
     UserKernel(Name, KernelDimensions(unsigned(Features), unsigned(Width), unsigned(Height), 1),
                KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
@@ -69,7 +85,7 @@ void declareDepthwiseKernel(const char* Name, int Features, int Width, int Heigh
                           Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
                                    K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H), Imm(norm), Imm(pool),
-                                   Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy), Imm(relu ? 1 : 0)))),
+                                   Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy), Imm(int(relu))))),
                KerArgs(5,
                        KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
                               OBJ_CONSTRAINTS_NONE, 0, "In", 0),
@@ -160,8 +176,7 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                              std::to_string(InFeat) + " and " + std::to_string(OutFeat));
     if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
         layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
-    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
-        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    const unsigned relu = reluArgument(Name, ReLUOper, Out_Q);
     if (PoolPad != 0)
         layerError(Name, "pooling padding is not supported by this generator yet (PoolPad must be 0)");
     if (ConvPad < 0 || ConvPad > 64)
@@ -196,7 +211,7 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
     if (depthwise)
         declareDepthwiseKernel(Name, InFeat, Width, Height, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad, convW, convH,
                                convOverlap, inOverlap, outW, outH, Bias_Q - (In_Q + Filter_Q),
-                               In_Q + Filter_Q - Out_Q, pool, Fpx, Fpy, Spx, Spy, ReLUOper == KOP_RELU);
+                               In_Q + Filter_Q - Out_Q, pool, Fpx, Fpy, Spx, Spy, relu);
     else
         UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
                    KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
@@ -217,7 +232,7 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                                        K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
                                        K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
                                        Imm(In_Q + Filter_Q - Out_Q), Imm(pool), Imm(Fpx), Imm(Fpy), Imm(Spx),
-                                       Imm(Spy), Imm(ReLUOper == KOP_RELU)))),
+                                       Imm(Spy), Imm(int(relu))))),
                    KerArgs(5,
                            KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
                                   OBJ_CONSTRAINTS_NONE, 0, "In", 0),
@@ -257,8 +272,7 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
     if (LinearOper != KOP_LINEAR)
         layerError(Name, "the operation must be KOP_LINEAR");
-    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
-        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    const unsigned relu = reluArgument(Name, ReLUOper, Out_Q);
     requirePositive(Name, {{"InDim", InDim}, {"OutDim", OutDim}});
     // Tiles are groups of outputs: rows of the filter, entries of the bias and of the output.
     UserKernel(Name, KernelDimensions(1, unsigned(InDim), unsigned(OutDim), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
@@ -268,7 +282,7 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                              Bindings(9, K_Arg("In", KER_ARG_TILE), Imm(InDim), K_Arg("Filter", KER_ARG_TILE),
                                       K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
                                       K_Arg("Out", KER_ARG_TILE_H), Imm(Bias_Q - (In_Q + Filter_Q)),
-                                      Imm(In_Q + Filter_Q - Out_Q), Imm(ReLUOper == KOP_RELU)))),
+                                      Imm(In_Q + Filter_Q - Out_Q), Imm(int(relu))))),
                KerArgs(4,
                        KerArg("In", OBJ_IN_DB_NTILED, unsigned(InDim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Filter", OBJ_IN_DB, unsigned(InDim), unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0,

@@ -145,16 +145,14 @@ int TilerParseOptions(int argc, char** argv)
 
 void GenTilingError(const char* Format, ...)
 {
-    std::fflush(stdout);
-    std::fputs("error: ", stderr);
+    std::string message;
     if (Format != nullptr) {
         va_list args;
         va_start(args, Format);
-        std::vfprintf(stderr, Format, args);
+        message = tessera::gap::formatList(Format, args);
         va_end(args);
     }
-    std::fputc('\n', stderr);
-    std::exit(1);
+    failModel(message);
 }
 
 void SetUsedFilesNames(const char* StdTypedefsName, unsigned int LibKernelFileCount, ...)

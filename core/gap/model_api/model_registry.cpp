@@ -62,17 +62,37 @@ std::vector<std::string> unfinishedBuildProblems()
     return problems;
 }
 
+namespace {
+std::mutex& embeddedBuildMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+}  // namespace
+
+EmbeddedModelBuild::EmbeddedModelBuild() : lock_(embeddedBuildMutex())
+{
+    resetModel();
+    registry().throwErrors = true;
+}
+
+EmbeddedModelBuild::~EmbeddedModelBuild()
+{
+    resetModel();
+    registry().throwErrors = false;
+}
+
 void failModel(const std::string& message)
 {
+    if (registry().throwErrors)
+        throw ModelBuildError(message);
     std::fflush(stdout);
     std::fprintf(stderr, "error: %s\n", message.c_str());
     std::exit(1);
 }
 
-std::string format(const char* pattern, ...)
+std::string formatList(const char* pattern, va_list args)
 {
-    va_list args;
-    va_start(args, pattern);
     va_list sizing;
     va_copy(sizing, args);
     const int length = std::vsnprintf(nullptr, 0, pattern, sizing);
@@ -83,6 +103,14 @@ std::string format(const char* pattern, ...)
         std::vsnprintf(text.data(), text.size(), pattern, args);
         text.resize(std::size_t(length));
     }
+    return text;
+}
+
+std::string format(const char* pattern, ...)
+{
+    va_list args;
+    va_start(args, pattern);
+    std::string text = formatList(pattern, args);
     va_end(args);
     return text;
 }

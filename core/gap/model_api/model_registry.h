@@ -7,8 +7,11 @@
 #include "AutoTilerLibTypes.h"
 #include "tiler/kernel_model.h"
 
+#include <cstdarg>
 #include <cstddef>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -94,8 +97,16 @@ private:
     std::unordered_map<const void*, std::size_t> listLengths_;
 };
 
+// What a model error raises while a model is built inside Tessera (EmbeddedModelBuild) rather
+// than by a model program of its own.
+class ModelBuildError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 struct ModelRegistry {
     tiler::KernelModel model;
+    bool throwErrors = false;  // set by EmbeddedModelBuild
     ObjectArena arena;
     std::optional<std::size_t> openGroup;  // index into model.groups while a group is open
     std::optional<std::size_t> openGraph;  // index into model.graphs between CreateGraph and CloseGraph
@@ -112,11 +123,27 @@ void resetModel();
 // Problems of the build sequence itself that the model cannot show: a group or graph left open.
 std::vector<std::string> unfinishedBuildProblems();
 
-// Prints "error: <message>" to stderr and exits with status 1, like GenTilingError.
+// A model built by Tessera itself through the C API (tessera compile): the registry state is
+// process-wide, so one build at a time holds it. Starts from an empty model; while it lives, model
+// errors throw ModelBuildError instead of ending the process; it forgets the model at the end.
+class EmbeddedModelBuild {
+public:
+    EmbeddedModelBuild();
+    ~EmbeddedModelBuild();
+    EmbeddedModelBuild(const EmbeddedModelBuild&) = delete;
+    EmbeddedModelBuild& operator=(const EmbeddedModelBuild&) = delete;
+
+private:
+    std::unique_lock<std::mutex> lock_;
+};
+
+// Prints "error: <message>" to stderr and exits with status 1, like GenTilingError; inside an
+// EmbeddedModelBuild, throws ModelBuildError instead.
 [[noreturn]] void failModel(const std::string& message);
 
 // printf-style formatting into a std::string.
 std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+std::string formatList(const char* pattern, va_list args);
 
 // The items of a list made by CArgs/Calls/Bindings/KerArgs; NULL is the empty list. `context`
 // names the caller and `what` the kind of item ("C argument", "call", ...) in error messages.

@@ -76,7 +76,14 @@ int64_t outputExtent(const std::string& kernel, const char* axis, int64_t extent
     return numerator / stride + 1;
 }
 
-int16_t relu(int16_t v, bool apply) { return apply ? std::max<int16_t>(v, 0) : v; }
+// ReLU when asked, capped at `cap` when cap > 0 (KOP_RELUN).
+int16_t relu(int16_t v, bool apply, int cap = 0)
+{
+    if (!apply)
+        return v;
+    v = std::max<int16_t>(v, 0);
+    return cap > 0 && v > cap ? int16_t(cap) : v;
+}
 
 const std::string convKernel = "convPoolRelu";
 const std::string linearKernel = "linearRelu";
@@ -234,7 +241,7 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
 
     // Step 4: ReLU last.
     for (int16_t& v : pooled)
-        v = relu(v, p.relu);
+        v = relu(v, p.relu, p.reluCap);
     return pooled;
 }
 
@@ -338,7 +345,7 @@ std::vector<int16_t> matMul(int lines, int inner, int columns, const std::vector
 
 std::vector<int16_t> linearRelu(int inDim, int outDim, bool applyRelu, int inQ, int filterQ, int biasQ, int outQ,
                                 const std::vector<int16_t>& input, const std::vector<int16_t>& filter,
-                                const std::vector<int16_t>& bias)
+                                const std::vector<int16_t>& bias, int reluCap)
 {
     const std::string& k = linearKernel;
     requireAtLeast(k, "inDim", inDim, 1);
@@ -360,7 +367,7 @@ std::vector<int16_t> linearRelu(int inDim, int outDim, bool applyRelu, int inQ, 
         for (int64_t i = 0; i < inDim; ++i)
             acc += int32_t(input[size_t(i)]) * int32_t(filter[size_t(o * inDim + i)]);
         requireInt32(k, "the accumulator", acc);
-        out[size_t(o)] = relu(clip16(roundnorm(acc, accQ - outQ)), applyRelu);
+        out[size_t(o)] = relu(clip16(roundnorm(acc, accQ - outQ)), applyRelu, reluCap);
     }
     return out;
 }

@@ -52,6 +52,7 @@ struct ConvPoolReluParams {
     int poolPad = 0;        // PoolPad; positions outside the conv output are skipped
 
     bool relu = false; // KOP_RELU after pooling
+    int reluCap = 0;   // KOP_RELUN: the ReLU also caps values at reluCap (6 in Q outQ); 0: no cap
 
     // KOP_CONV_DW: output feature c reads input feature c only (inFeatures == outFeatures), with
     // the filter [C][Fcy][Fcx].
@@ -124,9 +125,10 @@ std::vector<int16_t> matMul(int lines, int inner, int columns, const std::vector
 
 // input [inDim] (a CHW tensor in memory order), filter [outDim][inDim], bias [outDim]; returns
 // [outDim] in Q outQ. Q formats in [0, 31].
+// reluCap > 0 (with relu): KOP_RELUN, values also capped at reluCap.
 std::vector<int16_t> linearRelu(int inDim, int outDim, bool relu, int inQ, int filterQ, int biasQ, int outQ,
                                 const std::vector<int16_t>& input, const std::vector<int16_t>& filter,
-                                const std::vector<int16_t>& bias);
+                                const std::vector<int16_t>& bias, int reluCap = 0);
 
 // --- Softmax (CNN_SoftMax) --------------------------------------------------------------------
 

@@ -1,0 +1,20 @@
+#pragma once
+// Where the GAP support files are: the build tree's sources, or an installed prefix's
+// include/tessera, share/tessera and lib/tessera when the tessera binary runs from one.
+#include <string>
+
+namespace tessera::cli {
+
+struct GapPaths {
+    std::string include;         // AutoTilerLib.h
+    std::string runtime;         // at_api.h, Gap.h
+    std::string cnnKernels;      // CNN_BasicKernels.h/.c
+    std::string project;         // the host emulation sources a compiled project copies
+    std::string modelLibrary;
+    std::string tilerLibrary;
+    std::string plannerLibrary;
+};
+
+GapPaths gapPaths();
+
+} // namespace tessera::cli

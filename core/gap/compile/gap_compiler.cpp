@@ -1,0 +1,246 @@
+#include "gap/compile/gap_compiler.h"
+
+#include "gap/compile/gap_lowering.h"
+#include "gap/compile/gap_project_writer.h"
+#include "gap/compile/gap_quantizer.h"
+#include "gap/compile/gap_reference.h"
+#include "interp/interpreter.h"
+#include "ir/error.h"
+#include "onnx/tensor_proto.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+namespace tessera::gap {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> sortedEntries(const fs::path& folder)
+{
+    std::vector<fs::path> entries;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder))
+        entries.push_back(entry.path());
+    std::sort(entries.begin(), entries.end());
+    return entries;
+}
+
+std::vector<TensorData> readInputSet(const Graph& graph, const std::vector<fs::path>& files)
+{
+    std::vector<TensorData> set;
+    for (size_t k = 0; k < graph.inputs.size(); ++k) {
+        const Tensor& input = graph.tensor(graph.inputs[k]);
+        TensorData data = readTensorFileAs(files[k].string(), input.dtype);
+        if (data.elements() != input.elements())
+            throw ModelError(fmt::format("{}: {} values, the model's input '{}' has {} ({})", files[k].string(),
+                                         data.elements(), input.name, input.elements(), shapeToString(input.shape)));
+        data.reshape(input.shape);
+        set.push_back(std::move(data));
+    }
+    return set;
+}
+
+// JSON has no infinity: an exact result is null.
+nlohmann::json sqnrJson(double value)
+{
+    return std::isfinite(value) ? nlohmann::json(std::round(value * 100.0) / 100.0) : nlohmann::json(nullptr);
+}
+
+std::string sqnrText(double value)
+{
+    return std::isfinite(value) ? fmt::format("{:.1f} dB", value) : std::string("exact");
+}
+
+}  // namespace
+
+std::vector<std::vector<TensorData>> readCalibrationFolder(const Graph& graph, const std::string& folder)
+{
+    const fs::path root(folder);
+    std::error_code error;
+    if (!fs::is_directory(root, error))
+        throw ModelError("calibration folder " + folder + " does not exist");
+    std::vector<std::vector<TensorData>> sets;
+    std::vector<fs::path> singleFiles;
+    for (const fs::path& entry : sortedEntries(root)) {
+        if (fs::is_directory(entry)) {
+            std::vector<fs::path> files;
+            for (size_t k = 0; k < graph.inputs.size(); ++k)
+                files.push_back(entry / fmt::format("input_{}.pb", k));
+            if (std::all_of(files.begin(), files.end(), [](const fs::path& f) { return fs::exists(f); }))
+                sets.push_back(readInputSet(graph, files));
+        } else if (entry.extension() == ".pb") {
+            singleFiles.push_back(entry);
+        }
+    }
+    if (graph.inputs.size() == 1)
+        for (const fs::path& file : singleFiles)
+            sets.push_back(readInputSet(graph, {file}));
+    if (sets.empty())
+        throw ModelError("calibration folder " + folder + " holds no input sets: put one .pb file per input set there "
+                         "(single-input models) or folders with input_0.pb, input_1.pb ...");
+    return sets;
+}
+
+GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& options, const std::string& folder,
+                               const GapProjectSources& sources, const GapProgress& progress)
+{
+    const auto started = std::chrono::steady_clock::now();
+    auto say = [&](const std::string& message) {
+        if (progress)
+            progress(message);
+    };
+    GapCompileResult result;
+    result.target = gapTarget(options.target);
+    result.budgets = result.target.defaultBudgets();
+    if (options.l1)
+        result.budgets.l1 = *options.l1;
+    if (options.l2)
+        result.budgets.l2 = *options.l2;
+    if (options.l3)
+        result.budgets.l3 = *options.l3;
+    if (options.flash)
+        result.budgets.flash = *options.flash;
+    if (options.quantization != "int16")
+        throw UnsupportedError("quantization '" + options.quantization +
+                               "' is not available for GAP yet; use --quant int16 (16-bit power-of-two Q formats)");
+
+    say("lowering " + graph.name + " onto the GAP CNN generators");
+    result.network = lowerForGap(graph);
+
+    std::vector<std::vector<TensorData>> inputSets;
+    if (options.calibrationDir.empty()) {
+        inputSets = randomInputSets(graph, std::max<size_t>(1, options.randomCalibrationSets), options.seed);
+        result.warnings.push_back(fmt::format(
+            "no calibration data given: the Q formats come from {} seeded random input sets in [-1, 1]; pass "
+            "--calibration DIR with representative inputs",
+            inputSets.size()));
+    } else {
+        inputSets = readCalibrationFolder(graph, options.calibrationDir);
+    }
+    result.calibrationSets = inputSets.size();
+    say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
+    quantizeNetwork(result.network, calibrate(graph, inputSets));
+
+    // Quality of the quantization: the fixed-point reference against float on the first set.
+    std::vector<TensorData> floatValues(graph.tensorCount());
+    for (size_t k = 0; k < graph.inputs.size(); ++k)
+        floatValues[size_t(graph.inputs[k])] = inputSets[0][k];
+    Interpreter(graph).run(inputSets[0], [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
+        for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
+            floatValues[size_t(node.outputs[k])] = outputs[k];
+    });
+    std::vector<std::vector<int16_t>> quantizedInputs;
+    for (size_t k = 0; k < result.network.inputs.size(); ++k)
+        quantizedInputs.push_back(quantizeInput(result.network, result.network.inputs[k], inputSets[0][k]));
+    const std::vector<std::vector<int16_t>> fixedValues = runFixedPoint(result.network, quantizedInputs);
+    auto sqnrOf = [&](int tensor) {
+        const GapTensor& gapTensor = result.network.tensors[size_t(tensor)];
+        return sqnrDb(floatValues[size_t(gapTensor.source)].toFloats(),
+                      dequantizeTensor(result.network, tensor, fixedValues[size_t(tensor)]));
+    };
+    for (const GapLayer& layer : result.network.layers)
+        result.layerSqnrDb.push_back(sqnrOf(layer.output));
+    std::vector<TensorData> expectedOutputs;
+    for (size_t k = 0; k < result.network.outputs.size(); ++k) {
+        const int output = result.network.outputs[k];
+        result.outputSqnrDb.push_back(sqnrOf(output));
+        expectedOutputs.push_back(TensorData::fromFloats(
+            graph.tensor(graph.outputs[k]).shape, dequantizeTensor(result.network, output, fixedValues[size_t(output)])));
+    }
+
+    say(fmt::format("tiling and allocating {} layers for {} (L1 {} B, L2 {} B, L3 {} B, flash {} B)",
+                    result.network.layers.size(), result.target.name, result.budgets.l1, result.budgets.l2,
+                    result.budgets.l3, result.budgets.flash));
+    result.generation = generateGapCode(result.network, result.budgets, folder);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    say("writing the project to " + folder);
+    writeGapProject(graph, result, sources, folder, inputSets[0], expectedOutputs);
+    return result;
+}
+
+nlohmann::json GapCompileResult::report() const
+{
+    nlohmann::json layers = nlohmann::json::array();
+    for (size_t k = 0; k < network.layers.size(); ++k) {
+        const GapLayer& layer = network.layers[k];
+        nlohmann::json entry = {{"name", layer.name},
+                                {"kind", gapLayerKindName(layer.kind)},
+                                {"onnx_nodes", layer.nodes},
+                                {"input_q", network.tensors[size_t(layer.inputs.at(0))].q},
+                                {"output_q", network.tensors[size_t(layer.output)].q},
+                                {"sqnr_db", sqnrJson(layerSqnrDb.at(k))}};
+        if (layer.hasConstants()) {
+            entry["weights_q"] = layer.weightsQ;
+            entry["bias_q"] = layer.biasQ;
+        }
+        layers.push_back(entry);
+    }
+    nlohmann::json outputs = nlohmann::json::array();
+    for (size_t k = 0; k < network.outputs.size(); ++k)
+        outputs.push_back({{"name", network.tensors[size_t(network.outputs[k])].name},
+                           {"q", network.tensors[size_t(network.outputs[k])].q},
+                           {"sqnr_db", sqnrJson(outputSqnrDb.at(k))}});
+    const double cycles = generation.graph.value("estimated_cycles", 0.0);
+    const double operations = generation.graph.value("operations", 0.0);
+    return {{"graph", network.name},
+            {"target", target.name},
+            {"budgets", {{"l1", budgets.l1}, {"l2", budgets.l2}, {"l3", budgets.l3}, {"flash", budgets.flash}}},
+            {"l2_code_reserve", target.l2CodeReserve},
+            {"quantization", "int16 power-of-two"},
+            {"calibration_sets", calibrationSets},
+            {"warnings", warnings},
+            {"layers", layers},
+            {"outputs", outputs},
+            {"memory", generation.graph},
+            {"estimate",
+             {{"note", "estimated by Tessera's cost model, not measured on a chip"},
+              {"cycles", cycles},
+              {"operations", operations},
+              {"macs_per_cycle", cycles > 0 ? operations / cycles : 0.0},
+              {"cluster_mhz", target.clusterMhz},
+              {"milliseconds", cycles > 0 ? cycles / (target.clusterMhz * 1000.0) : 0.0}}},
+            {"compile_seconds", seconds}};
+}
+
+std::string GapCompileResult::reportText() const
+{
+    std::ostringstream text;
+    text << fmt::format("{} for {} ({})\n", network.name, target.name, target.description);
+    text << fmt::format("budgets: L1 {} B, L2 {} B ({} B of L2 kept for code), L3 {} B, flash {} B\n", budgets.l1,
+                        budgets.l2, target.l2CodeReserve, budgets.l3, budgets.flash);
+    for (const std::string& warning : warnings)
+        text << "warning: " << warning << "\n";
+    text << fmt::format("\n{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10}\n", "layer", "kind", "in", "out", "w", "b",
+                        "SQNR");
+    for (size_t k = 0; k < network.layers.size(); ++k) {
+        const GapLayer& layer = network.layers[k];
+        text << fmt::format("{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10}\n", layer.name, gapLayerKindName(layer.kind),
+                            fmt::format("Q{}", network.tensors[size_t(layer.inputs.at(0))].q),
+                            fmt::format("Q{}", network.tensors[size_t(layer.output)].q),
+                            layer.hasConstants() ? fmt::format("Q{}", layer.weightsQ) : std::string(),
+                            layer.hasConstants() ? fmt::format("Q{}", layer.biasQ) : std::string(),
+                            sqnrText(layerSqnrDb.at(k)));
+    }
+    for (size_t k = 0; k < network.outputs.size(); ++k)
+        text << fmt::format("output {}: SQNR {} against float\n", k, sqnrText(outputSqnrDb.at(k)));
+    const nlohmann::json estimate = report()["estimate"];
+    text << fmt::format("\nL2: {} B static, {} B dynamic; L3: {} B static, {} B dynamic, {} B of traffic per "
+                        "inference; flash image {} B\n",
+                        generation.graph.value("l2_static", 0), generation.graph.value("l2_dynamic", 0),
+                        generation.graph.value("l3_static", 0), generation.graph.value("l3_dynamic", 0),
+                        generation.graph.value("l3_traffic", 0), generation.graph.value("flash_bytes", 0));
+    text << fmt::format("estimate (cost model, not a measurement): {:.0f} cycles, {:.0f} MACs, {:.2f} MAC/cycle, "
+                        "{:.2f} ms at {:.0f} MHz\n",
+                        estimate["cycles"].get<double>(), estimate["operations"].get<double>(),
+                        estimate["macs_per_cycle"].get<double>(), estimate["milliseconds"].get<double>(),
+                        target.clusterMhz);
+    text << fmt::format("compiled in {:.2f} s\n", seconds);
+    return text.str();
+}
+
+}  // namespace tessera::gap

@@ -1,0 +1,216 @@
+#include "gap/compile/gap_graph_builder.h"
+
+#include "CNN_Generators.h"
+#include "gap/model_api/model_registry.h"
+#include "ir/error.h"
+#include "tiler/code_generator.h"
+#include "tiler/model_check.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tessera::gap {
+namespace {
+
+constexpr const char* kShortPointer = "short int *__restrict__";
+
+KernelOper_T poolOperation(fixed_point::ConvPoolReluParams::Pool pool)
+{
+    switch (pool) {
+    case fixed_point::ConvPoolReluParams::Pool::Max: return KOP_MAXPOOL;
+    case fixed_point::ConvPoolReluParams::Pool::Average: return KOP_AVGPOOL;
+    case fixed_point::ConvPoolReluParams::Pool::None: break;
+    }
+    return KOP_NONE;
+}
+
+KernelOper_T reluOperation(bool relu, bool relu6 = false)
+{
+    return relu6 ? KOP_RELUN : relu ? KOP_RELU : KOP_NONE;
+}
+
+// One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph.
+void declareLayer(const GapNetwork& network, const GapLayer& layer)
+{
+    const char* name = layer.name.c_str();
+    const int inQ = network.tensors[size_t(layer.inputs.at(0))].q;
+    const int outQ = network.tensors[size_t(layer.output)].q;
+    switch (layer.kind) {
+    case GapLayerKind::Convolution: {
+        const fixed_point::ConvPoolReluParams& c = layer.conv;
+        const bool pooled = c.pool != fixed_point::ConvPoolReluParams::Pool::None;
+        CNN_ConvolutionPoolReLU(name, nullptr, 2, 2, 2, 2, c.inQ, c.filterQ, c.biasQ, c.outQ, 1, 1, 1, 1, c.inFeatures,
+                                c.outFeatures, c.width, c.height, c.depthwise ? KOP_CONV_DW : KOP_CONV, c.filterWidth,
+                                c.filterHeight, c.dilationX, c.dilationY, c.strideX, c.strideY, c.pad,
+                                poolOperation(c.pool), pooled ? c.poolWidth : 1, pooled ? c.poolHeight : 1, 1, 1,
+                                pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, 0,
+                                reluOperation(c.relu, layer.relu6));
+        break;
+    }
+    case GapLayerKind::Pooling: {
+        const fixed_point::PoolReluParams& p = layer.pool;
+        CNN_PoolReLU(name, nullptr, 2, 2, inQ, outQ, 1, 1, p.features, p.width, p.height, poolOperation(p.pool),
+                     p.poolWidth, p.poolHeight, 1, 1, p.strideX, p.strideY, 0, reluOperation(p.relu));
+        break;
+    }
+    case GapLayerKind::GlobalAveragePool:
+        CNN_GlobalPool(name, nullptr, 2, 2, inQ, outQ, 1, 1, layer.pool.features, layer.pool.width, layer.pool.height,
+                       KOP_GLOBAL_AVGPOOL);
+        break;
+    case GapLayerKind::Linear:
+        CNN_LinearReLU(name, nullptr, 2, 2, 2, 2, inQ, layer.weightsQ, layer.biasQ, outQ, 1, 1, 1, 1, layer.inDim,
+                       layer.outDim, KOP_LINEAR, reluOperation(layer.relu, layer.relu6));
+        break;
+    case GapLayerKind::Softmax:
+        CNN_SoftMax(name, nullptr, 2, 2, inQ, outQ, 1, 1, int(network.tensors[size_t(layer.output)].elements),
+                    KOP_SOFTMAX);
+        break;
+    case GapLayerKind::Add:
+        CNN_MatAdd(name, nullptr, 2, 2, 2, inQ, network.tensors[size_t(layer.inputs.at(1))].q, outQ, 1, 1, 1,
+                   layer.pool.features, layer.pool.features, layer.pool.width, layer.pool.height,
+                   layer.relu ? KOP_MATADD_RELU : KOP_MATADD);
+        break;
+    }
+}
+
+void writeConstantFile(const std::filesystem::path& path, const std::vector<int16_t>& values)
+{
+    std::ofstream file(path, std::ios::binary);
+    for (int16_t value : values) {
+        const unsigned char bytes[2] = {static_cast<unsigned char>(uint16_t(value) & 0xff),
+                                        static_cast<unsigned char>(uint16_t(value) >> 8)};
+        file.write(reinterpret_cast<const char*>(bytes), 2);
+    }
+    if (!file)
+        throw Error("cannot write the constant file " + path.string());
+}
+
+struct GraphSymbolLists {
+    std::vector<CKernel_Arg_T*> arguments;  // inputs, constants, outputs
+    std::vector<CKernel_Arg_T*> locals;
+};
+
+// The graph's symbols: inputs in L2, constants from the flash image, locals for the activations.
+GraphSymbolLists graphSymbols(const GapNetwork& network, const std::filesystem::path& constantFolder)
+{
+    GraphSymbolLists lists;
+    std::vector<bool> isArgument(network.tensors.size(), false);
+    for (int input : network.inputs) {
+        isArgument[size_t(input)] = true;
+        lists.arguments.push_back(TCArgInfo(kShortPointer, network.tensors[size_t(input)].name.c_str(), ARG_SCOPE_ARG,
+                                            ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, nullptr));
+    }
+    for (const GapLayer& layer : network.layers) {
+        if (!layer.hasConstants())
+            continue;
+        const std::pair<std::string, const std::vector<int16_t>*> constants[] = {
+            {layer.name + "_W", &layer.quantizedWeights}, {layer.name + "_B", &layer.quantizedBias}};
+        const int formats[] = {layer.weightsQ, layer.biasQ};
+        for (size_t k = 0; k < 2; ++k) {
+            const std::filesystem::path file = constantFolder / (constants[k].first + ".tensor");
+            writeConstantFile(file, *constants[k].second);
+            lists.arguments.push_back(TCArgInfo(kShortPointer, constants[k].first.c_str(), ARG_SCOPE_GLOBAL,
+                                                ARG_DIR_CONSTIN, AT_MEM_L3_DEFAULTFLASH, AT_MEM_UNDEF,
+                                                ConstInfo(file.c_str(), 0, 1, 16, formats[k])));
+        }
+    }
+    for (int output : network.outputs) {
+        isArgument[size_t(output)] = true;
+        lists.arguments.push_back(TCArgInfo(kShortPointer, network.tensors[size_t(output)].name.c_str(), ARG_SCOPE_ARG,
+                                            ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, nullptr));
+    }
+    for (size_t t = 0; t < network.tensors.size(); ++t)
+        if (!isArgument[t])
+            lists.locals.push_back(TCArgInfo(kShortPointer, network.tensors[t].name.c_str(), ARG_SCOPE_LOCAL,
+                                             ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, nullptr));
+    return lists;
+}
+
+void addNode(const GapNetwork& network, const GapLayer& layer)
+{
+    ObjectArena& arena = registry().arena;
+    std::vector<ArgBindingDescr_T*> bindings;
+    for (int input : layer.inputs)
+        bindings.push_back(GNodeArg(GNA_IN, network.tensors[size_t(input)].name.c_str(), 0));
+    if (layer.hasConstants()) {
+        bindings.push_back(GNodeArg(GNA_IN, (layer.name + "_W").c_str(), 0));
+        bindings.push_back(GNodeArg(GNA_IN, (layer.name + "_B").c_str(), 0));
+    }
+    bindings.push_back(GNodeArg(GNA_OUT, network.tensors[size_t(layer.output)].name.c_str(), 0));
+    AddNode(layer.name.c_str(), arena.makeList(std::move(bindings)));
+}
+
+}  // namespace
+
+GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder)
+{
+    for (const auto& [what, size] : {std::pair{"L1", budgets.l1}, std::pair{"L2", budgets.l2},
+                                     std::pair{"L3", budgets.l3}, std::pair{"flash", budgets.flash}})
+        if (size == 0 || size > 0xffffffffu)
+            throw Error(fmt::format("the {} budget of {} bytes is out of range; give 1 to 4294967295 bytes", what, size));
+    const std::filesystem::path output(folder);
+    const std::filesystem::path constantFolder = std::filesystem::absolute(output / "constants");
+    std::filesystem::create_directories(constantFolder);
+
+    GapGeneration generation;
+    generation.kernelsSource = network.name + "Kernels.c";
+    generation.kernelsHeader = network.name + "Kernels.h";
+    const std::string flashImage = network.name + "_L3_Flash_Const.dat";
+
+    EmbeddedModelBuild build;
+    try {
+        currentModel().options.outputDir = output.string();
+        SetSymbolDynamics();
+        SetUsedFilesNames(nullptr, 1, "CNN_BasicKernels.h");
+        SetGeneratedFilesNames(generation.kernelsSource.c_str(), generation.kernelsHeader.c_str());
+        const std::string l1 = network.name + "_L1_Memory";
+        const std::string l2 = network.name + "_L2_Memory";
+        const std::string l3 = network.name + "_L3_Memory";
+        SetMemoryDeviceInfos(4, AT_MEM_L1, unsigned(budgets.l1), l1.c_str(), 0, 0, AT_MEM_L2, unsigned(budgets.l2),
+                             l2.c_str(), 0, 0, AT_MEM_L3_DEFAULTRAM, unsigned(budgets.l3), l3.c_str(), 0, 0,
+                             AT_MEM_L3_DEFAULTFLASH, unsigned(budgets.flash), "0", flashImage.c_str(), 0);
+        AT_SetGraphCtrl(AT_GRAPH_TRACE_EXEC, AT_OPT_OFF);
+        LoadCNNLibrary();
+        for (const GapLayer& layer : network.layers)
+            declareLayer(network, layer);
+        GraphSymbolLists symbols = graphSymbols(network, constantFolder);
+        ObjectArena& arena = registry().arena;
+        CreateGraph(network.name.c_str(), arena.makeList(std::move(symbols.arguments)),
+                    arena.makeList(std::move(symbols.locals)));
+        for (const GapLayer& layer : network.layers)
+            addNode(network, layer);
+        CloseGraph();
+    } catch (const ModelBuildError& error) {
+        throw Error("GAP model of " + network.name + ": " + error.what());
+    }
+    std::vector<std::string> problems = tiler::checkModel(currentModel());
+    if (!problems.empty()) {
+        std::string message = "GAP model of " + network.name + " is not valid:";
+        for (const std::string& problem : problems)
+            message += "\n  " + problem;
+        throw Error(message);
+    }
+    const tiler::GenerationResult result = tiler::generateTilingCode(currentModel());
+    if (!result.ok)
+        throw Error(result.error);
+    generation.files = result.writtenFiles;
+    generation.log = result.log;
+    for (const std::string& file : result.writtenFiles) {
+        const std::filesystem::path path(file);
+        if (path.filename() == flashImage)
+            generation.constantsImage = flashImage;
+        if (path.extension() == ".c")
+            generation.sources.push_back(path.filename().string());
+    }
+    const std::filesystem::path reportFile =
+        output / (std::filesystem::path(generation.kernelsSource).stem().string() + ".tiling.json");
+    std::ifstream report(reportFile);
+    const nlohmann::json tiling = nlohmann::json::parse(report, nullptr, false);
+    if (tiling.is_object() && tiling.contains("graphs") && !tiling["graphs"].empty())
+        generation.graph = tiling["graphs"][0];
+    return generation;
+}
+
+}  // namespace tessera::gap

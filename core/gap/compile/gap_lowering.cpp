@@ -1,0 +1,588 @@
+#include "gap/compile/gap_lowering.h"
+
+#include "ir/error.h"
+#include "ir/topology.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tessera::gap {
+
+const char* gapLayerKindName(GapLayerKind kind)
+{
+    switch (kind) {
+    case GapLayerKind::Convolution: return "convolution";
+    case GapLayerKind::Pooling: return "pooling";
+    case GapLayerKind::GlobalAveragePool: return "global average pooling";
+    case GapLayerKind::Linear: return "linear";
+    case GapLayerKind::Softmax: return "softmax";
+    case GapLayerKind::Add: return "addition";
+    }
+    return "?";
+}
+
+std::string cIdentifier(const std::string& name)
+{
+    std::string identifier;
+    for (char c : name)
+        identifier += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (identifier.empty() || std::isdigit(static_cast<unsigned char>(identifier.front())))
+        identifier = "N" + identifier;
+    return identifier;
+}
+
+namespace {
+
+// A problem that stops one node from being lowered; all of them are reported together.
+struct NodeProblem : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Lowering {
+public:
+    explicit Lowering(const Graph& graph)
+        : graph_(graph), uses_(computeUses(graph)), gapTensorOf_(graph.tensorCount(), -1),
+          fused_(graph.nodeCount(), false)
+    {
+    }
+
+    GapNetwork run()
+    {
+        network_.name = cIdentifier(graph_.name.empty() ? "Network" : graph_.name);
+        for (size_t k = 0; k < graph_.inputs.size(); ++k) {
+            const TensorId input = graph_.inputs[k];
+            try {
+                network_.inputs.push_back(newTensor(input, "Input_" + std::to_string(k)));
+            } catch (const NodeProblem& problem) {
+                problems_.push_back(fmt::format("input '{}': {}", graph_.tensor(input).name, problem.what()));
+            }
+        }
+        for (NodeId id : topologicalOrder(graph_)) {
+            if (fused_[size_t(id)])
+                continue;
+            const Node& node = graph_.node(id);
+            try {
+                lowerNode(id);
+            } catch (const NodeProblem& problem) {
+                problems_.push_back(fmt::format("node '{}' ({}): {}", node.name, node.opType, problem.what()));
+            }
+        }
+        for (size_t k = 0; k < graph_.outputs.size() && problems_.empty(); ++k) {
+            const TensorId output = graph_.outputs[k];
+            const int tensor = gapTensorOf_[size_t(output)];
+            if (tensor < 0 || isNetworkInput(tensor)) {
+                problems_.push_back(fmt::format("output '{}': not computed by any layer", graph_.tensor(output).name));
+                continue;
+            }
+            network_.tensors[size_t(tensor)].name = "Output_" + std::to_string(k);
+            network_.outputs.push_back(tensor);
+        }
+        if (!problems_.empty()) {
+            std::string message = fmt::format("{} node{} of '{}' cannot be mapped onto the GAP CNN generators:",
+                                              problems_.size(), problems_.size() == 1 ? "" : "s", graph_.name);
+            for (const std::string& problem : problems_)
+                message += "\n  " + problem;
+            throw UnsupportedError(message);
+        }
+        return std::move(network_);
+    }
+
+private:
+    bool isNetworkInput(int tensor) const
+    {
+        for (int input : network_.inputs)
+            if (input == tensor)
+                return true;
+        return false;
+    }
+
+    int newTensor(TensorId source, const std::string& name)
+    {
+        const Tensor& tensor = graph_.tensor(source);
+        if (tensor.dtype != DType::Float32)
+            throw NodeProblem(fmt::format("tensor '{}' is {}, the GAP flow takes float32 models", tensor.name,
+                                          dtypeName(tensor.dtype)));
+        if (tensor.shape.empty() || tensor.shape.front() != 1)
+            throw NodeProblem(fmt::format("tensor '{}' has shape {}; the GAP flow runs batch 1, export the model "
+                                          "with a first dimension of 1",
+                                          tensor.name, shapeToString(tensor.shape)));
+        GapTensor gapTensor;
+        gapTensor.name = name;
+        gapTensor.source = source;
+        gapTensor.shape.assign(tensor.shape.begin() + 1, tensor.shape.end());
+        gapTensor.elements = tensor.elements();
+        network_.tensors.push_back(gapTensor);
+        const int index = int(network_.tensors.size()) - 1;
+        gapTensorOf_[size_t(source)] = index;
+        return index;
+    }
+
+    // The activation a node reads, computed by an earlier layer or a graph input.
+    int activation(TensorId tensor) const
+    {
+        const int index = gapTensorOf_[size_t(tensor)];
+        if (index >= 0)
+            return index;
+        if (graph_.tensor(tensor).isConstant())
+            throw NodeProblem(fmt::format("input '{}' is a constant where the generators expect an activation",
+                                          graph_.tensor(tensor).name));
+        throw NodeProblem(fmt::format("input '{}' comes from a node that was not lowered", graph_.tensor(tensor).name));
+    }
+
+    const TensorData& constantInput(const Node& node, size_t index, const char* role) const
+    {
+        if (index >= node.inputs.size() || node.inputs[index] == kNoTensor)
+            throw NodeProblem(fmt::format("the {} input is missing", role));
+        const Tensor& tensor = graph_.tensor(node.inputs[index]);
+        if (!tensor.isConstant())
+            throw NodeProblem(fmt::format("the {} '{}' is computed at run time; the generators need it constant",
+                                          role, tensor.name));
+        return *tensor.constant;
+    }
+
+    // The node that alone reads `tensor`, when the tensor is not also a graph output.
+    std::optional<NodeId> soleConsumer(TensorId tensor) const
+    {
+        const auto& consumers = uses_.consumers[size_t(tensor)];
+        if (consumers.size() != 1)
+            return std::nullopt;
+        for (TensorId output : graph_.outputs)
+            if (output == tensor)
+                return std::nullopt;
+        return consumers.front();
+    }
+
+    std::optional<NodeId> soleConsumerOfType(TensorId tensor, std::initializer_list<const char*> types) const
+    {
+        const std::optional<NodeId> consumer = soleConsumer(tensor);
+        if (!consumer)
+            return std::nullopt;
+        const Node& node = graph_.node(*consumer);
+        for (const char* type : types)
+            if (node.opType == type && node.inputs.size() >= 1 && node.inputs[0] == tensor)
+                return consumer;
+        return std::nullopt;
+    }
+
+    std::string uniqueLayerName(const std::string& base)
+    {
+        std::string name = cIdentifier(base);
+        std::string candidate = name;
+        for (int suffix = 2; !layerNames_.insert(candidate).second; ++suffix)
+            candidate = name + "_" + std::to_string(suffix);
+        return candidate;
+    }
+
+    GapLayer& addLayer(GapLayerKind kind, const Node& first, std::vector<int> inputs)
+    {
+        GapLayer layer;
+        layer.kind = kind;
+        layer.name = uniqueLayerName(first.name.empty() ? first.opType : first.name);
+        layer.nodes.push_back(first.name);
+        layer.inputs = std::move(inputs);
+        network_.layers.push_back(std::move(layer));
+        return network_.layers.back();
+    }
+
+    void finishLayer(GapLayer& layer, TensorId output)
+    {
+        layer.output = newTensor(output, layer.name + "_Out");
+    }
+
+    void fuse(GapLayer& layer, NodeId id)
+    {
+        fused_[size_t(id)] = true;
+        layer.nodes.push_back(graph_.node(id).name);
+    }
+
+    void lowerNode(NodeId id)
+    {
+        const Node& node = graph_.node(id);
+        const std::string& op = node.opType;
+        if (!node.domain.empty() && node.domain != "ai.onnx")
+            throw NodeProblem("operators of domain '" + node.domain + "' are not supported");
+        if (op == "Identity" || op == "Dropout" || op == "Flatten" || op == "Reshape" || op == "Squeeze" ||
+            op == "Unsqueeze")
+            return lowerView(node);
+        if (op == "Pad")
+            return lowerPad(id);
+        if (op == "Conv")
+            return lowerConv(id);
+        if (op == "Gemm" || op == "MatMul")
+            return lowerLinear(id);
+        if (op == "MaxPool" || op == "AveragePool")
+            return lowerPool(id);
+        if (op == "GlobalAveragePool")
+            return lowerGlobalAveragePool(node);
+        if (op == "Softmax")
+            return lowerSoftmax(node);
+        if (op == "Add")
+            return lowerAdd(id);
+        if (op == "Relu")
+            throw NodeProblem("a ReLU is fused into the convolution, linear, pooling or addition before it; this one "
+                              "follows a node that cannot take it");
+        if (op == "Clip")
+            throw NodeProblem("a Clip is fused as ReLU6 (bounds 0 and 6) into the convolution or linear layer before "
+                              "it; this one has other bounds or follows another node");
+        throw NodeProblem("no GAP CNN generator implements " + op +
+                          " (supported: Conv, BatchNormalization after Conv, Relu, MaxPool, AveragePool, "
+                          "GlobalAveragePool, Gemm, MatMul, Add, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
+    }
+
+    void lowerView(const Node& node)
+    {
+        gapTensorOf_[size_t(node.outputs.at(0))] = activation(node.inputs.at(0));
+    }
+
+    // A zero Pad of the spatial dimensions only feeds the convolution after it.
+    void lowerPad(NodeId id)
+    {
+        const Node& node = graph_.node(id);
+        if (node.attrString("mode", "constant") != "constant")
+            throw NodeProblem("only constant (zero) padding folds into a convolution");
+        if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor) {
+            const TensorData& value = constantInput(node, 2, "pad value");
+            if (value.elements() != 1 || value.getDouble(0) != 0.0)
+                throw NodeProblem("only zero padding folds into a convolution");
+        }
+        const std::vector<int64_t> pads = constantInput(node, 1, "pads").toInts();
+        if (pads.size() != 8 || pads[0] || pads[1] || pads[4] || pads[5])
+            throw NodeProblem("only padding of the two spatial dimensions of an NCHW tensor folds into a convolution");
+        const std::optional<NodeId> conv = soleConsumerOfType(node.outputs.at(0), {"Conv"});
+        if (!conv)
+            throw NodeProblem("a Pad folds into the convolution it feeds alone; this one feeds something else");
+        activation(node.inputs.at(0));
+        pendingPads_[node.outputs.at(0)] = {node.inputs.at(0), {pads[2], pads[3], pads[6], pads[7]}, node.name};
+    }
+
+    void lowerConv(NodeId id)
+    {
+        const Node& node = graph_.node(id);
+        const TensorData& weights = constantInput(node, 1, "weights");
+        if (weights.rank() != 4)
+            throw NodeProblem("only 2-D convolutions (4-D weights) are supported");
+        TensorId input = node.inputs.at(0);
+        std::vector<int64_t> pads = node.attrInts("pads", {0, 0, 0, 0});
+        std::string padNode;
+        if (const auto pending = pendingPads_.find(input); pending != pendingPads_.end()) {
+            for (size_t k = 0; k < 4; ++k)
+                pads[k] += pending->second.pads[k];
+            padNode = pending->second.node;
+            input = pending->second.source;
+        }
+        const std::string autoPad = node.attrString("auto_pad", "NOTSET");
+        const Shape& weightShape = weights.shape();
+        if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+            // Symmetric whenever the filter is odd and the stride 1; otherwise refused below.
+            for (size_t axis = 0; axis < 2; ++axis) {
+                const int64_t total = weightShape[2 + axis] - 1;
+                pads[axis] = total / 2;
+                pads[axis + 2] = total - total / 2;
+            }
+        }
+        if (pads.size() != 4 || pads[0] != pads[1] || pads[0] != pads[2] || pads[0] != pads[3])
+            throw NodeProblem(fmt::format("padding [{}] is not the same on every side, which is the only padding the "
+                                          "GAP convolution generator has",
+                                          fmt::join(pads, ", ")));
+        const Tensor& x = graph_.tensor(input);
+        const int64_t group = node.attrInt("group", 1);
+        const int64_t inFeatures = x.shape.at(1);
+        const int64_t outFeatures = weightShape[0];
+        const bool depthwise = group > 1 && group == inFeatures && group == outFeatures && weightShape[1] == 1;
+        if (group != 1 && !depthwise)
+            throw NodeProblem(fmt::format("group {} is neither 1 nor depthwise (group = input channels = output "
+                                          "channels); the generators have only those two",
+                                          group));
+        const std::vector<int64_t> strides = node.attrInts("strides", {1, 1});
+        const std::vector<int64_t> dilations = node.attrInts("dilations", {1, 1});
+
+        GapLayer& layer = addLayer(GapLayerKind::Convolution, node, {activation(input)});
+        if (!padNode.empty())
+            layer.nodes.insert(layer.nodes.begin(), padNode);
+        fixed_point::ConvPoolReluParams& conv = layer.conv;
+        conv.inFeatures = int(inFeatures);
+        conv.outFeatures = int(outFeatures);
+        conv.height = int(x.shape.at(2));
+        conv.width = int(x.shape.at(3));
+        conv.filterHeight = int(weightShape[2]);
+        conv.filterWidth = int(weightShape[3]);
+        conv.strideY = int(strides.at(0));
+        conv.strideX = int(strides.at(1));
+        conv.dilationY = int(dilations.at(0));
+        conv.dilationX = int(dilations.at(1));
+        conv.pad = int(pads[0]);
+        conv.depthwise = depthwise;
+        layer.weights = weights.toFloats();
+        if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor)
+            layer.bias = constantInput(node, 2, "bias").toFloats();
+        else
+            layer.bias.assign(size_t(outFeatures), 0.0f);
+
+        TensorId current = node.outputs.at(0);
+        if (const auto norm = soleConsumerOfType(current, {"BatchNormalization"})) {
+            foldBatchNormalization(layer, graph_.node(*norm));
+            fuse(layer, *norm);
+            current = graph_.node(*norm).outputs.at(0);
+        }
+        layer.normalized = current;
+        bool pooled = false;
+        while (const auto next = soleConsumerOfType(current, {"Relu", "Clip", "MaxPool", "AveragePool"})) {
+            const Node& follower = graph_.node(*next);
+            if (follower.opType == "Relu" || follower.opType == "Clip") {
+                if (layer.conv.relu || (follower.opType == "Clip" && !isRelu6(follower)))
+                    break;
+                layer.conv.relu = true;
+                layer.relu6 = follower.opType == "Clip";
+            } else {
+                // Pooling then ReLU is what the generator computes; ReLU then average pooling is not.
+                const bool average = follower.opType == "AveragePool";
+                if (pooled || (average && layer.conv.relu) || !poolFitsGenerator(follower))
+                    break;
+                setPooling(follower, layer.conv.pool, layer.conv.poolWidth, layer.conv.poolHeight,
+                           layer.conv.poolStrideX, layer.conv.poolStrideY);
+                pooled = true;
+            }
+            fuse(layer, *next);
+            current = follower.outputs.at(0);
+        }
+        finishLayer(layer, current);
+    }
+
+    void foldBatchNormalization(GapLayer& layer, const Node& norm) const;
+
+    bool poolFitsGenerator(const Node& pool) const
+    {
+        for (int64_t pad : pool.attrInts("pads", {0, 0, 0, 0}))
+            if (pad != 0)
+                return false;
+        for (int64_t dilation : pool.attrInts("dilations", {1, 1}))
+            if (dilation != 1)
+                return false;
+        return pool.attrInt("ceil_mode", 0) == 0 && pool.attrInts("kernel_shape").size() == 2 &&
+               pool.attrString("auto_pad", "NOTSET") != "SAME_UPPER" &&
+               pool.attrString("auto_pad", "NOTSET") != "SAME_LOWER";
+    }
+
+    static void setPooling(const Node& pool, fixed_point::ConvPoolReluParams::Pool& kind, int& width, int& height,
+                           int& strideX, int& strideY)
+    {
+        const std::vector<int64_t> kernel = pool.attrInts("kernel_shape");
+        const std::vector<int64_t> strides = pool.attrInts("strides", kernel);
+        kind = pool.opType == "MaxPool" ? fixed_point::ConvPoolReluParams::Pool::Max
+                                        : fixed_point::ConvPoolReluParams::Pool::Average;
+        height = int(kernel.at(0));
+        width = int(kernel.at(1));
+        strideY = int(strides.at(0));
+        strideX = int(strides.at(1));
+    }
+
+    // Clip(x, 0, 6): bounds from inputs (opset 11 and later) or attributes (earlier).
+    bool isRelu6(const Node& clip) const
+    {
+        auto bound = [&](size_t input, const char* attribute, float fallback) -> std::optional<float> {
+            if (input < clip.inputs.size() && clip.inputs[input] != kNoTensor) {
+                const Tensor& tensor = graph_.tensor(clip.inputs[input]);
+                if (!tensor.isConstant() || tensor.constant->elements() != 1)
+                    return std::nullopt;
+                return float(tensor.constant->getDouble(0));
+            }
+            return clip.attrFloat(attribute, fallback);
+        };
+        const std::optional<float> low = bound(1, "min", -3.4e38f);
+        const std::optional<float> high = bound(2, "max", 3.4e38f);
+        return low && high && *low == 0.0f && *high == 6.0f;
+    }
+
+    void fuseRelu6(GapLayer& layer, TensorId& current)
+    {
+        if (const auto next = soleConsumerOfType(current, {"Clip"}); next && isRelu6(graph_.node(*next))) {
+            layer.relu = layer.relu6 = true;
+            fuse(layer, *next);
+            current = graph_.node(*next).outputs.at(0);
+        }
+    }
+
+    void fuseRelu(GapLayer& layer, TensorId& current, bool& relu)
+    {
+        if (const auto next = soleConsumerOfType(current, {"Relu"})) {
+            relu = true;
+            fuse(layer, *next);
+            current = graph_.node(*next).outputs.at(0);
+        }
+    }
+
+    void lowerPool(NodeId id)
+    {
+        const Node& node = graph_.node(id);
+        if (!poolFitsGenerator(node))
+            throw NodeProblem("the pooling generator takes 2-D windows without padding, dilation or ceil mode");
+        const Tensor& x = graph_.tensor(node.inputs.at(0));
+        GapLayer& layer = addLayer(GapLayerKind::Pooling, node, {activation(node.inputs.at(0))});
+        layer.pool.features = int(x.shape.at(1));
+        layer.pool.height = int(x.shape.at(2));
+        layer.pool.width = int(x.shape.at(3));
+        setPooling(node, layer.pool.pool, layer.pool.poolWidth, layer.pool.poolHeight, layer.pool.strideX,
+                   layer.pool.strideY);
+        TensorId current = node.outputs.at(0);
+        fuseRelu(layer, current, layer.pool.relu);
+        finishLayer(layer, current);
+    }
+
+    void lowerGlobalAveragePool(const Node& node)
+    {
+        const Tensor& x = graph_.tensor(node.inputs.at(0));
+        if (x.shape.size() != 4)
+            throw NodeProblem("only NCHW inputs are supported");
+        if (x.shape[2] * x.shape[3] > 65535)
+            throw NodeProblem("planes of more than 65535 pixels exceed the global pooling generator");
+        GapLayer& layer = addLayer(GapLayerKind::GlobalAveragePool, node, {activation(node.inputs.at(0))});
+        layer.pool.features = int(x.shape[1]);
+        layer.pool.height = int(x.shape[2]);
+        layer.pool.width = int(x.shape[3]);
+        finishLayer(layer, node.outputs.at(0));
+    }
+
+    void lowerLinear(NodeId id)
+    {
+        const Node& node = graph_.node(id);
+        const bool gemm = node.opType == "Gemm";
+        if (gemm && (node.attrInt("transA", 0) != 0 || node.attrFloat("alpha", 1.0f) != 1.0f ||
+                     node.attrFloat("beta", 1.0f) != 1.0f))
+            throw NodeProblem("only Gemm with transA = 0, alpha = 1 and beta = 1 maps onto a linear layer");
+        const Tensor& a = graph_.tensor(node.inputs.at(0));
+        if (a.shape.size() != 2 || a.shape[0] != 1)
+            throw NodeProblem(fmt::format("the input has shape {}; a linear layer takes [1, N] (add a Flatten)",
+                                          shapeToString(a.shape)));
+        const TensorData& b = constantInput(node, 1, "weights");
+        if (b.rank() != 2)
+            throw NodeProblem("the weights must be a matrix");
+        const bool transposed = gemm && node.attrInt("transB", 0) != 0;
+        const int64_t inDim = a.shape[1];
+        const int64_t outDim = transposed ? b.shape()[0] : b.shape()[1];
+        GapLayer& layer = addLayer(GapLayerKind::Linear, node, {activation(node.inputs.at(0))});
+        layer.inDim = int(inDim);
+        layer.outDim = int(outDim);
+        const std::vector<float> values = b.toFloats();
+        layer.weights.resize(values.size());
+        for (int64_t o = 0; o < outDim; ++o)
+            for (int64_t i = 0; i < inDim; ++i)
+                layer.weights[size_t(o * inDim + i)] =
+                    transposed ? values[size_t(o * inDim + i)] : values[size_t(i * outDim + o)];
+        layer.bias.assign(size_t(outDim), 0.0f);
+        TensorId current = node.outputs.at(0);
+        if (gemm && node.inputs.size() > 2 && node.inputs[2] != kNoTensor) {
+            addBias(layer, constantInput(node, 2, "bias"));
+        } else if (!gemm) {
+            if (const auto add = soleConsumerOfType(current, {"Add"})) {
+                const Node& addNode = graph_.node(*add);
+                const TensorId other = addNode.inputs.at(1);
+                if (graph_.tensor(other).isConstant()) {
+                    addBias(layer, *graph_.tensor(other).constant);
+                    fuse(layer, *add);
+                    current = addNode.outputs.at(0);
+                }
+            }
+        }
+        layer.normalized = current;
+        fuseRelu(layer, current, layer.relu);
+        if (!layer.relu)
+            fuseRelu6(layer, current);
+        finishLayer(layer, current);
+    }
+
+    static void addBias(GapLayer& layer, const TensorData& bias)
+    {
+        const std::vector<float> values = bias.toFloats();
+        if (values.size() == 1)
+            for (float& b : layer.bias)
+                b += values[0];
+        else if (values.size() == layer.bias.size())
+            for (size_t k = 0; k < values.size(); ++k)
+                layer.bias[k] += values[k];
+        else
+            throw NodeProblem(fmt::format("the bias has {} values for {} outputs", values.size(), layer.bias.size()));
+    }
+
+    void lowerSoftmax(const Node& node)
+    {
+        const Tensor& x = graph_.tensor(node.inputs.at(0));
+        const int64_t rank = int64_t(x.shape.size());
+        int64_t axis = node.attrInt("axis", -1);
+        if (axis < 0)
+            axis += rank;
+        if (axis != rank - 1 || x.elements() != x.shape.back())
+            throw NodeProblem("the softmax generator normalizes one vector; the input must be [1, N] with axis -1 or 1");
+        GapLayer& layer = addLayer(GapLayerKind::Softmax, node, {activation(node.inputs.at(0))});
+        finishLayer(layer, node.outputs.at(0));
+    }
+
+    void lowerAdd(NodeId id)
+    {
+        const Node& node = graph_.node(id);
+        const Tensor& a = graph_.tensor(node.inputs.at(0));
+        const Tensor& b = graph_.tensor(node.inputs.at(1));
+        if (a.isConstant() || b.isConstant())
+            throw NodeProblem("an addition of a constant is a bias, which only a MatMul before it can take");
+        if (a.shape != b.shape || a.shape.size() != 4)
+            throw NodeProblem(fmt::format("the addition generator adds two NCHW tensors of the same shape, not {} and {}",
+                                          shapeToString(a.shape), shapeToString(b.shape)));
+        GapLayer& layer = addLayer(GapLayerKind::Add, node, {activation(node.inputs[0]), activation(node.inputs[1])});
+        layer.pool.features = int(a.shape[1]);
+        layer.pool.height = int(a.shape[2]);
+        layer.pool.width = int(a.shape[3]);
+        TensorId current = node.outputs.at(0);
+        layer.normalized = current;
+        fuseRelu(layer, current, layer.relu);
+        finishLayer(layer, current);
+    }
+
+    struct PendingPad {
+        TensorId source = kNoTensor;
+        std::vector<int64_t> pads;  // top, left, bottom, right
+        std::string node;
+    };
+
+    const Graph& graph_;
+    TensorUses uses_;
+    GapNetwork network_;
+    std::vector<int> gapTensorOf_;  // per ONNX tensor: the GAP tensor holding it, or -1
+    std::vector<bool> fused_;       // per node: already part of a layer
+    std::map<TensorId, PendingPad> pendingPads_;
+    std::set<std::string> layerNames_;
+    std::vector<std::string> problems_;
+};
+
+void Lowering::foldBatchNormalization(GapLayer& layer, const Node& norm) const
+{
+    // y = scale * (x - mean) / sqrt(var + epsilon) + B, with x = W * in + b: each output channel's
+    // filter and bias are multiplied by s = scale / sqrt(var + epsilon), then B - s * mean added.
+    const std::vector<float> scale = constantInput(norm, 1, "scale").toFloats();
+    const std::vector<float> shift = constantInput(norm, 2, "bias").toFloats();
+    const std::vector<float> mean = constantInput(norm, 3, "mean").toFloats();
+    const std::vector<float> variance = constantInput(norm, 4, "variance").toFloats();
+    const size_t channels = layer.bias.size();
+    if (scale.size() != channels || shift.size() != channels || mean.size() != channels || variance.size() != channels)
+        throw NodeProblem(fmt::format("batch normalization '{}' has parameters for other than {} channels", norm.name,
+                                      channels));
+    const double epsilon = norm.attrFloat("epsilon", 1e-5f);
+    const size_t perChannel = layer.weights.size() / channels;
+    for (size_t c = 0; c < channels; ++c) {
+        const double s = scale[c] / std::sqrt(double(variance[c]) + epsilon);
+        for (size_t k = 0; k < perChannel; ++k)
+            layer.weights[c * perChannel + k] = float(layer.weights[c * perChannel + k] * s);
+        layer.bias[c] = float((layer.bias[c] - mean[c]) * s + shift[c]);
+    }
+}
+
+}  // namespace
+
+GapNetwork lowerForGap(const Graph& graph)
+{
+    return Lowering(graph).run();
+}
+
+}  // namespace tessera::gap

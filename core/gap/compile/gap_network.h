@@ -1,0 +1,72 @@
+// A model as the GAP CNN generators see it: a list of layers, each one generator call, between
+// activation tensors in CHW order (batch 1). Lowering fills it from the ONNX graph, the quantizer
+// adds the Q formats and the fixed-point constants, and the graph builder turns it into generator
+// calls and a graph.
+#pragma once
+
+#include "interp/fixed_point/pow2_kernels.h"
+#include "ir/graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::gap {
+
+struct GapTensor {
+    std::string name;      // C identifier of the graph symbol
+    TensorId source = kNoTensor; // the ONNX tensor it holds (views share it: Flatten, Reshape...)
+    Shape shape;           // without the batch dimension
+    int64_t elements = 0;
+    int q = 0;             // Q format (fractional bits), chosen by the quantizer
+};
+
+enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add };
+
+const char* gapLayerKindName(GapLayerKind kind);
+
+struct GapLayer {
+    GapLayerKind kind = GapLayerKind::Convolution;
+    std::string name;                // C identifier of the user kernel and graph node
+    std::vector<std::string> nodes;  // the ONNX nodes fused into this layer, in order
+    std::vector<int> inputs;         // activation tensors (indices into GapNetwork::tensors)
+    int output = -1;
+
+    // The ONNX tensor whose values the layer normalizes to its output format before pooling and
+    // ReLU (convolution and linear layers): its range decides the output Q format.
+    TensorId normalized = kNoTensor;
+
+    fixed_point::ConvPoolReluParams conv;  // Convolution; its Q fields are set by the quantizer
+    fixed_point::PoolReluParams pool;      // Pooling
+    int inDim = 0;                         // Linear
+    int outDim = 0;
+    bool relu = false;                     // Linear, Add
+    bool relu6 = false;                    // Convolution, Linear: the ReLU is capped at 6 (KOP_RELUN)
+
+    // Float constants: convolution [Cout][Cin][Fy][Fx] (depthwise [C][Fy][Fx]), linear [Out][In];
+    // batch normalization already folded in.
+    std::vector<float> weights;
+    std::vector<float> bias;
+
+    // Set by the quantizer.
+    int weightsQ = 0;
+    int biasQ = 0;
+    std::vector<int16_t> quantizedWeights;
+    std::vector<int16_t> quantizedBias;
+
+    bool hasConstants() const { return kind == GapLayerKind::Convolution || kind == GapLayerKind::Linear; }
+};
+
+struct GapNetwork {
+    std::string name;  // C identifier of the graph
+    std::vector<GapTensor> tensors;
+    std::vector<GapLayer> layers;  // in execution order
+    std::vector<int> inputs;       // graph inputs, in the ONNX input order
+    std::vector<int> outputs;      // graph outputs, in the ONNX output order
+};
+
+// A C identifier from an ONNX name: letters, digits and '_' kept, anything else '_', never
+// starting with a digit.
+std::string cIdentifier(const std::string& name);
+
+}  // namespace tessera::gap

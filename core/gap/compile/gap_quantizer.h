@@ -1,0 +1,35 @@
+// 16-bit power-of-two quantization of a GAP network: each activation, filter and bias gets the Q
+// format that holds the range seen on calibration inputs, with headroom for the 32-bit
+// accumulators of convolution and linear layers (docs/gap-fixed-point.md).
+#pragma once
+
+#include "gap/compile/gap_network.h"
+#include "ir/graph.h"
+#include "ir/tensor_data.h"
+
+#include <vector>
+
+namespace tessera::gap {
+
+// The range of every ONNX tensor over the calibration runs of the float reference interpreter.
+struct CalibrationRanges {
+    std::vector<float> maxAbs;       // per tensor
+    std::vector<float> maxPositive;  // per tensor: the largest value, 0 when none is positive
+    size_t runs = 0;
+};
+
+// Runs the float interpreter on each input set (graph-input order) and records the ranges.
+CalibrationRanges calibrate(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets);
+
+// Seeded uniform inputs in [-1, 1] for every graph input: the calibration data when the user gives none.
+std::vector<std::vector<TensorData>> randomInputSets(const Graph& graph, size_t count, unsigned seed);
+
+// Sets every tensor's Q format and every layer's constant formats and fixed-point constants.
+// Throws UnsupportedError naming the layer when its range cannot be held in 16 bits with an
+// accumulator that fits 32 bits.
+void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges);
+
+// The largest Q format in [0, limit] that holds values up to maxAbs in int16.
+int qFormatFor(double maxAbs, int limit);
+
+}  // namespace tessera::gap

@@ -1,0 +1,81 @@
+#include "gap/compile/gap_reference.h"
+
+#include "ir/error.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+namespace tessera::gap {
+
+std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
+                                                const std::vector<std::vector<int16_t>>& inputs)
+{
+    if (inputs.size() != network.inputs.size())
+        throw ShapeError(fmt::format("the network has {} inputs, {} were given", network.inputs.size(), inputs.size()));
+    std::vector<std::vector<int16_t>> values(network.tensors.size());
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        const GapTensor& tensor = network.tensors[size_t(network.inputs[k])];
+        if (int64_t(inputs[k].size()) != tensor.elements)
+            throw ShapeError(fmt::format("input {} has {} values, {} expected", tensor.name, inputs[k].size(),
+                                         tensor.elements));
+        values[size_t(network.inputs[k])] = inputs[k];
+    }
+    for (const GapLayer& layer : network.layers) {
+        const std::vector<int16_t>& in = values[size_t(layer.inputs.at(0))];
+        const int inQ = network.tensors[size_t(layer.inputs.at(0))].q;
+        const int outQ = network.tensors[size_t(layer.output)].q;
+        std::vector<int16_t>& out = values[size_t(layer.output)];
+        switch (layer.kind) {
+        case GapLayerKind::Convolution:
+            out = fixed_point::convPoolRelu(layer.conv, in, layer.quantizedWeights, layer.quantizedBias);
+            break;
+        case GapLayerKind::Pooling:
+            out = fixed_point::poolRelu(layer.pool, in);
+            break;
+        case GapLayerKind::GlobalAveragePool:
+            out = fixed_point::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in);
+            break;
+        case GapLayerKind::Linear:
+            out = fixed_point::linearRelu(layer.inDim, layer.outDim, layer.relu, inQ, layer.weightsQ, layer.biasQ,
+                                          outQ, in, layer.quantizedWeights, layer.quantizedBias,
+                                          layer.relu6 ? 6 << outQ : 0);
+            break;
+        case GapLayerKind::Softmax:
+            out = fixed_point::softmaxQ15(in, inQ);
+            break;
+        case GapLayerKind::Add:
+            out = fixed_point::matAdd(in, inQ, values[size_t(layer.inputs.at(1))],
+                                      network.tensors[size_t(layer.inputs.at(1))].q, outQ, layer.relu);
+            break;
+        }
+    }
+    return values;
+}
+
+std::vector<int16_t> quantizeInput(const GapNetwork& network, int tensor, const TensorData& value)
+{
+    return fixed_point::quantizeQ(value.toFloats(), network.tensors.at(size_t(tensor)).q);
+}
+
+std::vector<float> dequantizeTensor(const GapNetwork& network, int tensor, const std::vector<int16_t>& values)
+{
+    return fixed_point::dequantizeQ(values, network.tensors.at(size_t(tensor)).q);
+}
+
+double sqnrDb(const std::vector<float>& signal, const std::vector<float>& approximation)
+{
+    double power = 0.0;
+    double noise = 0.0;
+    for (size_t k = 0; k < signal.size() && k < approximation.size(); ++k) {
+        power += double(signal[k]) * signal[k];
+        const double error = double(signal[k]) - approximation[k];
+        noise += error * error;
+    }
+    if (noise == 0.0)
+        return std::numeric_limits<double>::infinity();
+    return 10.0 * std::log10(power / noise);
+}
+
+}  // namespace tessera::gap

@@ -1,0 +1,26 @@
+// The fixed-point reference run of a quantized GAP network: every layer computed by the reference
+// kernels of docs/gap-fixed-point.md (interp/fixed_point). Generated code must equal it bit for bit.
+#pragma once
+
+#include "gap/compile/gap_network.h"
+#include "ir/tensor_data.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::gap {
+
+// The values of every network tensor (int16 in its Q format) for inputs already in their Q formats
+// (network-input order).
+std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
+                                                const std::vector<std::vector<int16_t>>& inputs);
+
+// A float tensor in the Q format of network tensor `tensor` (the conversion generated code applies
+// to its inputs), and back.
+std::vector<int16_t> quantizeInput(const GapNetwork& network, int tensor, const TensorData& value);
+std::vector<float> dequantizeTensor(const GapNetwork& network, int tensor, const std::vector<int16_t>& values);
+
+// Signal-to-quantization-noise ratio in dB of `approximation` against `signal`; +infinity when equal.
+double sqnrDb(const std::vector<float>& signal, const std::vector<float>& approximation);
+
+}  // namespace tessera::gap

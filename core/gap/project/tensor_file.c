@@ -1,0 +1,182 @@
+#include "tensor_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const unsigned char *At;
+    const unsigned char *End;
+} Reader;
+
+static int ReadVarint(Reader *R, unsigned long long *Value)
+{
+    *Value = 0;
+    for (int Shift = 0; Shift < 64; Shift += 7) {
+        if (R->At >= R->End)
+            return -1;
+        const unsigned char Byte = *R->At++;
+        *Value |= (unsigned long long) (Byte & 0x7f) << Shift;
+        if (!(Byte & 0x80))
+            return 0;
+    }
+    return -1;
+}
+
+static float FloatAt(const unsigned char *Bytes)
+{
+    unsigned int Bits = (unsigned int) Bytes[0] | (unsigned int) Bytes[1] << 8 | (unsigned int) Bytes[2] << 16 |
+                        (unsigned int) Bytes[3] << 24;
+    float Value;
+    memcpy(&Value, &Bits, sizeof Value);
+    return Value;
+}
+
+/* Reads an entire file; NULL (with a message) when it cannot. */
+static unsigned char *ReadWholeFile(const char *path, long *Size)
+{
+    FILE *File = fopen(path, "rb");
+    if (!File) {
+        fprintf(stderr, "error: cannot open %s\n", path);
+        return 0;
+    }
+    fseek(File, 0, SEEK_END);
+    *Size = ftell(File);
+    fseek(File, 0, SEEK_SET);
+    unsigned char *Bytes = malloc(*Size > 0 ? (size_t) *Size : 1);
+    if (!Bytes || (*Size > 0 && fread(Bytes, 1, (size_t) *Size, File) != (size_t) *Size)) {
+        fprintf(stderr, "error: cannot read %s\n", path);
+        free(Bytes);
+        Bytes = 0;
+    }
+    fclose(File);
+    return Bytes;
+}
+
+int ReadTensorFile(const char *path, float *Values, int Count)
+{
+    long Size = 0;
+    unsigned char *Bytes = ReadWholeFile(path, &Size);
+    if (!Bytes)
+        return -1;
+    Reader R = {Bytes, Bytes + Size};
+    long long Elements = 1;
+    int DataType = 0, Found = 0, Status = 0;
+    while (R.At < R.End && Status == 0) {
+        unsigned long long Key, Value;
+        if (ReadVarint(&R, &Key)) {
+            Status = -1;
+            break;
+        }
+        const unsigned Field = (unsigned) (Key >> 3), Wire = (unsigned) (Key & 7);
+        if (Wire == 0) {
+            Status = ReadVarint(&R, &Value);
+            if (Field == 1)
+                Elements *= (long long) Value;
+            else if (Field == 2)
+                DataType = (int) Value;
+        } else if (Wire == 2) {
+            if (ReadVarint(&R, &Value) || Value > (unsigned long long) (R.End - R.At)) {
+                Status = -1;
+                break;
+            }
+            const unsigned char *Start = R.At;
+            R.At += Value;
+            if (Field == 1) { /* packed dims */
+                Reader Dims = {Start, R.At};
+                unsigned long long Dim;
+                while (Dims.At < Dims.End && Status == 0)
+                    if ((Status = ReadVarint(&Dims, &Dim)) == 0)
+                        Elements *= (long long) Dim;
+            } else if (Field == 4 || Field == 9) { /* float_data packed, raw_data */
+                if (Value != (unsigned long long) Count * 4) {
+                    fprintf(stderr, "error: %s holds %llu values, the model's input has %d\n", path, Value / 4, Count);
+                    Status = -2;
+                    break;
+                }
+                for (int k = 0; k < Count; ++k)
+                    Values[k] = FloatAt(Start + 4 * k);
+                Found = 1;
+            }
+        } else if (Wire == 5) {
+            if (R.End - R.At < 4) {
+                Status = -1;
+                break;
+            }
+            if (Field == 4) { /* one unpacked float_data value */
+                if (Found >= Count) {
+                    Status = -1;
+                    break;
+                }
+                Values[Found++] = FloatAt(R.At);
+            }
+            R.At += 4;
+        } else if (Wire == 1) {
+            if (R.End - R.At < 8) {
+                Status = -1;
+                break;
+            }
+            R.At += 8;
+        } else {
+            Status = -1;
+        }
+    }
+    free(Bytes);
+    if (Status == -1)
+        fprintf(stderr, "error: %s is not a valid TensorProto file\n", path);
+    if (Status)
+        return -1;
+    if (DataType != 1) {
+        fprintf(stderr, "error: %s holds data type %d; the model's input is float32 (1)\n", path, DataType);
+        return -1;
+    }
+    if (Elements != Count || (Found != 1 && Found != Count)) {
+        fprintf(stderr, "error: %s holds %lld values, the model's input has %d\n", path, Elements, Count);
+        return -1;
+    }
+    return 0;
+}
+
+static void PutVarint(FILE *File, unsigned long long Value)
+{
+    do {
+        unsigned char Byte = Value & 0x7f;
+        Value >>= 7;
+        if (Value)
+            Byte |= 0x80;
+        fputc(Byte, File);
+    } while (Value);
+}
+
+int WriteTensorFile(const char *path, const char *Name, const long long *Dims, int DimCount, const float *Values,
+                    int Count)
+{
+    FILE *File = fopen(path, "wb");
+    if (!File) {
+        fprintf(stderr, "error: cannot write %s\n", path);
+        return -1;
+    }
+    for (int k = 0; k < DimCount; ++k) {
+        PutVarint(File, 1 << 3 | 0);
+        PutVarint(File, (unsigned long long) Dims[k]);
+    }
+    PutVarint(File, 2 << 3 | 0);
+    PutVarint(File, 1); /* FLOAT */
+    PutVarint(File, 8 << 3 | 2);
+    PutVarint(File, strlen(Name));
+    fputs(Name, File);
+    PutVarint(File, 9 << 3 | 2);
+    PutVarint(File, (unsigned long long) Count * 4);
+    for (int k = 0; k < Count; ++k) {
+        unsigned int Bits;
+        memcpy(&Bits, &Values[k], sizeof Bits);
+        const unsigned char Bytes[4] = {Bits & 0xff, (Bits >> 8) & 0xff, (Bits >> 16) & 0xff, Bits >> 24};
+        fwrite(Bytes, 1, 4, File);
+    }
+    const int Failed = ferror(File);
+    if (fclose(File) || Failed) {
+        fprintf(stderr, "error: cannot write %s\n", path);
+        return -1;
+    }
+    return 0;
+}

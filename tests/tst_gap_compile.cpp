@@ -1,0 +1,324 @@
+// tessera compile for GAP: ONNX models lowered, quantized, tiled, allocated and generated into a
+// project folder; the project's host emulation build runs and its outputs equal the fixed-point
+// reference bit for bit, with the L3 traffic the report predicts.
+#include "gap/compile/gap_compiler.h"
+#include "gap/compile/gap_lowering.h"
+#include "gap/compile/gap_quantizer.h"
+#include "gap/compile/gap_reference.h"
+#include "gap_toolchain.h"
+#include "interp/interpreter.h"
+#include "ir/builder.h"
+#include "ir/error.h"
+#include "onnx/tensor_proto.h"
+#include "session/model_loader.h"
+#include "zoo/zoo.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <random>
+
+using namespace tessera;
+
+namespace {
+
+const QString kSourceDir = QStringLiteral(TESSERA_SOURCE_DIR);
+
+gap::GapProjectSources projectSources()
+{
+    return {(kSourceDir + "/core/gap/runtime").toStdString(), (kSourceDir + "/core/gap/cnn_kernels").toStdString(),
+            (kSourceDir + "/core/gap/project").toStdString()};
+}
+
+// The project's emulation program run on one input: its output and the L3 bytes it moved.
+struct ProjectRun {
+    QString error;
+    std::vector<float> output;
+    qint64 l3Traffic = -1;
+};
+
+ProjectRun buildAndRun(const QString& project, const TensorData& input, const std::string& inputName)
+{
+    ProjectRun run;
+    const test::ProcessResult built = test::runProcess(QStringLiteral("make"), {"-s", "-C", project, "emul"});
+    if (built.exitCode != 0) {
+        run.error = test::describe(QStringLiteral("make emul"), {"make", "-C", project, "emul"}, built);
+        return run;
+    }
+    const QString inputFile = project + "/check_input.pb";
+    writeTensorFile(inputFile.toStdString(), input, inputName);
+    const QStringList arguments{inputFile, project + "/check_result"};
+    const test::ProcessResult ran = test::runProcess(project + "/emul_run", arguments);
+    if (ran.exitCode != 0) {
+        run.error = test::describe(QStringLiteral("emul_run"), arguments, ran);
+        return run;
+    }
+    const QRegularExpressionMatch traffic = QRegularExpression(QStringLiteral("(\\d+) bytes of L3 traffic")).match(ran.out);
+    if (traffic.hasMatch())
+        run.l3Traffic = traffic.captured(1).toLongLong();
+    run.output = readTensorFile((project + "/check_result/output_0.pb").toStdString()).toFloats();
+    return run;
+}
+
+TensorData randomInput(const Graph& graph, unsigned seed)
+{
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    const Tensor& input = graph.tensor(graph.inputs.at(0));
+    std::vector<float> values(size_t(input.elements()));
+    for (float& v : values)
+        v = uniform(random);
+    return TensorData::fromFloats(input.shape, values);
+}
+
+// The fixed-point reference's output for `input` (dequantized), and the float interpreter's.
+std::vector<float> referenceOutput(const gap::GapNetwork& network, const TensorData& input)
+{
+    const std::vector<std::vector<int16_t>> values =
+        gap::runFixedPoint(network, {gap::quantizeInput(network, network.inputs.at(0), input)});
+    const int output = network.outputs.at(0);
+    return gap::dequantizeTensor(network, output, values[size_t(output)]);
+}
+
+// Compiles `graph`, runs the project on a fresh input (not a calibration set) and checks it against
+// the reference bit for bit and against the report's L3 traffic. Returns the compile result.
+gap::GapCompileResult compileAndCheck(const Graph& graph, const gap::GapCompileOptions& options, const QString& project,
+                                      double minimumSqnrDb)
+{
+    const gap::GapCompileResult result = gap::compileForGap(graph, options, project.toStdString(), projectSources());
+    const TensorData input = randomInput(graph, 777);
+    const ProjectRun run = buildAndRun(project, input, graph.tensor(graph.inputs[0]).name);
+    if (!run.error.isEmpty())
+        QTest::qFail(qPrintable(run.error), __FILE__, __LINE__);
+    const std::vector<float> expected = referenceOutput(result.network, input);
+    if (run.output != expected)
+        QTest::qFail("the emulated project's output differs from the fixed-point reference", __FILE__, __LINE__);
+    const qint64 predicted = result.generation.graph.value("l3_traffic", qint64(-1));
+    if (run.l3Traffic != predicted)
+        QTest::qFail(qPrintable(QStringLiteral("L3 traffic %1, the report predicts %2").arg(run.l3Traffic).arg(predicted)),
+                     __FILE__, __LINE__);
+    const std::vector<float> floatOutput = Interpreter(graph).run({input}).at(0).toFloats();
+    const double sqnr = gap::sqnrDb(floatOutput, run.output);
+    qInfo("%s: SQNR %.1f dB against float, L3 traffic %lld bytes", graph.name.c_str(), sqnr, run.l3Traffic);
+    if (!(sqnr >= minimumSqnrDb))
+        QTest::qFail(qPrintable(QStringLiteral("SQNR %1 dB is below %2 dB").arg(sqnr).arg(minimumSqnrDb)), __FILE__,
+                     __LINE__);
+    return result;
+}
+
+TensorData uniformTensor(const Shape& shape, std::mt19937& random, float low, float high)
+{
+    std::uniform_real_distribution<float> uniform(low, high);
+    TensorData data(DType::Float32, shape);
+    for (int64_t k = 0; k < data.elements(); ++k)
+        data.data<float>()[k] = uniform(random);
+    return data;
+}
+
+// The patterns PyTorch's exporter writes: Conv without bias + BatchNormalization + Relu, MaxPool,
+// a residual Add, GlobalAveragePool, Flatten and Gemm.
+Graph pytorchStyleGraph()
+{
+    GraphBuilder builder("torch_net", 13);
+    std::mt19937 random(5);
+    TensorId x = builder.input("input", DType::Float32, {1, 3, 16, 16});
+    auto convBn = [&](TensorId in, int64_t channels, int64_t outChannels, int64_t group, const std::string& name) {
+        const int64_t perGroup = channels / group;
+        const float limit = std::sqrt(6.0f / float(perGroup * 9));
+        const TensorId w = builder.constant(name + ".weight", uniformTensor({outChannels, perGroup, 3, 3}, random,
+                                                                            -limit, limit));
+        TensorId y = builder.op("Conv", {in, w},
+                                {{"kernel_shape", Attribute::ofInts({3, 3})},
+                                 {"pads", Attribute::ofInts({1, 1, 1, 1})},
+                                 {"group", Attribute::ofInt(group)}},
+                                name);
+        const TensorId scale = builder.constant(name + "_bn.scale", uniformTensor({outChannels}, random, 0.5f, 1.5f));
+        const TensorId bias = builder.constant(name + "_bn.bias", uniformTensor({outChannels}, random, -0.2f, 0.2f));
+        const TensorId mean = builder.constant(name + "_bn.mean", uniformTensor({outChannels}, random, -0.1f, 0.1f));
+        const TensorId var = builder.constant(name + "_bn.var", uniformTensor({outChannels}, random, 0.5f, 2.0f));
+        return builder.op("BatchNormalization", {y, scale, bias, mean, var}, {}, name + "_bn");
+    };
+    TensorId a = builder.op("Relu", {convBn(x, 3, 8, 1, "conv1")}, {}, "relu1");
+    a = builder.op("MaxPool", {a}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                   "pool1");
+    TensorId b = builder.op("Relu", {convBn(a, 8, 8, 8, "dw2")}, {}, "relu2");
+    b = convBn(b, 8, 8, 1, "conv3");
+    TensorId sum = builder.op("Relu", {builder.op("Add", {a, b}, {}, "add")}, {}, "relu3");
+    TensorId pooled = builder.op("GlobalAveragePool", {sum}, {}, "gap");
+    TensorId flat = builder.op("Flatten", {pooled}, {{"axis", Attribute::ofInt(1)}}, "flatten");
+    const TensorId fcW = builder.constant("fc.weight", uniformTensor({5, 8}, random, -0.6f, 0.6f));
+    const TensorId fcB = builder.constant("fc.bias", uniformTensor({5}, random, -0.1f, 0.1f));
+    builder.output(builder.op("Gemm", {flat, fcW, fcB}, {{"transB", Attribute::ofInt(1)}}, "fc"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+}  // namespace
+
+class GapCompileTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        const test::ProcessResult make = test::runProcess(QStringLiteral("make"), {"--version"});
+        if (make.exitCode != 0)
+            QFAIL("make is needed to build the projects' emulation programs (scripts/debian-packages.txt lists it)");
+    }
+
+    // The zoo models of the acceptance list compile with the default GAP8 budgets and their
+    // projects run bit-exactly on the host.
+    void zooModelsRunBitExact_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("resolution");
+        QTest::addColumn<int>("layers");
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224 << 4;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224 << 7;
+        QTest::newRow("mobilenet_v1 0.25/128") << "mobilenet_v1" << 0.25 << 128 << 30;
+    }
+
+    void zooModelsRunBitExact()
+    {
+        QFETCH(QString, model);
+        QFETCH(double, width);
+        QFETCH(int, resolution);
+        QFETCH(int, layers);
+        ZooOptions zoo;
+        zoo.width = width;
+        zoo.resolution = resolution;
+        Graph graph = buildZooModel(model.toStdString(), zoo);
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        const gap::GapCompileResult result = compileAndCheck(graph, {}, dir.path() + "/project", 30.0);
+        QCOMPARE(int(result.network.layers.size()), layers);
+        QCOMPARE(result.budgets.l2, uint64_t(512 * 1024 - 64 * 1024));
+        for (const char* file : {"Makefile", "report.json", "report.txt", "test_data/input_0.pb", "test_data/output_0.pb"})
+            QVERIFY2(QFile::exists(dir.path() + "/project/" + file), file);
+        // The sample output written with the project is the reference's for the sample input.
+        const TensorData sample = readTensorFile((dir.path() + "/project/test_data/input_0.pb").toStdString());
+        QCOMPARE(readTensorFile((dir.path() + "/project/test_data/output_0.pb").toStdString()).toFloats(),
+                 referenceOutput(result.network, sample));
+        QVERIFY(!result.warnings.empty());  // random calibration is announced
+    }
+
+    // From generous to minimal L2: every project runs bit-exactly, the L3 traffic and the estimated
+    // cycles only grow, and a budget below the smallest is refused with the smallest named.
+    void budgetSweep()
+    {
+        Graph graph = buildZooModel("mnist");
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        int64_t previousTraffic = -1;
+        double previousCycles = -1;
+        for (uint64_t l2 : {uint64_t(300 * 1024), uint64_t(100000), uint64_t(40000), uint64_t(18464)}) {
+            gap::GapCompileOptions options;
+            options.l2 = l2;
+            const gap::GapCompileResult result =
+                compileAndCheck(graph, options, dir.path() + "/l2_" + QString::number(l2), 30.0);
+            const int64_t traffic = result.generation.graph.value("l3_traffic", int64_t(-1));
+            const double cycles = result.generation.graph.value("estimated_cycles", -1.0);
+            qInfo("L2 %llu: L3 traffic %lld, estimated cycles %.0f", static_cast<unsigned long long>(l2),
+                  static_cast<long long>(traffic), cycles);
+            QVERIFY(traffic >= previousTraffic);
+            QVERIFY(cycles >= previousCycles);
+            previousTraffic = traffic;
+            previousCycles = cycles;
+        }
+        QVERIFY(previousTraffic > 0);
+        gap::GapCompileOptions tooSmall;
+        tooSmall.l2 = 8000;
+        try {
+            gap::compileForGap(graph, tooSmall, (dir.path() + "/too_small").toStdString(), projectSources());
+            QFAIL("an L2 budget of 8000 bytes was accepted");
+        } catch (const Error& error) {
+            QVERIFY2(QString(error.what()).contains("raise the L2 budget to at least 18464 bytes"), error.what());
+        }
+    }
+
+    // Batch normalization folds into the convolution before it, ReLU and pooling fuse, the residual
+    // Add and Gemm map onto their generators; the project is bit-exact.
+    void pytorchPatterns()
+    {
+        const Graph graph = pytorchStyleGraph();
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QStringList layers;
+        for (const gap::GapLayer& layer : network.layers)
+            layers << QString::fromStdString(layer.name + "(" + std::to_string(layer.nodes.size()) + ")");
+        QCOMPARE(layers.join(' '), QStringLiteral("conv1(4) dw2(3) conv3(2) add(2) gap(1) fc(1)"));
+        QVERIFY(network.layers[1].conv.depthwise);
+        QCOMPARE(network.layers[0].conv.pool, fixed_point::ConvPoolReluParams::Pool::Max);
+        QTemporaryDir dir;
+        compileAndCheck(graph, {}, dir.path() + "/project", 30.0);
+    }
+
+    // Every node the generators cannot take is listed with what it would need; nothing is written.
+    void unsupportedOperatorsListed()
+    {
+        GraphBuilder builder("odd_net", 13);
+        TensorId x = builder.input("input", DType::Float32, {1, 4, 8, 8});
+        x = builder.op("Sigmoid", {x}, {}, "gate");
+        x = builder.op("Tanh", {x}, {}, "squash");
+        builder.output(x);
+        Graph graph = builder.finish();
+        QTemporaryDir dir;
+        try {
+            gap::compileForGap(graph, {}, (dir.path() + "/project").toStdString(), projectSources());
+            QFAIL("a model of unsupported operators compiled");
+        } catch (const UnsupportedError& error) {
+            const QString message = error.what();
+            QVERIFY2(message.contains("node 'gate' (Sigmoid)") && message.contains("node 'squash' (Tanh)"),
+                     error.what());
+            QVERIFY2(message.contains("supported: Conv"), error.what());
+        }
+        QVERIFY(!QFile::exists(dir.path() + "/project/Makefile"));
+    }
+
+    // Calibration from a folder of .pb files replaces the random inputs (and their warning).
+    void calibrationFolder()
+    {
+        Graph graph = buildZooModel("lenet5");
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.path() + "/calibration"));
+        for (unsigned k = 0; k < 3; ++k)
+            writeTensorFile((dir.path() + QStringLiteral("/calibration/sample_%1.pb").arg(k)).toStdString(),
+                            randomInput(graph, 100 + k), "image");
+        gap::GapCompileOptions options;
+        options.calibrationDir = (dir.path() + "/calibration").toStdString();
+        const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", 30.0);
+        QCOMPARE(result.calibrationSets, size_t(3));
+        QVERIFY(result.warnings.empty());
+    }
+
+    // The command line: a compiled project and its report; int8 is refused with the way out.
+    void commandLine()
+    {
+        QTemporaryDir dir;
+        const QString cli = QStringLiteral(TESSERA_CLI_PATH);
+        const QString model = dir.path() + "/lenet5.onnx";
+        QCOMPARE(test::runProcess(cli, {"zoo", "lenet5", "-o", model}).exitCode, 0);
+        const QStringList compile{"compile", model, "--target", "gap9", "--l2", "256K", "-o", dir.path() + "/out"};
+        const test::ProcessResult result = test::runProcess(cli, compile);
+        QVERIFY2(result.exitCode == 0, qPrintable(test::describe("tessera compile", compile, result)));
+        QVERIFY2(result.out.contains("budgets: L1 131072 B, L2 262144 B"), qPrintable(result.out));
+        QVERIFY2(result.err.contains("tessera compile: tiling and allocating 7 layers for gap9"), qPrintable(result.err));
+        QString error;
+        const QJsonObject report = test::readJson(dir.path() + "/out/report.json", &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(report["target"].toString(), QStringLiteral("gap9"));
+        QCOMPARE(report["layers"].toArray().size(), 7);
+        QVERIFY(report["estimate"].toObject()["cycles"].toDouble() > 0);
+
+        const QStringList int8{"compile", model, "--quant", "int8", "-o", dir.path() + "/out8"};
+        const test::ProcessResult refused = test::runProcess(cli, int8);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("use --quant int16"), qPrintable(refused.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(GapCompileTest)
+#include "tst_gap_compile.moc"
