@@ -205,16 +205,28 @@ private slots:
         QVERIFY(!result.warnings.empty());  // random calibration is announced
     }
 
-    // From generous to minimal L2: every project runs bit-exactly, the L3 traffic and the estimated
-    // cycles only grow, and a budget below the smallest is refused with the smallest named.
+    // A budget below the smallest is refused with the smallest named; from generous down to that
+    // smallest, every project runs bit-exactly and the L3 traffic and the estimated cycles grow.
     void budgetSweep()
     {
         Graph graph = buildZooModel("mnist");
         prepareGraph(graph);
         QTemporaryDir dir;
+        gap::GapCompileOptions tooSmall;
+        tooSmall.l2 = 1000;
+        uint64_t smallest = 0;
+        try {
+            gap::compileForGap(graph, tooSmall, (dir.path() + "/too_small").toStdString(), projectSources());
+            QFAIL("an L2 budget of 1000 bytes was accepted");
+        } catch (const Error& error) {
+            const QRegularExpressionMatch match =
+                QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(error.what());
+            QVERIFY2(match.hasMatch(), error.what());
+            smallest = match.captured(1).toULongLong();
+        }
         int64_t previousTraffic = -1;
         double previousCycles = -1;
-        for (uint64_t l2 : {uint64_t(300 * 1024), uint64_t(100000), uint64_t(40000), uint64_t(18464)}) {
+        for (uint64_t l2 : {uint64_t(300 * 1024), uint64_t(100000), uint64_t(40000), uint64_t(12000), smallest}) {
             gap::GapCompileOptions options;
             options.l2 = l2;
             const gap::GapCompileResult result =
@@ -229,14 +241,27 @@ private slots:
             previousCycles = cycles;
         }
         QVERIFY(previousTraffic > 0);
-        gap::GapCompileOptions tooSmall;
-        tooSmall.l2 = 8000;
-        try {
-            gap::compileForGap(graph, tooSmall, (dir.path() + "/too_small").toStdString(), projectSources());
-            QFAIL("an L2 budget of 8000 bytes was accepted");
-        } catch (const Error& error) {
-            QVERIFY2(QString(error.what()).contains("raise the L2 budget to at least 18464 bytes"), error.what());
-        }
+    }
+
+    // Under a small L2 budget MobileNet's activations live in L3: padded depthwise inputs stream
+    // from L3 with their padding added in L1, and pointwise outputs (all output planes of a tile
+    // per chunk) go back to L3 plane by plane. Still bit-exact, with the predicted L3 traffic.
+    void mobilenetActivationsInL3()
+    {
+        ZooOptions zoo;
+        zoo.width = 0.25;
+        zoo.resolution = 128;
+        Graph graph = buildZooModel("mobilenet_v1", zoo);
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        gap::GapCompileOptions options;
+        options.l2 = 80000;
+        const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", 30.0);
+        QStringList inL3;
+        for (const nlohmann::json& tensor : result.generation.graph["tensors"])
+            if (tensor["placement"] == "l3_dynamic")
+                inL3 << QString::fromStdString(tensor["name"].get<std::string>());
+        QVERIFY2(inL3.contains("conv0_Out") && inL3.contains("block1_pw_Out"), qPrintable(inL3.join(' ')));
     }
 
     // Batch normalization folds into the convolution before it, ReLU and pooling fuse, the residual

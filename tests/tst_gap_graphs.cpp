@@ -94,7 +94,7 @@ private slots:
             return runProcess(generator, {QStringLiteral("-o"), out, QStringLiteral("--l2"), QString::number(l2)},
                               QProcessEnvironment::systemEnvironment(), work.path());
         };
-        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), 2048);
+        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), 256);
         const QRegularExpressionMatch smallest =
             QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(refused.err);
         QVERIFY2(refused.exitCode != 0 && smallest.hasMatch(), qPrintable(refused.err + refused.out));

@@ -153,7 +153,7 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
                 continue;
             const UserKernel variant =
                 l3HomedVariant(*model.findUserKernel(node.sourceKernel), node.l3Arguments, node.kernel,
-                               symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset));
+                               symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset), node.stagingLimit);
             result.graphs[g].nodes[n].kernel = node.kernel;
             bool replaced = false;
             for (UserKernel& kernel : result.userKernels)

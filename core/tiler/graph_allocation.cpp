@@ -90,11 +90,12 @@ std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph
 
 
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
-                          const std::string& name, const std::string& stagingBase)
+                          const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit)
 {
     UserKernel variant = source;
     variant.name = name;
     variant.l2StagingBase = stagingBase;
+    variant.l2StagingLimit = stagingLimit;
     for (KernelArgument& arg : variant.args)
         if (std::find(l3Arguments.begin(), l3Arguments.end(), arg.name) != l3Arguments.end())
             arg.flags |= ArgFlag::L2DoubleBuffer;
@@ -129,6 +130,7 @@ struct Placement {
     PlanResult plan;              // the dynamic block
     std::vector<int> planned;     // per planner buffer: tensor index, or -1 - node for staging
     std::map<std::size_t, int> prefetch;                           // constant -> node starting its copy
+    std::map<std::size_t, std::uint64_t> stagingLimits;            // node -> the most L2 its staging may take
     std::vector<std::pair<std::size_t, std::size_t>> prefetched;  // (constant, planner buffer)
 
     std::uint64_t total() const { return l2Static + l2Dynamic; }
@@ -162,12 +164,15 @@ public:
     }
 
     // `prefetch`: constants of inL3 copied into L2 from the given node on (their nodes read L2).
+    // `stagingLimits`: nodes tiled with smaller staging buffers than the budget allows.
     Placement evaluate(const std::set<std::size_t>& inL3, double planSeconds,
-                       const std::map<std::size_t, int>& prefetch = {})
+                       const std::map<std::size_t, int>& prefetch = {},
+                       const std::map<std::size_t, std::uint64_t>& stagingLimits = {})
     {
         Placement placement;
         placement.inL3 = inL3;
         placement.prefetch = prefetch;
+        placement.stagingLimits = stagingLimits;
         std::set<std::size_t> streamed = inL3;
         for (const auto& entry : prefetch)
             streamed.erase(entry.first);
@@ -197,7 +202,8 @@ public:
             placement.traffic += tensor.bytes;
         }
         for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
-            const NodeCost cost = nodeCost(n, l3ArgumentsOf(n, streamed));
+            const auto limit = stagingLimits.find(n);
+            const NodeCost cost = nodeCost(n, l3ArgumentsOf(n, streamed), limit == stagingLimits.end() ? 0 : limit->second);
             if (!cost.ok) {
                 placement.error = cost.error;
                 return placement;
@@ -271,17 +277,17 @@ public:
     }
 
 private:
-    NodeCost nodeCost(std::size_t n, const std::vector<std::string>& l3Arguments)
+    NodeCost nodeCost(std::size_t n, const std::vector<std::string>& l3Arguments, std::uint64_t stagingLimit)
     {
         if (l3Arguments.empty())
             return {};
-        std::string key = std::to_string(n);
+        std::string key = std::to_string(n) + "/" + std::to_string(stagingLimit);
         for (const std::string& name : l3Arguments)
             key += "|" + name;
         if (auto found = cache_.find(key); found != cache_.end())
             return found->second;
         const UserKernel& source = *model_.findUserKernel(graph_.nodes[n].kernel);
-        const UserKernel variant = l3HomedVariant(source, l3Arguments, source.name, {});
+        const UserKernel variant = l3HomedVariant(source, l3Arguments, source.name, {}, stagingLimit);
         const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_);
         NodeCost cost;
         cost.ok = solved.ok;
@@ -305,8 +311,10 @@ private:
 // on the L2 needed, then on the lower bound of the dynamic block, then on the L2 bytes x nodes.
 // -1 when no move helps.
 struct Move {
-    int tensor = -1;
+    int tensor = -1;  // the tensor moved to L3, or -1 with node >= 0: that node's staging shrunk
+    int node = -1;
     Placement placement;
+    bool found() const { return tensor >= 0 || node >= 0; }
 };
 
 // With `staticOnly`, only constants move and the gain is the static L2 block they free (for a
@@ -332,12 +340,32 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
             continue;
         std::set<std::size_t> inL3 = current.inL3;
         inL3.insert(i);
-        Placement next = placer.evaluate(inL3, 0.02);
+        Placement next = placer.evaluate(inL3, 0.02, {}, current.stagingLimits);
+        if (!next.ok && !current.stagingLimits.empty()) {
+            // The staging limits of the nodes using the tensor may not suit their new tilings.
+            std::map<std::size_t, std::uint64_t> limits = current.stagingLimits;
+            for (int n = tensors[i].firstNode; n >= 0 && n <= tensors[i].lastNode; ++n)
+                limits.erase(std::size_t(n));
+            next = placer.evaluate(inL3, 0.02, {}, limits);
+        }
         if (!next.ok) {
             immovable.insert(i);  // its node cannot stream it from L3 (the tile solver said why)
             continue;
         }
-        candidates.push_back({int(i), std::move(next)});
+        candidates.push_back({int(i), -1, std::move(next)});
+    }
+    // Nodes that stream from L3 may also take smaller tiles and half the staging buffers: L2 freed
+    // for little or no more traffic.
+    for (std::size_t n = 0; n < current.nodes.size() && !staticOnly; ++n) {
+        const std::uint64_t staging = current.nodes[n].staging;
+        const std::uint64_t limit = staging / 2 / kAlignment * kAlignment;
+        if (staging == 0 || limit == 0)
+            continue;
+        std::map<std::size_t, std::uint64_t> limits = current.stagingLimits;
+        limits[n] = limit;
+        Placement next = placer.evaluate(current.inL3, 0.02, {}, limits);
+        if (next.ok)
+            candidates.push_back({-1, int(n), std::move(next)});
     }
     for (int criterion = 0; criterion < 3; ++criterion) {
         Move best;
@@ -349,14 +377,15 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
             // Each L3 transfer also pays its setup: a tensor costs at least kL3SetupBytes to move.
             const double added = double(candidate.placement.traffic) - double(current.traffic) + kL3SetupBytes;
             const double score = freed / std::max(1.0, added);
-            if (best.tensor < 0 || score > bestScore || (score == bestScore && freed > bestGain)) {
+            if (!best.found() || score > bestScore || (score == bestScore && freed > bestGain)) {
                 best.tensor = candidate.tensor;
+                best.node = candidate.node;
                 best.placement = candidate.placement;
                 bestScore = score;
                 bestGain = freed;
             }
         }
-        if (best.tensor >= 0)
+        if (best.found())
             return best;
     }
     return {};
@@ -390,7 +419,7 @@ Placement choosePrefetches(Placer& placer, Placement current, const std::vector<
             hiding += placer.nodeCycles(std::size_t(node), placer.l3ArgumentsOf(std::size_t(node), streamed));
             std::map<std::size_t, int> trial = current.prefetch;
             trial[index] = node;
-            const Placement candidate = placer.evaluate(current.inL3, 0.02, trial);
+            const Placement candidate = placer.evaluate(current.inL3, 0.02, trial, current.stagingLimits);
             if (!candidate.ok || candidate.total() > l2Budget)
                 continue;
             chosen = node;
@@ -408,7 +437,7 @@ Placement choosePrefetches(Placer& placer, Placement current, const std::vector<
     }
     if (current.prefetch.empty())
         return current;
-    Placement withPrefetches = placer.evaluate(current.inL3, 0.05, current.prefetch);
+    Placement withPrefetches = placer.evaluate(current.inL3, 0.05, current.prefetch, current.stagingLimits);
     if (withPrefetches.ok && withPrefetches.total() <= l2Budget)
         return withPrefetches;
     current.prefetch.clear();  // the prefetches were judged one at a time; together they do not fit
@@ -475,8 +504,13 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     while (current.total() > l2Budget || overStaticBudget(current)) {
         const bool staticOnly = current.total() <= l2Budget;
         Move move = chooseMove(placer, current, tensors, immovable, staticOnly);
-        if (move.tensor < 0)
+        if (!move.found())
             break;
+        if (move.tensor < 0) {
+            current = std::move(move.placement);
+            smallest = std::min(smallest, current.total());
+            continue;
+        }
         const GraphTensor& tensor = tensors[std::size_t(move.tensor)];
         moveReasons[std::size_t(move.tensor)] =
             "move " + std::to_string(moveReasons.size() + 1) + " to L3: the graph then needs " +
@@ -516,7 +550,7 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         streamed.erase(entry.first);
 
     // The chosen placement with more time for the dynamic block's plan.
-    Placement final = placer.evaluate(inL3, 2.0, prefetch);
+    Placement final = placer.evaluate(inL3, 2.0, prefetch, current.stagingLimits);
     if (!final.ok || final.total() > current.total())
         final = current;  // never worse than what was judged to fit
 
@@ -526,6 +560,8 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         node.kernel = node.sourceKernel = graph.nodes[n].kernel;
         node.l3Arguments = placer.l3ArgumentsOf(n, streamed);
         node.stagingBytes = final.nodes[n].staging;
+        if (const auto limit = final.stagingLimits.find(n); limit != final.stagingLimits.end())
+            node.stagingLimit = limit->second;
         node.l3Read = final.nodes[n].l3Read;
         node.l3Write = final.nodes[n].l3Write;
         allocation.l3Traffic += node.l3Read + node.l3Write;
@@ -667,6 +703,18 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
         if (trial.ok)
             break;
         smallest = std::max(smallest + kAlignment, trial.smallestL2);
+    }
+    // Under a very tight budget no staging buffer fits and nothing can move, so the figure above
+    // may be far from the smallest: narrow it down between the failing budget and one that works.
+    std::uint64_t fails = l2Budget;
+    for (int step = 0; step < 16 && smallest > fails + kAlignment; ++step) {
+        const std::uint64_t middle = (fails + smallest) / 2 / kAlignment * kAlignment;
+        if (middle <= fails)
+            break;
+        if (allocateGraphWithin(model, graph, middle).ok)
+            smallest = middle;
+        else
+            fails = middle;
     }
     allocation.smallestL2 = smallest;
     allocation.error += "; raise the L2 budget to at least " + std::to_string(smallest) + " bytes (the smallest that works)" +

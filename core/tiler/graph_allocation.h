@@ -47,6 +47,7 @@ struct NodeExecution {
     std::vector<std::string> l3Arguments;   // kernel arguments homed in L3
     std::uint64_t stagingOffset = 0;        // in the dynamic L2 block
     std::uint64_t stagingBytes = 0;
+    std::uint64_t stagingLimit = 0;         // UserKernel::l2StagingLimit of its variant (0: none)
     std::uint64_t l3Read = 0;               // predicted bytes per run, L3 -> L2
     std::uint64_t l3Write = 0;              // L2 -> L3
 };
@@ -82,6 +83,6 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
 // The user kernel a node runs when `l3Arguments` of `source` are homed in L3, with its staging
 // buffers at `stagingBase` (a C expression of an L2 address).
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
-                          const std::string& name, const std::string& stagingBase);
+                          const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit = 0);
 
 }  // namespace tessera::tiler

@@ -81,6 +81,9 @@ private:
     std::string l2Buffer(const ArgTiling& arg, const std::string& buffer) const;
     void copyPadded(const ArgTiling& arg, const std::string& prefix, const std::string& buffer,
                     const std::string& event);
+    void openPadWindow(const ArgTiling& arg, const std::string& prefix);
+    void zeroPadLines(const ArgTiling& arg, const std::string& l1buffer);
+    std::string padHomeOffset(const ArgTiling& arg, const std::string& prefix) const;
     void copyL3(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer, bool in,
                 const std::string& event);
     void copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
@@ -218,32 +221,52 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     }
 }
 
+// Opens a block declaring the line window of a padded input's tile: PadFirst (its first line, negative
+// in the top padding), PadLines, PadSkip (padding lines before the home lines) and PadEnd (one past
+// its last home line). The caller closes the block.
+void KernelEmitter::openPadWindow(const ArgTiling& arg, const std::string& prefix)
+{
+    const std::string first = tiling_.tileCount > 1
+                                  ? var(IterationSpace::Tile, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
+                                  : "-" + num(arg.padBefore);
+    code_.open("{");
+    code_.line("int PadFirst = " + first + ", PadLines = " + tileSizeExpr(arg, prefix) + ";");
+    code_.line("int PadSkip = PadFirst < 0 ? -PadFirst : 0;");
+    code_.line("int PadEnd = PadFirst + PadLines > " + num(arg.arg->height) + " ? " + num(arg.arg->height) +
+               " : PadFirst + PadLines;");
+}
+
+// Zeroes the padding lines of the tile in its L1 buffer (inside openPadWindow's block).
+void KernelEmitter::zeroPadLines(const ArgTiling& arg, const std::string& l1buffer)
+{
+    const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * arg.arg->itemSize;
+    code_.line("char *PadLocal = (char *) " + l1Buffer(arg, l1buffer) + ";");
+    code_.line("if (PadSkip) memset(PadLocal, 0, PadSkip*" + num(lineBytes) + ");");
+    code_.line("if (PadEnd - PadFirst < PadLines) memset(PadLocal + (PadEnd - PadFirst)*" + num(lineBytes) +
+               ", 0, (PadLines - (PadEnd - PadFirst))*" + num(lineBytes) + ");");
+}
+
+// The home offset of the tile's first home line (inside openPadWindow's block).
+std::string KernelEmitter::padHomeOffset(const ArgTiling& arg, const std::string& prefix) const
+{
+    const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * arg.arg->itemSize;
+    const std::string plane = planeIndex(arg, prefix);
+    const std::string planeOffset = plane.empty() ? "0" : "(" + plane + ")*" + num(arg.planeStride);
+    return planeOffset + "+(PadFirst + PadSkip)*" + num(lineBytes);
+}
+
 // A padded input's tile: the padding lines it covers are zeroed in L1 and only its home lines are
 // copied (one plane per chunk: the solver streams padded arguments plane by plane).
 void KernelEmitter::copyPadded(const ArgTiling& arg, const std::string& prefix, const std::string& buffer,
                                const std::string& event)
 {
-    const KernelArgument& model = *arg.arg;
-    const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * model.itemSize;
-    const std::string first = tiling_.tileCount > 1
-                                  ? var(IterationSpace::Tile, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
-                                  : "-" + num(arg.padBefore);
-    const std::string plane = planeIndex(arg, prefix);
-    const std::string planeOffset = plane.empty() ? "0" : "(" + plane + ")*" + num(arg.planeStride);
-    code_.line("{");
-    code_.line("    int PadFirst = " + first + ", PadLines = " + tileSizeExpr(arg, prefix) + ";");
-    code_.line("    int PadSkip = PadFirst < 0 ? -PadFirst : 0;");
-    code_.line("    int PadEnd = PadFirst + PadLines > " + num(model.height) + " ? " + num(model.height) +
-               " : PadFirst + PadLines;");
-    code_.line("    char *PadLocal = (char *) " + l1Buffer(arg, buffer) + ";");
-    code_.line("    if (PadSkip) memset(PadLocal, 0, PadSkip*" + num(lineBytes) + ");");
-    code_.line("    if (PadEnd - PadFirst < PadLines) memset(PadLocal + (PadEnd - PadFirst)*" + num(lineBytes) +
-               ", 0, (PadLines - (PadEnd - PadFirst))*" + num(lineBytes) + ");");
-    code_.line("    AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + planeOffset +
-               "+(PadFirst + PadSkip)*" + num(lineBytes) + "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" +
-               num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) + ", DMA_COPY_IN, &" + event +
-               ");");
-    code_.line("}");
+    const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * arg.arg->itemSize;
+    openPadWindow(arg, prefix);
+    zeroPadLines(arg, buffer);
+    code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + arg.arg->cArgName + "+" + padHomeOffset(arg, prefix) +
+               "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" + num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" +
+               num(lineBytes) + ", DMA_COPY_IN, &" + event + ");");
+    code_.close();
 }
 
 std::string KernelEmitter::l2Buffer(const ArgTiling& arg, const std::string& buffer) const
@@ -261,10 +284,26 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
                            const std::string& event)
 {
     const KernelArgument& model = *arg.arg;
+    if (arg.padded()) {
+        // The home lines only, at their place in the staging buffer (laid out like the L1 tile).
+        const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * model.itemSize;
+        openPadWindow(arg, prefix);
+        code_.line("AT_L3_COPY(AT_L3_DEFAULT_DEVICE, (AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" +
+                   padHomeOffset(arg, prefix) + "), (AT_L2_INT_ADDR_TYPE) ((char *) " + l2Buffer(arg, l2buffer) +
+                   "+PadSkip*" + num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) +
+                   ", DMA_COPY_IN, &" + event + ");");
+        code_.close();
+        return;
+    }
     const std::string home = "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l2Buffer(arg, l2buffer);
     const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
-    if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
+    const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
+    if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+        // One tile from each plane of the chunk, a plane apart in L3, back to back in staging.
+        code_.line("AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
+    } else if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
         code_.line("AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +
@@ -279,6 +318,17 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
 void KernelEmitter::copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
                                const std::string& l1buffer, bool in, const std::string& event)
 {
+    if (arg.padded()) {
+        // The home lines from staging; the padding lines are zeroed in L1.
+        const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * arg.arg->itemSize;
+        openPadWindow(arg, prefix);
+        zeroPadLines(arg, l1buffer);
+        code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + l2Buffer(arg, l2buffer) + "+PadSkip*" +
+                   num(lineBytes) + "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" + num(lineBytes) +
+                   "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) + ", DMA_COPY_IN, &" + event + ");");
+        code_.close();
+        return;
+    }
     code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + l2Buffer(arg, l2buffer) + ", (AT_L2_INT_ADDR_TYPE) " +
                l1Buffer(arg, l1buffer) + ", " + chunkSize(arg, prefix) + ", " +
                (in ? "DMA_COPY_IN" : "DMA_COPY_OUT") + ", &" + event + ");");

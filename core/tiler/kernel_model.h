@@ -135,6 +135,9 @@ struct UserKernel {
     // C expression of the L2 address where its staging buffers start (arguments homed in L3);
     // empty: the model's L2 symbol. Graph nodes place them in the graph's dynamic L2 block.
     std::string l2StagingBase;
+    // The most L2 its staging buffers may take (0: the L2 budget); a graph node under a tight budget
+    // trades bigger tiles for smaller staging buffers.
+    std::uint64_t l2StagingLimit = 0;
     // Multiply-accumulates (or comparable operations) of one call, when the model knows them: the
     // CNN generators set it; the report and AT_GRAPH_PRODUCE_OPERINFOS use it.
     std::uint64_t operations = 0;

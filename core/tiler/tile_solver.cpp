@@ -101,9 +101,9 @@ std::string Solver::prepare()
         tiling.extent = horizontal ? arg.height : arg.width;
         if (arg.padBefore > 0 || arg.padAfter > 0) {
             if (!horizontal || !arg.has(ArgFlag::In) || arg.has(ArgFlag::Out) || !arg.has(ArgFlag::Tiled) ||
-                arg.has(ArgFlag::L2DoubleBuffer) || isScratch(arg))
+                isScratch(arg))
                 return "user kernel " + kernel_.name + ": argument " + arg.name +
-                       " has padding lines; only tiled inputs homed in L2 and tiled horizontally can be padded";
+                       " has padding lines; only tiled inputs tiled horizontally can be padded";
             tiling.padBefore = arg.padBefore;
             tiling.padAfter = arg.padAfter;
             tiling.extent += arg.padBefore + arg.padAfter;
@@ -143,10 +143,6 @@ std::string Solver::prepare()
                 if (outputOnly && outPlanes == 1 && kernel_.outPlanes > 1) {
                     tiling.carriesOutPlanes = true;
                     tiling.planeCount = tiling.planesPerChunk = kernel_.outPlanes;
-                    if (tiling.stagedInL2)
-                        return "user kernel " + kernel_.name + ": argument " + arg.name +
-                               " carries all output planes of a tile and is homed in L3 (O_L2DB); home it in L2 "
-                               "or give the kernel an output-plane loop";
                 }
             }
         }
@@ -611,6 +607,8 @@ TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, s
         result.error = problem;
         return result;
     }
+    if (kernel.l2StagingLimit > 0)
+        l2Budget = std::min(l2Budget, kernel.l2StagingLimit);
     return solver.solve(l1Budget, l2Budget);
 }
 
