@@ -179,6 +179,8 @@ private slots:
         QTest::newRow("mnist") << "mnist" << 1.0 << 224 << 4;
         QTest::newRow("lenet5") << "lenet5" << 1.0 << 224 << 7;
         QTest::newRow("mobilenet_v1 0.25/128") << "mobilenet_v1" << 0.25 << 128 << 30;
+        // 8.4 MB of 16-bit weights: more than half the 8 MB of L3 RAM, so they are read from flash.
+        QTest::newRow("mobilenet_v1 1.0/224") << "mobilenet_v1" << 1.0 << 224 << 30;
     }
 
     void zooModelsRunBitExact()
@@ -193,7 +195,9 @@ private slots:
         Graph graph = buildZooModel(model.toStdString(), zoo);
         prepareGraph(graph);
         QTemporaryDir dir;
-        const gap::GapCompileResult result = compileAndCheck(graph, {}, dir.path() + "/project", 30.0);
+        gap::GapCompileOptions options;
+        options.randomCalibrationSets = width == 1.0 && resolution == 224 ? 1 : 4;  // the big one calibrates once
+        const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", 30.0);
         QCOMPARE(int(result.network.layers.size()), layers);
         QCOMPARE(result.budgets.l2, uint64_t(512 * 1024 - 64 * 1024));
         for (const char* file : {"Makefile", "report.json", "report.txt", "test_data/input_0.pb", "test_data/output_0.pb"})
@@ -262,6 +266,33 @@ private slots:
             if (tensor["placement"] == "l3_dynamic")
                 inL3 << QString::fromStdString(tensor["name"].get<std::string>());
         QVERIFY2(inL3.contains("conv0_Out") && inL3.contains("block1_pw_Out"), qPrintable(inL3.join(' ')));
+    }
+
+    // With little L3 RAM the constants are read from the flash image by the nodes (none is copied to
+    // L3 RAM); the project is bit-exact, and the generated code also builds for GAP (PMSIS).
+    void constantsReadFromFlash()
+    {
+        Graph graph = buildZooModel("mnist");
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        gap::GapCompileOptions options;
+        options.l2 = 40000;
+        options.l3 = 100000;
+        const QString project = dir.path() + "/project";
+        const gap::GapCompileResult result = compileAndCheck(graph, options, project, 30.0);
+        QCOMPARE(result.generation.graph.value("l3_static", -1), 0);
+        QStringList inFlash;
+        for (const nlohmann::json& tensor : result.generation.graph["tensors"])
+            if (tensor["placement"] == "flash")
+                inFlash << QString::fromStdString(tensor["name"].get<std::string>());
+        QVERIFY2(inFlash.contains("conv5x5_1_W"), qPrintable(inFlash.join(' ')));
+        QStringList gapBuild{"-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-pointer-to-int-cast",
+                             "-Wno-int-to-pointer-cast", "-DAT_FORCE_PMSIS", "-I", kSourceDir + "/tests/gap/pmsis_stub",
+                             "-I", project + "/runtime", "-I", project + "/kernels", "-I", project};
+        for (const std::string& source : result.generation.sources)
+            gapBuild << project + "/" + QString::fromStdString(source);
+        const test::ProcessResult built = test::runProcess(QStringLiteral("cc"), gapBuild);
+        QVERIFY2(built.exitCode == 0, qPrintable(test::describe(QStringLiteral("GAP build"), gapBuild, built)));
     }
 
     // Batch normalization folds into the convolution before it, ReLU and pooling fuse, the residual

@@ -206,6 +206,39 @@ private slots:
                  allocation.error.c_str());
     }
 
+    // AT_GRAPH_CONST_EXEC_FROM_FLASH: the constants that leave L2 are read from the image where
+    // they are; L3 RAM holds none of them and the image keeps its size and L2 layout.
+    void constantsExecutedFromFlash()
+    {
+        KernelModel model = mnistModel();
+        const GraphAllocation inRam = allocateGraph(model, model.graphs.front(), 40000);
+        QVERIFY2(inRam.ok, inRam.error.c_str());
+        QVERIFY(inRam.l3Static > 0);
+        model.options.constantsExecuteFromFlash = true;
+        const GraphAllocation fromFlash = allocateGraph(model, model.graphs.front(), 40000);
+        QVERIFY2(fromFlash.ok, fromFlash.error.c_str());
+        QCOMPARE(fromFlash.l3Static, std::uint64_t(0));
+        QCOMPARE(fromFlash.flashBytes, inRam.flashBytes);
+        std::uint64_t streamed = 0;  // no prefetch: every flash byte is read by the node using it
+        for (const NodeExecution& node : fromFlash.nodes)
+            streamed += node.l3Read + node.l3Write;
+        QCOMPARE(fromFlash.l3Traffic, streamed);
+        QVERIFY(streamed > 0);
+        int inFlash = 0;
+        for (const GraphTensor& tensor : fromFlash.tensors) {
+            QVERIFY(tensor.placement != GraphTensor::Placement::L3Static);
+            if (tensor.placement == GraphTensor::Placement::Flash) {
+                ++inFlash;
+                QCOMPARE(tensor.flashOffset, inRam.find(tensor.name)->flashOffset);
+                QVERIFY2(QString::fromStdString(tensor.reason).contains("flash image"), tensor.reason.c_str());
+            }
+        }
+        QVERIFY(inFlash > 0);
+        for (const NodeExecution& node : fromFlash.nodes)
+            for (const std::string& argument : node.flashArguments)
+                QVERIFY(std::find(node.l3Arguments.begin(), node.l3Arguments.end(), argument) != node.l3Arguments.end());
+    }
+
     void inconsistentSizesAreNamed()
     {
         KernelModel model = mnistModel();

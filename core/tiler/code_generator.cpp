@@ -1,6 +1,7 @@
 #include "tiler/code_generator.h"
 
 #include "tiler/constant_image.h"
+#include "tiler/graph_code_parts.h"
 #include "tiler/graph_allocation.h"
 #include "tiler/graph_emitter.h"
 #include "tiler/graph_report.h"
@@ -153,7 +154,8 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
                 continue;
             const UserKernel variant =
                 l3HomedVariant(*model.findUserKernel(node.sourceKernel), node.l3Arguments, node.kernel,
-                               symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset), node.stagingLimit);
+                               symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset), node.stagingLimit,
+                               node.flashArguments, "&" + model.graphs[g].name + "_Flash");
             result.graphs[g].nodes[n].kernel = node.kernel;
             bool replaced = false;
             for (UserKernel& kernel : result.userKernels)
@@ -187,6 +189,13 @@ GenerationResult generateTilingCode(const KernelModel& model)
         if (!allocations.back().ok) {
             GenerationResult result;
             result.error = allocations.back().error;
+            return result;
+        }
+        if (named.options.reentrant && graph_code::readsConstantsFromFlash(allocations.back())) {
+            GenerationResult result;
+            result.error = "graph " + graph.name + ": constants executed from flash (AT_GRAPH_CONST_EXEC_FROM_FLASH) "
+                           "are not available in the re-entrant form (-R) yet; turn the option off or generate "
+                           "without -R";
             return result;
         }
     }

@@ -146,7 +146,7 @@ std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const Gra
     std::vector<std::uint8_t> image(allocation.flashBytes, 0);
     for (const GraphTensor& tensor : allocation.tensors) {
         if (tensor.placement != GraphTensor::Placement::L2Static &&
-            tensor.placement != GraphTensor::Placement::L3Static)
+            tensor.placement != GraphTensor::Placement::L3Static && tensor.placement != GraphTensor::Placement::Flash)
             continue;
         const std::vector<std::uint8_t> bytes = loadConstant(model, graph, tensor, error);
         if (bytes.empty())

@@ -43,6 +43,7 @@ const char* placementName(GraphTensor::Placement placement)
     case GraphTensor::Placement::L2Dynamic: return "l2_dynamic";
     case GraphTensor::Placement::L3Static: return "l3_static";
     case GraphTensor::Placement::L3Dynamic: return "l3_dynamic";
+    case GraphTensor::Placement::Flash: return "flash";
     }
     return "caller";
 }
@@ -90,15 +91,20 @@ std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph
 
 
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
-                          const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit)
+                          const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit,
+                          const std::vector<std::string>& flashArguments, const std::string& flashImage)
 {
     UserKernel variant = source;
     variant.name = name;
     variant.l2StagingBase = stagingBase;
     variant.l2StagingLimit = stagingLimit;
-    for (KernelArgument& arg : variant.args)
+    variant.flashImage = flashImage;
+    for (KernelArgument& arg : variant.args) {
         if (std::find(l3Arguments.begin(), l3Arguments.end(), arg.name) != l3Arguments.end())
             arg.flags |= ArgFlag::L2DoubleBuffer;
+        if (std::find(flashArguments.begin(), flashArguments.end(), arg.name) != flashArguments.end())
+            arg.flags |= ArgFlag::FlashHome;
+    }
     return variant;
 }
 
@@ -543,11 +549,19 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     // Constants in L3 prefetched into L2 where the budget leaves room (see choosePrefetches).
     const std::set<std::size_t> inL3 = current.inL3;
     std::map<std::size_t, std::string> prefetchReasons;
-    current = choosePrefetches(placer, current, tensors, l2Budget, prefetchReasons);
+    // Constants executed from flash are read where they are (no copy to L3 RAM to prefetch from).
+    if (!model.options.constantsExecuteFromFlash)
+        current = choosePrefetches(placer, current, tensors, l2Budget, prefetchReasons);
     const std::map<std::size_t, int> prefetch = current.prefetch;
     std::set<std::size_t> streamed = inL3;
     for (const auto& entry : prefetch)
         streamed.erase(entry.first);
+
+    std::set<std::size_t> inFlash;
+    if (model.options.constantsExecuteFromFlash)
+        for (std::size_t i : inL3)
+            if (isConstant(tensors[i]))
+                inFlash.insert(i);
 
     // The chosen placement with more time for the dynamic block's plan.
     Placement final = placer.evaluate(inL3, 2.0, prefetch, current.stagingLimits);
@@ -559,6 +573,7 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         NodeExecution node;
         node.kernel = node.sourceKernel = graph.nodes[n].kernel;
         node.l3Arguments = placer.l3ArgumentsOf(n, streamed);
+        node.flashArguments = placer.l3ArgumentsOf(n, inFlash);
         node.stagingBytes = final.nodes[n].staging;
         if (const auto limit = final.stagingLimits.find(n); limit != final.stagingLimits.end())
             node.stagingLimit = limit->second;
@@ -600,12 +615,14 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         constant->reason = "constant promoted to L2 at construction (used by nodes " +
                            std::to_string(constant->firstNode) + " to " + std::to_string(constant->lastNode) + ")";
     }
+    std::uint64_t flashTail = 0;  // the image after the L2 block: L3 RAM constants, then flash-executed ones
     for (GraphTensor* constant : constants) {
-        if (!inL3Tensor(constant))
+        if (!inL3Tensor(constant) || model.options.constantsExecuteFromFlash)
             continue;
         constant->placement = GraphTensor::Placement::L3Static;
         constant->offset = alignTo(allocation.l3Static);
         allocation.l3Static = constant->offset + constant->bytes;
+        flashTail = allocation.l3Static;
         constant->flashOffset = alignTo(allocation.l2Static) + constant->offset;
         const std::size_t index = std::size_t(constant - tensors.data());
         constant->reason = "constant copied from flash to L3 RAM at construction, " +
@@ -617,7 +634,19 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
             allocation.l3Traffic += constant->bytes;
         }
     }
-    allocation.flashBytes = allocation.l3Static ? alignTo(allocation.l2Static) + allocation.l3Static : allocation.l2Static;
+    for (GraphTensor* constant : constants) {
+        if (!inL3Tensor(constant) || !model.options.constantsExecuteFromFlash)
+            continue;
+        constant->placement = GraphTensor::Placement::Flash;
+        constant->offset = alignTo(flashTail);
+        flashTail = constant->offset + constant->bytes;
+        constant->flashOffset = alignTo(allocation.l2Static) + constant->offset;
+        constant->reason = "constant read from the flash image by node " + std::to_string(constant->firstNode) +
+                           (constant->lastNode > constant->firstNode ? " to " + std::to_string(constant->lastNode) : "") +
+                           " (AT_GRAPH_CONST_EXEC_FROM_FLASH): " +
+                           moveReasons[std::size_t(constant - tensors.data())];
+    }
+    allocation.flashBytes = flashTail ? alignTo(allocation.l2Static) + flashTail : allocation.l2Static;
 
     // Buffers between nodes: L2 ones and the staging buffers from the dynamic block's plan.
     allocation.l2Dynamic = final.l2Dynamic;

@@ -21,7 +21,8 @@
 namespace tessera::tiler {
 
 struct GraphTensor {
-    enum class Placement { Caller, L2Static, L2Dynamic, L3Static, L3Dynamic };
+    // Flash: a constant the nodes read from the constants image (AT_GRAPH_CONST_EXEC_FROM_FLASH).
+    enum class Placement { Caller, L2Static, L2Dynamic, L3Static, L3Dynamic, Flash };
     std::string name;
     const GraphArgument* argument = nullptr;
     std::uint64_t bytes = 0;
@@ -45,6 +46,7 @@ struct NodeExecution {
     std::string kernel;                     // the kernel the runner calls
     std::string sourceKernel;               // the model's kernel it is derived from
     std::vector<std::string> l3Arguments;   // kernel arguments homed in L3
+    std::vector<std::string> flashArguments;  // those of them read from the flash image
     std::uint64_t stagingOffset = 0;        // in the dynamic L2 block
     std::uint64_t stagingBytes = 0;
     std::uint64_t stagingLimit = 0;         // UserKernel::l2StagingLimit of its variant (0: none)
@@ -82,7 +84,10 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
 
 // The user kernel a node runs when `l3Arguments` of `source` are homed in L3, with its staging
 // buffers at `stagingBase` (a C expression of an L2 address).
+// `flashArguments` (among l3Arguments) are read from the flash image through `flashImage` (a C
+// expression of its AT_FLASH_FS_T pointer).
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
-                          const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit = 0);
+                          const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit = 0,
+                          const std::vector<std::string>& flashArguments = {}, const std::string& flashImage = {});
 
 }  // namespace tessera::tiler

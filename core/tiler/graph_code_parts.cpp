@@ -30,8 +30,17 @@ std::string symbolAddress(const GraphTensor& tensor, const GraphSymbols& symbols
     case GraphTensor::Placement::L2Dynamic: return symbols.l2Dynamic + "+" + std::to_string(tensor.offset);
     case GraphTensor::Placement::L3Static: return symbols.l3 + "+" + std::to_string(tensor.offset);
     case GraphTensor::Placement::L3Dynamic: return symbols.l3Dynamic + "+" + std::to_string(tensor.offset);
+    case GraphTensor::Placement::Flash: return "AT_FLASH_ADDRESS(" + std::to_string(tensor.flashOffset) + ")";
     }
     return tensor.name;
+}
+
+bool readsConstantsFromFlash(const GraphAllocation& allocation)
+{
+    for (const GraphTensor& tensor : allocation.tensors)
+        if (tensor.placement == GraphTensor::Placement::Flash)
+            return true;
+    return false;
 }
 
 // The graph's memory blocks that are in use, with their sizes.

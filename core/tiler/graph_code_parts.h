@@ -57,6 +57,9 @@ std::string memoryFunction(const GraphModel& graph, const GraphAllocation& alloc
 
 // The pieces of <Graph>_Construct and <Graph>_Destruct, each at a given indentation, so that the
 // warm modes can put them under the conditions their signatures give.
+// Whether nodes read constants from the flash image while the graph runs (AT_GRAPH_CONST_EXEC_FROM_FLASH).
+bool readsConstantsFromFlash(const GraphAllocation& allocation);
+
 class LifecycleCode {
 public:
     // `flash`: a C expression of the AT_FLASH_FS_T pointer of the constants image.

@@ -59,6 +59,8 @@ std::string graphDeclarations(const KernelModel& model, const GraphModel& graph,
     out << instrumentationArrays(model, graph, allocation, false);
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "extern char *" << block.second << ";\n";
+    if (readsConstantsFromFlash(allocation))  // the nodes' kernels read through it
+        out << "extern AT_FLASH_FS_T " << graph.name << "_Flash;\n";
     out << "/* Graph " << graph.name << ": construct (0 when ready; 1 flash, 2 L3, 3 L2, 4 L1 allocation failed), run, "
         << "destruct, memory used */\n"
         << constructSignature(graph, warm) << ";\n"
@@ -87,7 +89,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "char *" << block.second << ";\n";
     if (code.hasConstants())
-        out << "static AT_FLASH_FS_T " << graph.name << "_Flash;\n";
+        out << (readsConstantsFromFlash(allocation) ? "" : "static ") << "AT_FLASH_FS_T " << graph.name << "_Flash;\n";
     out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     const std::string in = "    ", in2 = "        ";

@@ -86,6 +86,11 @@ private:
     std::string padHomeOffset(const ArgTiling& arg, const std::string& prefix) const;
     void copyL3(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer, bool in,
                 const std::string& event);
+    bool fromFlash(const ArgTiling& arg) const { return arg.arg->has(ArgFlag::FlashHome); }
+    // The opening of an L3 <-> L2 copy macro call for the argument ("AT_L3_COPY(AT_L3_DEFAULT_DEVICE, "),
+    // and the wait for its event.
+    std::string l3CopyCall(const ArgTiling& arg, bool twoD) const;
+    std::string l3Wait(const ArgTiling& arg, const std::string& event) const;
     void copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
                     const std::string& l1buffer, bool in, const std::string& event);
     void emitAdvance(std::size_t level, const std::string& from, const std::string& to, const std::string& more);
@@ -288,7 +293,7 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
         // The home lines only, at their place in the staging buffer (laid out like the L1 tile).
         const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * model.itemSize;
         openPadWindow(arg, prefix);
-        code_.line("AT_L3_COPY(AT_L3_DEFAULT_DEVICE, (AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" +
+        code_.line(l3CopyCall(arg, false) + "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" +
                    padHomeOffset(arg, prefix) + "), (AT_L2_INT_ADDR_TYPE) ((char *) " + l2Buffer(arg, l2buffer) +
                    "+PadSkip*" + num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) +
                    ", DMA_COPY_IN, &" + event + ");");
@@ -301,17 +306,31 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
     const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
     if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
         // One tile from each plane of the chunk, a plane apart in L3, back to back in staging.
-        code_.line("AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+        code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
     } else if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
-        code_.line("AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+        code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +
                    event + ");");
     } else {
-        code_.line("AT_L3_COPY(AT_L3_DEFAULT_DEVICE, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
-                   direction + ", &" + event + ");");
+        code_.line(l3CopyCall(arg, false) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " + direction +
+                   ", &" + event + ");");
     }
+}
+
+std::string KernelEmitter::l3CopyCall(const ArgTiling& arg, bool twoD) const
+{
+    if (fromFlash(arg))
+        return std::string(twoD ? "AT_FLASH_FS_CL_COPY2D(" : "AT_FLASH_FS_CL_COPY(") + tiling_.kernel->flashImage + ", ";
+    return twoD ? "AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " : "AT_L3_COPY(AT_L3_DEFAULT_DEVICE, ";
+}
+
+std::string KernelEmitter::l3Wait(const ArgTiling& arg, const std::string& event) const
+{
+    if (fromFlash(arg))
+        return "AT_FLASH_FS_CL_WAIT(" + tiling_.kernel->flashImage + ", &" + event + ");";
+    return "AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &" + event + ");";
 }
 
 // L2 staging buffer <-> L1 buffer (cluster DMA, one contiguous block).
@@ -339,7 +358,7 @@ void KernelEmitter::readStagedChunk(const ArgTiling& arg, const std::string& pre
 {
     const std::string& name = arg.arg->name;
     copyL3(arg, prefix, "0", true, "EvtR3_" + name);
-    code_.line("AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtR3_" + name + ");");
+    code_.line(l3Wait(arg, "EvtR3_" + name));
     copyStaged(arg, prefix, "0", "", true, "EvtR_" + name);
     code_.line("AT_L2_WAIT(0, &EvtR_" + name + ");");
 }
@@ -350,7 +369,7 @@ void KernelEmitter::readStagedChunkAsync(const ArgTiling& arg)
 {
     const std::string& name = arg.arg->name;
     copyL3(arg, "", "0", true, "EvtR3_" + name);
-    code_.line("AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtR3_" + name + ");");
+    code_.line(l3Wait(arg, "EvtR3_" + name));
     copyStaged(arg, "", "0", "0", true, "EvtR_" + name);
     code_.open("{");
     emitAdvance(std::size_t(arg.level), "", "Next", "NextMore");
@@ -495,7 +514,7 @@ void KernelEmitter::beginChunk(const ArgTiling& arg, std::size_t level)
     if (arg.isOutput())
         code_.line("if (Wr_" + name + ") AT_L2_WAIT(0, &EvtW_" + name + ");");
     if (arg.stagedInL2) {
-        code_.line("AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtR3_" + name + ");");
+        code_.line(l3Wait(arg, "EvtR3_" + name));
         copyStaged(arg, "Next", "Buf_" + name + "^1", "Buf_" + name + "^1", true, "EvtR_" + name);
     } else {
         copy(arg, "Next", "Buf_" + name + "^1", true, "EvtR_" + name);
@@ -574,7 +593,7 @@ std::string KernelEmitter::emit()
         if (doubleBuffered(arg) && arg.isOutput() && !arg.stagedInL2)
             code_.line("int Wr_" + name + " = 0;");
         if (arg.stagedInL2 && arg.isInput())
-            code_.line("AT_L3_EVENT EvtR3_" + name + ";");
+            code_.line(std::string(fromFlash(arg) ? "AT_FLASH_FS_CL_EVENT" : "AT_L3_EVENT") + " EvtR3_" + name + ";");
         if (arg.stagedInL2 && arg.isOutput()) {
             code_.line("AT_L3_EVENT EvtW3_" + name + "[2];");
             code_.line("int W3_" + name + "[2] = {0, 0}, Stg_" + name + " = 0;");

@@ -81,6 +81,9 @@ constexpr std::uint32_t DoubleBuffer = 1u << 6;
 constexpr std::uint32_t L2DoubleBuffer = 1u << 7;
 constexpr std::uint32_t ThreeD = 1u << 8;
 constexpr std::uint32_t FourD = 1u << 9;
+// Tessera's own: an input homed in L3 (L2DoubleBuffer) that is read from the flash image rather
+// than from L3 RAM (constants executed from flash).
+constexpr std::uint32_t FlashHome = 1u << 24;
 }  // namespace ArgFlag
 
 // Tile constraints (values match the C API's OBJ_CONSTRAINTS_*).
@@ -138,6 +141,8 @@ struct UserKernel {
     // The most L2 its staging buffers may take (0: the L2 budget); a graph node under a tight budget
     // trades bigger tiles for smaller staging buffers.
     std::uint64_t l2StagingLimit = 0;
+    // C expression of the AT_FLASH_FS_T pointer its FlashHome arguments are read through.
+    std::string flashImage;
     // Multiply-accumulates (or comparable operations) of one call, when the model knows them: the
     // CNN generators set it; the report and AT_GRAPH_PRODUCE_OPERINFOS use it.
     std::uint64_t operations = 0;
@@ -179,6 +184,9 @@ struct GenerationOptions {
     // Graph placement controls: AT_GRAPH_DISABLE_CONST_L2_PROMOTION, and the byte budgets of the
     // constants promoted to L2 and kept in L3 RAM (AT_GRAPH_L2/L3_STATIC_MEMORY_BUDGET; 0: none).
     bool promoteConstantsToL2 = true;
+    // AT_GRAPH_CONST_EXEC_FROM_FLASH: constants that do not fit L2 are read from the flash image by
+    // the nodes using them instead of being copied to L3 RAM.
+    bool constantsExecuteFromFlash = false;
     unsigned l2StaticBudget = 0;
     unsigned l3StaticBudget = 0;
     bool monitorCycles = false;

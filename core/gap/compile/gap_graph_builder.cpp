@@ -172,6 +172,12 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
                              l2.c_str(), 0, 0, AT_MEM_L3_DEFAULTRAM, unsigned(budgets.l3), l3.c_str(), 0, 0,
                              AT_MEM_L3_DEFAULTFLASH, unsigned(budgets.flash), "0", flashImage.c_str(), 0);
         AT_SetGraphCtrl(AT_GRAPH_TRACE_EXEC, AT_OPT_OFF);
+        // Constants that would take most of L3 RAM are read from flash where they are instead.
+        uint64_t constantBytes = 0;
+        for (const GapLayer& layer : network.layers)
+            constantBytes += 2 * (layer.quantizedWeights.size() + layer.quantizedBias.size());
+        if (constantBytes > budgets.l3 / 2)
+            AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
         LoadCNNLibrary();
         for (const GapLayer& layer : network.layers)
             declareLayer(network, layer);

@@ -79,6 +79,28 @@ static inline int AT_EmulFlashRead(FILE *File, unsigned int Offset, void *Local,
 #define AT_FLASH_FS_COPY(Fs, Offset, Local, Size) AT_EmulFlashRead(*(Fs), (Offset), (Local), (Size))
 #define AT_FLASH_FS_CLOSE(Fs) fclose(*(Fs))
 
+/* Constants executed from flash (AT_GRAPH_CONST_EXEC_FROM_FLASH): their addresses are offsets in the
+ * constants image, kept apart from host pointers by AT_EmulFlashOrigin; kernels read them from the
+ * open image file (counted as L3 reads). A failed read stops the program at the wait. */
+__attribute__((weak)) char AT_EmulFlashOrigin[1];
+typedef int AT_FLASH_FS_CL_EVENT;
+#define AT_FLASH_ADDRESS(Offset) (AT_EmulFlashOrigin + (Offset))
+#define AT_FLASH_OFFSET(Pointer) ((unsigned int) ((char *) (Pointer) - AT_EmulFlashOrigin))
+static inline int AT_EmulFlashRead2D(FILE *File, unsigned int Offset, char *Local, unsigned int Size,
+                                     unsigned int Stride, unsigned int Length)
+{
+    for (unsigned int Done = 0; Done < Size; Done += Length, Offset += Stride)
+        if (AT_EmulFlashRead(File, Offset, Local + Done, Size - Done < Length ? Size - Done : Length))
+            return 1;
+    return 0;
+}
+#define AT_FLASH_FS_CL_COPY(Fs, Ext, Loc, Size, Dir, Event) \
+    (*(Event) = AT_EmulFlashRead(*(Fs), AT_FLASH_OFFSET(Ext), (Loc), (Size)))
+#define AT_FLASH_FS_CL_COPY2D(Fs, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    (*(Event) = AT_EmulFlashRead2D(*(Fs), AT_FLASH_OFFSET(Ext), (char *) (Loc), (Size), (Stride), (Length)))
+#define AT_FLASH_FS_CL_WAIT(Fs, Event) \
+    do { if (*(Event)) { fprintf(stderr, "error: a constant could not be read from the flash image\n"); abort(); } } while (0)
+
 /* Parallel basic kernels run on the emulated team (gap_emul_team.h), as AT_FORK does on the chip. */
 #define AT_FORK(Cores, Kernel, Arg) AT_EmulFork((Cores), (void (*)(void *)) (Kernel), (void *) (Arg))
 #define __CALL(Kernel, Arg) ((void) 0)

@@ -64,6 +64,17 @@ extern struct pi_device AT_Flash_Fs;
     (pi_fs_seek(*(Fs), (Offset)) != 0 || pi_fs_read(*(Fs), (void *) (Local), (Size)) != (int) (Size))
 #define AT_FLASH_FS_CLOSE(Fs) pi_fs_close(*(Fs))
 
+/* Constants executed from flash (AT_GRAPH_CONST_EXEC_FROM_FLASH): their addresses are offsets in the
+ * constants image, and kernels read them from the cluster through the open image file. */
+typedef pi_cl_fs_req_t AT_FLASH_FS_CL_EVENT;
+#define AT_FLASH_ADDRESS(Offset) ((char *) 0 + (Offset))
+#define AT_FLASH_OFFSET(Pointer) ((uint32_t) (Pointer))
+#define AT_FLASH_FS_CL_COPY(Fs, Ext, Loc, Size, Dir, Event) \
+    pi_cl_fs_copy(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Dir) == 1, (Event))
+#define AT_FLASH_FS_CL_COPY2D(Fs, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    pi_cl_fs_copy_2d(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir) == 1, (Event))
+#define AT_FLASH_FS_CL_WAIT(Fs, Event) pi_cl_fs_wait(Event)
+
 #define AT_FORK(Cores, Kernel, Arg) pi_cl_team_fork((Cores), (void *) (Kernel), (void *) (Arg))
 #define __CALL(Kernel, Arg)
 
