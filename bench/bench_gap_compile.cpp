@@ -8,6 +8,7 @@
 
 #include "gap/compile/gap_compiler.h"
 #include "gap/compile/gap_quantizer.h"
+#include "gap_project/gap_project_writer.h"
 #include "interp/interpreter.h"
 #include "ir/error.h"
 #include "session/model_loader.h"
@@ -37,12 +38,13 @@ void benchModel(const std::string& label, double width, int64_t resolution, doub
 
     const fs::path folder = fs::temp_directory_path() / ("tessera_bench_gap_compile_" + label);
     const gap::GapProjectSources sources{TESSERA_SOURCE_DIR "/core/gap/runtime", TESSERA_SOURCE_DIR "/core/gap/cnn_kernels",
-                                         TESSERA_SOURCE_DIR "/core/gap/project"};
+                                         TESSERA_SOURCE_DIR "/plugins/gap_project/emul"};
     gap::GapCompileResult result;
     std::string failure;
     const double compileMs = bench::medianMilliseconds(1, [&] {
         try {
-            result = gap::compileForGap(graph, {}, folder.string(), sources);
+            result = gap::compileForGap(graph, {}, folder.string());
+            gap::writeGapProject(graph, result, sources, folder.string());
         } catch (const Error& error) {
             failure = error.what();
         }

@@ -5,6 +5,7 @@
 #include "gap/compile/gap_lowering.h"
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
+#include "gap_project/gap_project_writer.h"
 #include "gap_toolchain.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
@@ -28,7 +29,15 @@ const QString kSourceDir = QStringLiteral(TESSERA_SOURCE_DIR);
 gap::GapProjectSources projectSources()
 {
     return {(kSourceDir + "/core/gap/runtime").toStdString(), (kSourceDir + "/core/gap/cnn_kernels").toStdString(),
-            (kSourceDir + "/core/gap/project").toStdString()};
+            (kSourceDir + "/plugins/gap_project/emul").toStdString()};
+}
+
+// tessera compile: the code generated into `project`, then the GAP project exporter around it.
+gap::GapCompileResult compileProject(const Graph& graph, const gap::GapCompileOptions& options, const QString& project)
+{
+    gap::GapCompileResult result = gap::compileForGap(graph, options, project.toStdString());
+    gap::writeGapProject(graph, result, projectSources(), project.toStdString());
+    return result;
 }
 
 // The project's emulation program run on one input: its output and the L3 bytes it moved.
@@ -86,7 +95,7 @@ std::vector<float> referenceOutput(const gap::GapNetwork& network, const TensorD
 gap::GapCompileResult compileAndCheck(const Graph& graph, const gap::GapCompileOptions& options, const QString& project,
                                       double minimumSqnrDb)
 {
-    const gap::GapCompileResult result = gap::compileForGap(graph, options, project.toStdString(), projectSources());
+    const gap::GapCompileResult result = compileProject(graph, options, project);
     const TensorData input = randomInput(graph, 777);
     const ProjectRun run = buildAndRun(project, input, graph.tensor(graph.inputs[0]).name);
     if (!run.error.isEmpty())
@@ -220,7 +229,7 @@ private slots:
         tooSmall.l2 = 1000;
         uint64_t smallest = 0;
         try {
-            gap::compileForGap(graph, tooSmall, (dir.path() + "/too_small").toStdString(), projectSources());
+            compileProject(graph, tooSmall, dir.path() + "/too_small");
             QFAIL("an L2 budget of 1000 bytes was accepted");
         } catch (const Error& error) {
             const QRegularExpressionMatch match =
@@ -322,7 +331,7 @@ private slots:
         Graph graph = builder.finish();
         QTemporaryDir dir;
         try {
-            gap::compileForGap(graph, {}, (dir.path() + "/project").toStdString(), projectSources());
+            compileProject(graph, {}, dir.path() + "/project");
             QFAIL("a model of unsupported operators compiled");
         } catch (const UnsupportedError& error) {
             const QString message = error.what();

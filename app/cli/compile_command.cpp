@@ -6,6 +6,7 @@
 #include "gap_paths.h"
 
 #include "gap/compile/gap_compiler.h"
+#include "gap_project/gap_project_writer.h"
 #include "session/model_loader.h"
 
 #include <fmt/format.h>
@@ -38,10 +39,10 @@ int compileModel(CompileOptions options)
     options.gap.l3 = budget(options.l3);
     options.gap.flash = budget(options.flash);
     const GapPaths paths = gapPaths();
-    const gap::GapProjectSources sources{paths.runtime, paths.cnnKernels, paths.project};
-    const gap::GapCompileResult result = gap::compileForGap(
-        graph, options.gap, options.outputDir, sources,
-        [](const std::string& step) { fmt::print(stderr, "tessera compile: {}\n", step); });
+    const auto progress = [](const std::string& step) { fmt::print(stderr, "tessera compile: {}\n", step); };
+    const gap::GapCompileResult result = gap::compileForGap(graph, options.gap, options.outputDir, progress);
+    progress("writing the project to " + options.outputDir);
+    gap::writeGapProject(graph, result, {paths.runtime, paths.cnnKernels, paths.emul}, options.outputDir);
     fmt::print("{}", result.reportText());
     fmt::print("project written to {} (host build: make -C {} emul)\n", options.outputDir, options.outputDir);
     return 0;

@@ -23,12 +23,12 @@ GapPaths gapPaths()
         return {(prefix / "include/tessera/gap").string(),
                 (prefix / "share/tessera/gap/runtime").string(),
                 (prefix / "share/tessera/gap/cnn_kernels").string(),
-                (prefix / "share/tessera/gap/project").string(),
+                (prefix / "share/tessera/gap/emul").string(),
                 installedLibrary.string(),
                 (prefix / "lib/tessera/libtessera_tiler.a").string(),
                 (prefix / "lib/tessera/libtessera_planner.a").string()};
     return {TESSERA_GAP_INCLUDE_DIR,    TESSERA_GAP_RUNTIME_DIR, TESSERA_GAP_CNN_KERNELS_DIR,
-            TESSERA_GAP_PROJECT_DIR,    TESSERA_GAP_MODEL_LIBRARY, TESSERA_TILER_LIBRARY,
+            TESSERA_GAP_EMUL_DIR,    TESSERA_GAP_MODEL_LIBRARY, TESSERA_TILER_LIBRARY,
             TESSERA_PLANNER_LIBRARY};
 }
 

@@ -9,7 +9,7 @@ struct GapPaths {
     std::string include;         // AutoTilerLib.h
     std::string runtime;         // at_api.h, Gap.h
     std::string cnnKernels;      // CNN_BasicKernels.h/.c
-    std::string project;         // the host emulation sources a compiled project copies
+    std::string emul;            // the host emulation sources a compiled project copies
     std::string modelLibrary;
     std::string tilerLibrary;
     std::string plannerLibrary;

@@ -1,7 +1,6 @@
 #include "gap/compile/gap_compiler.h"
 
 #include "gap/compile/gap_lowering.h"
-#include "gap/compile/gap_project_writer.h"
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
 #include "interp/interpreter.h"
@@ -87,7 +86,7 @@ std::vector<std::vector<TensorData>> readCalibrationFolder(const Graph& graph, c
 }
 
 GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& options, const std::string& folder,
-                               const GapProjectSources& sources, const GapProgress& progress)
+                               const GapProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();
     auto say = [&](const std::string& message) {
@@ -145,11 +144,10 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     };
     for (const GapLayer& layer : result.network.layers)
         result.layerSqnrDb.push_back(sqnrOf(layer.output));
-    std::vector<TensorData> expectedOutputs;
     for (size_t k = 0; k < result.network.outputs.size(); ++k) {
         const int output = result.network.outputs[k];
         result.outputSqnrDb.push_back(sqnrOf(output));
-        expectedOutputs.push_back(TensorData::fromFloats(
+        result.sampleOutputs.push_back(TensorData::fromFloats(
             graph.tensor(graph.outputs[k]).shape, dequantizeTensor(result.network, output, fixedValues[size_t(output)])));
     }
 
@@ -157,9 +155,8 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
                     result.network.layers.size(), result.target.name, result.budgets.l1, result.budgets.l2,
                     result.budgets.l3, result.budgets.flash));
     result.generation = generateGapCode(result.network, result.budgets, folder);
+    result.sampleInputs = inputSets[0];
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    say("writing the project to " + folder);
-    writeGapProject(graph, result, sources, folder, inputSets[0], expectedOutputs);
     return result;
 }
 

@@ -1,5 +1,5 @@
 // tessera compile for GAP: an ONNX graph lowered onto the CNN generators, quantized, tiled,
-// allocated and generated, then written as a project folder with a host emulation build.
+// allocated and generated into a folder (the GAP project exporter in plugins/ completes it).
 #pragma once
 
 #include "gap/compile/gap_graph_builder.h"
@@ -30,13 +30,6 @@ struct GapCompileOptions {
     unsigned seed = 1;
 };
 
-// Where the files a project copies live (the build tree's sources or an installed share/tessera).
-struct GapProjectSources {
-    std::string runtimeDir;     // at_api.h and the emulation runtime
-    std::string cnnKernelsDir;  // CNN_BasicKernels.c/.h
-    std::string projectDir;     // tensor_file.c/.h of the host emulation program
-};
-
 struct GapCompileResult {
     GapTarget target;
     GapBudgets budgets;
@@ -47,6 +40,9 @@ struct GapCompileResult {
     std::vector<std::string> warnings;
     size_t calibrationSets = 0;
     double seconds = 0;
+    // The first calibration input set and the fixed-point reference's outputs for it (dequantized).
+    std::vector<TensorData> sampleInputs;
+    std::vector<TensorData> sampleOutputs;
 
     nlohmann::json report() const;
     std::string reportText() const;
@@ -54,10 +50,11 @@ struct GapCompileResult {
 
 using GapProgress = std::function<void(const std::string&)>;
 
-// Compiles `graph` into the project folder `folder`. Throws tessera::Error (UnsupportedError for
-// operators the generators lack) with a message naming the node, layer or budget.
+// Compiles `graph`, generating its code and constants image into `folder`. Throws tessera::Error
+// (UnsupportedError for operators the generators lack) with a message naming the node, layer or
+// budget.
 GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& options, const std::string& folder,
-                               const GapProjectSources& sources, const GapProgress& progress = {});
+                               const GapProgress& progress = {});
 
 // The calibration input sets of a folder (see GapCompileOptions::calibrationDir).
 std::vector<std::vector<TensorData>> readCalibrationFolder(const Graph& graph, const std::string& folder);

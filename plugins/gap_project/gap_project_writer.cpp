@@ -1,4 +1,4 @@
-#include "gap/compile/gap_project_writer.h"
+#include "gap_project/gap_project_writer.h"
 
 #include "ir/error.h"
 #include "onnx/tensor_proto.h"
@@ -190,13 +190,14 @@ std::string emulationMainSource(const Graph& graph, const GapNetwork& network, c
 }
 
 void writeGapProject(const Graph& graph, const GapCompileResult& result, const GapProjectSources& sources,
-                     const std::string& folder, const std::vector<TensorData>& expectedInputs,
-                     const std::vector<TensorData>& expectedOutputs)
+                     const std::string& folder)
 {
+    const std::vector<TensorData>& expectedInputs = result.sampleInputs;
+    const std::vector<TensorData>& expectedOutputs = result.sampleOutputs;
     const fs::path root(folder);
     copyFiles(sources.runtimeDir, root / "runtime", {".h"});
     copyFiles(sources.cnnKernelsDir, root / "kernels", {".h", ".c"});
-    copyFiles(sources.projectDir, root / "emul", {".h", ".c"});
+    copyFiles(sources.emulDir, root / "emul", {".h", ".c"});
     writeTextFile(root / "emul" / "emul_main.c", emulationMainSource(graph, result.network, result.generation));
     writeTextFile(root / "Makefile", makefile(result.network, result.generation));
     writeTextFile(root / "report.json", result.report().dump(2) + "\n");
