@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -125,36 +126,45 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
     quantizeNetwork(result.network, calibrate(graph, inputSets));
 
-    // Quality of the quantization: the fixed-point reference against float on the first set.
-    std::vector<TensorData> floatValues(graph.tensorCount());
-    for (size_t k = 0; k < graph.inputs.size(); ++k)
-        floatValues[size_t(graph.inputs[k])] = inputSets[0][k];
-    Interpreter(graph).run(inputSets[0], [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
-        for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
-            floatValues[size_t(node.outputs[k])] = outputs[k];
-    });
-    std::vector<std::vector<int16_t>> quantizedInputs;
-    for (size_t k = 0; k < result.network.inputs.size(); ++k)
-        quantizedInputs.push_back(quantizeInput(result.network, result.network.inputs[k], inputSets[0][k]));
-    const std::vector<std::vector<int16_t>> fixedValues = runFixedPoint(result.network, quantizedInputs);
-    auto sqnrOf = [&](int tensor) {
-        const GapTensor& gapTensor = result.network.tensors[size_t(tensor)];
-        return sqnrDb(floatValues[size_t(gapTensor.source)].toFloats(),
-                      dequantizeTensor(result.network, tensor, fixedValues[size_t(tensor)]));
-    };
-    for (const GapLayer& layer : result.network.layers)
-        result.layerSqnrDb.push_back(sqnrOf(layer.output));
-    for (size_t k = 0; k < result.network.outputs.size(); ++k) {
-        const int output = result.network.outputs[k];
-        result.outputSqnrDb.push_back(sqnrOf(output));
-        result.sampleOutputs.push_back(TensorData::fromFloats(
-            graph.tensor(graph.outputs[k]).shape, dequantizeTensor(result.network, output, fixedValues[size_t(output)])));
-    }
-
     say(fmt::format("tiling and allocating {} layers for {} (L1 {} B, L2 {} B, L3 {} B, flash {} B)",
                     result.network.layers.size(), result.target.name, result.budgets.l1, result.budgets.l2,
                     result.budgets.l3, result.budgets.flash));
-    result.generation = generateGapCode(result.network, result.budgets, folder);
+    // Quality of the quantization (the fixed-point reference against float on the first set),
+    // computed while the graph is tiled and generated.
+    auto measureQuality = [&] {
+        std::vector<TensorData> floatValues(graph.tensorCount());
+        for (size_t k = 0; k < graph.inputs.size(); ++k)
+            floatValues[size_t(graph.inputs[k])] = inputSets[0][k];
+        Interpreter(graph).run(inputSets[0], [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
+            for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
+                floatValues[size_t(node.outputs[k])] = outputs[k];
+        });
+        std::vector<std::vector<int16_t>> quantizedInputs;
+        for (size_t k = 0; k < result.network.inputs.size(); ++k)
+            quantizedInputs.push_back(quantizeInput(result.network, result.network.inputs[k], inputSets[0][k]));
+        const std::vector<std::vector<int16_t>> fixedValues = runFixedPoint(result.network, quantizedInputs);
+        auto sqnrOf = [&](int tensor) {
+            const GapTensor& gapTensor = result.network.tensors[size_t(tensor)];
+            return sqnrDb(floatValues[size_t(gapTensor.source)].toFloats(),
+                          dequantizeTensor(result.network, tensor, fixedValues[size_t(tensor)]));
+        };
+        for (const GapLayer& layer : result.network.layers)
+            result.layerSqnrDb.push_back(sqnrOf(layer.output));
+        for (size_t k = 0; k < result.network.outputs.size(); ++k) {
+            const int output = result.network.outputs[k];
+            result.outputSqnrDb.push_back(sqnrOf(output));
+            result.sampleOutputs.push_back(TensorData::fromFloats(
+                graph.tensor(graph.outputs[k]).shape, dequantizeTensor(result.network, output, fixedValues[size_t(output)])));
+        }
+    };
+    auto quality = std::async(std::launch::async, measureQuality);
+    try {
+        result.generation = generateGapCode(result.network, result.budgets, folder);
+    } catch (...) {
+        quality.wait();
+        throw;
+    }
+    quality.get();
     result.sampleInputs = inputSets[0];
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;

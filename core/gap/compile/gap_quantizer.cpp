@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
+#include <thread>
 #include <random>
 
 namespace tessera::gap {
@@ -50,18 +52,39 @@ int qFormatFor(double maxAbs, int limit)
 
 CalibrationRanges calibrate(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets)
 {
-    CalibrationRanges ranges;
-    ranges.maxAbs.assign(graph.tensorCount(), 0.0f);
-    ranges.maxPositive.assign(graph.tensorCount(), 0.0f);
+    // The sets run on as many threads as the machine has cores, each keeping its own ranges.
+    const size_t workers =
+        std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), inputSets.size()));
+    std::vector<CalibrationRanges> partial(workers);
     const Interpreter interpreter(graph);
-    for (const std::vector<TensorData>& inputs : inputSets) {
-        for (size_t k = 0; k < inputs.size() && k < graph.inputs.size(); ++k)
-            record(ranges, graph.inputs[k], inputs[k]);
-        interpreter.run(inputs, [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
-            for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
-                record(ranges, node.outputs[k], outputs[k]);
-        });
-        ++ranges.runs;
+    const auto work = [&](size_t worker) {
+        CalibrationRanges& ranges = partial[worker];
+        ranges.maxAbs.assign(graph.tensorCount(), 0.0f);
+        ranges.maxPositive.assign(graph.tensorCount(), 0.0f);
+        for (size_t set = worker; set < inputSets.size(); set += workers) {
+            const std::vector<TensorData>& inputs = inputSets[set];
+            for (size_t k = 0; k < inputs.size() && k < graph.inputs.size(); ++k)
+                record(ranges, graph.inputs[k], inputs[k]);
+            interpreter.run(inputs, [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
+                for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
+                    record(ranges, node.outputs[k], outputs[k]);
+            });
+            ++ranges.runs;
+        }
+    };
+    std::vector<std::future<void>> running;
+    for (size_t worker = 1; worker < workers; ++worker)
+        running.push_back(std::async(std::launch::async, work, worker));
+    work(0);
+    for (std::future<void>& future : running)
+        future.get();  // rethrows a worker's error
+    CalibrationRanges ranges = std::move(partial[0]);
+    for (size_t worker = 1; worker < workers; ++worker) {
+        for (size_t t = 0; t < ranges.maxAbs.size(); ++t) {
+            ranges.maxAbs[t] = std::max(ranges.maxAbs[t], partial[worker].maxAbs[t]);
+            ranges.maxPositive[t] = std::max(ranges.maxPositive[t], partial[worker].maxPositive[t]);
+        }
+        ranges.runs += partial[worker].runs;
     }
     return ranges;
 }

@@ -193,26 +193,35 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
     };
 
     // Steps 1 and 2: accumulate in Q accQ (bias first, brought to that format), normalize to outQ.
+    // The sums are exact (int64), so they are formed one filter tap at a time over the whole output
+    // plane, which reads the input plane in order.
     std::vector<int16_t> conv(size_t(p.outFeatures * Hc * Wc));
-    for (int64_t co = 0; co < p.outFeatures; ++co)
-        for (int64_t y = 0; y < Hc; ++y)
-            for (int64_t x = 0; x < Wc; ++x) {
-                int64_t acc = roundnorm(bias[size_t(co)], p.biasQ - accQ);
-                const int64_t firstInput = p.depthwise ? co : 0, endInput = p.depthwise ? co + 1 : p.inFeatures;
-                for (int64_t ci = firstInput; ci < endInput; ++ci)
-                    for (int64_t ky = 0; ky < p.filterHeight; ++ky)
-                        for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
-                            const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;
+    std::vector<int64_t> acc(size_t(Hc * Wc));
+    for (int64_t co = 0; co < p.outFeatures; ++co) {
+        std::fill(acc.begin(), acc.end(), roundnorm(bias[size_t(co)], p.biasQ - accQ));
+        const int64_t firstInput = p.depthwise ? co : 0, endInput = p.depthwise ? co + 1 : p.inFeatures;
+        for (int64_t ci = firstInput; ci < endInput; ++ci)
+            for (int64_t ky = 0; ky < p.filterHeight; ++ky)
+                for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
+                    const int32_t weight = filterAt(co, ci, ky, kx);
+                    for (int64_t y = 0; y < Hc; ++y) {
+                        const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;
+                        if (iy < 0 || iy >= H)
+                            continue; // zero padding contributes 0
+                        for (int64_t x = 0; x < Wc; ++x) {
                             const int64_t ix = x * p.strideX + kx * p.dilationX - p.pad;
-                            if (iy < 0 || iy >= H || ix < 0 || ix >= W)
-                                continue; // zero padding contributes 0
-                            acc += int32_t(inAt(ci, iy, ix)) * int32_t(filterAt(co, ci, ky, kx));
+                            if (ix >= 0 && ix < W)
+                                acc[size_t(y * Wc + x)] += int32_t(inAt(ci, iy, ix)) * weight;
                         }
-                // Only the final sum is checked: an int32 accumulator that wraps on the way but
-                // ends in range gives the same value whatever the summation order.
-                requireInt32(k, "the accumulator", acc);
-                conv[size_t((co * Hc + y) * Wc + x)] = clip16(roundnorm(acc, accQ - p.outQ));
-            }
+                    }
+                }
+        for (int64_t i = 0; i < Hc * Wc; ++i) {
+            // Only the final sum is checked: an int32 accumulator that wraps on the way but ends in
+            // range gives the same value whatever the summation order.
+            requireInt32(k, "the accumulator", acc[size_t(i)]);
+            conv[size_t(co * Hc * Wc + i)] = clip16(roundnorm(acc[size_t(i)], accQ - p.outQ));
+        }
+    }
 
     // Step 3: pooling over the conv output; positions in the pooling padding are skipped.
     std::vector<int16_t> pooled;
