@@ -5,6 +5,7 @@
 #include "memory_timeline.h"
 #include "step_table_model.h"
 #include "studio_window.h"
+#include "tiling_panel.h"
 
 #include "memory/hierarchy_planner.h"
 #include "memory/memory_hierarchy.h"
@@ -12,6 +13,8 @@
 #include "session/model_loader.h"
 #include "zoo/zoo.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -107,6 +110,40 @@ private slots:
         QCOMPARE(window.stepTable()->model()->rowCount(), int(graph.nodeCount()));
         QVERIFY2(window.plan().has_value(), qPrintable(window.planStatus()));
         QVERIFY(window.timeline()->rectangleCount("L2") > 0);
+    }
+
+    // File > Export GAP project: the open model compiled with the budgets shown, the project
+    // written through the exporter, and its kernels shown in the Tiling dock.
+    void exportsAGapProject()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        window.setL2Budget(100 * 1024);
+        QSignalSpy exported(&window, &StudioWindow::projectExported);
+        QSignalSpy errors(&window, &StudioWindow::errorShown);
+        const QString folder = dir_.filePath("lenet5_gap");
+        window.exportGapProject(folder);
+        QVERIFY2(exported.wait(kWaitMs), qPrintable(window.lastError()));
+        QCOMPARE(errors.count(), 0);
+        QCOMPARE(exported.first().first().toString(), folder);
+        for (const char* file : {"Makefile", "report.json", "emul/emul_main.c", "lenet5Kernels.c"})
+            QVERIFY2(QFile::exists(folder + "/" + file), file);
+        QTRY_COMPARE_WITH_TIMEOUT(window.tilingPanel()->kernelCount(), 7, kWaitMs);  // solved off the GUI thread
+        QFile report(folder + "/report.json");
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QJsonObject budgets = QJsonDocument::fromJson(report.readAll()).object()["budgets"].toObject();
+        QCOMPARE(budgets["l2"].toInteger(), 100 * 1024);
+    }
+
+    // Without a model there is nothing to export: the message says what to do.
+    void exportWithoutAModelSaysSo()
+    {
+        StudioWindow window;
+        QSignalSpy errors(&window, &StudioWindow::errorShown);
+        window.exportGapProject(dir_.filePath("nothing"));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.first().first().toString().contains("open a model first"));
     }
 
     void draggingTheBudgetReplans()

@@ -3,9 +3,9 @@
 // compiles an ONNX model into a GAP project folder: generated code, constants image, the host
 // emulation build (make -C OUTDIR emul) and report.json / report.txt.
 #include "commands.h"
-#include "gap_paths.h"
 
 #include "gap/compile/gap_compiler.h"
+#include "gap_project/gap_paths.h"
 #include "gap_project/gap_project_writer.h"
 #include "session/model_loader.h"
 
@@ -38,11 +38,10 @@ int compileModel(CompileOptions options)
     options.gap.l2 = budget(options.l2);
     options.gap.l3 = budget(options.l3);
     options.gap.flash = budget(options.flash);
-    const GapPaths paths = gapPaths();
     const auto progress = [](const std::string& step) { fmt::print(stderr, "tessera compile: {}\n", step); };
     const gap::GapCompileResult result = gap::compileForGap(graph, options.gap, options.outputDir, progress);
     progress("writing the project to " + options.outputDir);
-    gap::writeGapProject(graph, result, {paths.runtime, paths.cnnKernels, paths.emul}, options.outputDir);
+    gap::writeGapProject(graph, result, gap::gapPaths().projectSources(), options.outputDir);
     fmt::print("{}", result.reportText());
     fmt::print("project written to {} (host build: make -C {} emul)\n", options.outputDir, options.outputDir);
     return 0;

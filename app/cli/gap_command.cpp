@@ -4,7 +4,7 @@
 //   cc MyModel.c $(tessera gap model-cflags) $(tessera gap model-libs) -o GenTile
 //   cc $(tessera gap emul-cflags) -I out out/GenKernels.c $(tessera gap cnn-sources) ... -o run
 #include "commands.h"
-#include "gap_paths.h"
+#include "gap_project/gap_paths.h"
 
 #include <fmt/format.h>
 
@@ -16,17 +16,17 @@ void addGapCommand(CLI::App& app, Action& action)
 {
     auto* command = app.add_subcommand("gap", "Flags to build Autotiler models and generated GAP kernels");
     command->require_subcommand(1);
-    const auto add = [&](const char* name, const char* description, std::string (*flags)(const GapPaths&)) {
+    const auto add = [&](const char* name, const char* description, std::string (*flags)(const gap::GapPaths&)) {
         command->add_subcommand(name, description)->callback([&action, flags] {
             action = [flags] {
-                fmt::print("{}\n", flags(gapPaths()));
+                fmt::print("{}\n", flags(gap::gapPaths()));
                 return 0;
             };
         });
     };
     add("model-cflags", "Compiler flags for a model program (the AutoTilerLib.h include path)",
-        [](const GapPaths& paths) { return "-I" + paths.include; });
-    add("model-libs", "Libraries to link a model program with (after its sources)", [](const GapPaths& paths) {
+        [](const gap::GapPaths& paths) { return "-I" + paths.include; });
+    add("model-libs", "Libraries to link a model program with (after its sources)", [](const gap::GapPaths& paths) {
         std::string libs = paths.modelLibrary + " " + paths.tilerLibrary + " " + paths.plannerLibrary + " -lstdc++ -lm";
 #ifdef TESSERA_SANITIZED_BUILD
         libs += " -fsanitize=address,undefined";  // the libraries themselves were built instrumented
@@ -34,9 +34,9 @@ void addGapCommand(CLI::App& app, Action& action)
         return libs;
     });
     add("emul-cflags", "Compiler flags to build generated kernels for the host with the emulation runtime",
-        [](const GapPaths& paths) { return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.cnnKernels; });
+        [](const gap::GapPaths& paths) { return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.cnnKernels; });
     add("cnn-sources", "The CNN basic-kernel sources to compile with code from the CNN generators",
-        [](const GapPaths& paths) { return paths.cnnKernels + "/CNN_BasicKernels.c"; });
+        [](const gap::GapPaths& paths) { return paths.cnnKernels + "/CNN_BasicKernels.c"; });
 }
 
 } // namespace tessera::cli

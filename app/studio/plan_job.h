@@ -29,9 +29,21 @@ struct PlanOutcome {
     double milliseconds = 0;
 };
 
+// A GAP project written by the exporter: where, the kernels' tiling report, and a one-line summary.
+struct ExportOutcome {
+    QString folder;
+    QString tilingReport;
+    QString summary;
+    QString error;
+};
+
 LoadedModel loadModelJob(const QString& path);
 LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer);
 PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, qint64 l2Budget,
                     std::optional<qint64> l3Budget);
+// tessera compile for the studio: the model compiled for a GAP target with these budgets, then the
+// GAP project exporter.
+ExportOutcome exportGapProjectJob(std::shared_ptr<const Graph> graph, const QString& target, qint64 l2Budget,
+                                  std::optional<qint64> l3Budget, const QString& folder);
 
 } // namespace tessera::studio

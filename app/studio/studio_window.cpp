@@ -205,6 +205,8 @@ void StudioWindow::buildMenus()
     rebuildRecentMenu();
     file->addAction("&Save project...", QKeySequence::Save, this, &StudioWindow::saveProjectDialog);
     file->addAction("&Export step table as CSV...", QKeySequence("Ctrl+E"), this, &StudioWindow::exportStepTable);
+    file->addAction("Export &GAP project...", QKeySequence("Ctrl+Shift+E"), this,
+                    &StudioWindow::exportGapProjectDialog);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
     QMenu* view = menuBar()->addMenu("&View");
@@ -551,6 +553,41 @@ bool StudioWindow::saveProject(const QString& path)
     return true;
 }
 
+void StudioWindow::exportGapProjectDialog()
+{
+    if (!graph_) {
+        showError("Export GAP project", "open a model first (File > Open model)");
+        return;
+    }
+    const QString folder = QFileDialog::getExistingDirectory(this, "Folder for the GAP project");
+    if (!folder.isEmpty())
+        exportGapProject(folder);
+}
+
+void StudioWindow::exportGapProject(const QString& folder)
+{
+    if (!graph_) {
+        showError("Export GAP project", "open a model first (File > Open model)");
+        return;
+    }
+    const std::optional<qint64> l3 = l3Box_->value() > 0 ? std::optional<qint64>(qint64(l3Box_->value()) * 1024)
+                                                          : std::nullopt;
+    statusLabel_->setText("Compiling " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() + "...");
+    runInBackground<ExportOutcome>(
+        this, [graph = graph_, target = target(), l2 = l2Budget(), l3, folder] {
+            return exportGapProjectJob(graph, target, l2, l3, folder);
+        },
+        [this](const ExportOutcome& outcome) {
+            if (!outcome.error.isEmpty()) {
+                showError("Export GAP project", outcome.error);
+                return;
+            }
+            openTilingReport(outcome.tilingReport);  // the kernels as tiled for this project
+            statusLabel_->setText(outcome.summary);
+            emit projectExported(outcome.folder);
+        });
+}
+
 void StudioWindow::exportStepTable()
 {
     const QString path = QFileDialog::getSaveFileName(this, "Export step table", {}, "CSV (*.csv)");
@@ -597,7 +634,8 @@ void StudioWindow::showShortcuts()
     QMessageBox::information(this, "Keyboard shortcuts",
                              "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\n"
                              "Ctrl+S  save project\n"
-                             "Ctrl+E  export step table\nCtrl+F  find node\nCtrl+0  fit graph\n"
+                             "Ctrl+E  export step table\nCtrl+Shift+E  export GAP project\nCtrl+F  find node\n"
+                             "Ctrl+0  fit graph\n"
                              "Alt+Down / Alt+Up  next / previous step\nF1  this list\n\n"
                              "Drag the red L2 budget line in the memory timeline to re-plan.");
 }

@@ -46,6 +46,9 @@ public:
     bool openTilingReport(const QString& path);
     // Writes the project atomically; false (and an error shown) when it cannot.
     bool saveProject(const QString& path);
+    // Compiles the open model for the GAP target and budgets shown and writes the GAP project to
+    // `folder` off the GUI thread; projectExported() or errorShown() follows.
+    void exportGapProject(const QString& folder);
 
     void setTarget(const QString& target);
     void setL2Budget(qint64 bytes);
@@ -73,6 +76,7 @@ signals:
     void modelShown();
     void planShown();
     void errorShown(const QString& message);
+    void projectExported(const QString& folder);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -97,6 +101,7 @@ private:
     void openProjectDialog();
     void openTilingDialog();
     void exportStepTable();
+    void exportGapProjectDialog();
     void showShortcuts();
     void replanAie();
     void rememberRecent(const QString& path);

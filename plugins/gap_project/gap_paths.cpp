@@ -1,8 +1,8 @@
-#include "gap_paths.h"
+#include "gap_project/gap_paths.h"
 
 #include <filesystem>
 
-namespace tessera::cli {
+namespace tessera::gap {
 namespace {
 
 std::filesystem::path executableDirectory()
@@ -32,4 +32,4 @@ GapPaths gapPaths()
             TESSERA_PLANNER_LIBRARY};
 }
 
-} // namespace tessera::cli
+} // namespace tessera::gap

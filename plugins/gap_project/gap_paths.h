@@ -1,9 +1,11 @@
 #pragma once
 // Where the GAP support files are: the build tree's sources, or an installed prefix's
 // include/tessera, share/tessera and lib/tessera when the tessera binary runs from one.
+#include "gap_project/gap_project_writer.h"
+
 #include <string>
 
-namespace tessera::cli {
+namespace tessera::gap {
 
 struct GapPaths {
     std::string include;         // AutoTilerLib.h
@@ -13,8 +15,11 @@ struct GapPaths {
     std::string modelLibrary;
     std::string tilerLibrary;
     std::string plannerLibrary;
+
+    // What a compiled project copies.
+    GapProjectSources projectSources() const { return {runtime, cnnKernels, emul}; }
 };
 
 GapPaths gapPaths();
 
-} // namespace tessera::cli
+} // namespace tessera::gap
