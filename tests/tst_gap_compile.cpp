@@ -376,6 +376,8 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(report["target"].toString(), QStringLiteral("gap9"));
         QCOMPARE(report["layers"].toArray().size(), 7);
+        QVERIFY(report["layers"].toArray()[0].toObject()["estimated_cycles"].toDouble() > 0);
+        QVERIFY(report["layers"].toArray()[0].toObject()["macs"].toDouble() > 0);
         QVERIFY(report["estimate"].toObject()["cycles"].toDouble() > 0);
 
         const QStringList int8{"compile", model, "--quant", "int8", "-o", dir.path() + "/out8"};

@@ -45,6 +45,18 @@ std::vector<TensorData> readInputSet(const Graph& graph, const std::vector<fs::p
     return set;
 }
 
+// The generation report's entry of the node running `layer` (its kernel has the layer's name, or a
+// variant of it), or null.
+const nlohmann::json* nodeReport(const nlohmann::json& graph, const std::string& layer)
+{
+    if (!graph.contains("nodes"))
+        return nullptr;
+    for (const nlohmann::json& node : graph["nodes"])
+        if (node.value("source_kernel", std::string()) == layer || node.value("kernel", std::string()) == layer)
+            return &node;
+    return nullptr;
+}
+
 // JSON has no infinity: an exact result is null.
 nlohmann::json sqnrJson(double value)
 {
@@ -185,6 +197,11 @@ nlohmann::json GapCompileResult::report() const
             entry["weights_q"] = layer.weightsQ;
             entry["bias_q"] = layer.biasQ;
         }
+        if (const nlohmann::json* node = nodeReport(generation.graph, layer.name)) {
+            entry["estimated_cycles"] = node->value("estimated_cycles", 0.0);
+            entry["macs"] = node->value("operations", 0.0);
+            entry["l3_bytes"] = node->value("l3_read", 0) + node->value("l3_write", 0);
+        }
         layers.push_back(entry);
     }
     nlohmann::json outputs = nlohmann::json::array();
@@ -218,20 +235,23 @@ std::string GapCompileResult::reportText() const
 {
     std::ostringstream text;
     text << fmt::format("{} for {} ({})\n", network.name, target.name, target.description);
-    text << fmt::format("budgets: L1 {} B, L2 {} B ({} B of L2 kept for code), L3 {} B, flash {} B\n", budgets.l1,
-                        budgets.l2, target.l2CodeReserve, budgets.l3, budgets.flash);
+    text << fmt::format("budgets: L1 {} B, L2 {} B, L3 {} B, flash {} B (by default {} B of L2 are kept for code)\n",
+                        budgets.l1, budgets.l2, budgets.l3, budgets.flash, target.l2CodeReserve);
     for (const std::string& warning : warnings)
         text << "warning: " << warning << "\n";
-    text << fmt::format("\n{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10}\n", "layer", "kind", "in", "out", "w", "b",
-                        "SQNR");
+    text << fmt::format("\n{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10} {:>12} {:>12}\n", "layer", "kind", "in", "out",
+                        "w", "b", "SQNR", "est. cycles", "L3 bytes");
     for (size_t k = 0; k < network.layers.size(); ++k) {
         const GapLayer& layer = network.layers[k];
-        text << fmt::format("{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10}\n", layer.name, gapLayerKindName(layer.kind),
+        const nlohmann::json* node = nodeReport(generation.graph, layer.name);
+        text << fmt::format("{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10} {:>12.0f} {:>12}\n", layer.name,
+                            gapLayerKindName(layer.kind),
                             fmt::format("Q{}", network.tensors[size_t(layer.inputs.at(0))].q),
                             fmt::format("Q{}", network.tensors[size_t(layer.output)].q),
                             layer.hasConstants() ? fmt::format("Q{}", layer.weightsQ) : std::string(),
                             layer.hasConstants() ? fmt::format("Q{}", layer.biasQ) : std::string(),
-                            sqnrText(layerSqnrDb.at(k)));
+                            sqnrText(layerSqnrDb.at(k)), node ? node->value("estimated_cycles", 0.0) : 0.0,
+                            node ? node->value("l3_read", 0) + node->value("l3_write", 0) : 0);
     }
     for (size_t k = 0; k < network.outputs.size(); ++k)
         text << fmt::format("output {}: SQNR {} against float\n", k, sqnrText(outputSqnrDb.at(k)));
