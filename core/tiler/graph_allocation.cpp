@@ -263,6 +263,8 @@ public:
         return names;
     }
 
+    const KernelModel& model() const { return model_; }
+
     // The tile solver's cycle estimate of node n with those arguments in L3 (0 for a kernel group
     // or a kernel that does not tile).
     double nodeCycles(std::size_t n, const std::vector<std::string>& l3Arguments)
@@ -276,7 +278,8 @@ public:
         double cycles = 0;
         if (source) {
             const TileSolverResult solved =
-                solveTiling(l3HomedVariant(*source, l3Arguments, source->name, {}), model_.options.l1Size, l2Budget_);
+                solveTiling(l3HomedVariant(*source, l3Arguments, source->name, {}), model_.options.l1Size, l2Budget_,
+                            model_.options.costModel);
             cycles = solved.ok ? solved.tiling.estimatedCycles : 0;
         }
         return cycles_[key] = cycles;
@@ -294,7 +297,7 @@ private:
             return found->second;
         const UserKernel& source = *model_.findUserKernel(graph_.nodes[n].kernel);
         const UserKernel variant = l3HomedVariant(source, l3Arguments, source.name, {}, stagingLimit);
-        const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_);
+        const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_, model_.options.costModel);
         NodeCost cost;
         cost.ok = solved.ok;
         cost.error = solved.error;
@@ -406,7 +409,7 @@ std::string bytesText(std::uint64_t bytes) { return std::to_string(bytes) + " by
 Placement choosePrefetches(Placer& placer, Placement current, const std::vector<GraphTensor>& tensors,
                            std::uint64_t l2Budget, std::map<std::size_t, std::string>& reasons)
 {
-    constexpr double l3BytesPerCycle = TilerCostModel{}.l3BytesPerCycle;
+    const TilerCostModel& cost = placer.model().options.costModel;
     std::vector<std::size_t> constants;
     for (std::size_t i : current.inL3)
         if (isConstant(tensors[i]) && tensors[i].firstNode > 0)
@@ -418,7 +421,7 @@ Placement choosePrefetches(Placer& placer, Placement current, const std::vector<
         std::set<std::size_t> streamed = current.inL3;
         for (const auto& entry : current.prefetch)
             streamed.erase(entry.first);
-        const double transfer = double(tensor.bytes) / l3BytesPerCycle + TilerCostModel{}.dmaSetupCycles;
+        const double transfer = double(tensor.bytes) / cost.l3BytesPerCycle + cost.dmaSetupCycles;
         double hiding = 0, chosenHiding = 0;
         int chosen = -1;
         for (int node = tensor.firstNode - 1; node >= 0; --node) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,23 @@ struct KernelGroup {
     bool hasTemplate = false;             // UserKernelGroup was called
 };
 
+// What the tile solver's cycle estimates assume about the chip; the defaults are rough GAP8 cluster
+// figures (only their ratios steer the tiling choice) and a target can give its own.
+struct TilerCostModel {
+    double dmaBytesPerCycle = 8.0;     // L2 <-> L1 cluster DMA
+    double dmaSetupCycles = 30.0;      // programming one transfer
+    double dmaLineCycles = 2.0;        // extra per line of a 2-D (strided) transfer
+    double l3BytesPerCycle = 1.5;      // L3 (HyperRAM) <-> L2 micro DMA
+    double computeCyclesPerItem = 1.0; // per item of the largest tile, per core
+    double macsPerCoreCycle = 1.0;     // kernels that declare their operations (16-bit MACs per core)
+    // The same per basic kernel doing the MACs (the first inner-loop call found here), for targets
+    // whose kernel families run at different rates.
+    std::map<std::string, double> macsPerCoreCycleByKernel;
+    unsigned cores = 8;
+    double callCycles = 300.0;         // forking an inner-loop basic kernel on the cores and joining
+    unsigned alignment = 4;            // L1 buffer alignment in bytes
+};
+
 struct GenerationOptions {
     std::string outputDir = ".";
     bool reentrant = false;
@@ -187,6 +205,7 @@ struct GenerationOptions {
     // AT_GRAPH_CONST_EXEC_FROM_FLASH: constants that do not fit L2 are read from the flash image by
     // the nodes using them instead of being copied to L3 RAM.
     bool constantsExecuteFromFlash = false;
+    TilerCostModel costModel;  // the chip the estimates are for
     unsigned l2StaticBudget = 0;
     unsigned l3StaticBudget = 0;
     bool monitorCycles = false;

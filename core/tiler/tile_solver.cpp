@@ -411,8 +411,15 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
         }
     }
     // Kernels that declare their operations (the CNN generators) are bounded by their MACs too.
+    double macsPerCoreCycle = cost_.macsPerCoreCycle;
+    for (const KernelCall& call : kernel_.calls)
+        if (const auto rate = cost_.macsPerCoreCycleByKernel.find(call.callee);
+            call.location == CallLocation::InnerLoop && rate != cost_.macsPerCoreCycleByKernel.end()) {
+            macsPerCoreCycle = rate->second;
+            break;
+        }
     const double compute = std::max(double(steps) * double(largestTileItems) * cost_.computeCyclesPerItem,
-                                    double(kernel_.operations) / cost_.macsPerCoreCycle) /
+                                    double(kernel_.operations) / macsPerCoreCycle) /
                            std::max(1u, cost_.cores);
     std::size_t callsPerStep = 0;
     for (const KernelCall& call : kernel_.calls)

@@ -12,19 +12,6 @@
 
 namespace tessera::tiler {
 
-// Rough GAP8 cluster figures the cost estimate uses; only their ratios steer the choice.
-struct TilerCostModel {
-    double dmaBytesPerCycle = 8.0;     // L2 <-> L1 cluster DMA
-    double dmaSetupCycles = 30.0;      // programming one transfer
-    double dmaLineCycles = 2.0;        // extra per line of a 2-D (strided) transfer
-    double l3BytesPerCycle = 1.5;      // L3 (HyperRAM) <-> L2 micro DMA
-    double computeCyclesPerItem = 1.0; // per item of the largest tile, per core
-    double macsPerCoreCycle = 1.0;     // kernels that declare their operations (16-bit MACs per core)
-    unsigned cores = 8;
-    double callCycles = 300.0;         // forking an inner-loop basic kernel on the cores and joining
-    unsigned alignment = 4;            // L1 buffer alignment in bytes
-};
-
 struct TileSolverResult {
     bool ok = false;
     KernelTiling tiling;

@@ -43,7 +43,8 @@ tiler::KernelModel& currentModel()
 void resetModel()
 {
     ModelRegistry& state = registry();
-    state.model = tiler::KernelModel{};
+    tiler::KernelModel empty;  // named: GCC 12 wrongly warns of an uninitialized map in a temporary
+    state.model = std::move(empty);
     state.arena.clear();
     state.openGroup.reset();
     state.openGraph.reset();
