@@ -115,6 +115,27 @@ private slots:
                  qPrintable(describe(QStringLiteral("the basic-kernel check"), {program}, ran)));
     }
 
+    // The same for the SQ8 basic kernels (tests/gap/cnn_sq8_kernels_check.c, docs "SQ8").
+    void basicKernelsSq8MatchTheirDefinition_data()
+    {
+        QTest::addColumn<int>("cores");
+        QTest::newRow("1 core") << 1;
+        QTest::newRow("8 cores") << 8;
+    }
+    void basicKernelsSq8MatchTheirDefinition()
+    {
+        QFETCH(int, cores);
+        const QString program = m_work.filePath(QStringLiteral("cnn_sq8_check_%1").arg(cores));
+        const QStringList command = sanitizerFlags(cores) + m_toolchain.emulCflags + m_toolchain.cnnSources +
+                                    QStringList{kGapTests + QStringLiteral("/cnn_sq8_kernels_check.c"),
+                                                QStringLiteral("-lm"), QStringLiteral("-o"), program};
+        const ProcessResult built = runProcess(m_toolchain.cc, command);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + command, built)));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("RESULT ok")),
+                 qPrintable(describe(QStringLiteral("the SQ8 basic-kernel check"), {program}, ran)));
+    }
+
     // The guide's memory figure for the first layer: 41632 bytes of L1 at a 48000 budget, as
     // In 2 x 784 + Bias 64 + Filter 1600 + ConvOut 30720 + Out 2 x 3840 over 3 tiles.
     void guideFirstLayerMemory()

@@ -185,11 +185,18 @@ private slots:
         QTest::addColumn<double>("width");
         QTest::addColumn<int>("resolution");
         QTest::addColumn<int>("layers");
-        QTest::newRow("mnist") << "mnist" << 1.0 << 224 << 4;
-        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224 << 7;
-        QTest::newRow("mobilenet_v1 0.25/128") << "mobilenet_v1" << 0.25 << 128 << 30;
+        QTest::addColumn<QString>("quantization");
+        QTest::addColumn<double>("minimumSqnrDb");
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224 << 4 << "int16" << 30.0;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224 << 7 << "int16" << 30.0;
+        QTest::newRow("mobilenet_v1 0.25/128") << "mobilenet_v1" << 0.25 << 128 << 30 << "int16" << 30.0;
         // 8.4 MB of 16-bit weights: more than half the 8 MB of L3 RAM, so they are read from flash.
-        QTest::newRow("mobilenet_v1 1.0/224") << "mobilenet_v1" << 1.0 << 224 << 30;
+        QTest::newRow("mobilenet_v1 1.0/224") << "mobilenet_v1" << 1.0 << 224 << 30 << "int16" << 30.0;
+        QTest::newRow("mnist int8") << "mnist" << 1.0 << 224 << 4 << "int8" << 15.0;
+        QTest::newRow("lenet5 int8") << "lenet5" << 1.0 << 224 << 7 << "int8" << 15.0;
+        QTest::newRow("mobilenet_v1 0.25/128 int8") << "mobilenet_v1" << 0.25 << 128 << 30 << "int8" << 15.0;
+        // 4.2 MB of 8-bit weights: they fit L3 RAM.
+        QTest::newRow("mobilenet_v1 1.0/224 int8") << "mobilenet_v1" << 1.0 << 224 << 30 << "int8" << 15.0;
     }
 
     void zooModelsRunBitExact()
@@ -198,6 +205,8 @@ private slots:
         QFETCH(double, width);
         QFETCH(int, resolution);
         QFETCH(int, layers);
+        QFETCH(QString, quantization);
+        QFETCH(double, minimumSqnrDb);
         ZooOptions zoo;
         zoo.width = width;
         zoo.resolution = resolution;
@@ -206,7 +215,8 @@ private slots:
         QTemporaryDir dir;
         gap::GapCompileOptions options;
         options.randomCalibrationSets = width == 1.0 && resolution == 224 ? 1 : 4;  // the big one calibrates once
-        const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", 30.0);
+        options.quantization = quantization.toStdString();
+        const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", minimumSqnrDb);
         QCOMPARE(int(result.network.layers.size()), layers);
         QCOMPARE(result.budgets.l2, uint64_t(512 * 1024 - 64 * 1024));
         for (const char* file : {"Makefile", "report.json", "report.txt", "test_data/input_0.pb", "test_data/output_0.pb"})
@@ -318,6 +328,12 @@ private slots:
         QCOMPARE(network.layers[0].conv.pool, fixed_point::ConvPoolReluParams::Pool::Max);
         QTemporaryDir dir;
         compileAndCheck(graph, {}, dir.path() + "/project", 30.0);
+        // The same in 8 bits: the residual addition rescales both inputs to the output's scale.
+        gap::GapCompileOptions int8;
+        int8.quantization = "int8";
+        const gap::GapCompileResult result8 = compileAndCheck(graph, int8, dir.path() + "/project8", 15.0);
+        const gap::GapLayer& add = result8.network.layers[3];
+        QVERIFY(add.addScale1 > 0 && add.addScale2 > 0 && add.addShift > 0);
     }
 
     // Every node the generators cannot take is listed with what it would need; nothing is written.
@@ -359,7 +375,8 @@ private slots:
         QVERIFY(result.warnings.empty());
     }
 
-    // The command line: a compiled project and its report; int8 is refused with the way out.
+    // The command line: a compiled project and its report, in 16 and 8 bits; an unknown
+    // quantization is refused with the choices.
     void commandLine()
     {
         QTemporaryDir dir;
@@ -381,9 +398,21 @@ private slots:
         QVERIFY(report["estimate"].toObject()["cycles"].toDouble() > 0);
 
         const QStringList int8{"compile", model, "--quant", "int8", "-o", dir.path() + "/out8"};
-        const test::ProcessResult refused = test::runProcess(cli, int8);
+        const test::ProcessResult compiled8 = test::runProcess(cli, int8);
+        QVERIFY2(compiled8.exitCode == 0, qPrintable(test::describe("tessera compile --quant int8", int8, compiled8)));
+        QVERIFY2(compiled8.out.contains("quantization: int8 symmetric"), qPrintable(compiled8.out));
+        const QJsonObject report8 = test::readJson(dir.path() + "/out8/report.json", &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(report8["layers"].toArray()[0].toObject()["output_scale"].toDouble() > 0);
+        // The same network in 8 bits takes about half the constant bytes of the 16-bit one.
+        const double flash16 = report["memory"].toObject()["flash_bytes"].toDouble();
+        const double flash8 = report8["memory"].toObject()["flash_bytes"].toDouble();
+        QVERIFY2(flash8 > 0 && flash8 < 0.7 * flash16, qPrintable(QStringLiteral("%1 vs %2").arg(flash8).arg(flash16)));
+
+        const QStringList int4{"compile", model, "--quant", "int4", "-o", dir.path() + "/out4"};
+        const test::ProcessResult refused = test::runProcess(cli, int4);
         QCOMPARE(refused.exitCode, 1);
-        QVERIFY2(refused.err.contains("use --quant int16"), qPrintable(refused.err));
+        QVERIFY2(refused.err.contains("--quant int8"), qPrintable(refused.err));
     }
 };
 

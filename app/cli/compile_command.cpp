@@ -1,5 +1,5 @@
 // tessera compile MODEL.onnx --target gap8|gap9 [--l1 N] [--l2 N] [--l3 N] [--flash N]
-//   [--quant int16] [--calibration DIR] -o OUTDIR
+//   [--quant int16|int8] [--calibration DIR] -o OUTDIR
 // compiles an ONNX model into a GAP project folder: generated code, constants image, the host
 // emulation build (make -C OUTDIR emul) and report.json / report.txt.
 #include "commands.h"
@@ -65,7 +65,7 @@ void addCompileCommand(CLI::App& app, Action& action)
     size("--l2", options->l2, "L2 budget in bytes; default: the chip's L2 less its code reserve");
     size("--l3", options->l3, "L3 RAM budget in bytes; default 8M");
     size("--flash", options->flash, "Flash budget in bytes; default 16M");
-    command->add_option("--quant", options->gap.quantization, "Quantization: int16 (power-of-two Q formats)")
+    command->add_option("--quant", options->gap.quantization, "Quantization: int16 (power-of-two Q formats) or int8 (symmetric, per-channel filter scales)")
         ->capture_default_str();
     command->add_option("--calibration", options->gap.calibrationDir,
                         "Folder of calibration inputs (.pb files, or folders of input_K.pb)");

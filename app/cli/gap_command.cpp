@@ -36,7 +36,9 @@ void addGapCommand(CLI::App& app, Action& action)
     add("emul-cflags", "Compiler flags to build generated kernels for the host with the emulation runtime",
         [](const gap::GapPaths& paths) { return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.cnnKernels; });
     add("cnn-sources", "The CNN basic-kernel sources to compile with code from the CNN generators",
-        [](const gap::GapPaths& paths) { return paths.cnnKernels + "/CNN_BasicKernels.c"; });
+        [](const gap::GapPaths& paths) {
+            return paths.cnnKernels + "/CNN_BasicKernels.c " + paths.cnnKernels + "/CNN_BasicKernels_SQ8.c";
+        });
 }
 
 } // namespace tessera::cli

@@ -68,7 +68,7 @@ std::string makefile(const GapNetwork& network, const GapGeneration& generation)
          << "\n"
          << "CC ?= cc\n"
          << "CFLAGS ?= -O2\n"
-         << "GRAPH_SOURCES = " << fmt::format("{}", fmt::join(generation.sources, " ")) << " kernels/CNN_BasicKernels.c\n"
+         << "GRAPH_SOURCES = " << fmt::format("{}", fmt::join(generation.sources, " ")) << " kernels/CNN_BasicKernels.c kernels/CNN_BasicKernels_SQ8.c\n"
          << "EMUL_SOURCES = $(GRAPH_SOURCES) emul/emul_main.c emul/tensor_file.c\n"
          << "\n"
          << "emul: emul_run\n"
@@ -96,6 +96,22 @@ std::string makefile(const GapNetwork& network, const GapGeneration& generation)
     return text.str();
 }
 
+// The C type of a tensor's items.
+std::string cItemType(const GapTensor& tensor)
+{
+    return tensor.dataSize == 1 ? "signed char" : "short int";
+}
+
+// The call converting float Values to the tensor's items ("Quantize") or back ("Dequantize").
+std::string conversion(const std::string& direction, const GapTensor& tensor)
+{
+    const bool quantize = direction == "Quantize";
+    const std::string from = quantize ? "Values" : tensor.name, to = quantize ? tensor.name : "Values";
+    if (tensor.dataSize == 1)  // the scale with every digit a double has
+        return fmt::format("{}SQ8({}, {}, {}, {:.17g})", direction, from, to, tensor.elements, tensor.scale);
+    return fmt::format("{}({}, {}, {}, {})", direction, from, to, tensor.elements, tensor.q);
+}
+
 }  // namespace
 
 std::string emulationMainSource(const Graph& graph, const GapNetwork& network, const GapGeneration& generation)
@@ -103,7 +119,7 @@ std::string emulationMainSource(const Graph& graph, const GapNetwork& network, c
     std::ostringstream c;
     c << "/* Host emulation of the GAP graph " << network.name << ", written by Tessera:\n"
       << " *   emul_run input_0.pb [input_1.pb ...] RESULTDIR\n"
-      << " * reads each float32 input (ONNX TensorProto), converts it to its Q format, runs the generated\n"
+      << " * reads each float32 input (ONNX TensorProto), converts it to its fixed-point format, runs the generated\n"
       << " * graph with the emulation runtime and writes RESULTDIR/output_K.pb (float32, dequantized). */\n"
       << "#include <limits.h>\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
       << "#include <sys/stat.h>\n#include <unistd.h>\n\n"
@@ -112,26 +128,35 @@ std::string emulationMainSource(const Graph& graph, const GapNetwork& network, c
     size_t largest = 1;
     for (int input : network.inputs) {
         const GapTensor& tensor = network.tensors[size_t(input)];
-        c << "static short int " << tensor.name << "[" << tensor.elements << "];\n";
+        c << "static " << cItemType(tensor) << " " << tensor.name << "[" << tensor.elements << "];\n";
         runnerArguments.push_back(tensor.name);
         largest = std::max(largest, size_t(tensor.elements));
     }
     for (int output : network.outputs) {
         const GapTensor& tensor = network.tensors[size_t(output)];
-        c << "static short int " << tensor.name << "[" << tensor.elements << "];\n";
+        c << "static " << cItemType(tensor) << " " << tensor.name << "[" << tensor.elements << "];\n";
         runnerArguments.push_back(tensor.name);
         largest = std::max(largest, size_t(tensor.elements));
     }
     c << "static float Values[" << largest << "];\n\n"
       << "/* clip16(round half away from zero(v * 2^q)), as Tessera's quantizer. */\n"
-      << "static int Quantize(const float *From, short int *To, int Count, int Q)\n{\n"
+      << "static inline int Quantize(const float *From, short int *To, int Count, int Q)\n{\n"
       << "    for (int k = 0; k < Count; ++k) {\n"
       << "        if (isnan(From[k]))\n            return -1;\n"
       << "        double Scaled = round(ldexp((double) From[k], Q));\n"
       << "        To[k] = (short int) (Scaled < -32768.0 ? -32768.0 : Scaled > 32767.0 ? 32767.0 : Scaled);\n"
       << "    }\n    return 0;\n}\n\n"
-      << "static void Dequantize(const short int *From, float *To, int Count, int Q)\n{\n"
+      << "static inline void Dequantize(const short int *From, float *To, int Count, int Q)\n{\n"
       << "    for (int k = 0; k < Count; ++k)\n        To[k] = (float) ldexp((double) From[k], -Q);\n}\n\n"
+      << "/* SQ8: clip8(round half away from zero(v / scale)), as Tessera's quantizer, and back. */\n"
+      << "static inline int QuantizeSQ8(const float *From, signed char *To, int Count, double Scale)\n{\n"
+      << "    for (int k = 0; k < Count; ++k) {\n"
+      << "        if (isnan(From[k]))\n            return -1;\n"
+      << "        double Scaled = round((double) From[k] / Scale);\n"
+      << "        To[k] = (signed char) (Scaled < -128.0 ? -128.0 : Scaled > 127.0 ? 127.0 : Scaled);\n"
+      << "    }\n    return 0;\n}\n\n"
+      << "static inline void DequantizeSQ8(const signed char *From, float *To, int Count, double Scale)\n{\n"
+      << "    for (int k = 0; k < Count; ++k)\n        To[k] = (float) ((double) From[k] * Scale);\n}\n\n"
       << "/* The folder of this program, where the constants image lives. */\n"
       << "static int ProgramFolder(const char *Argv0, char *Folder, size_t Size)\n{\n"
       << "    ssize_t Length = readlink(\"/proc/self/exe\", Folder, Size - 1);\n"
@@ -151,7 +176,7 @@ std::string emulationMainSource(const Graph& graph, const GapNetwork& network, c
     for (size_t k = 0; k < network.inputs.size(); ++k) {
         const GapTensor& tensor = network.tensors[size_t(network.inputs[k])];
         c << "    if (ReadTensorFile(argv[" << k + 1 << "], Values, " << tensor.elements << "))\n        return 1;\n"
-          << "    if (Quantize(Values, " << tensor.name << ", " << tensor.elements << ", " << tensor.q << ")) {\n"
+          << "    if (" << conversion("Quantize", tensor) << ") {\n"
           << "        fprintf(stderr, \"error: %s holds NaN values\\n\", argv[" << k + 1 << "]);\n        return 1;\n    }\n";
     }
     c << "    const char *ResultDir = argv[" << network.inputs.size() + 1 << "];\n"
@@ -179,7 +204,7 @@ std::string emulationMainSource(const Graph& graph, const GapNetwork& network, c
         const Shape& shape = graph.tensor(graph.outputs.at(k)).shape;
         c << "    {\n"
           << "        static const long long Dims[] = " << dimsInitializer(shape) << ";\n"
-          << "        Dequantize(" << tensor.name << ", Values, " << tensor.elements << ", " << tensor.q << ");\n"
+          << "        " << conversion("Dequantize", tensor) << ";\n"
           << "        snprintf(Path, sizeof Path, \"%s/output_" << k << ".pb\", ResultDir);\n"
           << "        if (WriteTensorFile(Path, \"" << graph.tensor(graph.outputs[k]).name << "\", Dims, "
           << shape.size() << ", Values, " << tensor.elements << "))\n            return 1;\n"

@@ -7,57 +7,7 @@
  * the Feat x rows space (so a single feature plane still uses every core), KerLinear splits its
  * outputs, KerSoftMax runs on core 0. All end on a team barrier. */
 #include "CNN_BasicKernels.h"
-
-/* The ReLU argument of the kernels: 0 none, 1 max(v, 0), a larger N min(max(v, 0), N) (ReLU6 passes 6
- * in the output's Q format). */
-static inline int32_t apply_relu(int32_t v, unsigned int ReLU)
-{
-    if (ReLU && v < 0)
-        v = 0;
-    if (ReLU > 1 && v > (int32_t) ReLU)
-        v = (int32_t) ReLU;
-    return v;
-}
-
-/* ---- Fixed-point helpers (docs/gap-fixed-point.md, "Numbers") ---- */
-
-/* roundnorm(x, s): s > 0 rounds half up then shifts right (arithmetic), s == 0 is x, s < 0 shifts
- * left; all in int64. The left shift is written as a multiplication by 2^-s, which is the same
- * value and avoids C's undefined left shift of a negative number. */
-static inline int64_t roundnorm(int64_t x, int s)
-{
-    if (s > 0)
-        return (x + ((int64_t) 1 << (s - 1))) >> s;
-    if (s < 0)
-        return x * ((int64_t) 1 << -s);
-    return x;
-}
-
-static inline int32_t clip16(int64_t x)
-{
-    return x < -32768 ? -32768 : (x > 32767 ? 32767 : (int32_t) x);
-}
-
-/* Quotient rounded to nearest, halves away from zero; b > 0. */
-static inline int64_t ndiv(int64_t a, int64_t b)
-{
-    return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
-}
-
-/* This core's share [*First, *Last) of Count items, in contiguous chunks. */
-static inline void core_range(unsigned int Count, unsigned int *First, unsigned int *Last)
-{
-    unsigned int Cores = (unsigned int) gap_ncore();
-    unsigned int Chunk = (Count + Cores - 1) / Cores;
-    unsigned int Begin = (unsigned int) gap_coreid() * Chunk;
-    unsigned int End;
-
-    if (Begin > Count)
-        Begin = Count;
-    End = Count - Begin < Chunk ? Count : Begin + Chunk;
-    *First = Begin;
-    *Last = End;
-}
+#include "CNN_KernelHelpers.h" /* apply_relu, roundnorm, clip16, ndiv, core_range, softmax_q15 */
 
 /* ---- KerSetBias32 ---- */
 
@@ -306,44 +256,9 @@ void KerLinear(KerLinear_Arg_T *Arg)
 
 /* ---- KerSoftMax ---- */
 
-/* e = 2^(d * log2(e)) in Q15 for d = in - max <= 0 in Q(InQ), steps 2 to 5 of the doc.
- * Needs 0 <= InQ <= 31 (the doc's shifts by InQ are not defined for InQ < 0). */
-static inline int32_t softmax_exp(int32_t d, int InQ)
-{
-    int32_t t = (d * 23637) >> 14;
-    int32_t k = (-t) >> InQ;
-    int32_t f = (-t) - (k << InQ);
-    int32_t f15 = InQ <= 15 ? f << (15 - InQ) : f >> (InQ - 15);
-    int32_t p = 315;
-
-    p = -1819 + ((p * f15) >> 15);
-    p = 7872 + ((p * f15) >> 15);
-    p = -22713 + ((p * f15) >> 15);
-    p = 32768 + ((p * f15) >> 15);
-    return k >= 31 ? 0 : p >> k;
-}
-
 void KerSoftMax(KerSoftMax_Arg_T *Arg)
 {
-    if (gap_coreid() == 0 && Arg->N > 0) {
-        short int * __restrict__ In = Arg->In;
-        short int * __restrict__ Out = Arg->Out;
-        unsigned int N = Arg->N;
-        int InQ = Arg->InQ;
-        int32_t m = In[0];
-        int32_t Sum = 0;
-
-        for (unsigned int i = 1; i < N; i++)
-            if (In[i] > m)
-                m = In[i];
-        /* The e[i] are recomputed in the second pass rather than stored: no scratch buffer is
-         * needed (an e[i] may be 32768, which does not fit in Out). */
-        for (unsigned int i = 0; i < N; i++)
-            Sum += softmax_exp((int32_t) In[i] - m, InQ);
-        for (unsigned int i = 0; i < N; i++) {
-            int32_t e = softmax_exp((int32_t) In[i] - m, InQ);
-            Out[i] = (short int) clip16(ndiv((int64_t) e * 32768, Sum));
-        }
-    }
+    if (gap_coreid() == 0 && Arg->N > 0)
+        softmax_q15(Arg->In, 0, 0, 0, Arg->N, Arg->InQ, Arg->Out);
     rt_team_barrier();
 }

@@ -63,6 +63,14 @@ nlohmann::json sqnrJson(double value)
     return std::isfinite(value) ? nlohmann::json(std::round(value * 100.0) / 100.0) : nlohmann::json(nullptr);
 }
 
+// "Q12" for a 16-bit tensor, "int8 x 0.0235" for an SQ8 one.
+std::string formatName(const GapTensor& tensor)
+{
+    if (tensor.dataSize == 1)
+        return fmt::format("int8 x {:.3g}", tensor.scale);
+    return fmt::format("Q{}", tensor.q);
+}
+
 std::string sqnrText(double value)
 {
     return std::isfinite(value) ? fmt::format("{:.1f} dB", value) : std::string("exact");
@@ -117,9 +125,10 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
         result.budgets.l3 = *options.l3;
     if (options.flash)
         result.budgets.flash = *options.flash;
-    if (options.quantization != "int16")
+    if (options.quantization != "int16" && options.quantization != "int8")
         throw UnsupportedError("quantization '" + options.quantization +
-                               "' is not available for GAP yet; use --quant int16 (16-bit power-of-two Q formats)");
+                               "' is not available for GAP; use --quant int16 (16-bit power-of-two Q formats) or "
+                               "--quant int8 (8-bit symmetric, per-channel filter scales)");
 
     say("lowering " + graph.name + " onto the GAP CNN generators");
     result.network = lowerForGap(graph);
@@ -128,7 +137,7 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     if (options.calibrationDir.empty()) {
         inputSets = randomInputSets(graph, std::max<size_t>(1, options.randomCalibrationSets), options.seed);
         result.warnings.push_back(fmt::format(
-            "no calibration data given: the Q formats come from {} seeded random input sets in [-1, 1]; pass "
+            "no calibration data given: the quantization ranges come from {} seeded random input sets in [-1, 1]; pass "
             "--calibration DIR with representative inputs",
             inputSets.size()));
     } else {
@@ -136,7 +145,10 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     }
     result.calibrationSets = inputSets.size();
     say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
-    quantizeNetwork(result.network, calibrate(graph, inputSets));
+    if (options.quantization == "int8")
+        quantizeNetworkSq8(result.network, calibrate(graph, inputSets));
+    else
+        quantizeNetwork(result.network, calibrate(graph, inputSets));
 
     say(fmt::format("tiling and allocating {} layers for {} (L1 {} B, L2 {} B, L3 {} B, flash {} B)",
                     result.network.layers.size(), result.target.name, result.budgets.l1, result.budgets.l2,
@@ -171,7 +183,7 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     };
     auto quality = std::async(std::launch::async, measureQuality);
     try {
-        result.generation = generateGapCode(result.network, result.budgets, folder);
+        result.generation = generateGapCode(result.network, result.budgets, folder, result.target.costModel);
     } catch (...) {
         quality.wait();
         throw;
@@ -190,10 +202,17 @@ nlohmann::json GapCompileResult::report() const
         nlohmann::json entry = {{"name", layer.name},
                                 {"kind", gapLayerKindName(layer.kind)},
                                 {"onnx_nodes", layer.nodes},
-                                {"input_q", network.tensors[size_t(layer.inputs.at(0))].q},
-                                {"output_q", network.tensors[size_t(layer.output)].q},
+                                {"input_format", formatName(network.tensors[size_t(layer.inputs.at(0))])},
+                                {"output_format", formatName(network.tensors[size_t(layer.output)])},
                                 {"sqnr_db", sqnrJson(layerSqnrDb.at(k))}};
-        if (layer.hasConstants()) {
+        if (network.quantization == GapQuantization::SymmetricInt8) {
+            entry["input_scale"] = network.tensors[size_t(layer.inputs.at(0))].scale;
+            entry["output_scale"] = network.tensors[size_t(layer.output)].scale;
+        } else {
+            entry["input_q"] = network.tensors[size_t(layer.inputs.at(0))].q;
+            entry["output_q"] = network.tensors[size_t(layer.output)].q;
+        }
+        if (layer.hasConstants() && network.quantization == GapQuantization::Pow2Int16) {
             entry["weights_q"] = layer.weightsQ;
             entry["bias_q"] = layer.biasQ;
         }
@@ -207,7 +226,7 @@ nlohmann::json GapCompileResult::report() const
     nlohmann::json outputs = nlohmann::json::array();
     for (size_t k = 0; k < network.outputs.size(); ++k)
         outputs.push_back({{"name", network.tensors[size_t(network.outputs[k])].name},
-                           {"q", network.tensors[size_t(network.outputs[k])].q},
+                           {"format", formatName(network.tensors[size_t(network.outputs[k])])},
                            {"sqnr_db", sqnrJson(outputSqnrDb.at(k))}});
     const double cycles = generation.graph.value("estimated_cycles", 0.0);
     const double operations = generation.graph.value("operations", 0.0);
@@ -215,7 +234,9 @@ nlohmann::json GapCompileResult::report() const
             {"target", target.name},
             {"budgets", {{"l1", budgets.l1}, {"l2", budgets.l2}, {"l3", budgets.l3}, {"flash", budgets.flash}}},
             {"l2_code_reserve", target.l2CodeReserve},
-            {"quantization", "int16 power-of-two"},
+            {"quantization", network.quantization == GapQuantization::SymmetricInt8
+                                 ? "int8 symmetric, per-channel filter scales"
+                                 : "int16 power-of-two"},
             {"calibration_sets", calibrationSets},
             {"warnings", warnings},
             {"layers", layers},
@@ -239,17 +260,19 @@ std::string GapCompileResult::reportText() const
                         budgets.l1, budgets.l2, budgets.l3, budgets.flash, target.l2CodeReserve);
     for (const std::string& warning : warnings)
         text << "warning: " << warning << "\n";
-    text << fmt::format("\n{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10} {:>12} {:>12}\n", "layer", "kind", "in", "out",
+    const bool sq8 = network.quantization == GapQuantization::SymmetricInt8;
+    text << fmt::format("quantization: {}\n", report()["quantization"].get<std::string>());
+    text << fmt::format("\n{:<24} {:<24} {:>14} {:>14} {:>4} {:>4} {:>10} {:>12} {:>12}\n", "layer", "kind", "in", "out",
                         "w", "b", "SQNR", "est. cycles", "L3 bytes");
     for (size_t k = 0; k < network.layers.size(); ++k) {
         const GapLayer& layer = network.layers[k];
         const nlohmann::json* node = nodeReport(generation.graph, layer.name);
-        text << fmt::format("{:<24} {:<24} {:>4} {:>4} {:>4} {:>4} {:>10} {:>12.0f} {:>12}\n", layer.name,
-                            gapLayerKindName(layer.kind),
-                            fmt::format("Q{}", network.tensors[size_t(layer.inputs.at(0))].q),
-                            fmt::format("Q{}", network.tensors[size_t(layer.output)].q),
-                            layer.hasConstants() ? fmt::format("Q{}", layer.weightsQ) : std::string(),
-                            layer.hasConstants() ? fmt::format("Q{}", layer.biasQ) : std::string(),
+        const bool constants = layer.hasConstants() && !sq8;
+        text << fmt::format("{:<24} {:<24} {:>14} {:>14} {:>4} {:>4} {:>10} {:>12.0f} {:>12}\n", layer.name,
+                            gapLayerKindName(layer.kind), formatName(network.tensors[size_t(layer.inputs.at(0))]),
+                            formatName(network.tensors[size_t(layer.output)]),
+                            constants ? fmt::format("Q{}", layer.weightsQ) : std::string(),
+                            constants ? fmt::format("Q{}", layer.biasQ) : std::string(),
                             sqnrText(layerSqnrDb.at(k)), node ? node->value("estimated_cycles", 0.0) : 0.0,
                             node ? node->value("l3_read", 0) + node->value("l3_write", 0) : 0);
     }

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <type_traits>
 
 namespace tessera::gap {
 namespace {
@@ -75,16 +76,107 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
     }
 }
 
-void writeConstantFile(const std::filesystem::path& path, const std::vector<int16_t>& values)
+// The SQ8 generator call of a layer (docs/gap-fixed-point.md, "SQ8").
+void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
+{
+    const char* name = layer.name.c_str();
+    switch (layer.kind) {
+    case GapLayerKind::Convolution: {
+        const fixed_point::ConvPoolReluParams& c = layer.conv;
+        const bool pooled = c.pool != fixed_point::ConvPoolReluParams::Pool::None;
+        CNN_ConvolutionPoolAct_SQ8(name, nullptr, 4, 1, c.inFeatures, c.outFeatures, c.width, c.height,
+                                   c.depthwise ? KOP_CONV_DW : KOP_CONV, c.filterWidth, c.filterHeight, c.dilationX,
+                                   c.dilationY, c.strideX, c.strideY, c.pad, poolOperation(c.pool),
+                                   pooled ? c.poolWidth : 1, pooled ? c.poolHeight : 1, 1, 1,
+                                   pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, 0,
+                                   reluOperation(c.relu, layer.relu6), layer.actCap);
+        break;
+    }
+    case GapLayerKind::Pooling: {
+        const fixed_point::PoolReluParams& p = layer.pool;
+        CNN_PoolAct_SQ8(name, nullptr, p.features, p.width, p.height, poolOperation(p.pool), p.poolWidth, p.poolHeight,
+                        1, 1, p.strideX, p.strideY, 0, reluOperation(p.relu), 0);
+        break;
+    }
+    case GapLayerKind::GlobalAveragePool:
+        CNN_GlobalPool_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height,
+                           KOP_GLOBAL_AVGPOOL);
+        break;
+    case GapLayerKind::Linear:
+        CNN_LinearAct_SQ8(name, nullptr, 4, 1, layer.inDim, layer.outDim, KOP_LINEAR,
+                          reluOperation(layer.relu, layer.relu6), layer.actCap);
+        break;
+    case GapLayerKind::Softmax:
+        CNN_SoftMax_SQ8(name, nullptr, int(network.tensors[size_t(layer.output)].elements), KOP_SOFTMAX,
+                        layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
+        break;
+    case GapLayerKind::Add:
+        CNN_MatAdd_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height,
+                       layer.relu ? KOP_MATADD_RELU : KOP_MATADD, layer.addScale1, layer.addScale2, layer.addShift);
+        break;
+    }
+}
+
+// The values as little-endian items of sizeof(Value) bytes.
+template <typename Value>
+void writeConstantFile(const std::filesystem::path& path, const std::vector<Value>& values)
 {
     std::ofstream file(path, std::ios::binary);
-    for (int16_t value : values) {
-        const unsigned char bytes[2] = {static_cast<unsigned char>(uint16_t(value) & 0xff),
-                                        static_cast<unsigned char>(uint16_t(value) >> 8)};
-        file.write(reinterpret_cast<const char*>(bytes), 2);
+    for (Value value : values) {
+        const auto bits = static_cast<std::make_unsigned_t<Value>>(value);
+        for (size_t b = 0; b < sizeof(Value); ++b) {
+            const char byte = static_cast<char>((bits >> (8 * b)) & 0xff);
+            file.write(&byte, 1);
+        }
     }
     if (!file)
         throw Error("cannot write the constant file " + path.string());
+}
+
+// One constant of a layer: its graph symbol, its values written to a file and the ConstInfo.
+struct LayerConstant {
+    std::string symbol;
+    std::string cType;
+    int bits = 16;
+    int q = 0;  // fractional bits of 16-bit constants
+};
+
+// The constants a layer's node takes after its activations, in the generator's argument order.
+std::vector<LayerConstant> layerConstants(const GapNetwork& network, const GapLayer& layer)
+{
+    if (!layer.hasConstants())
+        return {};
+    if (network.quantization == GapQuantization::SymmetricInt8)
+        return {{layer.name + "_W", "signed char *__restrict__", 8},
+                {layer.name + "_B", "int *__restrict__", 32},
+                {layer.name + "_S", "unsigned char *__restrict__", 8},
+                {layer.name + "_N", "unsigned char *__restrict__", 8}};
+    return {{layer.name + "_W", kShortPointer, 16, layer.weightsQ}, {layer.name + "_B", kShortPointer, 16, layer.biasQ}};
+}
+
+void writeLayerConstants(const GapNetwork& network, const GapLayer& layer, const std::filesystem::path& folder)
+{
+    const std::vector<LayerConstant> constants = layerConstants(network, layer);
+    if (constants.empty())
+        return;
+    const auto path = [&](size_t k) { return folder / (constants.at(k).symbol + ".tensor"); };
+    if (network.quantization == GapQuantization::SymmetricInt8) {
+        std::vector<int8_t> scales(layer.channelScales.scale.begin(), layer.channelScales.scale.end());
+        std::vector<int8_t> shifts(layer.channelScales.shift.begin(), layer.channelScales.shift.end());
+        writeConstantFile(path(0), layer.weights8);
+        writeConstantFile(path(1), layer.bias32);
+        writeConstantFile(path(2), scales);
+        writeConstantFile(path(3), shifts);
+    } else {
+        writeConstantFile(path(0), layer.quantizedWeights);
+        writeConstantFile(path(1), layer.quantizedBias);
+    }
+}
+
+// The C pointer type of an activation tensor.
+std::string activationType(const GapTensor& tensor)
+{
+    return tensor.dataSize == 1 ? "signed char *__restrict__" : kShortPointer;
 }
 
 struct GraphSymbolLists {
@@ -99,32 +191,29 @@ GraphSymbolLists graphSymbols(const GapNetwork& network, const std::filesystem::
     std::vector<bool> isArgument(network.tensors.size(), false);
     for (int input : network.inputs) {
         isArgument[size_t(input)] = true;
-        lists.arguments.push_back(TCArgInfo(kShortPointer, network.tensors[size_t(input)].name.c_str(), ARG_SCOPE_ARG,
-                                            ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, nullptr));
+        lists.arguments.push_back(TCArgInfo(activationType(network.tensors[size_t(input)]).c_str(),
+                                            network.tensors[size_t(input)].name.c_str(), ARG_SCOPE_ARG, ARG_DIR_IN,
+                                            AT_MEM_L2, AT_MEM_UNDEF, nullptr));
     }
     for (const GapLayer& layer : network.layers) {
-        if (!layer.hasConstants())
-            continue;
-        const std::pair<std::string, const std::vector<int16_t>*> constants[] = {
-            {layer.name + "_W", &layer.quantizedWeights}, {layer.name + "_B", &layer.quantizedBias}};
-        const int formats[] = {layer.weightsQ, layer.biasQ};
-        for (size_t k = 0; k < 2; ++k) {
-            const std::filesystem::path file = constantFolder / (constants[k].first + ".tensor");
-            writeConstantFile(file, *constants[k].second);
-            lists.arguments.push_back(TCArgInfo(kShortPointer, constants[k].first.c_str(), ARG_SCOPE_GLOBAL,
+        writeLayerConstants(network, layer, constantFolder);
+        for (const LayerConstant& constant : layerConstants(network, layer)) {
+            const std::filesystem::path file = constantFolder / (constant.symbol + ".tensor");
+            lists.arguments.push_back(TCArgInfo(constant.cType.c_str(), constant.symbol.c_str(), ARG_SCOPE_GLOBAL,
                                                 ARG_DIR_CONSTIN, AT_MEM_L3_DEFAULTFLASH, AT_MEM_UNDEF,
-                                                ConstInfo(file.c_str(), 0, 1, 16, formats[k])));
+                                                ConstInfo(file.c_str(), 0, 1, constant.bits, constant.q)));
         }
     }
     for (int output : network.outputs) {
         isArgument[size_t(output)] = true;
-        lists.arguments.push_back(TCArgInfo(kShortPointer, network.tensors[size_t(output)].name.c_str(), ARG_SCOPE_ARG,
-                                            ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, nullptr));
+        lists.arguments.push_back(TCArgInfo(activationType(network.tensors[size_t(output)]).c_str(),
+                                            network.tensors[size_t(output)].name.c_str(), ARG_SCOPE_ARG, ARG_DIR_OUT,
+                                            AT_MEM_UNDEF, AT_MEM_L2, nullptr));
     }
     for (size_t t = 0; t < network.tensors.size(); ++t)
         if (!isArgument[t])
-            lists.locals.push_back(TCArgInfo(kShortPointer, network.tensors[t].name.c_str(), ARG_SCOPE_LOCAL,
-                                             ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, nullptr));
+            lists.locals.push_back(TCArgInfo(activationType(network.tensors[t]).c_str(), network.tensors[t].name.c_str(),
+                                             ARG_SCOPE_LOCAL, ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, nullptr));
     return lists;
 }
 
@@ -134,17 +223,20 @@ void addNode(const GapNetwork& network, const GapLayer& layer)
     std::vector<ArgBindingDescr_T*> bindings;
     for (int input : layer.inputs)
         bindings.push_back(GNodeArg(GNA_IN, network.tensors[size_t(input)].name.c_str(), 0));
-    if (layer.hasConstants()) {
-        bindings.push_back(GNodeArg(GNA_IN, (layer.name + "_W").c_str(), 0));
-        bindings.push_back(GNodeArg(GNA_IN, (layer.name + "_B").c_str(), 0));
-    }
+    const std::vector<LayerConstant> constants = layerConstants(network, layer);
+    // The generators' C arguments: In, Filter, Bias, Out, then (SQ8) Scale, ScaleN.
+    for (size_t k = 0; k < constants.size() && k < 2; ++k)
+        bindings.push_back(GNodeArg(GNA_IN, constants[k].symbol.c_str(), 0));
     bindings.push_back(GNodeArg(GNA_OUT, network.tensors[size_t(layer.output)].name.c_str(), 0));
+    for (size_t k = 2; k < constants.size(); ++k)
+        bindings.push_back(GNodeArg(GNA_IN, constants[k].symbol.c_str(), 0));
     AddNode(layer.name.c_str(), arena.makeList(std::move(bindings)));
 }
 
 }  // namespace
 
-GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder)
+GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder,
+                              const tiler::TilerCostModel& costModel)
 {
     for (const auto& [what, size] : {std::pair{"L1", budgets.l1}, std::pair{"L2", budgets.l2},
                                      std::pair{"L3", budgets.l3}, std::pair{"flash", budgets.flash}})
@@ -162,8 +254,10 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
     EmbeddedModelBuild build;
     try {
         currentModel().options.outputDir = output.string();
+        currentModel().options.costModel = costModel;
         SetSymbolDynamics();
-        SetUsedFilesNames(nullptr, 1, "CNN_BasicKernels.h");
+        const bool sq8 = network.quantization == GapQuantization::SymmetricInt8;
+        SetUsedFilesNames(nullptr, 1, sq8 ? "CNN_BasicKernels_SQ8.h" : "CNN_BasicKernels.h");
         SetGeneratedFilesNames(generation.kernelsSource.c_str(), generation.kernelsHeader.c_str());
         const std::string l1 = network.name + "_L1_Memory";
         const std::string l2 = network.name + "_L2_Memory";
@@ -175,12 +269,19 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
         // Constants that would take most of L3 RAM are read from flash where they are instead.
         uint64_t constantBytes = 0;
         for (const GapLayer& layer : network.layers)
-            constantBytes += 2 * (layer.quantizedWeights.size() + layer.quantizedBias.size());
+            constantBytes += 2 * (layer.quantizedWeights.size() + layer.quantizedBias.size()) + layer.weights8.size() +
+                             4 * layer.bias32.size() + 2 * layer.channelScales.scale.size();
         if (constantBytes > budgets.l3 / 2)
             AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
-        LoadCNNLibrary();
-        for (const GapLayer& layer : network.layers)
-            declareLayer(network, layer);
+        if (sq8) {
+            LoadCNN_SQ8_Library();
+            for (const GapLayer& layer : network.layers)
+                declareSq8Layer(network, layer);
+        } else {
+            LoadCNNLibrary();
+            for (const GapLayer& layer : network.layers)
+                declareLayer(network, layer);
+        }
         GraphSymbolLists symbols = graphSymbols(network, constantFolder);
         ObjectArena& arena = registry().arena;
         CreateGraph(network.name.c_str(), arena.makeList(std::move(symbols.arguments)),

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gap/compile/gap_network.h"
+#include "tiler/kernel_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,8 @@ struct GapGeneration {
 // Writes the fixed-point constants to <folder>/constants/, builds the model and generates its code
 // into `folder`. Throws tessera::Error with the generator's or tiler's message on failure (budget
 // too small, a layer the generators refuse).
-GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder);
+// `costModel`: the chip the estimated cycles are for.
+GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder,
+                              const tiler::TilerCostModel& costModel = {});
 
 }  // namespace tessera::gap

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "interp/fixed_point/pow2_kernels.h"
+#include "interp/fixed_point/sq8_kernels.h"
 #include "ir/graph.h"
 
 #include <cstdint>
@@ -18,7 +19,16 @@ struct GapTensor {
     TensorId source = kNoTensor; // the ONNX tensor it holds (views share it: Flatten, Reshape...)
     Shape shape;           // without the batch dimension
     int64_t elements = 0;
-    int q = 0;             // Q format (fractional bits), chosen by the quantizer
+    int q = 0;             // Q format (fractional bits), chosen by the 16-bit quantizer
+    // SQ8 networks: the real value of an int8 item is item * scale; the softmax output is Q15 int16.
+    double scale = 0.0;
+    int dataSize = 2;      // bytes per item: 2 (16-bit), 1 (int8)
+};
+
+// How a network's numbers are represented (tessera compile --quant).
+enum class GapQuantization {
+    Pow2Int16,      // 16-bit power-of-two Q formats (the CNN generators)
+    SymmetricInt8,  // 8-bit, a scale per tensor and per output feature (the SQ8 generators)
 };
 
 enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add };
@@ -54,6 +64,15 @@ struct GapLayer {
     std::vector<int16_t> quantizedWeights;
     std::vector<int16_t> quantizedBias;
 
+    // Set by the SQ8 quantizer.
+    std::vector<int8_t> weights8;
+    std::vector<int32_t> bias32;                   // in the accumulator's scale, per output feature
+    fixed_point::sq8::ChannelScales channelScales; // requantization per output feature
+    int actCap = 0;                                // ReLU6: the cap in the output's int8 units
+    int addScale1 = 0, addScale2 = 0, addShift = 0; // Add: both inputs to the output's scale
+    fixed_point::sq8::Multiplier softmaxInput;     // Softmax: the int8 input to Q softmaxInputQ
+    int softmaxInputQ = 0;
+
     bool hasConstants() const { return kind == GapLayerKind::Convolution || kind == GapLayerKind::Linear; }
 };
 
@@ -63,6 +82,7 @@ struct GapNetwork {
     std::vector<GapLayer> layers;  // in execution order
     std::vector<int> inputs;       // graph inputs, in the ONNX input order
     std::vector<int> outputs;      // graph outputs, in the ONNX output order
+    GapQuantization quantization = GapQuantization::Pow2Int16;
 };
 
 // A C identifier from an ONNX name: letters, digits and '_' kept, anything else '_', never

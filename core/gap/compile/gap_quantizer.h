@@ -29,6 +29,11 @@ std::vector<std::vector<TensorData>> randomInputSets(const Graph& graph, size_t 
 // accumulator that fits 32 bits.
 void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges);
 
+// SQ8: every tensor's scale (symmetric int8, the calibrated range over 127), per-output-feature
+// filter scales, int32 biases and the requantization multipliers of every layer. Throws
+// UnsupportedError naming the layer when a value cannot be represented.
+void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges);
+
 // The largest Q format in [0, limit] that holds values up to maxAbs in int16.
 int qFormatFor(double maxAbs, int limit);
 

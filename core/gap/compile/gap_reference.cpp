@@ -8,6 +8,44 @@
 #include <limits>
 
 namespace tessera::gap {
+namespace {
+
+namespace sq8 = fixed_point::sq8;
+
+std::vector<int8_t> narrow(const std::vector<int16_t>& values)
+{
+    return {values.begin(), values.end()};
+}
+
+std::vector<int16_t> widen(const std::vector<int8_t>& values)
+{
+    return {values.begin(), values.end()};
+}
+
+// One SQ8 layer on its int8 inputs (widened in `values`).
+std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::vector<int16_t>>& values)
+{
+    const std::vector<int8_t> in = narrow(values[size_t(layer.inputs.at(0))]);
+    switch (layer.kind) {
+    case GapLayerKind::Convolution:
+        return widen(sq8::convPoolAct(layer.conv, in, layer.weights8, layer.bias32, layer.channelScales));
+    case GapLayerKind::Pooling:
+        return widen(sq8::poolAct(layer.pool, in));
+    case GapLayerKind::GlobalAveragePool:
+        return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in));
+    case GapLayerKind::Linear:
+        return widen(sq8::linearAct(layer.inDim, layer.outDim, layer.relu, layer.actCap, in, layer.weights8,
+                                    layer.bias32, layer.channelScales));
+    case GapLayerKind::Softmax:
+        return sq8::softmaxQ15(in, layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
+    case GapLayerKind::Add:
+        return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]), layer.addScale2,
+                                 layer.addShift, layer.relu));
+    }
+    return {};
+}
+
+}  // namespace
 
 std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
                                                 const std::vector<std::vector<int16_t>>& inputs)
@@ -23,6 +61,10 @@ std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
         values[size_t(network.inputs[k])] = inputs[k];
     }
     for (const GapLayer& layer : network.layers) {
+        if (network.quantization == GapQuantization::SymmetricInt8) {
+            values[size_t(layer.output)] = runSq8Layer(layer, values);
+            continue;
+        }
         const std::vector<int16_t>& in = values[size_t(layer.inputs.at(0))];
         const int inQ = network.tensors[size_t(layer.inputs.at(0))].q;
         const int outQ = network.tensors[size_t(layer.output)].q;
@@ -56,11 +98,17 @@ std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
 
 std::vector<int16_t> quantizeInput(const GapNetwork& network, int tensor, const TensorData& value)
 {
+    const GapTensor& target = network.tensors.at(size_t(tensor));
+    if (target.dataSize == 1)
+        return widen(sq8::quantize(value.toFloats(), target.scale));
     return fixed_point::quantizeQ(value.toFloats(), network.tensors.at(size_t(tensor)).q);
 }
 
 std::vector<float> dequantizeTensor(const GapNetwork& network, int tensor, const std::vector<int16_t>& values)
 {
+    const GapTensor& source = network.tensors.at(size_t(tensor));
+    if (source.dataSize == 1)
+        return sq8::dequantize(narrow(values), source.scale);
     return fixed_point::dequantizeQ(values, network.tensors.at(size_t(tensor)).q);
 }
 

@@ -10,13 +10,13 @@
 
 namespace tessera::gap {
 
-// The values of every network tensor (int16 in its Q format) for inputs already in their Q formats
-// (network-input order).
+// The values of every network tensor for inputs already converted (network-input order): int16 in
+// its Q format for 16-bit networks, the int8 items (widened to int16) of SQ8 networks.
 std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
                                                 const std::vector<std::vector<int16_t>>& inputs);
 
-// A float tensor in the Q format of network tensor `tensor` (the conversion generated code applies
-// to its inputs), and back.
+// A float tensor in the format of network tensor `tensor` (its Q format, or its int8 scale: the
+// conversion generated code applies to its inputs), and back.
 std::vector<int16_t> quantizeInput(const GapNetwork& network, int tensor, const TensorData& value);
 std::vector<float> dequantizeTensor(const GapNetwork& network, int tensor, const std::vector<int16_t>& values);
 

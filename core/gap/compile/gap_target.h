@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gap/compile/gap_graph_builder.h"
+#include "tiler/kernel_model.h"
 
 #include <cstdint>
 #include <string>
@@ -20,6 +21,7 @@ struct GapTarget {
     uint64_t l3RamBytes = 0;   // the board's external RAM (HyperRAM)
     uint64_t flashBytes = 0;   // the board's external flash
     double clusterMhz = 0;     // nominal cluster clock, for the time estimates of the report
+    tiler::TilerCostModel costModel;  // cores, DMA bandwidths and MAC rates per kernel family
 
     GapBudgets defaultBudgets() const { return {l1Bytes, l2Bytes - l2CodeReserve, l3RamBytes, flashBytes}; }
 };

@@ -95,6 +95,51 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
+/* ---- SQ8: 8-bit symmetric layers (CNN_BasicKernels_SQ8.h; docs/gap-fixed-point.md, "SQ8") ----
+ *
+ * Call LoadCNN_SQ8_Library() once before these generators (with LoadCNNLibrary() too when a model
+ * mixes both). Activations are int8 with one scale per tensor; filters int8 with one scale per
+ * output feature; biases int32 in the accumulator's scale (Bias_DataSize 4); the per-feature
+ * requantization multipliers Scale[] and shifts ScaleN[] are 8-bit constants (Scale_DataSize 1).
+ * Layer functions have the C arguments
+ *   convolution, linear: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
+ *                         unsigned char *Scale, unsigned char *ScaleN)
+ *   pooling, global pooling: (signed char *In, signed char *Out)
+ *   addition: (signed char *In1, signed char *In2, signed char *Out)
+ *   softmax: (signed char *In, short int *Out)   (Q15 output)
+ * Filters are laid out as for the 16-bit generators. ActOper is KOP_NONE, KOP_RELU or KOP_RELUN;
+ * for KOP_RELUN, ActCap is the bound in the output's int8 units (2 to 127), else ignored. */
+void LoadCNN_SQ8_Library(void);
+
+/* Convolution + optional pooling + activation, with the geometry of CNN_ConvolutionPoolReLU. */
+int CNN_ConvolutionPoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize,
+                               int InFeat, int OutFeat, int Width, int Height,
+                               KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy,
+                               int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
+                               int Spy, int PoolPad, KernelOper_T ActOper, int ActCap);
+
+/* Fully connected layer InDim -> OutDim (KOP_LINEAR) + activation. */
+int CNN_LinearAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
+                      int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap);
+
+/* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL) + activation; the scale is kept. */
+int CNN_PoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
+                    int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper,
+                    int ActCap);
+
+/* Global average pooling (KOP_GLOBAL_AVGPOOL); the scale is kept; Width x Height at most 65535. */
+int CNN_GlobalPool_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
+                       KernelOper_T PoolOper);
+
+/* Element-wise sum into the output's scale: clip8((In1 * In1_Scale + In2 * In2_Scale) >> ScaleN,
+ * rounded), KOP_MATADD or KOP_MATADD_RELU. Scales 0 to 32767, ScaleN 0 to 62. */
+int CNN_MatAdd_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
+                   KernelOper_T AddMatOper, int In1_Scale, int In2_Scale, int ScaleN);
+
+/* Softmax of Dim int8 values to Q15: each input brought to Q(In_Q) by In_Scale / 2^In_ScaleN. */
+int CNN_SoftMax_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,
+                    int In_ScaleN, int In_Q);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,7 +2,7 @@
 // tile solver treats it like any hand-written kernel. Arithmetic: docs/gap-fixed-point.md.
 #include "CNN_Generators.h"
 
-#include "model_registry.h"
+#include "cnn_generator_support.h"
 
 #include <cstdint>
 #include <string>
@@ -10,26 +10,13 @@
 
 namespace {
 
-// Stops generation with a message naming the layer (GenTilingError does not return).
-[[noreturn]] void layerError(const char* name, const std::string& what)
-{
-    GenTilingError("%s: %s", name ? name : "(unnamed layer)", what.c_str());
-}
-
-void requireSixteenBit(const char* name, std::initializer_list<int> sizes)
-{
-    for (int size : sizes)
-        if (size != 2)
-            layerError(name, "data size " + std::to_string(size) +
-                                 " is not supported; the 16-bit power-of-two layers need every data size to be 2");
-}
-
-void requirePositive(const char* name, std::initializer_list<std::pair<const char*, int>> values)
-{
-    for (const auto& [what, value] : values)
-        if (value < 1 || value > (1 << 16))
-            layerError(name, std::string(what) + " is " + std::to_string(value) + ", expected 1 to 65536");
-}
+using tessera::gap::layerError;
+using tessera::gap::requirePositive;
+using tessera::gap::requireSixteenBit;
+using tessera::gap::ConvLayerGeometry;
+using tessera::gap::convLayerGeometry;
+using tessera::gap::finishConvolutionKernel;
+using tessera::gap::declaredKernel;
 
 constexpr const char* kShort = "short int * __restrict__";
 
@@ -47,16 +34,6 @@ unsigned reluArgument(const char* name, KernelOper_T oper, int outQ)
         layerError(name, "KOP_RELUN caps at 6, which Q" + std::to_string(outQ) +
                              " cannot hold in 16 bits; use an output Q format of 12 or less");
     return 6u << outQ;
-}
-
-// The user kernel a generator has just declared, to add what the C API cannot say.
-tessera::tiler::UserKernel& declaredKernel(const char* name)
-{
-    std::vector<tessera::tiler::UserKernel>& kernels = tessera::gap::currentModel().userKernels;
-    for (auto kernel = kernels.rbegin(); kernel != kernels.rend(); ++kernel)
-        if (kernel->name == name)
-            return *kernel;
-    layerError(name, "the generated user kernel is missing from the model");
 }
 
 // A depthwise layer: one input feature at a time (planes outer, tiles inner), each output plane
@@ -168,44 +145,13 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
     (void) Ctrl;
     (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
-    if (ConvOper != KOP_CONV && ConvOper != KOP_CONV_DP && ConvOper != KOP_CONV_DW)
-        layerError(Name, "the convolution operation must be KOP_CONV, KOP_CONV_DP or KOP_CONV_DW");
-    const bool depthwise = ConvOper == KOP_CONV_DW;
-    if (depthwise && InFeat != OutFeat)
-        layerError(Name, "a depthwise convolution (KOP_CONV_DW) needs InFeat == OutFeat, got " +
-                             std::to_string(InFeat) + " and " + std::to_string(OutFeat));
-    if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
-        layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
     const unsigned relu = reluArgument(Name, ReLUOper, Out_Q);
-    if (PoolPad != 0)
-        layerError(Name, "pooling padding is not supported by this generator yet (PoolPad must be 0)");
-    if (ConvPad < 0 || ConvPad > 64)
-        layerError(Name, "ConvPad is " + std::to_string(ConvPad) + ", expected 0 to 64");
-    const bool pooled = PoolOper != KOP_NONE;
-    if (!pooled)
-        Fpx = Fpy = Spx = Spy = Dpx = Dpy = 1;
-    if (Dpx != 1 || Dpy != 1)
-        layerError(Name, "pooling dilation must be 1");
-    requirePositive(Name, {{"InFeat", InFeat}, {"OutFeat", OutFeat}, {"Width", Width}, {"Height", Height},
-                           {"Fcx", Fcx}, {"Fcy", Fcy}, {"Dcx", Dcx}, {"Dcy", Dcy}, {"Scx", Scx}, {"Scy", Scy},
-                           {"Fpx", Fpx}, {"Fpy", Fpy}, {"Spx", Spx}, {"Spy", Spy}});
-    const int spanX = Dcx * (Fcx - 1) + 1, spanY = Dcy * (Fcy - 1) + 1;
-    // The tiles see the input with its ConvPad zero lines above and below (the tile solver's
-    // padding lines); the basic kernel adds the zero columns left and right.
-    const int paddedW = Width + 2 * ConvPad, paddedH = Height + 2 * ConvPad;
-    if (spanX > paddedW || spanY > paddedH)
-        layerError(Name, "the " + std::to_string(spanX) + "x" + std::to_string(spanY) +
-                             " filter window is larger than the " + std::to_string(Width) + "x" +
-                             std::to_string(Height) + " input with its padding of " + std::to_string(ConvPad));
-    const int convW = (paddedW - spanX) / Scx + 1, convH = (paddedH - spanY) / Scy + 1;
-    if (Fpx > convW || Fpy > convH)
-        layerError(Name, "the pooling window is larger than the " + std::to_string(convW) + "x" +
-                             std::to_string(convH) + " convolution output");
-    const int outW = (convW - Fpx) / Spx + 1, outH = (convH - Fpy) / Spy + 1;
-    // Lines shared by neighbouring tiles: pooling windows wider than their stride, then the
-    // convolution window (scaled by its stride) on top of that.
-    const int convOverlap = Fpy > Spy ? Fpy - Spy : 0;
-    const int inOverlap = Scy * convOverlap + (spanY > Scy ? spanY - Scy : 0);
+    const ConvLayerGeometry g = convLayerGeometry(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy,
+                                                  Scx, Scy, ConvPad, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad);
+    const bool depthwise = g.depthwise;
+    Fpx = g.Fpx, Fpy = g.Fpy, Spx = g.Spx, Spy = g.Spy;
+    const int convW = g.convW, convH = g.convH, outW = g.outW, outH = g.outH;
+    const int convOverlap = g.convOverlap, inOverlap = g.inOverlap;
 
     const int pool = PoolOper == KOP_MAXPOOL ? 1 : PoolOper == KOP_AVGPOOL ? 2 : 0;
     if (depthwise)
@@ -245,20 +191,7 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                                   unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
                            KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                                   "Out", 0)));
-    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
-    kernel.operations = std::uint64_t(OutFeat) * unsigned(convW) * unsigned(convH) * unsigned(depthwise ? 1 : InFeat) *
-                        unsigned(Fcx) * unsigned(Fcy);
-    // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
-    for (tessera::tiler::KernelArgument& arg : kernel.args) {
-        if (arg.name == "Filter" && !depthwise) {
-            arg.constantOuter = unsigned(OutFeat);
-            arg.constantInner = unsigned(InFeat);
-        }
-        if (arg.name == "In")
-            arg.padBefore = arg.padAfter = unsigned(ConvPad);  // zero lines the tiles see, not stored
-        if (arg.name == "Out")
-            arg.planePerInput = depthwise;
-    }
+    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy, ConvPad);
     return 1;
 }
 

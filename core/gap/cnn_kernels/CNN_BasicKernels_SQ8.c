@@ -1,0 +1,232 @@
+/* Tessera's SQ8 CNN basic kernels (see CNN_BasicKernels_SQ8.h). The arithmetic follows the "SQ8"
+ * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
+ * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64.
+ *
+ * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
+ * from the same inputs whatever the split, so the result does not depend on the number of cores.
+ * Planar kernels split the Feat x rows space, KerLinear_SQ8 its outputs, KerMatAdd_SQ8 and
+ * KerGlobalSum_SQ8 the elements, KerSoftMax_SQ8 runs on core 0. All end on a team barrier. */
+#include "CNN_BasicKernels_SQ8.h"
+#include "CNN_KernelHelpers.h"
+
+/* requant(acc, Scale, ScaleN) = clip8(roundnorm((int64) acc * Scale, ScaleN)). */
+static inline int32_t requant(int32_t Acc, unsigned int Scale, unsigned int ScaleN)
+{
+    return clip8(roundnorm((int64_t) Acc * (int64_t) Scale, (int) ScaleN));
+}
+
+/* ---- KerSetBias_SQ8 ---- */
+
+void KerSetBias_SQ8(KerSetBias_SQ8_Arg_T *Arg)
+{
+    int * __restrict__ Out = Arg->Out;
+    unsigned int W = Arg->W, H = Arg->H;
+    unsigned int First, Last;
+
+    core_range(Arg->Feat * H, &First, &Last); /* rows of all planes: row r is plane r / H */
+    for (unsigned int r = First; r < Last; r++) {
+        int Value = Arg->Bias[r / H];
+        int * __restrict__ Row = Out + r * W;
+        for (unsigned int x = 0; x < W; x++)
+            Row[x] = Value;
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerConv_SQ8 ---- */
+
+void KerConv_SQ8(KerConv_SQ8_Arg_T *Arg)
+{
+    signed char * __restrict__ In = Arg->In;
+    signed char * __restrict__ Filter = Arg->Filter;
+    int * __restrict__ Out = Arg->Out;
+    unsigned int W = Arg->W;
+    unsigned int Wo = Arg->Wo, Ho = Arg->Ho;
+    unsigned int Fx = Arg->Fx, Fy = Arg->Fy;
+    unsigned int Sx = Arg->Sx, Sy = Arg->Sy;
+    unsigned int Dx = Arg->Dx, Dy = Arg->Dy;
+    int PadL = (int) Arg->PadL;
+    unsigned int First, Last;
+
+    core_range(Arg->Feat * Ho, &First, &Last); /* output rows of all planes */
+    for (unsigned int r = First; r < Last; r++) {
+        unsigned int f = r / Ho, y = r % Ho;
+        const signed char * __restrict__ Filt = Filter + f * Fy * Fx;
+        int * __restrict__ Row = Out + r * Wo;
+        for (unsigned int x = 0; x < Wo; x++) {
+            int32_t Acc = 0;
+            const int Column = (int) (x * Sx) - PadL;
+            /* The filter taps that fall on real columns: kx in [KxFirst, KxEnd). */
+            unsigned int KxFirst = 0, KxEnd = Fx;
+            while (KxFirst < Fx && Column + (int) (KxFirst * Dx) < 0)
+                KxFirst++;
+            while (KxEnd > KxFirst && Column + (int) ((KxEnd - 1) * Dx) >= (int) W)
+                KxEnd--;
+            for (unsigned int ky = 0; ky < Fy; ky++) {
+                const signed char *Line = In + (y * Sy + ky * Dy) * W;
+                const signed char *FLine = Filt + ky * Fx;
+                for (unsigned int kx = KxFirst; kx < KxEnd; kx++)
+                    Acc += (int32_t) Line[Column + (int) (kx * Dx)] * (int32_t) FLine[kx];
+            }
+            Row[x] += Acc;
+        }
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerScalePoolAct_SQ8 ---- */
+
+void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
+{
+    int * __restrict__ In = Arg->In;
+    signed char * __restrict__ Out = Arg->Out;
+    unsigned int W = Arg->W, H = Arg->H;
+    unsigned int Wo = Arg->Wo, Ho = Arg->Ho;
+    unsigned int Oper = Arg->PoolOper;
+    unsigned int Fx = Arg->Fx, Fy = Arg->Fy;
+    unsigned int Sx = Arg->Sx, Sy = Arg->Sy;
+    unsigned int ReLU = Arg->ReLU;
+    unsigned int First, Last;
+
+    if (Oper == CNN_POOL_NONE) /* Wo = W, Ho = H */
+        Fx = Fy = Sx = Sy = 1;
+    core_range(Arg->Feat * Ho, &First, &Last); /* output rows of all planes */
+    for (unsigned int r = First; r < Last; r++) {
+        unsigned int f = r / Ho, y = r % Ho;
+        const int * __restrict__ Plane = In + f * W * H;
+        const unsigned int Scale = Arg->Scale[f], ScaleN = Arg->ScaleN[f];
+        signed char * __restrict__ Row = Out + r * Wo;
+        for (unsigned int x = 0; x < Wo; x++) {
+            int32_t v;
+            if (Oper == CNN_POOL_AVG) { /* every window position is inside (no padding) */
+                int32_t Sum = 0;
+                for (unsigned int ky = 0; ky < Fy; ky++)
+                    for (unsigned int kx = 0; kx < Fx; kx++)
+                        Sum += requant(Plane[(y * Sy + ky) * W + x * Sx + kx], Scale, ScaleN);
+                v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
+            } else { /* max, or the value itself for a 1 x 1 window */
+                v = -128;
+                for (unsigned int ky = 0; ky < Fy; ky++)
+                    for (unsigned int kx = 0; kx < Fx; kx++) {
+                        int32_t u = requant(Plane[(y * Sy + ky) * W + x * Sx + kx], Scale, ScaleN);
+                        if (u > v)
+                            v = u;
+                    }
+            }
+            Row[x] = (signed char) apply_relu(v, ReLU);
+        }
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerLinear_SQ8 ---- */
+
+void KerLinear_SQ8(KerLinear_SQ8_Arg_T *Arg)
+{
+    signed char * __restrict__ In = Arg->In;
+    signed char * __restrict__ Filter = Arg->Filter;
+    signed char * __restrict__ Out = Arg->Out;
+    unsigned int InDim = Arg->InDim;
+    unsigned int First, Last;
+
+    core_range(Arg->OutDim, &First, &Last);
+    for (unsigned int o = First; o < Last; o++) {
+        const signed char *Row = Filter + o * InDim;
+        int32_t Acc = Arg->Bias[o];
+        for (unsigned int i = 0; i < InDim; i++)
+            Acc += (int32_t) In[i] * (int32_t) Row[i];
+        Out[o] = (signed char) apply_relu(requant(Acc, Arg->Scale[o], Arg->ScaleN[o]), Arg->ReLU);
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerPoolAct_SQ8 ---- */
+
+void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
+{
+    signed char * __restrict__ In = Arg->In;
+    signed char * __restrict__ Out = Arg->Out;
+    unsigned int W = Arg->W, H = Arg->H;
+    unsigned int Wo = Arg->Wo, Ho = Arg->Ho;
+    unsigned int Oper = Arg->PoolOper;
+    unsigned int Fx = Arg->Fx, Fy = Arg->Fy, Sx = Arg->Sx, Sy = Arg->Sy;
+    unsigned int ReLU = Arg->ReLU;
+    unsigned int First, Last;
+
+    if (Oper == CNN_POOL_NONE)
+        Fx = Fy = Sx = Sy = 1;
+    core_range(Arg->Feat * Ho, &First, &Last);
+    for (unsigned int r = First; r < Last; r++) {
+        unsigned int f = r / Ho, y = r % Ho;
+        const signed char * __restrict__ Plane = In + f * W * H;
+        signed char * __restrict__ Row = Out + r * Wo;
+        for (unsigned int x = 0; x < Wo; x++) {
+            int32_t v;
+            if (Oper == CNN_POOL_AVG) {
+                int32_t Sum = 0;
+                for (unsigned int ky = 0; ky < Fy; ky++)
+                    for (unsigned int kx = 0; kx < Fx; kx++)
+                        Sum += Plane[(y * Sy + ky) * W + x * Sx + kx];
+                v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
+            } else {
+                v = -128;
+                for (unsigned int ky = 0; ky < Fy; ky++)
+                    for (unsigned int kx = 0; kx < Fx; kx++)
+                        if (Plane[(y * Sy + ky) * W + x * Sx + kx] > v)
+                            v = Plane[(y * Sy + ky) * W + x * Sx + kx];
+            }
+            Row[x] = (signed char) apply_relu(v, ReLU);
+        }
+    }
+    rt_team_barrier();
+}
+
+/* ---- Global average pooling ---- */
+
+void KerGlobalSum_SQ8(KerGlobalSum_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    int32_t Sum = 0;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Sum += Arg->In[i];
+    Arg->Partial[gap_coreid()] = Sum;
+    rt_team_barrier();
+    if (gap_coreid() == 0) /* integer sums: the total does not depend on the split */
+        for (int c = 0; c < gap_ncore(); c++)
+            *Arg->Sum += Arg->Partial[c];
+    rt_team_barrier();
+}
+
+void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, signed char * __restrict__ Out)
+{
+    /* The average of int8 values is an int8 value: the clip only guards against a wrong Count. */
+    *Out = (signed char) clip8(ndiv(*Sum, (int64_t) Count));
+}
+
+/* ---- KerMatAdd_SQ8 ---- */
+
+void KerMatAdd_SQ8(KerMatAdd_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const int64_t Scale1 = Arg->Scale1, Scale2 = Arg->Scale2;
+    const int ScaleN = Arg->ScaleN;
+    unsigned int ReLU = Arg->ReLU;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        int32_t v = clip8(roundnorm((int64_t) Arg->In1[i] * Scale1 + (int64_t) Arg->In2[i] * Scale2, ScaleN));
+        Arg->Out[i] = (signed char) apply_relu(v, ReLU);
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerSoftMax_SQ8 ---- */
+
+void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg)
+{
+    if (gap_coreid() == 0 && Arg->N > 0)
+        softmax_q15(0, Arg->In, Arg->Scale, Arg->ScaleN, Arg->N, Arg->InQ, Arg->Out);
+    rt_team_barrier();
+}

@@ -1,0 +1,150 @@
+/* Tessera's CNN basic kernels in 8-bit symmetric quantization (SQ8), called by the code the SQ8
+ * CNN generators produce (CNN_Generators.h, the *_SQ8 generators). The arithmetic is defined in
+ * docs/gap-fixed-point.md ("SQ8") and is bit-exact with the reference interpreter's SQ8 kernels.
+ *
+ * Activations are int8 with one scale per tensor, filters int8 with one scale per output feature,
+ * biases int32 in the accumulator's scale. An int32 accumulator goes back to int8 through a
+ * per-feature multiplier and shift:
+ *   requant(acc, Scale, ScaleN) = clip8(roundnorm((int64) acc * Scale, ScaleN))
+ * (Scale 0..255, ScaleN 0..62; roundnorm as in the 16-bit kernels: halves rounded up).
+ *
+ * Like the 16-bit kernels, all kernels are parallel (split with gap_coreid()/gap_ncore(), end on a
+ * team barrier), tiles are compact in L1, and the ReLU argument is 0 none, 1 max(v, 0), N > 1
+ * min(max(v, 0), N). The pooling operations are the CNN_POOL_* of CNN_BasicKernels.h. */
+#ifndef TESSERA_CNN_BASIC_KERNELS_SQ8_H
+#define TESSERA_CNN_BASIC_KERNELS_SQ8_H
+
+#include "CNN_BasicKernels.h"
+
+/* Sets every value of Feat planes of W x H int32 accumulators to Bias[f] (already in the
+ * accumulator's scale). */
+typedef struct {
+    int * __restrict__ Out;
+    unsigned int W;
+    unsigned int H;
+    unsigned int Feat;
+    int * __restrict__ Bias;
+} KerSetBias_SQ8_Arg_T;
+void KerSetBias_SQ8(KerSetBias_SQ8_Arg_T *Arg);
+
+/* KerConv32 on int8 data: adds one input feature's contribution to Feat int32 output planes,
+ * with the same geometry and padding rules as KerConv32. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    signed char * __restrict__ Filter;
+    int * __restrict__ Out;
+    unsigned int Wo;
+    unsigned int Ho;
+    unsigned int Feat;
+    unsigned int Fx;
+    unsigned int Fy;
+    unsigned int Sx;
+    unsigned int Sy;
+    unsigned int Dx;
+    unsigned int Dy;
+    unsigned int PadL;
+} KerConv_SQ8_Arg_T;
+void KerConv_SQ8(KerConv_SQ8_Arg_T *Arg);
+
+/* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int8 outputs:
+ * v = requant(acc, Scale[f], ScaleN[f]), then pooling (as KerNormPoolReLU: CNN_POOL_*, window
+ * Fx x Fy, stride Sx, Sy, no padding; average = ndiv(sum, Fx * Fy)), then ReLU. */
+typedef struct {
+    int * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    unsigned int Feat;
+    signed char * __restrict__ Out;
+    unsigned int Wo;
+    unsigned int Ho;
+    unsigned char * __restrict__ Scale;
+    unsigned char * __restrict__ ScaleN;
+    unsigned int PoolOper;
+    unsigned int Fx;
+    unsigned int Fy;
+    unsigned int Sx;
+    unsigned int Sy;
+    unsigned int ReLU;
+} KerScalePoolAct_SQ8_Arg_T;
+void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg);
+
+/* Linear layer on OutDim outputs (one tile of them):
+ *   Out[o] = requant(Bias[o] + sum_i In[i] * Filter[o*InDim + i], Scale[o], ScaleN[o])
+ * then ReLU. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int InDim;
+    signed char * __restrict__ Filter;
+    int * __restrict__ Bias;
+    signed char * __restrict__ Out;
+    unsigned int OutDim;
+    unsigned char * __restrict__ Scale;
+    unsigned char * __restrict__ ScaleN;
+    unsigned int ReLU;
+} KerLinear_SQ8_Arg_T;
+void KerLinear_SQ8(KerLinear_SQ8_Arg_T *Arg);
+
+/* Pooling alone on Feat planes of W x H int8 values (as KerPoolReLU; the scale does not change),
+ * then ReLU. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    unsigned int Feat;
+    signed char * __restrict__ Out;
+    unsigned int Wo;
+    unsigned int Ho;
+    unsigned int PoolOper;
+    unsigned int Fx;
+    unsigned int Fy;
+    unsigned int Sx;
+    unsigned int Sy;
+    unsigned int ReLU;
+} KerPoolAct_SQ8_Arg_T;
+void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg);
+
+/* Global average pooling of one int8 plane, tile by tile (the sum is cleared by KerGlobalSumInit):
+ * KerGlobalSum_SQ8 adds the W x H values of a tile (Partial: one int32 per core, at most 8 cores),
+ * KerGlobalAvgFinish_SQ8 writes ndiv(sum, Count) (Count = W x H of the whole plane; same scale). */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    int * __restrict__ Sum;
+    int * __restrict__ Partial;
+} KerGlobalSum_SQ8_Arg_T;
+void KerGlobalSum_SQ8(KerGlobalSum_SQ8_Arg_T *Arg);
+void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, signed char * __restrict__ Out);
+
+/* Element-wise sum of W x H int8 values of two scales into the output's scale:
+ *   Out = clip8(roundnorm(In1 * Scale1 + In2 * Scale2, ScaleN))   (int64; Scale1, Scale2 0..32767)
+ * then ReLU. */
+typedef struct {
+    signed char * __restrict__ In1;
+    signed char * __restrict__ In2;
+    signed char * __restrict__ Out;
+    unsigned int W;
+    unsigned int H;
+    int Scale1;
+    int Scale2;
+    int ScaleN;
+    unsigned int ReLU;
+} KerMatAdd_SQ8_Arg_T;
+void KerMatAdd_SQ8(KerMatAdd_SQ8_Arg_T *Arg);
+
+/* Softmax of N int8 values to Q15: each value is first brought to Q(InQ) in 16 bits,
+ *   t = clip16(roundnorm(In[i] * Scale, ScaleN))
+ * then the 16-bit softmax (KerSoftMax) of t in Q(InQ) gives Out. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int N;
+    int Scale;
+    int ScaleN;
+    int InQ;
+    short int * __restrict__ Out;
+} KerSoftMax_SQ8_Arg_T;
+void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg);
+
+#endif

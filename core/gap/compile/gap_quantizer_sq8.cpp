@@ -1,0 +1,156 @@
+// SQ8 quantization of a GAP network (docs/gap-fixed-point.md, "SQ8"): symmetric int8 activations
+// with one scale per tensor from the calibrated range, int8 filters with one scale per output
+// feature, int32 biases in the accumulator's scale, and the integer multipliers that bring each
+// layer's result to its output's scale.
+#include "gap/compile/gap_quantizer.h"
+
+#include "ir/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tessera::gap {
+namespace {
+
+namespace sq8 = fixed_point::sq8;
+
+// The smallest scale given to a tensor: one whose values were all zero in calibration.
+constexpr double kSmallestScale = 1e-8;
+
+double scaleFor(double range)
+{
+    return std::max(range, 0.0) / 127.0 > kSmallestScale ? range / 127.0 : kSmallestScale;
+}
+
+// Per output feature: the filter's int8 values and scale, the int32 bias and the multiplier from
+// the accumulator (input scale x filter scale) to the output scale.
+void quantizeFilters(GapLayer& layer, int features, double inputScale, double outputScale)
+{
+    const size_t perFeature = layer.weights.size() / size_t(features);
+    layer.weights8.resize(layer.weights.size());
+    layer.bias32.resize(size_t(features));
+    layer.channelScales.scale.resize(size_t(features));
+    layer.channelScales.shift.resize(size_t(features));
+    for (int f = 0; f < features; ++f) {
+        const auto begin = layer.weights.begin() + std::ptrdiff_t(size_t(f) * perFeature);
+        const std::vector<float> filter(begin, begin + std::ptrdiff_t(perFeature));
+        double largest = 0.0;
+        for (float w : filter)
+            largest = std::max(largest, double(std::fabs(w)));
+        const double filterScale = largest > 0.0 ? largest / 127.0 : 1.0;
+        const std::vector<int8_t> quantized = sq8::quantize(filter, filterScale);
+        std::copy(quantized.begin(), quantized.end(), layer.weights8.begin() + std::ptrdiff_t(size_t(f) * perFeature));
+
+        const double accumulatorScale = inputScale * filterScale;
+        const double bias = std::round(double(layer.bias[size_t(f)]) / accumulatorScale);
+        if (!(std::fabs(bias) <= double(std::numeric_limits<int32_t>::max() / 2)))
+            throw UnsupportedError(fmt::format(
+                "layer {}: the bias of output feature {} ({:.4g}) is too large for an int32 accumulator at the "
+                "input's 8-bit scale; rescale the model's weights or use --quant int16",
+                layer.name, f, layer.bias[size_t(f)]));
+        layer.bias32[size_t(f)] = int32_t(bias);
+        const sq8::Multiplier multiplier = sq8::multiplierFor(accumulatorScale / outputScale);
+        layer.channelScales.scale[size_t(f)] = uint8_t(multiplier.scale);
+        layer.channelScales.shift[size_t(f)] = uint8_t(multiplier.shift);
+    }
+}
+
+// The largest requantization factor an 8-bit multiplier can give is below 256: an output scale
+// that small (a layer whose outputs were almost all zero in calibration) is raised to fit.
+double outputScaleFor(const GapLayer& layer, int features, double inputScale, double outputScale)
+{
+    const size_t perFeature = layer.weights.size() / size_t(features);
+    double largestFilterScale = 0.0;
+    for (size_t k = 0; k < layer.weights.size(); k += perFeature) {
+        double largest = 0.0;
+        for (size_t i = k; i < k + perFeature; ++i)
+            largest = std::max(largest, double(std::fabs(layer.weights[i])));
+        largestFilterScale = std::max(largestFilterScale, largest > 0.0 ? largest / 127.0 : 1.0);
+    }
+    return std::max(outputScale, inputScale * largestFilterScale / 255.0);
+}
+
+// 8-bit products summed over `terms` items stay far from the int32 limit up to 2^17 terms.
+void checkAccumulator(const GapLayer& layer, int64_t terms)
+{
+    if (terms > (int64_t(1) << 17))
+        throw UnsupportedError(fmt::format("layer {}: {} products per output could overflow the int32 accumulator "
+                                           "of 8-bit layers; use --quant int16",
+                                           layer.name, terms));
+}
+
+}  // namespace
+
+void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
+{
+    network.quantization = GapQuantization::SymmetricInt8;
+    auto rangeOf = [&](TensorId id, bool positiveOnly) {
+        return double(positiveOnly ? ranges.maxPositive.at(size_t(id)) : ranges.maxAbs.at(size_t(id)));
+    };
+    for (GapTensor& tensor : network.tensors)
+        tensor.dataSize = 1;
+    for (int input : network.inputs)
+        network.tensors[size_t(input)].scale = scaleFor(rangeOf(network.tensors[size_t(input)].source, false));
+
+    for (GapLayer& layer : network.layers) {
+        GapTensor& output = network.tensors[size_t(layer.output)];
+        const double inputScale = network.tensors[size_t(layer.inputs.at(0))].scale;
+        switch (layer.kind) {
+        case GapLayerKind::Pooling:
+        case GapLayerKind::GlobalAveragePool:
+            output.scale = inputScale;  // the generators keep the scale
+            break;
+        case GapLayerKind::Softmax: {
+            // The input goes to the largest Q format (at most Q12) that holds its int8 range in 16 bits.
+            layer.softmaxInputQ = qFormatFor(127.0 * inputScale, 12);
+            layer.softmaxInput = sq8::multiplier15For(inputScale * std::ldexp(1.0, layer.softmaxInputQ));
+            output.dataSize = 2;
+            output.q = 15;
+            output.scale = std::ldexp(1.0, -15);
+            break;
+        }
+        case GapLayerKind::Add: {
+            output.scale = scaleFor(std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false)));
+            const double scale1 = inputScale / output.scale;
+            const double scale2 = network.tensors[size_t(layer.inputs.at(1))].scale / output.scale;
+            // One shift for both: the larger factor gets 15 significant bits.
+            const sq8::Multiplier larger = sq8::multiplier15For(std::max(scale1, scale2));
+            if (std::max(scale1, scale2) >= 32768.0 || larger.shift < 0)
+                throw UnsupportedError(fmt::format("layer {}: the inputs' scales are over 32768 times the output's",
+                                                   layer.name));
+            layer.addShift = larger.shift;
+            layer.addScale1 = int(std::lround(std::ldexp(scale1, larger.shift)));
+            layer.addScale2 = int(std::lround(std::ldexp(scale2, larger.shift)));
+            layer.addScale1 = std::min(layer.addScale1, 32767);
+            layer.addScale2 = std::min(layer.addScale2, 32767);
+            break;
+        }
+        case GapLayerKind::Convolution:
+        case GapLayerKind::Linear: {
+            const bool conv = layer.kind == GapLayerKind::Convolution;
+            const bool relu = conv ? layer.conv.relu : layer.relu;
+            const int features = conv ? layer.conv.outFeatures : layer.outDim;
+            checkAccumulator(layer, conv ? int64_t(layer.conv.depthwise ? 1 : layer.conv.inFeatures) *
+                                               layer.conv.filterWidth * layer.conv.filterHeight
+                                         : int64_t(layer.inDim));
+            // Results are requantized before pooling and ReLU: the scale holds the normalized range
+            // (its positive part when a ReLU follows, at most 6 for ReLU6).
+            double range = std::max(rangeOf(layer.normalized, relu), rangeOf(output.source, false));
+            if (layer.relu6)
+                range = std::min(range, 6.0);
+            output.scale = outputScaleFor(layer, features, inputScale, scaleFor(range));
+            if (layer.relu6)
+                layer.actCap = std::clamp(int(std::lround(6.0 / output.scale)), 2, 127);
+            quantizeFilters(layer, features, inputScale, output.scale);
+            if (conv)
+                layer.conv.reluCap = layer.actCap;
+            break;
+        }
+        }
+    }
+}
+
+}  // namespace tessera::gap

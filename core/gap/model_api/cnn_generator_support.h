@@ -1,0 +1,127 @@
+// Checks and helpers shared by the CNN generators (16-bit and SQ8).
+#pragma once
+
+#include "CNN_Generators.h"
+#include "model_registry.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tessera::gap {
+
+// Stops generation with a message naming the layer (GenTilingError does not return).
+[[noreturn]] inline void layerError(const char* name, const std::string& what)
+{
+    GenTilingError("%s: %s", name ? name : "(unnamed layer)", what.c_str());
+}
+
+inline void requireSixteenBit(const char* name, std::initializer_list<int> sizes)
+{
+    for (int size : sizes)
+        if (size != 2)
+            layerError(name, "data size " + std::to_string(size) +
+                                 " is not supported; the 16-bit power-of-two layers need every data size to be 2");
+}
+
+inline void requirePositive(const char* name, std::initializer_list<std::pair<const char*, int>> values)
+{
+    for (const auto& [what, value] : values)
+        if (value < 1 || value > (1 << 16))
+            layerError(name, std::string(what) + " is " + std::to_string(value) + ", expected 1 to 65536");
+}
+
+// The user kernel a generator has just declared, to add what the C API cannot say.
+inline tessera::tiler::UserKernel& declaredKernel(const char* name)
+{
+    std::vector<tessera::tiler::UserKernel>& kernels = currentModel().userKernels;
+    for (auto kernel = kernels.rbegin(); kernel != kernels.rend(); ++kernel)
+        if (kernel->name == name)
+            return *kernel;
+    layerError(name, "the generated user kernel is missing from the model");
+}
+
+// The checked geometry of a convolution + pooling layer, shared by the 16-bit and SQ8 generators.
+struct ConvLayerGeometry {
+    bool depthwise = false;
+    int Fpx = 1, Fpy = 1, Spx = 1, Spy = 1;  // the pooling window (1x1 stride 1 without pooling)
+    int convW = 0, convH = 0;                // the convolution's output planes
+    int outW = 0, outH = 0;                  // after pooling
+    int convOverlap = 0;                     // accumulator lines shared by neighbouring tiles
+    int inOverlap = 0;                       // input lines shared by neighbouring tiles
+};
+
+inline ConvLayerGeometry convLayerGeometry(const char* Name, int InFeat, int OutFeat, int Width, int Height,
+                                           KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx,
+                                           int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx,
+                                           int Dpy, int Spx, int Spy, int PoolPad)
+{
+    ConvLayerGeometry g;
+    if (ConvOper != KOP_CONV && ConvOper != KOP_CONV_DP && ConvOper != KOP_CONV_DW)
+        layerError(Name, "the convolution operation must be KOP_CONV, KOP_CONV_DP or KOP_CONV_DW");
+    g.depthwise = ConvOper == KOP_CONV_DW;
+    if (g.depthwise && InFeat != OutFeat)
+        layerError(Name, "a depthwise convolution (KOP_CONV_DW) needs InFeat == OutFeat, got " +
+                             std::to_string(InFeat) + " and " + std::to_string(OutFeat));
+    if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
+    if (PoolPad != 0)
+        layerError(Name, "pooling padding is not supported by this generator yet (PoolPad must be 0)");
+    if (ConvPad < 0 || ConvPad > 64)
+        layerError(Name, "ConvPad is " + std::to_string(ConvPad) + ", expected 0 to 64");
+    const bool pooled = PoolOper != KOP_NONE;
+    if (!pooled)
+        Fpx = Fpy = Spx = Spy = Dpx = Dpy = 1;
+    if (Dpx != 1 || Dpy != 1)
+        layerError(Name, "pooling dilation must be 1");
+    requirePositive(Name, {{"InFeat", InFeat}, {"OutFeat", OutFeat}, {"Width", Width}, {"Height", Height},
+                           {"Fcx", Fcx}, {"Fcy", Fcy}, {"Dcx", Dcx}, {"Dcy", Dcy}, {"Scx", Scx}, {"Scy", Scy},
+                           {"Fpx", Fpx}, {"Fpy", Fpy}, {"Spx", Spx}, {"Spy", Spy}});
+    const int spanX = Dcx * (Fcx - 1) + 1, spanY = Dcy * (Fcy - 1) + 1;
+    // The tiles see the input with its ConvPad zero lines above and below (the tile solver's
+    // padding lines); the basic kernel adds the zero columns left and right.
+    const int paddedW = Width + 2 * ConvPad, paddedH = Height + 2 * ConvPad;
+    if (spanX > paddedW || spanY > paddedH)
+        layerError(Name, "the " + std::to_string(spanX) + "x" + std::to_string(spanY) +
+                             " filter window is larger than the " + std::to_string(Width) + "x" +
+                             std::to_string(Height) + " input with its padding of " + std::to_string(ConvPad));
+    g.convW = (paddedW - spanX) / Scx + 1;
+    g.convH = (paddedH - spanY) / Scy + 1;
+    if (Fpx > g.convW || Fpy > g.convH)
+        layerError(Name, "the pooling window is larger than the " + std::to_string(g.convW) + "x" +
+                             std::to_string(g.convH) + " convolution output");
+    g.outW = (g.convW - Fpx) / Spx + 1;
+    g.outH = (g.convH - Fpy) / Spy + 1;
+    // Lines shared by neighbouring tiles: pooling windows wider than their stride, then the
+    // convolution window (scaled by its stride) on top of that.
+    g.convOverlap = Fpy > Spy ? Fpy - Spy : 0;
+    g.inOverlap = Scy * g.convOverlap + (spanY > Scy ? spanY - Scy : 0);
+    g.Fpx = Fpx, g.Fpy = Fpy, g.Spx = Spx, g.Spy = Spy;
+    return g;
+}
+
+// What the C API of a convolution layer cannot say: its MACs, the input-feature-major filter layout
+// of the graph's constants, the padding lines the tiles see and, for depthwise layers, outputs that
+// follow the input planes.
+inline void finishConvolutionKernel(const char* Name, const ConvLayerGeometry& g, int InFeat, int OutFeat, int Fcx,
+                                    int Fcy, int ConvPad)
+{
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(OutFeat) * unsigned(g.convW) * unsigned(g.convH) *
+                        unsigned(g.depthwise ? 1 : InFeat) * unsigned(Fcx) * unsigned(Fcy);
+    // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
+    for (tessera::tiler::KernelArgument& arg : kernel.args) {
+        if (arg.name == "Filter" && !g.depthwise) {
+            arg.constantOuter = unsigned(OutFeat);
+            arg.constantInner = unsigned(InFeat);
+        }
+        if (arg.name == "In")
+            arg.padBefore = arg.padAfter = unsigned(ConvPad);  // zero lines the tiles see, not stored
+        if (arg.name == "Out")
+            arg.planePerInput = g.depthwise;
+    }
+}
+
+}  // namespace tessera::gap

@@ -1,0 +1,331 @@
+// The SQ8 CNN generators: 8-bit symmetric layers (int8 activations with a scale per tensor, int8
+// filters with a scale per output feature, int32 biases), one user kernel per layer like the
+// 16-bit generators, calling the basic kernels of CNN_BasicKernels_SQ8.h. Arithmetic:
+// docs/gap-fixed-point.md, "SQ8".
+#include "CNN_Generators.h"
+
+#include "cnn_generator_support.h"
+
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using tessera::gap::ConvLayerGeometry;
+using tessera::gap::convLayerGeometry;
+using tessera::gap::declaredKernel;
+using tessera::gap::finishConvolutionKernel;
+using tessera::gap::layerError;
+using tessera::gap::requirePositive;
+
+constexpr const char* kChar = "signed char * __restrict__";
+constexpr const char* kUChar = "unsigned char * __restrict__";
+constexpr const char* kInt = "int * __restrict__";
+constexpr const char* kUnsigned = "unsigned int";
+
+// The ReLU argument of the SQ8 basic kernels: 0 none, 1 ReLU, the cap (2..127, in the output's
+// int8 units) for KOP_RELUN.
+unsigned activationArgument(const char* name, KernelOper_T oper, int cap)
+{
+    if (oper == KOP_NONE)
+        return 0;
+    if (oper == KOP_RELU)
+        return 1;
+    if (oper != KOP_RELUN)
+        layerError(name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN");
+    if (cap < 2 || cap > 127)
+        layerError(name, "the KOP_RELUN cap is " + std::to_string(cap) +
+                             "; give 2 to 127, the bound (6 for ReLU6) in the output's int8 units");
+    return unsigned(cap);
+}
+
+void requireSizes(const char* name, int biasDataSize, int scaleDataSize)
+{
+    if (biasDataSize != 4)
+        layerError(name, "Bias_DataSize is " + std::to_string(biasDataSize) + "; SQ8 biases are int32 (4)");
+    if (scaleDataSize != 1)
+        layerError(name, "Scale_DataSize is " + std::to_string(scaleDataSize) + "; SQ8 scales are 8-bit (1)");
+}
+
+void requireRange(const char* name, const char* what, int value, int low, int high)
+{
+    if (value < low || value > high)
+        layerError(name, std::string(what) + " is " + std::to_string(value) + ", expected " + std::to_string(low) +
+                             " to " + std::to_string(high));
+}
+
+int poolCode(KernelOper_T oper)
+{
+    return oper == KOP_MAXPOOL ? 1 : oper == KOP_AVGPOOL ? 2 : 0;
+}
+
+CKernel_Arg_T** convolutionCArgs()
+{
+    return CArgs(6, TCArg(kChar, "In"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"), TCArg(kChar, "Out"),
+                 TCArg(kUChar, "Scale"), TCArg(kUChar, "ScaleN"));
+}
+
+}  // namespace
+
+extern "C" {
+
+void LoadCNN_SQ8_Library(void)
+{
+    LibKernel("KerSetBias_SQ8", CALL_PARALLEL,
+              CArgs(5, TCArg(kInt, "Out"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+                    TCArg(kInt, "Bias")),
+              "KerSetBias_SQ8_Arg_T");
+    LibKernel("KerConv_SQ8", CALL_PARALLEL,
+              CArgs(15, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kChar, "Filter"),
+                    TCArg(kInt, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "Feat"),
+                    TCArg(kUnsigned, "Fx"), TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"),
+                    TCArg(kUnsigned, "Dx"), TCArg(kUnsigned, "Dy"), TCArg(kUnsigned, "PadL")),
+              "KerConv_SQ8_Arg_T");
+    LibKernel("KerScalePoolAct_SQ8", CALL_PARALLEL,
+              CArgs(15, TCArg(kInt, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+                    TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUChar, "Scale"),
+                    TCArg(kUChar, "ScaleN"), TCArg(kUnsigned, "PoolOper"), TCArg(kUnsigned, "Fx"),
+                    TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"), TCArg(kUnsigned, "ReLU")),
+              "KerScalePoolAct_SQ8_Arg_T");
+    LibKernel("KerLinear_SQ8", CALL_PARALLEL,
+              CArgs(9, TCArg(kChar, "In"), TCArg(kUnsigned, "InDim"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"),
+                    TCArg(kChar, "Out"), TCArg(kUnsigned, "OutDim"), TCArg(kUChar, "Scale"), TCArg(kUChar, "ScaleN"),
+                    TCArg(kUnsigned, "ReLU")),
+              "KerLinear_SQ8_Arg_T");
+    LibKernel("KerPoolAct_SQ8", CALL_PARALLEL,
+              CArgs(13, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+                    TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "PoolOper"),
+                    TCArg(kUnsigned, "Fx"), TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"),
+                    TCArg(kUnsigned, "ReLU")),
+              "KerPoolAct_SQ8_Arg_T");
+    // Shared with the 16-bit library when both are loaded.
+    if (tessera::gap::currentModel().findBasicKernel("KerGlobalSumInit") == nullptr)
+        LibKernel("KerGlobalSumInit", CALL_SEQUENTIAL, CArgs(1, TCArg(kInt, "Sum")), nullptr);
+    LibKernel("KerGlobalSum_SQ8", CALL_PARALLEL,
+              CArgs(5, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kInt, "Sum"),
+                    TCArg(kInt, "Partial")),
+              "KerGlobalSum_SQ8_Arg_T");
+    LibKernel("KerGlobalAvgFinish_SQ8", CALL_SEQUENTIAL,
+              CArgs(3, TCArg(kInt, "Sum"), TCArg(kUnsigned, "Count"), TCArg(kChar, "Out")), nullptr);
+    LibKernel("KerMatAdd_SQ8", CALL_PARALLEL,
+              CArgs(9, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out"), TCArg(kUnsigned, "W"),
+                    TCArg(kUnsigned, "H"), TCArg("int", "Scale1"), TCArg("int", "Scale2"), TCArg("int", "ScaleN"),
+                    TCArg(kUnsigned, "ReLU")),
+              "KerMatAdd_SQ8_Arg_T");
+    LibKernel("KerSoftMax_SQ8", CALL_PARALLEL,
+              CArgs(6, TCArg(kChar, "In"), TCArg(kUnsigned, "N"), TCArg("int", "Scale"), TCArg("int", "ScaleN"),
+                    TCArg("int", "InQ"), TCArg("short int * __restrict__", "Out")),
+              "KerSoftMax_SQ8_Arg_T");
+}
+
+int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize,
+                               int InFeat, int OutFeat, int Width, int Height, KernelOper_T ConvOper, int Fcx, int Fcy,
+                               int Dcx, int Dcy, int Scx, int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy,
+                               int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
+{
+    (void) Ctrl;
+    requireSizes(Name, Bias_DataSize, Scale_DataSize);
+    const unsigned act = activationArgument(Name, ActOper, ActCap);
+    const ConvLayerGeometry g = convLayerGeometry(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy,
+                                                  Scx, Scy, ConvPad, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad);
+    const int pool = poolCode(PoolOper);
+    // Depthwise: one feature at a time (planes outer, tiles inner), each with its own filter, bias
+    // and scales; otherwise tiles outer, every input plane accumulated into all output features.
+    const bool dw = g.depthwise;
+    const unsigned feat = dw ? 1u : unsigned(OutFeat);
+    const KernelCallLocationT biasAt = dw ? LOC_INNER_LOOP : LOC_IN_PLANE_PROLOG;
+    const KernelCallLocationT scaleAt = dw ? LOC_INNER_LOOP : LOC_IN_PLANE_EPILOG;
+    const unsigned perFeature = dw ? OBJ_IN_DB_NTILED_3D : OBJ_IN_NTILED;
+    const unsigned perFeatureCount = dw ? 1u : unsigned(OutFeat);
+    UserKernel(Name,
+               KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), dw ? 1u : unsigned(OutFeat)),
+               dw ? KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE)
+                  : KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE),
+               TILE_HOR, convolutionCArgs(),
+               Calls(3,
+                     Call("KerSetBias_SQ8", biasAt,
+                          Bindings(5, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Bias", KER_ARG_TILE))),
+                     Call("KerConv_SQ8", LOC_INNER_LOOP,
+                          Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                   K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), Imm(Fcx), Imm(Fcy), Imm(Scx),
+                                   Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
+                     Call("KerScalePoolAct_SQ8", scaleAt,
+                          Bindings(15, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Out", KER_ARG_TILE),
+                                   K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                   K_Arg("Scale", KER_ARG_TILE), K_Arg("ScaleN", KER_ARG_TILE), Imm(pool), Imm(g.Fpx),
+                                   Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(act))))),
+               KerArgs(7,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, unsigned(g.inOverlap),
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Bias", perFeature, perFeatureCount, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       KerArg("Scale", perFeature, perFeatureCount, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Scale", 0),
+                       KerArg("ScaleN", perFeature, perFeatureCount, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
+                       // Per input feature: the filters of every output feature for it (depthwise: its own).
+                       KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), feat, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Filter", 0),
+                       // 32-bit accumulators of one tile.
+                       KerArg("ConvOut", dw ? OBJ_BUFFER_ONETILE : OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW),
+                              unsigned(g.convH), 4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Out", 0)));
+    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy, ConvPad);
+    return 1;
+}
+
+int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
+                      int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap)
+{
+    (void) Ctrl;
+    requireSizes(Name, Bias_DataSize, Scale_DataSize);
+    if (LinearOper != KOP_LINEAR)
+        layerError(Name, "the operation must be KOP_LINEAR");
+    const unsigned act = activationArgument(Name, ActOper, ActCap);
+    requirePositive(Name, {{"InDim", InDim}, {"OutDim", OutDim}});
+    // Tiles are groups of outputs: rows of the filter, entries of the bias, scales and output.
+    UserKernel(Name, KernelDimensions(1, unsigned(InDim), unsigned(OutDim), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR, convolutionCArgs(),
+               Calls(1, Call("KerLinear_SQ8", LOC_INNER_LOOP,
+                             Bindings(9, K_Arg("In", KER_ARG_TILE), Imm(InDim), K_Arg("Filter", KER_ARG_TILE),
+                                      K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE_H), K_Arg("Scale", KER_ARG_TILE),
+                                      K_Arg("ScaleN", KER_ARG_TILE), Imm(int(act))))),
+               KerArgs(6,
+                       KerArg("In", OBJ_IN_DB_NTILED, unsigned(InDim), 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Filter", OBJ_IN_DB, unsigned(InDim), unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Filter", 0),
+                       KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       KerArg("Scale", OBJ_IN_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Scale", 0),
+                       KerArg("ScaleN", OBJ_IN_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
+                       KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
+    return 1;
+}
+
+int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
+                    int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
+{
+    (void) Ctrl;
+    if (PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
+    const unsigned act = activationArgument(Name, ActOper, ActCap);
+    if (PoolPad != 0 || Dpx != 1 || Dpy != 1)
+        layerError(Name, "pooling padding must be 0 and dilation 1");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}, {"Fpx", Fpx}, {"Fpy", Fpy},
+                           {"Spx", Spx}, {"Spy", Spy}});
+    if (Fpx > Width || Fpy > Height)
+        layerError(Name, "the pooling window is larger than the " + std::to_string(Width) + "x" +
+                             std::to_string(Height) + " input");
+    const int outW = (Width - Fpx) / Spx + 1, outH = (Height - Fpy) / Spy + 1;
+    const int overlap = Fpy > Spy ? Fpy - Spy : 0;
+    // One feature at a time, tiles of lines inside it.
+    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kChar, "In"), TCArg(kChar, "Out")),
+               Calls(1, Call("KerPoolAct_SQ8", LOC_INNER_LOOP,
+                             Bindings(13, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                      K_Arg("In", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                      Imm(poolCode(PoolOper)), Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy),
+                                      Imm(int(act))))),
+               KerArgs(2,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, unsigned(overlap),
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(Feat) * unsigned(outW) * unsigned(outH) * unsigned(Fpx) * unsigned(Fpy);
+    for (tessera::tiler::KernelArgument& arg : kernel.args)
+        arg.planePerInput = arg.name == "Out";
+    return 1;
+}
+
+int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
+                       KernelOper_T PoolOper)
+{
+    (void) Ctrl;
+    if (PoolOper != KOP_GLOBAL_AVGPOOL)
+        layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    if (std::int64_t(Width) * Height > 65535)
+        layerError(Name, "planes of " + std::to_string(Width) + "x" + std::to_string(Height) +
+                             " hold more than 65535 values");
+    // One feature at a time: its sum cleared, the tiles of the plane added, the mean written.
+    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kChar, "In"), TCArg(kChar, "Out")),
+               Calls(3, Call("KerGlobalSumInit", LOC_INNER_LOOP_PROLOG, Bindings(1, K_Arg("Sum", KER_ARG_TILE))),
+                     Call("KerGlobalSum_SQ8", LOC_INNER_LOOP,
+                          Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Sum", KER_ARG_TILE),
+                                   K_Arg("Partial", KER_ARG_TILE))),
+                     Call("KerGlobalAvgFinish_SQ8", LOC_INNER_LOOP_EPILOG,
+                          Bindings(3, K_Arg("Sum", KER_ARG_TILE), Imm(Width * Height), K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(4,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "In", 0),
+                       KerArg("Sum", O_BUFF, 1, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Partial", O_BUFF, 8, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", O_OUT | O_DB | O_3D, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
+    for (tessera::tiler::KernelArgument& arg : kernel.args)
+        arg.planePerInput = arg.name == "Out";
+    return 1;
+}
+
+int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
+                   KernelOper_T AddMatOper, int In1_Scale, int In2_Scale, int ScaleN)
+{
+    (void) Ctrl;
+    if (AddMatOper != KOP_MATADD && AddMatOper != KOP_MATADD_RELU)
+        layerError(Name, "the operation must be KOP_MATADD or KOP_MATADD_RELU");
+    requireRange(Name, "In1_Scale", In1_Scale, 0, 32767);
+    requireRange(Name, "In2_Scale", In2_Scale, 0, 32767);
+    requireRange(Name, "ScaleN", ScaleN, 0, 62);
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    if (std::int64_t(Feat) * Height > 65536)
+        layerError(Name, "Feat x Height is over 65536 lines");
+    // The tensors as one plane of Feat x Height lines: element-wise work tiles like a matrix.
+    const unsigned lines = unsigned(Feat) * unsigned(Height);
+    UserKernel(Name, KernelDimensions(1, unsigned(Width), lines, 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR, CArgs(3, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out")),
+               Calls(1, Call("KerMatAdd_SQ8", LOC_INNER_LOOP,
+                             Bindings(9, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W),
+                                      K_Arg("Out", KER_ARG_TILE_H), Imm(In1_Scale), Imm(In2_Scale), Imm(ScaleN),
+                                      Imm(AddMatOper == KOP_MATADD_RELU)))),
+               KerArgs(3,
+                       KerArg("In1", OBJ_IN_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0),
+                       KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
+    return 1;
+}
+
+int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,
+                    int In_ScaleN, int In_Q)
+{
+    (void) Ctrl;
+    if (SoftMaxOper != KOP_SOFTMAX)
+        layerError(Name, "the operation must be KOP_SOFTMAX");
+    requireRange(Name, "In_Scale", In_Scale, 0, 32767);
+    requireRange(Name, "In_ScaleN", In_ScaleN, 0, 62);
+    requireRange(Name, "In_Q", In_Q, 0, 15);
+    requirePositive(Name, {{"Dim", Dim}});
+    // The whole vector is one tile: every output depends on every input.
+    UserKernel(Name, KernelDimensions(1, unsigned(Dim), 1, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kChar, "In"), TCArg("short int * __restrict__", "Out")),
+               Calls(1, Call("KerSoftMax_SQ8", LOC_INNER_LOOP,
+                             Bindings(6, K_Arg("In", KER_ARG_TILE), Imm(Dim), Imm(In_Scale), Imm(In_ScaleN),
+                                      Imm(In_Q), K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = unsigned(Dim);
+    return 1;
+}
+
+}  // extern "C"

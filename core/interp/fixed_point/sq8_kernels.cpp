@@ -1,0 +1,346 @@
+// Every formula below is the "SQ8" section of docs/gap-fixed-point.md, step by step; the comments
+// name the steps. The helpers roundnorm, clip16, ndiv, the geometry checks of
+// convPoolReluOutputShape and the 16-bit softmax are those of pow2_kernels.
+#include "interp/fixed_point/sq8_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::fixed_point::sq8 {
+
+namespace {
+
+constexpr int64_t int32Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t int32Max = std::numeric_limits<int32_t>::max();
+constexpr int maxShift = 62;
+
+[[noreturn]] void invalid(const std::string& kernel, const std::string& message)
+{
+    throw std::invalid_argument(kernel + ": " + message);
+}
+
+void requireAtLeast(const std::string& kernel, const char* name, int64_t value, int64_t minimum)
+{
+    if (value < minimum)
+        invalid(kernel, std::string(name) + " is " + std::to_string(value) + ", must be at least " +
+                            std::to_string(minimum));
+}
+
+void requireRange(const std::string& kernel, const char* name, int64_t value, int64_t minimum, int64_t maximum)
+{
+    if (value < minimum || value > maximum)
+        invalid(kernel, std::string(name) + " is " + std::to_string(value) + ", must be in [" +
+                            std::to_string(minimum) + ", " + std::to_string(maximum) + "]");
+}
+
+void requireSize(const std::string& kernel, const char* what, size_t actual, int64_t expected)
+{
+    if (static_cast<int64_t>(actual) != expected)
+        invalid(kernel, std::string(what) + " has " + std::to_string(actual) + " values, expected " +
+                            std::to_string(expected));
+}
+
+// The product of `factors` (each >= 1), refused beyond int32 so that sizes and indices stay small.
+int64_t elementCount(const std::string& kernel, const char* what, std::initializer_list<int64_t> factors)
+{
+    int64_t count = 1;
+    for (int64_t factor : factors) {
+        count *= factor;
+        if (count > int32Max)
+            invalid(kernel, std::string(what) + " would have more than 2^31 - 1 values");
+    }
+    return count;
+}
+
+// The accumulators are int32 in the document; the quantizer must keep them in range.
+int64_t requireInt32(const std::string& kernel, const char* what, int64_t value)
+{
+    if (value < int32Min || value > int32Max)
+        throw std::overflow_error(kernel + ": " + what + " " + std::to_string(value) +
+                                  " does not fit int32 (the quantization lets it overflow)");
+    return value;
+}
+
+void requireScales(const std::string& kernel, const ChannelScales& scales, int64_t channels)
+{
+    requireSize(kernel, "the scales", scales.scale.size(), channels);
+    requireSize(kernel, "the shifts", scales.shift.size(), channels);
+    for (uint8_t shift : scales.shift)
+        requireRange(kernel, "a shift", shift, 0, maxShift);
+}
+
+// The activation: ReLU when asked, capped at `cap` (int8 units) when cap > 0 (KOP_RELUN).
+int8_t activation(int8_t v, bool apply, int cap)
+{
+    if (!apply)
+        return v;
+    v = std::max<int8_t>(v, 0);
+    return cap > 0 && v > cap ? int8_t(cap) : v;
+}
+
+// The multiplier closest to `factor` with `bits` significant bits: scale / 2^shift with scale in
+// [2^(bits-1), 2^bits) when the factor allows it. See the document ("Deriving the multipliers").
+Multiplier multiplierWithBits(const char* name, double factor, int bits)
+{
+    if (!std::isfinite(factor) || factor < 0)
+        throw std::invalid_argument(std::string(name) + ": the factor " + std::to_string(factor) +
+                                    " is not a finite non-negative number");
+    const double limit = std::ldexp(1.0, bits);
+    if (factor >= limit)
+        throw std::invalid_argument(std::string(name) + ": the factor " + std::to_string(factor) + " is not below " +
+                                    std::to_string(int64_t(limit)));
+    if (factor == 0)
+        return {0, 0};
+    int exponent = 0;
+    std::frexp(factor, &exponent); // factor = m * 2^exponent, m in [0.5, 1)
+    // factor * 2^shift = m * 2^bits, in [2^(bits-1), 2^bits); shift >= 0 since factor < 2^bits.
+    int shift = std::min(bits - exponent, maxShift);
+    int64_t scale = int64_t(std::round(std::ldexp(factor, shift)));
+    if (scale == int64_t(limit)) {
+        // Rounded up to 2^bits: the same value with one bit less of shift, or the largest scale
+        // when there is no shift left (factor in [2^bits - 0.5, 2^bits)).
+        if (shift > 0) {
+            scale /= 2;
+            --shift;
+        } else {
+            scale = int64_t(limit) - 1;
+        }
+    }
+    return {int(scale), shift};
+}
+
+const std::string convKernel = "sq8::convPoolAct";
+
+} // namespace
+
+int8_t clip8(int64_t x) { return static_cast<int8_t>(std::clamp<int64_t>(x, -128, 127)); }
+
+int8_t requantize(int64_t acc, int scale, int shift)
+{
+    const std::string k = "sq8::requantize";
+    requireRange(k, "scale", scale, 0, 255);
+    requireRange(k, "shift", shift, 0, maxShift);
+    requireInt32(k, "the accumulator", acc);
+    return clip8(roundnorm(acc * scale, shift)); // |acc * scale| < 2^39
+}
+
+Multiplier multiplierFor(double factor) { return multiplierWithBits("sq8::multiplierFor", factor, 8); }
+
+Multiplier multiplier15For(double factor) { return multiplierWithBits("sq8::multiplier15For", factor, 15); }
+
+std::vector<int8_t> convPoolAct(const ConvPoolReluParams& params, const std::vector<int8_t>& input,
+                                const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
+                                const ChannelScales& scales)
+{
+    const std::string& k = convKernel;
+    ConvPoolReluParams p = params;
+    p.inQ = p.filterQ = p.biasQ = p.outQ = 0; // the Q formats do not apply to SQ8
+    const ConvPoolReluShape shape = convPoolReluOutputShape(p);
+    requireAtLeast(k, "reluCap", p.reluCap, 0);
+    requireSize(k, "the input", input.size(), int64_t(p.inFeatures) * p.height * p.width);
+    const int filterInputs = p.depthwise ? 1 : p.inFeatures; // input features one filter reads
+    requireSize(k, "the filter", filter.size(), int64_t(p.outFeatures) * filterInputs * p.filterHeight * p.filterWidth);
+    requireSize(k, "the bias", bias.size(), p.outFeatures);
+    requireScales(k, scales, p.outFeatures);
+
+    const int64_t H = p.height, W = p.width;
+    const int64_t Hc = shape.convHeight, Wc = shape.convWidth;
+
+    // Steps 1 and 2: the int32 accumulator (bias first, already in the accumulator's scale), then
+    // requantization with the output feature's multiplier.
+    std::vector<int8_t> conv(size_t(p.outFeatures * Hc * Wc));
+    for (int64_t co = 0; co < p.outFeatures; ++co) {
+        const int64_t firstInput = p.depthwise ? co : 0, endInput = p.depthwise ? co + 1 : p.inFeatures;
+        for (int64_t y = 0; y < Hc; ++y)
+            for (int64_t x = 0; x < Wc; ++x) {
+                int64_t acc = bias[size_t(co)];
+                for (int64_t ci = firstInput; ci < endInput; ++ci)
+                    for (int64_t ky = 0; ky < p.filterHeight; ++ky) {
+                        const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;
+                        if (iy < 0 || iy >= H)
+                            continue; // zero padding contributes 0
+                        for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
+                            const int64_t ix = x * p.strideX + kx * p.dilationX - p.pad;
+                            if (ix < 0 || ix >= W)
+                                continue;
+                            const int64_t w = filter[size_t(
+                                ((co * filterInputs + (ci - firstInput)) * p.filterHeight + ky) * p.filterWidth + kx)];
+                            acc += int64_t(input[size_t((ci * H + iy) * W + ix)]) * w;
+                        }
+                    }
+                // Only the final sum is checked: an int32 accumulator that wraps on the way but ends
+                // in range gives the same value whatever the summation order.
+                requireInt32(k, "the accumulator", acc);
+                conv[size_t((co * Hc + y) * Wc + x)] =
+                    clip8(roundnorm(acc * scales.scale[size_t(co)], scales.shift[size_t(co)]));
+            }
+    }
+
+    // Step 3: pooling of the int8 values; positions in the pooling padding are skipped.
+    std::vector<int8_t> pooled;
+    if (p.pool == ConvPoolReluParams::Pool::None) {
+        pooled = std::move(conv);
+    } else {
+        const int64_t Hp = shape.height, Wp = shape.width;
+        pooled.resize(size_t(p.outFeatures * Hp * Wp));
+        for (int64_t c = 0; c < p.outFeatures; ++c)
+            for (int64_t y = 0; y < Hp; ++y)
+                for (int64_t x = 0; x < Wp; ++x) {
+                    const int64_t top = y * p.poolStrideY - p.poolPad, left = x * p.poolStrideX - p.poolPad;
+                    int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0, count = 0;
+                    for (int64_t cy = std::max<int64_t>(top, 0); cy < std::min(top + p.poolHeight, Hc); ++cy)
+                        for (int64_t cx = std::max<int64_t>(left, 0); cx < std::min(left + p.poolWidth, Wc); ++cx) {
+                            const int8_t v = conv[size_t((c * Hc + cy) * Wc + cx)];
+                            largest = std::max<int64_t>(largest, v);
+                            sum += v;
+                            ++count;
+                        }
+                    const int64_t value = p.pool == ConvPoolReluParams::Pool::Max ? largest : ndiv(sum, count);
+                    pooled[size_t((c * Hp + y) * Wp + x)] = int8_t(value);
+                }
+    }
+
+    // Step 4: the activation last.
+    for (int8_t& v : pooled)
+        v = activation(v, p.relu, p.reluCap);
+    return pooled;
+}
+
+std::vector<int8_t> poolAct(const PoolReluParams& p, const std::vector<int8_t>& input, int reluCap)
+{
+    const std::string k = "sq8::poolAct";
+    requireAtLeast(k, "features", p.features, 1);
+    requireAtLeast(k, "width", p.width, 1);
+    requireAtLeast(k, "height", p.height, 1);
+    requireAtLeast(k, "poolWidth", p.poolWidth, 1);
+    requireAtLeast(k, "poolHeight", p.poolHeight, 1);
+    requireAtLeast(k, "strideX", p.strideX, 1);
+    requireAtLeast(k, "strideY", p.strideY, 1);
+    requireAtLeast(k, "reluCap", reluCap, 0);
+    if (p.pool == PoolReluParams::Pool::None)
+        invalid(k, "the pooling must be Max or Average");
+    if (p.poolWidth > p.width || p.poolHeight > p.height)
+        invalid(k, "the pooling window is larger than the input plane");
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {p.features, p.height, p.width}));
+    const int64_t H = p.height, W = p.width;
+    const int64_t Hp = (H - p.poolHeight) / p.strideY + 1, Wp = (W - p.poolWidth) / p.strideX + 1;
+    std::vector<int8_t> out;
+    out.reserve(size_t(p.features * Hp * Wp));
+    for (int64_t c = 0; c < p.features; ++c)
+        for (int64_t y = 0; y < Hp; ++y)
+            for (int64_t x = 0; x < Wp; ++x) {
+                int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0;
+                for (int64_t ky = 0; ky < p.poolHeight; ++ky)
+                    for (int64_t kx = 0; kx < p.poolWidth; ++kx) {
+                        const int8_t v = input[size_t((c * H + y * p.strideY + ky) * W + x * p.strideX + kx)];
+                        largest = std::max<int64_t>(largest, v);
+                        sum += v;
+                    }
+                const int64_t v = p.pool == PoolReluParams::Pool::Max ? largest
+                                                                      : ndiv(sum, int64_t(p.poolWidth) * p.poolHeight);
+                out.push_back(activation(int8_t(v), p.relu, reluCap));
+            }
+    return out;
+}
+
+std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input)
+{
+    const std::string k = "sq8::globalAveragePool";
+    requireAtLeast(k, "features", features, 1);
+    requireAtLeast(k, "width", width, 1);
+    requireAtLeast(k, "height", height, 1);
+    const int64_t plane = int64_t(width) * height;
+    if (plane > 65535)
+        invalid(k, "a plane of " + std::to_string(width) + "x" + std::to_string(height) + " has more than 65535 values");
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {features, plane}));
+    std::vector<int8_t> out;
+    for (int64_t c = 0; c < features; ++c) {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < plane; ++i)
+            sum += input[size_t(c * plane + i)];
+        out.push_back(int8_t(ndiv(sum, plane))); // an average of int8 values is in [-128, 127]
+    }
+    return out;
+}
+
+std::vector<int8_t> linearAct(int inDim, int outDim, bool relu, int reluCap, const std::vector<int8_t>& input,
+                              const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
+                              const ChannelScales& scales)
+{
+    const std::string k = "sq8::linearAct";
+    requireAtLeast(k, "inDim", inDim, 1);
+    requireAtLeast(k, "outDim", outDim, 1);
+    requireAtLeast(k, "reluCap", reluCap, 0);
+    requireSize(k, "the input", input.size(), inDim);
+    requireSize(k, "the filter", filter.size(), elementCount(k, "the filter", {outDim, inDim}));
+    requireSize(k, "the bias", bias.size(), outDim);
+    requireScales(k, scales, outDim);
+    std::vector<int8_t> out(size_t(outDim), 0);
+    for (int64_t o = 0; o < outDim; ++o) {
+        int64_t acc = bias[size_t(o)];
+        for (int64_t i = 0; i < inDim; ++i)
+            acc += int64_t(input[size_t(i)]) * filter[size_t(o * inDim + i)];
+        requireInt32(k, "the accumulator", acc);
+        const int8_t v = clip8(roundnorm(acc * scales.scale[size_t(o)], scales.shift[size_t(o)]));
+        out[size_t(o)] = activation(v, relu, reluCap);
+    }
+    return out;
+}
+
+std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,
+                           int shift, bool relu)
+{
+    const std::string k = "sq8::matAdd";
+    requireRange(k, "scaleA", scaleA, 0, 32767);
+    requireRange(k, "scaleB", scaleB, 0, 32767);
+    requireRange(k, "shift", shift, 0, maxShift);
+    requireSize(k, "the second input", b.size(), int64_t(a.size()));
+    std::vector<int8_t> out(a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        out[i] = activation(clip8(roundnorm(int64_t(a[i]) * scaleA + int64_t(b[i]) * scaleB, shift)), relu, 0);
+    return out;
+}
+
+std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ)
+{
+    const std::string k = "sq8::softmaxQ15";
+    requireRange(k, "scale", scale, 0, 32767);
+    requireRange(k, "shift", shift, 0, maxShift);
+    // Step 0: each value in Q inQ and 16 bits; then the 16-bit softmax (which checks inQ and size).
+    std::vector<int16_t> t(input.size());
+    for (size_t i = 0; i < input.size(); ++i)
+        t[i] = clip16(roundnorm(int64_t(input[i]) * scale, shift));
+    return fixed_point::softmaxQ15(t, inQ);
+}
+
+std::vector<int8_t> quantize(const std::vector<float>& values, double scale)
+{
+    if (!std::isfinite(scale) || scale <= 0)
+        throw std::invalid_argument("sq8::quantize: the scale " + std::to_string(scale) +
+                                    " is not a finite positive number");
+    std::vector<int8_t> out;
+    out.reserve(values.size());
+    for (float v : values) {
+        if (std::isnan(v))
+            throw std::invalid_argument("sq8::quantize: cannot quantize NaN");
+        // std::round rounds halves away from zero; clamp in double first so that the conversion to
+        // an integer is defined for any magnitude (infinities included).
+        const double q = std::round(double(v) / scale);
+        out.push_back(clip8(int64_t(std::clamp(q, -128.0, 127.0))));
+    }
+    return out;
+}
+
+std::vector<float> dequantize(const std::vector<int8_t>& values, double scale)
+{
+    std::vector<float> out;
+    out.reserve(values.size());
+    for (int8_t v : values)
+        out.push_back(float(double(v) * scale));
+    return out;
+}
+
+} // namespace tessera::fixed_point::sq8

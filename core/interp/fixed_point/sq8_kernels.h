@@ -1,0 +1,77 @@
+#pragma once
+// Reference kernels of Tessera's 8-bit symmetric (SQ8) GAP CNN layers, written straight from
+// docs/gap-fixed-point.md ("SQ8") as whole-tensor loops: the oracle the generated GAP code and the
+// SQ8 basic kernels (CNN_BasicKernels_SQ8.c) are checked against bit for bit.
+//
+// As in pow2_kernels.h, inconsistent sizes and absurd parameters throw std::invalid_argument and
+// an int32 accumulator that leaves int32 throws std::overflow_error.
+#include "interp/fixed_point/pow2_kernels.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::fixed_point::sq8 {
+
+// x limited to [-128, 127].
+int8_t clip8(int64_t x);
+
+// clip8(roundnorm(acc * scale, shift)): an int32 accumulator brought back to int8 (scale 0..255,
+// shift 0..62).
+int8_t requantize(int64_t acc, int scale, int shift);
+
+// A positive real factor as scale / 2^shift with scale in [128, 255] when the factor allows it
+// (8 significant bits), shift in [0, 62]; factors too small give scale 0, too large throw
+// std::invalid_argument (the quantizer never asks for factors >= 256).
+struct Multiplier {
+    int scale = 0;
+    int shift = 0;
+};
+Multiplier multiplierFor(double factor);
+
+// The same with a 15-bit multiplier (scale in [16384, 32767] when the factor allows it): used by
+// the element-wise addition and the softmax input conversion.
+Multiplier multiplier15For(double factor);
+
+// Per-output-feature requantization of convolution and linear layers.
+struct ChannelScales {
+    std::vector<uint8_t> scale;  // [Cout]
+    std::vector<uint8_t> shift;  // [Cout]
+};
+
+// Convolution + pooling + activation (CNN_ConvolutionPoolAct_SQ8). The geometry fields of params
+// are those of the 16-bit layer (convPoolReluOutputShape checks them); its Q fields are ignored.
+// params.relu / params.reluCap: the activation, the cap in the output's int8 units (KOP_RELUN).
+// input [Cin][H][W], filter [Cout][Cin][Fcy][Fcx] (depthwise [C][Fcy][Fcx]), bias [Cout] int32;
+// returns [Cout][Hp][Wp].
+std::vector<int8_t> convPoolAct(const ConvPoolReluParams& params, const std::vector<int8_t>& input,
+                                const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
+                                const ChannelScales& scales);
+
+// Pooling + activation alone (CNN_PoolAct_SQ8); same scale in and out. reluCap > 0 caps (with relu).
+std::vector<int8_t> poolAct(const PoolReluParams& params, const std::vector<int8_t>& input, int reluCap = 0);
+
+// Global average pooling (CNN_GlobalPool_SQ8): input [C][H][W] (H * W <= 65535); returns [C].
+std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input);
+
+// Linear + activation (CNN_LinearAct_SQ8): input [inDim], filter [outDim][inDim], bias [outDim]
+// int32; returns [outDim].
+std::vector<int8_t> linearAct(int inDim, int outDim, bool relu, int reluCap, const std::vector<int8_t>& input,
+                              const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
+                              const ChannelScales& scales);
+
+// Element-wise addition (CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
+// ReLU when asked (scaleA, scaleB 0..32767, shift 0..62).
+std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,
+                           int shift, bool relu);
+
+// Softmax (CNN_SoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
+// softmaxQ15 of t. Returns [Dim] in Q15.
+std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ);
+
+// clip8(round-half-away-from-zero(v / scale)); scale > 0. Throws std::invalid_argument on NaN.
+std::vector<int8_t> quantize(const std::vector<float>& values, double scale);
+
+// v * scale.
+std::vector<float> dequantize(const std::vector<int8_t>& values, double scale);
+
+} // namespace tessera::fixed_point::sq8

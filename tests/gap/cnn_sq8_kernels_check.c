@@ -1,0 +1,882 @@
+/* Exact check of the SQ8 CNN basic kernels (core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c) against
+ * direct, whole-tensor implementations written from the "SQ8" section of docs/gap-fixed-point.md.
+ * The kernels run through AT_FORK on AT_EMUL_CORES emulated cores.
+ *
+ * Build and run (from the repository root), on 1 and on 8 emulated cores:
+ *
+ *   cc -O1 -g -Wall -Wextra -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+ *      -fno-omit-frame-pointer -D__EMUL__ -DAT_EMUL_CORES=1 \
+ *      -I core/gap/runtime -I core/gap/cnn_kernels \
+ *      core/gap/cnn_kernels/CNN_BasicKernels.c core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c \
+ *      tests/gap/cnn_sq8_kernels_check.c -lpthread -o /tmp/cnn_sq8_check1
+ *   /tmp/cnn_sq8_check1 [seed]
+ *
+ * (the same with -DAT_EMUL_CORES=8). It prints the first mismatches of each case, then
+ * `RESULT ok` and exits 0 when everything matches, else `RESULT failed` and exits 1. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "CNN_BasicKernels_SQ8.h"
+#include "at_api.h"
+
+/* ------------------------------------------------------------------------------------------------
+ * Test infrastructure */
+
+static uint32_t Seed = 4242u;
+static int Failures;     /* mismatching values over all cases */
+static int CaseFailures; /* in the current case */
+static int Cases;
+
+static uint32_t lcg(void)
+{
+    Seed = Seed * 1664525u + 1013904223u;
+    return Seed;
+}
+
+/* Uniform-ish integer in [Lo, Hi]. */
+static int32_t rnd(int32_t Lo, int32_t Hi)
+{
+    uint64_t Span = (uint64_t) ((int64_t) Hi - Lo + 1);
+    uint64_t r = ((uint64_t) lcg() << 32) | lcg();
+    return (int32_t) (Lo + (int64_t) (r % Span));
+}
+
+/* An int8 value, the extremes -128 and 127 one time in eight each. */
+static signed char rnd8(void)
+{
+    uint32_t r = lcg() >> 24;
+    if (r < 32)
+        return -128;
+    if (r < 64)
+        return 127;
+    return (signed char) rnd(-128, 127);
+}
+
+static void *xmalloc(size_t Size)
+{
+    void *p = malloc(Size ? Size : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    memset(p, 0xA5, Size ? Size : 1); /* garbage: the kernels must write every output */
+    return p;
+}
+
+static void begin_case(const char *Name)
+{
+    Cases++;
+    CaseFailures = 0;
+    printf("case %s\n", Name);
+}
+
+static void mismatch(const char *What, long Index, long Got, long Expected)
+{
+    Failures++;
+    if (++CaseFailures <= 10)
+        printf("  MISMATCH %s [%ld]: got %ld, expected %ld\n", What, Index, Got, Expected);
+}
+
+static void fail(const char *Message)
+{
+    Failures++;
+    printf("  FAIL %s\n", Message);
+}
+
+/* The tests must use data whose int32 accumulators do not overflow (the doc's premise). */
+static int32_t in_int32(int64_t x)
+{
+    if (x < INT32_MIN || x > INT32_MAX) {
+        fprintf(stderr, "test data overflows int32: %lld\n", (long long) x);
+        exit(2);
+    }
+    return (int32_t) x;
+}
+
+static const char *pool_name(int PoolOper)
+{
+    return PoolOper == CNN_POOL_MAX ? "max" : PoolOper == CNN_POOL_AVG ? "avg" : "none";
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Reference arithmetic, straight from docs/gap-fixed-point.md ("Numbers" and "SQ8") */
+
+static int64_t ref_roundnorm(int64_t x, int s)
+{
+    if (s > 0)
+        return (x + ((int64_t) 1 << (s - 1))) >> s;
+    if (s == 0)
+        return x;
+    return x * ((int64_t) 1 << (-s));
+}
+
+static int64_t ref_clip(int64_t x, int64_t Lo, int64_t Hi)
+{
+    return x < Lo ? Lo : (x > Hi ? Hi : x);
+}
+
+static int64_t ref_ndiv(int64_t a, int64_t b)
+{
+    return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+}
+
+/* requant(acc, Scale, ScaleN) = clip8(roundnorm(acc * Scale, ScaleN)), the product in int64. */
+static int32_t ref_requant(int64_t Acc, int Scale, int ScaleN)
+{
+    return (int32_t) ref_clip(ref_roundnorm(Acc * Scale, ScaleN), -128, 127);
+}
+
+/* The activation: ReLU 0 none, 1 max(v, 0), N > 1 min(max(v, 0), N), in int8 units. */
+static int32_t ref_act(int32_t v, int ReLU)
+{
+    if (ReLU >= 1 && v < 0)
+        v = 0;
+    if (ReLU > 1 && v > ReLU)
+        v = ReLU;
+    return v;
+}
+
+/* A random per-feature multiplier: scale 0..255 (0, 1 and 255 among them), shift 0..40. */
+static void random_multiplier(unsigned char *Scale, unsigned char *ScaleN, unsigned f)
+{
+    switch (f % 7) {
+    case 0: *Scale = 0; break;
+    case 1: *Scale = 255; break;
+    case 2: *Scale = 1; break;
+    default: *Scale = (unsigned char) rnd(128, 255); break;
+    }
+    *ScaleN = (unsigned char) (f % 5 == 4 ? 40 : f % 5 == 3 ? 0 : rnd(0, 40));
+}
+
+/* Accumulators mostly in the range the multiplier maps onto about +-200 (so that rounding, not
+ * clipping, decides most values), with the int32 extremes among them. */
+static int32_t random_acc(int Scale, int ScaleN, unsigned i)
+{
+    int64_t Range = ((int64_t) 200 << ScaleN) / (Scale ? Scale : 1);
+    if (i % 17 == 5)
+        return INT32_MIN;
+    if (i % 17 == 11)
+        return INT32_MAX;
+    if (Range > INT32_MAX)
+        Range = INT32_MAX;
+    if (Range < 4)
+        Range = 4;
+    return rnd((int32_t) -Range, (int32_t) Range);
+}
+
+/* Pooling + activation of Feat int8 planes Wc x Hc, windows without padding (the doc's pooling of
+ * int8 values). Returns the output size. */
+static void ref_pool_act(const int32_t *In, unsigned Feat, int Wc, int Hc, int PoolOper, int Fpx, int Fpy, int Spx,
+                         int Spy, int ReLU, int32_t *Out, int *WpOut, int *HpOut)
+{
+    int Wp = PoolOper == CNN_POOL_NONE ? Wc : (Wc - Fpx) / Spx + 1;
+    int Hp = PoolOper == CNN_POOL_NONE ? Hc : (Hc - Fpy) / Spy + 1;
+    for (unsigned f = 0; f < Feat; f++)
+        for (int y = 0; y < Hp; y++)
+            for (int x = 0; x < Wp; x++) {
+                const int32_t *Plane = In + (size_t) f * Wc * Hc;
+                int64_t v;
+                if (PoolOper == CNN_POOL_NONE) {
+                    v = Plane[y * Wc + x];
+                } else {
+                    int64_t Max = INT64_MIN, Sum = 0;
+                    for (int ky = 0; ky < Fpy; ky++)
+                        for (int kx = 0; kx < Fpx; kx++) {
+                            int32_t u = Plane[(y * Spy + ky) * Wc + x * Spx + kx];
+                            if (u > Max)
+                                Max = u;
+                            Sum += u;
+                        }
+                    v = PoolOper == CNN_POOL_MAX ? Max : ref_ndiv(Sum, (int64_t) Fpx * Fpy);
+                }
+                Out[((size_t) f * Hp + y) * Wp + x] = ref_act((int32_t) v, ReLU);
+            }
+    *WpOut = Wp;
+    *HpOut = Hp;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerSetBias_SQ8 */
+
+static void check_set_bias(unsigned W, unsigned H, unsigned Feat)
+{
+    char Name[128];
+    int *Out = xmalloc(sizeof(int) * W * H * Feat);
+    int *Bias = xmalloc(sizeof(int) * Feat);
+    KerSetBias_SQ8_Arg_T Arg;
+
+    snprintf(Name, sizeof Name, "KerSetBias_SQ8 W=%u H=%u Feat=%u", W, H, Feat);
+    begin_case(Name);
+    for (unsigned f = 0; f < Feat; f++)
+        Bias[f] = rnd(INT32_MIN, INT32_MAX);
+    Bias[0] = INT32_MIN;
+    if (Feat > 1)
+        Bias[Feat - 1] = INT32_MAX;
+    Arg.Out = Out;
+    Arg.W = W;
+    Arg.H = H;
+    Arg.Feat = Feat;
+    Arg.Bias = Bias;
+    AT_FORK(gap_ncore(), KerSetBias_SQ8, &Arg);
+    for (unsigned f = 0; f < Feat; f++)
+        for (unsigned i = 0; i < W * H; i++)
+            if (Out[f * W * H + i] != Bias[f])
+                mismatch("Out", (long) (f * W * H + i), Out[f * W * H + i], Bias[f]);
+    free(Out);
+    free(Bias);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerConv_SQ8 (KerConv32's definition on int8 data: one input plane, PadL zero columns left) */
+
+static void check_conv(unsigned W, unsigned H, unsigned Feat, unsigned Fx, unsigned Fy, unsigned Sx, unsigned Sy,
+                       unsigned Dx, unsigned Dy, unsigned PadL)
+{
+    char Name[160];
+    unsigned Wo = (W + 2 * PadL - Dx * (Fx - 1) - 1) / Sx + 1;
+    unsigned Ho = (H - Dy * (Fy - 1) - 1) / Sy + 1;
+    signed char *In = xmalloc(W * H);
+    signed char *Filter = xmalloc((size_t) Feat * Fx * Fy);
+    int *Out = xmalloc(sizeof(int) * Wo * Ho * Feat);
+    int *Init = xmalloc(sizeof(int) * Wo * Ho * Feat);
+    KerConv_SQ8_Arg_T Arg;
+
+    snprintf(Name, sizeof Name, "KerConv_SQ8 %ux%u Feat=%u F=%ux%u S=%u,%u D=%u,%u PadL=%u -> %ux%u", W, H, Feat, Fx,
+             Fy, Sx, Sy, Dx, Dy, PadL, Wo, Ho);
+    begin_case(Name);
+    for (unsigned i = 0; i < W * H; i++)
+        In[i] = rnd8();
+    for (unsigned i = 0; i < Feat * Fx * Fy; i++)
+        Filter[i] = rnd8();
+    for (unsigned i = 0; i < Wo * Ho * Feat; i++)
+        Out[i] = Init[i] = rnd(-(1 << 30), 1 << 30);
+    Arg.In = In;
+    Arg.W = W;
+    Arg.H = H;
+    Arg.Filter = Filter;
+    Arg.Out = Out;
+    Arg.Wo = Wo;
+    Arg.Ho = Ho;
+    Arg.Feat = Feat;
+    Arg.Fx = Fx;
+    Arg.Fy = Fy;
+    Arg.Sx = Sx;
+    Arg.Sy = Sy;
+    Arg.Dx = Dx;
+    Arg.Dy = Dy;
+    Arg.PadL = PadL;
+    AT_FORK(gap_ncore(), KerConv_SQ8, &Arg);
+    for (unsigned f = 0; f < Feat; f++)
+        for (unsigned y = 0; y < Ho; y++)
+            for (unsigned x = 0; x < Wo; x++) {
+                unsigned o = (f * Ho + y) * Wo + x;
+                int64_t Acc = Init[o];
+                for (unsigned ky = 0; ky < Fy; ky++)
+                    for (unsigned kx = 0; kx < Fx; kx++) {
+                        int iy = (int) (y * Sy + ky * Dy), ix = (int) (x * Sx + kx * Dx) - (int) PadL;
+                        if (ix >= 0 && ix < (int) W)
+                            Acc += (int32_t) In[iy * (int) W + ix] * (int32_t) Filter[(f * Fy + ky) * Fx + kx];
+                    }
+                if (Out[o] != in_int32(Acc))
+                    mismatch("Out", (long) o, Out[o], (long) Acc);
+            }
+    free(In);
+    free(Filter);
+    free(Out);
+    free(Init);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerScalePoolAct_SQ8 */
+
+static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int PoolOper, unsigned Fpx, unsigned Fpy,
+                                 unsigned Spx, unsigned Spy, int ReLU)
+{
+    char Name[160];
+    int *In = xmalloc(sizeof(int) * W * H * Feat);
+    int32_t *Scaled = xmalloc(sizeof(int32_t) * W * H * Feat);
+    int32_t *Expected = xmalloc(sizeof(int32_t) * W * H * Feat);
+    unsigned char *Scale = xmalloc(Feat), *ScaleN = xmalloc(Feat);
+    signed char *Out;
+    int Wo, Ho;
+    KerScalePoolAct_SQ8_Arg_T Arg;
+
+    snprintf(Name, sizeof Name, "KerScalePoolAct_SQ8 %ux%u Feat=%u pool=%s %ux%u/%u,%u ReLU=%d", W, H, Feat,
+             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, ReLU);
+    begin_case(Name);
+    for (unsigned f = 0; f < Feat; f++) {
+        random_multiplier(&Scale[f], &ScaleN[f], f);
+        for (unsigned i = 0; i < W * H; i++)
+            In[f * W * H + i] = random_acc(Scale[f], ScaleN[f], i);
+    }
+    /* Requantization of every accumulator, then pooling and activation. */
+    for (unsigned f = 0; f < Feat; f++)
+        for (unsigned i = 0; i < W * H; i++)
+            Scaled[f * W * H + i] = ref_requant(In[f * W * H + i], Scale[f], ScaleN[f]);
+    ref_pool_act(Scaled, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, ReLU, Expected,
+                 &Wo, &Ho);
+    Out = xmalloc((size_t) Wo * Ho * Feat);
+    Arg.In = In;
+    Arg.W = W;
+    Arg.H = H;
+    Arg.Feat = Feat;
+    Arg.Out = Out;
+    Arg.Wo = (unsigned) Wo;
+    Arg.Ho = (unsigned) Ho;
+    Arg.Scale = Scale;
+    Arg.ScaleN = ScaleN;
+    Arg.PoolOper = (unsigned) PoolOper;
+    Arg.Fx = Fpx;
+    Arg.Fy = Fpy;
+    Arg.Sx = Spx;
+    Arg.Sy = Spy;
+    Arg.ReLU = (unsigned) ReLU;
+    AT_FORK(gap_ncore(), KerScalePoolAct_SQ8, &Arg);
+    for (int i = 0; i < Wo * Ho * (int) Feat; i++)
+        if (Out[i] != Expected[i])
+            mismatch("Out", i, Out[i], Expected[i]);
+    free(In);
+    free(Scaled);
+    free(Expected);
+    free(Scale);
+    free(ScaleN);
+    free(Out);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerLinear_SQ8 */
+
+static void check_linear(unsigned InDim, unsigned OutDim, int ReLU, int32_t BiasRange)
+{
+    char Name[128];
+    signed char *In = xmalloc(InDim);
+    signed char *Filter = xmalloc((size_t) InDim * OutDim);
+    int *Bias = xmalloc(sizeof(int) * OutDim);
+    unsigned char *Scale = xmalloc(OutDim), *ScaleN = xmalloc(OutDim);
+    signed char *Out = xmalloc(OutDim);
+    KerLinear_SQ8_Arg_T Arg;
+
+    snprintf(Name, sizeof Name, "KerLinear_SQ8 InDim=%u OutDim=%u ReLU=%d bias=+-%ld", InDim, OutDim, ReLU,
+             (long) BiasRange);
+    begin_case(Name);
+    for (unsigned i = 0; i < InDim; i++)
+        In[i] = rnd8();
+    for (unsigned i = 0; i < InDim * OutDim; i++)
+        Filter[i] = rnd8();
+    for (unsigned o = 0; o < OutDim; o++) {
+        Bias[o] = rnd(-BiasRange, BiasRange);
+        random_multiplier(&Scale[o], &ScaleN[o], o);
+        if (o % 5 != 3 && o % 5 != 4) /* a shift that keeps most outputs unclipped */
+            ScaleN[o] = (unsigned char) (8 + (InDim > 64 ? 12 : 6) + rnd(0, 4));
+    }
+    if (InDim >= 4) { /* one output with the largest accumulator: In = Filter = -128 */
+        for (unsigned i = 0; i < InDim; i++)
+            In[i] = Filter[i] = -128;
+        Bias[0] = BiasRange;
+    }
+    Arg.In = In;
+    Arg.InDim = InDim;
+    Arg.Filter = Filter;
+    Arg.Bias = Bias;
+    Arg.Out = Out;
+    Arg.OutDim = OutDim;
+    Arg.Scale = Scale;
+    Arg.ScaleN = ScaleN;
+    Arg.ReLU = (unsigned) ReLU;
+    AT_FORK(gap_ncore(), KerLinear_SQ8, &Arg);
+    for (unsigned o = 0; o < OutDim; o++) {
+        int64_t Acc = Bias[o];
+        for (unsigned i = 0; i < InDim; i++)
+            Acc += (int32_t) In[i] * (int32_t) Filter[o * InDim + i];
+        int32_t Expected = ref_act(ref_requant(in_int32(Acc), Scale[o], ScaleN[o]), ReLU);
+        if (Out[o] != Expected)
+            mismatch("Out", (long) o, Out[o], Expected);
+    }
+    free(In);
+    free(Filter);
+    free(Bias);
+    free(Scale);
+    free(ScaleN);
+    free(Out);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerPoolAct_SQ8 */
+
+static void check_pool_act(unsigned W, unsigned H, unsigned Feat, int PoolOper, unsigned Fpx, unsigned Fpy,
+                           unsigned Spx, unsigned Spy, int ReLU)
+{
+    char Name[160];
+    signed char *In = xmalloc(W * H * Feat);
+    int32_t *Values = xmalloc(sizeof(int32_t) * W * H * Feat);
+    int32_t *Expected = xmalloc(sizeof(int32_t) * W * H * Feat);
+    signed char *Out;
+    int Wo, Ho;
+    KerPoolAct_SQ8_Arg_T Arg;
+
+    snprintf(Name, sizeof Name, "KerPoolAct_SQ8 %ux%u Feat=%u pool=%s %ux%u/%u,%u ReLU=%d", W, H, Feat,
+             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, ReLU);
+    begin_case(Name);
+    for (unsigned i = 0; i < W * H * Feat; i++)
+        Values[i] = In[i] = rnd8();
+    ref_pool_act(Values, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, ReLU, Expected,
+                 &Wo, &Ho);
+    Out = xmalloc((size_t) Wo * Ho * Feat);
+    Arg.In = In;
+    Arg.W = W;
+    Arg.H = H;
+    Arg.Feat = Feat;
+    Arg.Out = Out;
+    Arg.Wo = (unsigned) Wo;
+    Arg.Ho = (unsigned) Ho;
+    Arg.PoolOper = (unsigned) PoolOper;
+    Arg.Fx = Fpx;
+    Arg.Fy = Fpy;
+    Arg.Sx = Spx;
+    Arg.Sy = Spy;
+    Arg.ReLU = (unsigned) ReLU;
+    AT_FORK(gap_ncore(), KerPoolAct_SQ8, &Arg);
+    for (int i = 0; i < Wo * Ho * (int) Feat; i++)
+        if (Out[i] != Expected[i])
+            mismatch("Out", i, Out[i], Expected[i]);
+    free(In);
+    free(Values);
+    free(Expected);
+    free(Out);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Global average pooling: one plane of W x H values summed in tiles of TileH rows. Fill: 0 random,
+ * 1 all -128, 2 all 127. */
+
+static void check_global_avg(unsigned W, unsigned H, unsigned TileH, int Fill)
+{
+    char Name[128];
+    signed char *In = xmalloc(W * H);
+    int Sum, Partial[8];
+    signed char Out;
+    int64_t Total = 0;
+    int32_t Expected;
+
+    snprintf(Name, sizeof Name, "KerGlobalSum_SQ8 %ux%u in tiles of %u rows, %s", W, H, TileH,
+             Fill == 0 ? "random" : Fill == 1 ? "all -128" : "all 127");
+    begin_case(Name);
+    for (unsigned i = 0; i < W * H; i++) {
+        In[i] = Fill == 1 ? -128 : Fill == 2 ? 127 : rnd8();
+        Total += In[i];
+    }
+    Expected = (int32_t) ref_ndiv(Total, (int64_t) W * H);
+    KerGlobalSumInit(&Sum);
+    for (unsigned y = 0; y < H; y += TileH) {
+        KerGlobalSum_SQ8_Arg_T Arg;
+        Arg.In = In + y * W;
+        Arg.W = W;
+        Arg.H = H - y < TileH ? H - y : TileH;
+        Arg.Sum = &Sum;
+        Arg.Partial = Partial;
+        AT_FORK(gap_ncore(), KerGlobalSum_SQ8, &Arg);
+    }
+    if (Sum != Total)
+        mismatch("Sum", 0, Sum, (long) Total);
+    KerGlobalAvgFinish_SQ8(&Sum, W * H, &Out);
+    if (Out != Expected)
+        mismatch("Out", 0, Out, Expected);
+    free(In);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerMatAdd_SQ8 */
+
+static void check_mat_add(unsigned W, unsigned H, int Scale1, int Scale2, int ScaleN, int ReLU)
+{
+    char Name[128];
+    unsigned N = W * H;
+    signed char *In1 = xmalloc(N), *In2 = xmalloc(N), *Out = xmalloc(N);
+    KerMatAdd_SQ8_Arg_T Arg;
+
+    snprintf(Name, sizeof Name, "KerMatAdd_SQ8 %ux%u Scale1=%d Scale2=%d ScaleN=%d ReLU=%d", W, H, Scale1, Scale2,
+             ScaleN, ReLU);
+    begin_case(Name);
+    for (unsigned i = 0; i < N; i++) {
+        In1[i] = rnd8();
+        In2[i] = rnd8();
+    }
+    Arg.In1 = In1;
+    Arg.In2 = In2;
+    Arg.Out = Out;
+    Arg.W = W;
+    Arg.H = H;
+    Arg.Scale1 = Scale1;
+    Arg.Scale2 = Scale2;
+    Arg.ScaleN = ScaleN;
+    Arg.ReLU = (unsigned) ReLU;
+    AT_FORK(gap_ncore(), KerMatAdd_SQ8, &Arg);
+    for (unsigned i = 0; i < N; i++) {
+        int64_t v = ref_roundnorm((int64_t) In1[i] * Scale1 + (int64_t) In2[i] * Scale2, ScaleN);
+        int32_t Expected = ref_act((int32_t) ref_clip(v, -128, 127), ReLU);
+        if (Out[i] != Expected)
+            mismatch("Out", (long) i, Out[i], Expected);
+    }
+    free(In1);
+    free(In2);
+    free(Out);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerSoftMax_SQ8: the conversion to Q(InQ), then the doc's 16-bit "Softmax" with stored e[i]. */
+
+static void ref_softmax_sq8(const signed char *In, unsigned N, int Scale, int ScaleN, int InQ, int32_t *Out)
+{
+    int32_t *t = xmalloc(sizeof(int32_t) * N);
+    int32_t *e = xmalloc(sizeof(int32_t) * N);
+    int32_t m, Sum = 0;
+    for (unsigned i = 0; i < N; i++)
+        t[i] = (int32_t) ref_clip(ref_roundnorm((int64_t) In[i] * Scale, ScaleN), -32768, 32767);
+    m = t[0];
+    for (unsigned i = 1; i < N; i++)
+        if (t[i] > m)
+            m = t[i];
+    for (unsigned i = 0; i < N; i++) {
+        int32_t d = t[i] - m;                          /* step 1 */
+        int32_t u = (d * 23637) >> 14;                 /* step 2 */
+        int32_t k = (-u) >> InQ;                       /* step 3 */
+        int32_t f = (-u) - (k << InQ);
+        int32_t f15 = InQ <= 15 ? f << (15 - InQ) : f >> (InQ - 15);
+        int32_t p = 315;                               /* step 4 */
+        p = -1819 + ((p * f15) >> 15);
+        p = 7872 + ((p * f15) >> 15);
+        p = -22713 + ((p * f15) >> 15);
+        p = 32768 + ((p * f15) >> 15);
+        e[i] = k >= 31 ? 0 : p >> k;                   /* step 5 */
+        Sum += e[i];                                   /* step 6 */
+    }
+    for (unsigned i = 0; i < N; i++)
+        Out[i] = (int32_t) ref_clip(ref_ndiv((int64_t) e[i] * 32768, Sum), -32768, 32767);
+    free(t);
+    free(e);
+}
+
+static void check_softmax(const char *What, const signed char *Values, unsigned N, int Scale, int ScaleN, int InQ)
+{
+    char Name[160];
+    signed char *In = xmalloc(N);
+    short *Out = xmalloc(sizeof(short) * N);
+    int32_t *Expected = xmalloc(sizeof(int32_t) * N);
+    KerSoftMax_SQ8_Arg_T Arg;
+    int64_t Sum = 0;
+
+    snprintf(Name, sizeof Name, "KerSoftMax_SQ8 %s N=%u Scale=%d ScaleN=%d InQ=%d", What, N, Scale, ScaleN, InQ);
+    begin_case(Name);
+    memcpy(In, Values, N);
+    ref_softmax_sq8(In, N, Scale, ScaleN, InQ, Expected);
+    Arg.In = In;
+    Arg.N = N;
+    Arg.Scale = Scale;
+    Arg.ScaleN = ScaleN;
+    Arg.InQ = InQ;
+    Arg.Out = Out;
+    AT_FORK(gap_ncore(), KerSoftMax_SQ8, &Arg);
+    for (unsigned i = 0; i < N; i++) {
+        if (In[i] != Values[i])
+            mismatch("In modified", (long) i, In[i], Values[i]);
+        if (Out[i] != Expected[i])
+            mismatch("Out", (long) i, Out[i], Expected[i]);
+        Sum += Out[i];
+    }
+    /* A probability distribution in Q15 up to one rounding per value. */
+    if (Sum < 32768 - (int64_t) N || Sum > 32768 + (int64_t) N) {
+        char Message[96];
+        snprintf(Message, sizeof Message, "outputs sum to %lld, not ~32768", (long long) Sum);
+        fail(Message);
+    }
+    free(In);
+    free(Out);
+    free(Expected);
+}
+
+static void check_softmax_cases(void)
+{
+    signed char v[100];
+    for (unsigned i = 0; i < 100; i++)
+        v[i] = rnd8();
+    /* s_in = 0.05, InQ = 12: factor 0.05 * 4096 = 204.8 = 26214 / 2^7 (multiplier15). */
+    check_softmax("random", v, 10, 26214, 7, 12);
+    check_softmax("random", v, 100, 26214, 7, 12);
+    check_softmax("random, large scale (clip16)", v, 37, 32767, 0, 11);
+    check_softmax("random, scale 1 shift 0", v, 10, 1, 0, 0);
+    check_softmax("random, InQ 20", v, 17, 20000, 3, 20);
+    check_softmax("random, ScaleN 40", v, 10, 30000, 40, 15);
+    check_softmax("random, Scale 0", v, 10, 0, 5, 12);
+    {
+        static const signed char Ext[9] = {-128, 127, -128, 127, 0, -1, 1, -128, 126};
+        check_softmax("extremes", Ext, 9, 16384, 2, 13);
+        check_softmax("extremes", Ext, 9, 255, 0, 15);
+    }
+    v[0] = -7;
+    check_softmax("single value", v, 1, 300, 1, 12);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * A full convolution layer: KerSetBias_SQ8 + KerConv_SQ8 per input feature (per feature for a
+ * depthwise layer) + KerScalePoolAct_SQ8, against the doc's SQ8 convolution. The kernels have no
+ * padding: the layer's zero padding is materialized in the input tiles. */
+
+typedef struct {
+    int Cin, Cout, H, W;
+    int Fc, Sc, Dc, Pad;
+    int Depthwise;
+    int PoolOper, Fp, Sp;
+    int ReLU;
+    int BiasRange;
+} LayerCase;
+
+static void check_layer(const LayerCase *L)
+{
+    char Name[256];
+    int Hc = (L->H + 2 * L->Pad - L->Dc * (L->Fc - 1) - 1) / L->Sc + 1;
+    int Wc = (L->W + 2 * L->Pad - L->Dc * (L->Fc - 1) - 1) / L->Sc + 1;
+    int Hpad = L->H + 2 * L->Pad, Wpad = L->W + 2 * L->Pad;
+    int FilterInputs = L->Depthwise ? 1 : L->Cin;
+    signed char *In = xmalloc((size_t) L->Cin * L->H * L->W);
+    signed char *Wt = xmalloc((size_t) L->Cout * FilterInputs * L->Fc * L->Fc);
+    int *Bias = xmalloc(sizeof(int) * L->Cout);
+    unsigned char *Scale = xmalloc((size_t) L->Cout), *ScaleN = xmalloc((size_t) L->Cout);
+    int32_t *Conv = xmalloc(sizeof(int32_t) * L->Cout * Hc * Wc);
+    int32_t *Expected = xmalloc(sizeof(int32_t) * L->Cout * Hc * Wc);
+    int Wp, Hp;
+
+    snprintf(Name, sizeof Name, "layer Cin=%d Cout=%d %dx%d %sconv %dx%d S=%d D=%d pad=%d pool=%s %dx%d/%d ReLU=%d",
+             L->Cin, L->Cout, L->W, L->H, L->Depthwise ? "depthwise " : "", L->Fc, L->Fc, L->Sc, L->Dc, L->Pad,
+             pool_name(L->PoolOper), L->Fp, L->Fp, L->Sp, L->ReLU);
+    begin_case(Name);
+    for (int i = 0; i < L->Cin * L->H * L->W; i++)
+        In[i] = rnd8();
+    for (int i = 0; i < L->Cout * FilterInputs * L->Fc * L->Fc; i++)
+        Wt[i] = rnd8();
+    for (int co = 0; co < L->Cout; co++) {
+        int Taps = FilterInputs * L->Fc * L->Fc, Bits = 0;
+        Bias[co] = rnd(-L->BiasRange, L->BiasRange);
+        /* A multiplier that maps the accumulators' typical spread (~128 * 128 * sqrt(Taps)) onto int8. */
+        while ((1 << Bits) * (1 << Bits) < Taps)
+            Bits++;
+        Scale[co] = (unsigned char) rnd(128, 255);
+        ScaleN[co] = (unsigned char) (14 + Bits + 1);
+        if (co % 4 == 3)
+            ScaleN[co] = (unsigned char) rnd(0, 40);
+    }
+
+    /* The reference: the int32 accumulator, requantization, then pooling and activation. */
+    for (int co = 0; co < L->Cout; co++)
+        for (int y = 0; y < Hc; y++)
+            for (int x = 0; x < Wc; x++) {
+                int64_t Acc = Bias[co];
+                int CiFirst = L->Depthwise ? co : 0, CiEnd = L->Depthwise ? co + 1 : L->Cin;
+                for (int ci = CiFirst; ci < CiEnd; ci++)
+                    for (int ky = 0; ky < L->Fc; ky++)
+                        for (int kx = 0; kx < L->Fc; kx++) {
+                            int iy = y * L->Sc + ky * L->Dc - L->Pad, ix = x * L->Sc + kx * L->Dc - L->Pad;
+                            if (iy < 0 || iy >= L->H || ix < 0 || ix >= L->W)
+                                continue;
+                            Acc += (int32_t) In[(ci * L->H + iy) * L->W + ix] *
+                                   (int32_t) Wt[((co * FilterInputs + ci - CiFirst) * L->Fc + ky) * L->Fc + kx];
+                        }
+                Conv[(co * Hc + y) * Wc + x] = ref_requant(in_int32(Acc), Scale[co], ScaleN[co]);
+            }
+    ref_pool_act(Conv, (unsigned) L->Cout, Wc, Hc, L->PoolOper, L->Fp, L->Fp, L->Sp, L->Sp, L->ReLU, Expected, &Wp,
+                 &Hp);
+
+    /* The kernels. */
+    {
+        signed char *Tile = xmalloc((size_t) Hpad * Wpad);
+        signed char *Filter = xmalloc((size_t) L->Cout * L->Fc * L->Fc);
+        int *Acc = xmalloc(sizeof(int) * L->Cout * Hc * Wc);
+        signed char *Out = xmalloc((size_t) L->Cout * Hp * Wp);
+        KerSetBias_SQ8_Arg_T BiasArg;
+        KerConv_SQ8_Arg_T ConvArg;
+        KerScalePoolAct_SQ8_Arg_T PoolArg;
+
+        BiasArg.Out = Acc;
+        BiasArg.W = (unsigned) Wc;
+        BiasArg.H = (unsigned) Hc;
+        BiasArg.Feat = (unsigned) L->Cout;
+        BiasArg.Bias = Bias;
+        AT_FORK(gap_ncore(), KerSetBias_SQ8, &BiasArg);
+
+        for (int ci = 0; ci < L->Cin; ci++) {
+            /* The zero-padded input plane and the filters that read it. */
+            memset(Tile, 0, (size_t) Hpad * Wpad);
+            for (int y = 0; y < L->H; y++)
+                memcpy(Tile + (y + L->Pad) * Wpad + L->Pad, In + (ci * L->H + y) * L->W, (size_t) L->W);
+            if (L->Depthwise)
+                memcpy(Filter, Wt + ci * L->Fc * L->Fc, (size_t) L->Fc * L->Fc);
+            else
+                for (int co = 0; co < L->Cout; co++)
+                    memcpy(Filter + co * L->Fc * L->Fc, Wt + (co * L->Cin + ci) * L->Fc * L->Fc, (size_t) L->Fc * L->Fc);
+            ConvArg.In = Tile;
+            ConvArg.W = (unsigned) Wpad;
+            ConvArg.H = (unsigned) Hpad;
+            ConvArg.Filter = Filter;
+            ConvArg.Out = L->Depthwise ? Acc + ci * Hc * Wc : Acc;
+            ConvArg.Wo = (unsigned) Wc;
+            ConvArg.Ho = (unsigned) Hc;
+            ConvArg.Feat = L->Depthwise ? 1u : (unsigned) L->Cout;
+            ConvArg.Fx = ConvArg.Fy = (unsigned) L->Fc;
+            ConvArg.Sx = ConvArg.Sy = (unsigned) L->Sc;
+            ConvArg.Dx = ConvArg.Dy = (unsigned) L->Dc;
+            ConvArg.PadL = 0;
+            AT_FORK(gap_ncore(), KerConv_SQ8, &ConvArg);
+        }
+
+        PoolArg.In = Acc;
+        PoolArg.W = (unsigned) Wc;
+        PoolArg.H = (unsigned) Hc;
+        PoolArg.Feat = (unsigned) L->Cout;
+        PoolArg.Out = Out;
+        PoolArg.Wo = (unsigned) Wp;
+        PoolArg.Ho = (unsigned) Hp;
+        PoolArg.Scale = Scale;
+        PoolArg.ScaleN = ScaleN;
+        PoolArg.PoolOper = (unsigned) L->PoolOper;
+        PoolArg.Fx = PoolArg.Fy = (unsigned) L->Fp;
+        PoolArg.Sx = PoolArg.Sy = (unsigned) L->Sp;
+        PoolArg.ReLU = (unsigned) L->ReLU;
+        AT_FORK(gap_ncore(), KerScalePoolAct_SQ8, &PoolArg);
+
+        {
+            int Distinct = 0, Seen[256] = {0};
+            for (int i = 0; i < L->Cout * Hp * Wp; i++) {
+                if (Out[i] != Expected[i])
+                    mismatch("Out", i, Out[i], Expected[i]);
+                if (!Seen[Expected[i] + 128]++)
+                    Distinct++;
+            }
+            printf("  %d distinct output values\n", Distinct);
+        }
+        free(Tile);
+        free(Filter);
+        free(Acc);
+        free(Out);
+    }
+    free(In);
+    free(Wt);
+    free(Bias);
+    free(Scale);
+    free(ScaleN);
+    free(Conv);
+    free(Expected);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        Seed = (uint32_t) strtoul(argv[1], 0, 0);
+    printf("cnn_sq8_kernels_check: %d emulated core(s), seed %u\n", gap_ncore(), Seed);
+
+    /* KerSetBias_SQ8 */
+    check_set_bias(5, 3, 1);
+    check_set_bias(7, 4, 3);
+    check_set_bias(8, 8, 32);
+    check_set_bias(1, 1, 3);
+    check_set_bias(13, 1, 11);
+
+    /* KerConv_SQ8 */
+    check_conv(11, 9, 1, 3, 3, 1, 1, 1, 1, 0);
+    check_conv(13, 12, 3, 5, 5, 1, 1, 1, 1, 0);
+    check_conv(15, 11, 32, 3, 3, 2, 2, 1, 1, 0);
+    check_conv(17, 13, 3, 3, 3, 1, 1, 2, 2, 0);
+    check_conv(9, 7, 32, 1, 1, 1, 1, 1, 1, 0);
+    check_conv(21, 19, 1, 5, 5, 2, 2, 2, 2, 0);
+    check_conv(12, 7, 3, 5, 5, 2, 1, 1, 1, 0);
+    check_conv(10, 11, 3, 3, 5, 1, 2, 2, 1, 0);
+    check_conv(5, 5, 1, 5, 5, 1, 1, 1, 1, 0);   /* a single output */
+    check_conv(11, 9, 4, 3, 3, 1, 1, 1, 1, 1);  /* "same" 3x3 */
+    check_conv(12, 9, 3, 3, 3, 2, 2, 1, 1, 1);  /* strided, the right padding partly unused */
+    check_conv(10, 8, 2, 5, 5, 1, 1, 1, 1, 2);
+    check_conv(9, 9, 2, 3, 3, 1, 1, 2, 2, 2);   /* dilated */
+    check_conv(3, 6, 2, 5, 5, 1, 1, 1, 1, 2);   /* filter wider than the tile */
+    check_conv(7, 3, 9, 7, 1, 3, 1, 1, 1, 3);   /* 7x1 filter, stride 3 */
+
+    /* KerScalePoolAct_SQ8 */
+    check_scale_pool_act(7, 5, 1, CNN_POOL_NONE, 1, 1, 1, 1, 0);
+    check_scale_pool_act(9, 4, 14, CNN_POOL_NONE, 1, 1, 1, 1, 1);
+    check_scale_pool_act(6, 6, 32, CNN_POOL_NONE, 1, 1, 1, 1, 6);
+    check_scale_pool_act(8, 8, 7, CNN_POOL_MAX, 2, 2, 2, 2, 0);
+    check_scale_pool_act(8, 8, 7, CNN_POOL_MAX, 2, 2, 2, 2, 1);
+    check_scale_pool_act(9, 7, 3, CNN_POOL_MAX, 3, 3, 2, 2, 100);
+    check_scale_pool_act(10, 6, 32, CNN_POOL_AVG, 2, 2, 2, 2, 0);
+    check_scale_pool_act(11, 9, 13, CNN_POOL_AVG, 2, 2, 2, 2, 1);
+    check_scale_pool_act(13, 11, 5, CNN_POOL_AVG, 3, 3, 2, 2, 0);
+    check_scale_pool_act(13, 11, 5, CNN_POOL_AVG, 3, 3, 2, 2, 25);
+    check_scale_pool_act(12, 9, 3, CNN_POOL_AVG, 3, 2, 3, 1, 0); /* non-square windows and strides */
+    check_scale_pool_act(9, 12, 5, CNN_POOL_MAX, 2, 3, 1, 2, 1);
+    check_scale_pool_act(5, 3, 1, CNN_POOL_AVG, 5, 3, 1, 1, 0);  /* one window, the whole plane */
+
+    /* KerLinear_SQ8 */
+    check_linear(1024, 10, 0, 1 << 20);
+    check_linear(1024, 10, 1, 1 << 28);
+    check_linear(20, 7, 0, 1 << 12);
+    check_linear(20, 7, 1, 1 << 30);
+    check_linear(33, 13, 6, 1 << 16);
+    check_linear(1, 1, 0, 100);
+    check_linear(9, 17, 127, 1 << 14);
+
+    /* KerPoolAct_SQ8 */
+    check_pool_act(8, 8, 3, CNN_POOL_MAX, 2, 2, 2, 2, 0);
+    check_pool_act(9, 7, 11, CNN_POOL_MAX, 2, 2, 2, 2, 1);
+    check_pool_act(9, 7, 11, CNN_POOL_AVG, 2, 2, 2, 2, 0);
+    check_pool_act(13, 11, 3, CNN_POOL_AVG, 3, 3, 2, 2, 6);
+    check_pool_act(13, 11, 32, CNN_POOL_MAX, 3, 3, 1, 1, 0);
+    check_pool_act(12, 9, 5, CNN_POOL_AVG, 3, 2, 3, 1, 1);
+    check_pool_act(7, 5, 3, CNN_POOL_NONE, 1, 1, 1, 1, 50);
+
+    /* Global average pooling */
+    check_global_avg(7, 5, 5, 0);
+    check_global_avg(13, 11, 3, 0);
+    check_global_avg(1, 1, 1, 0);
+    check_global_avg(32, 32, 7, 0);
+    check_global_avg(255, 257, 16, 1); /* 65535 values, the largest plane */
+    check_global_avg(255, 257, 100, 2);
+    check_global_avg(3, 3, 2, 2);
+
+    /* KerMatAdd_SQ8 */
+    check_mat_add(7, 5, 16384, 16384, 15, 0);
+    check_mat_add(13, 11, 32767, 21000, 15, 1);
+    check_mat_add(9, 9, 12345, 30000, 16, 6);
+    check_mat_add(1, 1, 1, 1, 0, 0);
+    check_mat_add(31, 3, 255, 32767, 8, 0);
+    check_mat_add(10, 10, 0, 32767, 20, 0);
+    check_mat_add(17, 3, 30000, 29000, 40, 0);
+    check_mat_add(17, 3, 30000, 29000, 0, 0);
+
+    /* KerSoftMax_SQ8 */
+    check_softmax_cases();
+
+    /* Full convolution layers. */
+    {
+        static const LayerCase Layers[] = {
+            /* Cin Cout H   W  Fc Sc Dc Pad DW pool          Fp Sp ReLU BiasRange */
+            {3, 32, 12, 16, 3, 1, 1, 1, 0, CNN_POOL_MAX, 2, 2, 1, 1 << 16},
+            {4, 3, 15, 17, 5, 1, 1, 0, 0, CNN_POOL_AVG, 3, 2, 0, 1 << 18},
+            {2, 1, 13, 19, 3, 2, 1, 1, 0, CNN_POOL_NONE, 1, 1, 6, 1 << 12},
+            {3, 5, 18, 20, 3, 1, 2, 2, 0, CNN_POOL_MAX, 3, 2, 0, 1 << 20},
+            {8, 7, 10, 10, 1, 1, 1, 0, 0, CNN_POOL_AVG, 2, 2, 1, 1 << 15},
+            {32, 3, 9, 11, 5, 2, 1, 2, 0, CNN_POOL_NONE, 1, 1, 0, 1 << 22},
+            {9, 9, 11, 13, 3, 1, 1, 1, 1, CNN_POOL_NONE, 1, 1, 6, 1 << 14},
+            {5, 5, 14, 9, 3, 2, 1, 1, 1, CNN_POOL_MAX, 2, 2, 1, 1 << 14},
+            {7, 7, 12, 12, 5, 1, 2, 4, 1, CNN_POOL_AVG, 2, 2, 0, 1 << 16},
+        };
+        for (unsigned i = 0; i < sizeof Layers / sizeof Layers[0]; i++)
+            check_layer(&Layers[i]);
+    }
+
+    if (Failures) {
+        printf("%d mismatching value(s) over %d cases\nRESULT failed\n", Failures, Cases);
+        return 1;
+    }
+    printf("%d cases\nRESULT ok\n", Cases);
+    return 0;
+}
