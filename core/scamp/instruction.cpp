@@ -30,6 +30,19 @@ const OpInfo& opInfo(Op op)
     return allOps().front();
 }
 
+bool mayShareDestination(Op op, size_t operand)
+{
+    switch (op) {
+    case Op::Neg:
+    case Op::Divq:
+    case Op::Div: return false;
+    case Op::Sub:
+    case Op::Subx:
+    case Op::Sub2x: return operand == 0;
+    default: return true;
+    }
+}
+
 Offset Instruction::shift() const
 {
     Offset total;

@@ -38,6 +38,10 @@ struct OpInfo {
 const OpInfo& opInfo(Op op);
 const std::vector<OpInfo>& allOps();
 
+// Whether source operand `operand` of `op` may be the destination register (the bus reads it
+// before it writes): not for neg, divq and div, nor for a subtrahend.
+bool mayShareDestination(Op op, size_t operand);
+
 struct Instruction {
     Op op = Op::Mov;
     std::string dest;

@@ -5,24 +5,6 @@
 
 namespace tessera::scamp {
 
-namespace {
-
-// Operands that may share the destination's register (the bus reads them before it writes).
-bool mayShareDestination(Op op, size_t operand)
-{
-    switch (op) {
-    case Op::Neg:
-    case Op::Divq:
-    case Op::Div: return false;
-    case Op::Sub:
-    case Op::Subx:
-    case Op::Sub2x: return operand == 0; // not the subtrahend
-    default: return true;
-    }
-}
-
-} // namespace
-
 std::optional<std::vector<Instruction>> allocateRegisters(const ValuePlan& plan, const std::vector<std::string>& registers,
                                                           const std::string& inputRegister,
                                                           const std::vector<std::string>& outputRegisters)

@@ -1,14 +1,17 @@
 #pragma once
 // The compiler: a reverse search from the kernels' goals back to the input, in the manner of Cain
 // (Stow et al.). A search node is a bag of goals that must all be in registers at one point of
-// the program; a child undoes one instruction, replacing a goal by the goals it is computed from.
-// A node whose bag holds only the input is a complete program.
+// the program; a child undoes one instruction, replacing a goal by the goals it is computed from
+// (pair_generator.h), ordered by a local heuristic (pattern_heuristic.h). A node whose bag holds
+// only the input is a complete program; one whose goals all follow from the input by halvings,
+// a negation and moves is finished directly (direct_solver.h).
 //
 // Traversal (CGDS): each worker keeps a deque of nodes; it takes the front node, expands its next
-// child (children are ordered by a local heuristic and generated on first visit), pushes the child
-// to the front and the parent to the back - depth-first on the best child, siblings revisited in
-// turn. Idle workers steal from the back of the others' deques. Culled: bags seen before at an equal
-// or lower cost, bags needing more registers than there are, nodes that cannot beat the best plan.
+// child (children are generated on first visit), pushes the child to the front and the parent to
+// the back - depth-first on the best child, siblings revisited in turn. Every worker starts at the
+// root; odd workers generate children differently (see contextFor), and idle workers steal from
+// the back of the others' deques. Culled: bags seen before at an equal or lower cost, steps
+// needing more registers than there are, nodes that cannot beat the best plan.
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 
