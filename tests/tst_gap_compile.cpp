@@ -314,6 +314,69 @@ private slots:
         QVERIFY2(built.exitCode == 0, qPrintable(test::describe(QStringLiteral("GAP build"), gapBuild, built)));
     }
 
+    // GAP9's MRAM as the privileged flash: the constants that leave L2 fill it first, largest first,
+    // the ordinary flash image keeps the rest; copied to L3 RAM at construction or read by the
+    // nodes from flash, the projects are bit-exact and their GAP build compiles.
+    void privilegedFlashFilledFirst_data()
+    {
+        QTest::addColumn<bool>("executeFromFlash");
+        QTest::newRow("copied to L3 RAM") << false;
+        QTest::newRow("read from flash") << true;
+    }
+    void privilegedFlashFilledFirst()
+    {
+        QFETCH(bool, executeFromFlash);
+        ZooOptions zoo;
+        zoo.width = 0.25;
+        zoo.resolution = 128;
+        Graph graph = buildZooModel("mobilenet_v1", zoo);
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        gap::GapCompileOptions options;
+        options.target = "gap9";
+        options.l2 = 200 * 1024;
+        if (executeFromFlash)
+            options.l3 = 600 * 1024;  // less than twice the constants: they are read from flash
+        options.privilegedFlash = 0;
+        const gap::GapCompileResult ordinary = compileProject(graph, options, dir.path() + "/ordinary");
+        options.privilegedFlash = 128 * 1024;
+        const QString project = dir.path() + "/project";
+        const gap::GapCompileResult result = compileAndCheck(graph, options, project, 30.0);
+        const nlohmann::json& memory = result.generation.graph;
+        const int64_t privileged = memory.value("privileged_flash_bytes", int64_t(0));
+        QVERIFY2(privileged > 100 * 1024 && privileged <= 128 * 1024, qPrintable(QString::number(privileged)));
+        QVERIFY(QFile::exists(project + "/" + QString::fromStdString(result.generation.privilegedImage)));
+        QCOMPARE(QFileInfo(project + "/" + QString::fromStdString(result.generation.privilegedImage)).size(), privileged);
+        // What the privileged flash holds leaves the ordinary image.
+        const int64_t before = ordinary.generation.graph.value("flash_bytes", int64_t(0));
+        QVERIFY2(memory.value("flash_bytes", int64_t(0)) <= before - privileged + 64 &&
+                     memory.value("flash_bytes", int64_t(0)) < before,
+                 qPrintable(QStringLiteral("%1 of %2").arg(memory.value("flash_bytes", int64_t(0))).arg(before)));
+        QCOMPARE(memory.value("l3_traffic", int64_t(-1)), ordinary.generation.graph.value("l3_traffic", int64_t(-2)));
+        // Largest first: no constant outside it is larger than the smallest one inside that would
+        // still have fitted in the room left.
+        std::vector<int64_t> inside, outside;
+        for (const nlohmann::json& tensor : memory["tensors"]) {
+            QVERIFY(tensor["privileged_flash"] ==
+                    (tensor.value("reason", std::string()).find("privileged flash") != std::string::npos));
+            if (tensor.value("privileged_flash", false))
+                inside.push_back(tensor.value("bytes", int64_t(0)));
+            else if (tensor.value("placement", std::string()) == (executeFromFlash ? "flash" : "l3_static"))
+                outside.push_back(tensor.value("bytes", int64_t(0)));
+        }
+        QVERIFY(!inside.empty() && !outside.empty());
+        const int64_t room = 128 * 1024 - privileged;
+        for (int64_t bytes : outside)
+            QVERIFY2(bytes > room, qPrintable(QStringLiteral("a constant of %1 B fits the %2 B left").arg(bytes).arg(room)));
+        QStringList gapBuild{"-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-pointer-to-int-cast",
+                             "-Wno-int-to-pointer-cast", "-DAT_FORCE_PMSIS", "-I", kSourceDir + "/tests/gap/pmsis_stub",
+                             "-I", project + "/runtime", "-I", project + "/kernels", "-I", project};
+        for (const std::string& source : result.generation.sources)
+            gapBuild << project + "/" + QString::fromStdString(source);
+        const test::ProcessResult built = test::runProcess(QStringLiteral("cc"), gapBuild);
+        QVERIFY2(built.exitCode == 0, qPrintable(test::describe(QStringLiteral("GAP build"), gapBuild, built)));
+    }
+
     // Batch normalization folds into the convolution before it, ReLU and pooling fuse, the residual
     // Add and Gemm map onto their generators; the project is bit-exact.
     void pytorchPatterns()

@@ -7,6 +7,8 @@
 #include "gap/model_api/model_registry.h"
 #include "memory/plan_validator.h"
 #include "tiler/graph_allocation.h"
+#include "tiler/model_check.h"
+#include "tiler/privileged_flash.h"
 
 #include <QtTest>
 
@@ -237,6 +239,69 @@ private slots:
         for (const NodeExecution& node : fromFlash.nodes)
             for (const std::string& argument : node.flashArguments)
                 QVERIFY(std::find(node.l3Arguments.begin(), node.l3Arguments.end(), argument) != node.l3Arguments.end());
+    }
+
+    // A privileged flash takes, largest first, the constants that leave L2 and fit what is left of
+    // it; the ordinary image keeps the others, packed without holes.
+    void privilegedFlashTakesConstantsFirst()
+    {
+        KernelModel model = mnistModel();
+        model.options.constantsExecuteFromFlash = true;
+        const GraphAllocation ordinary = allocateGraph(model, model.graphs.front(), 40000);
+        QVERIFY2(ordinary.ok, ordinary.error.c_str());
+        MemoryDevice mram;
+        mram.location = MemoryLocation::L3MramFlash;
+        mram.size = 110000;  // the 100 KB filter of the linear layer, not the others as well
+        mram.baseName = "0";
+        mram.constFile = "Mram.dat";
+        model.devices.push_back(mram);
+        model.options.privilegedFlash = int(MemoryLocation::L3MramFlash);
+        const GraphAllocation allocation = allocateGraph(model, model.graphs.front(), 40000);
+        QVERIFY2(allocation.ok, allocation.error.c_str());
+        std::uint64_t inPrivileged = 0, leftInFlash = 0;
+        for (const GraphTensor& tensor : allocation.tensors) {
+            if (tensor.privilegedFlash) {
+                QVERIFY(tensor.flashOffset + tensor.bytes <= allocation.privilegedFlashBytes);
+                inPrivileged += tensor.bytes;
+            } else if (tensor.placement == GraphTensor::Placement::Flash) {
+                QVERIFY(tensor.flashOffset >= ordinary.l2Static && tensor.flashOffset + tensor.bytes <= allocation.flashBytes);
+                leftInFlash += tensor.bytes;
+            }
+        }
+        QVERIFY(inPrivileged > 0 && inPrivileged <= mram.size);
+        QCOMPARE(allocation.privilegedFlashBytes, inPrivileged);
+        QVERIFY(allocation.flashBytes < ordinary.flashBytes);
+        QCOMPARE(allocation.l3Traffic, ordinary.l3Traffic);
+        // Nodes read each constant through the image that holds it.
+        for (const NodeExecution& node : allocation.nodes)
+            QCOMPARE(node.flashArguments.size() + node.privilegedFlashArguments.size(),
+                     ordinary.nodes[std::size_t(&node - allocation.nodes.data())].flashArguments.size());
+
+        // The choice alone: largest first, then whatever still fits.
+        std::vector<GraphTensor> tensors(4);
+        const std::uint64_t sizes[] = {60, 50, 30, 8};
+        for (std::size_t i = 0; i < 4; ++i)
+            tensors[i].bytes = sizes[i];
+        QCOMPARE(choosePrivilegedConstants(tensors, {0, 1, 2, 3}, 100, 4), (std::set<std::size_t>{0, 2, 3}));
+        QCOMPARE(choosePrivilegedConstants(tensors, {1, 2, 3}, 100, 4), (std::set<std::size_t>{1, 2, 3}));
+        QCOMPARE(choosePrivilegedConstants(tensors, {0, 1}, 40, 4), (std::set<std::size_t>{}));
+
+        // A privileged flash the devices do not declare, or that is the only flash, is named.
+        const auto reported = [&](const char* words) {
+            const std::vector<std::string> problems = checkGraphModel(model);
+            return std::any_of(problems.begin(), problems.end(), [&](const std::string& problem) {
+                return problem.find("AT_GRAPH_PRIVILEGED_L3_HOME") != std::string::npos &&
+                       problem.find(words) != std::string::npos;
+            });
+        };
+        QVERIFY(reported("the only flash device"));  // this model declares no other flash
+        MemoryDevice flash = mram;
+        flash.location = MemoryLocation::L3DefaultFlash;
+        flash.constFile = "Flash.dat";
+        model.devices.push_back(flash);
+        QVERIFY(!reported("the only flash device"));
+        model.options.privilegedFlash = int(MemoryLocation::L3Priority1);
+        QVERIFY(reported("does not declare"));
     }
 
     void inconsistentSizesAreNamed()

@@ -1,4 +1,4 @@
-// tessera compile MODEL.onnx --target gap8|gap9 [--l1 N] [--l2 N] [--l3 N] [--flash N]
+// tessera compile MODEL.onnx --target gap8|gap9 [--l1 N] [--l2 N] [--l3 N] [--flash N] [--privileged-flash N]
 //   [--quant int16|int8] [--calibration DIR] -o OUTDIR
 // compiles an ONNX model into a GAP project folder: generated code, constants image, the host
 // emulation build (make -C OUTDIR emul) and report.json / report.txt.
@@ -24,6 +24,7 @@ struct CompileOptions {
     std::string outputDir;
     gap::GapCompileOptions gap;
     uint64_t l1 = 0, l2 = 0, l3 = 0, flash = 0;  // 0: the target's default
+    std::optional<uint64_t> privilegedFlash;     // unset: the target's default; 0: none
 };
 
 std::optional<uint64_t> budget(uint64_t value)
@@ -38,6 +39,7 @@ int compileModel(CompileOptions options)
     options.gap.l2 = budget(options.l2);
     options.gap.l3 = budget(options.l3);
     options.gap.flash = budget(options.flash);
+    options.gap.privilegedFlash = options.privilegedFlash;
     const auto progress = [](const std::string& step) { fmt::print(stderr, "tessera compile: {}\n", step); };
     const gap::GapCompileResult result = gap::compileForGap(graph, options.gap, options.outputDir, progress);
     progress("writing the project to " + options.outputDir);
@@ -65,6 +67,11 @@ void addCompileCommand(CLI::App& app, Action& action)
     size("--l2", options->l2, "L2 budget in bytes; default: the chip's L2 less its code reserve");
     size("--l3", options->l3, "L3 RAM budget in bytes; default 8M");
     size("--flash", options->flash, "Flash budget in bytes; default 16M");
+    command
+        ->add_option("--privileged-flash", options->privilegedFlash,
+                     "Privileged flash filled first with constants, in bytes (0: none); default: GAP9's 2M MRAM, "
+                     "none on GAP8")
+        ->transform(CLI::AsSizeValue(false));
     command->add_option("--quant", options->gap.quantization, "Quantization: int16 (power-of-two Q formats) or int8 (symmetric, per-channel filter scales)")
         ->capture_default_str();
     command->add_option("--calibration", options->gap.calibrationDir,

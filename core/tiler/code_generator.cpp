@@ -7,6 +7,7 @@
 #include "tiler/graph_report.h"
 #include "tiler/kernel_emitter.h"
 #include "tiler/model_json.h"
+#include "tiler/privileged_flash.h"
 #include "tiler/tile_solver.h"
 
 #include <nlohmann/json.hpp>
@@ -133,13 +134,29 @@ GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std
     const MemoryDevice* l3 = findDevice(model, [](const MemoryDevice& d) { return isL3RamMemory(d.location); });
     symbols.l3 = l3 && !l3->baseName.empty() ? l3->baseName : graph.name + "_L3_Memory";
     symbols.l3Dynamic = symbols.l3 + "_Dyn";
-    const MemoryDevice* flash = findDevice(model, [](const MemoryDevice& d) { return !d.constFile.empty(); });
+    const MemoryDevice* privileged = privilegedFlashDevice(model);
+    const MemoryDevice* flash = nullptr;  // the ordinary flash: the first other device with an image file
+    for (const MemoryDevice& device : model.devices)
+        if (!flash && !device.constFile.empty() && &device != privileged)
+            flash = &device;
     symbols.flashFile = flash ? flash->constFile : graph.name + "_L3_Flash_Const.dat";
+    symbols.privilegedFlashFile = privileged ? privileged->constFile : std::string();
     return symbols;
 }
 
 
 GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations);
+
+// The arguments a node reads from flash, each with the flash image it is read through.
+std::vector<std::pair<std::string, std::string>> flashReads(const NodeExecution& node, const std::string& graph)
+{
+    std::vector<std::pair<std::string, std::string>> reads;
+    for (const std::string& argument : node.flashArguments)
+        reads.push_back({argument, "&" + graph + "_Flash"});
+    for (const std::string& argument : node.privilegedFlashArguments)
+        reads.push_back({argument, "&" + graph + "_PrivilegedFlash"});
+    return reads;
+}
 
 // The model as generated: every node that streams L3 tensors calls a variant of its kernel with
 // those arguments homed in L3 and its staging buffers in the graph's dynamic L2 block.
@@ -155,7 +172,7 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
             const UserKernel variant =
                 l3HomedVariant(*model.findUserKernel(node.sourceKernel), node.l3Arguments, node.kernel,
                                symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset), node.stagingLimit,
-                               node.flashArguments, "&" + model.graphs[g].name + "_Flash");
+                               flashReads(node, model.graphs[g].name));
             result.graphs[g].nodes[n].kernel = node.kernel;
             bool replaced = false;
             for (UserKernel& kernel : result.userKernels)
@@ -328,11 +345,17 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
         const GraphModel& graph = model.graphs[g];
         const GraphAllocation& allocation = allocations[g];
         const GraphSymbols symbols = graphSymbols(model, graph, std::max<std::uint64_t>(l1Used, 4));
-        const std::vector<std::uint8_t> image = buildConstantImage(model, graph, allocation, &result.error);
-        if (allocation.flashBytes > 0 && image.empty())
-            return result;
-        if (allocation.flashBytes > 0)
-            images.push_back({symbols.flashFile, std::string(image.begin(), image.end())});
+        for (const bool privileged : {false, true}) {
+            const std::uint64_t bytes = privileged ? allocation.privilegedFlashBytes : allocation.flashBytes;
+            if (bytes == 0)
+                continue;
+            const std::vector<std::uint8_t> image =
+                buildConstantImage(model, graph, allocation, privileged, &result.error);
+            if (image.empty())
+                return result;
+            images.push_back({privileged ? symbols.privilegedFlashFile : symbols.flashFile,
+                              std::string(image.begin(), image.end())});
+        }
         header << "\n" << graphDeclarations(model, graph, allocation, symbols);
         source << emitGraph(model, graph, allocation, symbols) << "\n";
         const GraphReportInput reportInput{model, graph, allocation, tilings, symbols.l1Bytes};
@@ -341,8 +364,11 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
         log << "graph " << graph.name << ": L2 " << allocation.l2Static << " bytes static (constants), "
             << allocation.l2Dynamic << " bytes dynamic; L3 " << allocation.l3Static << " bytes static, "
             << allocation.l3Dynamic << " bytes dynamic, " << allocation.l3Traffic << " bytes of L3 traffic per run; "
-            << "constants image " << symbols.flashFile << " "
-            << allocation.flashBytes << " bytes\n";
+            << "constants image " << symbols.flashFile << " " << allocation.flashBytes << " bytes"
+            << (allocation.privilegedFlashBytes ? ", privileged flash image " + symbols.privilegedFlashFile + " " +
+                                                      std::to_string(allocation.privilegedFlashBytes) + " bytes"
+                                                : std::string())
+            << "\n";
     }
     header << "\n#endif\n";
 

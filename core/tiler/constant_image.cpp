@@ -141,12 +141,15 @@ std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphMode
 }
 
 std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
-                                             const GraphAllocation& allocation, std::string* error)
+                                             const GraphAllocation& allocation, bool privilegedFlash,
+                                             std::string* error)
 {
-    std::vector<std::uint8_t> image(allocation.flashBytes, 0);
+    std::vector<std::uint8_t> image(privilegedFlash ? allocation.privilegedFlashBytes : allocation.flashBytes, 0);
     for (const GraphTensor& tensor : allocation.tensors) {
         if (tensor.placement != GraphTensor::Placement::L2Static &&
             tensor.placement != GraphTensor::Placement::L3Static && tensor.placement != GraphTensor::Placement::Flash)
+            continue;
+        if (tensor.privilegedFlash != privilegedFlash)
             continue;
         const std::vector<std::uint8_t> bytes = loadConstant(model, graph, tensor, error);
         if (bytes.empty())

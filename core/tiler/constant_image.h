@@ -17,8 +17,10 @@ namespace tessera::tiler {
 std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor,
                                        std::string* error);
 
-// The whole image, flashBytes long.
+// The whole image of the ordinary flash (flashBytes long) or of the privileged flash
+// (privilegedFlashBytes long).
 std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
-                                             const GraphAllocation& allocation, std::string* error);
+                                             const GraphAllocation& allocation, bool privilegedFlash,
+                                             std::string* error);
 
 }  // namespace tessera::tiler

@@ -1,4 +1,5 @@
 #include "tiler/graph_allocation.h"
+#include "tiler/privileged_flash.h"
 
 #include "memory/memory_planner.h"
 #include "tiler/tile_solver.h"
@@ -92,18 +93,20 @@ std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph
 
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
                           const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit,
-                          const std::vector<std::string>& flashArguments, const std::string& flashImage)
+                          const std::vector<std::pair<std::string, std::string>>& flashArguments)
 {
     UserKernel variant = source;
     variant.name = name;
     variant.l2StagingBase = stagingBase;
     variant.l2StagingLimit = stagingLimit;
-    variant.flashImage = flashImage;
     for (KernelArgument& arg : variant.args) {
         if (std::find(l3Arguments.begin(), l3Arguments.end(), arg.name) != l3Arguments.end())
             arg.flags |= ArgFlag::L2DoubleBuffer;
-        if (std::find(flashArguments.begin(), flashArguments.end(), arg.name) != flashArguments.end())
-            arg.flags |= ArgFlag::FlashHome;
+        for (const auto& [flashArgument, image] : flashArguments)
+            if (flashArgument == arg.name) {
+                arg.flags |= ArgFlag::FlashHome;
+                arg.flashImage = image;
+            }
     }
     return variant;
 }
@@ -566,6 +569,20 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
             if (isConstant(tensors[i]))
                 inFlash.insert(i);
 
+    // The privileged flash takes first the constants that stay in flash (not promoted to L2).
+    std::set<std::size_t> privileged;
+    const MemoryDevice* privilegedDevice = privilegedFlashDevice(model);
+    if (privilegedDevice) {
+        std::set<std::size_t> stayInFlash;
+        for (std::size_t i : inL3)
+            if (isConstant(tensors[i]) && tensors[i].firstNode >= 0)
+                stayInFlash.insert(i);
+        privileged = choosePrivilegedConstants(tensors, stayInFlash, privilegedDevice->size, kAlignment);
+    }
+    std::set<std::size_t> inOrdinaryFlash, inPrivilegedFlash;
+    for (std::size_t i : inFlash)
+        (privileged.count(i) ? inPrivilegedFlash : inOrdinaryFlash).insert(i);
+
     // The chosen placement with more time for the dynamic block's plan.
     Placement final = placer.evaluate(inL3, 2.0, prefetch, current.stagingLimits);
     if (!final.ok || final.total() > current.total())
@@ -576,7 +593,8 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         NodeExecution node;
         node.kernel = node.sourceKernel = graph.nodes[n].kernel;
         node.l3Arguments = placer.l3ArgumentsOf(n, streamed);
-        node.flashArguments = placer.l3ArgumentsOf(n, inFlash);
+        node.flashArguments = placer.l3ArgumentsOf(n, inOrdinaryFlash);
+        node.privilegedFlashArguments = placer.l3ArgumentsOf(n, inPrivilegedFlash);
         node.stagingBytes = final.nodes[n].staging;
         if (const auto limit = final.stagingLimits.find(n); limit != final.stagingLimits.end())
             node.stagingLimit = limit->second;
@@ -618,20 +636,40 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         constant->reason = "constant promoted to L2 at construction (used by nodes " +
                            std::to_string(constant->firstNode) + " to " + std::to_string(constant->lastNode) + ")";
     }
-    std::uint64_t flashTail = 0;  // the image after the L2 block: L3 RAM constants, then flash-executed ones
+    // The flash images: the ordinary one starts with the L2 block, then the constants that stay in
+    // flash; the privileged one holds its constants alone.
+    std::uint64_t imageEnd = alignTo(allocation.l2Static), privilegedEnd = 0;
+    bool constantsAfterL2 = false;
+    const auto storeInFlash = [&](GraphTensor* constant) {
+        const std::size_t index = std::size_t(constant - tensors.data());
+        if (privileged.count(index)) {
+            constant->privilegedFlash = true;
+            constant->flashOffset = alignTo(privilegedEnd);
+            privilegedEnd = constant->flashOffset + constant->bytes;
+            return;
+        }
+        constant->flashOffset = alignTo(imageEnd);
+        imageEnd = constant->flashOffset + constant->bytes;
+        constantsAfterL2 = true;
+    };
+    const auto flashReason = [&](const GraphTensor* constant) {
+        if (!constant->privilegedFlash)
+            return std::string();
+        return std::string("; stored in the privileged flash ") + memoryLocationName(privilegedDevice->location) +
+               " (filled first, largest constants first)";
+    };
     for (GraphTensor* constant : constants) {
         if (!inL3Tensor(constant) || model.options.constantsExecuteFromFlash)
             continue;
         constant->placement = GraphTensor::Placement::L3Static;
         constant->offset = alignTo(allocation.l3Static);
         allocation.l3Static = constant->offset + constant->bytes;
-        flashTail = allocation.l3Static;
-        constant->flashOffset = alignTo(allocation.l2Static) + constant->offset;
+        storeInFlash(constant);
         const std::size_t index = std::size_t(constant - tensors.data());
         constant->reason = "constant copied from flash to L3 RAM at construction, " +
                            (prefetch.count(index) ? prefetchReasons[index]
                                                   : "streamed through L2 by node " + std::to_string(constant->firstNode)) +
-                           ": " + moveReasons[index];
+                           ": " + moveReasons[index] + flashReason(constant);
         if (prefetch.count(index)) {
             constant->prefetchNode = prefetch.at(index);
             allocation.l3Traffic += constant->bytes;
@@ -641,15 +679,15 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         if (!inL3Tensor(constant) || !model.options.constantsExecuteFromFlash)
             continue;
         constant->placement = GraphTensor::Placement::Flash;
-        constant->offset = alignTo(flashTail);
-        flashTail = constant->offset + constant->bytes;
-        constant->flashOffset = alignTo(allocation.l2Static) + constant->offset;
+        storeInFlash(constant);
+        constant->offset = constant->flashOffset;
         constant->reason = "constant read from the flash image by node " + std::to_string(constant->firstNode) +
                            (constant->lastNode > constant->firstNode ? " to " + std::to_string(constant->lastNode) : "") +
                            " (AT_GRAPH_CONST_EXEC_FROM_FLASH): " +
-                           moveReasons[std::size_t(constant - tensors.data())];
+                           moveReasons[std::size_t(constant - tensors.data())] + flashReason(constant);
     }
-    allocation.flashBytes = flashTail ? alignTo(allocation.l2Static) + flashTail : allocation.l2Static;
+    allocation.flashBytes = constantsAfterL2 ? imageEnd : allocation.l2Static;
+    allocation.privilegedFlashBytes = privilegedEnd;
 
     // Buffers between nodes: L2 ones and the staging buffers from the dynamic block's plan.
     allocation.l2Dynamic = final.l2Dynamic;

@@ -31,6 +31,7 @@ struct GraphTensor {
     Placement placement = Placement::Caller;
     std::uint64_t offset = 0;      // in its block (L2 or L3, static or dynamic)
     std::uint64_t flashOffset = 0; // constants: in the flash image
+    bool privilegedFlash = false;  // constants: stored in the privileged flash's image (flashOffset in it)
     // Constants kept in L3 may be prefetched into the dynamic L2 block: the copy starts before
     // node prefetchNode and is waited for before the first node using it, which reads the L2 copy.
     int prefetchNode = -1;
@@ -47,6 +48,7 @@ struct NodeExecution {
     std::string sourceKernel;               // the model's kernel it is derived from
     std::vector<std::string> l3Arguments;   // kernel arguments homed in L3
     std::vector<std::string> flashArguments;  // those of them read from the flash image
+    std::vector<std::string> privilegedFlashArguments;  // those read from the privileged flash's image
     std::uint64_t stagingOffset = 0;        // in the dynamic L2 block
     std::uint64_t stagingBytes = 0;
     std::uint64_t stagingLimit = 0;         // UserKernel::l2StagingLimit of its variant (0: none)
@@ -65,7 +67,8 @@ struct GraphAllocation {
     std::uint64_t l3Static = 0;    // constants kept in L3 RAM
     std::uint64_t l3Dynamic = 0;   // buffers between nodes spilled to L3 RAM
     std::uint64_t l3Traffic = 0;   // predicted L3 <-> L2 bytes per run
-    std::uint64_t flashBytes = 0;
+    std::uint64_t flashBytes = 0;            // the constants image of the ordinary flash
+    std::uint64_t privilegedFlashBytes = 0;  // the privileged flash's image (AT_GRAPH_PRIVILEGED_L3_HOME)
     // When the budget is too small: the smallest L2 any placement found needs (0 when unknown).
     std::uint64_t smallestL2 = 0;
 
@@ -84,10 +87,10 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
 
 // The user kernel a node runs when `l3Arguments` of `source` are homed in L3, with its staging
 // buffers at `stagingBase` (a C expression of an L2 address).
-// `flashArguments` (among l3Arguments) are read from the flash image through `flashImage` (a C
-// expression of its AT_FLASH_FS_T pointer).
+// `flashArguments` (among l3Arguments) are read from flash images: each with the C expression of
+// its image's AT_FLASH_FS_T pointer.
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
                           const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit = 0,
-                          const std::vector<std::string>& flashArguments = {}, const std::string& flashImage = {});
+                          const std::vector<std::pair<std::string, std::string>>& flashArguments = {});
 
 }  // namespace tessera::tiler

@@ -35,10 +35,10 @@ std::string symbolAddress(const GraphTensor& tensor, const GraphSymbols& symbols
     return tensor.name;
 }
 
-bool readsConstantsFromFlash(const GraphAllocation& allocation)
+bool readsConstantsFromFlash(const GraphAllocation& allocation, bool privileged)
 {
     for (const GraphTensor& tensor : allocation.tensors)
-        if (tensor.placement == GraphTensor::Placement::Flash)
+        if (tensor.placement == GraphTensor::Placement::Flash && tensor.privilegedFlash == privileged)
             return true;
     return false;
 }

@@ -57,14 +57,18 @@ std::string memoryFunction(const GraphModel& graph, const GraphAllocation& alloc
 
 // The pieces of <Graph>_Construct and <Graph>_Destruct, each at a given indentation, so that the
 // warm modes can put them under the conditions their signatures give.
-// Whether nodes read constants from the flash image while the graph runs (AT_GRAPH_CONST_EXEC_FROM_FLASH).
-bool readsConstantsFromFlash(const GraphAllocation& allocation);
+// Whether nodes read constants from the flash image (or from the privileged flash's) while the
+// graph runs (AT_GRAPH_CONST_EXEC_FROM_FLASH).
+bool readsConstantsFromFlash(const GraphAllocation& allocation, bool privileged = false);
 
 class LifecycleCode {
 public:
-    // `flash`: a C expression of the AT_FLASH_FS_T pointer of the constants image.
-    LifecycleCode(const GraphAllocation& allocation, const GraphSymbols& symbols, std::string flash)
-        : allocation_(allocation), symbols_(symbols), flash_(std::move(flash))
+    // `flash`, `privilegedFlash`: C expressions of the AT_FLASH_FS_T pointers of the constants
+    // images (the privileged one used when the allocation filled a privileged flash).
+    LifecycleCode(const GraphAllocation& allocation, const GraphSymbols& symbols, std::string flash,
+                  std::string privilegedFlash = {})
+        : allocation_(allocation), symbols_(symbols), flash_(std::move(flash)),
+          privilegedFlash_(std::move(privilegedFlash))
     {
     }
 
@@ -75,8 +79,13 @@ public:
     {
         if (!hasConstants())
             return {};
-        return in + "int Error = 0;\n" + in + "AT_FLASH_FS_OPEN(" + flash_ + ", \"" + symbols_.flashFile +
-               "\", &Error);\n" + in + "if (Error) return 1;\n";
+        std::string code = in + "int Error = 0;\n" + in + "AT_FLASH_FS_OPEN(" + flash_ + ", \"" + symbols_.flashFile +
+                           "\", &Error);\n" + in + "if (Error) return 1;\n";
+        if (allocation_.privilegedFlashBytes > 0)
+            code += in + "AT_FLASH_FS_OPEN(" + privilegedFlash_ + ", \"" + symbols_.privilegedFlashFile +
+                    "\", &Error);\n" + in + "if (Error) {\n" + in + "    AT_FLASH_FS_CLOSE(" + flash_ + ");\n" + in +
+                    "    return 1;\n" + in + "}\n";
+        return code;
     }
     std::string allocL2(const std::string& in) const { return alloc(in, "AT_L2_ALLOC(0, ", allocation_.l2Static, symbols_.l2, 3); }
     std::string allocL2Dynamic(const std::string& in) const
@@ -114,7 +123,7 @@ public:
                     << in << "for (unsigned int Done = 0; Done < " << tensor.bytes << ";) {\n"
                     << in << "    unsigned int Size = " << tensor.bytes << " - Done < " << chunk << " ? "
                     << tensor.bytes << " - Done : " << chunk << ";\n"
-                    << in << "    if (AT_FLASH_FS_COPY(" << flash_ << ", " << tensor.flashOffset << " + Done, "
+                    << in << "    if (AT_FLASH_FS_COPY(" << imageOf(tensor) << ", " << tensor.flashOffset << " + Done, "
                     << bounce << ", Size)) return 1;\n"
                     << in << "    AT_L3_FC_WRITE(AT_L3_DEFAULT_DEVICE, " << symbols_.l3 << "+" << tensor.offset
                     << "+Done, " << bounce << ", Size);\n"
@@ -138,10 +147,18 @@ public:
     }
     std::string closeFlash(const std::string& in) const
     {
-        return hasConstants() ? in + "AT_FLASH_FS_CLOSE(" + flash_ + ");\n" : std::string();
+        std::string code = hasConstants() ? in + "AT_FLASH_FS_CLOSE(" + flash_ + ");\n" : std::string();
+        if (allocation_.privilegedFlashBytes > 0)
+            code += in + "AT_FLASH_FS_CLOSE(" + privilegedFlash_ + ");\n";
+        return code;
     }
 
 private:
+    const std::string& imageOf(const GraphTensor& tensor) const
+    {
+        return tensor.privilegedFlash ? privilegedFlash_ : flash_;
+    }
+
     static std::string alloc(const std::string& in, const std::string& call, std::uint64_t bytes,
                              const std::string& symbol, int error)
     {
@@ -159,6 +176,7 @@ private:
     const GraphAllocation& allocation_;
     const GraphSymbols& symbols_;
     std::string flash_;
+    std::string privilegedFlash_;
 };
 
 // The re-entrant form (-R): see graph_reentrant_emitter.cpp.

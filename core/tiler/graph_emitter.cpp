@@ -61,6 +61,8 @@ std::string graphDeclarations(const KernelModel& model, const GraphModel& graph,
         out << "extern char *" << block.second << ";\n";
     if (readsConstantsFromFlash(allocation))  // the nodes' kernels read through it
         out << "extern AT_FLASH_FS_T " << graph.name << "_Flash;\n";
+    if (readsConstantsFromFlash(allocation, true))
+        out << "extern AT_FLASH_FS_T " << graph.name << "_PrivilegedFlash;\n";
     out << "/* Graph " << graph.name << ": construct (0 when ready; 1 flash, 2 L3, 3 L2, 4 L1 allocation failed), run, "
         << "destruct, memory used */\n"
         << constructSignature(graph, warm) << ";\n"
@@ -77,7 +79,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         return emitReentrantGraph(model, graph, allocation, symbols);
     std::ostringstream out;
     const unsigned warm = model.options.warmConstruct;
-    const LifecycleCode code(allocation, symbols, "&" + graph.name + "_Flash");
+    const LifecycleCode code(allocation, symbols, "&" + graph.name + "_Flash", "&" + graph.name + "_PrivilegedFlash");
     out << "/* Graph " << graph.name << ": tensors\n";
     for (const GraphTensor& tensor : allocation.tensors)
         out << "     " << tensor.name << ", " << tensor.bytes << " B: " << tensor.reason
@@ -90,6 +92,9 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         out << "char *" << block.second << ";\n";
     if (code.hasConstants())
         out << (readsConstantsFromFlash(allocation) ? "" : "static ") << "AT_FLASH_FS_T " << graph.name << "_Flash;\n";
+    if (allocation.privilegedFlashBytes > 0)
+        out << (readsConstantsFromFlash(allocation, true) ? "" : "static ") << "AT_FLASH_FS_T " << graph.name
+            << "_PrivilegedFlash;\n";
     out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     const std::string in = "    ", in2 = "        ";

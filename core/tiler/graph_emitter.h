@@ -18,6 +18,7 @@ struct GraphSymbols {
     std::string l3;          // static L3 RAM block (constants kept in L3)
     std::string l3Dynamic;   // dynamic L3 RAM block (buffers between nodes spilled to L3)
     std::string flashFile;   // constants image, opened by name at construction
+    std::string privilegedFlashFile;  // the privileged flash's image (AT_GRAPH_PRIVILEGED_L3_HOME)
     std::uint64_t l1Bytes = 0;
     bool dynamicL1 = false;  // the L1 symbol is a pointer the constructor allocates
 };

@@ -64,6 +64,7 @@ public:
     std::vector<std::string> run()
     {
         checkDevices();
+        checkPrivilegedFlash();
         for (const GraphModel& graph : model_.graphs)
             checkGraph(graph);
         return std::move(problems_);
@@ -93,6 +94,30 @@ private:
                 report(where + ": a flash device needs the name of its constants file (ConstFileName, the 4th value "
                                "of its SetMemoryDeviceInfos() entry, e.g. \"Model_L3_Flash_Const.dat\")");
         }
+    }
+
+    // AT_GRAPH_PRIVILEGED_L3_HOME names a flash device declared with its size and image file,
+    // besides the ordinary flash.
+    void checkPrivilegedFlash()
+    {
+        const int wanted = model_.options.privilegedFlash;
+        if (wanted == 0 || model_.graphs.empty())
+            return;
+        const std::string option = std::string("AT_GRAPH_PRIVILEGED_L3_HOME names ") +
+                                   memoryLocationName(MemoryLocation(wanted));
+        if (!hasDevice(MemoryLocation(wanted))) {
+            report(option + ", which SetMemoryDeviceInfos() does not declare; add an entry for it with its size and "
+                            "the name of its constants file");
+            return;
+        }
+        const auto flashes = std::count_if(model_.devices.begin(), model_.devices.end(),
+                                           [](const MemoryDevice& device) { return isFlashMemory(device.location); });
+        if (flashes < 2)
+            report(option + ", the only flash device; the privileged flash comes in addition to the ordinary one "
+                            "(e.g. AT_MEM_L3_DEFAULTFLASH), declare both in SetMemoryDeviceInfos()");
+        if (model_.options.reentrant)
+            report(option + ": a privileged flash is not generated for re-entrant graphs (-R) yet; drop the option "
+                            "or generate without -R");
     }
 
     void checkGraph(const GraphModel& graph)

@@ -47,7 +47,7 @@ nlohmann::json graphReportJson(const GraphReportInput& input)
         tensors.push_back({{"name", tensor.name}, {"bytes", tensor.bytes}, {"placement", placementName(tensor.placement)},
                            {"offset", tensor.offset}, {"first_node", tensor.firstNode}, {"last_node", tensor.lastNode},
                            {"prefetch_node", tensor.prefetchNode}, {"prefetch_offset", tensor.prefetchOffset},
-                           {"reason", tensor.reason}});
+                           {"privileged_flash", tensor.privilegedFlash}, {"reason", tensor.reason}});
     const std::vector<NodeFigures> figures = nodeFigures(input);
     nlohmann::json nodes = nlohmann::json::array();
     std::uint64_t operations = 0;
@@ -68,6 +68,7 @@ nlohmann::json graphReportJson(const GraphReportInput& input)
             {"l2_dynamic", allocation.l2Dynamic}, {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound},
             {"l3_static", allocation.l3Static}, {"l3_dynamic", allocation.l3Dynamic},
             {"l3_traffic", allocation.l3Traffic}, {"flash_bytes", allocation.flashBytes},
+            {"privileged_flash_bytes", allocation.privilegedFlashBytes},
             {"operations", operations}, {"estimated_cycles", cycles}, {"tensors", tensors}, {"nodes", nodes}};
 }
 
@@ -119,7 +120,11 @@ std::string graphReportText(const GraphReportInput& input)
     out << "\nMemory: L1 " << input.l1Bytes << " B; L2 " << allocation.l2Static << " B static + "
         << allocation.l2Dynamic << " B dynamic (lower bound " << allocation.l2DynamicLowerBound << "); L3 "
         << allocation.l3Static << " B static + " << allocation.l3Dynamic << " B dynamic; constants image "
-        << allocation.flashBytes << " B; L3 traffic " << allocation.l3Traffic << " B per run\n";
+        << allocation.flashBytes << " B"
+        << (allocation.privilegedFlashBytes
+                ? ", privileged flash image " + std::to_string(allocation.privilegedFlashBytes) + " B"
+                : std::string())
+        << "; L3 traffic " << allocation.l3Traffic << " B per run\n";
     out << "Estimated cycles are the tile solver's model (DMA and compute overlap, " << "fork cost per tile), "
         << "not a measurement.\n";
     return out.str();

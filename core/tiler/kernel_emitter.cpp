@@ -322,14 +322,14 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
 std::string KernelEmitter::l3CopyCall(const ArgTiling& arg, bool twoD) const
 {
     if (fromFlash(arg))
-        return std::string(twoD ? "AT_FLASH_FS_CL_COPY2D(" : "AT_FLASH_FS_CL_COPY(") + tiling_.kernel->flashImage + ", ";
+        return std::string(twoD ? "AT_FLASH_FS_CL_COPY2D(" : "AT_FLASH_FS_CL_COPY(") + arg.arg->flashImage + ", ";
     return twoD ? "AT_L3_COPY2D(AT_L3_DEFAULT_DEVICE, " : "AT_L3_COPY(AT_L3_DEFAULT_DEVICE, ";
 }
 
 std::string KernelEmitter::l3Wait(const ArgTiling& arg, const std::string& event) const
 {
     if (fromFlash(arg))
-        return "AT_FLASH_FS_CL_WAIT(" + tiling_.kernel->flashImage + ", &" + event + ");";
+        return "AT_FLASH_FS_CL_WAIT(" + arg.arg->flashImage + ", &" + event + ");";
     return "AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &" + event + ");";
 }
 

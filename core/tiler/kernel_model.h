@@ -119,6 +119,8 @@ struct KernelArgument {
     // A 3-D output written one plane per input plane (depthwise layers): it follows the input-plane
     // loop instead of the output-plane loop.
     bool planePerInput = false;
+    // FlashHome arguments: C expression of the AT_FLASH_FS_T pointer of the image they are read from.
+    std::string flashImage;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };
@@ -142,8 +144,6 @@ struct UserKernel {
     // The most L2 its staging buffers may take (0: the L2 budget); a graph node under a tight budget
     // trades bigger tiles for smaller staging buffers.
     std::uint64_t l2StagingLimit = 0;
-    // C expression of the AT_FLASH_FS_T pointer its FlashHome arguments are read through.
-    std::string flashImage;
     // Multiply-accumulates (or comparable operations) of one call, when the model knows them: the
     // CNN generators set it; the report and AT_GRAPH_PRODUCE_OPERINFOS use it.
     std::uint64_t operations = 0;
@@ -205,6 +205,9 @@ struct GenerationOptions {
     // AT_GRAPH_CONST_EXEC_FROM_FLASH: constants that do not fit L2 are read from the flash image by
     // the nodes using them instead of being copied to L3 RAM.
     bool constantsExecuteFromFlash = false;
+    // AT_GRAPH_PRIVILEGED_L3_HOME: the smaller, faster flash device (declared with its size and
+    // image file) filled first with the constants that stay in flash, as an AT_MEM_* value; 0: none.
+    int privilegedFlash = 0;
     TilerCostModel costModel;  // the chip the estimates are for
     unsigned l2StaticBudget = 0;
     unsigned l3StaticBudget = 0;

@@ -56,6 +56,17 @@ std::string dimsInitializer(const Shape& shape)
     return fmt::format("{{{}}}", fmt::join(dims, ", "));
 }
 
+// The constants images the application opens at construction, for the SDK's flash file system
+// (a privileged image goes to the privileged flash where the board configuration maps it).
+std::string readfsFiles(const GapGeneration& generation)
+{
+    std::string files;
+    for (const std::string& image : {generation.constantsImage, generation.privilegedImage})
+        if (!image.empty())
+            files += "READFS_FILES += $(realpath " + image + ")\n";
+    return files;
+}
+
 std::string makefile(const GapNetwork& network, const GapGeneration& generation)
 {
     std::ostringstream text;
@@ -87,6 +98,7 @@ std::string makefile(const GapNetwork& network, const GapGeneration& generation)
          << "APP_MAIN ?= main.c\n"
          << "APP_SRCS += $(APP_MAIN) $(GRAPH_SOURCES)\n"
          << "APP_CFLAGS += -O3 -I. -Iruntime -Ikernels\n"
+         << readfsFiles(generation)
          << "gap: all\n"
          << "include $(RULES_DIR)/pmsis_rules.mk\n"
          << "else\n"

@@ -125,6 +125,8 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
         result.budgets.l3 = *options.l3;
     if (options.flash)
         result.budgets.flash = *options.flash;
+    if (options.privilegedFlash)
+        result.budgets.privilegedFlash = *options.privilegedFlash;
     if (options.quantization != "int16" && options.quantization != "int8")
         throw UnsupportedError("quantization '" + options.quantization +
                                "' is not available for GAP; use --quant int16 (16-bit power-of-two Q formats) or "
@@ -232,7 +234,8 @@ nlohmann::json GapCompileResult::report() const
     const double operations = generation.graph.value("operations", 0.0);
     return {{"graph", network.name},
             {"target", target.name},
-            {"budgets", {{"l1", budgets.l1}, {"l2", budgets.l2}, {"l3", budgets.l3}, {"flash", budgets.flash}}},
+            {"budgets", {{"l1", budgets.l1}, {"l2", budgets.l2}, {"l3", budgets.l3}, {"flash", budgets.flash},
+                         {"privileged_flash", budgets.privilegedFlash}}},
             {"l2_code_reserve", target.l2CodeReserve},
             {"quantization", network.quantization == GapQuantization::SymmetricInt8
                                  ? "int8 symmetric, per-channel filter scales"
@@ -256,8 +259,10 @@ std::string GapCompileResult::reportText() const
 {
     std::ostringstream text;
     text << fmt::format("{} for {} ({})\n", network.name, target.name, target.description);
-    text << fmt::format("budgets: L1 {} B, L2 {} B, L3 {} B, flash {} B (by default {} B of L2 are kept for code)\n",
-                        budgets.l1, budgets.l2, budgets.l3, budgets.flash, target.l2CodeReserve);
+    text << fmt::format("budgets: L1 {} B, L2 {} B, L3 {} B, flash {} B, privileged flash {} B (by default {} B of "
+                        "L2 are kept for code)\n",
+                        budgets.l1, budgets.l2, budgets.l3, budgets.flash, budgets.privilegedFlash,
+                        target.l2CodeReserve);
     for (const std::string& warning : warnings)
         text << "warning: " << warning << "\n";
     const bool sq8 = network.quantization == GapQuantization::SymmetricInt8;
@@ -280,10 +285,11 @@ std::string GapCompileResult::reportText() const
         text << fmt::format("output {}: SQNR {} against float\n", k, sqnrText(outputSqnrDb.at(k)));
     const nlohmann::json estimate = report()["estimate"];
     text << fmt::format("\nL2: {} B static, {} B dynamic; L3: {} B static, {} B dynamic, {} B of traffic per "
-                        "inference; flash image {} B\n",
+                        "inference; flash image {} B, privileged flash image {} B\n",
                         generation.graph.value("l2_static", 0), generation.graph.value("l2_dynamic", 0),
                         generation.graph.value("l3_static", 0), generation.graph.value("l3_dynamic", 0),
-                        generation.graph.value("l3_traffic", 0), generation.graph.value("flash_bytes", 0));
+                        generation.graph.value("l3_traffic", 0), generation.graph.value("flash_bytes", 0),
+                        generation.graph.value("privileged_flash_bytes", 0));
     text << fmt::format("estimate (cost model, not a measurement): {:.0f} cycles, {:.0f} MACs, {:.2f} MAC/cycle, "
                         "{:.2f} ms at {:.0f} MHz\n",
                         estimate["cycles"].get<double>(), estimate["operations"].get<double>(),

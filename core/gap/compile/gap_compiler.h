@@ -22,6 +22,7 @@ struct GapCompileOptions {
     std::string target = "gap8";
     // Budgets in bytes; unset: the target's defaults.
     std::optional<uint64_t> l1, l2, l3, flash;
+    std::optional<uint64_t> privilegedFlash;  // 0: none
     std::string quantization = "int16";  // int16 power-of-two Q formats
     // A folder of .pb input files (one per input set for single-input models, or test_data_set_N
     // folders of input_K.pb); empty: seeded random inputs, with a warning.

@@ -238,6 +238,9 @@ void addNode(const GapNetwork& network, const GapLayer& layer)
 GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder,
                               const tiler::TilerCostModel& costModel)
 {
+    if (budgets.privilegedFlash > 0xffffffffu)
+        throw Error(fmt::format("the privileged flash budget of {} bytes is out of range; give 0 (none) to "
+                                "4294967295 bytes", budgets.privilegedFlash));
     for (const auto& [what, size] : {std::pair{"L1", budgets.l1}, std::pair{"L2", budgets.l2},
                                      std::pair{"L3", budgets.l3}, std::pair{"flash", budgets.flash}})
         if (size == 0 || size > 0xffffffffu)
@@ -250,6 +253,7 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
     generation.kernelsSource = network.name + "Kernels.c";
     generation.kernelsHeader = network.name + "Kernels.h";
     const std::string flashImage = network.name + "_L3_Flash_Const.dat";
+    const std::string privilegedImage = network.name + "_L3_PrivilegedFlash_Const.dat";
 
     EmbeddedModelBuild build;
     try {
@@ -265,6 +269,11 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
         SetMemoryDeviceInfos(4, AT_MEM_L1, unsigned(budgets.l1), l1.c_str(), 0, 0, AT_MEM_L2, unsigned(budgets.l2),
                              l2.c_str(), 0, 0, AT_MEM_L3_DEFAULTRAM, unsigned(budgets.l3), l3.c_str(), 0, 0,
                              AT_MEM_L3_DEFAULTFLASH, unsigned(budgets.flash), "0", flashImage.c_str(), 0);
+        if (budgets.privilegedFlash > 0) {
+            SetMemoryDeviceInfos(1, AT_MEM_L3_MRAMFLASH, unsigned(budgets.privilegedFlash), "0",
+                                 privilegedImage.c_str(), 0);
+            AT_SetGraphCtrl(AT_GRAPH_PRIVILEGED_L3_HOME, AT_OPT_VAL(AT_MEM_L3_MRAMFLASH));
+        }
         AT_SetGraphCtrl(AT_GRAPH_TRACE_EXEC, AT_OPT_OFF);
         // Constants that would take most of L3 RAM are read from flash where they are instead.
         uint64_t constantBytes = 0;
@@ -308,6 +317,8 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
         const std::filesystem::path path(file);
         if (path.filename() == flashImage)
             generation.constantsImage = flashImage;
+        if (path.filename() == privilegedImage)
+            generation.privilegedImage = privilegedImage;
         if (path.extension() == ".c")
             generation.sources.push_back(path.filename().string());
     }

@@ -19,6 +19,9 @@ struct GapBudgets {
     uint64_t l2 = 0;
     uint64_t l3 = 8 * 1024 * 1024;
     uint64_t flash = 16 * 1024 * 1024;
+    // A privileged flash (GAP9's on-chip MRAM) filled first with the constants that stay in
+    // flash; 0: none.
+    uint64_t privilegedFlash = 0;
 };
 
 struct GapGeneration {
@@ -26,6 +29,7 @@ struct GapGeneration {
     std::string kernelsHeader;
     std::vector<std::string> sources;  // every generated C source (kernels, memory definitions)
     std::string constantsImage; // empty when the graph has no constants in flash
+    std::string privilegedImage; // the privileged flash's image; empty when it holds nothing
     std::vector<std::string> files;
     std::string log;            // the tiler's summary
     nlohmann::json graph;       // the graph's generation report (placement, traffic, cycles)

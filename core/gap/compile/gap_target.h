@@ -20,10 +20,14 @@ struct GapTarget {
     uint64_t l2CodeReserve = 0;
     uint64_t l3RamBytes = 0;   // the board's external RAM (HyperRAM)
     uint64_t flashBytes = 0;   // the board's external flash
+    uint64_t privilegedFlashBytes = 0;  // on-chip flash filled first with constants (GAP9's MRAM)
     double clusterMhz = 0;     // nominal cluster clock, for the time estimates of the report
     tiler::TilerCostModel costModel;  // cores, DMA bandwidths and MAC rates per kernel family
 
-    GapBudgets defaultBudgets() const { return {l1Bytes, l2Bytes - l2CodeReserve, l3RamBytes, flashBytes}; }
+    GapBudgets defaultBudgets() const
+    {
+        return {l1Bytes, l2Bytes - l2CodeReserve, l3RamBytes, flashBytes, privilegedFlashBytes};
+    }
 };
 
 const std::vector<GapTarget>& gapTargets();

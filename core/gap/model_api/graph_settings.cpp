@@ -215,6 +215,7 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     case AT_GRAPH_PRODUCE_OPERINFOS_CVAR_NAME: options.operationInfosVariable = control.text; break;
     case AT_GRAPH_DISABLE_CONST_L2_PROMOTION: options.promoteConstantsToL2 = control.value == 0; break;
     case AT_GRAPH_CONST_EXEC_FROM_FLASH: options.constantsExecuteFromFlash = control.value != 0; break;
+    case AT_GRAPH_PRIVILEGED_L3_HOME: options.privilegedFlash = int(control.value); break;
     case AT_GRAPH_L2_STATIC_MEMORY_BUDGET: options.l2StaticBudget = unsigned(control.value); break;
     case AT_GRAPH_L3_STATIC_MEMORY_BUDGET: options.l3StaticBudget = unsigned(control.value); break;
     default: break;
