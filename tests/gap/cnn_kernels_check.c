@@ -20,80 +20,11 @@
 #include "CNN_BasicKernels.h"
 #include "at_api.h"
 
-/* ------------------------------------------------------------------------------------------------
- * Test infrastructure */
-
-static uint32_t Seed = 12345u;
-static int Failures;      /* mismatching values over all cases */
-static int CaseFailures;  /* in the current case */
-static int Cases;
-
-static uint32_t lcg(void)
-{
-    Seed = Seed * 1664525u + 1013904223u;
-    return Seed;
-}
-
-/* Uniform-ish integer in [Lo, Hi]. */
-static int32_t rnd(int32_t Lo, int32_t Hi)
-{
-    uint64_t Span = (uint64_t) ((int64_t) Hi - Lo + 1);
-    uint64_t r = ((uint64_t) lcg() << 32) | lcg();
-    return (int32_t) (Lo + (int64_t) (r % Span));
-}
-
-static void *xmalloc(size_t Size)
-{
-    void *p = malloc(Size ? Size : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    memset(p, 0xA5, Size ? Size : 1); /* garbage: the kernels must write every output */
-    return p;
-}
-
-static void begin_case(const char *Name)
-{
-    Cases++;
-    CaseFailures = 0;
-    printf("case %s\n", Name);
-}
-
-static void mismatch(const char *What, long Index, long Got, long Expected)
-{
-    Failures++;
-    if (++CaseFailures <= 10)
-        printf("  MISMATCH %s [%ld]: got %ld, expected %ld\n", What, Index, Got, Expected);
-}
-
-static void fail(const char *Message)
-{
-    Failures++;
-    printf("  FAIL %s\n", Message);
-}
-
-/* The tests must use data whose int32 intermediate sums do not overflow (the doc's premise). */
-static int32_t in_int32(int64_t x)
-{
-    if (x < INT32_MIN || x > INT32_MAX) {
-        fprintf(stderr, "test data overflows int32: %lld\n", (long long) x);
-        exit(2);
-    }
-    return (int32_t) x;
-}
+#define KERNEL_CHECK_SEED 12345u
+#include "KernelCheckCommon.h"
 
 /* ------------------------------------------------------------------------------------------------
  * Reference arithmetic, straight from docs/gap-fixed-point.md ("Numbers") */
-
-static int64_t ref_roundnorm(int64_t x, int s)
-{
-    if (s > 0)
-        return (x + ((int64_t) 1 << (s - 1))) >> s;
-    if (s == 0)
-        return x;
-    return x * ((int64_t) 1 << (-s)); /* x << -s, without C's UB on negative x */
-}
 
 static int64_t ref_clip16(int64_t x)
 {
@@ -102,11 +33,6 @@ static int64_t ref_clip16(int64_t x)
     if (x > 32767)
         return 32767;
     return x;
-}
-
-static int64_t ref_ndiv(int64_t a, int64_t b)
-{
-    return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -249,11 +175,6 @@ static void ref_pool_relu(const int32_t *Conv, unsigned Feat, int Wc, int Hc, in
 
 /* ------------------------------------------------------------------------------------------------
  * KerNormPoolReLU */
-
-static const char *pool_name(int PoolOper)
-{
-    return PoolOper == CNN_POOL_MAX ? "max" : PoolOper == CNN_POOL_AVG ? "avg" : "none";
-}
 
 /* AccRange: accumulators in [-AccRange, AccRange]. */
 static void check_norm_pool_relu_xy(unsigned W, unsigned H, unsigned Feat, int Norm, int PoolOper, unsigned Fpx,

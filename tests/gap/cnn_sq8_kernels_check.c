@@ -21,27 +21,11 @@
 #include "CNN_BasicKernels_SQ8.h"
 #include "at_api.h"
 
+#define KERNEL_CHECK_SEED 4242u
+#include "KernelCheckCommon.h"
+
 /* ------------------------------------------------------------------------------------------------
  * Test infrastructure */
-
-static uint32_t Seed = 4242u;
-static int Failures;     /* mismatching values over all cases */
-static int CaseFailures; /* in the current case */
-static int Cases;
-
-static uint32_t lcg(void)
-{
-    Seed = Seed * 1664525u + 1013904223u;
-    return Seed;
-}
-
-/* Uniform-ish integer in [Lo, Hi]. */
-static int32_t rnd(int32_t Lo, int32_t Hi)
-{
-    uint64_t Span = (uint64_t) ((int64_t) Hi - Lo + 1);
-    uint64_t r = ((uint64_t) lcg() << 32) | lcg();
-    return (int32_t) (Lo + (int64_t) (r % Span));
-}
 
 /* An int8 value, the extremes -128 and 127 one time in eight each. */
 static signed char rnd8(void)
@@ -54,72 +38,12 @@ static signed char rnd8(void)
     return (signed char) rnd(-128, 127);
 }
 
-static void *xmalloc(size_t Size)
-{
-    void *p = malloc(Size ? Size : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    memset(p, 0xA5, Size ? Size : 1); /* garbage: the kernels must write every output */
-    return p;
-}
-
-static void begin_case(const char *Name)
-{
-    Cases++;
-    CaseFailures = 0;
-    printf("case %s\n", Name);
-}
-
-static void mismatch(const char *What, long Index, long Got, long Expected)
-{
-    Failures++;
-    if (++CaseFailures <= 10)
-        printf("  MISMATCH %s [%ld]: got %ld, expected %ld\n", What, Index, Got, Expected);
-}
-
-static void fail(const char *Message)
-{
-    Failures++;
-    printf("  FAIL %s\n", Message);
-}
-
-/* The tests must use data whose int32 accumulators do not overflow (the doc's premise). */
-static int32_t in_int32(int64_t x)
-{
-    if (x < INT32_MIN || x > INT32_MAX) {
-        fprintf(stderr, "test data overflows int32: %lld\n", (long long) x);
-        exit(2);
-    }
-    return (int32_t) x;
-}
-
-static const char *pool_name(int PoolOper)
-{
-    return PoolOper == CNN_POOL_MAX ? "max" : PoolOper == CNN_POOL_AVG ? "avg" : "none";
-}
-
 /* ------------------------------------------------------------------------------------------------
  * Reference arithmetic, straight from docs/gap-fixed-point.md ("Numbers" and "SQ8") */
-
-static int64_t ref_roundnorm(int64_t x, int s)
-{
-    if (s > 0)
-        return (x + ((int64_t) 1 << (s - 1))) >> s;
-    if (s == 0)
-        return x;
-    return x * ((int64_t) 1 << (-s));
-}
 
 static int64_t ref_clip(int64_t x, int64_t Lo, int64_t Hi)
 {
     return x < Lo ? Lo : (x > Hi ? Hi : x);
-}
-
-static int64_t ref_ndiv(int64_t a, int64_t b)
-{
-    return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
 }
 
 /* requant(acc, Scale, ScaleN) = clip8(roundnorm(acc * Scale, ScaleN)), the product in int64. */
