@@ -10,3 +10,5 @@ trap 'rm -rf "$work"' EXIT
 QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-radioml.png" "$work/radioml.onnx"
 QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-mnist.png" \
     "$root/resources/samples/mnist.onnx"
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-scamp.png" \
+    "$root/resources/scamp/gauss5x5_3x3.json"

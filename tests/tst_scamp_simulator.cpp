@@ -3,6 +3,7 @@
 #include "ir/error.h"
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
+#include "scamp/program_trace.h"
 #include "scamp/simulator.h"
 #include "test_support.h"
 
@@ -172,6 +173,66 @@ private slots:
         const auto planes = runNumeric(program, {"A", "B"}, "A", input);
         QCOMPARE(planes.at("B").at(2, 1), 1.0);
         QCOMPARE(planes.at("B").at(3, 1), 0.0); // the east neighbour of the last column is outside
+    }
+
+    // The trace holds, after every instruction, what the simulator holds after running the program
+    // up to that instruction - symbolically and on the image.
+    void traceFollowsTheSimulatorStepByStep()
+    {
+        const KernelSet set = parseKernelSet(kNeighbours, "n.json");
+        const ApproximatedKernels kernels = approximateKernels(set);
+        const Program program = parseProgram(kNeighboursProgram, "n.txt");
+        const Plane image = samplePlane(24);
+        const ProgramTrace trace = traceProgram(program, set, kernels, &image);
+        QVERIFY(trace.problem.empty());
+        QCOMPARE(trace.steps(), program.instructions.size() + 1);
+        QCOMPARE(trace.planes.size(), trace.steps());
+        QCOMPARE(trace.inputRegister, std::string("A"));
+        for (size_t step = 0; step < trace.steps(); ++step) {
+            Program prefix;
+            prefix.instructions.assign(program.instructions.begin(), program.instructions.begin() + std::ptrdiff_t(step));
+            const auto goals = runSymbolic(prefix, set.registers, set.inputRegister, kernels.input());
+            const auto planes = runNumeric(prefix, set.registers, set.inputRegister, image);
+            for (size_t r = 0; r < set.registers.size(); ++r) {
+                QCOMPARE(trace.goals[step][r], goals.at(set.registers[r]));
+                QCOMPARE(trace.planes[step][r].values, planes.at(set.registers[r]).values);
+            }
+        }
+        // Before the first instruction only the input has a value; at the end A holds the kernel.
+        QCOMPARE(trace.goals.front()[0], std::optional<Goal>(kernels.input()));
+        QVERIFY(!trace.goals.front()[1]);
+        QCOMPARE(trace.goals.back()[0], std::optional<Goal>(kernels.goals[0]));
+        QCOMPARE(trace.radius(), 1);
+        QCOMPARE(trace.registerIndex("C"), 2);
+        QCOMPARE(trace.registerIndex("Q"), -1);
+    }
+
+    void traceStopsWhereTheProgramBreaksARule()
+    {
+        const KernelSet set = parseKernelSet(kNeighbours, "n.json");
+        const ApproximatedKernels kernels = approximateKernels(set);
+        QString text = kNeighboursProgram;
+        text.replace("add(B, D, E);", "add(B, D, Q);"); // instruction 5 reads an unknown register
+        const Plane image = samplePlane(16);
+        const ProgramTrace trace = traceProgram(parseProgram(text.toStdString(), "bad.txt"), set, kernels, &image);
+        QCOMPARE(trace.steps(), size_t(5)); // the start and the four instructions before it
+        QCOMPARE(trace.planes.size(), size_t(5));
+        QVERIFY2(QString::fromStdString(trace.problem).contains("instruction 5"), trace.problem.c_str());
+        QVERIFY(traceProgram(parseProgram(kNeighboursProgram, "n.txt"), set, kernels).planes.empty());
+    }
+
+    void samplePictureIsWholeNumbersInRange()
+    {
+        const Plane plane = samplePlane(32);
+        QCOMPARE(plane.values.size(), size_t(32 * 32));
+        double lowest = 255, highest = 0;
+        for (double v : plane.values) {
+            QCOMPARE(v, std::round(v));
+            lowest = std::min(lowest, v);
+            highest = std::max(highest, v);
+        }
+        QVERIFY(lowest >= 0 && highest <= 255 && highest - lowest > 100);
+        QVERIFY_THROWS_EXCEPTION(Error, samplePlane(0));
     }
 
     void syntaxErrorsNameTheLine()

@@ -3,6 +3,8 @@
 #include "aie_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
+#include "scamp_view.h"
+#include "scamp_workbench.h"
 #include "step_table_model.h"
 #include "tiling_panel.h"
 
@@ -188,6 +190,26 @@ void StudioWindow::buildDocks()
             emit planShown();
     });
 
+    scampView_ = new views::ScampView(this);
+    scampWorkbench_ = new ScampWorkbench(scampView_, this);
+    auto* scampDock = new QDockWidget("SCAMP-5", this);
+    scampDock->setObjectName("scamp");
+    scampDock->setWidget(scampView_);
+    addDockWidget(Qt::BottomDockWidgetArea, scampDock);
+    tabifyDockWidget(tableDock, scampDock);
+    tableDock->raise();
+    connect(scampWorkbench_, &ScampWorkbench::kernelsOpened, this, [this](const QString& path) {
+        rememberRecent(path);
+        statusLabel_->setText("SCAMP-5 kernels " + QFileInfo(path).fileName() +
+                              ": compiling by reverse search; select a step to see the register planes");
+    });
+    // --screenshot waits for planShown: a kernels file opened from the command line counts once
+    // its search has finished.
+    connect(scampWorkbench_, &ScampWorkbench::searchFinished, this, [this] {
+        if (std::exchange(scampKernelsOpening_, false))
+            emit planShown();
+    });
+
     properties_ = new QTextBrowser(this);
     auto* propertiesDock = new QDockWidget("Properties", this);
     propertiesDock->setObjectName("properties");
@@ -201,6 +223,7 @@ void StudioWindow::buildMenus()
     file->addAction("&Open model...", QKeySequence::Open, this, &StudioWindow::openFileDialog);
     file->addAction("Open &project...", QKeySequence("Ctrl+Shift+O"), this, &StudioWindow::openProjectDialog);
     file->addAction("Open &tiling report...", QKeySequence("Ctrl+Shift+T"), this, &StudioWindow::openTilingDialog);
+    file->addAction("Open SCAMP-5 &kernels...", QKeySequence("Ctrl+K"), this, &StudioWindow::openScampDialog);
     recentMenu_ = file->addMenu("Open &recent");
     rebuildRecentMenu();
     file->addAction("&Save project...", QKeySequence::Save, this, &StudioWindow::saveProjectDialog);
@@ -487,6 +510,29 @@ void StudioWindow::openTilingDialog()
         openTilingReport(path);
 }
 
+void StudioWindow::openScampDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, "Open SCAMP-5 kernels", {}, "Kernels (*.json)");
+    if (!path.isEmpty())
+        openScampKernels(path);
+}
+
+bool StudioWindow::openScampKernels(const QString& path)
+{
+    auto* dock = findChild<QDockWidget*>("scamp");
+    dock->show();
+    dock->raise();
+    if (!scampWorkbench_->openKernels(path)) {
+        showError("Cannot open SCAMP-5 kernels", scampView_->message());
+        return false;
+    }
+    if (!graph_) // nothing else to look at: give the trace room
+        resizeDocks({dock}, {height() * 2 / 3}, Qt::Vertical);
+    scampKernelsOpening_ = true;
+    scampWorkbench_->run();
+    return true;
+}
+
 bool StudioWindow::openTilingReport(const QString& path)
 {
     auto* dock = findChild<QDockWidget*>("tiling");
@@ -517,6 +563,10 @@ void StudioWindow::openProject(const QString& path)
     // Tiling reports are JSON too; the command line, drops and recent files all come here.
     if (path.endsWith(".tiling.json", Qt::CaseInsensitive)) {
         openTilingReport(path);
+        return;
+    }
+    if (ScampWorkbench::isKernelsFile(path)) {
+        openScampKernels(path);
         return;
     }
     try {
@@ -633,11 +683,13 @@ void StudioWindow::showShortcuts()
 {
     QMessageBox::information(this, "Keyboard shortcuts",
                              "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\n"
+                             "Ctrl+K  open SCAMP-5 kernels\n"
                              "Ctrl+S  save project\n"
                              "Ctrl+E  export step table\nCtrl+Shift+E  export GAP project\nCtrl+F  find node\n"
                              "Ctrl+0  fit graph\n"
                              "Alt+Down / Alt+Up  next / previous step\nF1  this list\n\n"
-                             "Drag the red L2 budget line in the memory timeline to re-plan.");
+                             "Drag the red L2 budget line in the memory timeline to re-plan.\n"
+                             "In the SCAMP-5 trace, Up / Down step through the program.");
 }
 
 } // namespace tessera::studio

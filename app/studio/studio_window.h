@@ -1,6 +1,6 @@
 #pragma once
-// The studio's main window: graph view in the centre, memory timeline, step table and the tiling
-// of an Autotiler report in docks, properties of the selection, and the budget bar (target, L2
+// The studio's main window: graph view in the centre, memory timeline, step table, the tiling
+// of an Autotiler report and the SCAMP-5 compiler's trace in docks, properties of the selection, and the budget bar (target, L2
 // and L3 budgets). Loading, layout
 // and planning run off the GUI thread; a budget change re-plans after a short debounce and
 // results of superseded requests are dropped.
@@ -27,10 +27,13 @@ class AieView;
 class GraphView;
 class MemoryTimeline;
 class StepTableModel;
+class ScampView;
 class TilingPanel;
 } // namespace tessera::views
 
 namespace tessera::studio {
+
+class ScampWorkbench;
 
 class StudioWindow : public QMainWindow {
     Q_OBJECT
@@ -44,6 +47,9 @@ public:
     void openProject(const QString& path);
     // Shows an Autotiler tiling report (*.tiling.json) in the Tiling dock; false when it cannot.
     bool openTilingReport(const QString& path);
+    // Opens a SCAMP-5 kernels file in the SCAMP-5 dock and starts compiling it; false (and the
+    // problem shown there) when the file cannot be used.
+    bool openScampKernels(const QString& path);
     // Writes the project atomically; false (and an error shown) when it cannot.
     bool saveProject(const QString& path);
     // Compiles the open model for the GAP target and budgets shown and writes the GAP project to
@@ -57,6 +63,8 @@ public:
     views::MemoryTimeline* timeline() const { return timeline_; }
     views::AieView* aieView() const { return aieView_; }
     views::TilingPanel* tilingPanel() const { return tilingPanel_; }
+    views::ScampView* scampView() const { return scampView_; }
+    ScampWorkbench* scampWorkbench() const { return scampWorkbench_; }
     QTableView* stepTable() const { return stepTable_; }
     const views::StepTableModel* stepModel() const { return stepModel_; }
     const Graph* graph() const { return graph_.get(); }
@@ -100,6 +108,7 @@ private:
     void saveProjectDialog();
     void openProjectDialog();
     void openTilingDialog();
+    void openScampDialog();
     void exportStepTable();
     void exportGapProjectDialog();
     void showShortcuts();
@@ -111,6 +120,8 @@ private:
     views::MemoryTimeline* timeline_ = nullptr;
     views::AieView* aieView_ = nullptr;
     views::TilingPanel* tilingPanel_ = nullptr;
+    views::ScampView* scampView_ = nullptr;
+    ScampWorkbench* scampWorkbench_ = nullptr;
     views::StepTableModel* stepModel_ = nullptr;
     QSortFilterProxyModel* stepProxy_ = nullptr;
     QTableView* stepTable_ = nullptr;
@@ -133,6 +144,7 @@ private:
     qint64 shownPlanBudget_ = 0;
     std::optional<qint64> pendingL2_; // budget from a project being opened
     bool tilingReportOpening_ = false;
+    bool scampKernelsOpening_ = false;
 };
 
 } // namespace tessera::studio

@@ -27,14 +27,16 @@ void requireRegisters(const Instruction& instruction, const std::set<std::string
 
 } // namespace
 
-std::map<std::string, std::optional<Goal>> runSymbolic(const Program& program, const std::vector<std::string>& registers,
-                                                       const std::string& inputRegister, const Goal& input)
+SymbolicState runSymbolic(const Program& program, const std::vector<std::string>& registers,
+                          const std::string& inputRegister, const Goal& input, const SymbolicObserver& observer)
 {
     const std::set<std::string> known(registers.begin(), registers.end());
-    std::map<std::string, std::optional<Goal>> state;
+    SymbolicState state;
     for (const std::string& r : registers)
         state[r] = std::nullopt;
     state[inputRegister] = input;
+    if (observer)
+        observer(0, state);
     for (size_t step = 0; step < program.instructions.size(); ++step) {
         const Instruction& instruction = program.instructions[step];
         requireRegisters(instruction, known, step);
@@ -52,18 +54,23 @@ std::map<std::string, std::optional<Goal>> runSymbolic(const Program& program, c
         for (const std::string& t : instruction.scratch)
             state[t] = std::nullopt;
         state[instruction.dest] = result;
+        if (observer)
+            observer(step + 1, state);
     }
     return state;
 }
 
-std::map<std::string, Plane> runNumeric(const Program& program, const std::vector<std::string>& registers,
-                                        const std::string& inputRegister, const Plane& input)
+NumericState runNumeric(const Program& program, const std::vector<std::string>& registers,
+                        const std::string& inputRegister, const Plane& input, const NumericObserver& observer)
 {
-    std::map<std::string, Plane> state;
+    NumericState state;
     for (const std::string& r : registers)
         state[r] = Plane{input.size, std::vector<double>(input.values.size(), 0.0)};
     state[inputRegister] = input;
-    for (const Instruction& instruction : program.instructions) {
+    if (observer)
+        observer(0, state);
+    for (size_t step = 0; step < program.instructions.size(); ++step) {
+        const Instruction& instruction = program.instructions[step];
         const Offset shift = instruction.shift();
         Plane result{input.size, std::vector<double>(input.values.size(), 0.0)};
         for (int y = 0; y < input.size; ++y) {
@@ -93,6 +100,8 @@ std::map<std::string, Plane> runNumeric(const Program& program, const std::vecto
         for (const std::string& t : instruction.scratch)
             state[t] = Plane{input.size, std::vector<double>(input.values.size(), 0.0)};
         state[instruction.dest] = std::move(result);
+        if (observer)
+            observer(step + 1, state);
     }
     return state;
 }

@@ -7,6 +7,7 @@
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,11 +15,15 @@
 
 namespace tessera::scamp {
 
+using SymbolicState = std::map<std::string, std::optional<Goal>>;
+// Called with the number of instructions executed so far (0 before the first) and the registers then.
+using SymbolicObserver = std::function<void(size_t executed, const SymbolicState& state)>;
+
 // Registers after a symbolic run. A register never written, or clobbered as scratch, has no value.
 // Throws Error naming the instruction when it reads a register without a value, divides an odd
 // coefficient (inexact), or breaks a register constraint.
-std::map<std::string, std::optional<Goal>> runSymbolic(const Program& program, const std::vector<std::string>& registers,
-                                                       const std::string& inputRegister, const Goal& input);
+SymbolicState runSymbolic(const Program& program, const std::vector<std::string>& registers,
+                          const std::string& inputRegister, const Goal& input, const SymbolicObserver& observer = {});
 
 // A square image plane, row-major, (x, y) with y growing northwards from the bottom row.
 struct Plane {
@@ -27,8 +32,11 @@ struct Plane {
     double at(int x, int y) const { return x < 0 || y < 0 || x >= size || y >= size ? 0.0 : values[size_t(y * size + x)]; }
 };
 
-std::map<std::string, Plane> runNumeric(const Program& program, const std::vector<std::string>& registers,
-                                        const std::string& inputRegister, const Plane& input);
+using NumericState = std::map<std::string, Plane>;
+using NumericObserver = std::function<void(size_t executed, const NumericState& state)>;
+
+NumericState runNumeric(const Program& program, const std::vector<std::string>& registers,
+                        const std::string& inputRegister, const Plane& input, const NumericObserver& observer = {});
 
 struct VerificationReport {
     bool exact = false;
