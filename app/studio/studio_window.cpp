@@ -167,21 +167,11 @@ void StudioWindow::buildDocks()
     });
 
     aieView_ = new views::AieView(this);
-    auto* aieDock = new QDockWidget("AI Engine", this);
-    aieDock->setObjectName("aie");
-    aieDock->setWidget(aieView_);
-    addDockWidget(Qt::BottomDockWidgetArea, aieDock);
-    tabifyDockWidget(tableDock, aieDock);
-    tableDock->raise();
+    addTabBehind(tableDock, "AI Engine", "aie", aieView_);
     connect(aieView_, &views::AieView::architectureChanged, this, &StudioWindow::replanAie);
 
     tilingPanel_ = new views::TilingPanel(this);
-    auto* tilingDock = new QDockWidget("Tiling", this);
-    tilingDock->setObjectName("tiling");
-    tilingDock->setWidget(tilingPanel_);
-    addDockWidget(Qt::BottomDockWidgetArea, tilingDock);
-    tabifyDockWidget(tableDock, tilingDock);
-    tableDock->raise();
+    addTabBehind(tableDock, "Tiling", "tiling", tilingPanel_);
     connect(tilingPanel_, &views::TilingPanel::errorShown, this,
             [this](const QString& message) { showError("Cannot open tiling report", message); });
     // --screenshot waits for planShown: the first tiling of an opened report counts as the shown plan.
@@ -192,12 +182,7 @@ void StudioWindow::buildDocks()
 
     scampView_ = new views::ScampView(this);
     scampWorkbench_ = new ScampWorkbench(scampView_, this);
-    auto* scampDock = new QDockWidget("SCAMP-5", this);
-    scampDock->setObjectName("scamp");
-    scampDock->setWidget(scampView_);
-    addDockWidget(Qt::BottomDockWidgetArea, scampDock);
-    tabifyDockWidget(tableDock, scampDock);
-    tableDock->raise();
+    addTabBehind(tableDock, "SCAMP-5", "scamp", scampView_);
     connect(scampWorkbench_, &ScampWorkbench::kernelsOpened, this, [this](const QString& path) {
         rememberRecent(path);
         statusLabel_->setText("SCAMP-5 kernels " + QFileInfo(path).fileName() +
@@ -215,6 +200,16 @@ void StudioWindow::buildDocks()
     propertiesDock->setObjectName("properties");
     propertiesDock->setWidget(properties_);
     addDockWidget(Qt::LeftDockWidgetArea, propertiesDock);
+}
+
+void StudioWindow::addTabBehind(QDockWidget* front, const QString& title, const QString& name, QWidget* widget)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    tabifyDockWidget(front, dock);
+    front->raise();
 }
 
 void StudioWindow::buildMenus()

@@ -13,6 +13,7 @@
 #include <optional>
 
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -94,6 +95,8 @@ private:
     void buildMenus();
     void buildBudgetBar();
     void buildDocks();
+    // A dock in the bottom area, tabbed behind `front` (which stays the visible tab).
+    void addTabBehind(QDockWidget* front, const QString& title, const QString& name, QWidget* widget);
     void showError(const QString& title, const QString& message);
     void onModelLoaded(const QString& path, const LoadedModel& loaded);
     void onLayoutDone(const LaidOutModel& laidOut);
