@@ -38,9 +38,11 @@ bool openAndWait(StudioWindow& window, const QString& path)
     return (shown.count() > 0 || shown.wait(kWaitMs)) && (planned.count() > 0 || planned.wait(kWaitMs));
 }
 
-// Drags the L2 budget line of `window` by `fraction` of the way down to address 0.
+// Drags the L2 budget line of `window` by `fraction` of the way down to address 0, slowly: each
+// move waits until the plan for its budget is shown, as when a person drags.
 void dragBudgetDown(StudioWindow& window, double fraction)
 {
+    QSignalSpy planned(&window, &StudioWindow::planShown);
     QWidget* panel = window.timeline()->l2Panel();
     const QPoint start = window.timeline()->budgetLinePoint();
     const QPoint bottom = window.timeline()->l2PointOf(0, 0);
@@ -50,6 +52,7 @@ void dragBudgetDown(StudioWindow& window, double fraction)
         const QPoint at(start.x(), start.y() + (end.y() - start.y()) * k / 5);
         QMouseEvent move(QEvent::MouseMove, at, panel->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(panel, &move);
+        planned.wait(kWaitMs);
     }
     QTest::mouseRelease(panel, Qt::LeftButton, Qt::NoModifier, end);
 }
@@ -160,6 +163,10 @@ private slots:
         QVERIFY(planned.count() > 0);
         const qint64 after = window.l2Budget();
         QVERIFY2(after < before, qPrintable(QString("budget %1 -> %2").arg(before).arg(after)));
+        // The line follows the pointer: 60% of the way to address 0 is 40% of the budget (the
+        // scale does not shrink under the pointer while it moves; spin box steps are 1 KiB).
+        QVERIFY2(std::abs(double(after) - 0.4 * double(before)) < 0.03 * double(before),
+                 qPrintable(QString("budget %1 -> %2, expected about %3").arg(before).arg(after).arg(0.4 * before)));
         // What the studio shows is what the planner gives for that budget.
         HierarchyPlanOptions options;
         options.l2Budget = after;

@@ -223,7 +223,10 @@ void MemoryTimeline::drawPanel(Panel& panel)
         horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2), QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1), 0.0,
                    Qt::AlignLeft);
         top = std::max(top, budget);
-        plot->yAxis->setRange(0, std::max(1.0, top * 1.15));
+        // While the line is dragged the scale stays put (it only grows), so the line follows the
+        // pointer instead of the axis sliding under it; the release fits the scale again.
+        const double upper = std::max(1.0, top * 1.15);
+        plot->yAxis->setRange(0, dragging_ ? std::max(upper, plot->yAxis->range().upper) : upper);
     } else {
         plot->yAxis->setLabel(panel.level.isEmpty() ? "L3 (nothing spilled)" : panel.level + " address (KiB)");
         plot->yAxis->setRange(0, std::max(1.0, top * 1.1));
