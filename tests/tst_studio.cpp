@@ -23,6 +23,7 @@
 #include <QtTest>
 
 using namespace tessera;
+using tessera::studio::Budgets;
 using tessera::studio::StudioWindow;
 
 namespace {
@@ -122,7 +123,7 @@ private slots:
         StudioWindow window;
         window.show();
         QVERIFY(openAndWait(window, zooFile("lenet5")));
-        window.setL2Budget(100 * 1024);
+        window.setBudgets({32 * 1024, 100 * 1024, window.budgets().l3, window.budgets().flash});
         QSignalSpy exported(&window, &StudioWindow::projectExported);
         QSignalSpy errors(&window, &StudioWindow::errorShown);
         const QString folder = dir_.filePath("lenet5_gap");
@@ -137,6 +138,35 @@ private slots:
         QVERIFY(report.open(QIODevice::ReadOnly));
         const QJsonObject budgets = QJsonDocument::fromJson(report.readAll()).object()["budgets"].toObject();
         QCOMPARE(budgets["l2"].toInteger(), 100 * 1024);
+        QCOMPARE(budgets["l1"].toInteger(), 32 * 1024);
+
+        // Each ONNX node shows the GAP layer it went into and how that layer was tiled, and the
+        // Tiling dock follows to that kernel.
+        QVERIFY(window.gapTiling().has_value());
+        int convolutions = 0;
+        for (size_t k = 0; k < window.graph()->nodeCount(); ++k) {
+            const Node& node = window.graph()->node(k);
+            const QString layer = window.gapTiling()->layerOfNode.value(QString::fromStdString(node.name));
+            window.graphView()->selectNode(int(k));
+            const QString text = window.propertiesText();
+            QVERIFY2(text.contains("GAP tiling (export to " + folder + " at L1 32.0 KiB, L2 100.0 KiB)"), qPrintable(text));
+            if (node.opType != "Conv")
+                continue;
+            ++convolutions;
+            QVERIFY2(!layer.isEmpty(), node.name.c_str());
+            QVERIFY2(text.contains("layer " + layer), qPrintable(text));
+            QCOMPARE(window.tilingPanel()->selectedKernel(), layer);
+            // The figures are the generation report's for that layer: its L1 use is within the budget.
+            const QRegularExpressionMatch l1 = QRegularExpression("tiles, L1 (\\d+) B").match(text);
+            QVERIFY2(l1.hasMatch(), qPrintable(text));
+            QVERIFY(l1.captured(1).toLongLong() > 0 && l1.captured(1).toLongLong() <= 32 * 1024);
+        }
+        QCOMPARE(convolutions, 2);
+        // A new model drops the old tiling.
+        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(!window.gapTiling().has_value());
+        window.graphView()->selectNode(0);
+        QVERIFY(window.propertiesText().contains("File > Export GAP project tiles the model"));
     }
 
     // Without a model there is nothing to export: the message says what to do.
@@ -231,6 +261,19 @@ private slots:
         window.setL2Budget(400 * 1024);
         QTRY_VERIFY_WITH_TIMEOUT(window.plan().has_value(), kWaitMs);
         QVERIFY(window.timeline()->message().isEmpty());
+        // A flash too small for the constants names the flash budget that would do; that budget plans.
+        Budgets budgets = window.budgets();
+        budgets.flash = 16 * 1024;
+        window.setBudgets(budgets);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.plan().has_value() && !window.timeline()->message().isEmpty(), kWaitMs);
+        const QRegularExpressionMatch needed =
+            QRegularExpression("raise the flash budget to at least (\\d+) bytes").match(window.timeline()->message());
+        QVERIFY2(needed.hasMatch(), qPrintable(window.timeline()->message()));
+        budgets.flash = (needed.captured(1).toLongLong() + 1023) / 1024 * 1024;
+        window.setBudgets(budgets);
+        QTRY_VERIFY_WITH_TIMEOUT(window.plan().has_value(), kWaitMs);
+        QVERIFY(window.plan()->flashBytes <= budgets.flash);
+        QVERIFY(window.plan()->flashBytes > budgets.flash - 1024);
     }
 
     void corruptModelShowsAnError()
@@ -258,7 +301,7 @@ private slots:
             window.show();
             QVERIFY(openAndWait(window, zooFile("mnist")));
             window.setTarget("gap9");
-            window.setL2Budget(200 * 1024);
+            window.setBudgets({96 * 1024, 200 * 1024, 4096 * 1024, 2048 * 1024});
             QTRY_VERIFY_WITH_TIMEOUT(window.plan() && window.shownPlanBudget() == 200 * 1024, kWaitMs);
             QVERIFY(window.plan()->l2.peak <= 200 * 1024);
             peak = window.plan()->l2.peak;
@@ -272,6 +315,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(reopened.plan().has_value() && reopened.shownPlanBudget() == 200 * 1024, kWaitMs);
         QCOMPARE(reopened.target(), QString("gap9"));
         QCOMPARE(reopened.l2Budget(), qint64(200 * 1024));
+        QCOMPARE(reopened.budgets().l1, qint64(96 * 1024));
+        QCOMPARE(reopened.budgets().l3, qint64(4096 * 1024));
+        QCOMPARE(reopened.budgets().flash, qint64(2048 * 1024));
         QCOMPARE(QFileInfo(reopened.modelPath()).canonicalFilePath(), QFileInfo(zooFile("mnist")).canonicalFilePath());
         QCOMPARE(reopened.plan()->l2.peak, peak);
     }

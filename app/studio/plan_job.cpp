@@ -5,8 +5,10 @@
 #include "gap_project/gap_project_writer.h"
 #include "ir/error.h"
 
-#include <QDir>
+#include "memory/memory_hierarchy.h"
 #include "session/model_loader.h"
+
+#include <QDir>
 
 #include <chrono>
 
@@ -34,18 +36,19 @@ LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer
     return result;
 }
 
-PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, qint64 l2Budget,
-                    std::optional<qint64> l3Budget)
+PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, const Budgets& budgets)
 {
     PlanOutcome result;
-    result.l2Budget = l2Budget;
+    result.l2Budget = budgets.l2;
     const auto start = std::chrono::steady_clock::now();
     try {
         HierarchyPlanOptions options;
-        options.l2Budget = l2Budget;
-        if (l3Budget)
-            options.l3Budget = *l3Budget;
-        result.plan = planHierarchy(*graph, hierarchyForTarget(target.toStdString()), options);
+        options.l2Budget = budgets.l2;
+        options.l3Budget = budgets.l3;
+        MemoryHierarchy hierarchy = hierarchyForTarget(target.toStdString());
+        if (MemoryLevel* flash = hierarchy.find(MemoryKind::L3Flash); flash && budgets.flash > 0)
+            flash->size = budgets.flash;
+        result.plan = planHierarchy(*graph, hierarchy, options);
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());
     }
@@ -53,21 +56,42 @@ PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, q
     return result;
 }
 
-ExportOutcome exportGapProjectJob(std::shared_ptr<const Graph> graph, const QString& target, qint64 l2Budget,
-                                  std::optional<qint64> l3Budget, const QString& folder)
+ExportOutcome exportGapProjectJob(std::shared_ptr<const Graph> graph, const QString& target, const Budgets& budgets,
+                                  const QString& folder)
 {
     ExportOutcome result;
     result.folder = folder;
     try {
         gap::GapCompileOptions options;
         options.target = target.toStdString();
-        options.l2 = uint64_t(l2Budget);
-        if (l3Budget)
-            options.l3 = uint64_t(*l3Budget);
+        options.l1 = uint64_t(budgets.l1);
+        options.l2 = uint64_t(budgets.l2);
+        if (budgets.l3 > 0)
+            options.l3 = uint64_t(budgets.l3);
+        if (budgets.flash > 0)
+            options.flash = uint64_t(budgets.flash);
         const gap::GapCompileResult compiled = gap::compileForGap(*graph, options, folder.toStdString());
         gap::writeGapProject(*graph, compiled, gap::gapPaths().projectSources(), folder.toStdString());
         result.tilingReport = QDir(folder).filePath(
             QString::fromStdString(compiled.network.name) + "Kernels.tiling.json");
+        for (const gap::GapLayer& layer : compiled.network.layers) {
+            const QString name = QString::fromStdString(layer.name);
+            for (const std::string& node : layer.nodes) {
+                result.layerOfNode.insert(QString::fromStdString(node), name);
+                result.nodesOfLayer[name] << QString::fromStdString(node);
+            }
+            if (const nlohmann::json* figures = gap::layerGenerationReport(compiled.generation.graph, layer.name))
+                result.layerFigures.insert(
+                    name, QString("%1 tiles, L1 %2 B, L2 DMA %3 B in / %4 B out, L3 %5 B, %6 MACs, about %7 cycles "
+                                  "(estimated)")
+                              .arg(figures->value("tiles", 0))
+                              .arg(figures->value("l1_bytes", qint64(0)))
+                              .arg(figures->value("l2_read", qint64(0)))
+                              .arg(figures->value("l2_write", qint64(0)))
+                              .arg(figures->value("l3_read", qint64(0)) + figures->value("l3_write", qint64(0)))
+                              .arg(figures->value("operations", qint64(0)))
+                              .arg(figures->value("estimated_cycles", 0.0), 0, 'f', 0));
+        }
         const nlohmann::json& memory = compiled.generation.graph;
         result.summary = QString("GAP project for %1 in %2: %3 layers, L2 %4 B, L3 traffic %5 B per inference, "
                                  "compiled in %6 s")

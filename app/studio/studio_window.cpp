@@ -105,6 +105,12 @@ void StudioWindow::buildBudgetBar()
     targetBox_->addItem("GAP8", "gap8");
     targetBox_->addItem("GAP9", "gap9");
     bar->addWidget(targetBox_);
+    bar->addWidget(new QLabel("  L1 ", bar));
+    l1Box_ = new QSpinBox(bar);
+    l1Box_->setSuffix(" KiB");
+    l1Box_->setRange(1, 1 << 12);
+    l1Box_->setToolTip("L1 (shared cluster memory) for the GAP export's tiling");
+    bar->addWidget(l1Box_);
     bar->addWidget(new QLabel("  L2 budget ", bar));
     l2Box_ = new QSpinBox(bar);
     l2Box_->setSuffix(" KiB");
@@ -115,6 +121,12 @@ void StudioWindow::buildBudgetBar()
     l3Box_->setSuffix(" KiB");
     l3Box_->setRange(0, 1 << 22);
     bar->addWidget(l3Box_);
+    bar->addWidget(new QLabel("  Flash ", bar));
+    flashBox_ = new QSpinBox(bar);
+    flashBox_->setSuffix(" KiB");
+    flashBox_->setRange(1, 1 << 22);
+    flashBox_->setToolTip("L3 flash holding the constants that do not stay in L2 or L3 RAM");
+    bar->addWidget(flashBox_);
     bar->addSeparator();
     findEdit_ = new QLineEdit(bar);
     findEdit_->setPlaceholderText("Find node (Ctrl+F)");
@@ -133,6 +145,7 @@ void StudioWindow::buildBudgetBar()
         requestPlan();
     });
     connect(l3Box_, &QSpinBox::valueChanged, this, &StudioWindow::requestPlan);
+    connect(flashBox_, &QSpinBox::valueChanged, this, &StudioWindow::requestPlan);
 }
 
 void StudioWindow::buildDocks()
@@ -244,11 +257,15 @@ void StudioWindow::applyTargetDefaults()
     const MemoryHierarchy hierarchy = hierarchyForTarget(target().toStdString());
     const qint64 l2 = pendingL2_.value_or(hierarchy.require(MemoryKind::L2).size - kCodeReserve);
     const MemoryLevel* l3 = hierarchy.find(MemoryKind::L3Ram);
-    for (QSpinBox* box : {l2Box_, l3Box_})
+    const MemoryLevel* flash = hierarchy.find(MemoryKind::L3Flash);
+    const std::initializer_list<QSpinBox*> boxes{l1Box_, l2Box_, l3Box_, flashBox_};
+    for (QSpinBox* box : boxes)
         box->blockSignals(true);
+    l1Box_->setValue(int(hierarchy.require(MemoryKind::L1).size / 1024));
     l2Box_->setValue(int(l2 / 1024));
     l3Box_->setValue(l3 ? int(l3->size / 1024) : 0);
-    for (QSpinBox* box : {l2Box_, l3Box_})
+    flashBox_->setValue(flash ? int(flash->size / 1024) : 0);
+    for (QSpinBox* box : boxes)
         box->blockSignals(false);
     timeline_->setBudget(l2Budget());
 }
@@ -256,6 +273,20 @@ void StudioWindow::applyTargetDefaults()
 QString StudioWindow::target() const { return targetBox_->currentData().toString(); }
 
 qint64 StudioWindow::l2Budget() const { return qint64(l2Box_->value()) * 1024; }
+
+Budgets StudioWindow::budgets() const
+{
+    return {qint64(l1Box_->value()) * 1024, l2Budget(), qint64(l3Box_->value()) * 1024,
+            qint64(flashBox_->value()) * 1024};
+}
+
+void StudioWindow::setBudgets(const Budgets& budgets)
+{
+    l1Box_->setValue(int(std::max<qint64>(1, budgets.l1 / 1024)));
+    l3Box_->setValue(int(budgets.l3 / 1024));
+    flashBox_->setValue(int(std::max<qint64>(1, budgets.flash / 1024)));
+    setL2Budget(budgets.l2);
+}
 
 void StudioWindow::setTarget(const QString& target)
 {
@@ -297,6 +328,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     modelPath_ = path;
     rememberRecent(path);
     plan_.reset();
+    gapTiling_.reset();
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
     stepModel_->setStats(computeModelStats(*graph_));
@@ -336,10 +368,7 @@ void StudioWindow::startPlan()
         return;
     const quint64 generation = ++planGeneration_;
     std::shared_ptr<const Graph> graph = graph_;
-    const QString target = this->target();
-    const qint64 l2 = l2Budget();
-    const std::optional<qint64> l3 = qint64(l3Box_->value()) * 1024;
-    runInBackground<PlanOutcome>(this, [graph, target, l2, l3] { return planJob(graph, target, l2, l3); },
+    runInBackground<PlanOutcome>(this, [graph, target = target(), budgets = budgets()] { return planJob(graph, target, budgets); },
                                  [this, generation](const PlanOutcome& outcome) { onPlanDone(generation, outcome); });
 }
 
@@ -381,6 +410,27 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
     statusLabel_->setText(planStatus_);
     emit planShown();
 }
+
+// The GAP layer the node went into at the last export, and how it was tiled.
+QString StudioWindow::gapTilingHtml(const QString& node)
+{
+    if (!gapTiling_)
+        return "<p><b>GAP tiling</b><br>File &gt; Export GAP project tiles the model for the target and budgets shown.</p>";
+    const auto layer = gapTiling_->layerOfNode.constFind(node);
+    QString html = QString("<p><b>GAP tiling</b> (export to %1 at L1 %2, L2 %3)<br>")
+                       .arg(gapTiling_->folder.toHtmlEscaped(), kib(gapTilingBudgets_.l1), kib(gapTilingBudgets_.l2));
+    if (layer == gapTiling_->layerOfNode.constEnd())
+        return html + "no GAP layer of its own: a view (reshape, flatten) or folded into a neighbour's constants</p>";
+    const QStringList fused = gapTiling_->nodesOfLayer.value(*layer);
+    html += QString("layer %1").arg(layer->toHtmlEscaped());
+    if (fused.size() > 1)
+        html += QString(" (fuses %1)").arg(fused.join(", ").toHtmlEscaped());
+    html += "<br>" + gapTiling_->layerFigures.value(*layer, "no figures in the generation report").toHtmlEscaped() +
+            "</p>";
+    return html;
+}
+
+QString StudioWindow::propertiesText() const { return properties_->toPlainText(); }
 
 QString StudioWindow::planStatus() const { return planStatus_; }
 
@@ -444,7 +494,11 @@ void StudioWindow::showNodeProperties(int node)
     };
     tensorRows(n.inputs, "inputs");
     tensorRows(n.outputs, "outputs");
+    html += gapTilingHtml(QString::fromStdString(n.name));
     properties_->setHtml(html);
+    if (gapTiling_) // the Tiling dock follows to the node's GAP kernel
+        if (const QString layer = gapTiling_->layerOfNode.value(QString::fromStdString(n.name)); !layer.isEmpty())
+            tilingPanel_->selectKernel(layer);
     const QModelIndex row = stepProxy_->mapFromSource(stepModel_->index(node, 0));
     if (stepTable_->currentIndex().row() != row.row())
         stepTable_->setCurrentIndex(row);
@@ -571,6 +625,10 @@ void StudioWindow::openProject(const QString& path)
         applyTargetDefaults();
         if (project.l3Budget)
             l3Box_->setValue(int(*project.l3Budget / 1024));
+        if (project.l1Budget)
+            l1Box_->setValue(int(*project.l1Budget / 1024));
+        if (project.flashBudget)
+            flashBox_->setValue(int(*project.flashBudget / 1024));
         openModel(QString::fromStdString(project.modelPath));
     } catch (const std::exception& error) {
         showError("Cannot open project", QString::fromStdString(error.what()));
@@ -587,7 +645,9 @@ bool StudioWindow::saveProject(const QString& path)
     project.modelPath = QFileInfo(modelPath_).absoluteFilePath().toStdString();
     project.target = target().toStdString();
     project.l2Budget = l2Budget();
-    project.l3Budget = qint64(l3Box_->value()) * 1024;
+    project.l3Budget = budgets().l3;
+    project.l1Budget = budgets().l1;
+    project.flashBudget = budgets().flash;
     try {
         tessera::saveProject(project, path.toStdString());
     } catch (const std::exception& error) {
@@ -615,17 +675,21 @@ void StudioWindow::exportGapProject(const QString& folder)
         showError("Export GAP project", "open a model first (File > Open model)");
         return;
     }
-    const std::optional<qint64> l3 = l3Box_->value() > 0 ? std::optional<qint64>(qint64(l3Box_->value()) * 1024)
-                                                          : std::nullopt;
     statusLabel_->setText("Compiling " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() + "...");
     runInBackground<ExportOutcome>(
-        this, [graph = graph_, target = target(), l2 = l2Budget(), l3, folder] {
-            return exportGapProjectJob(graph, target, l2, l3, folder);
+        this, [graph = graph_, target = target(), budgets = budgets(), folder] {
+            return exportGapProjectJob(graph, target, budgets, folder);
         },
-        [this](const ExportOutcome& outcome) {
+        [this, graph = graph_, budgets = budgets()](const ExportOutcome& outcome) {
             if (!outcome.error.isEmpty()) {
                 showError("Export GAP project", outcome.error);
                 return;
+            }
+            if (graph == graph_) { // the model was not replaced meanwhile
+                gapTiling_ = outcome;
+                gapTilingBudgets_ = budgets;
+                if (graphView_->selectedNode() >= 0)
+                    showNodeProperties(graphView_->selectedNode());
             }
             openTilingReport(outcome.tilingReport);  // the kernels as tiled for this project
             statusLabel_->setText(outcome.summary);

@@ -77,6 +77,12 @@ public:
     QString modelPath() const { return modelPath_; }
     QString target() const;
     qint64 l2Budget() const;
+    Budgets budgets() const;
+    // Sets every budget of the bar (the plan follows after the debounce).
+    void setBudgets(const Budgets& budgets);
+    // How the last GAP export tiled the open model (the GAP layer of each ONNX node), if any.
+    const std::optional<ExportOutcome>& gapTiling() const { return gapTiling_; }
+    QString propertiesText() const;
     double lastPlanMilliseconds() const { return lastPlanMs_; }
     // The L2 budget the shown plan (or planner message) belongs to.
     qint64 shownPlanBudget() const { return shownPlanBudget_; }
@@ -104,6 +110,7 @@ private:
     void startPlan();
     void onPlanDone(quint64 generation, const PlanOutcome& outcome);
     void showNodeProperties(int node);
+    QString gapTilingHtml(const QString& node);
     void selectTensor(const QString& name);
     void stepBy(int delta);
     void applyTargetDefaults();
@@ -130,8 +137,10 @@ private:
     QTableView* stepTable_ = nullptr;
     QTextBrowser* properties_ = nullptr;
     QComboBox* targetBox_ = nullptr;
+    QSpinBox* l1Box_ = nullptr;
     QSpinBox* l2Box_ = nullptr;
     QSpinBox* l3Box_ = nullptr;
+    QSpinBox* flashBox_ = nullptr;
     QLineEdit* findEdit_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QTimer* planTimer_ = nullptr;
@@ -145,6 +154,8 @@ private:
     quint64 planGeneration_ = 0;
     double lastPlanMs_ = 0;
     qint64 shownPlanBudget_ = 0;
+    std::optional<ExportOutcome> gapTiling_;
+    Budgets gapTilingBudgets_;
     std::optional<qint64> pendingL2_; // budget from a project being opened
     bool tilingReportOpening_ = false;
     bool scampKernelsOpening_ = false;

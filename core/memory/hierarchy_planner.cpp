@@ -427,14 +427,17 @@ private:
                 throw Error(fmt::format("constant '{}' ({} bytes) does not fit the {} and there is no other flash",
                                         constant->name, constant->size, privilegedFlash_->name));
             }
+            // The ordinary flash is filled past its size here so the message can name what would fit.
             int64_t& used = level == privilegedFlash_ ? privilegedUsed : flashUsed;
             const int64_t offset = alignUp(used, level->alignment);
-            if (offset + constant->size > level->size)
-                throw Error(fmt::format("constants need more than the {} bytes of {}", level->size, level->name));
             used = offset + constant->size;
             plan.placements.push_back({constant->name, PlacementKind::Constant, level->name, offset, constant->size, 0,
                                        std::max<int64_t>(steps_, 1), reason});
         }
+        if (flash_ && flashUsed > flash_->size)
+            throw Error(fmt::format("constants need {} bytes of {}, which has {}: raise the flash budget to at least {} "
+                                    "bytes, or the L2 budget so that more constants stay in L2",
+                                    flashUsed, flash_->name, flash_->size, flashUsed));
         plan.privilegedFlashBytes = privilegedUsed;
         plan.flashBytes = flashUsed;
     }

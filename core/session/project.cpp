@@ -23,6 +23,10 @@ std::string projectToJson(const Project& project)
                         {"l2_budget", project.l2Budget}};
     if (project.l3Budget)
         json["l3_budget"] = *project.l3Budget;
+    if (project.l1Budget)
+        json["l1_budget"] = *project.l1Budget;
+    if (project.flashBudget)
+        json["flash_budget"] = *project.flashBudget;
     return json.dump(2) + "\n";
 }
 
@@ -51,10 +55,16 @@ Project projectFromJson(const std::string& text, const std::string& source)
         project.l2Budget = field("l2_budget").get<int64_t>();
         if (json.contains("l3_budget"))
             project.l3Budget = json.at("l3_budget").get<int64_t>();
+        if (json.contains("l1_budget"))
+            project.l1Budget = json.at("l1_budget").get<int64_t>();
+        if (json.contains("flash_budget"))
+            project.flashBudget = json.at("flash_budget").get<int64_t>();
     } catch (const nlohmann::json::exception& error) {
         throw ModelError(source + ": a field has the wrong type (" + error.what() + ")");
     }
-    if (project.l2Budget < 0 || (project.l3Budget && *project.l3Budget < 0))
+    const auto negative = [](const std::optional<int64_t>& budget) { return budget && *budget < 0; };
+    if (project.l2Budget < 0 || negative(project.l3Budget) || negative(project.l1Budget) ||
+        negative(project.flashBudget))
         throw ModelError(source + ": budgets must not be negative");
     return project;
 }

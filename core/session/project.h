@@ -12,9 +12,12 @@ struct Project {
     std::string target = "gap8";
     int64_t l2Budget = 0;             // bytes; 0 means the target's default
     std::optional<int64_t> l3Budget;  // bytes; absent means the L3 RAM size
+    std::optional<int64_t> l1Budget;  // bytes; absent means the target's L1
+    std::optional<int64_t> flashBudget; // bytes; absent means the target's flash
 };
 
-// {"tessera_project": 1, "model": ..., "target": ..., "l2_budget": ..., "l3_budget": ...}
+// {"tessera_project": 1, "model": ..., "target": ..., "l2_budget": ..., "l3_budget": ...,
+//  "l1_budget": ..., "flash_budget": ...} (the last three optional)
 std::string projectToJson(const Project& project);
 // Throws ModelError naming `source` and the field for malformed or incomplete files.
 Project projectFromJson(const std::string& text, const std::string& source);

@@ -45,18 +45,6 @@ std::vector<TensorData> readInputSet(const Graph& graph, const std::vector<fs::p
     return set;
 }
 
-// The generation report's entry of the node running `layer` (its kernel has the layer's name, or a
-// variant of it), or null.
-const nlohmann::json* nodeReport(const nlohmann::json& graph, const std::string& layer)
-{
-    if (!graph.contains("nodes"))
-        return nullptr;
-    for (const nlohmann::json& node : graph["nodes"])
-        if (node.value("source_kernel", std::string()) == layer || node.value("kernel", std::string()) == layer)
-            return &node;
-    return nullptr;
-}
-
 // JSON has no infinity: an exact result is null.
 nlohmann::json sqnrJson(double value)
 {
@@ -196,6 +184,16 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     return result;
 }
 
+const nlohmann::json* layerGenerationReport(const nlohmann::json& graph, const std::string& layer)
+{
+    if (!graph.contains("nodes"))
+        return nullptr;
+    for (const nlohmann::json& node : graph["nodes"])
+        if (node.value("source_kernel", std::string()) == layer || node.value("kernel", std::string()) == layer)
+            return &node;
+    return nullptr;
+}
+
 nlohmann::json GapCompileResult::report() const
 {
     nlohmann::json layers = nlohmann::json::array();
@@ -218,7 +216,7 @@ nlohmann::json GapCompileResult::report() const
             entry["weights_q"] = layer.weightsQ;
             entry["bias_q"] = layer.biasQ;
         }
-        if (const nlohmann::json* node = nodeReport(generation.graph, layer.name)) {
+        if (const nlohmann::json* node = layerGenerationReport(generation.graph, layer.name)) {
             entry["estimated_cycles"] = node->value("estimated_cycles", 0.0);
             entry["macs"] = node->value("operations", 0.0);
             entry["l3_bytes"] = node->value("l3_read", 0) + node->value("l3_write", 0);
@@ -271,7 +269,7 @@ std::string GapCompileResult::reportText() const
                         "w", "b", "SQNR", "est. cycles", "L3 bytes");
     for (size_t k = 0; k < network.layers.size(); ++k) {
         const GapLayer& layer = network.layers[k];
-        const nlohmann::json* node = nodeReport(generation.graph, layer.name);
+        const nlohmann::json* node = layerGenerationReport(generation.graph, layer.name);
         const bool constants = layer.hasConstants() && !sq8;
         text << fmt::format("{:<24} {:<24} {:>14} {:>14} {:>4} {:>4} {:>10} {:>12.0f} {:>12}\n", layer.name,
                             gapLayerKindName(layer.kind), formatName(network.tensors[size_t(layer.inputs.at(0))]),

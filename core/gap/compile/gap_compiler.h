@@ -49,6 +49,10 @@ struct GapCompileResult {
     std::string reportText() const;
 };
 
+// The generation report's entry of the graph node running `layer` (its kernel has the layer's
+// name, or a variant of it): tiles, L1, DMA, MACs, estimated cycles; nullptr when there is none.
+const nlohmann::json* layerGenerationReport(const nlohmann::json& graph, const std::string& layer);
+
 using GapProgress = std::function<void(const std::string&)>;
 
 // Compiles `graph`, generating its code and constants image into `folder`. Throws tessera::Error
