@@ -215,6 +215,59 @@ private slots:
         QVERIFY(window.planStatus().contains("change:"));
     }
 
+    // A re-plan is shown moving: tensors pushed to L3 drop from above into the L3 panel, those that
+    // stay in L2 glide from their old offsets, and at the end everything sits where the plan says.
+    void replannedTensorsAreShownMoving()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        views::MemoryTimeline* timeline = window.timeline();
+        timeline->setMoveDuration(1500);
+        const HierarchyPlan before = *window.plan();
+        QSignalSpy planned(&window, &StudioWindow::planShown);
+        window.setL2Budget(window.l2Budget() / 4);
+        QVERIFY(planned.wait(kWaitMs));
+        QVERIFY2(window.plan().has_value(), qPrintable(window.planStatus()));
+        QVERIFY(timeline->isMoving());
+        const HierarchyPlan& after = *window.plan();
+        // The same placement in the plan before: tensor, kind and first step.
+        auto previous = [&](const TensorPlacement& p, bool sameLevel) -> const TensorPlacement* {
+            for (const TensorPlacement& old : before.placements)
+                if (old.tensor == p.tensor && old.kind == p.kind && old.lower == p.lower && (old.level == p.level) == sameLevel)
+                    return &old;
+            return nullptr;
+        };
+        QString l3Level;
+        for (const TensorPlacement& p : after.placements)
+            if (p.level != "L2" && p.kind == PlacementKind::Activation)
+                l3Level = QString::fromStdString(p.level);
+        int gliding = 0, dropping = 0;
+        for (const TensorPlacement& p : after.placements) {
+            const std::optional<QRectF> drawn = timeline->drawnRectangle(p);
+            if (!drawn)
+                continue; // a level without a panel (flash)
+            if (const TensorPlacement* old = previous(p, true); old && old->offset != p.offset) {
+                // Still at (or near) the old offset: the move has just begun.
+                QVERIFY(std::abs(drawn->top() - double(old->offset)) < std::abs(drawn->top() - double(p.offset)));
+                ++gliding;
+            } else if (!previous(p, true) && previous(p, false) && p.level != "L2") {
+                QVERIFY2(timeline->arrivingTensors(l3Level).contains(QString::fromStdString(p.tensor)), p.tensor.c_str());
+                QVERIFY2(drawn->top() > double(p.offset), p.tensor.c_str()); // still above its place
+                ++dropping;
+            }
+        }
+        qInfo("%d placements drop into %s, %d glide", dropping, qPrintable(l3Level), gliding);
+        QVERIFY(dropping > 0 && gliding > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!timeline->isMoving(), kWaitMs);
+        for (const TensorPlacement& p : after.placements)
+            if (const std::optional<QRectF> drawn = timeline->drawnRectangle(p)) {
+                QCOMPARE(drawn->top(), double(p.offset));
+                QCOMPARE(drawn->bottom(), double(p.offset + p.size));
+            }
+        QVERIFY(timeline->arrivingTensors(l3Level).isEmpty());
+    }
+
     void selectingATensorSelectsItEverywhere()
     {
         StudioWindow window;

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QVariantAnimation>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -27,6 +28,13 @@ QColor kindColor(PlacementKind kind)
     return Qt::gray;
 }
 
+// One placement across plans: the same tensor, kind and first step (a tensor can have several
+// placements, e.g. a constant's L2 copy and its flash image, or a spilled tensor's staging buffer).
+QString motionKey(const TensorPlacement& p)
+{
+    return QString("%1|%2|%3").arg(QString::fromStdString(p.tensor)).arg(int(p.kind)).arg(p.lower);
+}
+
 QString describe(const TensorPlacement& p)
 {
     return QString("%1 (%2)\n%3 offset %4, %5 bytes\nsteps %6-%7\n%8")
@@ -41,11 +49,23 @@ QString describe(const TensorPlacement& p)
 
 } // namespace
 
+struct MemoryTimeline::Moving {
+    QCPItemRect* rect = nullptr;
+    double lower = 0, upper = 0;          // steps
+    double fromOffset = 0, toOffset = 0;  // bytes
+    double size = 0;
+    QColor fill;
+    int fromAlpha = 0, toAlpha = 0;
+};
+
 struct MemoryTimeline::Panel {
     QCustomPlot* plot = nullptr;
     QString level;
     std::vector<const TensorPlacement*> placements;
     int rectangles = 0;
+    QHash<QString, QCPItemRect*> items;  // the rectangles of `placements`, by motionKey
+    std::vector<Moving> moving;          // what the running move animation moves in this panel
+    QStringList arriving;                // tensors coming from the other panel
 };
 
 MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent), l2_(std::make_unique<Panel>()), l3_(std::make_unique<Panel>())
@@ -82,11 +102,23 @@ void MemoryTimeline::clear()
     message_->setVisible(false);
     previouslyInL3_.clear();
     newlyInL3_.clear();
+    previousPlacements_.clear();
+    if (moveAnimation_)
+        moveAnimation_->stop();
+    moveProgress_ = 1.0;
     redraw();
 }
 
 void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
 {
+    // Where everything was, so the change can be shown moving.
+    previousPlacements_.clear();
+    if (hasPlan_)
+        for (const TensorPlacement& p : plan_.placements)
+            previousPlacements_.insert(motionKey(p), p);
+    currentLevels_.clear();
+    for (const TensorPlacement& p : plan.placements)
+        currentLevels_.insert(motionKey(p), QString::fromStdString(p.level));
     QSet<QString> inL3;
     for (const TensorPlacement& p : plan.placements)
         if (p.kind == PlacementKind::Activation && p.level != "L2")
@@ -97,8 +129,33 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
     hasPlan_ = true;
     budget_ = l2Budget;
     message_->setVisible(false);
+    l2_->arriving.clear();
+    l3_->arriving.clear();
+    if (moveAnimation_)
+        moveAnimation_->stop();
+    moveProgress_ = 1.0;
+    if (hasPrevious() && moveDurationMs_ > 0) {
+        if (!moveAnimation_) {
+            moveAnimation_ = new QVariantAnimation(this);
+            moveAnimation_->setStartValue(0.0);
+            moveAnimation_->setEndValue(1.0);
+            moveAnimation_->setEasingCurve(QEasingCurve::InOutCubic);
+            connect(moveAnimation_, &QVariantAnimation::valueChanged, this,
+                    [this](const QVariant& value) { onMoveFrame(value.toDouble()); });
+            connect(moveAnimation_, &QVariantAnimation::finished, this, [this] {
+                moveProgress_ = 1.0;
+                redraw(); // drops what left each panel
+            });
+        }
+        moveAnimation_->setDuration(moveDurationMs_);
+        moveProgress_ = 0.0;
+    }
     redraw();
+    if (moveProgress_ < 1.0)
+        moveAnimation_->start();
 }
+
+bool MemoryTimeline::hasPrevious() const { return !previousPlacements_.isEmpty(); }
 
 void MemoryTimeline::showProblem(const QString& message, qint64 l2Budget)
 {
@@ -180,12 +237,30 @@ void MemoryTimeline::drawPanel(Panel& panel)
     QCustomPlot* plot = panel.plot;
     plot->clearItems();
     panel.rectangles = 0;
+    panel.moving.clear();
+    panel.items.clear();
     const double steps = std::max<double>(1.0, double(plan_.steps));
     double top = 0;
+    for (const TensorPlacement* p : panel.placements)
+        top = std::max(top, double(p->offset + p->size) / kKiB);
+    plot->xAxis->setRange(0, steps);
+    if (&panel == l2_.get()) {
+        top = std::max(top, double(budget_) / kKiB);
+        // While the line is dragged the scale stays put (it only grows), so the line follows the
+        // pointer instead of the axis sliding under it; the release fits the scale again.
+        const double upper = std::max(1.0, top * 1.15);
+        plot->yAxis->setRange(0, dragging_ ? std::max(upper, plot->yAxis->range().upper) : upper);
+    } else {
+        plot->yAxis->setLabel(panel.level.isEmpty() ? "L3 (nothing spilled)" : panel.level + " address (KiB)");
+        plot->yAxis->setRange(0, std::max(1.0, top * 1.1));
+    }
+    // Tensors that come from the other panel enter over the edge facing it (L2 is drawn above L3);
+    // those that left slide out over that edge and fade.
+    const bool isL2 = &panel == l2_.get();
+    const double otherPanelEdge = isL2 ? -plot->yAxis->range().upper * kKiB * 0.2 : plot->yAxis->range().upper * kKiB;
+    const bool animating = moveAnimation_ && moveProgress_ < 1.0;
     for (const TensorPlacement* p : panel.placements) {
         auto* rect = new QCPItemRect(plot);
-        rect->topLeft->setCoords(double(p->lower), double(p->offset + p->size) / kKiB);
-        rect->bottomRight->setCoords(double(p->upper), double(p->offset) / kKiB);
         const QString name = QString::fromStdString(p->tensor);
         const bool picked = name == selected_;
         const bool moved = newlyInL3_.contains(name) && &panel == l3_.get();
@@ -194,11 +269,51 @@ void MemoryTimeline::drawPanel(Panel& panel)
         rect->setBrush(fill);
         rect->setPen(QPen(picked ? palette().highlight().color() : (moved ? QColor(0xc0, 0x20, 0x20) : fill.darker(140)),
                           picked || moved ? 2.0 : 1.0));
-        top = std::max(top, double(p->offset + p->size) / kKiB);
+        Moving motion{rect, double(p->lower), double(p->upper), double(p->offset), double(p->offset), double(p->size),
+                      fill, fill.alpha(), fill.alpha()};
+        const QString key = motionKey(*p);
+        if (animating) {
+            const TensorPlacement* here = nullptr;
+            bool elsewhere = false;
+            for (auto before = previousPlacements_.constFind(key); before != previousPlacements_.constEnd() && before.key() == key;
+                 ++before) {
+                if (QString::fromStdString(before->level) == panel.level)
+                    here = &*before;
+                else
+                    elsewhere = true;
+            }
+            if (here) {
+                motion.fromOffset = double(here->offset);
+            } else if (elsewhere) { // arrives from the other panel
+                motion.fromOffset = otherPanelEdge;
+                motion.fromAlpha = 0;
+                panel.arriving << name;
+            }
+        }
+        if (motion.fromOffset != motion.toOffset || motion.fromAlpha != motion.toAlpha)
+            panel.moving.push_back(motion);
+        placeRectangle(motion, animating ? moveProgress_ : 1.0);
+        panel.items.insert(key, rect);
         ++panel.rectangles;
     }
-    plot->xAxis->setRange(0, steps);
-    if (&panel == l2_.get()) {
+    if (animating) // what left this panel for the other one
+        for (auto before = previousPlacements_.constBegin(); before != previousPlacements_.constEnd(); ++before) {
+            if (QString::fromStdString(before->level) != panel.level || panel.items.contains(before.key()) ||
+                !currentLevels_.contains(before.key()))
+                continue;
+            auto* rect = new QCPItemRect(plot);
+            QColor fill = kindColor(before->kind);
+            fill.setAlpha(200);
+            rect->setBrush(fill);
+            rect->setPen(QPen(fill.darker(140), 1.0, Qt::DashLine));
+            const Moving motion{rect, double(before->lower), double(before->upper), double(before->offset),
+                                isL2 ? -double(before->size) - plot->yAxis->range().upper * kKiB * 0.2
+                                     : plot->yAxis->range().upper * kKiB * 1.2,
+                                double(before->size), fill, 200, 0};
+            panel.moving.push_back(motion);
+            placeRectangle(motion, moveProgress_);
+        }
+    if (isL2) {
         const double budget = double(budget_) / kKiB;
         // Labels at the left (budget), middle (lower bound) and right (peak) so close lines stay readable.
         auto horizontal = [&](double y, QPen pen, const QString& label, double xFraction, Qt::Alignment align) {
@@ -222,16 +337,50 @@ void MemoryTimeline::drawPanel(Panel& panel)
         }
         horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2), QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1), 0.0,
                    Qt::AlignLeft);
-        top = std::max(top, budget);
-        // While the line is dragged the scale stays put (it only grows), so the line follows the
-        // pointer instead of the axis sliding under it; the release fits the scale again.
-        const double upper = std::max(1.0, top * 1.15);
-        plot->yAxis->setRange(0, dragging_ ? std::max(upper, plot->yAxis->range().upper) : upper);
-    } else {
-        plot->yAxis->setLabel(panel.level.isEmpty() ? "L3 (nothing spilled)" : panel.level + " address (KiB)");
-        plot->yAxis->setRange(0, std::max(1.0, top * 1.1));
     }
-    plot->replot(dragging_ ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
+    plot->replot(dragging_ || animating ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
+}
+
+void MemoryTimeline::placeRectangle(const Moving& motion, double progress)
+{
+    const double offset = motion.fromOffset + (motion.toOffset - motion.fromOffset) * progress;
+    motion.rect->topLeft->setCoords(motion.lower, (offset + motion.size) / kKiB);
+    motion.rect->bottomRight->setCoords(motion.upper, offset / kKiB);
+    QColor fill = motion.fill;
+    fill.setAlpha(int(std::lround(motion.fromAlpha + (motion.toAlpha - motion.fromAlpha) * progress)));
+    motion.rect->setBrush(fill);
+}
+
+void MemoryTimeline::onMoveFrame(double progress)
+{
+    moveProgress_ = progress;
+    for (Panel* panel : {l2_.get(), l3_.get()}) {
+        for (const Moving& motion : panel->moving)
+            placeRectangle(motion, progress);
+        panel->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void MemoryTimeline::setMoveDuration(int milliseconds) { moveDurationMs_ = std::max(0, milliseconds); }
+
+bool MemoryTimeline::isMoving() const { return moveAnimation_ && moveProgress_ < 1.0; }
+
+QStringList MemoryTimeline::arrivingTensors(const QString& level) const
+{
+    const Panel* panel = level == "L2" ? l2_.get() : (level == l3_->level ? l3_.get() : nullptr);
+    return panel && isMoving() ? panel->arriving : QStringList();
+}
+
+std::optional<QRectF> MemoryTimeline::drawnRectangle(const TensorPlacement& placement) const
+{
+    const QString level = QString::fromStdString(placement.level);
+    const Panel* panel = level == "L2" ? l2_.get() : (level == l3_->level ? l3_.get() : nullptr);
+    const QString key = motionKey(placement);
+    if (!panel || !panel->items.contains(key))
+        return std::nullopt;
+    const QCPItemRect* rect = panel->items.value(key);
+    return QRectF(QPointF(rect->topLeft->coords().x(), rect->bottomRight->coords().y() * kKiB),
+                  QPointF(rect->bottomRight->coords().x(), rect->topLeft->coords().y() * kKiB));
 }
 
 void MemoryTimeline::onPress(QMouseEvent* event)

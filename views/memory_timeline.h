@@ -2,18 +2,25 @@
 // The memory timeline: one panel per level (L2 on top, L3 RAM below); x is the execution step,
 // y the address. Every placed tensor is a rectangle coloured by kind (activation, constant,
 // staging, prefetch); the L2 peak and lower bound are marked, and the L2 budget is a line the
-// user drags. Tensors newly pushed to L3 by the last re-plan are outlined in red.
+// user drags. When a re-plan moves tensors, they are shown moving: rectangles glide to their new
+// offsets, those pushed to L3 drop out of L2 into the L3 panel (and back up when they return), and
+// the ones newly pushed to L3 stay outlined in red.
 #include "memory/hierarchy_planner.h"
 
+#include <QHash>
+#include <QRectF>
 #include <QSet>
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
+class QVariantAnimation;
 
 namespace tessera::views {
 
@@ -46,6 +53,15 @@ public:
     void selectTensor(const QString& name);
     QString selectedTensor() const { return selected_; }
 
+    // How long a re-plan's moves take on screen (0: no animation).
+    void setMoveDuration(int milliseconds);
+    bool isMoving() const;
+    // Tensors the running animation brings into `level`'s panel from the other one.
+    QStringList arrivingTensors(const QString& level) const;
+    // Where a placement of the shown plan is drawn now: x in steps, y in bytes; nullopt when its
+    // level has no panel.
+    std::optional<QRectF> drawnRectangle(const TensorPlacement& placement) const;
+
 signals:
     void budgetDragged(qint64 bytes);  // while the line moves
     void budgetChanged(qint64 bytes);  // when the user lets go
@@ -53,8 +69,12 @@ signals:
 
 private:
     struct Panel;
+    struct Moving;
     void redraw();
     void drawPanel(Panel& panel);
+    static void placeRectangle(const Moving& motion, double progress);
+    void onMoveFrame(double progress);
+    bool hasPrevious() const;
     void onPress(QMouseEvent* event);
     void onMove(QMouseEvent* event);
     void onRelease(QMouseEvent* event);
@@ -70,6 +90,11 @@ private:
     QString selected_;
     QSet<QString> previouslyInL3_;
     QSet<QString> newlyInL3_;
+    QMultiHash<QString, TensorPlacement> previousPlacements_; // the plan shown before, by motion key
+    QMultiHash<QString, QString> currentLevels_;             // motion key -> levels in this plan
+    QVariantAnimation* moveAnimation_ = nullptr;
+    double moveProgress_ = 1.0;
+    int moveDurationMs_ = 350;
 };
 
 } // namespace tessera::views
