@@ -268,6 +268,23 @@ private slots:
         QVERIFY(timeline->arrivingTensors(l3Level).isEmpty());
     }
 
+    // A dark palette (as a dark system theme gives) reaches the timeline's plots.
+    void timelineFollowsThePalette()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QWidget* panel = window.timeline()->l2Panel();
+        QVERIFY(panel->grab().toImage().pixelColor(3, 3).lightness() > 200); // the default light palette
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x20, 0x22, 0x26));
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        window.setPalette(dark);
+        QCOMPARE(panel->grab().toImage().pixelColor(3, 3), QColor(0x20, 0x22, 0x26));
+    }
+
     void selectingATensorSelectsItEverywhere()
     {
         StudioWindow window;

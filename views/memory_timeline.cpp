@@ -86,6 +86,7 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent), l2_(std::make
         layout->addWidget(panel->plot, panel == l2_.get() ? 3 : 2);
     }
     l2_->level = "L2";
+    applyPalette();
     connect(l2_->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
     connect(l2_->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
     connect(l2_->plot, &QCustomPlot::mouseRelease, this, &MemoryTimeline::onRelease);
@@ -94,6 +95,34 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent), l2_(std::make
 }
 
 MemoryTimeline::~MemoryTimeline() = default;
+
+// The plots take the window's colours, so a dark system palette gives dark plots.
+void MemoryTimeline::applyPalette()
+{
+    const QColor text = palette().color(QPalette::Text);
+    const QColor grid = palette().color(QPalette::Mid);
+    for (Panel* panel : {l2_.get(), l3_.get()}) {
+        QCustomPlot* plot = panel->plot;
+        plot->setBackground(palette().brush(QPalette::Base));
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+            axis->setBasePen(QPen(text));
+            axis->setTickPen(QPen(text));
+            axis->setSubTickPen(QPen(text));
+            axis->setLabelColor(text);
+            axis->setTickLabelColor(text);
+            axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
+        }
+    }
+}
+
+void MemoryTimeline::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        redraw();
+    }
+}
 
 void MemoryTimeline::clear()
 {
@@ -329,7 +358,7 @@ void MemoryTimeline::drawPanel(Panel& panel)
             text->setColor(pen.color());
         };
         if (hasPlan_) {
-            horizontal(double(plan_.l2.peak) / kKiB, QPen(QColor(0x20, 0x20, 0x20), 1, Qt::DashLine),
+            horizontal(double(plan_.l2.peak) / kKiB, QPen(palette().color(QPalette::Text), 1, Qt::DashLine),
                        QString("peak %1 KiB").arg(double(plan_.l2.peak) / kKiB, 0, 'f', 1), 1.0, Qt::AlignRight);
             horizontal(double(plan_.l2.lowerBound) / kKiB, QPen(QColor(0x40, 0x80, 0x40), 1, Qt::DotLine),
                        QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1), 0.5,

@@ -62,6 +62,9 @@ public:
     // level has no panel.
     std::optional<QRectF> drawnRectangle(const TensorPlacement& placement) const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 signals:
     void budgetDragged(qint64 bytes);  // while the line moves
     void budgetChanged(qint64 bytes);  // when the user lets go
@@ -70,6 +73,7 @@ signals:
 private:
     struct Panel;
     struct Moving;
+    void applyPalette();
     void redraw();
     void drawPanel(Panel& panel);
     static void placeRectangle(const Moving& motion, double progress);
