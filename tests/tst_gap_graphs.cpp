@@ -382,6 +382,80 @@ private slots:
         QVERIFY(compilesForGap(out));
     }
 
+    // AT_GRAPH_CHECKSUM, AT_GRAPH_DUMP_TENSOR (inputs and outputs) of AT_GRAPH_DUMP_ONE_NODE,
+    // AT_GRAPH_DUMP_GRAPH_OUTPUTS and AT_GRAPH_NOINLINE_NODE on the guide's model: the run prints the
+    // checksum of every node's output and the values of the second convolution's input and output
+    // and of the graph output, all equal to the reference chain's - also at the smallest L2, where
+    // the tensors between nodes live in L3 RAM and are read without adding to the kernels' L3 traffic.
+    void tensorTracesMatchTheReference()
+    {
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 53u, {QStringLiteral("-DTRACED")}));
+        const std::vector<int16_t> input = readValues(graph.work.filePath(QStringLiteral("input.bin")), 28 * 28);
+        const std::vector<std::vector<int16_t>> stages = graph.stages(input);
+        const QStringList nodes{QStringLiteral("Conv5x5ReLUMaxPool2x2_0"), QStringLiteral("Conv5x5ReLUMaxPool2x2_1"),
+                                QStringLiteral("LinearLayerReLU_0"), QStringLiteral("SoftMax_0")};
+        const QStringList outputs{QStringLiteral("OutputStep2"), QStringLiteral("OutputStep3"),
+                                  QStringLiteral("OutputStep4"), QStringLiteral("Output0")};
+        const ProcessResult refused = generateGraph(graph, graph.work.filePath(QStringLiteral("refused")),
+                                                    {QStringLiteral("--l2"), QStringLiteral("4096")});
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(refused.err + refused.out);
+        QVERIFY2(smallest.hasMatch(), qPrintable(refused.err + refused.out));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        for (const qint64 budget : {qint64(300 * 1024), smallest.captured(1).toLongLong()}) {
+            const QString out = graph.work.filePath(QStringLiteral("l2_%1").arg(budget));
+            const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), QString::number(budget)});
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+            QFile kernels(out + QStringLiteral("/MnistKernels.c"));
+            QVERIFY(kernels.open(QIODevice::ReadOnly));
+            const QString code = QString::fromUtf8(kernels.readAll());
+            for (const QString& node : nodes)
+                QVERIFY2(code.contains(QStringLiteral("__attribute__((noinline))\nvoid %1(").arg(node)), qPrintable(node));
+            const QString harness = out + QStringLiteral("/harness");
+            QVERIFY(buildHarness(out, 1, harness));
+            const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+            QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+            QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+
+            // One checksum per node output, the sum of the reference's values.
+            const QStringList lines = ran.out.split(QLatin1Char('\n'));
+            const QStringList checksums = lines.filter(QRegularExpression(QStringLiteral("^Node \\S+: checksum ")));
+            QCOMPARE(checksums.size(), 4);
+            for (int n = 0; n < 4; ++n) {
+                long long sum = 0;
+                for (int16_t value : stages[size_t(n)])
+                    sum += value;
+                QCOMPARE(checksums[n], QStringLiteral("Node %1: checksum %2 %3 x 2 B = %4")
+                                           .arg(nodes[n], outputs[n]).arg(stages[size_t(n)].size()).arg(sum));
+            }
+            // The dumps: the second convolution's input and output, then the graph's output.
+            const QMap<QString, std::vector<long long>> dumps = parseDumps(lines);
+            QCOMPARE(dumps.size(), 3);
+            const auto asLongs = [](const std::vector<int16_t>& values) { return std::vector<long long>(values.begin(), values.end()); };
+            QCOMPARE(dumps.value(nodes[1] + QStringLiteral("/OutputStep2")), asLongs(stages[0]));
+            QCOMPARE(dumps.value(nodes[1] + QStringLiteral("/OutputStep3")), asLongs(stages[1]));
+            QCOMPARE(dumps.value(QStringLiteral("MnistCNN/Output0")), asLongs(graph.expected));
+
+            // Where tensors live in L3, the traces read them there without touching the counters.
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/MnistKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject placement = report[QStringLiteral("graphs")].toArray().first().toObject();
+            int inL3 = 0;
+            for (const QJsonValue tensor : placement[QStringLiteral("tensors")].toArray())
+                inL3 += outputs.contains(tensor[QStringLiteral("name")].toString()) &&
+                        tensor[QStringLiteral("placement")].toString().startsWith(QStringLiteral("l3"));
+            QCOMPARE(inL3 > 0, budget < 300 * 1024);
+            const QRegularExpressionMatch dma = QRegularExpression(QStringLiteral("DMA (\\d+) (\\d+) (\\d+) (\\d+)")).match(ran.out);
+            QVERIFY2(dma.hasMatch(), qPrintable(ran.out));
+            QCOMPARE(dma.captured(3).toLongLong() + dma.captured(4).toLongLong(), placement[QStringLiteral("l3_traffic")].toInteger(-1));
+            if (budget < 300 * 1024)
+                QVERIFY(compilesForGap(out));
+        }
+    }
+
     // The guide's model generated re-entrant (-R): execution A is suspended after every layer and,
     // while it waits, execution B of the same graph runs to the end in its own context; A resumes
     // until done. Both equal the reference. Then A is suspended, started again from the first layer
@@ -446,17 +520,39 @@ private:
         std::vector<int16_t> w1, b1, w2, b2, w3, b3;
         std::vector<int16_t> expected;  // the reference output for input.bin
 
-        // The reference chain: the guide's layers with its Q formats, the constants as converted.
-        std::vector<int16_t> reference(const std::vector<int16_t>& input) const
+        // The reference chain: the guide's layers with its Q formats, the constants as converted;
+        // the output of each of the four nodes.
+        std::vector<std::vector<int16_t>> stages(const std::vector<int16_t>& input) const
         {
-            std::vector<int16_t> x = fp::convPoolRelu(mnistConv(1, 32, 28), input, w1, b1);
-            x = fp::convPoolRelu(mnistConv(32, 64, 12), x, w2, b2);
-            x = fp::linearRelu(1024, 10, false, 12, 12, 8, 11, x, w3, b3);
-            return fp::softmaxQ15(x, 15);
+            std::vector<std::vector<int16_t>> outputs;
+            outputs.push_back(fp::convPoolRelu(mnistConv(1, 32, 28), input, w1, b1));
+            outputs.push_back(fp::convPoolRelu(mnistConv(32, 64, 12), outputs.back(), w2, b2));
+            outputs.push_back(fp::linearRelu(1024, 10, false, 12, 12, 8, 11, outputs.back(), w3, b3));
+            outputs.push_back(fp::softmaxQ15(outputs.back(), 15));
+            return outputs;
         }
+        std::vector<int16_t> reference(const std::vector<int16_t>& input) const { return stages(input).back(); }
     };
 
-    // With `options` (-DWARM_MODE=N, -DINSTRUMENTED) the generator is built from MnistModelOptions.c.
+    // "Node <node>: dump <tensor> N x B B =" blocks of a run's output by "<node>/<tensor>".
+    static QMap<QString, std::vector<long long>> parseDumps(const QStringList& lines)
+    {
+        static const QRegularExpression header(QStringLiteral("^Node (\\S+): dump (\\S+) (\\d+) x \\d+ B =$"));
+        QMap<QString, std::vector<long long>> dumps;
+        for (int k = 0; k < lines.size(); ++k) {
+            const QRegularExpressionMatch match = header.match(lines[k]);
+            if (!match.hasMatch())
+                continue;
+            std::vector<long long>& values = dumps[match.captured(1) + QLatin1Char('/') + match.captured(2)];
+            const size_t count = match.captured(3).toULongLong();
+            while (values.size() < count && ++k < lines.size())
+                for (const QString& value : lines[k].split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                    values.push_back(value.toLongLong());
+        }
+        return dumps;
+    }
+
+    // With `options` (-DWARM_MODE=N, -DINSTRUMENTED, -DTRACED) the generator is built from MnistModelOptions.c.
     bool prepareMnistGraph(MnistGraph& graph, unsigned seed, const QStringList& options = {})
     {
         QDir().mkpath(graph.work.filePath(QStringLiteral("model")));

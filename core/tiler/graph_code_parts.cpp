@@ -110,16 +110,81 @@ std::string prefetchEvents(const GraphAllocation& allocation, const std::string&
 }
 
 // A node's call, timed into the cycles array when AT_GRAPH_MONITOR_CYCLES asks for it.
+namespace {
+
+// The bytes of one element of a tensor whose C argument has `type` ("short int * __restrict__").
+int elementBytes(const std::string& type)
+{
+    if (type.find("char") != std::string::npos)
+        return 1;
+    if (type.find("short") != std::string::npos)
+        return 2;
+    if (type.find("long long") != std::string::npos)
+        return 8;
+    return 4;
+}
+
+// An AT_TraceTensor call (at_graph_trace.h) for one activation tensor.
+std::string traceCall(const std::string& node, const GraphTensor& tensor, const GraphSymbols& symbols,
+                      const std::string& argumentPrefix, const char* what)
+{
+    std::string address = symbolAddress(tensor, symbols);
+    if (tensor.placement == GraphTensor::Placement::Caller && tensor.argument->scope == GraphArgScope::Argument)
+        address = argumentPrefix + address;
+    const bool inL3 = tensor.prefetchNode < 0 && (tensor.placement == GraphTensor::Placement::L3Static ||
+                                                  tensor.placement == GraphTensor::Placement::L3Dynamic ||
+                                                  (tensor.placement == GraphTensor::Placement::Caller &&
+                                                   isL3RamMemory(tensor.argument->home)));
+    const int bytes = elementBytes(tensor.argument->carg.type);
+    return "    AT_TraceTensor(\"" + node + "\", \"" + tensor.name + "\", (const void *) (" + address + "), " +
+           (inL3 ? "AT_TRACE_IN_L3" : "AT_TRACE_IN_L2") + ", " + std::to_string(tensor.bytes / std::uint64_t(bytes)) +
+           ", " + std::to_string(bytes) + ", " + what + ");\n";
+}
+
+// After node n: the checksums and dumps AT_GRAPH_CHECKSUM, AT_GRAPH_DUMP_TENSOR (and _ONE_NODE)
+// ask for, and after the last node the graph outputs for AT_GRAPH_DUMP_GRAPH_OUTPUTS. Constants
+// are not traced.
+std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std::size_t n,
+                         const GraphAllocation& allocation, const GraphSymbols& symbols,
+                         const std::string& argumentPrefix)
+{
+    const GenerationOptions& options = model.options;
+    const GraphNode& node = graph.nodes[n];
+    const bool dumpNode = options.dumpTensorMask != 0 && (options.dumpOneNode.empty() || options.dumpOneNode == node.kernel);
+    std::string out;
+    for (const GraphNodeBinding& binding : node.bindings) {
+        const GraphTensor* tensor = allocation.find(binding.symbol);
+        if (tensor == nullptr || tensor->argument == nullptr || tensor->argument->hasConstant ||
+            tensor->placement == GraphTensor::Placement::Flash)
+            continue;
+        const bool output = binding.direction != GraphNodeBinding::Direction::In;
+        if (options.checksumTensors && output)
+            out += traceCall(node.kernel, *tensor, symbols, argumentPrefix, "AT_TRACE_CHECKSUM");
+        if (dumpNode && (output ? (options.dumpTensorMask & 1u) : (options.dumpTensorMask & 2u)))
+            out += traceCall(node.kernel, *tensor, symbols, argumentPrefix, "AT_TRACE_DUMP");
+    }
+    if (options.dumpGraphOutputs && n + 1 == graph.nodes.size())
+        for (const GraphArgument& argument : graph.arguments)
+            if (argument.scope == GraphArgScope::Argument && argument.direction != GraphArgDirection::In &&
+                argument.direction != GraphArgDirection::ConstIn)
+                if (const GraphTensor* tensor = allocation.find(argument.carg.name))
+                    out += traceCall(graph.name, *tensor, symbols, argumentPrefix, "AT_TRACE_DUMP");
+    return out;
+}
+
+}  // namespace
+
 std::string instrumentedCall(const KernelModel& model, const GraphModel& graph, std::size_t n,
                              const GraphAllocation& allocation, const GraphSymbols& symbols,
                              const std::string& argumentPrefix)
 {
     const std::string call = nodeCall(model, graph.nodes[n], allocation, symbols, "    ", argumentPrefix);
+    const std::string traces = tensorTraces(model, graph, n, allocation, symbols, argumentPrefix);
     if (!model.options.monitorCycles)
-        return call;
+        return call + traces;
     const std::string slot = model.options.cyclesVariable + "[" + std::to_string(n) + "]";
     return "    " + slot + " = gap_cl_readhwtimer();\n" + call + "    " + slot + " = gap_cl_readhwtimer() - " + slot +
-           ";\n";
+           ";\n" + traces;
 }
 
 // The arrays AT_GRAPH_MONITOR_CYCLES, _PRODUCE_NODE_NAMES and _PRODUCE_OPERINFOS ask for: their

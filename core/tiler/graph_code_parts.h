@@ -41,7 +41,8 @@ std::string prefetchStatements(const GraphAllocation& allocation, const GraphSym
 // The AT_L3_EVENT of each prefetched constant, as `prefix`-indented declarations.
 std::string prefetchEvents(const GraphAllocation& allocation, const std::string& prefix);
 
-// A node's call, timed into the cycles array when AT_GRAPH_MONITOR_CYCLES asks for it.
+// A node's call, timed into the cycles array when AT_GRAPH_MONITOR_CYCLES asks for it, then the
+// tensor traces AT_GRAPH_CHECKSUM, AT_GRAPH_DUMP_TENSOR and AT_GRAPH_DUMP_GRAPH_OUTPUTS ask for.
 std::string instrumentedCall(const KernelModel& model, const GraphModel& graph, std::size_t n,
                              const GraphAllocation& allocation, const GraphSymbols& symbols,
                              const std::string& argumentPrefix);

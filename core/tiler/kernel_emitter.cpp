@@ -577,8 +577,8 @@ void KernelEmitter::emitLevel(std::size_t level)
 std::string KernelEmitter::emit()
 {
     std::ostringstream out;
-    out << iterSpacesComment(tiling_);
-    out << functionSignature(kernel_.name, kernel_.cargs) << "\n{\n";
+    out << iterSpacesComment(tiling_) << noinlinePrefix(model_)
+        << functionSignature(kernel_.name, kernel_.cargs) << "\n{\n";
     code_.line("/* Local variables used by this kernel */");
     for (const ArgTiling& arg : tiling_.args) {
         if (arg.residence == ArgResidence::Scratch)
@@ -663,6 +663,11 @@ std::string KernelEmitter::emit()
 
 }  // namespace
 
+std::string noinlinePrefix(const KernelModel& model)
+{
+    return model.options.noinlineKernels ? "__attribute__((noinline))\n" : "";
+}
+
 std::string functionSignature(const std::string& name, const std::vector<CArgument>& args)
 {
     std::string text = "void " + name + "(";
@@ -684,7 +689,7 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
     out << "/* Kernel group " << group.name << ": calls";
     for (const KernelCall& call : group.calls)
         out << " " << call.callee;
-    out << " in sequence */\n" << functionSignature(group.name, group.cargs) << "\n{\n";
+    out << " in sequence */\n" << noinlinePrefix(model) << functionSignature(group.name, group.cargs) << "\n{\n";
     for (const KernelCall& call : group.calls) {
         const UserKernel* callee = model.findUserKernel(call.callee);
         out << "    " << call.callee << "(";

@@ -14,6 +14,9 @@ namespace tessera::tiler {
 
 // "void Name(Type1 Arg1, ...)" without the trailing semicolon.
 std::string functionSignature(const std::string& name, const std::vector<CArgument>& args);
+// What starts a user kernel's or group's definition under AT_GRAPH_NOINLINE_NODE: the attribute
+// that keeps the compiler from inlining it into the graph runner (so each node shows in profiles).
+std::string noinlinePrefix(const KernelModel& model);
 
 // A comment stating the loops, tiles, sizes, buffering and predicted DMA of a tiled kernel.
 std::string iterSpacesComment(const KernelTiling& tiling);

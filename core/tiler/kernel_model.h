@@ -217,6 +217,16 @@ struct GenerationOptions {
     std::string nodeNamesVariable = "AT_GraphNodeNames";
     bool operationInfos = false;
     std::string operationInfosVariable = "AT_GraphOperInfosNames";
+    // Tracing the tensors while the graph runs: AT_GRAPH_CHECKSUM prints the checksum of every
+    // node's outputs; AT_GRAPH_DUMP_TENSOR prints the values of a node's outputs (mask 1) and
+    // activation inputs (mask 2), of every node or only of AT_GRAPH_DUMP_ONE_NODE's;
+    // AT_GRAPH_DUMP_GRAPH_OUTPUTS prints the graph's outputs after the last node.
+    bool checksumTensors = false;
+    unsigned dumpTensorMask = 0;
+    std::string dumpOneNode;
+    bool dumpGraphOutputs = false;
+    // AT_GRAPH_NOINLINE_NODE: user kernels and groups are defined noinline.
+    bool noinlineKernels = false;
 };
 
 // Memory devices of the graph API (values match the C API's AT_MEM_*).

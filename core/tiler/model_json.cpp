@@ -112,12 +112,14 @@ constexpr std::pair<const char*, std::string GenerationOptions::*> kOptionTexts[
     {"kernel_descr_arg_symbol", &GenerationOptions::kernelDescrArgSymbol},
     {"cycles_variable", &GenerationOptions::cyclesVariable},
     {"node_names_variable", &GenerationOptions::nodeNamesVariable},
-    {"operation_infos_variable", &GenerationOptions::operationInfosVariable}};
+    {"operation_infos_variable", &GenerationOptions::operationInfosVariable},
+    {"dump_one_node", &GenerationOptions::dumpOneNode}};
 constexpr std::pair<const char*, unsigned GenerationOptions::*> kOptionSizes[] = {
     {"l1_size", &GenerationOptions::l1Size}, {"l2_size", &GenerationOptions::l2Size}, {"l3_size", &GenerationOptions::l3Size},
     {"warm_construct", &GenerationOptions::warmConstruct},
     {"l2_static_budget", &GenerationOptions::l2StaticBudget},
-    {"l3_static_budget", &GenerationOptions::l3StaticBudget}};
+    {"l3_static_budget", &GenerationOptions::l3StaticBudget},
+    {"dump_tensor_mask", &GenerationOptions::dumpTensorMask}};
 constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = {
     {"reentrant", &GenerationOptions::reentrant},
     {"l1_size_overridden", &GenerationOptions::l1SizeOverridden},
@@ -127,7 +129,10 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"promote_constants_to_l2", &GenerationOptions::promoteConstantsToL2},
     {"monitor_cycles", &GenerationOptions::monitorCycles},
     {"node_names", &GenerationOptions::nodeNames},
-    {"operation_infos", &GenerationOptions::operationInfos}};
+    {"operation_infos", &GenerationOptions::operationInfos},
+    {"checksum_tensors", &GenerationOptions::checksumTensors},
+    {"dump_graph_outputs", &GenerationOptions::dumpGraphOutputs},
+    {"noinline_kernels", &GenerationOptions::noinlineKernels}};
 
 json optionsJson(const GenerationOptions& options)
 {

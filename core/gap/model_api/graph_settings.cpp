@@ -218,6 +218,11 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     case AT_GRAPH_PRIVILEGED_L3_HOME: options.privilegedFlash = int(control.value); break;
     case AT_GRAPH_L2_STATIC_MEMORY_BUDGET: options.l2StaticBudget = unsigned(control.value); break;
     case AT_GRAPH_L3_STATIC_MEMORY_BUDGET: options.l3StaticBudget = unsigned(control.value); break;
+    case AT_GRAPH_CHECKSUM: options.checksumTensors = control.value != 0; break;
+    case AT_GRAPH_DUMP_TENSOR: options.dumpTensorMask = unsigned(control.value); break;
+    case AT_GRAPH_DUMP_ONE_NODE: options.dumpOneNode = control.text; break;
+    case AT_GRAPH_DUMP_GRAPH_OUTPUTS: options.dumpGraphOutputs = control.value != 0; break;
+    case AT_GRAPH_NOINLINE_NODE: options.noinlineKernels = control.value != 0; break;
     default: break;
     }
     std::vector<tiler::GraphControl>& controls = currentModel().graphControls;

@@ -42,4 +42,6 @@ __attribute__((weak)) int (*AT_YieldHook)(void);
 #include "at_api_pmsis.h"
 #endif
 
+#include "at_graph_trace.h"
+
 #endif

@@ -63,6 +63,8 @@ static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsign
 #define AT_L3_ALLOC(Dev, Size) ((char *) malloc(Size))
 #define AT_L3_FREE(Dev, Ptr, Size) free(Ptr)
 #define AT_L3_FC_WRITE(Dev, Ext, Loc, Size) ((void) (Dev), memcpy((char *) (Ext), (char *) (Loc), (Size)))
+/* The blocking read to L2 the tensor traces use (at_graph_trace.h); like the write, not counted. */
+#define AT_L3_FC_READ(Dev, Ext, Loc, Size) ((void) (Dev), memcpy((char *) (Loc), (char *) (Ext), (Size)))
 
 /* The constants flash image: a file in the working folder; reads count as L3 reads. */
 typedef FILE *AT_FLASH_FS_T;

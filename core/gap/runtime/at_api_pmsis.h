@@ -53,6 +53,8 @@ static inline char *AT_L3_AllocRam(struct pi_device *Dev, uint32_t Size)
 #define AT_L3_FREE(Dev, Ptr, Size) pi_ram_free((Dev), (uint32_t) (Ptr), (Size))
 /* Blocking write from L2 on the fabric controller (graph construction). */
 #define AT_L3_FC_WRITE(Dev, Ext, Loc, Size) pi_ram_write((Dev), (uint32_t) (Ext), (void *) (Loc), (Size))
+/* Blocking read to L2 on the fabric controller (the tensor traces of at_graph_trace.h). */
+#define AT_L3_FC_READ(Dev, Ext, Loc, Size) pi_ram_read((Dev), (uint32_t) (Ext), (void *) (Loc), (Size))
 
 /* The constants flash image: a file of the read-only filesystem the application mounts as
  * AT_Flash_Fs before constructing a graph. */

@@ -1,7 +1,9 @@
 /* The guide's MnistModel.c generated with graph options chosen at build time, set before the
  * guide's main runs the model:
  *   -DWARM_MODE=1|2|3   AT_GRAPH_WARM_CONSTRUCT (WARM_L1, WARM_L2_DYN_L1, WARM_ALL);
- *   -DINSTRUMENTED      node cycles in MnistPerf, node names and operation counts. */
+ *   -DINSTRUMENTED      node cycles in MnistPerf, node names and operation counts;
+ *   -DTRACED            checksums of every node's output, the input and output values of the
+ *                       second convolution and the graph's output, user kernels noinline. */
 #define main MnistModelMain
 #include "MnistModel.c"
 #undef main
@@ -16,6 +18,13 @@ int main(int argc, char **argv)
     AT_SetGraphCtrl(AT_GRAPH_MONITOR_CVAR_NAME, AT_OPT_VAL("MnistPerf"));
     AT_SetGraphCtrl(AT_GRAPH_PRODUCE_NODE_NAMES, AT_OPT_ON);
     AT_SetGraphCtrl(AT_GRAPH_PRODUCE_OPERINFOS, AT_OPT_ON);
+#endif
+#ifdef TRACED
+    AT_SetGraphCtrl(AT_GRAPH_CHECKSUM, AT_OPT_ON);
+    AT_SetGraphCtrl(AT_GRAPH_DUMP_TENSOR, AT_OPT_VAL(3));
+    AT_SetGraphCtrl(AT_GRAPH_DUMP_ONE_NODE, AT_OPT_VAL("Conv5x5ReLUMaxPool2x2_1"));
+    AT_SetGraphCtrl(AT_GRAPH_DUMP_GRAPH_OUTPUTS, AT_OPT_ON);
+    AT_SetGraphCtrl(AT_GRAPH_NOINLINE_NODE, AT_OPT_ON);
 #endif
     return MnistModelMain(argc, argv);
 }

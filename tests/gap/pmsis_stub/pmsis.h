@@ -31,6 +31,7 @@ void pi_cl_ram_copy_wait(pi_cl_ram_req_t *req);
 int32_t pi_ram_alloc(struct pi_device *device, uint32_t *addr, uint32_t size);
 int32_t pi_ram_free(struct pi_device *device, uint32_t addr, uint32_t size);
 void pi_ram_write(struct pi_device *device, uint32_t pi_ram_addr, void *addr, uint32_t size);
+void pi_ram_read(struct pi_device *device, uint32_t pi_ram_addr, void *addr, uint32_t size);
 
 void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *arg);
 void pi_cl_team_barrier(void);
