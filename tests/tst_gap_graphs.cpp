@@ -460,17 +460,25 @@ private slots:
     // while it waits, execution B of the same graph runs to the end in its own context; A resumes
     // until done. Both equal the reference. Then A is suspended, started again from the first layer
     // with ControlCtxt, and gives the reference output again. Under AddressSanitizer.
+    // With constants executed from flash and a privileged flash, the layers read them through the
+    // flash images the application gave the descriptor.
     void reentrantRunnerResumesBitExact_data()
     {
         QTest::addColumn<int>("l2Budget");
-        QTest::newRow("guide's L2") << 300 * 1024;
-        QTest::newRow("40000 bytes of L2 (constants in L3)") << 40000;
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("guide's L2") << 300 * 1024 << QStringList{};
+        QTest::newRow("40000 bytes of L2 (constants in L3)") << 40000 << QStringList{};
+        QTest::newRow("40000 bytes of L2, constants read from flash")
+            << 40000 << QStringList{QStringLiteral("-DFLASH_EXEC")};
+        QTest::newRow("40000 bytes of L2, constants read from the privileged flash")
+            << 40000 << QStringList{QStringLiteral("-DFLASH_EXEC"), QStringLiteral("-DPRIVILEGED_FLASH")};
     }
     void reentrantRunnerResumesBitExact()
     {
         QFETCH(int, l2Budget);
+        QFETCH(QStringList, options);
         MnistGraph graph;
-        QVERIFY(prepareMnistGraph(graph, 31u));
+        QVERIFY(prepareMnistGraph(graph, 31u, options));
         std::mt19937 random(97u);
         const std::vector<int16_t> second = randomValues(random, 28 * 28, 2047);
         QVERIFY(writeValues(graph.work.filePath(QStringLiteral("input_b.bin")), second));
@@ -478,8 +486,25 @@ private slots:
         const ProcessResult generated =
             generateGraph(graph, out, {QStringLiteral("-R"), QStringLiteral("--l2"), QString::number(l2Budget)});
         QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        if (!options.isEmpty()) {  // the layers read a constant from the flash image that holds it
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/MnistKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject placement = report[QStringLiteral("graphs")].toArray().first().toObject();
+            const bool privileged = options.contains(QStringLiteral("-DPRIVILEGED_FLASH"));
+            int fromFlash = 0, fromPrivileged = 0;
+            for (const QJsonValue tensor : placement[QStringLiteral("tensors")].toArray())
+                if (tensor[QStringLiteral("placement")].toString() == QStringLiteral("flash"))
+                    ++(tensor[QStringLiteral("privileged_flash")].toBool() ? fromPrivileged : fromFlash);
+            QVERIFY2(privileged ? fromPrivileged > 0 && fromFlash == 0 : fromFlash > 0 && fromPrivileged == 0,
+                     qPrintable(generated.out));
+            QCOMPARE(placement[QStringLiteral("privileged_flash_bytes")].toInteger() > 0, privileged);
+            QCOMPARE(QFile::exists(out + QStringLiteral("/Mnist_L3_PrivilegedFlash_Const.dat")), privileged);
+        }
         const QString harness = out + QStringLiteral("/harness_reentrant");
-        QVERIFY(buildHarness(out, 1, harness, 0, QStringLiteral("/MnistGraph/harness_reentrant.c")));
+        QVERIFY(buildHarness(out, 1, harness, 0, QStringLiteral("/MnistGraph/harness_reentrant.c"),
+                             options.contains(QStringLiteral("-DPRIVILEGED_FLASH")) ? QStringList{QStringLiteral("-DPRIVILEGED_FLASH")}
+                                                                                   : QStringList{}));
         const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
                                     graph.work.filePath(QStringLiteral("input_b.bin")),
                                     graph.work.filePath(QStringLiteral("output.bin")),

@@ -147,14 +147,16 @@ GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std
 
 GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations);
 
-// The arguments a node reads from flash, each with the flash image it is read through.
-std::vector<std::pair<std::string, std::string>> flashReads(const NodeExecution& node, const std::string& graph)
+// The arguments a node reads from flash, each with the flash image it is read through: the
+// graph's own in the standard form, the one the layer took from its context in the re-entrant form.
+std::vector<std::pair<std::string, std::string>> flashReads(const NodeExecution& node, const std::string& graph,
+                                                            bool reentrant)
 {
     std::vector<std::pair<std::string, std::string>> reads;
     for (const std::string& argument : node.flashArguments)
-        reads.push_back({argument, "&" + graph + "_Flash"});
+        reads.push_back({argument, reentrant ? graph_code::flashHandle(graph, false) : "&" + graph + "_Flash"});
     for (const std::string& argument : node.privilegedFlashArguments)
-        reads.push_back({argument, "&" + graph + "_PrivilegedFlash"});
+        reads.push_back({argument, reentrant ? graph_code::flashHandle(graph, true) : "&" + graph + "_PrivilegedFlash"});
     return reads;
 }
 
@@ -172,7 +174,7 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
             const UserKernel variant =
                 l3HomedVariant(*model.findUserKernel(node.sourceKernel), node.l3Arguments, node.kernel,
                                symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset), node.stagingLimit,
-                               flashReads(node, model.graphs[g].name));
+                               flashReads(node, model.graphs[g].name, model.options.reentrant));
             result.graphs[g].nodes[n].kernel = node.kernel;
             bool replaced = false;
             for (UserKernel& kernel : result.userKernels)
@@ -206,13 +208,6 @@ GenerationResult generateTilingCode(const KernelModel& model)
         if (!allocations.back().ok) {
             GenerationResult result;
             result.error = allocations.back().error;
-            return result;
-        }
-        if (named.options.reentrant && graph_code::readsConstantsFromFlash(allocations.back())) {
-            GenerationResult result;
-            result.error = "graph " + graph.name + ": constants executed from flash (AT_GRAPH_CONST_EXEC_FROM_FLASH) "
-                           "are not available in the re-entrant form (-R) yet; turn the option off or generate "
-                           "without -R";
             return result;
         }
     }

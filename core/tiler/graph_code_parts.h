@@ -181,6 +181,9 @@ private:
 };
 
 // The re-entrant form (-R): see graph_reentrant_emitter.cpp.
+// The AT_FLASH_FS_T pointer through which the kernels of a re-entrant graph read constants from
+// the (privileged) flash image: each layer sets it from its context before running.
+std::string flashHandle(const std::string& graph, bool privileged);
 std::string reentrantDeclarations(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
                                   const GraphSymbols& symbols);
 std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,

@@ -115,9 +115,6 @@ private:
         if (flashes < 2)
             report(option + ", the only flash device; the privileged flash comes in addition to the ordinary one "
                             "(e.g. AT_MEM_L3_DEFAULTFLASH), declare both in SetMemoryDeviceInfos()");
-        if (model_.options.reentrant)
-            report(option + ": a privileged flash is not generated for re-entrant graphs (-R) yet; drop the option "
-                            "or generate without -R");
     }
 
     void checkGraph(const GraphModel& graph)

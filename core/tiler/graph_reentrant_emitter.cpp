@@ -36,7 +36,22 @@ std::string reentrantRunnerSignature(const GraphModel& graph)
     return signature("int", graph.name, arguments);
 }
 
+// The flash images nodes read while they run (AT_GRAPH_CONST_EXEC_FROM_FLASH): (privileged, handle).
+std::vector<std::pair<bool, std::string>> flashHandles(const GraphModel& graph, const GraphAllocation& allocation)
+{
+    std::vector<std::pair<bool, std::string>> handles;
+    for (const bool privileged : {false, true})
+        if (readsConstantsFromFlash(allocation, privileged))
+            handles.push_back({privileged, flashHandle(graph.name, privileged)});
+    return handles;
+}
+
 }  // namespace
+
+std::string flashHandle(const std::string& graph, bool privileged)
+{
+    return graph + (privileged ? "_PrivilegedFlashHandle" : "_FlashHandle");
+}
 
 std::string reentrantDeclarations(const KernelModel& model, const GraphModel& graph, const GraphAllocation& allocation,
                                   const GraphSymbols& symbols)
@@ -47,16 +62,24 @@ std::string reentrantDeclarations(const KernelModel& model, const GraphModel& gr
     out << instrumentationArrays(model, graph, allocation, false);
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "extern char *" << block.second << ";\n";
+    for (const auto& handle : flashHandles(graph, allocation))
+        out << "extern AT_FLASH_FS_T *" << handle.second << ";\n";
     out << "/* Graph " << g << ", re-entrant: one execution's state. */\ntypedef struct {\n";
     for (const ContextBlock& block : contextBlocks(allocation, symbols))
         out << "    char *" << block.symbol << ";\n";
     out << "    AT_FLASH_FS_T *Flash;\n";
+    if (allocation.privilegedFlashBytes > 0)
+        out << "    AT_FLASH_FS_T *PrivilegedFlash;\n";
     for (const CArgument& argument : runnerArguments(graph))
         out << "    " << argument.type << " " << argument.name << ";\n";
     out << prefetchEvents(allocation, "    ")
         << "    int LayerIndex;            /* the next layer to run */\n"
         << "    void (*const *Layer)(void *);\n} " << context << ";\n\n"
-        << "/* Construct: 0 when ready; 1 flash, 2 L3, 3 L2 allocation failed. AllocCtxt sets *Status: 0, or\n"
+        << "/* Construct: 0 when ready; 1 flash, 2 L3, 3 L2 allocation failed"
+        << (allocation.privilegedFlashBytes > 0 ? " (Descr->PrivilegedFlash must point to the privileged flash's "
+                                                  "AT_FLASH_FS_T)"
+                                                : "")
+        << ". AllocCtxt sets *Status: 0, or\n"
         << "   1 context, 2 L3, 3 L2, 4 L1 allocation failed. A non-zero Free_* argument frees that memory. */\n"
         << "int " << g << "_Construct(CNN_Graph_Descr_T *Descr);\n"
         << "int " << g << "_Destruct(CNN_Graph_Descr_T *Descr, int Free_L2_Memory, int Free_L3_Memory);\n"
@@ -87,7 +110,8 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
     const std::string& g = graph.name;
     const std::string context = g + "_Ctxt_T";
     const std::string cast = "    " + context + " *Ctxt = (" + context + " *) _Ctxt;\n";
-    const LifecycleCode code(allocation, symbols, "((AT_FLASH_FS_T *) Descr->Flash)");
+    const LifecycleCode code(allocation, symbols, "((AT_FLASH_FS_T *) Descr->Flash)",
+                             "((AT_FLASH_FS_T *) Descr->PrivilegedFlash)");
     const std::vector<ContextBlock> blocks = contextBlocks(allocation, symbols);
     std::ostringstream out;
     out << "/* Graph " << g << " (re-entrant): L2 " << allocation.l2Static << " B static, " << allocation.l2Dynamic
@@ -95,12 +119,17 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         << symbols.l1Bytes << " B */\n";
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "char *" << block.second << ";\n";
+    for (const auto& handle : flashHandles(graph, allocation))
+        out << "AT_FLASH_FS_T *" << handle.second << ";\n";
     out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     // The static blocks come from the descriptor or are allocated, then the constants promoted.
     out << "int " << g << "_Construct(CNN_Graph_Descr_T *Descr)\n{\n";
     if (code.hasConstants())
-        out << "    if (Descr->Flash == 0) return 1;\n" << code.openFlash("    ");
+        out << "    if (Descr->Flash == 0) return 1;\n";
+    if (allocation.privilegedFlashBytes > 0)
+        out << "    if (Descr->PrivilegedFlash == 0) return 1;\n";
+    out << code.openFlash("    ");
     struct StaticBlock {
         std::uint64_t bytes;
         std::string symbol, field, alloc;
@@ -144,6 +173,8 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         out << "static void " << g << "_Layer" << n << "(void *_Ctxt)\n{\n" << cast;
         for (const ContextBlock& block : blocks)
             out << "    " << block.symbol << " = Ctxt->" << block.symbol << ";\n";
+        for (const auto& handle : flashHandles(graph, allocation))
+            out << "    " << handle.second << " = Ctxt->" << (handle.first ? "PrivilegedFlash" : "Flash") << ";\n";
         out << prefetchStatements(allocation, symbols, n, "Ctxt->")
             << instrumentedCall(model, graph, n, allocation, symbols, "Ctxt->") << "}\n\n";
     }
@@ -161,6 +192,8 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         << "    memset(Ctxt, 0, sizeof(" << context << "));\n"
         << "    Ctxt->Flash = (AT_FLASH_FS_T *) Descr->Flash;\n    Ctxt->LayerIndex = 0;\n    Ctxt->Layer = " << g
         << "_AllLayers;\n";
+    if (allocation.privilegedFlashBytes > 0)
+        out << "    Ctxt->PrivilegedFlash = (AT_FLASH_FS_T *) Descr->PrivilegedFlash;\n";
     if (allocation.l2Static)
         out << "    Ctxt->" << symbols.l2 << " = (char *) Descr->L2_Memory;\n";
     if (allocation.l3Static)

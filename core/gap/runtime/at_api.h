@@ -22,12 +22,14 @@ typedef char *AT_DEFAULTRAM_POINTER;
 
 /* Re-entrant graphs (generator option -R): the application's descriptor the constructor fills
  * (Flash points to the application's AT_FLASH_FS_T; a non-zero L2_Memory or L3_Memory is used
- * instead of allocating the static blocks), and the context of one execution. */
+ * instead of allocating the static blocks; PrivilegedFlash, used only by graphs with a privileged
+ * flash, points to that flash's AT_FLASH_FS_T), and the context of one execution. */
 typedef struct {
     void *Ram;
     void *Flash;
     void *L2_Memory;
     void *L3_Memory;
+    void *PrivilegedFlash;
 } CNN_Graph_Descr_T;
 typedef void *AT_CTXT_TYPE;
 

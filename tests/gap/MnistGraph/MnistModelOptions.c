@@ -3,7 +3,16 @@
  *   -DWARM_MODE=1|2|3   AT_GRAPH_WARM_CONSTRUCT (WARM_L1, WARM_L2_DYN_L1, WARM_ALL);
  *   -DINSTRUMENTED      node cycles in MnistPerf, node names and operation counts;
  *   -DTRACED            checksums of every node's output, the input and output values of the
- *                       second convolution and the graph's output, user kernels noinline. */
+ *                       second convolution and the graph's output, user kernels noinline;
+ *   -DFLASH_EXEC        AT_GRAPH_CONST_EXEC_FROM_FLASH: constants left in flash are read by the nodes;
+ *   -DPRIVILEGED_FLASH  a 128000-byte MRAM flash declared next to the guide's devices, filled first
+ *                       (AT_GRAPH_PRIVILEGED_L3_HOME). */
+#include "AutoTilerLib.h"
+#ifdef PRIVILEGED_FLASH
+#define SetMemoryDeviceInfos(Count, ...)                                                              \
+    SetMemoryDeviceInfos((Count) + 1, __VA_ARGS__, AT_MEM_L3_MRAMFLASH, 128000, "Mnist_L3_PrivilegedFlash", \
+                         "Mnist_L3_PrivilegedFlash_Const.dat", 0)
+#endif
 #define main MnistModelMain
 #include "MnistModel.c"
 #undef main
@@ -18,6 +27,12 @@ int main(int argc, char **argv)
     AT_SetGraphCtrl(AT_GRAPH_MONITOR_CVAR_NAME, AT_OPT_VAL("MnistPerf"));
     AT_SetGraphCtrl(AT_GRAPH_PRODUCE_NODE_NAMES, AT_OPT_ON);
     AT_SetGraphCtrl(AT_GRAPH_PRODUCE_OPERINFOS, AT_OPT_ON);
+#endif
+#ifdef FLASH_EXEC
+    AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
+#endif
+#ifdef PRIVILEGED_FLASH
+    AT_SetGraphCtrl(AT_GRAPH_PRIVILEGED_L3_HOME, AT_OPT_VAL(AT_MEM_L3_MRAMFLASH));
 #endif
 #ifdef TRACED
     AT_SetGraphCtrl(AT_GRAPH_CHECKSUM, AT_OPT_ON);

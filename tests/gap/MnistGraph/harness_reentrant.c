@@ -4,7 +4,8 @@
  * execution B of the same graph runs to the end in its own context. A is resumed until it is done
  * and the number of calls it took is printed. Then A is suspended after its first layer on input B,
  * started again from the first layer (ControlCtxt 0) and run to the end: its output must equal B's.
- * An aborted execution (ControlCtxt 1) must finish at once. */
+ * An aborted execution (ControlCtxt 1) must finish at once. Built with -DPRIVILEGED_FLASH for a
+ * graph with a privileged flash, whose image the constructor opens through the descriptor. */
 #include "MnistKernels.h"
 
 #include <stdio.h>
@@ -39,7 +40,11 @@ int main(int argc, char **argv)
         return 2;
     }
     AT_FLASH_FS_T Flash;
-    CNN_Graph_Descr_T Descr = {0, &Flash, 0, 0};
+    CNN_Graph_Descr_T Descr = {0, &Flash, 0, 0, 0};
+#ifdef PRIVILEGED_FLASH
+    AT_FLASH_FS_T PrivilegedFlash;
+    Descr.PrivilegedFlash = &PrivilegedFlash;
+#endif
     int Error = MnistCNN_Construct(&Descr);
     if (Error) {
         printf("CONSTRUCT %d\n", Error);
