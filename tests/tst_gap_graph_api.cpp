@@ -425,6 +425,19 @@ private slots:
         QCOMPARE(controls[4].value, std::intptr_t(WARM_ALL));
         QCOMPARE(controls[5].option, int(AT_GRAPH_L2_STATIC_MEMORY_BUDGET));
         QCOMPARE(controls[5].value, std::intptr_t(200000));
+        // The options that steer generation reach the generation options.
+        const tiler::GenerationOptions& options = gap::currentModel().options;
+        QVERIFY(options.promoteBuffers && options.promotePartialBuffers && !options.checksumTensors);
+        AT_SetGraphCtrl(AT_KERNEL_BUFFER_PROMOTE, AT_OPT_OFF);
+        AT_SetGraphCtrl(AT_KERNEL_PARTIAL_BUFFER_PROMOTE, AT_OPT_OFF);
+        AT_SetGraphCtrl(AT_GRAPH_CHECKSUM, AT_OPT_ON);
+        AT_SetGraphCtrl(AT_GRAPH_DUMP_TENSOR, AT_OPT_VAL(3));
+        AT_SetGraphCtrl(AT_GRAPH_DUMP_ONE_NODE, AT_OPT_VAL("Conv5x5ReLUMaxPool2x2_1"));
+        AT_SetGraphCtrl(AT_GRAPH_NOINLINE_NODE, AT_OPT_ON);
+        QVERIFY(!options.promoteBuffers && !options.promotePartialBuffers && options.checksumTensors);
+        QCOMPARE(options.dumpTensorMask, 3u);
+        QCOMPARE(options.dumpOneNode, std::string("Conv5x5ReLUMaxPool2x2_1"));
+        QVERIFY(options.noinlineKernels);
         // The values of the C API match the guide's list, which starts at 1.
         QCOMPARE(int(AT_KERNEL_BUFFER_PROMOTE), 1);
         QCOMPARE(int(AT_GRAPH_L3_STATIC_MEMORY_BUDGET), 32);

@@ -234,6 +234,32 @@ private slots:
         QCOMPARE(tight.tiling.args[1].dmaRead, std::uint64_t(6) * 50 * tight.tiling.tileCount);
     }
 
+    // AT_KERNEL_BUFFER_PROMOTE and AT_KERNEL_PARTIAL_BUFFER_PROMOTE off: the solver keeps the
+    // filter streaming, and no chunk spans the input planes, even with room to spare.
+    void promotionsCanBeTurnedOff()
+    {
+        const UserKernel kernel = conv5x5(3, 2, 64, 100);
+        const TileSolverResult free = solveTiling(kernel, 16000);
+        QVERIFY2(free.ok, free.error.c_str());
+        bool acrossAnywhere = false;
+        for (const ArgTiling& arg : free.tiling.args)
+            acrossAnywhere |= arg.acrossInPlanes;
+        QVERIFY(acrossAnywhere || free.tiling.args[1].residence == ArgResidence::Promoted);
+        const TileSolverResult streamed = solveTiling(kernel, 16000, UINT64_MAX, {}, {false, false});
+        QVERIFY2(streamed.ok, streamed.error.c_str());
+        QCOMPARE(checkTiling(streamed.tiling, 16000), QString());
+        for (const ArgTiling& arg : streamed.tiling.args) {
+            QVERIFY(arg.residence != ArgResidence::Promoted);
+            QVERIFY(!arg.acrossInPlanes);
+        }
+        // The filter is now read again for every tile: more DMA than with promotion.
+        QVERIFY(streamed.tiling.args[1].dmaRead > free.tiling.args[1].dmaRead);
+        // The options come from the model's generation options.
+        GenerationOptions options;
+        options.promoteBuffers = false;
+        QVERIFY(!promotionPolicy(options).whole && promotionPolicy(options).acrossInputPlanes);
+    }
+
     void verticalTiles()
     {
         UserKernel kernel = matAdd(300, 200);

@@ -48,7 +48,8 @@ ModelTilingSolution solveModelTiling(std::shared_ptr<const tiler::KernelModel> m
     ModelTilingSolution solution;
     solution.l1Budget = l1Budget;
     for (const tiler::UserKernel& kernel : model->userKernels)
-        solution.results.push_back(tiler::solveTiling(kernel, l1Budget, model->options.l2Size));
+        solution.results.push_back(tiler::solveTiling(kernel, l1Budget, model->options.l2Size, model->options.costModel,
+                                                      tiler::promotionPolicy(model->options)));
     solution.model = std::move(model);
     solution.milliseconds = double(timer.nsecsElapsed()) / 1e6;
     return solution;

@@ -228,7 +228,8 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
     std::vector<std::string> failures;
     std::uint64_t modelMinimumL1 = 0;
     for (const UserKernel& kernel : model.userKernels) {
-        TileSolverResult solved = solveTiling(kernel, options.l1Size, options.l2Size, options.costModel);
+        TileSolverResult solved =
+            solveTiling(kernel, options.l1Size, options.l2Size, options.costModel, promotionPolicy(options));
         modelMinimumL1 = std::max(modelMinimumL1, solved.minimumL1);
         if (!solved.ok) {
             failures.push_back(solved.error);

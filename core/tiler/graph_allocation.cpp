@@ -282,7 +282,7 @@ public:
         if (source) {
             const TileSolverResult solved =
                 solveTiling(l3HomedVariant(*source, l3Arguments, source->name, {}), model_.options.l1Size, l2Budget_,
-                            model_.options.costModel);
+                            model_.options.costModel, promotionPolicy(model_.options));
             cycles = solved.ok ? solved.tiling.estimatedCycles : 0;
         }
         return cycles_[key] = cycles;
@@ -300,7 +300,8 @@ private:
             return found->second;
         const UserKernel& source = *model_.findUserKernel(graph_.nodes[n].kernel);
         const UserKernel variant = l3HomedVariant(source, l3Arguments, source.name, {}, stagingLimit);
-        const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_, model_.options.costModel);
+        const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_, model_.options.costModel,
+                                                    promotionPolicy(model_.options));
         NodeCost cost;
         cost.ok = solved.ok;
         cost.error = solved.error;

@@ -227,6 +227,10 @@ struct GenerationOptions {
     bool dumpGraphOutputs = false;
     // AT_GRAPH_NOINLINE_NODE: user kernels and groups are defined noinline.
     bool noinlineKernels = false;
+    // AT_KERNEL_BUFFER_PROMOTE / AT_KERNEL_PARTIAL_BUFFER_PROMOTE: whether the tile solver may keep
+    // a whole argument in L1, or one chunk across all input planes of a tile.
+    bool promoteBuffers = true;
+    bool promotePartialBuffers = true;
 };
 
 // Memory devices of the graph API (values match the C API's AT_MEM_*).

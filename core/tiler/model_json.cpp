@@ -132,7 +132,9 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"operation_infos", &GenerationOptions::operationInfos},
     {"checksum_tensors", &GenerationOptions::checksumTensors},
     {"dump_graph_outputs", &GenerationOptions::dumpGraphOutputs},
-    {"noinline_kernels", &GenerationOptions::noinlineKernels}};
+    {"noinline_kernels", &GenerationOptions::noinlineKernels},
+    {"promote_buffers", &GenerationOptions::promoteBuffers},
+    {"promote_partial_buffers", &GenerationOptions::promotePartialBuffers}};
 
 json optionsJson(const GenerationOptions& options)
 {

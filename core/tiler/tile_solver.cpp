@@ -49,7 +49,10 @@ std::vector<LoopLevel> canonicalLoops(const UserKernel& kernel)
 
 class Solver {
 public:
-    Solver(const UserKernel& kernel, const TilerCostModel& costModel) : kernel_(kernel), cost_(costModel) {}
+    Solver(const UserKernel& kernel, const TilerCostModel& costModel, const PromotionPolicy& promotions)
+        : kernel_(kernel), cost_(costModel), promotions_(promotions)
+    {
+    }
 
     std::string prepare();
     TileSolverResult solve(std::uint64_t budget, std::uint64_t l2Budget);
@@ -74,6 +77,7 @@ private:
 
     const UserKernel& kernel_;
     const TilerCostModel& cost_;
+    const PromotionPolicy promotions_;
     KernelTiling base_;
     std::vector<std::size_t> ratioArgs_;
     std::vector<unsigned> ratio_;   // per argument (0 when not in the ratio group)
@@ -450,10 +454,12 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
         // Padded arguments are streamed one plane at a time: their copies skip the padding lines.
-        if (arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes && !tiling.padded())
+        if (promotions_.whole && arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes &&
+            !tiling.padded())
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
-        if (tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles && !tiling.padded() && !arg.planePerInput)
+        if (promotions_.acrossInputPlanes && tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles &&
+            !tiling.padded() && !arg.planePerInput)
             modes.push_back(Across);
         if (modes.size() > 1)
             choices.push_back({i, modes});
@@ -605,10 +611,15 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
 
 }  // namespace
 
-TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, std::uint64_t l2Budget,
-                             const TilerCostModel& costModel)
+PromotionPolicy promotionPolicy(const GenerationOptions& options)
 {
-    Solver solver(kernel, costModel);
+    return {options.promoteBuffers, options.promotePartialBuffers};
+}
+
+TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, std::uint64_t l2Budget,
+                             const TilerCostModel& costModel, const PromotionPolicy& promotions)
+{
+    Solver solver(kernel, costModel, promotions);
     if (std::string problem = solver.prepare(); !problem.empty()) {
         TileSolverResult result;
         result.error = problem;

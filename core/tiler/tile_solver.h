@@ -19,8 +19,18 @@ struct TileSolverResult {
     std::uint64_t minimumL1 = 0;   // smallest budget with a solution (0 when none exists at all)
 };
 
+// The L1 promotions the solver may choose (AT_KERNEL_BUFFER_PROMOTE and
+// AT_KERNEL_PARTIAL_BUFFER_PROMOTE): a whole argument kept in L1, or one chunk holding all the
+// input planes of a tile.
+struct PromotionPolicy {
+    bool whole = true;
+    bool acrossInputPlanes = true;
+};
+PromotionPolicy promotionPolicy(const GenerationOptions& options);
+
 // l2Budget bounds the L2 staging buffers of arguments homed in L3 (O_L2DB).
 TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget,
-                             std::uint64_t l2Budget = UINT64_MAX, const TilerCostModel& costModel = {});
+                             std::uint64_t l2Budget = UINT64_MAX, const TilerCostModel& costModel = {},
+                             const PromotionPolicy& promotions = {});
 
 }  // namespace tessera::tiler

@@ -223,6 +223,8 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     case AT_GRAPH_DUMP_ONE_NODE: options.dumpOneNode = control.text; break;
     case AT_GRAPH_DUMP_GRAPH_OUTPUTS: options.dumpGraphOutputs = control.value != 0; break;
     case AT_GRAPH_NOINLINE_NODE: options.noinlineKernels = control.value != 0; break;
+    case AT_KERNEL_BUFFER_PROMOTE: options.promoteBuffers = control.value != 0; break;
+    case AT_KERNEL_PARTIAL_BUFFER_PROMOTE: options.promotePartialBuffers = control.value != 0; break;
     default: break;
     }
     std::vector<tiler::GraphControl>& controls = currentModel().graphControls;
