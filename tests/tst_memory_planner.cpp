@@ -244,6 +244,29 @@ private slots:
         }
     }
 
+    // The quick feasibility test the hierarchy planner uses answers as the full greedy plans do,
+    // at capacities just below, at and above their best peak.
+    void greedyFitsAgreesWithTheBestGreedyPlan()
+    {
+        int fitting = 0, notFitting = 0;
+        for (uint32_t seed = 1; seed <= 300; ++seed) {
+            RandomInstanceSpec spec;
+            spec.buffers = 5 + seed % 120;
+            spec.steps = 10 + seed % 80;
+            spec.maxSize = seed % 2 ? 1000 : 1 << 16;
+            spec.sizes = seed % 3 ? SizeDistribution::Uniform : SizeDistribution::LogUniform;
+            spec.maxAlignment = seed % 4 == 0 ? 64 : 1;
+            const std::vector<Buffer> buffers = randomInstance(spec, seed);
+            const int64_t best = planPeak(buffers, bestGreedyPlan(buffers));
+            for (const int64_t capacity : {best - 1, best, best + 1, maxLiveBytes(buffers), best * 2}) {
+                const bool expected = best <= capacity;
+                QCOMPARE(greedyFits(buffers, capacity), expected);
+                ++(expected ? fitting : notFitting);
+            }
+        }
+        QVERIFY(fitting > 0 && notFitting > 0);
+    }
+
     void csvRoundTripAndAliases()
     {
         const std::string text = "id,lower,upper,size,alignment,offset\nx,0,3,100,4,\ny,2,5,50,1,200\n";

@@ -1,6 +1,7 @@
 #include "memory/greedy_planner.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace tessera {
@@ -30,11 +31,10 @@ std::vector<size_t> placementOrder(const std::vector<Buffer>& buffers, GreedyOrd
     return indices;
 }
 
-} // namespace
-
-std::vector<int64_t> greedyPlan(const std::vector<Buffer>& buffers, GreedyOrder order)
+// First fit in `order`; stops early (returning false) as soon as a buffer would end above `limit`.
+bool placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, int64_t limit, std::vector<int64_t>& offsets)
 {
-    std::vector<int64_t> offsets(buffers.size(), 0);
+    offsets.assign(buffers.size(), 0);
     // Placed buffers as (offset, end) intervals, kept sorted by offset for the gap search.
     std::vector<std::pair<int64_t, size_t>> placed;
     std::vector<std::pair<int64_t, int64_t>> blocking;
@@ -55,10 +55,30 @@ std::vector<int64_t> greedyPlan(const std::vector<Buffer>& buffers, GreedyOrder 
             }
             offsets[index] = candidate;
         }
+        if (buffer.size > 0 && offsets[index] + buffer.size > limit)
+            return false;
         const auto position = std::lower_bound(placed.begin(), placed.end(), std::make_pair(offsets[index], index));
         placed.insert(position, {offsets[index], index});
     }
+    return true;
+}
+
+} // namespace
+
+std::vector<int64_t> greedyPlan(const std::vector<Buffer>& buffers, GreedyOrder order)
+{
+    std::vector<int64_t> offsets;
+    placeGreedily(buffers, order, std::numeric_limits<int64_t>::max(), offsets);
     return offsets;
+}
+
+bool greedyFits(const std::vector<Buffer>& buffers, int64_t capacity)
+{
+    std::vector<int64_t> offsets;
+    for (GreedyOrder order : {GreedyOrder::SizeDescending, GreedyOrder::AreaDescending, GreedyOrder::LifetimeDescending})
+        if (placeGreedily(buffers, order, capacity, offsets))
+            return true;
+    return false;
 }
 
 std::vector<int64_t> bestGreedyPlan(const std::vector<Buffer>& buffers)

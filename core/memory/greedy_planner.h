@@ -16,4 +16,9 @@ std::vector<int64_t> greedyPlan(const std::vector<Buffer>& buffers, GreedyOrder 
 // The best (lowest peak) of the greedy orders.
 std::vector<int64_t> bestGreedyPlan(const std::vector<Buffer>& buffers);
 
+// Whether one of the greedy orders places every buffer within `capacity` (the same answer as
+// planPeak(bestGreedyPlan) <= capacity, found faster: each order stops at its first overflow and
+// the first order that fits ends the search).
+bool greedyFits(const std::vector<Buffer>& buffers, int64_t capacity);
+
 } // namespace tessera

@@ -142,7 +142,7 @@ private:
     {
         if (maxLiveBytes(buffers) > options_.l2Budget)
             return false;
-        return planPeak(buffers, bestGreedyPlan(buffers)) <= options_.l2Budget;
+        return greedyFits(buffers, options_.l2Budget);
     }
 
     std::string stepName(int64_t step) const
