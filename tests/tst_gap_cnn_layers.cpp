@@ -392,9 +392,13 @@ private slots:
             QVERIFY(writeValues(data + '/' + layer + '.' + what, values));
         };
         using Pool = fp::PoolReluParams::Pool;
-        for (const auto& [name, feat, w, h, pool, size, stride, relu] :
-             {std::tuple{QStringLiteral("MaxPool3x3Stride2"), 5, 17, 15, Pool::Max, 3, 2, true},
-              std::tuple{QStringLiteral("AvgPool2x2"), 4, 16, 12, Pool::Average, 2, 2, false}}) {
+        // Padded windows skip the positions outside the plane (max of the others, average over them).
+        for (const auto& [name, feat, w, h, pool, size, stride, pad, relu] :
+             {std::tuple{QStringLiteral("MaxPool3x3Stride2"), 5, 17, 15, Pool::Max, 3, 2, 0, true},
+              std::tuple{QStringLiteral("AvgPool2x2"), 4, 16, 12, Pool::Average, 2, 2, 0, false},
+              std::tuple{QStringLiteral("MaxPool3x3Stride2Pad1"), 3, 17, 15, Pool::Max, 3, 2, 1, false},
+              std::tuple{QStringLiteral("AvgPool3x3Pad1"), 4, 10, 9, Pool::Average, 3, 1, 1, false},
+              std::tuple{QStringLiteral("MaxPool5x5Pad2Tall"), 2, 24, 70, Pool::Max, 5, 1, 2, true}}) {
             const std::vector<int16_t> input = randomValues(random, std::size_t(feat) * w * h, 30000);
             write(name, "in", input);
             fp::PoolReluParams params;
@@ -404,6 +408,7 @@ private slots:
             params.pool = pool;
             params.poolWidth = params.poolHeight = size;
             params.strideX = params.strideY = stride;
+            params.pad = pad;
             params.relu = relu;
             expected.push_back({name, fp::poolRelu(params, input)});
         }
@@ -437,11 +442,12 @@ private slots:
         QString error;
         const QJsonObject tiling = readJson(out + QStringLiteral("/GenKernels.tiling.json"), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        int multiTile = 0;
+        int multiTile = 0, paddedMultiTile = 0;
         for (const auto& [name, values] : expected) {
             QCOMPARE(readValues(data + '/' + name + QStringLiteral(".out"), values.size()), values);
             const QJsonObject kernel = findByName(tiling[QStringLiteral("kernels")].toArray(), name);
             multiTile += kernel[QStringLiteral("tiles")].toInt() > 1;
+            paddedMultiTile += kernel[QStringLiteral("tiles")].toInt() > 1 && name.contains(QStringLiteral("Pad"));
             const QRegularExpressionMatch dma = QRegularExpression(QStringLiteral("DMA %1 (\\d+) (\\d+)").arg(name)).match(ran.out);
             QVERIFY2(dma.hasMatch(), qPrintable(ran.out));
             const QJsonObject predicted = kernel[QStringLiteral("dma")].toObject();
@@ -449,7 +455,8 @@ private slots:
             QCOMPARE(dma.captured(2).toLongLong(), predicted[QStringLiteral("l2_write")].toInteger(-1));
         }
         if (smallest)
-            QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
+            QVERIFY2(multiTile >= 3 && paddedMultiTile >= 1,
+                     qPrintable(QStringLiteral("%1 of the layers tiled, %2 padded ones").arg(multiTile).arg(paddedMultiTile)));
     }
 
 };

@@ -177,6 +177,37 @@ Graph pytorchStyleGraph()
     return graph;
 }
 
+// A ResNet-style stem: a convolution, then max pooling 3x3/2 padded by 1 (which does not fuse into
+// the convolution and runs as a pooling layer of its own), then average pooling 3x3/1 padded by 1
+// (`countIncludePad` as given), global pooling and a linear layer.
+Graph paddedPoolingGraph(int countIncludePad)
+{
+    GraphBuilder builder("stem_net", 13);
+    std::mt19937 random(11);
+    TensorId x = builder.input("input", DType::Float32, {1, 3, 23, 21});
+    const TensorId w = builder.constant("conv1.weight", uniformTensor({8, 3, 3, 3}, random, -0.4f, 0.4f));
+    const TensorId bias = builder.constant("conv1.bias", uniformTensor({8}, random, -0.1f, 0.1f));
+    x = builder.op("Conv", {x, w, bias}, {{"kernel_shape", Attribute::ofInts({3, 3})}, {"pads", Attribute::ofInts({1, 1, 1, 1})}},
+                   "conv1");
+    x = builder.op("Relu", {x}, {}, "relu1");
+    x = builder.op("MaxPool", {x},
+                   {{"kernel_shape", Attribute::ofInts({3, 3})}, {"strides", Attribute::ofInts({2, 2})},
+                    {"pads", Attribute::ofInts({1, 1, 1, 1})}},
+                   "maxpool");
+    x = builder.op("AveragePool", {x},
+                   {{"kernel_shape", Attribute::ofInts({3, 3})}, {"pads", Attribute::ofInts({1, 1, 1, 1})},
+                    {"count_include_pad", Attribute::ofInt(countIncludePad)}},
+                   "avgpool");
+    x = builder.op("GlobalAveragePool", {x}, {}, "gap");
+    x = builder.op("Flatten", {x}, {{"axis", Attribute::ofInt(1)}}, "flatten");
+    const TensorId fcW = builder.constant("fc.weight", uniformTensor({4, 8}, random, -0.6f, 0.6f));
+    const TensorId fcB = builder.constant("fc.bias", uniformTensor({4}, random, -0.1f, 0.1f));
+    builder.output(builder.op("Gemm", {x, fcW, fcB}, {{"transB", Attribute::ofInt(1)}}, "fc"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace
 
 class GapCompileTest : public QObject {
@@ -400,6 +431,33 @@ private slots:
         const gap::GapCompileResult result8 = compileAndCheck(graph, int8, dir.path() + "/project8", 15.0);
         const gap::GapLayer& add = result8.network.layers[3];
         QVERIFY(add.addScale1 > 0 && add.addScale2 > 0 && add.addShift > 0);
+    }
+
+    // Padded pooling layers (PoolPad), in 16 and 8 bits, bit-exact with the reference; an average
+    // that would count the padding is refused with what would work.
+    void paddedPooling()
+    {
+        const Graph graph = paddedPoolingGraph(0);
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QStringList layers;
+        for (const gap::GapLayer& layer : network.layers)
+            layers << QString::fromStdString(layer.name + "(" + std::to_string(layer.nodes.size()) + ")");
+        QCOMPARE(layers.join(' '), QStringLiteral("conv1(2) maxpool(1) avgpool(1) gap(1) fc(1)"));
+        QCOMPARE(network.layers[1].pool.pad, 1);
+        QCOMPARE(network.layers[2].pool.pad, 1);
+        QTemporaryDir dir;
+        compileAndCheck(graph, {}, dir.path() + "/project", 30.0);
+        gap::GapCompileOptions int8;
+        int8.quantization = "int8";
+        compileAndCheck(graph, int8, dir.path() + "/project8", 15.0);
+        try {
+            gap::lowerForGap(paddedPoolingGraph(1));
+            QFAIL("an average counting its padding was lowered");
+        } catch (const UnsupportedError& error) {
+            QVERIFY2(QString(error.what()).contains("node 'avgpool' (AveragePool)") &&
+                         QString(error.what()).contains("count_include_pad = 0"),
+                     error.what());
+        }
     }
 
     // Every node the generators cannot take is listed with what it would need; nothing is written.

@@ -90,13 +90,14 @@ static int32_t random_acc(int Scale, int ScaleN, unsigned i)
     return rnd((int32_t) -Range, (int32_t) Range);
 }
 
-/* Pooling + activation of Feat int8 planes Wc x Hc, windows without padding (the doc's pooling of
- * int8 values). Returns the output size. */
+/* Pooling + activation of Feat int8 planes Wc x Hc (the doc's pooling of int8 values): window
+ * positions in the padding of Pad lines and columns around the plane are skipped. Returns the
+ * output size. */
 static void ref_pool_act(const int32_t *In, unsigned Feat, int Wc, int Hc, int PoolOper, int Fpx, int Fpy, int Spx,
-                         int Spy, int ReLU, int32_t *Out, int *WpOut, int *HpOut)
+                         int Spy, int Pad, int ReLU, int32_t *Out, int *WpOut, int *HpOut)
 {
-    int Wp = PoolOper == CNN_POOL_NONE ? Wc : (Wc - Fpx) / Spx + 1;
-    int Hp = PoolOper == CNN_POOL_NONE ? Hc : (Hc - Fpy) / Spy + 1;
+    int Wp = PoolOper == CNN_POOL_NONE ? Wc : (Wc + 2 * Pad - Fpx) / Spx + 1;
+    int Hp = PoolOper == CNN_POOL_NONE ? Hc : (Hc + 2 * Pad - Fpy) / Spy + 1;
     for (unsigned f = 0; f < Feat; f++)
         for (int y = 0; y < Hp; y++)
             for (int x = 0; x < Wp; x++) {
@@ -105,15 +106,19 @@ static void ref_pool_act(const int32_t *In, unsigned Feat, int Wc, int Hc, int P
                 if (PoolOper == CNN_POOL_NONE) {
                     v = Plane[y * Wc + x];
                 } else {
-                    int64_t Max = INT64_MIN, Sum = 0;
+                    int64_t Max = INT64_MIN, Sum = 0, Count = 0;
                     for (int ky = 0; ky < Fpy; ky++)
                         for (int kx = 0; kx < Fpx; kx++) {
-                            int32_t u = Plane[(y * Spy + ky) * Wc + x * Spx + kx];
+                            const int cy = y * Spy + ky - Pad, cx = x * Spx + kx - Pad;
+                            if (cy < 0 || cy >= Hc || cx < 0 || cx >= Wc)
+                                continue;
+                            int32_t u = Plane[cy * Wc + cx];
                             if (u > Max)
                                 Max = u;
                             Sum += u;
+                            Count++;
                         }
-                    v = PoolOper == CNN_POOL_MAX ? Max : ref_ndiv(Sum, (int64_t) Fpx * Fpy);
+                    v = PoolOper == CNN_POOL_MAX ? Max : ref_ndiv(Sum, Count);
                 }
                 Out[((size_t) f * Hp + y) * Wp + x] = ref_act((int32_t) v, ReLU);
             }
@@ -239,7 +244,7 @@ static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int Pool
     for (unsigned f = 0; f < Feat; f++)
         for (unsigned i = 0; i < W * H; i++)
             Scaled[f * W * H + i] = ref_requant(In[f * W * H + i], Scale[f], ScaleN[f]);
-    ref_pool_act(Scaled, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, ReLU, Expected,
+    ref_pool_act(Scaled, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, 0, ReLU, Expected,
                  &Wo, &Ho);
     Out = xmalloc((size_t) Wo * Ho * Feat);
     Arg.In = In;
@@ -329,28 +334,37 @@ static void check_linear(unsigned InDim, unsigned OutDim, int ReLU, int32_t Bias
 /* ------------------------------------------------------------------------------------------------
  * KerPoolAct_SQ8 */
 
+/* With Pad, each plane is given as the one tile the kernel sees: Pad padding lines above and below
+ * the real ones, holding the largest value so that a kernel reading them would be caught. */
 static void check_pool_act(unsigned W, unsigned H, unsigned Feat, int PoolOper, unsigned Fpx, unsigned Fpy,
-                           unsigned Spx, unsigned Spy, int ReLU)
+                           unsigned Spx, unsigned Spy, unsigned Pad, int ReLU)
 {
     char Name[160];
-    signed char *In = xmalloc(W * H * Feat);
+    const unsigned Ht = H + 2 * Pad; /* lines of a tile */
+    signed char *In = xmalloc(W * Ht * Feat);
     int32_t *Values = xmalloc(sizeof(int32_t) * W * H * Feat);
-    int32_t *Expected = xmalloc(sizeof(int32_t) * W * H * Feat);
+    int32_t *Expected = xmalloc(sizeof(int32_t) * (W + 2 * Pad) * Ht * Feat);
     signed char *Out;
     int Wo, Ho;
     KerPoolAct_SQ8_Arg_T Arg;
 
-    snprintf(Name, sizeof Name, "KerPoolAct_SQ8 %ux%u Feat=%u pool=%s %ux%u/%u,%u ReLU=%d", W, H, Feat,
-             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, ReLU);
+    snprintf(Name, sizeof Name, "KerPoolAct_SQ8 %ux%u Feat=%u pool=%s %ux%u/%u,%u pad %u ReLU=%d", W, H, Feat,
+             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, Pad, ReLU);
     begin_case(Name);
-    for (unsigned i = 0; i < W * H * Feat; i++)
-        Values[i] = In[i] = rnd8();
-    ref_pool_act(Values, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, ReLU, Expected,
-                 &Wo, &Ho);
+    for (unsigned i = 0; i < W * Ht * Feat; i++)
+        In[i] = 127;
+    for (unsigned f = 0; f < Feat; f++)
+        for (unsigned i = 0; i < W * H; i++)
+            Values[f * W * H + i] = In[f * W * Ht + Pad * W + i] = rnd8();
+    ref_pool_act(Values, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, (int) Pad, ReLU,
+                 Expected, &Wo, &Ho);
     Out = xmalloc((size_t) Wo * Ho * Feat);
     Arg.In = In;
     Arg.W = W;
-    Arg.H = H;
+    Arg.H = Ht;
+    Arg.Pad = Pad;
+    Arg.TileOffset = 0;
+    Arg.PlaneH = H;
     Arg.Feat = Feat;
     Arg.Out = Out;
     Arg.Wo = (unsigned) Wo;
@@ -608,7 +622,7 @@ static void check_layer(const LayerCase *L)
                         }
                 Conv[(co * Hc + y) * Wc + x] = ref_requant(in_int32(Acc), Scale[co], ScaleN[co]);
             }
-    ref_pool_act(Conv, (unsigned) L->Cout, Wc, Hc, L->PoolOper, L->Fp, L->Fp, L->Sp, L->Sp, L->ReLU, Expected, &Wp,
+    ref_pool_act(Conv, (unsigned) L->Cout, Wc, Hc, L->PoolOper, L->Fp, L->Fp, L->Sp, L->Sp, 0, L->ReLU, Expected, &Wp,
                  &Hp);
 
     /* The kernels. */
@@ -749,13 +763,16 @@ int main(int argc, char **argv)
     check_linear(9, 17, 127, 1 << 14);
 
     /* KerPoolAct_SQ8 */
-    check_pool_act(8, 8, 3, CNN_POOL_MAX, 2, 2, 2, 2, 0);
-    check_pool_act(9, 7, 11, CNN_POOL_MAX, 2, 2, 2, 2, 1);
-    check_pool_act(9, 7, 11, CNN_POOL_AVG, 2, 2, 2, 2, 0);
-    check_pool_act(13, 11, 3, CNN_POOL_AVG, 3, 3, 2, 2, 6);
-    check_pool_act(13, 11, 32, CNN_POOL_MAX, 3, 3, 1, 1, 0);
-    check_pool_act(12, 9, 5, CNN_POOL_AVG, 3, 2, 3, 1, 1);
-    check_pool_act(7, 5, 3, CNN_POOL_NONE, 1, 1, 1, 1, 50);
+    check_pool_act(8, 8, 3, CNN_POOL_MAX, 2, 2, 2, 2, 0, 0);
+    check_pool_act(9, 7, 11, CNN_POOL_MAX, 2, 2, 2, 2, 0, 1);
+    check_pool_act(9, 7, 11, CNN_POOL_AVG, 2, 2, 2, 2, 0, 0);
+    check_pool_act(13, 11, 3, CNN_POOL_AVG, 3, 3, 2, 2, 0, 6);
+    check_pool_act(13, 11, 3, CNN_POOL_MAX, 3, 3, 2, 2, 1, 0);
+    check_pool_act(10, 9, 5, CNN_POOL_AVG, 3, 3, 1, 1, 1, 0);
+    check_pool_act(12, 12, 2, CNN_POOL_MAX, 5, 3, 2, 1, 2, 1);
+    check_pool_act(13, 11, 32, CNN_POOL_MAX, 3, 3, 1, 1, 0, 0);
+    check_pool_act(12, 9, 5, CNN_POOL_AVG, 3, 2, 3, 1, 0, 1);
+    check_pool_act(7, 5, 3, CNN_POOL_NONE, 1, 1, 1, 1, 0, 50);
 
     /* Global average pooling */
     check_global_avg(7, 5, 5, 0);

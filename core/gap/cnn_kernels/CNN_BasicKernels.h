@@ -94,8 +94,11 @@ typedef struct {
 void KerLinear(KerLinear_Arg_T *Arg);
 
 /* Pooling alone on Feat planes of W x H int16 values to Wo x Ho (PoolOper CNN_POOL_MAX / _AVG,
- * window Fx x Fy, stride Sx, Sy, no padding; CNN_POOL_NONE copies), then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU).
- * The format does not change. */
+ * window Fx x Fy, stride Sx, Sy; CNN_POOL_NONE copies), then ReLU when ReLU is non-zero (ReLU > 1:
+ * capped at ReLU). The format does not change. With Pad, the tile's first line is line
+ * TileOffset - Pad of the plane (lines before it and from PlaneH on are padding) and the windows
+ * start Pad columns left of the tile; window positions outside the plane are skipped (the average
+ * divides by the values met). */
 typedef struct {
     short int * __restrict__ In;
     unsigned int W;
@@ -110,6 +113,9 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
+    unsigned int Pad;
+    unsigned int TileOffset;
+    unsigned int PlaneH;
 } KerPoolReLU_Arg_T;
 void KerPoolReLU(KerPoolReLU_Arg_T *Arg);
 

@@ -153,8 +153,15 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
 
-    if (Oper == CNN_POOL_NONE)
+    /* Padding: the plane line of the tile's first line (negative in the padding above), the real
+     * plane height, the columns of padding left of the tile. A 1 x 1 copy has none. */
+    int Pad = (int) Arg->Pad, Top = (int) Arg->TileOffset - Pad, PlaneH = (int) Arg->PlaneH;
+    if (Oper == CNN_POOL_NONE) {
         Fx = Fy = Sx = Sy = 1;
+        Pad = 0;
+        Top = 0;
+        PlaneH = (int) H;
+    }
     core_range(Arg->Feat * Ho, &First, &Last);
     for (unsigned int r = First; r < Last; r++) {
         unsigned int f = r / Ho, y = r % Ho;
@@ -163,17 +170,32 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
         for (unsigned int x = 0; x < Wo; x++) {
             int32_t v;
             if (Oper == CNN_POOL_AVG) {
-                int32_t Sum = 0;
-                for (unsigned int ky = 0; ky < Fy; ky++)
-                    for (unsigned int kx = 0; kx < Fx; kx++)
-                        Sum += Plane[(y * Sy + ky) * W + x * Sx + kx];
-                v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
+                int32_t Sum = 0, Count = 0;
+                for (unsigned int ky = 0; ky < Fy; ky++) {
+                    const int Line = (int) (y * Sy + ky);
+                    if (Top + Line < 0 || Top + Line >= PlaneH)
+                        continue; /* a padding line */
+                    for (unsigned int kx = 0; kx < Fx; kx++) {
+                        const int Column = (int) (x * Sx + kx) - Pad;
+                        if (Column < 0 || Column >= (int) W)
+                            continue; /* a padding column */
+                        Sum += Plane[Line * (int) W + Column];
+                        Count++;
+                    }
+                }
+                v = (int32_t) ndiv(Sum, (int64_t) Count);
             } else {
                 v = -128;
-                for (unsigned int ky = 0; ky < Fy; ky++)
-                    for (unsigned int kx = 0; kx < Fx; kx++)
-                        if (Plane[(y * Sy + ky) * W + x * Sx + kx] > v)
-                            v = Plane[(y * Sy + ky) * W + x * Sx + kx];
+                for (unsigned int ky = 0; ky < Fy; ky++) {
+                    const int Line = (int) (y * Sy + ky);
+                    if (Top + Line < 0 || Top + Line >= PlaneH)
+                        continue;
+                    for (unsigned int kx = 0; kx < Fx; kx++) {
+                        const int Column = (int) (x * Sx + kx) - Pad;
+                        if (Column >= 0 && Column < (int) W && Plane[Line * (int) W + Column] > v)
+                            v = Plane[Line * (int) W + Column];
+                    }
+                }
             }
             Row[x] = (signed char) apply_relu(v, ReLU);
         }

@@ -86,8 +86,8 @@ typedef struct {
 } KerLinear_SQ8_Arg_T;
 void KerLinear_SQ8(KerLinear_SQ8_Arg_T *Arg);
 
-/* Pooling alone on Feat planes of W x H int8 values (as KerPoolReLU; the scale does not change),
- * then ReLU. */
+/* Pooling alone on Feat planes of W x H int8 values (as KerPoolReLU, padding included; the scale
+ * does not change), then ReLU. */
 typedef struct {
     signed char * __restrict__ In;
     unsigned int W;
@@ -102,6 +102,9 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
+    unsigned int Pad;
+    unsigned int TileOffset;
+    unsigned int PlaneH;
 } KerPoolAct_SQ8_Arg_T;
 void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg);
 

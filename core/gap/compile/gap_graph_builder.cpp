@@ -53,7 +53,7 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Pooling: {
         const fixed_point::PoolReluParams& p = layer.pool;
         CNN_PoolReLU(name, nullptr, 2, 2, inQ, outQ, 1, 1, p.features, p.width, p.height, poolOperation(p.pool),
-                     p.poolWidth, p.poolHeight, 1, 1, p.strideX, p.strideY, 0, reluOperation(p.relu));
+                     p.poolWidth, p.poolHeight, 1, 1, p.strideX, p.strideY, p.pad, reluOperation(p.relu));
         break;
     }
     case GapLayerKind::GlobalAveragePool:
@@ -95,7 +95,7 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Pooling: {
         const fixed_point::PoolReluParams& p = layer.pool;
         CNN_PoolAct_SQ8(name, nullptr, p.features, p.width, p.height, poolOperation(p.pool), p.poolWidth, p.poolHeight,
-                        1, 1, p.strideX, p.strideY, 0, reluOperation(p.relu), 0);
+                        1, 1, p.strideX, p.strideY, p.pad, reluOperation(p.relu), 0);
         break;
     }
     case GapLayerKind::GlobalAveragePool:

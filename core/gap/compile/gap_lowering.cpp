@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -354,11 +356,27 @@ private:
 
     void foldBatchNormalization(GapLayer& layer, const Node& norm) const;
 
+    // Pooling fused into a convolution: windows without padding.
     bool poolFitsGenerator(const Node& pool) const
     {
         for (int64_t pad : pool.attrInts("pads", {0, 0, 0, 0}))
             if (pad != 0)
                 return false;
+        return poolFitsStandalone(pool);
+    }
+
+    // Pooling alone may pad, as long as every side has the same padding, smaller than the window.
+    // The padding is skipped, as ONNX does: MaxPool ignores it, AveragePool divides by the values
+    // it covers (count_include_pad = 0, the default).
+    bool poolFitsStandalone(const Node& pool) const
+    {
+        const std::vector<int64_t> pads = pool.attrInts("pads", {0, 0, 0, 0});
+        const std::vector<int64_t> kernel = pool.attrInts("kernel_shape");
+        if (pads.size() != 4 || kernel.size() != 2 || std::adjacent_find(pads.begin(), pads.end(), std::not_equal_to<>()) != pads.end() ||
+            pads[0] < 0 || pads[0] >= kernel[0] || pads[0] >= kernel[1])
+            return false;
+        if (pads[0] > 0 && pool.opType == "AveragePool" && pool.attrInt("count_include_pad", 0) != 0)
+            return false;
         for (int64_t dilation : pool.attrInts("dilations", {1, 1}))
             if (dilation != 1)
                 return false;
@@ -371,7 +389,7 @@ private:
                            int& strideX, int& strideY)
     {
         const std::vector<int64_t> kernel = pool.attrInts("kernel_shape");
-        const std::vector<int64_t> strides = pool.attrInts("strides", kernel);
+        const std::vector<int64_t> strides = pool.attrInts("strides", {1, 1}); // ONNX: 1 when absent
         kind = pool.opType == "MaxPool" ? fixed_point::ConvPoolReluParams::Pool::Max
                                         : fixed_point::ConvPoolReluParams::Pool::Average;
         height = int(kernel.at(0));
@@ -418,8 +436,10 @@ private:
     void lowerPool(NodeId id)
     {
         const Node& node = graph_.node(id);
-        if (!poolFitsGenerator(node))
-            throw NodeProblem("the pooling generator takes 2-D windows without padding, dilation or ceil mode");
+        if (!poolFitsStandalone(node))
+            throw NodeProblem("the pooling generator takes 2-D windows without dilation or ceil mode, and padding "
+                              "only when it is the same on every side, smaller than the window, and (for "
+                              "AveragePool) left out of the average (count_include_pad = 0)");
         const Tensor& x = graph_.tensor(node.inputs.at(0));
         GapLayer& layer = addLayer(GapLayerKind::Pooling, node, {activation(node.inputs.at(0))});
         layer.pool.features = int(x.shape.at(1));
@@ -427,6 +447,7 @@ private:
         layer.pool.width = int(x.shape.at(3));
         setPooling(node, layer.pool.pool, layer.pool.poolWidth, layer.pool.poolHeight, layer.pool.strideX,
                    layer.pool.strideY);
+        layer.pool.pad = int(node.attrInts("pads", {0, 0, 0, 0}).at(0));
         TensorId current = node.outputs.at(0);
         fuseRelu(layer, current, layer.pool.relu);
         finishLayer(layer, current);

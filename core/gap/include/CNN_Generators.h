@@ -47,8 +47,8 @@ void LoadCNNLibrary(void);
  * KOP_CONV_DP: every output feature reads every input feature, filters [OutFeat][InFeat][Fcy][Fcx];
  * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
  * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
- * graph. PoolPad must be 0 and pooling dilation 1. Returns 1 when the layer was generated; errors
- * stop generation with a message. */
+ * graph. PoolPad must be 0 and pooling dilation 1 (for padded pooling use CNN_PoolReLU after the
+ * convolution). Returns 1 when the layer was generated; errors stop generation with a message. */
 int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,
                             int In_DataSize, int Filter_DataSize, int Bias_DataSize, int Out_DataSize,
                             int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
@@ -66,8 +66,9 @@ int CNN_LinearReLU(const char *Name, CNN_GenControl_T *Ctrl,
                    int InDim, int OutDim, KernelOper_T LinearOper, KernelOper_T ReLUOper);
 
 /* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) of Feat planes of
- * Width x Height, then optional KOP_RELU; the Q format is kept (Out_Q == In_Q). PoolPad must be 0
- * and dilation 1. */
+ * Width x Height, then optional KOP_RELU; the Q format is kept (Out_Q == In_Q). PoolPad lines and
+ * columns around the plane (0 <= PoolPad < Fpx, Fpy) are skipped by the windows: the maximum of
+ * the values they cover, or their average. Dilation must be 1. */
 int CNN_PoolReLU(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                  int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,
                  int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper);
@@ -122,7 +123,7 @@ int CNN_ConvolutionPoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bia
 int CNN_LinearAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
                       int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap);
 
-/* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL) + activation; the scale is kept. */
+/* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL) + activation, padding as CNN_PoolReLU; the scale is kept. */
 int CNN_PoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
                     int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper,
                     int ActCap);

@@ -124,4 +124,56 @@ inline void finishConvolutionKernel(const char* Name, const ConvLayerGeometry& g
     }
 }
 
+// The user kernel of a pooling layer alone (CNN_PoolReLU, CNN_PoolAct_SQ8): one feature at a
+// time, tiles of lines inside it. With PoolPad the tiles see PoolPad zero lines above and below
+// the plane (the tile solver's padding lines, not stored), and the basic kernel, told where its
+// tile sits in the plane, skips every window position outside the real plane.
+struct PoolingLayer {
+    const char* name;
+    const char* basicKernel;  // KerPoolReLU or KerPoolAct_SQ8
+    const char* pointerType;  // of In and Out
+    int elementBytes;
+    int features, width, height;
+    int fpx, fpy, spx, spy, pad;
+    int poolCode;       // the basic kernel's PoolOper
+    unsigned relu;      // the basic kernel's ReLU argument
+};
+
+inline void declarePoolingKernel(const PoolingLayer& p)
+{
+    requirePositive(p.name, {{"Feat", p.features}, {"Width", p.width}, {"Height", p.height}, {"Fpx", p.fpx},
+                             {"Fpy", p.fpy}, {"Spx", p.spx}, {"Spy", p.spy}});
+    if (p.pad < 0 || p.pad >= p.fpx || p.pad >= p.fpy)
+        layerError(p.name, "PoolPad is " + std::to_string(p.pad) + "; it must be at least 0 and smaller than the " +
+                               std::to_string(p.fpx) + "x" + std::to_string(p.fpy) +
+                               " window, so that every window meets the input");
+    if (p.fpx > p.width + 2 * p.pad || p.fpy > p.height + 2 * p.pad)
+        layerError(p.name, "the pooling window is larger than the " + std::to_string(p.width) + "x" +
+                               std::to_string(p.height) + " input with its padding of " + std::to_string(p.pad));
+    const int outW = (p.width + 2 * p.pad - p.fpx) / p.spx + 1, outH = (p.height + 2 * p.pad - p.fpy) / p.spy + 1;
+    const int overlap = p.fpy > p.spy ? p.fpy - p.spy : 0;
+    UserKernel(p.name, KernelDimensions(unsigned(p.features), unsigned(p.width), unsigned(p.height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(p.pointerType, "In"), TCArg(p.pointerType, "Out")),
+               Calls(1, Call(p.basicKernel, LOC_INNER_LOOP,
+                             Bindings(16, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                      K_Arg("In", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H), Imm(p.poolCode),
+                                      Imm(p.fpx), Imm(p.fpy), Imm(p.spx), Imm(p.spy), Imm(int(p.relu)), Imm(p.pad),
+                                      K_Arg("In", KER_ARG_TILEOFFSET), Imm(p.height)))),
+               KerArgs(2,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(p.width), unsigned(p.height), p.elementBytes,
+                              unsigned(overlap), OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), p.elementBytes, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(p.name);
+    kernel.operations =
+        std::uint64_t(p.features) * unsigned(outW) * unsigned(outH) * unsigned(p.fpx) * unsigned(p.fpy);
+    for (tessera::tiler::KernelArgument& arg : kernel.args) {
+        arg.planePerInput = arg.name == "Out";
+        if (arg.name == "In")
+            arg.padBefore = arg.padAfter = unsigned(p.pad);
+    }
+}
+
 }  // namespace tessera::gap

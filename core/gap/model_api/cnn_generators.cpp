@@ -17,6 +17,7 @@ using tessera::gap::ConvLayerGeometry;
 using tessera::gap::convLayerGeometry;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::declaredKernel;
+using tessera::gap::declarePoolingKernel;
 
 constexpr const char* kShort = "short int * __restrict__";
 
@@ -106,11 +107,12 @@ void LoadCNNLibrary(void)
                     TCArg("int", "NormBias"), TCArg("int", "Norm"), TCArg("unsigned int", "ReLU")),
               "KerLinear_Arg_T");
     LibKernel("KerPoolReLU", CALL_PARALLEL,
-              CArgs(13, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+              CArgs(16, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg("unsigned int", "Feat"), TCArg(kShort, "Out"), TCArg("unsigned int", "Wo"),
                     TCArg("unsigned int", "Ho"), TCArg("unsigned int", "PoolOper"), TCArg("unsigned int", "Fx"),
                     TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"), TCArg("unsigned int", "Sy"),
-                    TCArg("unsigned int", "ReLU")),
+                    TCArg("unsigned int", "ReLU"), TCArg("unsigned int", "Pad"), TCArg("unsigned int", "TileOffset"),
+                    TCArg("unsigned int", "PlaneH")),
               "KerPoolReLU_Arg_T");
     LibKernel("KerGlobalSumInit", CALL_SEQUENTIAL, CArgs(1, TCArg("int * __restrict__", "Sum")), nullptr);
     LibKernel("KerGlobalSum", CALL_PARALLEL,
@@ -240,34 +242,10 @@ int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int 
     if (In_Q != Out_Q)
         layerError(Name, "pooling keeps the format: Out_Q (" + std::to_string(Out_Q) + ") must equal In_Q (" +
                              std::to_string(In_Q) + ")");
-    if (PoolPad != 0 || Dpx != 1 || Dpy != 1)
-        layerError(Name, "pooling padding must be 0 and dilation 1");
-    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}, {"Fpx", Fpx}, {"Fpy", Fpy},
-                           {"Spx", Spx}, {"Spy", Spy}});
-    if (Fpx > Width || Fpy > Height)
-        layerError(Name, "the pooling window is larger than the " + std::to_string(Width) + "x" +
-                             std::to_string(Height) + " input");
-    const int outW = (Width - Fpx) / Spx + 1, outH = (Height - Fpy) / Spy + 1;
-    const int overlap = Fpy > Spy ? Fpy - Spy : 0;
-    // One feature at a time, tiles of lines inside it.
-    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
-               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
-               CArgs(2, TCArg(kShort, "In"), TCArg(kShort, "Out")),
-               Calls(1, Call("KerPoolReLU", LOC_INNER_LOOP,
-                             Bindings(13, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
-                                      K_Arg("In", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
-                                      K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
-                                      Imm(PoolOper == KOP_MAXPOOL ? 1 : 2), Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy),
-                                      Imm(ReLUOper == KOP_RELU)))),
-               KerArgs(2,
-                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(overlap),
-                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
-                              "Out", 0)));
-    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
-    kernel.operations = std::uint64_t(Feat) * unsigned(outW) * unsigned(outH) * unsigned(Fpx) * unsigned(Fpy);
-    for (tessera::tiler::KernelArgument& arg : kernel.args)
-        arg.planePerInput = arg.name == "Out";
+    if (Dpx != 1 || Dpy != 1)
+        layerError(Name, "pooling dilation must be 1");
+    declarePoolingKernel({Name, "KerPoolReLU", kShort, 2, Feat, Width, Height, Fpx, Fpy, Spx, Spy, PoolPad,
+                          PoolOper == KOP_MAXPOOL ? 1 : 2, ReLUOper == KOP_RELU ? 1u : 0u});
     return 1;
 }
 

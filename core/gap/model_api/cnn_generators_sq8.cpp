@@ -17,6 +17,7 @@ using tessera::gap::declaredKernel;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::layerError;
 using tessera::gap::requirePositive;
+using tessera::gap::declarePoolingKernel;
 
 constexpr const char* kChar = "signed char * __restrict__";
 constexpr const char* kUChar = "unsigned char * __restrict__";
@@ -93,10 +94,11 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kUnsigned, "ReLU")),
               "KerLinear_SQ8_Arg_T");
     LibKernel("KerPoolAct_SQ8", CALL_PARALLEL,
-              CArgs(13, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+              CArgs(16, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "PoolOper"),
                     TCArg(kUnsigned, "Fx"), TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"),
-                    TCArg(kUnsigned, "ReLU")),
+                    TCArg(kUnsigned, "ReLU"), TCArg(kUnsigned, "Pad"), TCArg(kUnsigned, "TileOffset"),
+                    TCArg(kUnsigned, "PlaneH")),
               "KerPoolAct_SQ8_Arg_T");
     // Shared with the 16-bit library when both are loaded.
     if (tessera::gap::currentModel().findBasicKernel("KerGlobalSumInit") == nullptr)
@@ -212,34 +214,10 @@ int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Widt
     if (PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
         layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
     const unsigned act = activationArgument(Name, ActOper, ActCap);
-    if (PoolPad != 0 || Dpx != 1 || Dpy != 1)
-        layerError(Name, "pooling padding must be 0 and dilation 1");
-    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}, {"Fpx", Fpx}, {"Fpy", Fpy},
-                           {"Spx", Spx}, {"Spy", Spy}});
-    if (Fpx > Width || Fpy > Height)
-        layerError(Name, "the pooling window is larger than the " + std::to_string(Width) + "x" +
-                             std::to_string(Height) + " input");
-    const int outW = (Width - Fpx) / Spx + 1, outH = (Height - Fpy) / Spy + 1;
-    const int overlap = Fpy > Spy ? Fpy - Spy : 0;
-    // One feature at a time, tiles of lines inside it.
-    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
-               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
-               CArgs(2, TCArg(kChar, "In"), TCArg(kChar, "Out")),
-               Calls(1, Call("KerPoolAct_SQ8", LOC_INNER_LOOP,
-                             Bindings(13, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
-                                      K_Arg("In", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
-                                      K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
-                                      Imm(poolCode(PoolOper)), Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy),
-                                      Imm(int(act))))),
-               KerArgs(2,
-                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, unsigned(overlap),
-                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
-                              "Out", 0)));
-    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
-    kernel.operations = std::uint64_t(Feat) * unsigned(outW) * unsigned(outH) * unsigned(Fpx) * unsigned(Fpy);
-    for (tessera::tiler::KernelArgument& arg : kernel.args)
-        arg.planePerInput = arg.name == "Out";
+    if (Dpx != 1 || Dpy != 1)
+        layerError(Name, "pooling dilation must be 1");
+    declarePoolingKernel({Name, "KerPoolAct_SQ8", kChar, 1, Feat, Width, Height, Fpx, Fpy, Spx, Spy, PoolPad,
+                          poolCode(PoolOper), act});
     return 1;
 }
 

@@ -254,9 +254,8 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
     return pooled;
 }
 
-std::vector<int16_t> poolRelu(const PoolReluParams& p, const std::vector<int16_t>& input)
+std::pair<int64_t, int64_t> poolOutputShape(const std::string& k, const PoolReluParams& p)
 {
-    const std::string k = "poolRelu";
     requireAtLeast(k, "features", p.features, 1);
     requireAtLeast(k, "width", p.width, 1);
     requireAtLeast(k, "height", p.height, 1);
@@ -264,29 +263,29 @@ std::vector<int16_t> poolRelu(const PoolReluParams& p, const std::vector<int16_t
     requireAtLeast(k, "poolHeight", p.poolHeight, 1);
     requireAtLeast(k, "strideX", p.strideX, 1);
     requireAtLeast(k, "strideY", p.strideY, 1);
+    requireAtLeast(k, "pad", p.pad, 0);
     if (p.pool == PoolReluParams::Pool::None)
         invalid(k, "the pooling must be Max or Average");
+    // A pad of a whole window or more would allow windows holding no value at all.
+    if (p.pad >= p.poolWidth || p.pad >= p.poolHeight)
+        invalid(k, "pad " + std::to_string(p.pad) + " must be smaller than the pooling window " +
+                       std::to_string(p.poolWidth) + "x" + std::to_string(p.poolHeight));
+    return {outputExtent(k, "height", p.height, p.pad, p.poolHeight, p.strideY),
+            outputExtent(k, "width", p.width, p.pad, p.poolWidth, p.strideX)};
+}
+
+std::vector<int16_t> poolRelu(const PoolReluParams& p, const std::vector<int16_t>& input)
+{
+    const std::string k = "poolRelu";
+    const auto [Hp, Wp] = poolOutputShape(k, p);
     requireSize(k, "the input", input.size(), elementCount(k, "the input", {p.features, p.height, p.width}),
                 "features*height*width");
-    const int64_t H = p.height, W = p.width;
-    const int64_t Hp = outputExtent(k, "height", H, 0, p.poolHeight, p.strideY);
-    const int64_t Wp = outputExtent(k, "width", W, 0, p.poolWidth, p.strideX);
     std::vector<int16_t> out;
     out.reserve(size_t(p.features * Hp * Wp));
     for (int64_t c = 0; c < p.features; ++c)
         for (int64_t y = 0; y < Hp; ++y)
-            for (int64_t x = 0; x < Wp; ++x) {
-                int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0;
-                for (int64_t ky = 0; ky < p.poolHeight; ++ky)
-                    for (int64_t kx = 0; kx < p.poolWidth; ++kx) {
-                        const int16_t v = input[size_t((c * H + y * p.strideY + ky) * W + x * p.strideX + kx)];
-                        largest = std::max<int64_t>(largest, v);
-                        sum += v;
-                    }
-                const int64_t v = p.pool == PoolReluParams::Pool::Max ? largest
-                                                                      : ndiv(sum, int64_t(p.poolWidth) * p.poolHeight);
-                out.push_back(relu(int16_t(v), p.relu));
-            }
+            for (int64_t x = 0; x < Wp; ++x)
+                out.push_back(relu(int16_t(pooledValue(p, input, c, y, x)), p.relu));
     return out;
 }
 

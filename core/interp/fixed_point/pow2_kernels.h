@@ -8,7 +8,10 @@
 // meaning: inconsistent sizes and absurd parameters throw std::invalid_argument, and an int32
 // accumulator (or softmax sum) whose value does not fit int32 throws std::overflow_error (the
 // document requires the quantizer to keep them in range).
+#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace tessera::fixed_point {
@@ -96,8 +99,18 @@ struct PoolReluParams {
     int poolHeight = 1;
     int strideX = 1;
     int strideY = 1;
+    int pad = 0;  // PoolPad on every side; window positions in the padding are skipped
     bool relu = false;
 };
+
+// Checks the parameters of pooling alone for `kernel` (std::invalid_argument naming it) and
+// returns the output {Hp, Wp}: (H + 2*pad - poolHeight) / strideY + 1, the same across.
+std::pair<int64_t, int64_t> poolOutputShape(const std::string& kernel, const PoolReluParams& params);
+
+// The pooled value of output (y, x) of plane c, over the window positions inside the plane: their
+// maximum, or their sum divided by their count rounded to nearest (ndiv).
+template <class T>
+int64_t pooledValue(const PoolReluParams& p, const std::vector<T>& input, int64_t c, int64_t y, int64_t x);
 
 // input CHW [C][H][W]; returns [C][Hp][Wp] in the same Q format.
 std::vector<int16_t> poolRelu(const PoolReluParams& params, const std::vector<int16_t>& input);
@@ -142,5 +155,23 @@ std::vector<int16_t> quantizeQ(const std::vector<float>& values, int q);
 
 // v * 2^-q.
 std::vector<float> dequantizeQ(const std::vector<int16_t>& values, int q);
+
+// --- Templates ---------------------------------------------------------------------------------
+
+template <class T>
+int64_t pooledValue(const PoolReluParams& p, const std::vector<T>& input, int64_t c, int64_t y, int64_t x)
+{
+    const int64_t top = y * p.strideY - p.pad, left = x * p.strideX - p.pad;
+    int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0, count = 0;
+    for (int64_t iy = std::max<int64_t>(top, 0); iy < std::min<int64_t>(top + p.poolHeight, p.height); ++iy)
+        for (int64_t ix = std::max<int64_t>(left, 0); ix < std::min<int64_t>(left + p.poolWidth, p.width); ++ix) {
+            const int64_t v = input[size_t((c * p.height + iy) * p.width + ix)];
+            largest = std::max(largest, v);
+            sum += v;
+            ++count;
+        }
+    // count >= 1: poolOutputShape keeps the padding smaller than the window.
+    return p.pool == PoolReluParams::Pool::Max ? largest : ndiv(sum, count);
+}
 
 } // namespace tessera::fixed_point

@@ -212,37 +212,15 @@ std::vector<int8_t> convPoolAct(const ConvPoolReluParams& params, const std::vec
 std::vector<int8_t> poolAct(const PoolReluParams& p, const std::vector<int8_t>& input, int reluCap)
 {
     const std::string k = "sq8::poolAct";
-    requireAtLeast(k, "features", p.features, 1);
-    requireAtLeast(k, "width", p.width, 1);
-    requireAtLeast(k, "height", p.height, 1);
-    requireAtLeast(k, "poolWidth", p.poolWidth, 1);
-    requireAtLeast(k, "poolHeight", p.poolHeight, 1);
-    requireAtLeast(k, "strideX", p.strideX, 1);
-    requireAtLeast(k, "strideY", p.strideY, 1);
     requireAtLeast(k, "reluCap", reluCap, 0);
-    if (p.pool == PoolReluParams::Pool::None)
-        invalid(k, "the pooling must be Max or Average");
-    if (p.poolWidth > p.width || p.poolHeight > p.height)
-        invalid(k, "the pooling window is larger than the input plane");
+    const auto [Hp, Wp] = poolOutputShape(k, p);
     requireSize(k, "the input", input.size(), elementCount(k, "the input", {p.features, p.height, p.width}));
-    const int64_t H = p.height, W = p.width;
-    const int64_t Hp = (H - p.poolHeight) / p.strideY + 1, Wp = (W - p.poolWidth) / p.strideX + 1;
     std::vector<int8_t> out;
     out.reserve(size_t(p.features * Hp * Wp));
     for (int64_t c = 0; c < p.features; ++c)
         for (int64_t y = 0; y < Hp; ++y)
-            for (int64_t x = 0; x < Wp; ++x) {
-                int64_t largest = std::numeric_limits<int64_t>::min(), sum = 0;
-                for (int64_t ky = 0; ky < p.poolHeight; ++ky)
-                    for (int64_t kx = 0; kx < p.poolWidth; ++kx) {
-                        const int8_t v = input[size_t((c * H + y * p.strideY + ky) * W + x * p.strideX + kx)];
-                        largest = std::max<int64_t>(largest, v);
-                        sum += v;
-                    }
-                const int64_t v = p.pool == PoolReluParams::Pool::Max ? largest
-                                                                      : ndiv(sum, int64_t(p.poolWidth) * p.poolHeight);
-                out.push_back(activation(int8_t(v), p.relu, reluCap));
-            }
+            for (int64_t x = 0; x < Wp; ++x)
+                out.push_back(activation(int8_t(pooledValue(p, input, c, y, x)), p.relu, reluCap));
     return out;
 }
 
