@@ -97,6 +97,19 @@ std::vector<std::vector<Buffer>> fragmentedInstances()
     return instances;
 }
 
+// Instances of every kind, varied by the seed: small and large sizes, uniform and log-uniform,
+// aligned or not.
+RandomInstanceSpec mixedSpec(uint32_t seed, size_t buffers, int64_t steps)
+{
+    RandomInstanceSpec spec;
+    spec.buffers = buffers;
+    spec.steps = steps;
+    spec.maxSize = seed % 2 ? 1000 : 1 << 16;
+    spec.sizes = seed % 3 ? SizeDistribution::Uniform : SizeDistribution::LogUniform;
+    spec.maxAlignment = seed % 4 == 0 ? 64 : 1;
+    return spec;
+}
+
 void requireValid(const std::vector<Buffer>& buffers, const PlanResult& result, int64_t capacity)
 {
     const auto problems = validatePlan(buffers, result.offsets, capacity);
@@ -178,13 +191,7 @@ private slots:
     {
         size_t optimal = 0, atBound = 0, total = 0;
         for (uint32_t seed = 1; seed <= 2000; ++seed) {
-            RandomInstanceSpec spec;
-            spec.buffers = 10 + seed % 50;
-            spec.steps = 20 + seed % 60;
-            spec.maxSize = seed % 2 ? 1000 : 1 << 16;
-            spec.sizes = seed % 3 ? SizeDistribution::Uniform : SizeDistribution::LogUniform;
-            spec.maxAlignment = seed % 4 == 0 ? 64 : 1;
-            const std::vector<Buffer> buffers = randomInstance(spec, seed);
+            const std::vector<Buffer> buffers = randomInstance(mixedSpec(seed, 10 + seed % 50, 20 + seed % 60), seed);
             const PlanResult result = planMemory(buffers, {std::nullopt, true, 0.01, nullptr});
             requireValid(buffers, result, result.peak);
             QVERIFY(result.peak <= planPeak(buffers, bestGreedyPlan(buffers)));
@@ -250,13 +257,7 @@ private slots:
     {
         int fitting = 0, notFitting = 0;
         for (uint32_t seed = 1; seed <= 300; ++seed) {
-            RandomInstanceSpec spec;
-            spec.buffers = 5 + seed % 120;
-            spec.steps = 10 + seed % 80;
-            spec.maxSize = seed % 2 ? 1000 : 1 << 16;
-            spec.sizes = seed % 3 ? SizeDistribution::Uniform : SizeDistribution::LogUniform;
-            spec.maxAlignment = seed % 4 == 0 ? 64 : 1;
-            const std::vector<Buffer> buffers = randomInstance(spec, seed);
+            const std::vector<Buffer> buffers = randomInstance(mixedSpec(seed, 5 + seed % 120, 10 + seed % 80), seed);
             const int64_t best = planPeak(buffers, bestGreedyPlan(buffers));
             for (const int64_t capacity : {best - 1, best, best + 1, maxLiveBytes(buffers), best * 2}) {
                 const bool expected = best <= capacity;
