@@ -163,7 +163,7 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
     if (moveAnimation_)
         moveAnimation_->stop();
     moveProgress_ = 1.0;
-    if (hasPrevious() && moveDurationMs_ > 0) {
+    if (!previousPlacements_.isEmpty() && moveDurationMs_ > 0) {
         if (!moveAnimation_) {
             moveAnimation_ = new QVariantAnimation(this);
             moveAnimation_->setStartValue(0.0);
@@ -184,8 +184,6 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
         moveAnimation_->start();
 }
 
-bool MemoryTimeline::hasPrevious() const { return !previousPlacements_.isEmpty(); }
-
 void MemoryTimeline::showProblem(const QString& message, qint64 l2Budget)
 {
     budget_ = l2Budget;
@@ -202,9 +200,8 @@ void MemoryTimeline::setBudget(qint64 bytes)
 
 int MemoryTimeline::rectangleCount(const QString& level) const
 {
-    if (level == "L2")
-        return l2_->rectangles;
-    return level == l3_->level ? l3_->rectangles : 0;
+    const Panel* panel = panelOf(level);
+    return panel ? panel->rectangles : 0;
 }
 
 QString MemoryTimeline::message() const { return message_->isVisible() ? message_->text() : QString(); }
@@ -287,7 +284,7 @@ void MemoryTimeline::drawPanel(Panel& panel)
     // those that left slide out over that edge and fade.
     const bool isL2 = &panel == l2_.get();
     const double otherPanelEdge = isL2 ? -plot->yAxis->range().upper * kKiB * 0.2 : plot->yAxis->range().upper * kKiB;
-    const bool animating = moveAnimation_ && moveProgress_ < 1.0;
+    const bool animating = isMoving();
     for (const TensorPlacement* p : panel.placements) {
         auto* rect = new QCPItemRect(plot);
         const QString name = QString::fromStdString(p->tensor);
@@ -325,23 +322,8 @@ void MemoryTimeline::drawPanel(Panel& panel)
         panel.items.insert(key, rect);
         ++panel.rectangles;
     }
-    if (animating) // what left this panel for the other one
-        for (auto before = previousPlacements_.constBegin(); before != previousPlacements_.constEnd(); ++before) {
-            if (QString::fromStdString(before->level) != panel.level || panel.items.contains(before.key()) ||
-                !currentLevels_.contains(before.key()))
-                continue;
-            auto* rect = new QCPItemRect(plot);
-            QColor fill = kindColor(before->kind);
-            fill.setAlpha(200);
-            rect->setBrush(fill);
-            rect->setPen(QPen(fill.darker(140), 1.0, Qt::DashLine));
-            const Moving motion{rect, double(before->lower), double(before->upper), double(before->offset),
-                                isL2 ? -double(before->size) - plot->yAxis->range().upper * kKiB * 0.2
-                                     : plot->yAxis->range().upper * kKiB * 1.2,
-                                double(before->size), fill, 200, 0};
-            panel.moving.push_back(motion);
-            placeRectangle(motion, moveProgress_);
-        }
+    if (animating)
+        drawLeaving(panel);
     if (isL2) {
         const double budget = double(budget_) / kKiB;
         // Labels at the left (budget), middle (lower bound) and right (peak) so close lines stay readable.
@@ -370,6 +352,35 @@ void MemoryTimeline::drawPanel(Panel& panel)
     plot->replot(dragging_ || animating ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
 }
 
+// What the last re-plan moved from this panel to the other one: dashed rectangles that slide out
+// over the edge facing it and fade.
+void MemoryTimeline::drawLeaving(Panel& panel)
+{
+    const double range = panel.plot->yAxis->range().upper * kKiB;
+    for (auto before = previousPlacements_.constBegin(); before != previousPlacements_.constEnd(); ++before) {
+        if (QString::fromStdString(before->level) != panel.level || panel.items.contains(before.key()) ||
+            !currentLevels_.contains(before.key()))
+            continue;
+        auto* rect = new QCPItemRect(panel.plot);
+        QColor fill = kindColor(before->kind);
+        fill.setAlpha(200);
+        rect->setBrush(fill);
+        rect->setPen(QPen(fill.darker(140), 1.0, Qt::DashLine));
+        const double exit = &panel == l2_.get() ? -double(before->size) - range * 0.2 : range * 1.2;
+        const Moving motion{rect, double(before->lower), double(before->upper), double(before->offset), exit,
+                            double(before->size), fill, 200, 0};
+        panel.moving.push_back(motion);
+        placeRectangle(motion, moveProgress_);
+    }
+}
+
+const MemoryTimeline::Panel* MemoryTimeline::panelOf(const QString& level) const
+{
+    if (level == "L2")
+        return l2_.get();
+    return !level.isEmpty() && level == l3_->level ? l3_.get() : nullptr;
+}
+
 void MemoryTimeline::placeRectangle(const Moving& motion, double progress)
 {
     const double offset = motion.fromOffset + (motion.toOffset - motion.fromOffset) * progress;
@@ -396,14 +407,13 @@ bool MemoryTimeline::isMoving() const { return moveAnimation_ && moveProgress_ <
 
 QStringList MemoryTimeline::arrivingTensors(const QString& level) const
 {
-    const Panel* panel = level == "L2" ? l2_.get() : (level == l3_->level ? l3_.get() : nullptr);
+    const Panel* panel = panelOf(level);
     return panel && isMoving() ? panel->arriving : QStringList();
 }
 
 std::optional<QRectF> MemoryTimeline::drawnRectangle(const TensorPlacement& placement) const
 {
-    const QString level = QString::fromStdString(placement.level);
-    const Panel* panel = level == "L2" ? l2_.get() : (level == l3_->level ? l3_.get() : nullptr);
+    const Panel* panel = panelOf(QString::fromStdString(placement.level));
     const QString key = motionKey(placement);
     if (!panel || !panel->items.contains(key))
         return std::nullopt;

@@ -77,8 +77,9 @@ private:
     void redraw();
     void drawPanel(Panel& panel);
     static void placeRectangle(const Moving& motion, double progress);
+    void drawLeaving(Panel& panel);
+    const Panel* panelOf(const QString& level) const; // nullptr for a level without a panel
     void onMoveFrame(double progress);
-    bool hasPrevious() const;
     void onPress(QMouseEvent* event);
     void onMove(QMouseEvent* event);
     void onRelease(QMouseEvent* event);

@@ -201,7 +201,6 @@ void ScampView::onStepSelected(int step)
 {
     planes_->setStep(step);
     updateStepLabel();
-    emit stepChanged(step);
 }
 
 void ScampView::updateStepLabel()

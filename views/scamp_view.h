@@ -69,7 +69,6 @@ signals:
     void saveProgramRequested();
     void runRequested();
     void stopRequested();
-    void stepChanged(int step);
 
 private:
     void onStepSelected(int step);

@@ -86,12 +86,14 @@ bool ScampWorkbench::isKernelsFile(const QString& path)
     return document.isObject() && document.object().value("kernels").isArray();
 }
 
-bool ScampWorkbench::isRunning() const { return runner_->isRunning(); }
+void ScampWorkbench::showProblem(const QString& message) { view_->showMessage(message, true); }
 
-void ScampWorkbench::showProblem(const QString& message)
+// Stops a search whose results no longer apply (other kernels, or a program the user opened).
+void ScampWorkbench::abandonSearch()
 {
-    view_->showMessage(message, true);
-    emit problemShown(message);
+    runner_->abandon();
+    ticker_->stop();
+    view_->setRunning(false);
 }
 
 bool ScampWorkbench::openKernels(const QString& path)
@@ -105,9 +107,7 @@ bool ScampWorkbench::openKernels(const QString& path)
         showProblem(QString::fromStdString(error.what()));
         return false;
     }
-    runner_->abandon();
-    ticker_->stop();
-    view_->setRunning(false);
+    abandonSearch();
     set_ = std::move(set);
     kernels_ = std::move(kernels);
     kernelsPath_ = path;
@@ -163,11 +163,8 @@ bool ScampWorkbench::openProgram(const QString& path)
         showProblem(QString::fromStdString(error.what()));
         return false;
     }
-    if (runner_->isRunning()) {
-        runner_->abandon();
-        ticker_->stop();
-        view_->setRunning(false);
-    }
+    if (runner_->isRunning())
+        abandonSearch();
     showProgram(program);
     if (trace_->problem.empty())
         verifyShown(QString("%1: %2 instructions.").arg(QFileInfo(path).fileName()).arg(program.instructions.size()));

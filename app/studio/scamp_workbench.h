@@ -47,8 +47,6 @@ public:
     void run();
     void stop();
 
-    bool isRunning() const;
-    bool hasKernels() const { return kernels_.has_value(); }
     const scamp::KernelSet* kernelSet() const { return set_ ? &*set_ : nullptr; }
     const scamp::ApproximatedKernels* kernels() const { return kernels_ ? &*kernels_ : nullptr; }
     const std::optional<scamp::Program>& program() const { return program_; }
@@ -63,10 +61,10 @@ signals:
     void kernelsOpened(const QString& path);
     void traceShown();
     void searchFinished();
-    void problemShown(const QString& message);
 
 private:
     void showProblem(const QString& message);
+    void abandonSearch();
     void showProgram(const scamp::Program& program);
     void verifyShown(const QString& what);
     void onImproved(const scamp::SearchProgress& progress, const scamp::Program& program);
