@@ -2,11 +2,12 @@
 // the offsets the guide's constructor shows (124692 bytes), the buffers between nodes sharing a
 // dynamic block placed by the memory planner (11264 bytes: OutputStep4 reuses OutputStep2's bytes),
 // checked by the independent plan validator; tensors moved to L3 as the L2 budget shrinks, and the
-// budget error.
+// budget error; the preferred L3 Ram and flash among several.
 #include "CNN_Generators.h"
 #include "gap/model_api/model_registry.h"
 #include "memory/plan_validator.h"
 #include "tiler/graph_allocation.h"
+#include "tiler/l3_devices.h"
 #include "tiler/model_check.h"
 #include "tiler/privileged_flash.h"
 
@@ -302,6 +303,53 @@ private slots:
         QVERIFY(!reported("the only flash device"));
         model.options.privilegedFlash = int(MemoryLocation::L3Priority1);
         QVERIFY(reported("does not declare"));
+    }
+
+    // AT_GRAPH_PREF_L3_EXEC and AT_GRAPH_PREF_L3_HOME pick the L3 Ram (and its budget) and the flash
+    // of the constants image among several; without them the guide's defaults (HyperRam, HyperFlash)
+    // when declared, else the first declared.
+    void preferredL3DevicesAreUsed()
+    {
+        mnistModel();
+        AT_SetGraphCtrl(AT_GRAPH_PREF_L3_EXEC, AT_OPT_VAL(AT_MEM_L3_OSPIRAM));
+        AT_SetGraphCtrl(AT_GRAPH_PREF_L3_HOME, AT_OPT_VAL(AT_MEM_L3_DEFAULTFLASH));
+        KernelModel model = gap::currentModel();
+        QCOMPARE(model.options.preferredL3Ram, int(MemoryLocation::L3OspiRam));
+        QCOMPARE(model.options.preferredL3Flash, int(MemoryLocation::L3DefaultFlash));
+        const auto device = [](MemoryLocation location, std::uint64_t size, const char* name, const char* file) {
+            MemoryDevice result;
+            result.location = location;
+            result.size = size;
+            result.baseName = name;
+            result.constFile = file;
+            return result;
+        };
+        model.devices = {device(MemoryLocation::L3DefaultRam, 1000, "Small_L3", ""),
+                         device(MemoryLocation::L3OspiRam, 8 << 20, "Big_L3", ""),
+                         device(MemoryLocation::L3HyperFlash, 16 << 20, "0", "Hyper.dat"),
+                         device(MemoryLocation::L3DefaultFlash, 16 << 20, "0", "Default.dat")};
+        QCOMPARE(executionL3Ram(model)->baseName, std::string("Big_L3"));
+        QCOMPARE(executionL3RamBytes(model), std::uint64_t(8 << 20));
+        QCOMPARE(homeFlash(model)->constFile, std::string("Default.dat"));
+        const GraphAllocation big = allocateGraph(model, model.graphs.front(), 20000);
+        QVERIFY2(big.ok, big.error.c_str());
+        QVERIFY(big.l3Static + big.l3Dynamic > 1000);
+
+        // The guide's defaults: HyperRam is not declared, so the first Ram; HyperFlash is.
+        model.options.preferredL3Ram = int(MemoryLocation::L3HyperRam);
+        model.options.preferredL3Flash = int(MemoryLocation::L3HyperFlash);
+        QCOMPARE(executionL3Ram(model)->baseName, std::string("Small_L3"));
+        QCOMPARE(homeFlash(model)->constFile, std::string("Hyper.dat"));
+        const GraphAllocation small = allocateGraph(model, model.graphs.front(), 20000);
+        QVERIFY(!small.ok);
+        QVERIFY2(small.error.find("the L3 budget is 1000") != std::string::npos, small.error.c_str());
+
+        // The privileged flash is never the home of the image.
+        model.options.privilegedFlash = int(MemoryLocation::L3HyperFlash);
+        QCOMPARE(homeFlash(model)->constFile, std::string("Default.dat"));
+        model.devices.clear();
+        QVERIFY(executionL3Ram(model) == nullptr && homeFlash(model) == nullptr);
+        QCOMPARE(executionL3RamBytes(model), std::uint64_t(model.options.l3Size));
     }
 
     void inconsistentSizesAreNamed()

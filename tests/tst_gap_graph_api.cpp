@@ -1,11 +1,13 @@
 // The graph part of the C Autotiler model API: the guide's MNIST graph model builds the expected
 // devices, options and graph, checkModel() names each kind of graph error, the graph builders stop
 // at once (exit status 1) on errors they can see alone, and the guide's MnistModel.c compiles as C
-// against our headers. Code generation for graphs is not covered here.
+// against our headers. Code generation for graphs is not covered here, except where
+// AT_KERNEL_NOSOLUTION_ERROR off drops a layer.
 #include "AutoTilerLib.h"
 #include "CNN_Generators.h"
 #include "gap/model_api/model_registry.h"
 #include "gap_toolchain.h"
+#include "tiler/code_generator.h"
 #include "tiler/model_check.h"
 
 #include "child_process.h"
@@ -544,6 +546,87 @@ private slots:
         const ChildOutcome outcome = runInChild(error.body);
         QCOMPARE(outcome.exitStatus, 1);
         QVERIFY2(outcome.errorOutput.find(error.expected) != std::string::npos, outcome.errorOutput.c_str());
+    }
+
+    // AT_KERNEL_NOSOLUTION_ERROR off: a layer without a tiling in L1 is dropped when declared, its
+    // generator returns 0 (UserKernel() NULL), and the model can fall back to another; on (the
+    // default) the layer stays and the failure waits for GenerateTilingCode().
+    void noSolutionErrorOffDropsLayersWithoutTiling()
+    {
+        const auto conv = [](const char* name) {
+            return CNN_ConvolutionPoolReLU(name, 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, 32, 64, 12, 12, KOP_CONV_DP,
+                                           5, 5, 1, 1, 1, 1, 0, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELU);
+        };
+        const auto declareEarlier = [] {
+            LoadCNNLibrary();
+            CNN_SoftMax("Earlier", 0, 2, 2, 15, 15, 1, 1, 10, KOP_SOFTMAX);
+        };
+        SetL1MemorySize(2000);
+        declareEarlier();
+        QCOMPARE(conv("Conv"), 1);  // the default: kept, reported at generation
+        QVERIFY(gap::currentModel().findUserKernel("Conv") != nullptr);
+        QVERIFY(gap::currentModel().droppedKernels.empty());
+
+        gap::resetModel();
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        SetGeneratedFilesNames("Fallback.c", "Fallback.h");
+        SetL1MemorySize(2000);
+        AT_SetGraphCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+        declareEarlier();
+        QCOMPARE(conv("Conv"), 0);
+        tiler::KernelModel& model = gap::currentModel();
+        QVERIFY(model.findUserKernel("Conv") == nullptr);
+        QCOMPARE(model.userKernels.size(), std::size_t(1));
+        QCOMPARE(model.items.size(), std::size_t(1));
+        QCOMPARE(model.droppedKernels.size(), std::size_t(1));
+        const std::string reason = model.droppedKernels[0].second;
+        QVERIFY2(reason.find("raise the L1 budget to at least ") != std::string::npos, reason.c_str());
+        const unsigned minimum = unsigned(std::stoul(reason.substr(reason.rfind(' ') + 1)));
+        QVERIFY(minimum > 2000);
+
+        // A direct UserKernel() call gets NULL the same way.
+        QVERIFY(UserKernel("Direct", KernelDimensions(1, 64, 64, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+                           CArgs(1, TCArg("short int *", "In")), Calls(0),
+                           KerArgs(1, KerArg("In", OBJ_IN_NTILED, 64, 64, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0)))
+                == nullptr);
+        QCOMPARE(model.droppedKernels.size(), std::size_t(2));
+
+        // The fallback: the same layer under the same name once the budget is the one named.
+        SetL1MemorySize(minimum - 1);
+        QCOMPARE(conv("Conv"), 0);
+        SetL1MemorySize(minimum);
+        QCOMPARE(conv("Conv"), 1);
+        QCOMPARE(model.userKernels.size(), std::size_t(2));
+        QCOMPARE(model.items.size(), std::size_t(2));
+        QCOMPARE(model.items[1].index, std::size_t(1));
+        QVERIFY(tiler::checkModel(model).empty());
+        model.options.outputDir = out.path().toStdString();
+        const tiler::GenerationResult generated = tiler::generateTilingCode(model);
+        QVERIFY2(generated.ok, generated.error.c_str());
+        QVERIFY(generated.log.find("user kernel Conv: dropped when declared") != std::string::npos);
+        QVERIFY(generated.log.find("user kernel Direct: dropped when declared") != std::string::npos);
+        QVERIFY(QFile::exists(out.filePath(QStringLiteral("Fallback.c"))));
+
+        // A graph node calling a dropped layer says so.
+        gap::resetModel();
+        SetMemoryDeviceInfos(2, AT_MEM_L1, 2000, "L1", 0, 0, AT_MEM_L2, 300 * 1024, "L2", 0, 0);
+        AT_SetGraphCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+        LoadCNNLibrary();
+        QCOMPARE(conv("Conv"), 0);
+        CreateGraph("G",
+                    CArgs(4, TCArgInfo("short int *", "In", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
+                          TCArgInfo("short int *", "W", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
+                          TCArgInfo("short int *", "B", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
+                          TCArgInfo("short int *", "Out", ARG_SCOPE_ARG, ARG_DIR_OUT, AT_MEM_L2, AT_MEM_UNDEF, 0)),
+                    0);
+        AddNode("Conv", Bindings(4, GNodeArg(GNA_IN, "In", 0), GNodeArg(GNA_IN, "W", 0), GNodeArg(GNA_IN, "B", 0),
+                                 GNodeArg(GNA_OUT, "Out", 0)));
+        CloseGraph();
+        const std::vector<std::string> problems = tiler::checkModel(gap::currentModel());
+        QVERIFY(std::any_of(problems.begin(), problems.end(), [](const std::string& problem) {
+            return problem.find("user kernel Conv was dropped (AT_KERNEL_NOSOLUTION_ERROR is off)") != std::string::npos;
+        }));
     }
 
     void guideModelCompilesAsC()

@@ -6,6 +6,7 @@
 #include "tiler/graph_emitter.h"
 #include "tiler/graph_report.h"
 #include "tiler/kernel_emitter.h"
+#include "tiler/l3_devices.h"
 #include "tiler/model_json.h"
 #include "tiler/privileged_flash.h"
 #include "tiler/tile_solver.h"
@@ -131,14 +132,11 @@ GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std
     symbols.l2 = l2 && !l2->baseName.empty() && l2->baseName != model.options.l2Symbol ? l2->baseName
                                                                                           : graph.name + "_L2_Memory";
     symbols.l2Dynamic = symbols.l2 + "_Dyn";
-    const MemoryDevice* l3 = findDevice(model, [](const MemoryDevice& d) { return isL3RamMemory(d.location); });
+    const MemoryDevice* l3 = executionL3Ram(model);
     symbols.l3 = l3 && !l3->baseName.empty() ? l3->baseName : graph.name + "_L3_Memory";
     symbols.l3Dynamic = symbols.l3 + "_Dyn";
     const MemoryDevice* privileged = privilegedFlashDevice(model);
-    const MemoryDevice* flash = nullptr;  // the ordinary flash: the first other device with an image file
-    for (const MemoryDevice& device : model.devices)
-        if (!flash && !device.constFile.empty() && &device != privileged)
-            flash = &device;
+    const MemoryDevice* flash = homeFlash(model);
     symbols.flashFile = flash ? flash->constFile : graph.name + "_L3_Flash_Const.dat";
     symbols.privilegedFlashFile = privileged ? privileged->constFile : std::string();
     return symbols;
@@ -224,6 +222,8 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
     tilings.reserve(model.userKernels.size());
     std::uint64_t l1Used = 0, l2Used = 0;
     std::ostringstream log;
+    for (const auto& [name, reason] : model.droppedKernels)
+        log << "user kernel " << name << ": dropped when declared (AT_KERNEL_NOSOLUTION_ERROR off): " << reason << "\n";
     // Every kernel is solved before reporting, so a failure names the budget the whole model needs.
     std::vector<std::string> failures;
     std::uint64_t modelMinimumL1 = 0;

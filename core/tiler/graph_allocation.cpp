@@ -1,4 +1,5 @@
 #include "tiler/graph_allocation.h"
+#include "tiler/l3_devices.h"
 #include "tiler/privileged_flash.h"
 
 #include "memory/memory_planner.h"
@@ -749,10 +750,10 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         return allocation;
     }
     const std::uint64_t l3Needed = allocation.l3Static + allocation.l3Dynamic;
-    if (l3Needed > model.options.l3Size) {
+    if (const std::uint64_t l3Bytes = executionL3RamBytes(model); l3Needed > l3Bytes) {
         allocation.error = "graph " + graph.name + ": with " + std::to_string(l2Budget) + " bytes of L2 it needs " +
-                           bytesText(l3Needed) + " of L3 RAM, the L3 budget is " +
-                           std::to_string(model.options.l3Size) + "; raise the L3 or the L2 budget";
+                           bytesText(l3Needed) + " of L3 RAM, the L3 budget is " + std::to_string(l3Bytes) +
+                           "; raise the L3 or the L2 budget";
         return allocation;
     }
     allocation.ok = true;

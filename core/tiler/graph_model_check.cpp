@@ -161,6 +161,14 @@ private:
                      "to SetMemoryDeviceInfos()");
     }
 
+    const std::string* droppedReason(const std::string& kernel) const
+    {
+        for (const auto& [name, reason] : model_.droppedKernels)
+            if (name == kernel)
+                return &reason;
+        return nullptr;
+    }
+
     std::optional<NodeCallee> calleeOf(const std::string& name) const
     {
         if (const UserKernel* kernel = model_.findUserKernel(name))
@@ -183,6 +191,9 @@ private:
                 if (model_.findBasicKernel(node.kernel) != nullptr)
                     report(label + ": " + node.kernel + " is a basic kernel; a graph node calls a user kernel or a "
                                                         "kernel group, declare one that calls it");
+                else if (const std::string* reason = droppedReason(node.kernel))
+                    report(label + ": user kernel " + node.kernel + " was dropped (AT_KERNEL_NOSOLUTION_ERROR is off): "
+                           + *reason + "; check the generator's result and declare another kernel under that name");
                 else
                     report(label + ": no user kernel or kernel group named " + node.kernel
                            + "; declare it (UserKernel(), a CNN_* generator or a kernel group) or fix the AddNode() name");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::tiler {
@@ -231,6 +232,13 @@ struct GenerationOptions {
     // a whole argument in L1, or one chunk across all input planes of a tile.
     bool promoteBuffers = true;
     bool promotePartialBuffers = true;
+    // AT_KERNEL_NOSOLUTION_ERROR: off, a user kernel without a tiling in the L1 budget is dropped
+    // when declared (UserKernel() returns NULL, a CNN generator 0) so the model can try another.
+    bool noSolutionError = true;
+    // AT_GRAPH_PREF_L3_EXEC / AT_GRAPH_PREF_L3_HOME: the L3 Ram and the flash a graph uses when the
+    // model declares several (MemoryLocation values; the guide's defaults are HyperRam and HyperFlash).
+    int preferredL3Ram = 3;
+    int preferredL3Flash = 7;
 };
 
 // Memory devices of the graph API (values match the C API's AT_MEM_*).
@@ -342,6 +350,8 @@ struct KernelModel {
     std::vector<UserKernel> userKernels;
     std::vector<KernelGroup> groups;
     std::vector<ModelItem> items;
+    // User kernels dropped for want of a tiling (AT_KERNEL_NOSOLUTION_ERROR off): name, the solver's reason.
+    std::vector<std::pair<std::string, std::string>> droppedKernels;
 
     const BasicKernel* findBasicKernel(const std::string& name) const;
     const UserKernel* findUserKernel(const std::string& name) const;

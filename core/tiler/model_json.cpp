@@ -134,7 +134,8 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"dump_graph_outputs", &GenerationOptions::dumpGraphOutputs},
     {"noinline_kernels", &GenerationOptions::noinlineKernels},
     {"promote_buffers", &GenerationOptions::promoteBuffers},
-    {"promote_partial_buffers", &GenerationOptions::promotePartialBuffers}};
+    {"promote_partial_buffers", &GenerationOptions::promotePartialBuffers},
+    {"no_solution_error", &GenerationOptions::noSolutionError}};
 
 json optionsJson(const GenerationOptions& options)
 {

@@ -623,6 +623,7 @@ TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, s
     if (std::string problem = solver.prepare(); !problem.empty()) {
         TileSolverResult result;
         result.error = problem;
+        result.badKernel = true;
         return result;
     }
     if (kernel.l2StagingLimit > 0)

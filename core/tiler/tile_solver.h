@@ -17,6 +17,7 @@ struct TileSolverResult {
     KernelTiling tiling;
     std::string error;             // names the kernel, the arguments and the fix
     std::uint64_t minimumL1 = 0;   // smallest budget with a solution (0 when none exists at all)
+    bool badKernel = false;        // the kernel itself is malformed (no budget would help)
 };
 
 // The L1 promotions the solver may choose (AT_KERNEL_BUFFER_PROMOTE and

@@ -82,6 +82,8 @@ Object_T *KerArg(const char *KerArgName, Object_Type_T ObjType, unsigned int W, 
                  unsigned int ItemSize, unsigned int TileOverlap, KernelArgConstraints_T Constraint,
                  unsigned int PreferedTileSize, const char *CArgName, unsigned int NextPlaneUpdate);
 
+/* Returns NULL, and adds nothing, when AT_KERNEL_NOSOLUTION_ERROR is off and no tiling fits the
+ * L1 budget; with the option on (the default) such a kernel is reported by GenerateTilingCode(). */
 Kernel_T *UserKernel(const char *TemplateName, KernelDimensionT *KerDim, KernelIterationT *KerIter,
                      Tile_Orientation_T Orientation, CKernel_Arg_T **CArg, CKernelCall_T **CCalls,
                      Object_T **KerArg);

@@ -48,7 +48,9 @@ void LoadCNNLibrary(void);
  * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
  * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
  * graph. PoolPad must be 0 and pooling dilation 1 (for padded pooling use CNN_PoolReLU after the
- * convolution). Returns 1 when the layer was generated; errors stop generation with a message. */
+ * convolution). Returns 1 when the layer was generated; errors stop generation with a message.
+ * Every generator here returns 0, and adds nothing, when AT_KERNEL_NOSOLUTION_ERROR is off and its
+ * layer has no tiling in the L1 budget: the model may then try another generator. */
 int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,
                             int In_DataSize, int Filter_DataSize, int Bias_DataSize, int Out_DataSize,
                             int In_Q, int Filter_Q, int Bias_Q, int Out_Q,

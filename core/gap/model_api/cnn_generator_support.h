@@ -33,6 +33,32 @@ inline void requirePositive(const char* name, std::initializer_list<std::pair<co
             layerError(name, std::string(what) + " is " + std::to_string(value) + ", expected 1 to 65536");
 }
 
+// One CNN generator call. Its user kernel is checked for a tiling (AT_KERNEL_NOSOLUTION_ERROR
+// off) when the generator concludes, after it has completed the kernel; `return layer.conclude();`
+// gives the generator's result: 1, or 0 when the kernel was dropped.
+class LayerDeclaration {
+public:
+    explicit LayerDeclaration(const char* name) : name_(name ? name : "") { ++registry().layersInProgress; }
+    ~LayerDeclaration()
+    {
+        if (!concluded_)  // a layer error thrown in an embedded build
+            --registry().layersInProgress;
+    }
+    LayerDeclaration(const LayerDeclaration&) = delete;
+    LayerDeclaration& operator=(const LayerDeclaration&) = delete;
+
+    int conclude()
+    {
+        concluded_ = true;
+        --registry().layersInProgress;
+        return keepKernelIfItTiles(name_) ? 1 : 0;
+    }
+
+private:
+    std::string name_;
+    bool concluded_ = false;
+};
+
 // The user kernel a generator has just declared, to add what the C API cannot say.
 inline tessera::tiler::UserKernel& declaredKernel(const char* name)
 {

@@ -18,6 +18,7 @@ using tessera::gap::convLayerGeometry;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::declaredKernel;
 using tessera::gap::declarePoolingKernel;
+using tessera::gap::LayerDeclaration;
 
 constexpr const char* kShort = "short int * __restrict__";
 
@@ -144,6 +145,7 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                             int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
                             int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
@@ -194,7 +196,7 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                            KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                                   "Out", 0)));
     finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy, ConvPad);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Filter_DataSize,
@@ -202,6 +204,7 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                    int Filter_InL3, int Bias_InL3, int Out_InL3, int InDim, int OutDim, KernelOper_T LinearOper,
                    KernelOper_T ReLUOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
@@ -225,13 +228,14 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                  int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,
                  int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
@@ -246,12 +250,13 @@ int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int 
         layerError(Name, "pooling dilation must be 1");
     declarePoolingKernel({Name, "KerPoolReLU", kShort, 2, Feat, Width, Height, Fpx, Fpy, Spx, Spy, PoolPad,
                           PoolOper == KOP_MAXPOOL ? 1 : 2, ReLUOper == KOP_RELU ? 1u : 0u});
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                    int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
@@ -285,13 +290,14 @@ int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
     kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
     for (tessera::tiler::KernelArgument& arg : kernel.args)
         arg.planePerInput = arg.name == "Out";
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int In2_DataSize, int Out_DataSize,
                int In1_Q, int In2_Q, int Out_Q, int In1_InL3, int In2_InL3, int Out_InL3, int InFeat, int OutFeat,
                int Width, int Height, KernelOper_T AddMatOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In1_InL3, (void) In2_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Out_DataSize});
@@ -320,7 +326,7 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int In2_DataSize, int Bias_DataSize,
@@ -328,6 +334,7 @@ int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                int Bias_InL3, int Out_InL3, int ColM1, int LineM1, int ColM2, int LineM2, int Width, int Height,
                int Scx, int Scy, KernelOper_T MatMulOper, KernelOper_T ReLUOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In1_InL3, (void) In2_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Bias_DataSize, Out_DataSize});
@@ -357,12 +364,13 @@ int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(ColM2), unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(LineM1) * unsigned(ColM1) * unsigned(ColM2);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
@@ -381,7 +389,7 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
                KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = unsigned(Dim);
-    return 1;
+    return layer.conclude();
 }
 
 }  // extern "C"

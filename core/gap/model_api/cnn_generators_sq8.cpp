@@ -18,6 +18,7 @@ using tessera::gap::finishConvolutionKernel;
 using tessera::gap::layerError;
 using tessera::gap::requirePositive;
 using tessera::gap::declarePoolingKernel;
+using tessera::gap::LayerDeclaration;
 
 constexpr const char* kChar = "signed char * __restrict__";
 constexpr const char* kUChar = "unsigned char * __restrict__";
@@ -125,6 +126,7 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
                                int Dcx, int Dcy, int Scx, int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy,
                                int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
     const unsigned act = activationArgument(Name, ActOper, ActCap);
@@ -175,12 +177,13 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
                        KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Out", 0)));
     finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy, ConvPad);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
                       int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
     if (LinearOper != KOP_LINEAR)
@@ -204,12 +207,13 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
                        KerArg("ScaleN", OBJ_IN_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
                     int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     if (PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
         layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
@@ -218,12 +222,13 @@ int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Widt
         layerError(Name, "pooling dilation must be 1");
     declarePoolingKernel({Name, "KerPoolAct_SQ8", kChar, 1, Feat, Width, Height, Fpx, Fpy, Spx, Spy, PoolPad,
                           poolCode(PoolOper), act});
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
                        KernelOper_T PoolOper)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     if (PoolOper != KOP_GLOBAL_AVGPOOL)
         layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
@@ -252,12 +257,13 @@ int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int W
     kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
     for (tessera::tiler::KernelArgument& arg : kernel.args)
         arg.planePerInput = arg.name == "Out";
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
                    KernelOper_T AddMatOper, int In1_Scale, int In2_Scale, int ScaleN)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     if (AddMatOper != KOP_MATADD && AddMatOper != KOP_MATADD_RELU)
         layerError(Name, "the operation must be KOP_MATADD or KOP_MATADD_RELU");
@@ -281,12 +287,13 @@ int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
-    return 1;
+    return layer.conclude();
 }
 
 int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,
                     int In_ScaleN, int In_Q)
 {
+    LayerDeclaration layer(Name);
     (void) Ctrl;
     if (SoftMaxOper != KOP_SOFTMAX)
         layerError(Name, "the operation must be KOP_SOFTMAX");
@@ -303,7 +310,7 @@ int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOpe
                KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = unsigned(Dim);
-    return 1;
+    return layer.conclude();
 }
 
 }  // extern "C"

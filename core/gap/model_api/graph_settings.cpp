@@ -225,6 +225,9 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     case AT_GRAPH_NOINLINE_NODE: options.noinlineKernels = control.value != 0; break;
     case AT_KERNEL_BUFFER_PROMOTE: options.promoteBuffers = control.value != 0; break;
     case AT_KERNEL_PARTIAL_BUFFER_PROMOTE: options.promotePartialBuffers = control.value != 0; break;
+    case AT_KERNEL_NOSOLUTION_ERROR: options.noSolutionError = control.value != 0; break;
+    case AT_GRAPH_PREF_L3_EXEC: options.preferredL3Ram = int(control.value); break;
+    case AT_GRAPH_PREF_L3_HOME: options.preferredL3Flash = int(control.value); break;
     default: break;
     }
     std::vector<tiler::GraphControl>& controls = currentModel().graphControls;

@@ -110,6 +110,7 @@ struct ModelRegistry {
     ObjectArena arena;
     std::optional<std::size_t> openGroup;  // index into model.groups while a group is open
     std::optional<std::size_t> openGraph;  // index into model.graphs between CreateGraph and CloseGraph
+    int layersInProgress = 0;  // CNN generator calls under way (they check their kernel when complete)
 };
 
 ModelRegistry& registry();
@@ -119,6 +120,12 @@ tiler::KernelModel& currentModel();
 // Forgets the model, its options, the open group or graph and every object handed out (tests only: a
 // model program builds one model per process).
 void resetModel();
+
+// With AT_KERNEL_NOSOLUTION_ERROR off: true when the user kernel `name`, just declared, has a
+// tiling in the current L1 budget; otherwise it is withdrawn from the model (and its group), the
+// reason noted in model.droppedKernels, and false returned. With the option on (the default)
+// always true: a kernel without a tiling is reported when the code is generated.
+bool keepKernelIfItTiles(const std::string& name);
 
 // Problems of the build sequence itself that the model cannot show: a group or graph left open.
 std::vector<std::string> unfinishedBuildProblems();

@@ -71,6 +71,9 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
         model.items.push_back({tiler::ModelItem::Kind::UserKernel, index});
     }
     model.userKernels.push_back(std::move(kernel));
+    // A CNN generator checks its kernel once it has added what the C API cannot say (padding...).
+    if (state.layersInProgress == 0 && !keepKernelIfItTiles(name))
+        return nullptr;
     return state.arena.make(Kernel_S{index});
 }
 
