@@ -456,6 +456,51 @@ private slots:
         }
     }
 
+    // AT_GRAPH_DUMP_TENSOR_TO_FILE at the smallest L2 (tensors between nodes in L3 RAM): the same
+    // dumps land in <node>.<tensor>.bin files, element for element the reference's, and the output
+    // only says where; the checksums are still printed.
+    void tensorDumpsGoToFiles()
+    {
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 59u, {QStringLiteral("-DTRACED"), QStringLiteral("-DTRACED_TO_FILE")}));
+        const std::vector<int16_t> input = readValues(graph.work.filePath(QStringLiteral("input.bin")), 28 * 28);
+        const std::vector<std::vector<int16_t>> stages = graph.stages(input);
+        const ProcessResult refused = generateGraph(graph, graph.work.filePath(QStringLiteral("refused")),
+                                                    {QStringLiteral("--l2"), QStringLiteral("4096")});
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("raise the L2 budget to at least (\\d+) bytes")).match(refused.err + refused.out);
+        QVERIFY2(smallest.hasMatch(), qPrintable(refused.err + refused.out));
+        const QString out = graph.work.filePath(QStringLiteral("smallest"));
+        const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), smallest.captured(1)});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+        const QString harness = out + QStringLiteral("/harness");
+        QVERIFY(buildHarness(out, 1, harness));
+        const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                    graph.work.filePath(QStringLiteral("output.bin"))};
+        const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+        QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+
+        const QStringList lines = ran.out.split(QLatin1Char('\n'));
+        QVERIFY(parseDumps(lines).isEmpty());
+        QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^Node \\S+: checksum "))).size(), 4);
+        const struct {
+            QString node, tensor;
+            std::vector<int16_t> expected;
+        } dumps[] = {{QStringLiteral("Conv5x5ReLUMaxPool2x2_1"), QStringLiteral("OutputStep2"), stages[0]},
+                     {QStringLiteral("Conv5x5ReLUMaxPool2x2_1"), QStringLiteral("OutputStep3"), stages[1]},
+                     {QStringLiteral("MnistCNN"), QStringLiteral("Output0"), graph.expected}};
+        for (const auto& dump : dumps) {
+            const QString file = dump.node + QLatin1Char('.') + dump.tensor + QStringLiteral(".bin");
+            QVERIFY2(lines.contains(QStringLiteral("Node %1: dump %2 %3 x 2 B to %4")
+                                        .arg(dump.node, dump.tensor).arg(dump.expected.size()).arg(file)),
+                     qPrintable(ran.out));
+            QCOMPARE(QFileInfo(out + QLatin1Char('/') + file).size(), qint64(dump.expected.size() * 2));
+            QCOMPARE(readValues(out + QLatin1Char('/') + file, dump.expected.size()), dump.expected);
+        }
+        QVERIFY(compilesForGap(out));
+    }
+
     // The guide's model generated re-entrant (-R): execution A is suspended after every layer and,
     // while it waits, execution B of the same graph runs to the end in its own context; A resumes
     // until done. Both equal the reference. Then A is suspended, started again from the first layer

@@ -143,7 +143,7 @@ std::string traceCall(const std::string& node, const GraphTensor& tensor, const 
 
 // After node n: the checksums and dumps AT_GRAPH_CHECKSUM, AT_GRAPH_DUMP_TENSOR (and _ONE_NODE)
 // ask for, and after the last node the graph outputs for AT_GRAPH_DUMP_GRAPH_OUTPUTS. Constants
-// are not traced.
+// are not traced. AT_GRAPH_DUMP_TENSOR_TO_FILE sends every dump to a file of its own.
 std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std::size_t n,
                          const GraphAllocation& allocation, const GraphSymbols& symbols,
                          const std::string& argumentPrefix)
@@ -151,6 +151,7 @@ std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std:
     const GenerationOptions& options = model.options;
     const GraphNode& node = graph.nodes[n];
     const bool dumpNode = options.dumpTensorMask != 0 && (options.dumpOneNode.empty() || options.dumpOneNode == node.kernel);
+    const char* dump = options.dumpTensorsToFile ? "AT_TRACE_DUMP_TO_FILE" : "AT_TRACE_DUMP";
     std::string out;
     for (const GraphNodeBinding& binding : node.bindings) {
         const GraphTensor* tensor = allocation.find(binding.symbol);
@@ -161,14 +162,14 @@ std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std:
         if (options.checksumTensors && output)
             out += traceCall(node.kernel, *tensor, symbols, argumentPrefix, "AT_TRACE_CHECKSUM");
         if (dumpNode && (output ? (options.dumpTensorMask & 1u) : (options.dumpTensorMask & 2u)))
-            out += traceCall(node.kernel, *tensor, symbols, argumentPrefix, "AT_TRACE_DUMP");
+            out += traceCall(node.kernel, *tensor, symbols, argumentPrefix, dump);
     }
     if (options.dumpGraphOutputs && n + 1 == graph.nodes.size())
         for (const GraphArgument& argument : graph.arguments)
             if (argument.scope == GraphArgScope::Argument && argument.direction != GraphArgDirection::In &&
                 argument.direction != GraphArgDirection::ConstIn)
                 if (const GraphTensor* tensor = allocation.find(argument.carg.name))
-                    out += traceCall(graph.name, *tensor, symbols, argumentPrefix, "AT_TRACE_DUMP");
+                    out += traceCall(graph.name, *tensor, symbols, argumentPrefix, dump);
     return out;
 }
 

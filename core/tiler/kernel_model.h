@@ -226,6 +226,7 @@ struct GenerationOptions {
     unsigned dumpTensorMask = 0;
     std::string dumpOneNode;
     bool dumpGraphOutputs = false;
+    bool dumpTensorsToFile = false;  // AT_GRAPH_DUMP_TENSOR_TO_FILE: the dumps go to <node>.<tensor>.bin files
     // AT_GRAPH_NOINLINE_NODE: user kernels and groups are defined noinline.
     bool noinlineKernels = false;
     // AT_KERNEL_BUFFER_PROMOTE / AT_KERNEL_PARTIAL_BUFFER_PROMOTE: whether the tile solver may keep

@@ -132,6 +132,7 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"operation_infos", &GenerationOptions::operationInfos},
     {"checksum_tensors", &GenerationOptions::checksumTensors},
     {"dump_graph_outputs", &GenerationOptions::dumpGraphOutputs},
+    {"dump_tensors_to_file", &GenerationOptions::dumpTensorsToFile},
     {"noinline_kernels", &GenerationOptions::noinlineKernels},
     {"promote_buffers", &GenerationOptions::promoteBuffers},
     {"promote_partial_buffers", &GenerationOptions::promotePartialBuffers},

@@ -222,6 +222,7 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     case AT_GRAPH_DUMP_TENSOR: options.dumpTensorMask = unsigned(control.value); break;
     case AT_GRAPH_DUMP_ONE_NODE: options.dumpOneNode = control.text; break;
     case AT_GRAPH_DUMP_GRAPH_OUTPUTS: options.dumpGraphOutputs = control.value != 0; break;
+    case AT_GRAPH_DUMP_TENSOR_TO_FILE: options.dumpTensorsToFile = control.value != 0; break;
     case AT_GRAPH_NOINLINE_NODE: options.noinlineKernels = control.value != 0; break;
     case AT_KERNEL_BUFFER_PROMOTE: options.promoteBuffers = control.value != 0; break;
     case AT_KERNEL_PARTIAL_BUFFER_PROMOTE: options.promotePartialBuffers = control.value != 0; break;

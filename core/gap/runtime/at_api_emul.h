@@ -66,6 +66,12 @@ static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsign
 /* The blocking read to L2 the tensor traces use (at_graph_trace.h); like the write, not counted. */
 #define AT_L3_FC_READ(Dev, Ext, Loc, Size) ((void) (Dev), memcpy((char *) (Loc), (char *) (Ext), (Size)))
 
+/* Tensor dumps to files (AT_GRAPH_DUMP_TENSOR_TO_FILE, at_graph_trace.h): host files. */
+typedef FILE *AT_DUMP_FILE_T;
+#define AT_DUMP_FILE_OPEN(Name) fopen((Name), "wb")
+#define AT_DUMP_FILE_WRITE(File, Data, Size) ((void) fwrite((Data), 1, (Size), (File)))
+#define AT_DUMP_FILE_CLOSE(File) fclose(File)
+
 /* The constants flash image: a file in the working folder; reads count as L3 reads. */
 typedef FILE *AT_FLASH_FS_T;
 static inline int AT_EmulFlashRead(FILE *File, unsigned int Offset, void *Local, unsigned int Size)

@@ -56,6 +56,14 @@ static inline char *AT_L3_AllocRam(struct pi_device *Dev, uint32_t Size)
 /* Blocking read to L2 on the fabric controller (the tensor traces of at_graph_trace.h). */
 #define AT_L3_FC_READ(Dev, Ext, Loc, Size) pi_ram_read((Dev), (uint32_t) (Ext), (void *) (Loc), (Size))
 
+/* Tensor dumps to files (AT_GRAPH_DUMP_TENSOR_TO_FILE, at_graph_trace.h): files of the host
+ * filesystem (through the debug bridge) the application mounts as AT_Host_Fs. */
+typedef pi_fs_file_t *AT_DUMP_FILE_T;
+extern struct pi_device AT_Host_Fs;
+#define AT_DUMP_FILE_OPEN(Name) pi_fs_open(&AT_Host_Fs, (Name), PI_FS_FLAGS_WRITE)
+#define AT_DUMP_FILE_WRITE(File, Data, Size) ((void) pi_fs_write((File), (void *) (Data), (Size)))
+#define AT_DUMP_FILE_CLOSE(File) pi_fs_close(File)
+
 /* The constants flash image: a file of the read-only filesystem the application mounts as
  * AT_Flash_Fs before constructing a graph. */
 typedef pi_fs_file_t *AT_FLASH_FS_T;
