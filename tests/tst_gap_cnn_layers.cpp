@@ -291,20 +291,23 @@ private slots:
             const char* name;
             int cin, cout, width, height, filter, dilation, stride, pad;
             fp::ConvPoolReluParams::Pool pool;
-            int poolSize, poolStride;
+            int poolSize, poolStride, poolPad;
             bool relu;
             bool depthwise = false;
         };
         using Pool = fp::ConvPoolReluParams::Pool;
         const Layer layers[] = {  // tests/gap/ConvLayers/layers.h
-            {"Same3x3", 4, 8, 20, 18, 3, 1, 1, 1, Pool::None, 1, 1, true},
-            {"Same3x3Stride2MaxPool", 3, 6, 17, 15, 3, 1, 2, 1, Pool::Max, 2, 2, false},
-            {"Pad2Dilated3x3AvgPool", 2, 5, 16, 16, 3, 2, 1, 2, Pool::Average, 2, 2, true},
-            {"Same5x5", 3, 4, 12, 11, 5, 1, 1, 2, Pool::None, 1, 1, false},
-            {"Same3x3Wide", 16, 16, 40, 32, 3, 1, 1, 1, Pool::None, 1, 1, true},
-            {"Depthwise3x3", 8, 8, 24, 20, 3, 1, 1, 1, Pool::None, 1, 1, true, true},
-            {"Depthwise3x3Stride2", 6, 6, 25, 23, 3, 1, 2, 1, Pool::None, 1, 1, false, true},
-            {"Depthwise5x5MaxPool", 4, 4, 18, 16, 5, 1, 1, 2, Pool::Max, 2, 2, true, true}};
+            {"Same3x3", 4, 8, 20, 18, 3, 1, 1, 1, Pool::None, 1, 1, 0, true},
+            {"Same3x3Stride2MaxPool", 3, 6, 17, 15, 3, 1, 2, 1, Pool::Max, 2, 2, 0, false},
+            {"Pad2Dilated3x3AvgPool", 2, 5, 16, 16, 3, 2, 1, 2, Pool::Average, 2, 2, 0, true},
+            {"Same5x5", 3, 4, 12, 11, 5, 1, 1, 2, Pool::None, 1, 1, 0, false},
+            {"Same3x3Wide", 16, 16, 40, 32, 3, 1, 1, 1, Pool::None, 1, 1, 0, true},
+            {"Depthwise3x3", 8, 8, 24, 20, 3, 1, 1, 1, Pool::None, 1, 1, 0, true, true},
+            {"Depthwise3x3Stride2", 6, 6, 25, 23, 3, 1, 2, 1, Pool::None, 1, 1, 0, false, true},
+            {"Depthwise5x5MaxPool", 4, 4, 18, 16, 5, 1, 1, 2, Pool::Max, 2, 2, 0, true, true},
+            {"Same3x3MaxPool3x3Pad1", 3, 6, 19, 17, 3, 1, 1, 1, Pool::Max, 3, 2, 1, true},
+            {"Stride2AvgPool3x3Pad1", 4, 5, 23, 21, 3, 1, 2, 1, Pool::Average, 3, 2, 1, false},
+            {"Depthwise3x3MaxPool3x3Pad1", 5, 5, 20, 18, 3, 1, 1, 1, Pool::Max, 3, 2, 1, false, true}};
         std::mt19937 random(5u + unsigned(cores));
         const QString data = work.filePath(QStringLiteral("data"));
         QDir().mkpath(data);
@@ -322,6 +325,7 @@ private slots:
             params.pool = layer.pool;
             params.poolWidth = params.poolHeight = layer.poolSize;
             params.poolStrideX = params.poolStrideY = layer.poolStride;
+            params.poolPad = layer.poolPad;
             params.relu = layer.relu;
             params.depthwise = layer.depthwise;
             params.inQ = 12;

@@ -548,6 +548,35 @@ private slots:
         QVERIFY2(outcome.errorOutput.find(error.expected) != std::string::npos, outcome.errorOutput.c_str());
     }
 
+    // The options Tessera accepts without acting on them warn when set to anything else than what the
+    // generated code does anyway; setting them to that value is silent.
+    void unimplementedOptionsWarn()
+    {
+        const ChildOutcome changed = runInChild([] {
+            AT_SetGraphCtrl(AT_GRAPH_L1_PROMOTION, AT_OPT_ON);
+            AT_SetGraphCtrl(AT_GRAPH_REORDER_CONSTANT_IN, AT_OPT_OFF);
+            AT_SetGraphCtrl(AT_GRAPH_SIZE_OPT, AT_OPT_ON);
+            std::exit(0);
+        });
+        QCOMPARE(changed.exitStatus, 0);
+        QVERIFY2(changed.errorOutput.find("warning: AT_SetGraphCtrl(AT_GRAPH_L1_PROMOTION): Tessera does not implement "
+                                          "this option; the generated code behaves as with the value 0")
+                     != std::string::npos,
+                 changed.errorOutput.c_str());
+        QVERIFY(changed.errorOutput.find("AT_GRAPH_REORDER_CONSTANT_IN") != std::string::npos);
+        QVERIFY(changed.errorOutput.find("AT_GRAPH_SIZE_OPT") == std::string::npos);
+        const ChildOutcome unchanged = runInChild([] {
+            AT_SetGraphCtrl(AT_GRAPH_L1_PROMOTION, AT_OPT_OFF);
+            AT_SetGraphCtrl(AT_GRAPH_REORDER_CONSTANT_IN, AT_OPT_ON);
+            std::exit(0);
+        });
+        QCOMPARE(unchanged.exitStatus, 0);
+        QVERIFY2(unchanged.errorOutput.empty(), unchanged.errorOutput.c_str());
+        QVERIFY(!gap::currentModel().options.sizeOptimizedGraph);
+        AT_SetGraphCtrl(AT_GRAPH_SIZE_OPT, AT_OPT_ON);
+        QVERIFY(gap::currentModel().options.sizeOptimizedGraph);
+    }
+
     // AT_KERNEL_NOSOLUTION_ERROR off: a layer without a tiling in L1 is dropped when declared, its
     // generator returns 0 (UserKernel() NULL), and the model can fall back to another; on (the
     // default) the layer stays and the failure waits for GenerateTilingCode().

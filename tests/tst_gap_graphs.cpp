@@ -383,7 +383,7 @@ private slots:
     }
 
     // AT_GRAPH_CHECKSUM, AT_GRAPH_DUMP_TENSOR (inputs and outputs) of AT_GRAPH_DUMP_ONE_NODE,
-    // AT_GRAPH_DUMP_GRAPH_OUTPUTS and AT_GRAPH_NOINLINE_NODE on the guide's model: the run prints the
+    // AT_GRAPH_DUMP_GRAPH_OUTPUTS, AT_GRAPH_NOINLINE_NODE and AT_GRAPH_SIZE_OPT on the guide's model: the run prints the
     // checksum of every node's output and the values of the second convolution's input and output
     // and of the graph output, all equal to the reference chain's - also at the smallest L2, where
     // the tensors between nodes live in L3 RAM and are read without adding to the kernels' L3 traffic.
@@ -413,6 +413,8 @@ private slots:
             const QString code = QString::fromUtf8(kernels.readAll());
             for (const QString& node : nodes)
                 QVERIFY2(code.contains(QStringLiteral("__attribute__((noinline))\nvoid %1(").arg(node)), qPrintable(node));
+            for (const char* function : {"int MnistCNN_Construct(", "int MnistCNN_Destruct(", "int MnistCNN("})
+                QVERIFY2(code.contains(QStringLiteral("AT_SIZE_OPT\n") + QLatin1String(function)), function);
             const QString harness = out + QStringLiteral("/harness");
             QVERIFY(buildHarness(out, 1, harness));
             const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);

@@ -13,6 +13,11 @@ std::vector<CArgument> runnerArguments(const GraphModel& graph)
     return arguments;
 }
 
+std::string graphFunctionPrefix(const KernelModel& model)
+{
+    return model.options.sizeOptimizedGraph ? "AT_SIZE_OPT\n" : "";
+}
+
 std::string signature(const std::string& returns, const std::string& name, const std::vector<CArgument>& args)
 {
     std::string text = functionSignature(name, args);

@@ -15,6 +15,10 @@
 
 namespace tessera::tiler::graph_code {
 
+// What precedes the definitions of the constructor, runner and destructor: AT_SIZE_OPT and a
+// newline with AT_GRAPH_SIZE_OPT, else nothing.
+std::string graphFunctionPrefix(const KernelModel& model);
+
 // The runner's C arguments: the graph arguments of scope ARG_SCOPE_ARG, in order.
 std::vector<CArgument> runnerArguments(const GraphModel& graph);
 

@@ -98,7 +98,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
     out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     const std::string in = "    ", in2 = "        ";
-    out << constructSignature(graph, warm) << "\n{\n";
+    out << graphFunctionPrefix(model) << constructSignature(graph, warm) << "\n{\n";
     if (warm == 0) {
         out << code.openFlash(in) << code.allocL2(in) << code.allocL2Dynamic(in) << code.allocL1(in) << code.allocL3(in)
             << code.promote(in);
@@ -117,7 +117,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
     }
     out << "    return 0;\n}\n\n";
 
-    out << destructSignature(graph, warm) << "\n{\n";
+    out << graphFunctionPrefix(model) << destructSignature(graph, warm) << "\n{\n";
     if (warm == 0) {
         out << code.freeL2(in) << code.freeL2Dynamic(in) << code.freeL1(in) << code.freeL3(in) << code.closeFlash(in);
     } else if (warm < 3) {
@@ -133,7 +133,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
     }
     out << "    return 0;\n}\n\n";
 
-    out << runnerSignature(graph, warm) << "\n{\n";
+    out << graphFunctionPrefix(model) << runnerSignature(graph, warm) << "\n{\n";
     if (warm == 3 && symbols.dynamicL1)
         out << "    if (_L1_Memory) " << symbols.l1 << " = (char *) _L1_Memory;\n";
     else if (warm == 3)

@@ -124,7 +124,7 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
     out << instrumentationArrays(model, graph, allocation, true) << "\n";
 
     // The static blocks come from the descriptor or are allocated, then the constants promoted.
-    out << "int " << g << "_Construct(CNN_Graph_Descr_T *Descr)\n{\n";
+    out << graphFunctionPrefix(model) << "int " << g << "_Construct(CNN_Graph_Descr_T *Descr)\n{\n";
     if (code.hasConstants())
         out << "    if (Descr->Flash == 0) return 1;\n";
     if (allocation.privilegedFlashBytes > 0)
@@ -155,7 +155,7 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
     }
     out << "    return 0;\n}\n\n";
 
-    out << "int " << g << "_Destruct(CNN_Graph_Descr_T *Descr, int Free_L2_Memory, int Free_L3_Memory)\n{\n";
+    out << graphFunctionPrefix(model) << "int " << g << "_Destruct(CNN_Graph_Descr_T *Descr, int Free_L2_Memory, int Free_L3_Memory)\n{\n";
     if (allocation.l2Static)
         out << "    if (Free_L2_Memory && Descr->L2_Memory) {\n        AT_L2_FREE(0, Descr->L2_Memory, "
             << allocation.l2Static << ");\n        Descr->L2_Memory = 0;\n    }\n";
@@ -236,7 +236,7 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
         << "    if (Action == 0) Ctxt->LayerIndex = 0;\n    else if (Action == 1) Ctxt->LayerIndex = " << layers
         << ";\n}\n\n";
 
-    out << reentrantRunnerSignature(graph) << "\n{\n" << cast;
+    out << graphFunctionPrefix(model) << reentrantRunnerSignature(graph) << "\n{\n" << cast;
     if (symbols.dynamicL1)
         out << "    if (_L1_Memory) Ctxt->" << symbols.l1 << " = (char *) _L1_Memory;\n";
     else

@@ -229,6 +229,8 @@ struct GenerationOptions {
     bool dumpTensorsToFile = false;  // AT_GRAPH_DUMP_TENSOR_TO_FILE: the dumps go to <node>.<tensor>.bin files
     // AT_GRAPH_NOINLINE_NODE: user kernels and groups are defined noinline.
     bool noinlineKernels = false;
+    // AT_GRAPH_SIZE_OPT: the graph functions are compiled for size (AT_SIZE_OPT).
+    bool sizeOptimizedGraph = false;
     // AT_KERNEL_BUFFER_PROMOTE / AT_KERNEL_PARTIAL_BUFFER_PROMOTE: whether the tile solver may keep
     // a whole argument in L1, or one chunk across all input planes of a tile.
     bool promoteBuffers = true;

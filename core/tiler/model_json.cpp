@@ -134,6 +134,7 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"dump_graph_outputs", &GenerationOptions::dumpGraphOutputs},
     {"dump_tensors_to_file", &GenerationOptions::dumpTensorsToFile},
     {"noinline_kernels", &GenerationOptions::noinlineKernels},
+    {"size_optimized_graph", &GenerationOptions::sizeOptimizedGraph},
     {"promote_buffers", &GenerationOptions::promoteBuffers},
     {"promote_partial_buffers", &GenerationOptions::promotePartialBuffers},
     {"no_solution_error", &GenerationOptions::noSolutionError}};

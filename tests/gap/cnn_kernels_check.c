@@ -176,32 +176,39 @@ static void ref_pool_relu(const int32_t *Conv, unsigned Feat, int Wc, int Hc, in
 /* ------------------------------------------------------------------------------------------------
  * KerNormPoolReLU */
 
-/* AccRange: accumulators in [-AccRange, AccRange]. */
+/* AccRange: accumulators in [-AccRange, AccRange]. With Pad, the kernel's planes hold Pad lines
+ * above and below the H real ones, filled with extreme accumulators it must never read. */
 static void check_norm_pool_relu_xy(unsigned W, unsigned H, unsigned Feat, int Norm, int PoolOper, unsigned Fpx,
-                                    unsigned Fpy, unsigned Spx, unsigned Spy, int ReLU, int32_t AccRange)
+                                    unsigned Fpy, unsigned Spx, unsigned Spy, unsigned Pad, int ReLU, int32_t AccRange)
 {
-    char Name[160];
-    int *In = xmalloc(sizeof(int) * W * H * Feat);
+    char Name[180];
+    const unsigned Hk = H + 2 * Pad; /* lines of each plane the kernel sees */
+    int *In = xmalloc(sizeof(int) * W * Hk * Feat);
     int32_t *Conv = xmalloc(sizeof(int32_t) * W * H * Feat);
     int32_t *Expected = xmalloc(sizeof(int32_t) * W * H * Feat);
     int Wo, Ho;
     short *Out;
     KerNormPoolReLU_Arg_T Arg;
 
-    snprintf(Name, sizeof Name, "KerNormPoolReLU %ux%u Feat=%u Norm=%d pool=%s %ux%u/%u,%u ReLU=%d acc=+-%ld",
-             W, H, Feat, Norm, pool_name(PoolOper), Fpx, Fpy, Spx, Spy, ReLU, (long) AccRange);
+    snprintf(Name, sizeof Name,
+             "KerNormPoolReLU %ux%u Feat=%u Norm=%d pool=%s %ux%u/%u,%u pad=%u ReLU=%d acc=+-%ld", W, H, Feat, Norm,
+             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, Pad, ReLU, (long) AccRange);
     begin_case(Name);
-    for (unsigned i = 0; i < W * H * Feat; i++)
-        In[i] = rnd(-AccRange, AccRange);
-    /* The doc's step 2, then steps 3 and 4. */
-    for (unsigned i = 0; i < W * H * Feat; i++)
-        Conv[i] = (int32_t) ref_clip16(ref_roundnorm(In[i], Norm));
-    ref_pool_relu(Conv, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, 0, ReLU,
+    for (unsigned f = 0; f < Feat; f++)
+        for (unsigned y = 0; y < Hk; y++)
+            for (unsigned x = 0; x < W; x++) {
+                const int Real = y >= Pad && y < Pad + H;
+                const int32_t Value = Real ? rnd(-AccRange, AccRange) : (y % 2 ? INT32_MAX : INT32_MIN);
+                In[(f * Hk + y) * W + x] = Value;
+                if (Real) /* the doc's step 2, then steps 3 and 4 */
+                    Conv[(f * H + y - Pad) * W + x] = (int32_t) ref_clip16(ref_roundnorm(Value, Norm));
+            }
+    ref_pool_relu(Conv, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, (int) Pad, ReLU,
                   Expected, &Wo, &Ho);
     Out = xmalloc(sizeof(short) * (size_t) Wo * Ho * Feat);
     Arg.In = In;
     Arg.W = W;
-    Arg.H = H;
+    Arg.H = Hk;
     Arg.Feat = Feat;
     Arg.Out = Out;
     Arg.Wo = (unsigned) Wo;
@@ -213,6 +220,9 @@ static void check_norm_pool_relu_xy(unsigned W, unsigned H, unsigned Feat, int N
     Arg.Sx = Spx;
     Arg.Sy = Spy;
     Arg.ReLU = (unsigned) ReLU;
+    Arg.Pad = Pad;
+    Arg.TileOffset = 0;
+    Arg.PlaneH = H;
     AT_FORK(gap_ncore(), KerNormPoolReLU, &Arg);
     for (int i = 0; i < Wo * Ho * (int) Feat; i++)
         if (Out[i] != Expected[i])
@@ -227,7 +237,7 @@ static void check_norm_pool_relu_xy(unsigned W, unsigned H, unsigned Feat, int N
 static void check_norm_pool_relu(unsigned W, unsigned H, unsigned Feat, int Norm, int PoolOper, unsigned Fp,
                                  unsigned Sp, int ReLU, int32_t AccRange)
 {
-    check_norm_pool_relu_xy(W, H, Feat, Norm, PoolOper, Fp, Fp, Sp, Sp, ReLU, AccRange);
+    check_norm_pool_relu_xy(W, H, Feat, Norm, PoolOper, Fp, Fp, Sp, Sp, 0, ReLU, AccRange);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -533,6 +543,9 @@ static void check_layer(const LayerCase *L)
         PoolArg.Fx = PoolArg.Fy = (unsigned) L->Fp;
         PoolArg.Sx = PoolArg.Sy = (unsigned) L->Sp;
         PoolArg.ReLU = (unsigned) L->ReLU;
+        PoolArg.Pad = 0;
+        PoolArg.TileOffset = 0;
+        PoolArg.PlaneH = (unsigned) Hc;
         AT_FORK(gap_ncore(), KerNormPoolReLU, &PoolArg);
 
         for (int i = 0; i < L->Cout * Hp * Wp; i++)
@@ -604,9 +617,13 @@ int main(int argc, char **argv)
     check_norm_pool_relu(9, 9, 3, 0, CNN_POOL_AVG, 3, 2, 0, 40);
     check_norm_pool_relu(5, 3, 1, -1, CNN_POOL_AVG, 3, 2, 0, INT32_MAX);
     /* Non-square windows and strides. */
-    check_norm_pool_relu_xy(12, 9, 3, 2, CNN_POOL_AVG, 3, 2, 3, 1, 0, 200);
-    check_norm_pool_relu_xy(9, 12, 5, 9, CNN_POOL_MAX, 2, 3, 1, 2, 1, 1 << 25);
-    check_norm_pool_relu_xy(10, 7, 1, 0, CNN_POOL_AVG, 1, 2, 1, 2, 1, 9);
+    check_norm_pool_relu_xy(12, 9, 3, 2, CNN_POOL_AVG, 3, 2, 3, 1, 0, 0, 200);
+    check_norm_pool_relu_xy(9, 12, 5, 9, CNN_POOL_MAX, 2, 3, 1, 2, 0, 1, 1 << 25);
+    check_norm_pool_relu_xy(10, 7, 1, 0, CNN_POOL_AVG, 1, 2, 1, 2, 0, 1, 9);
+    /* Pooling padding: windows over the padding lines and columns skip them. */
+    check_norm_pool_relu_xy(9, 7, 3, 6, CNN_POOL_MAX, 3, 3, 2, 2, 1, 0, 1 << 22);
+    check_norm_pool_relu_xy(8, 8, 2, 4, CNN_POOL_AVG, 3, 3, 2, 2, 1, 1, 1 << 18);
+    check_norm_pool_relu_xy(10, 9, 2, 3, CNN_POOL_AVG, 5, 3, 1, 2, 2, 0, 1 << 16);
 
     /* KerLinear */
     check_linear(1024, 10, -4, 12, 0);

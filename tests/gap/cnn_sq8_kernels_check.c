@@ -220,11 +220,14 @@ static void check_conv(unsigned W, unsigned H, unsigned Feat, unsigned Fx, unsig
 /* ------------------------------------------------------------------------------------------------
  * KerScalePoolAct_SQ8 */
 
+/* With Pad, the kernel's planes hold Pad lines above and below the H real ones, filled with extreme
+ * accumulators it must never read. */
 static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int PoolOper, unsigned Fpx, unsigned Fpy,
-                                 unsigned Spx, unsigned Spy, int ReLU)
+                                 unsigned Spx, unsigned Spy, unsigned Pad, int ReLU)
 {
     char Name[160];
-    int *In = xmalloc(sizeof(int) * W * H * Feat);
+    const unsigned Hk = H + 2 * Pad; /* lines of each plane the kernel sees */
+    int *In = xmalloc(sizeof(int) * W * Hk * Feat);
     int32_t *Scaled = xmalloc(sizeof(int32_t) * W * H * Feat);
     int32_t *Expected = xmalloc(sizeof(int32_t) * W * H * Feat);
     unsigned char *Scale = xmalloc(Feat), *ScaleN = xmalloc(Feat);
@@ -232,24 +235,27 @@ static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int Pool
     int Wo, Ho;
     KerScalePoolAct_SQ8_Arg_T Arg;
 
-    snprintf(Name, sizeof Name, "KerScalePoolAct_SQ8 %ux%u Feat=%u pool=%s %ux%u/%u,%u ReLU=%d", W, H, Feat,
-             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, ReLU);
+    snprintf(Name, sizeof Name, "KerScalePoolAct_SQ8 %ux%u Feat=%u pool=%s %ux%u/%u,%u pad=%u ReLU=%d", W, H, Feat,
+             pool_name(PoolOper), Fpx, Fpy, Spx, Spy, Pad, ReLU);
     begin_case(Name);
+    /* Requantization of every real accumulator, then pooling and activation. */
     for (unsigned f = 0; f < Feat; f++) {
         random_multiplier(&Scale[f], &ScaleN[f], f);
-        for (unsigned i = 0; i < W * H; i++)
-            In[f * W * H + i] = random_acc(Scale[f], ScaleN[f], i);
+        for (unsigned y = 0; y < Hk; y++)
+            for (unsigned x = 0; x < W; x++) {
+                const int Real = y >= Pad && y < Pad + H;
+                const int Value = Real ? random_acc(Scale[f], ScaleN[f], (y - Pad) * W + x) : (y % 2 ? INT32_MAX : INT32_MIN);
+                In[(f * Hk + y) * W + x] = Value;
+                if (Real)
+                    Scaled[(f * H + y - Pad) * W + x] = ref_requant(Value, Scale[f], ScaleN[f]);
+            }
     }
-    /* Requantization of every accumulator, then pooling and activation. */
-    for (unsigned f = 0; f < Feat; f++)
-        for (unsigned i = 0; i < W * H; i++)
-            Scaled[f * W * H + i] = ref_requant(In[f * W * H + i], Scale[f], ScaleN[f]);
-    ref_pool_act(Scaled, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, 0, ReLU, Expected,
-                 &Wo, &Ho);
+    ref_pool_act(Scaled, Feat, (int) W, (int) H, PoolOper, (int) Fpx, (int) Fpy, (int) Spx, (int) Spy, (int) Pad, ReLU,
+                 Expected, &Wo, &Ho);
     Out = xmalloc((size_t) Wo * Ho * Feat);
     Arg.In = In;
     Arg.W = W;
-    Arg.H = H;
+    Arg.H = Hk;
     Arg.Feat = Feat;
     Arg.Out = Out;
     Arg.Wo = (unsigned) Wo;
@@ -262,6 +268,9 @@ static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int Pool
     Arg.Sx = Spx;
     Arg.Sy = Spy;
     Arg.ReLU = (unsigned) ReLU;
+    Arg.Pad = Pad;
+    Arg.TileOffset = 0;
+    Arg.PlaneH = H;
     AT_FORK(gap_ncore(), KerScalePoolAct_SQ8, &Arg);
     for (int i = 0; i < Wo * Ho * (int) Feat; i++)
         if (Out[i] != Expected[i])
@@ -680,6 +689,9 @@ static void check_layer(const LayerCase *L)
         PoolArg.Fx = PoolArg.Fy = (unsigned) L->Fp;
         PoolArg.Sx = PoolArg.Sy = (unsigned) L->Sp;
         PoolArg.ReLU = (unsigned) L->ReLU;
+        PoolArg.Pad = 0;
+        PoolArg.TileOffset = 0;
+        PoolArg.PlaneH = (unsigned) Hc;
         AT_FORK(gap_ncore(), KerScalePoolAct_SQ8, &PoolArg);
 
         {
@@ -739,19 +751,23 @@ int main(int argc, char **argv)
     check_conv(7, 3, 9, 7, 1, 3, 1, 1, 1, 3);   /* 7x1 filter, stride 3 */
 
     /* KerScalePoolAct_SQ8 */
-    check_scale_pool_act(7, 5, 1, CNN_POOL_NONE, 1, 1, 1, 1, 0);
-    check_scale_pool_act(9, 4, 14, CNN_POOL_NONE, 1, 1, 1, 1, 1);
-    check_scale_pool_act(6, 6, 32, CNN_POOL_NONE, 1, 1, 1, 1, 6);
-    check_scale_pool_act(8, 8, 7, CNN_POOL_MAX, 2, 2, 2, 2, 0);
-    check_scale_pool_act(8, 8, 7, CNN_POOL_MAX, 2, 2, 2, 2, 1);
-    check_scale_pool_act(9, 7, 3, CNN_POOL_MAX, 3, 3, 2, 2, 100);
-    check_scale_pool_act(10, 6, 32, CNN_POOL_AVG, 2, 2, 2, 2, 0);
-    check_scale_pool_act(11, 9, 13, CNN_POOL_AVG, 2, 2, 2, 2, 1);
-    check_scale_pool_act(13, 11, 5, CNN_POOL_AVG, 3, 3, 2, 2, 0);
-    check_scale_pool_act(13, 11, 5, CNN_POOL_AVG, 3, 3, 2, 2, 25);
-    check_scale_pool_act(12, 9, 3, CNN_POOL_AVG, 3, 2, 3, 1, 0); /* non-square windows and strides */
-    check_scale_pool_act(9, 12, 5, CNN_POOL_MAX, 2, 3, 1, 2, 1);
-    check_scale_pool_act(5, 3, 1, CNN_POOL_AVG, 5, 3, 1, 1, 0);  /* one window, the whole plane */
+    check_scale_pool_act(7, 5, 1, CNN_POOL_NONE, 1, 1, 1, 1, 0, 0);
+    check_scale_pool_act(9, 4, 14, CNN_POOL_NONE, 1, 1, 1, 1, 0, 1);
+    check_scale_pool_act(6, 6, 32, CNN_POOL_NONE, 1, 1, 1, 1, 0, 6);
+    check_scale_pool_act(8, 8, 7, CNN_POOL_MAX, 2, 2, 2, 2, 0, 0);
+    check_scale_pool_act(8, 8, 7, CNN_POOL_MAX, 2, 2, 2, 2, 0, 1);
+    check_scale_pool_act(9, 7, 3, CNN_POOL_MAX, 3, 3, 2, 2, 0, 100);
+    check_scale_pool_act(10, 6, 32, CNN_POOL_AVG, 2, 2, 2, 2, 0, 0);
+    check_scale_pool_act(11, 9, 13, CNN_POOL_AVG, 2, 2, 2, 2, 0, 1);
+    check_scale_pool_act(13, 11, 5, CNN_POOL_AVG, 3, 3, 2, 2, 0, 0);
+    check_scale_pool_act(13, 11, 5, CNN_POOL_AVG, 3, 3, 2, 2, 0, 25);
+    check_scale_pool_act(12, 9, 3, CNN_POOL_AVG, 3, 2, 3, 1, 0, 0); /* non-square windows and strides */
+    check_scale_pool_act(9, 12, 5, CNN_POOL_MAX, 2, 3, 1, 2, 0, 1);
+    check_scale_pool_act(5, 3, 1, CNN_POOL_AVG, 5, 3, 1, 1, 0, 0);  /* one window, the whole plane */
+    /* Pooling padding: windows over the padding lines and columns skip them. */
+    check_scale_pool_act(9, 7, 3, CNN_POOL_MAX, 3, 3, 2, 2, 1, 0);
+    check_scale_pool_act(8, 8, 4, CNN_POOL_AVG, 3, 3, 2, 2, 1, 1);
+    check_scale_pool_act(10, 9, 2, CNN_POOL_AVG, 5, 3, 1, 2, 2, 0);
 
     /* KerLinear_SQ8 */
     check_linear(1024, 10, 0, 1 << 20);

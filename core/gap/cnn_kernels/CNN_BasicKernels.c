@@ -87,9 +87,16 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg)
     int Norm = Arg->Norm;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
+    PoolPlane P;
 
+    P.Pad = (int) Arg->Pad;
+    P.Top = (int) Arg->TileOffset - P.Pad;
+    P.PlaneH = (int) Arg->PlaneH;
+    P.W = (int) W;
     if (Oper == CNN_POOL_NONE) { /* Wo = W, Ho = H */
         Fx = Fy = Sx = Sy = 1;
+        P.Pad = P.Top = 0;
+        P.PlaneH = (int) H;
     }
     core_range(Arg->Feat * Ho, &First, &Last); /* output rows of all planes */
     for (unsigned int r = First; r < Last; r++) {
@@ -97,24 +104,20 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg)
         const int * __restrict__ Plane = In + f * W * H;
         short int * __restrict__ Row = Out + r * Wo;
         for (unsigned int x = 0; x < Wo; x++) {
-            int32_t v;
-            if (Oper == CNN_POOL_NONE) {
-                v = norm_value(Plane, y * W + x, Norm);
-            } else if (Oper == CNN_POOL_MAX) {
-                v = -32768;
-                for (unsigned int ky = 0; ky < Fy; ky++)
-                    for (unsigned int kx = 0; kx < Fx; kx++) {
-                        int32_t u = norm_value(Plane, (y * Sy + ky) * W + x * Sx + kx, Norm);
-                        if (u > v)
-                            v = u;
-                    }
-            } else { /* CNN_POOL_AVG: every window position is inside (no padding) */
-                int32_t Sum = 0;
-                for (unsigned int ky = 0; ky < Fy; ky++)
-                    for (unsigned int kx = 0; kx < Fx; kx++)
-                        Sum += norm_value(Plane, (y * Sy + ky) * W + x * Sx + kx, Norm);
-                v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
-            }
+            int Line0, Column0, Ky0, Ky1, Kx0, Kx1;
+            int32_t v, Sum = 0;
+            pool_window(&P, y, x, Fy, Fx, Sy, Sx, &Line0, &Column0, &Ky0, &Ky1, &Kx0, &Kx1);
+            v = -32768;
+            for (int ky = Ky0; ky < Ky1; ky++)
+                for (int kx = Kx0; kx < Kx1; kx++) {
+                    int32_t u = norm_value(Plane, (unsigned int) ((Line0 + ky) * (int) W + Column0 + kx), Norm);
+                    Sum += u;
+                    if (u > v)
+                        v = u;
+                }
+            /* The average divides by the positions inside the plane (at least one: Pad < window). */
+            if (Oper == CNN_POOL_AVG)
+                v = (int32_t) ndiv(Sum, (int64_t) ((Ky1 - Ky0) * (Kx1 - Kx0)));
             v = apply_relu(v, ReLU);
             Row[x] = (short int) v;
         }
@@ -134,15 +137,17 @@ void KerPoolReLU(KerPoolReLU_Arg_T *Arg)
     unsigned int Fx = Arg->Fx, Fy = Arg->Fy, Sx = Arg->Sx, Sy = Arg->Sy;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
+    PoolPlane P;
 
-    /* Padding: the plane line of the tile's first line (negative in the padding above), the real
-     * plane height, the columns of padding left of the tile. A 1 x 1 copy has none. */
-    int Pad = (int) Arg->Pad, Top = (int) Arg->TileOffset - Pad, PlaneH = (int) Arg->PlaneH;
+    /* Padding: see pool_window. A 1 x 1 copy has none. */
+    P.Pad = (int) Arg->Pad;
+    P.Top = (int) Arg->TileOffset - P.Pad;
+    P.PlaneH = (int) Arg->PlaneH;
+    P.W = (int) W;
     if (Oper == CNN_POOL_NONE) {
         Fx = Fy = Sx = Sy = 1;
-        Pad = 0;
-        Top = 0;
-        PlaneH = (int) H;
+        P.Pad = P.Top = 0;
+        P.PlaneH = (int) H;
     }
     core_range(Arg->Feat * Ho, &First, &Last);
     for (unsigned int r = First; r < Last; r++) {
@@ -150,37 +155,20 @@ void KerPoolReLU(KerPoolReLU_Arg_T *Arg)
         const short int * __restrict__ Plane = In + f * W * H;
         short int * __restrict__ Row = Out + r * Wo;
         for (unsigned int x = 0; x < Wo; x++) {
-            int32_t v;
-            if (Oper == CNN_POOL_AVG) {
-                int32_t Sum = 0, Count = 0;
-                for (unsigned int ky = 0; ky < Fy; ky++) {
-                    const int Line = (int) (y * Sy + ky);
-                    if (Top + Line < 0 || Top + Line >= PlaneH)
-                        continue; /* a padding line */
-                    for (unsigned int kx = 0; kx < Fx; kx++) {
-                        const int Column = (int) (x * Sx + kx) - Pad;
-                        if (Column < 0 || Column >= (int) W)
-                            continue; /* a padding column */
-                        Sum += Plane[Line * (int) W + Column];
-                        Count++;
-                    }
+            int Line0, Column0, Ky0, Ky1, Kx0, Kx1;
+            int32_t v = -32768, Sum = 0;
+            pool_window(&P, y, x, Fy, Fx, Sy, Sx, &Line0, &Column0, &Ky0, &Ky1, &Kx0, &Kx1);
+            for (int ky = Ky0; ky < Ky1; ky++)
+                for (int kx = Kx0; kx < Kx1; kx++) {
+                    const int32_t u = Plane[(Line0 + ky) * (int) W + Column0 + kx];
+                    Sum += u;
+                    if (u > v)
+                        v = u;
                 }
-                v = (int32_t) ndiv(Sum, (int64_t) Count);
-            } else { /* max, or the value itself for a 1 x 1 window */
-                v = -32768;
-                for (unsigned int ky = 0; ky < Fy; ky++) {
-                    const int Line = (int) (y * Sy + ky);
-                    if (Top + Line < 0 || Top + Line >= PlaneH)
-                        continue;
-                    for (unsigned int kx = 0; kx < Fx; kx++) {
-                        const int Column = (int) (x * Sx + kx) - Pad;
-                        if (Column >= 0 && Column < (int) W && Plane[Line * (int) W + Column] > v)
-                            v = Plane[Line * (int) W + Column];
-                    }
-                }
-            }
-            v = apply_relu(v, ReLU);
-            Row[x] = (short int) v;
+            /* The average divides by the values met (max: the value itself for a 1 x 1 window). */
+            if (Oper == CNN_POOL_AVG)
+                v = (int32_t) ndiv(Sum, (int64_t) ((Ky1 - Ky0) * (Kx1 - Kx0)));
+            Row[x] = (short int) apply_relu(v, ReLU);
         }
     }
     rt_team_barrier();

@@ -58,7 +58,11 @@ void KerConv32(KerConv32_Arg_T *Arg);
 
 /* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int16 outputs:
  * v = clip16(roundnorm(acc, Norm)), then pooling (PoolOper: CNN_POOL_*, window Fx x Fy, stride
- * Sx, Sy; no padding; for CNN_POOL_NONE Wo = W, Ho = H), then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU). */
+ * Sx, Sy; for CNN_POOL_NONE Wo = W, Ho = H), then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU).
+ * Pooling padding as in KerPoolReLU: the tile's first line is line TileOffset - Pad of the plane of
+ * PlaneH real lines (the tile's lines outside it are never read), the windows start Pad columns
+ * left of the tile, and only positions inside the plane count (Pad = 0, TileOffset = 0,
+ * PlaneH = H: no padding). */
 typedef struct {
     int * __restrict__ In;
     unsigned int W;
@@ -74,6 +78,9 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
+    unsigned int Pad;
+    unsigned int TileOffset;
+    unsigned int PlaneH;
 } KerNormPoolReLU_Arg_T;
 void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg);
 

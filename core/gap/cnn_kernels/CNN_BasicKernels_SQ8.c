@@ -87,9 +87,17 @@ void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
     unsigned int Sx = Arg->Sx, Sy = Arg->Sy;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
+    PoolPlane P;
 
-    if (Oper == CNN_POOL_NONE) /* Wo = W, Ho = H */
+    P.Pad = (int) Arg->Pad;
+    P.Top = (int) Arg->TileOffset - P.Pad;
+    P.PlaneH = (int) Arg->PlaneH;
+    P.W = (int) W;
+    if (Oper == CNN_POOL_NONE) { /* Wo = W, Ho = H */
         Fx = Fy = Sx = Sy = 1;
+        P.Pad = P.Top = 0;
+        P.PlaneH = (int) H;
+    }
     core_range(Arg->Feat * Ho, &First, &Last); /* output rows of all planes */
     for (unsigned int r = First; r < Last; r++) {
         unsigned int f = r / Ho, y = r % Ho;
@@ -97,22 +105,19 @@ void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
         const unsigned int Scale = Arg->Scale[f], ScaleN = Arg->ScaleN[f];
         signed char * __restrict__ Row = Out + r * Wo;
         for (unsigned int x = 0; x < Wo; x++) {
-            int32_t v;
-            if (Oper == CNN_POOL_AVG) { /* every window position is inside (no padding) */
-                int32_t Sum = 0;
-                for (unsigned int ky = 0; ky < Fy; ky++)
-                    for (unsigned int kx = 0; kx < Fx; kx++)
-                        Sum += requant(Plane[(y * Sy + ky) * W + x * Sx + kx], Scale, ScaleN);
-                v = (int32_t) ndiv(Sum, (int64_t) (Fx * Fy));
-            } else { /* max, or the value itself for a 1 x 1 window */
-                v = -128;
-                for (unsigned int ky = 0; ky < Fy; ky++)
-                    for (unsigned int kx = 0; kx < Fx; kx++) {
-                        int32_t u = requant(Plane[(y * Sy + ky) * W + x * Sx + kx], Scale, ScaleN);
-                        if (u > v)
-                            v = u;
-                    }
-            }
+            int Line0, Column0, Ky0, Ky1, Kx0, Kx1;
+            int32_t v = -128, Sum = 0;
+            pool_window(&P, y, x, Fy, Fx, Sy, Sx, &Line0, &Column0, &Ky0, &Ky1, &Kx0, &Kx1);
+            for (int ky = Ky0; ky < Ky1; ky++)
+                for (int kx = Kx0; kx < Kx1; kx++) {
+                    int32_t u = requant(Plane[(Line0 + ky) * (int) W + Column0 + kx], Scale, ScaleN);
+                    Sum += u;
+                    if (u > v)
+                        v = u;
+                }
+            /* The average divides by the positions inside the plane (at least one: Pad < window). */
+            if (Oper == CNN_POOL_AVG)
+                v = (int32_t) ndiv(Sum, (int64_t) ((Ky1 - Ky0) * (Kx1 - Kx0)));
             Row[x] = (signed char) apply_relu(v, ReLU);
         }
     }
@@ -152,15 +157,17 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
     unsigned int Fx = Arg->Fx, Fy = Arg->Fy, Sx = Arg->Sx, Sy = Arg->Sy;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
+    PoolPlane P;
 
-    /* Padding: the plane line of the tile's first line (negative in the padding above), the real
-     * plane height, the columns of padding left of the tile. A 1 x 1 copy has none. */
-    int Pad = (int) Arg->Pad, Top = (int) Arg->TileOffset - Pad, PlaneH = (int) Arg->PlaneH;
+    /* Padding: see pool_window. A 1 x 1 copy has none. */
+    P.Pad = (int) Arg->Pad;
+    P.Top = (int) Arg->TileOffset - P.Pad;
+    P.PlaneH = (int) Arg->PlaneH;
+    P.W = (int) W;
     if (Oper == CNN_POOL_NONE) {
         Fx = Fy = Sx = Sy = 1;
-        Pad = 0;
-        Top = 0;
-        PlaneH = (int) H;
+        P.Pad = P.Top = 0;
+        P.PlaneH = (int) H;
     }
     core_range(Arg->Feat * Ho, &First, &Last);
     for (unsigned int r = First; r < Last; r++) {
@@ -168,35 +175,19 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
         const signed char * __restrict__ Plane = In + f * W * H;
         signed char * __restrict__ Row = Out + r * Wo;
         for (unsigned int x = 0; x < Wo; x++) {
-            int32_t v;
-            if (Oper == CNN_POOL_AVG) {
-                int32_t Sum = 0, Count = 0;
-                for (unsigned int ky = 0; ky < Fy; ky++) {
-                    const int Line = (int) (y * Sy + ky);
-                    if (Top + Line < 0 || Top + Line >= PlaneH)
-                        continue; /* a padding line */
-                    for (unsigned int kx = 0; kx < Fx; kx++) {
-                        const int Column = (int) (x * Sx + kx) - Pad;
-                        if (Column < 0 || Column >= (int) W)
-                            continue; /* a padding column */
-                        Sum += Plane[Line * (int) W + Column];
-                        Count++;
-                    }
+            int Line0, Column0, Ky0, Ky1, Kx0, Kx1;
+            int32_t v = -128, Sum = 0;
+            pool_window(&P, y, x, Fy, Fx, Sy, Sx, &Line0, &Column0, &Ky0, &Ky1, &Kx0, &Kx1);
+            for (int ky = Ky0; ky < Ky1; ky++)
+                for (int kx = Kx0; kx < Kx1; kx++) {
+                    const int32_t u = Plane[(Line0 + ky) * (int) W + Column0 + kx];
+                    Sum += u;
+                    if (u > v)
+                        v = u;
                 }
-                v = (int32_t) ndiv(Sum, (int64_t) Count);
-            } else {
-                v = -128;
-                for (unsigned int ky = 0; ky < Fy; ky++) {
-                    const int Line = (int) (y * Sy + ky);
-                    if (Top + Line < 0 || Top + Line >= PlaneH)
-                        continue;
-                    for (unsigned int kx = 0; kx < Fx; kx++) {
-                        const int Column = (int) (x * Sx + kx) - Pad;
-                        if (Column >= 0 && Column < (int) W && Plane[Line * (int) W + Column] > v)
-                            v = Plane[Line * (int) W + Column];
-                    }
-                }
-            }
+            /* The average divides by the values met (max: the value itself for a 1 x 1 window). */
+            if (Oper == CNN_POOL_AVG)
+                v = (int32_t) ndiv(Sum, (int64_t) ((Ky1 - Ky0) * (Kx1 - Kx0)));
             Row[x] = (signed char) apply_relu(v, ReLU);
         }
     }

@@ -50,7 +50,8 @@ void KerConv_SQ8(KerConv_SQ8_Arg_T *Arg);
 
 /* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int8 outputs:
  * v = requant(acc, Scale[f], ScaleN[f]), then pooling (as KerNormPoolReLU: CNN_POOL_*, window
- * Fx x Fy, stride Sx, Sy, no padding; average = ndiv(sum, Fx * Fy)), then ReLU. */
+ * Fx x Fy, stride Sx, Sy, padding Pad with the tile at TileOffset in a plane of PlaneH lines;
+ * average = ndiv(sum, positions inside the plane)), then ReLU. */
 typedef struct {
     int * __restrict__ In;
     unsigned int W;
@@ -67,6 +68,9 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
+    unsigned int Pad;
+    unsigned int TileOffset;
+    unsigned int PlaneH;
 } KerScalePoolAct_SQ8_Arg_T;
 void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg);
 

@@ -63,6 +63,30 @@ static inline void core_range(unsigned int Count, unsigned int *First, unsigned 
     *Last = End;
 }
 
+/* ---- Padded pooling windows ---- */
+
+/* Where a pooling tile sits in its plane: the plane line of the tile's first line (negative inside
+ * the padding above), the plane's real height and width, and the padding columns left of it. The
+ * tile holds the padding lines (never read), not the padding columns. */
+typedef struct {
+    int Top, PlaneH, W, Pad;
+} PoolPlane;
+
+/* The tile position of window (y, x) (window stride Sy, Sx) and the part of its Fy x Fx positions
+ * that is inside the real plane: lines [*Ky0, *Ky1) and columns [*Kx0, *Kx1) of the window, at tile
+ * line *Line0 and column *Column0 (the window's first line and column, possibly outside). */
+static inline void pool_window(const PoolPlane *P, unsigned int y, unsigned int x, unsigned int Fy, unsigned int Fx,
+                               unsigned int Sy, unsigned int Sx, int *Line0, int *Column0, int *Ky0, int *Ky1,
+                               int *Kx0, int *Kx1)
+{
+    *Line0 = (int) (y * Sy);
+    *Column0 = (int) (x * Sx) - P->Pad;
+    *Ky0 = P->Top + *Line0 < 0 ? -(P->Top + *Line0) : 0;
+    *Ky1 = P->PlaneH - (P->Top + *Line0) < (int) Fy ? P->PlaneH - (P->Top + *Line0) : (int) Fy;
+    *Kx0 = *Column0 < 0 ? -*Column0 : 0;
+    *Kx1 = P->W - *Column0 < (int) Fx ? P->W - *Column0 : (int) Fx;
+}
+
 /* ---- Softmax (docs/gap-fixed-point.md, "Softmax") ---- */
 
 /* e = 2^(d * log2(e)) in Q15 for d = in - max <= 0 in Q(InQ), steps 2 to 5 of the doc.

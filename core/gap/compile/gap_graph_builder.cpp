@@ -46,7 +46,7 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
                                 c.outFeatures, c.width, c.height, c.depthwise ? KOP_CONV_DW : KOP_CONV, c.filterWidth,
                                 c.filterHeight, c.dilationX, c.dilationY, c.strideX, c.strideY, c.pad,
                                 poolOperation(c.pool), pooled ? c.poolWidth : 1, pooled ? c.poolHeight : 1, 1, 1,
-                                pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, 0,
+                                pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, pooled ? c.poolPad : 0,
                                 reluOperation(c.relu, layer.relu6));
         break;
     }
@@ -88,7 +88,7 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
                                    c.depthwise ? KOP_CONV_DW : KOP_CONV, c.filterWidth, c.filterHeight, c.dilationX,
                                    c.dilationY, c.strideX, c.strideY, c.pad, poolOperation(c.pool),
                                    pooled ? c.poolWidth : 1, pooled ? c.poolHeight : 1, 1, 1,
-                                   pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, 0,
+                                   pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, pooled ? c.poolPad : 0,
                                    reluOperation(c.relu, layer.relu6), layer.actCap);
         break;
     }

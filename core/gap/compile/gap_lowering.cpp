@@ -342,10 +342,11 @@ private:
             } else {
                 // Pooling then ReLU is what the generator computes; ReLU then average pooling is not.
                 const bool average = follower.opType == "AveragePool";
-                if (pooled || (average && layer.conv.relu) || !poolFitsGenerator(follower))
+                if (pooled || (average && layer.conv.relu) || !poolFitsStandalone(follower))
                     break;
                 setPooling(follower, layer.conv.pool, layer.conv.poolWidth, layer.conv.poolHeight,
                            layer.conv.poolStrideX, layer.conv.poolStrideY);
+                layer.conv.poolPad = int(follower.attrInts("pads", {0, 0, 0, 0}).at(0));
                 pooled = true;
             }
             fuse(layer, *next);
@@ -356,18 +357,9 @@ private:
 
     void foldBatchNormalization(GapLayer& layer, const Node& norm) const;
 
-    // Pooling fused into a convolution: windows without padding.
-    bool poolFitsGenerator(const Node& pool) const
-    {
-        for (int64_t pad : pool.attrInts("pads", {0, 0, 0, 0}))
-            if (pad != 0)
-                return false;
-        return poolFitsStandalone(pool);
-    }
-
-    // Pooling alone may pad, as long as every side has the same padding, smaller than the window.
-    // The padding is skipped, as ONNX does: MaxPool ignores it, AveragePool divides by the values
-    // it covers (count_include_pad = 0, the default).
+    // Pooling, alone or fused into the convolution before it, may pad, as long as every side has
+    // the same padding, smaller than the window. The padding is skipped, as ONNX does: MaxPool
+    // ignores it, AveragePool divides by the values it covers (count_include_pad = 0, the default).
     bool poolFitsStandalone(const Node& pool) const
     {
         const std::vector<int64_t> pads = pool.attrInts("pads", {0, 0, 0, 0});

@@ -47,8 +47,8 @@ void LoadCNNLibrary(void);
  * KOP_CONV_DP: every output feature reads every input feature, filters [OutFeat][InFeat][Fcy][Fcx];
  * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
  * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
- * graph. PoolPad must be 0 and pooling dilation 1 (for padded pooling use CNN_PoolReLU after the
- * convolution). Returns 1 when the layer was generated; errors stop generation with a message.
+ * graph. Pooling dilation must be 1; PoolPad lines and columns around the convolution's output
+ * (0 <= PoolPad < Fpx, Fpy) are skipped by the windows, as in CNN_PoolReLU. Returns 1 when the layer was generated; errors stop generation with a message.
  * Every generator here returns 0, and adds nothing, when AT_KERNEL_NOSOLUTION_ERROR is off and its
  * layer has no tiling in the L1 budget: the model may then try another generator. */
 int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,

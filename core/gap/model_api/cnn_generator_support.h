@@ -77,6 +77,12 @@ struct ConvLayerGeometry {
     int outW = 0, outH = 0;                  // after pooling
     int convOverlap = 0;                     // accumulator lines shared by neighbouring tiles
     int inOverlap = 0;                       // input lines shared by neighbouring tiles
+    // Pooling padding (PoolPad): the accumulator tiles see poolPad extra lines above and below the
+    // convolution's output (accumulatorH lines in all), computed from inPad = ConvPad + PoolPad * Scy
+    // zero input lines; the pooling kernel skips them, and the padding columns, as it pools.
+    int poolPad = 0;
+    int accumulatorH = 0;
+    int inPad = 0;
 };
 
 inline ConvLayerGeometry convLayerGeometry(const char* Name, int InFeat, int OutFeat, int Width, int Height,
@@ -93,8 +99,6 @@ inline ConvLayerGeometry convLayerGeometry(const char* Name, int InFeat, int Out
                              std::to_string(InFeat) + " and " + std::to_string(OutFeat));
     if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
         layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
-    if (PoolPad != 0)
-        layerError(Name, "pooling padding is not supported by this generator yet (PoolPad must be 0)");
     if (ConvPad < 0 || ConvPad > 64)
         layerError(Name, "ConvPad is " + std::to_string(ConvPad) + ", expected 0 to 64");
     const bool pooled = PoolOper != KOP_NONE;
@@ -115,11 +119,21 @@ inline ConvLayerGeometry convLayerGeometry(const char* Name, int InFeat, int Out
                              std::to_string(Height) + " input with its padding of " + std::to_string(ConvPad));
     g.convW = (paddedW - spanX) / Scx + 1;
     g.convH = (paddedH - spanY) / Scy + 1;
-    if (Fpx > g.convW || Fpy > g.convH)
+    if (!pooled && PoolPad != 0)
+        layerError(Name, "PoolPad is " + std::to_string(PoolPad) + " without pooling; give 0 or a pooling operation");
+    if (PoolPad < 0 || (pooled && (PoolPad >= Fpx || PoolPad >= Fpy)))
+        layerError(Name, "PoolPad is " + std::to_string(PoolPad) + "; it must be at least 0 and smaller than the " +
+                             std::to_string(Fpx) + "x" + std::to_string(Fpy) +
+                             " pooling window, so that every window meets the convolution output");
+    if (Fpx > g.convW + 2 * PoolPad || Fpy > g.convH + 2 * PoolPad)
         layerError(Name, "the pooling window is larger than the " + std::to_string(g.convW) + "x" +
-                             std::to_string(g.convH) + " convolution output");
-    g.outW = (g.convW - Fpx) / Spx + 1;
-    g.outH = (g.convH - Fpy) / Spy + 1;
+                             std::to_string(g.convH) + " convolution output with its padding of " +
+                             std::to_string(PoolPad));
+    g.poolPad = PoolPad;
+    g.accumulatorH = g.convH + 2 * PoolPad;
+    g.inPad = ConvPad + PoolPad * Scy;
+    g.outW = (g.convW + 2 * PoolPad - Fpx) / Spx + 1;
+    g.outH = (g.accumulatorH - Fpy) / Spy + 1;
     // Lines shared by neighbouring tiles: pooling windows wider than their stride, then the
     // convolution window (scaled by its stride) on top of that.
     g.convOverlap = Fpy > Spy ? Fpy - Spy : 0;
@@ -132,7 +146,7 @@ inline ConvLayerGeometry convLayerGeometry(const char* Name, int InFeat, int Out
 // of the graph's constants, the padding lines the tiles see and, for depthwise layers, outputs that
 // follow the input planes.
 inline void finishConvolutionKernel(const char* Name, const ConvLayerGeometry& g, int InFeat, int OutFeat, int Fcx,
-                                    int Fcy, int ConvPad)
+                                    int Fcy)
 {
     tessera::tiler::UserKernel& kernel = declaredKernel(Name);
     kernel.operations = std::uint64_t(OutFeat) * unsigned(g.convW) * unsigned(g.convH) *
@@ -144,7 +158,7 @@ inline void finishConvolutionKernel(const char* Name, const ConvLayerGeometry& g
             arg.constantInner = unsigned(InFeat);
         }
         if (arg.name == "In")
-            arg.padBefore = arg.padAfter = unsigned(ConvPad);  // zero lines the tiles see, not stored
+            arg.padBefore = arg.padAfter = unsigned(g.inPad);  // zero lines the tiles see, not stored
         if (arg.name == "Out")
             arg.planePerInput = g.depthwise;
     }

@@ -41,9 +41,8 @@ unsigned reluArgument(const char* name, KernelOper_T oper, int outQ)
 // A depthwise layer: one input feature at a time (planes outer, tiles inner), each output plane
 // from its own input plane with that feature's filter and bias; the full convolution's basic
 // kernels run with one feature.
-void declareDepthwiseKernel(const char* Name, int Features, int Width, int Height, int Fcx, int Fcy, int Dcx, int Dcy,
-                            int Scx, int Scy, int ConvPad, int convW, int convH, int convOverlap, int inOverlap,
-                            int outW, int outH, int normBias, int norm, int pool, int Fpx, int Fpy, int Spx, int Spy,
+void declareDepthwiseKernel(const char* Name, const ConvLayerGeometry& g, int Features, int Width, int Height, int Fcx,
+                            int Fcy, int Dcx, int Dcy, int Scx, int Scy, int ConvPad, int normBias, int norm, int pool,
                             unsigned relu)
 {
     UserKernel(Name, KernelDimensions(unsigned(Features), unsigned(Width), unsigned(Height), 1),
@@ -61,20 +60,21 @@ void declareDepthwiseKernel(const char* Name, int Features, int Width, int Heigh
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), Imm(Fcx), Imm(Fcy), Imm(Scx), Imm(Scy),
                                    Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
                      Call("KerNormPoolReLU", LOC_INNER_LOOP,
-                          Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                          Bindings(17, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
                                    K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H), Imm(norm), Imm(pool),
-                                   Imm(Fpx), Imm(Fpy), Imm(Spx), Imm(Spy), Imm(int(relu))))),
+                                   Imm(g.Fpx), Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(relu)), Imm(g.poolPad),
+                                   K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
                KerArgs(5,
-                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(g.inOverlap),
                               OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Bias", OBJ_IN_DB_NTILED_3D, 1, 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Filter", 0),
                        // 32-bit accumulators of one tile of one feature.
-                       KerArg("ConvOut", OBJ_BUFFER_ONETILE, unsigned(convW), unsigned(convH), 4,
-                              unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                       KerArg("ConvOut", OBJ_BUFFER_ONETILE, unsigned(g.convW), unsigned(g.accumulatorH), 4,
+                              unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Out", 0)));
 }
 
@@ -96,11 +96,12 @@ void LoadCNNLibrary(void)
                     TCArg("unsigned int", "Dx"), TCArg("unsigned int", "Dy"), TCArg("unsigned int", "PadL")),
               "KerConv32_Arg_T");
     LibKernel("KerNormPoolReLU", CALL_PARALLEL,
-              CArgs(14, TCArg("int * __restrict__", "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+              CArgs(17, TCArg("int * __restrict__", "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg("unsigned int", "Feat"), TCArg(kShort, "Out"), TCArg("unsigned int", "Wo"),
                     TCArg("unsigned int", "Ho"), TCArg("int", "Norm"), TCArg("unsigned int", "PoolOper"),
                     TCArg("unsigned int", "Fx"), TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"),
-                    TCArg("unsigned int", "Sy"), TCArg("unsigned int", "ReLU")),
+                    TCArg("unsigned int", "Sy"), TCArg("unsigned int", "ReLU"), TCArg("unsigned int", "Pad"),
+                    TCArg("unsigned int", "TileOffset"), TCArg("unsigned int", "PlaneH")),
               "KerNormPoolReLU_Arg_T");
     LibKernel("KerLinear", CALL_PARALLEL,
               CArgs(9, TCArg(kShort, "In"), TCArg("unsigned int", "InDim"), TCArg(kShort, "Filter"),
@@ -152,16 +153,10 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
     const unsigned relu = reluArgument(Name, ReLUOper, Out_Q);
     const ConvLayerGeometry g = convLayerGeometry(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy,
                                                   Scx, Scy, ConvPad, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad);
-    const bool depthwise = g.depthwise;
-    Fpx = g.Fpx, Fpy = g.Fpy, Spx = g.Spx, Spy = g.Spy;
-    const int convW = g.convW, convH = g.convH, outW = g.outW, outH = g.outH;
-    const int convOverlap = g.convOverlap, inOverlap = g.inOverlap;
-
     const int pool = PoolOper == KOP_MAXPOOL ? 1 : PoolOper == KOP_AVGPOOL ? 2 : 0;
-    if (depthwise)
-        declareDepthwiseKernel(Name, InFeat, Width, Height, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad, convW, convH,
-                               convOverlap, inOverlap, outW, outH, Bias_Q - (In_Q + Filter_Q),
-                               In_Q + Filter_Q - Out_Q, pool, Fpx, Fpy, Spx, Spy, relu);
+    if (g.depthwise)
+        declareDepthwiseKernel(Name, g, InFeat, Width, Height, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
+                               Bias_Q - (In_Q + Filter_Q), In_Q + Filter_Q - Out_Q, pool, relu);
     else
         UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
                    KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
@@ -178,24 +173,25 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                                        K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy), Imm(Scx),
                                        Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
                          Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
-                              Bindings(14, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                              Bindings(17, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                        K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
                                        K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
-                                       Imm(In_Q + Filter_Q - Out_Q), Imm(pool), Imm(Fpx), Imm(Fpy), Imm(Spx),
-                                       Imm(Spy), Imm(int(relu))))),
+                                       Imm(In_Q + Filter_Q - Out_Q), Imm(pool), Imm(g.Fpx), Imm(g.Fpy), Imm(g.Spx),
+                                       Imm(g.Spy), Imm(int(relu)), Imm(g.poolPad),
+                                       K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
                    KerArgs(5,
-                           KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(inOverlap),
+                           KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(g.inOverlap),
                                   OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                            KerArg("Bias", OBJ_IN_NTILED, unsigned(OutFeat), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                            // One plane per input feature: the filters of all output features for it.
                            KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), unsigned(OutFeat), 2, 0,
                                   OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
                            // 32-bit accumulators of one tile, every output feature.
-                           KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(convW), unsigned(convH), 4,
-                                  unsigned(convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                           KerArg("Out", OBJ_OUT_DB_3D, unsigned(outW), unsigned(outH), 2, 0, OBJ_CONSTRAINTS_NONE, 0,
-                                  "Out", 0)));
-    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy, ConvPad);
+                           KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW), unsigned(g.accumulatorH),
+                                  4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                           KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 2, 0, OBJ_CONSTRAINTS_NONE,
+                                  0, "Out", 0)));
+    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy);
     return layer.conclude();
 }
 

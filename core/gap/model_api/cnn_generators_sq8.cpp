@@ -84,10 +84,11 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kUnsigned, "Dx"), TCArg(kUnsigned, "Dy"), TCArg(kUnsigned, "PadL")),
               "KerConv_SQ8_Arg_T");
     LibKernel("KerScalePoolAct_SQ8", CALL_PARALLEL,
-              CArgs(15, TCArg(kInt, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+              CArgs(18, TCArg(kInt, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUChar, "Scale"),
                     TCArg(kUChar, "ScaleN"), TCArg(kUnsigned, "PoolOper"), TCArg(kUnsigned, "Fx"),
-                    TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"), TCArg(kUnsigned, "ReLU")),
+                    TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"), TCArg(kUnsigned, "ReLU"),
+                    TCArg(kUnsigned, "Pad"), TCArg(kUnsigned, "TileOffset"), TCArg(kUnsigned, "PlaneH")),
               "KerScalePoolAct_SQ8_Arg_T");
     LibKernel("KerLinear_SQ8", CALL_PARALLEL,
               CArgs(9, TCArg(kChar, "In"), TCArg(kUnsigned, "InDim"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"),
@@ -157,11 +158,12 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), Imm(Fcx), Imm(Fcy), Imm(Scx),
                                    Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
                      Call("KerScalePoolAct_SQ8", scaleAt,
-                          Bindings(15, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                          Bindings(18, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Out", KER_ARG_TILE),
                                    K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
                                    K_Arg("Scale", KER_ARG_TILE), K_Arg("ScaleN", KER_ARG_TILE), Imm(pool), Imm(g.Fpx),
-                                   Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(act))))),
+                                   Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(act)), Imm(g.poolPad),
+                                   K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
                KerArgs(7,
                        KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, unsigned(g.inOverlap),
                               OBJ_CONSTRAINTS_NONE, 0, "In", 0),
@@ -173,10 +175,10 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
                               "Filter", 0),
                        // 32-bit accumulators of one tile.
                        KerArg("ConvOut", dw ? OBJ_BUFFER_ONETILE : OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW),
-                              unsigned(g.convH), 4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                              unsigned(g.accumulatorH), 4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
                        KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Out", 0)));
-    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy, ConvPad);
+    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy);
     return layer.conclude();
 }
 

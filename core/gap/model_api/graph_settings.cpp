@@ -6,6 +6,7 @@
 
 #include <cstdarg>
 #include <cstdint>
+#include <cstdio>
 
 using namespace tessera::gap;
 namespace tiler = tessera::tiler;
@@ -33,6 +34,8 @@ struct GraphControlInfo {
     AT_GraphCtrl_T option;
     const char* name;
     ValueKind kind;
+    // Options Tessera accepts without acting on them: the value they have anyway (-1: none).
+    std::intptr_t onlyValue = -1;
 };
 
 constexpr GraphControlInfo kGraphControls[] = {
@@ -45,7 +48,7 @@ constexpr GraphControlInfo kGraphControls[] = {
     {AT_GRAPH_PRODUCE_NODE_CVAR_NAME, "AT_GRAPH_PRODUCE_NODE_CVAR_NAME", ValueKind::Name},
     {AT_GRAPH_PRODUCE_OPERINFOS, "AT_GRAPH_PRODUCE_OPERINFOS", ValueKind::Number},
     {AT_GRAPH_PRODUCE_OPERINFOS_CVAR_NAME, "AT_GRAPH_PRODUCE_OPERINFOS_CVAR_NAME", ValueKind::Name},
-    {AT_GRAPH_REORDER_CONSTANT_IN, "AT_GRAPH_REORDER_CONSTANT_IN", ValueKind::Number},
+    {AT_GRAPH_REORDER_CONSTANT_IN, "AT_GRAPH_REORDER_CONSTANT_IN", ValueKind::Number, 1},
     {AT_GRAPH_TRACE_EXEC, "AT_GRAPH_TRACE_EXEC", ValueKind::Number},
     {AT_GRAPH_NOINLINE_NODE, "AT_GRAPH_NOINLINE_NODE", ValueKind::Number},
     {AT_GRAPH_PREF_L3_EXEC, "AT_GRAPH_PREF_L3_EXEC", ValueKind::L3Ram},
@@ -55,17 +58,17 @@ constexpr GraphControlInfo kGraphControls[] = {
     {AT_GRAPH_DUMP_TENSOR, "AT_GRAPH_DUMP_TENSOR", ValueKind::Number},
     {AT_GRAPH_DUMP_TENSOR_TO_FILE, "AT_GRAPH_DUMP_TENSOR_TO_FILE", ValueKind::Number},
     {AT_GRAPH_DUMP_ONE_NODE, "AT_GRAPH_DUMP_ONE_NODE", ValueKind::Name},
-    {AT_GRAPH_ARG2STRUCT, "AT_GRAPH_ARG2STRUCT", ValueKind::Number},
+    {AT_GRAPH_ARG2STRUCT, "AT_GRAPH_ARG2STRUCT", ValueKind::Number, 0},
     {AT_GRAPH_SIZE_OPT, "AT_GRAPH_SIZE_OPT", ValueKind::Number},
     {AT_GRAPH_WARM_CONSTRUCT, "AT_GRAPH_WARM_CONSTRUCT", ValueKind::WarmMode},
     {AT_GRAPH_CHECKSUM, "AT_GRAPH_CHECKSUM", ValueKind::Number},
-    {AT_GRAPH_GROUP_WEIGHTS, "AT_GRAPH_GROUP_WEIGHTS", ValueKind::Number},
-    {AT_GRAPH_ASYNC_FORK, "AT_GRAPH_ASYNC_FORK", ValueKind::Number},
+    {AT_GRAPH_GROUP_WEIGHTS, "AT_GRAPH_GROUP_WEIGHTS", ValueKind::Number, 0},
+    {AT_GRAPH_ASYNC_FORK, "AT_GRAPH_ASYNC_FORK", ValueKind::Number, 0},
     {AT_GRAPH_DUMP_GRAPH_OUTPUTS, "AT_GRAPH_DUMP_GRAPH_OUTPUTS", ValueKind::Number},
     {AT_GRAPH_RUNNER_RE_ENTRANT, "AT_GRAPH_RUNNER_RE_ENTRANT", ValueKind::Number},
-    {AT_GRAPH_L1_PROMOTION, "AT_GRAPH_L1_PROMOTION", ValueKind::Number},
+    {AT_GRAPH_L1_PROMOTION, "AT_GRAPH_L1_PROMOTION", ValueKind::Number, 0},
     {AT_GRAPH_DISABLE_CONST_L2_PROMOTION, "AT_GRAPH_DISABLE_CONST_L2_PROMOTION", ValueKind::Number},
-    {AT_GRAPH_USE_MERGED_DMA, "AT_GRAPH_USE_MERGED_DMA", ValueKind::Number},
+    {AT_GRAPH_USE_MERGED_DMA, "AT_GRAPH_USE_MERGED_DMA", ValueKind::Number, 0},
     {AT_GRAPH_L2_STATIC_MEMORY_BUDGET, "AT_GRAPH_L2_STATIC_MEMORY_BUDGET", ValueKind::Number},
     {AT_GRAPH_L3_STATIC_MEMORY_BUDGET, "AT_GRAPH_L3_STATIC_MEMORY_BUDGET", ValueKind::Number},
 };
@@ -203,6 +206,9 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     if (info == nullptr)
         failModel(format("AT_SetGraphCtrl: option %d is not one of the AT_GRAPH_* or AT_KERNEL_* options", int(Ctrl)));
     tiler::GraphControl control = controlOf(*info, Val);
+    if (info->onlyValue >= 0 && control.value != info->onlyValue)
+        std::fprintf(stderr, "warning: AT_SetGraphCtrl(%s): Tessera does not implement this option; the generated code "
+                             "behaves as with the value %ld\n", info->name, long(info->onlyValue));
     tiler::GenerationOptions& options = currentModel().options;
     switch (Ctrl) {
     case AT_GRAPH_WARM_CONSTRUCT: options.warmConstruct = unsigned(control.value); break;
@@ -224,6 +230,7 @@ void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void* Val)
     case AT_GRAPH_DUMP_GRAPH_OUTPUTS: options.dumpGraphOutputs = control.value != 0; break;
     case AT_GRAPH_DUMP_TENSOR_TO_FILE: options.dumpTensorsToFile = control.value != 0; break;
     case AT_GRAPH_NOINLINE_NODE: options.noinlineKernels = control.value != 0; break;
+    case AT_GRAPH_SIZE_OPT: options.sizeOptimizedGraph = control.value != 0; break;
     case AT_KERNEL_BUFFER_PROMOTE: options.promoteBuffers = control.value != 0; break;
     case AT_KERNEL_PARTIAL_BUFFER_PROMOTE: options.promotePartialBuffers = control.value != 0; break;
     case AT_KERNEL_NOSOLUTION_ERROR: options.noSolutionError = control.value != 0; break;

@@ -38,6 +38,13 @@ typedef void *AT_CTXT_TYPE;
 __attribute__((weak)) int (*AT_YieldHook)(void);
 #define AT_YIELD() (AT_YieldHook ? AT_YieldHook() : 0)
 
+/* AT_GRAPH_SIZE_OPT: the graph's constructor, runner and destructor are compiled for size. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define AT_SIZE_OPT __attribute__((optimize("Os")))
+#else
+#define AT_SIZE_OPT
+#endif
+
 #if defined(__EMUL__)
 #include "at_api_emul.h"
 #else

@@ -1,15 +1,15 @@
-/* Padded and depthwise convolution layers (layers.h) through CNN_ConvolutionPoolReLU; the L1 budget comes from
- * the command line (--l1), so the tests can force many tiles, where the padding lines fall in the
- * first and last ones. */
+/* Padded and depthwise convolution layers, some with padded pooling (layers.h), through
+ * CNN_ConvolutionPoolReLU; the L1 budget comes from the command line (--l1), so the tests can
+ * force many tiles, where the padding lines fall in the first and last ones. */
 #include <stdio.h>
 
 #include "AutoTilerLib.h"
 #include "CNN_Generators.h"
 #include "layers.h"
 
-#define DECLARE(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Relu) \
+#define DECLARE(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Pp, Relu) \
     CNN_ConvolutionPoolReLU(#Name, 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, Cin, Cout, W, H, Oper, F, F, D, D, \
-                            S, S, P, Pool, Fp, Fp, 1, 1, Sp, Sp, 0, (Relu) ? KOP_RELU : KOP_NONE);
+                            S, S, P, Pool, Fp, Fp, 1, 1, Sp, Sp, Pp, (Relu) ? KOP_RELU : KOP_NONE);
 
 int main(int argc, char **argv)
 {

@@ -13,19 +13,19 @@
 enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL, KOP_CONV, KOP_CONV_DW };
 
 /* Output size of a layer (docs/gap-fixed-point.md). */
-static size_t OutCount(int Cout, int W, int H, int F, int D, int S, int P, int Pooled, int Fp, int Sp)
+static size_t OutCount(int Cout, int W, int H, int F, int D, int S, int P, int Pooled, int Fp, int Sp, int Pp)
 {
     int Wc = (W + 2 * P - D * (F - 1) - 1) / S + 1, Hc = (H + 2 * P - D * (F - 1) - 1) / S + 1;
     if (Pooled) {
-        Wc = (Wc - Fp) / Sp + 1;
-        Hc = (Hc - Fp) / Sp + 1;
+        Wc = (Wc + 2 * Pp - Fp) / Sp + 1;
+        Hc = (Hc + 2 * Pp - Fp) / Sp + 1;
     }
     return (size_t) Cout * (size_t) Wc * (size_t) Hc;
 }
 
-#define RUN(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Relu) \
+#define RUN(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Pp, Relu) \
     { \
-        const size_t Out = OutCount(Cout, W, H, F, D, S, P, (Pool) != KOP_NONE, Fp, Sp); \
+        const size_t Out = OutCount(Cout, W, H, F, D, S, P, (Pool) != KOP_NONE, Fp, Sp, Pp); \
         short *In = ReadFile(argv[1], #Name, "in", (size_t) (Cin) * (W) * (H)); \
         short *Filter = ReadFile(argv[1], #Name, "filter", \
                                  (size_t) ((Oper) == KOP_CONV_DW ? 1 : (Cin)) * (Cout) * (F) * (F)); \

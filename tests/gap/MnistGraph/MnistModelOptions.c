@@ -3,7 +3,8 @@
  *   -DWARM_MODE=1|2|3   AT_GRAPH_WARM_CONSTRUCT (WARM_L1, WARM_L2_DYN_L1, WARM_ALL);
  *   -DINSTRUMENTED      node cycles in MnistPerf, node names and operation counts;
  *   -DTRACED            checksums of every node's output, the input and output values of the
- *                       second convolution and the graph's output, user kernels noinline;
+ *                       second convolution and the graph's output, user kernels noinline, the
+ *                       graph functions compiled for size;
  *   -DTRACED_TO_FILE    with TRACED: the dumps go to files (AT_GRAPH_DUMP_TENSOR_TO_FILE);
  *   -DFLASH_EXEC        AT_GRAPH_CONST_EXEC_FROM_FLASH: constants left in flash are read by the nodes;
  *   -DPRIVILEGED_FLASH  a 128000-byte MRAM flash declared next to the guide's devices, filled first
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
     AT_SetGraphCtrl(AT_GRAPH_DUMP_ONE_NODE, AT_OPT_VAL("Conv5x5ReLUMaxPool2x2_1"));
     AT_SetGraphCtrl(AT_GRAPH_DUMP_GRAPH_OUTPUTS, AT_OPT_ON);
     AT_SetGraphCtrl(AT_GRAPH_NOINLINE_NODE, AT_OPT_ON);
+    AT_SetGraphCtrl(AT_GRAPH_SIZE_OPT, AT_OPT_ON);
 #endif
 #ifdef TRACED_TO_FILE
     AT_SetGraphCtrl(AT_GRAPH_DUMP_TENSOR_TO_FILE, AT_OPT_ON);
