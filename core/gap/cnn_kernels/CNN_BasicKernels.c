@@ -87,17 +87,10 @@ void KerNormPoolReLU(KerNormPoolReLU_Arg_T *Arg)
     int Norm = Arg->Norm;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
-    PoolPlane P;
+    const PoolPlane P = pool_plane(Arg->Pad, Arg->TileOffset, Arg->PlaneH, W, H, Oper == CNN_POOL_NONE);
 
-    P.Pad = (int) Arg->Pad;
-    P.Top = (int) Arg->TileOffset - P.Pad;
-    P.PlaneH = (int) Arg->PlaneH;
-    P.W = (int) W;
-    if (Oper == CNN_POOL_NONE) { /* Wo = W, Ho = H */
+    if (Oper == CNN_POOL_NONE) /* Wo = W, Ho = H */
         Fx = Fy = Sx = Sy = 1;
-        P.Pad = P.Top = 0;
-        P.PlaneH = (int) H;
-    }
     core_range(Arg->Feat * Ho, &First, &Last); /* output rows of all planes */
     for (unsigned int r = First; r < Last; r++) {
         unsigned int f = r / Ho, y = r % Ho;
@@ -137,18 +130,11 @@ void KerPoolReLU(KerPoolReLU_Arg_T *Arg)
     unsigned int Fx = Arg->Fx, Fy = Arg->Fy, Sx = Arg->Sx, Sy = Arg->Sy;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
-    PoolPlane P;
-
     /* Padding: see pool_window. A 1 x 1 copy has none. */
-    P.Pad = (int) Arg->Pad;
-    P.Top = (int) Arg->TileOffset - P.Pad;
-    P.PlaneH = (int) Arg->PlaneH;
-    P.W = (int) W;
-    if (Oper == CNN_POOL_NONE) {
+    const PoolPlane P = pool_plane(Arg->Pad, Arg->TileOffset, Arg->PlaneH, W, H, Oper == CNN_POOL_NONE);
+
+    if (Oper == CNN_POOL_NONE)
         Fx = Fy = Sx = Sy = 1;
-        P.Pad = P.Top = 0;
-        P.PlaneH = (int) H;
-    }
     core_range(Arg->Feat * Ho, &First, &Last);
     for (unsigned int r = First; r < Last; r++) {
         unsigned int f = r / Ho, y = r % Ho;

@@ -72,6 +72,19 @@ typedef struct {
     int Top, PlaneH, W, Pad;
 } PoolPlane;
 
+/* The plane of a pooling tile from the kernel's Pad, TileOffset and PlaneH; a copy (CNN_POOL_NONE,
+ * 1 x 1 windows) has no padding and its tile is the plane. */
+static inline PoolPlane pool_plane(unsigned int Pad, unsigned int TileOffset, unsigned int PlaneH, unsigned int W,
+                                   unsigned int H, int Copy)
+{
+    PoolPlane P;
+    P.Pad = Copy ? 0 : (int) Pad;
+    P.Top = Copy ? 0 : (int) TileOffset - (int) Pad;
+    P.PlaneH = Copy ? (int) H : (int) PlaneH;
+    P.W = (int) W;
+    return P;
+}
+
 /* The tile position of window (y, x) (window stride Sy, Sx) and the part of its Fy x Fx positions
  * that is inside the real plane: lines [*Ky0, *Ky1) and columns [*Kx0, *Kx1) of the window, at tile
  * line *Line0 and column *Column0 (the window's first line and column, possibly outside). */
