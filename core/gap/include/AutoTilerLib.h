@@ -106,7 +106,11 @@ void UserKernelGroup(const char *GroupName, CKernel_Arg_T **CArg, CKernelCall_T 
  * tiling budgets (--l1 on the command line still wins for L1). */
 void SetMemoryDeviceInfos(int Count, ...);
 /* Val: AT_OPT_ON, AT_OPT_OFF or AT_OPT_VAL(x); the *_CVAR_NAME options and AT_GRAPH_DUMP_ONE_NODE
- * take a string, AT_GRAPH_PREF_L3_* an AT_MEM_* location. Setting an option again replaces it. */
+ * take a string, AT_GRAPH_PREF_L3_* an AT_MEM_* location. Setting an option again replaces it.
+ * AT_GRAPH_L1_PROMOTION, AT_GRAPH_ARG2STRUCT, AT_GRAPH_GROUP_WEIGHTS, AT_GRAPH_ASYNC_FORK,
+ * AT_GRAPH_USE_MERGED_DMA and AT_GRAPH_REORDER_CONSTANT_IN are accepted but not implemented: a value
+ * other than the one the generated code follows anyway (1 for the last, 0 for the others) prints a
+ * warning. */
 void AT_SetGraphCtrl(AT_GraphCtrl_T Ctrl, void *Val);
 
 /* Opens graph Name. Globals lists the graph function's arguments (ARG_SCOPE_ARG) and its global
