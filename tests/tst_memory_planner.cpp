@@ -187,6 +187,15 @@ private slots:
         QCOMPARE(proven, 3);
     }
 
+    void buffersWithoutBytesNeedNoSearch()
+    {
+        // Nothing to place: decided at once, even at capacity 0.
+        const std::vector<Buffer> buffers = {{"a", 0, 2, 0, 1, std::nullopt}, {"b", 1, 3, 0, 1, std::nullopt}};
+        const SearchResult result = searchPlacement(buffers, 0);
+        QVERIFY(result.outcome == SearchOutcome::Found);
+        QVERIFY(validatePlan(buffers, result.offsets, 0).empty());
+    }
+
     void thousandsOfGeneratedInstancesValidate()
     {
         size_t optimal = 0, atBound = 0, total = 0;

@@ -5,8 +5,15 @@
 // buffer at a time at non-decreasing offsets. Pruning:
 //  - section bound: in every section (time interval with a fixed set of live buffers) the unplaced
 //    buffers must stack above the current floor, so floor + their sizes must fit the capacity;
+//  - valley bound: a section with no spare byte must have a buffer starting at its floor, and
+//    the buffers that can do so in one valley of the floors must cover those sections with
+//    disjoint lifetimes;
 //  - dominance: no buffer is placed at or above the top of an unplaced buffer that could still go
-//    below it (that packing has a lower twin the search visits elsewhere).
+//    below it (that packing has a lower twin the search visits elsewhere);
+//  - failed states: a state proven to fail is not searched again (failed_states.h).
+// Where a section has no spare byte, the search may branch instead on which buffer fills its floor
+// (the one the fewest can fill): exactly one does in every packing, which cuts the tree most on
+// instances without slack. Preorders and the two ways of branching are tried round-robin.
 // The answer is exact: a packing under the capacity, or a proof that none exists.
 #include "memory/buffer.h"
 
