@@ -12,6 +12,8 @@ namespace tessera {
 namespace {
 
 constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+// valleyEnd_ of a section outside every valley the valley bound checks.
+constexpr size_t kNoValley = std::numeric_limits<size_t>::max();
 
 // Orders in which buffers are preferred among those at the same offset. Each is a list of keys
 // compared in turn, larger first. The search restarts round-robin over them with a growing node
@@ -281,7 +283,6 @@ private:
     bool valleysCanBeFloored(const std::vector<size_t>& unplaced, size_t firstSection, size_t endSection,
                              SweepPoint sweep)
     {
-        constexpr size_t kNoValley = std::numeric_limits<size_t>::max();
         bool anyTight = false;
         for (size_t a = firstSection; a < endSection;) {
             size_t b = a + 1;
@@ -345,7 +346,6 @@ private:
     // bytes that the fewest can fill (sorted by rank), or none when no checked valley has one.
     std::vector<size_t> floorCoverers(size_t firstSection, size_t endSection)
     {
-        constexpr size_t kNoValley = std::numeric_limits<size_t>::max();
         for (size_t s = firstSection; s <= endSection; ++s)
             coverCount_[s] = 0;
         for (size_t s = firstSection; s < endSection; ++s)
