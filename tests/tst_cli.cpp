@@ -114,17 +114,25 @@ private slots:
         QVERIFY2(badInput.err.contains("line 3"), qPrintable(badInput.err));
     }
 
+    // tessera plan --model: the deployed graph's plan at the chip's default budgets or the ones given.
     void planModelPrintsPlacements()
     {
-        const Result r = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx", "--l2", "4096", "--dump"});
+        const QString sample = QStringLiteral(TESSERA_SOURCE_DIR "/resources/samples/mnist.onnx");
+        const Result r = runCli({"plan", "--model", sample, "--l2", "65536", "--dump"});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("L2: peak 720 bytes, lower bound 720"), qPrintable(r.out));
-        const Result noBudget = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx"});
-        QCOMPARE(noBudget.exitCode, 2);
-        QVERIFY(noBudget.err.contains("--l2"));
-        const Result tooSmall = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx", "--l2", "100"});
+        QVERIFY2(r.out.contains("conv5x5_0_Out") && r.out.contains("of the 65536 budget"), qPrintable(r.out));
+        const Result defaults = runCli({"plan", "--model", sample, "--target", "gap9"});
+        QCOMPARE(defaults.exitCode, 0);
+        QVERIFY2(defaults.out.contains("of the 1441792 budget"), qPrintable(defaults.out));
+        const Result tooSmall = runCli({"plan", "--model", sample, "--l2", "100"});
         QCOMPARE(tooSmall.exitCode, 1);
-        QVERIFY2(tooSmall.err.contains("too small"), qPrintable(tooSmall.err));
+        QVERIFY2(tooSmall.err.contains("raise the L2 budget to at least"), qPrintable(tooSmall.err));
+        const Result unsupported = runCli({"plan", "--model", nodeCase("test_add") + "/model.onnx"});
+        QCOMPARE(unsupported.exitCode, 2);
+        QVERIFY2(unsupported.err.contains("error:"), qPrintable(unsupported.err));
+        const Result badTarget = runCli({"plan", "--model", sample, "--target", "gap7"});
+        QVERIFY(badTarget.exitCode != 0);
+        QVERIFY2(badTarget.err.contains("gap8"), qPrintable(badTarget.err));
     }
 
     void aiePlanPrintsTableJsonAndAdf()

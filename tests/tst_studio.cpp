@@ -8,9 +8,11 @@
 #include "tiling_panel.h"
 
 #include "memory/hierarchy_planner.h"
-#include "memory/memory_hierarchy.h"
 #include "onnx/onnx_export.h"
+#include "session/deployed_memory_plan.h"
 #include "session/model_loader.h"
+#include "session/session.h"
+#include "target/chip_table.h"
 #include "zoo/zoo.h"
 
 #include <QJsonDocument>
@@ -89,11 +91,12 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<double>("width");
         QTest::addColumn<int>("resolution");
-        QTest::newRow("mnist") << "mnist" << 1.0 << 224;
-        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224;
-        QTest::newRow("radioml") << "radioml" << 1.0 << 224;
-        QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128;
-        QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224;
+        QTest::addColumn<bool>("deploys");  // the GAP generators implement every operator
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224 << true;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224 << true;
+        QTest::newRow("radioml") << "radioml" << 1.0 << 224 << false;
+        QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128 << true;
+        QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224 << true;
     }
 
     void opensZooModels()
@@ -101,6 +104,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(double, width);
         QFETCH(int, resolution);
+        QFETCH(bool, deploys);
         const QString path = zooFile(name.toStdString(), width, resolution);
         const Graph graph = loadModel(path.toStdString());
         StudioWindow window;
@@ -112,6 +116,13 @@ private slots:
               window.lastPlanMilliseconds());
         QCOMPARE(window.graphView()->nodeItemCount(), int(graph.nodeCount()));
         QCOMPARE(window.stepTable()->model()->rowCount(), int(graph.nodeCount()));
+        if (!deploys) {
+            // No plan in place of the real one: the timeline says which node the chip cannot run.
+            QVERIFY(!window.plan().has_value());
+            QVERIFY2(window.timeline()->message().contains("no GAP CNN generator implements"),
+                     qPrintable(window.timeline()->message()));
+            return;
+        }
         QVERIFY2(window.plan().has_value(), qPrintable(window.planStatus()));
         QVERIFY(window.timeline()->rectangleCount("L2") > 0);
     }
@@ -197,17 +208,17 @@ private slots:
         // scale does not shrink under the pointer while it moves; spin box steps are 1 KiB).
         QVERIFY2(std::abs(double(after) - 0.4 * double(before)) < 0.03 * double(before),
                  qPrintable(QString("budget %1 -> %2, expected about %3").arg(before).arg(after).arg(0.4 * before)));
-        // What the studio shows is what the planner gives for that budget.
-        HierarchyPlanOptions options;
-        options.l2Budget = after;
-        options.l3Budget = hierarchyForTarget("gap8").require(MemoryKind::L3Ram).size;
-        const HierarchyPlan direct = planHierarchy(*window.graph(), hierarchyForTarget("gap8"), options);
+        // What the studio shows is the session's plan for that budget: what Export generates.
+        SessionChoices choices;
+        choices.budgets = {window.budgets().l1, after, window.budgets().l3, window.budgets().flash, std::nullopt};
+        const Session fresh(window.session()->sharedGraph());
+        const gap::GapPlan direct = fresh.plan(choices);
+        QVERIFY(direct.ok());
         const HierarchyPlan& shown = *window.plan();
-        QCOMPARE(shown.l2.peak, direct.l2.peak);
-        QCOMPARE(shown.spilledTensors, direct.spilledTensors);
-        QCOMPARE(shown.promotedConstants, direct.promotedConstants);
+        QCOMPARE(shown.l2.peak, qint64(direct.allocation().l2Total()));
+        QCOMPARE(window.gapPlan()->allocation().l3Traffic, direct.allocation().l3Traffic);
         int inL2 = 0;
-        for (const TensorPlacement& p : direct.placements)
+        for (const TensorPlacement& p : deployedMemoryPlan(*fresh.deployment(choices), direct).placements)
             inL2 += p.level == "L2";
         QCOMPARE(window.timeline()->rectangleCount("L2"), inL2);
         QVERIFY(shown.promotedConstants != initial.promotedConstants || shown.spilledTensors != initial.spilledTensors ||
@@ -293,7 +304,7 @@ private slots:
         // An activation in L2 that an operator produces (not the graph input).
         const TensorPlacement* activation = nullptr;
         for (const TensorPlacement& p : window.plan()->placements) {
-            const auto id = window.graph()->findTensor(p.tensor);
+            const auto id = window.graph()->findTensor(window.modelTensorOf(QString::fromStdString(p.tensor)).toStdString());
             bool produced = false;
             for (const Node& node : window.graph()->nodes())
                 produced = produced || (id && !node.outputs.empty() && node.outputs.front() == *id);
@@ -314,8 +325,64 @@ private slots:
         const int node = window.graphView()->selectedNode();
         QVERIFY(node >= 0);
         const Node& producer = window.graph()->node(node);
-        QCOMPARE(QString::fromStdString(window.graph()->tensor(producer.outputs.front()).name), name);
+        QCOMPARE(QString::fromStdString(window.graph()->tensor(producer.outputs.front()).name), window.modelTensorOf(name));
         QCOMPARE(window.stepTable()->currentIndex().row(), node);
+    }
+
+    // The budget bar starts where the command line does: every chip's defaults from the chip table.
+    void budgetBarDefaultsAreTheCommandLines()
+    {
+        StudioWindow window;
+        for (const target::ChipDescription& chip : target::chips()) {
+            window.setTarget(QString::fromStdString(chip.name));
+            QCOMPARE(window.target(), QString::fromStdString(chip.name));
+            SessionChoices choices;
+            choices.target = chip.name;
+            const target::Budgets cli = Session::resolveBudgets(choices);
+            const Budgets bar = window.budgets();
+            QCOMPARE(bar.l1, qint64(cli.l1));
+            QCOMPARE(bar.l2, qint64(cli.l2));
+            QCOMPARE(bar.l3, qint64(cli.l3));
+            QCOMPARE(bar.flash, qint64(cli.flash));
+            // What the bar asks the session for is the command line's budgets, privileged flash too.
+            QCOMPARE(Session::resolveBudgets(sessionChoices(window.target(), bar)), cli);
+        }
+    }
+
+    // Clicks on the timeline and the graph while a second model loads and after it is shown: the
+    // views never read the model that was replaced (the sanitized build checks every access).
+    void clicksBetweenModelLoadsReadOnlyLiveModels()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QString symbol;
+        for (const TensorPlacement& p : window.plan()->placements)
+            if (p.kind == PlacementKind::Activation && p.level == "L2")
+                symbol = QString::fromStdString(p.tensor);
+        QVERIFY(!symbol.isEmpty());
+        const QString modelTensor = window.modelTensorOf(symbol);
+        QSignalSpy shown(&window, &StudioWindow::modelShown);
+        window.openModel(zooFile("mnist"));
+        QSignalSpy planned(&window, &StudioWindow::planShown);
+        for (int k = 0; k < 200 && shown.count() == 0; ++k) {
+            window.graphView()->selectTensor(modelTensor);
+            emit window.timeline()->tensorSelected(symbol);
+            QTest::mouseClick(window.timeline()->l2Panel(), Qt::LeftButton, Qt::NoModifier,
+                              window.timeline()->l2PointOf(1, 64));
+            QTest::qWait(5);
+        }
+        QVERIFY(shown.count() > 0 || shown.wait(kWaitMs));
+        QVERIFY(planned.count() > 0 || planned.wait(kWaitMs));
+        QCOMPARE(window.graph()->name, std::string("mnist"));
+        window.graphView()->selectTensor(modelTensor);  // a name the new model lacks
+        QCOMPARE(window.graphView()->nodeItemCount(), int(window.graph()->nodeCount()));
+        for (const TensorPlacement& p : window.plan()->placements)
+            if (p.kind == PlacementKind::Activation && p.level == "L2") {
+                emit window.timeline()->tensorSelected(QString::fromStdString(p.tensor));
+                QVERIFY(window.graphView()->selectedNode() >= 0);
+                break;
+            }
     }
 
     void infeasibleBudgetShowsTheMessage()

@@ -142,11 +142,11 @@ void GraphView::clear()
     graph_ = nullptr;
 }
 
-void GraphView::showGraph(const Graph* graph, const GraphLayout& layout)
+void GraphView::showGraph(std::shared_ptr<const Graph> graph, const GraphLayout& layout)
 {
     clear();
-    graph_ = graph;
-    nodeItems_.assign(graph->nodeCount(), nullptr);
+    graph_ = std::move(graph);
+    nodeItems_.assign(graph_->nodeCount(), nullptr);
     const QPalette palette;
     for (const LayoutEdge& edge : layout.edges) {
         if (edge.curve.empty())
@@ -168,7 +168,7 @@ void GraphView::showGraph(const Graph* graph, const GraphLayout& layout)
         }
         auto* item = scene()->addPath(path, QPen(palette.mid().color(), 1.2));
         item->setZValue(-1);
-        const Tensor& tensor = graph->tensor(edge.tensor);
+        const Tensor& tensor = graph_->tensor(edge.tensor);
         if (tensor.typed) {
             auto* label = scene()->addSimpleText(shapeText(tensor.shape));
             label->setBrush(palette.placeholderText());
@@ -182,11 +182,11 @@ void GraphView::showGraph(const Graph* graph, const GraphLayout& layout)
     for (const LayoutBox& box : layout.boxes) {
         NodeItem* item = nullptr;
         if (box.kind == BoxKind::Operator) {
-            const QString opType = QString::fromStdString(graph->node(box.id).opType);
-            item = new NodeItem(box, opType, operatorRows(*graph, box.id), categoryColor(operatorCategory(opType)));
+            const QString opType = QString::fromStdString(graph_->node(box.id).opType);
+            item = new NodeItem(box, opType, operatorRows(*graph_, box.id), categoryColor(operatorCategory(opType)));
             nodeItems_[size_t(box.id)] = item;
         } else {
-            item = new NodeItem(box, QString::fromStdString(graph->tensor(box.id).name), {}, QColor());
+            item = new NodeItem(box, QString::fromStdString(graph_->tensor(box.id).name), {}, QColor());
         }
         scene()->addItem(item);
     }

@@ -6,6 +6,7 @@
 
 #include <QGraphicsView>
 
+#include <memory>
 #include <vector>
 
 namespace tessera::views {
@@ -23,8 +24,8 @@ public:
     // thread; the returned sizer only reads the captured table and is safe on a worker).
     BoxSizer boxSizer(const Graph& graph) const;
 
-    // Shows `graph` (which must outlive the view's use of it, until clear or the next call).
-    void showGraph(const Graph* graph, const GraphLayout& layout);
+    // Shows `graph`; the view shares its ownership until clear() or the next call.
+    void showGraph(std::shared_ptr<const Graph> graph, const GraphLayout& layout);
     void clear();
 
     int nodeItemCount() const { return int(nodeItems_.size()); }
@@ -46,7 +47,7 @@ protected:
 private:
     void onSelectionChanged();
 
-    const Graph* graph_ = nullptr;
+    std::shared_ptr<const Graph> graph_;
     std::vector<NodeItem*> nodeItems_; // indexed by NodeId
 };
 

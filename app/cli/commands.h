@@ -4,8 +4,17 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+
+namespace tessera {
+struct SessionChoices;
+}
 
 namespace tessera::cli {
+
+// --target, --l1, --l2, --l3, --flash, --privileged-flash, --quant, --calibration and --seed, filling
+// `choices` (which must outlive the parse); `prefix` starts each option's help text.
+void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::string& prefix);
 
 using Action = std::function<int()>;
 

@@ -1,7 +1,10 @@
 // tessera plan: the memory planner.
 //   tessera plan BUFFERS.csv [--capacity N] [--minimize] [--timeout S] [--half-open] [-o OUT.csv]
-//   tessera plan --model MODEL.onnx --l2 N [--l3 N] [--target gap8|gap9] [--dump]
+//   tessera plan --model MODEL.onnx [--target gap8|gap9] [--l1 N] [--l2 N] [--l3 N] [--flash N]
+//                [--privileged-flash N] [--quant int16|int8] [--calibration DIR] [--dump]
 // Exit status: 0 a plan under the capacity was found, 1 infeasible or timed out, 2 bad input.
+// A model's plan is the session's (core/session/session.h): the deployed graph's placement that
+// `tessera compile` generates with the same options.
 #include "commands.h"
 
 #include "io/file_io.h"
@@ -10,7 +13,8 @@
 #include "memory/hierarchy_planner.h"
 #include "memory/memory_planner.h"
 #include "memory/plan_validator.h"
-#include "session/model_loader.h"
+#include "session/deployed_memory_plan.h"
+#include "session/session.h"
 
 #include <fmt/format.h>
 
@@ -25,9 +29,7 @@ struct PlanCommandOptions {
     double timeout = 10.0;
     std::string output;
     std::string model;
-    std::optional<int64_t> l2;
-    std::optional<int64_t> l3;
-    std::string target = "gap8";
+    SessionChoices choices;
     bool dump = false;
     bool halfOpen = false;
 };
@@ -65,39 +67,23 @@ int planBuffers(const PlanCommandOptions& options)
 
 int planModel(const PlanCommandOptions& options)
 {
-    if (!options.l2) {
-        fmt::print(stderr, "error: plan --model needs the L2 budget: --l2 BYTES\n");
-        return 2;
-    }
-    Graph graph;
-    MemoryHierarchy hierarchy;
+    std::optional<Session> session;
+    gap::GapPlan plan;
     try {
-        graph = loadModel(options.model);
-        hierarchy = hierarchyForTarget(options.target);
+        session = Session::open(options.model);
+        const auto progress = [](const std::string& step) { fmt::print(stderr, "tessera plan: {}\n", step); };
+        plan = session->plan(options.choices, progress);
     } catch (const Error& error) {
         fmt::print(stderr, "error: {}\n", error.what());
         return 2;
     }
-    HierarchyPlanOptions planOptions;
-    planOptions.l2Budget = *options.l2;
-    planOptions.l3Budget = options.l3;
-    HierarchyPlan plan;
-    try {
-        plan = planHierarchy(graph, hierarchy, planOptions);
-    } catch (const Error& error) {
-        fmt::print(stderr, "error: {}\n", error.what());
+    if (!plan.ok()) {
+        fmt::print(stderr, "error: {}\n", plan.error());
         return 1;
     }
-    const std::string text = formatHierarchyPlan(plan);
-    if (options.dump) {
-        fmt::print("{}", text);
-    } else {
-        // Without --dump only the totals (the last three lines).
-        size_t cut = text.size();
-        for (int lines = 0; lines < 4 && cut > 0; ++lines)
-            cut = text.rfind('\n', cut - 1);
-        fmt::print("{}", text.substr(cut == std::string::npos ? 0 : cut + 1));
-    }
+    if (options.dump)
+        fmt::print("{}", formatPlacements(deployedMemoryPlan(*session->deployment(options.choices), plan)));
+    fmt::print("{}", formatPlanTotals(plan));
     return 0;
 }
 
@@ -115,9 +101,7 @@ void addPlanCommand(CLI::App& app, Action& action)
     command->add_option("--timeout", options->timeout, "Seconds the search may take")->capture_default_str();
     command->add_option("-o,--output", options->output, "Write the buffers with their offsets as CSV");
     command->add_option("--model", options->model, "Plan the tensors of an ONNX model across the memory hierarchy");
-    command->add_option("--l2", options->l2, "L2 budget in bytes (with --model)");
-    command->add_option("--l3", options->l3, "L3 RAM budget in bytes (with --model)");
-    command->add_option("--target", options->target, "Memory hierarchy: gap8 or gap9")->capture_default_str();
+    addBudgetOptions(*command, options->choices, "(with --model) ");
     command->add_flag("--dump", options->dump, "Print the per-tensor placement table (with --model)");
     command->callback([&action, options] {
         action = [options] {

@@ -5,8 +5,7 @@
 #include "gap_project/gap_project_writer.h"
 #include "ir/error.h"
 
-#include "memory/memory_hierarchy.h"
-#include "session/model_loader.h"
+#include "session/deployed_memory_plan.h"
 
 #include <QDir>
 
@@ -14,11 +13,22 @@
 
 namespace tessera::studio {
 
+SessionChoices sessionChoices(const QString& target, const Budgets& budgets)
+{
+    SessionChoices choices;
+    choices.target = target.toStdString();
+    choices.budgets.l1 = std::uint64_t(std::max<qint64>(0, budgets.l1));
+    choices.budgets.l2 = std::uint64_t(std::max<qint64>(0, budgets.l2));
+    choices.budgets.l3 = std::uint64_t(std::max<qint64>(0, budgets.l3));
+    choices.budgets.flash = std::uint64_t(std::max<qint64>(0, budgets.flash));
+    return choices;
+}
+
 LoadedModel loadModelJob(const QString& path)
 {
     LoadedModel result;
     try {
-        result.graph = std::make_shared<const Graph>(loadModel(path.toStdString()));
+        result.session = std::make_shared<const Session>(Session::open(path.toStdString()));
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());
     }
@@ -36,19 +46,28 @@ LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer
     return result;
 }
 
-PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, const Budgets& budgets)
+PlanOutcome planJob(std::shared_ptr<const Session> session, const SessionChoices& choices)
 {
     PlanOutcome result;
-    result.l2Budget = budgets.l2;
+    result.l2Budget = qint64(choices.budgets.l2.value_or(0));
     const auto start = std::chrono::steady_clock::now();
     try {
-        HierarchyPlanOptions options;
-        options.l2Budget = budgets.l2;
-        options.l3Budget = budgets.l3;
-        MemoryHierarchy hierarchy = hierarchyForTarget(target.toStdString());
-        if (MemoryLevel* flash = hierarchy.find(MemoryKind::L3Flash); flash && budgets.flash > 0)
-            flash->size = budgets.flash;
-        result.plan = planHierarchy(*graph, hierarchy, options);
+        const gap::GapPlan plan = session->plan(choices);
+        const std::shared_ptr<const gap::GapDeployment> deployment = session->deployment(choices);
+        for (const gap::GapTensor& tensor : deployment->network.tensors)
+            if (tensor.source != kNoTensor) {
+                const QString symbol = QString::fromStdString(tensor.name);
+                const QString modelTensor = QString::fromStdString(session->graph().tensor(tensor.source).name);
+                result.modelTensorOf.insert(symbol, modelTensor);
+                result.symbolsOf.insert(modelTensor, symbol);
+            }
+        if (plan.ok()) {
+            result.plan = deployedMemoryPlan(*deployment, plan);
+            result.gapPlan = plan;
+        } else {
+            result.error = QString::fromStdString(plan.error());
+            result.smallestL2 = qint64(plan.smallestL2());
+        }
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());
     }
@@ -56,22 +75,13 @@ PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, c
     return result;
 }
 
-ExportOutcome exportGapProjectJob(std::shared_ptr<const Graph> graph, const QString& target, const Budgets& budgets,
+ExportOutcome exportGapProjectJob(std::shared_ptr<const Session> session, const SessionChoices& choices,
                                   const QString& folder)
 {
     ExportOutcome result;
     result.folder = folder;
     try {
-        gap::GapCompileOptions options;
-        options.target = target.toStdString();
-        options.l1 = uint64_t(budgets.l1);
-        options.l2 = uint64_t(budgets.l2);
-        if (budgets.l3 > 0)
-            options.l3 = uint64_t(budgets.l3);
-        if (budgets.flash > 0)
-            options.flash = uint64_t(budgets.flash);
-        const gap::GapCompileResult compiled = gap::compileForGap(*graph, options, folder.toStdString());
-        gap::writeGapProject(*graph, compiled, gap::gapPaths().projectSources(), folder.toStdString());
+        const gap::GapCompileResult compiled = gap::exportGapProject(*session, choices, folder.toStdString());
         result.tilingReport = QDir(folder).filePath(
             QString::fromStdString(compiled.network.name) + "Kernels.tiling.json");
         for (const gap::GapLayer& layer : compiled.network.layers) {
@@ -92,13 +102,13 @@ ExportOutcome exportGapProjectJob(std::shared_ptr<const Graph> graph, const QStr
                               .arg(figures->value("operations", qint64(0)))
                               .arg(figures->value("estimated_cycles", 0.0), 0, 'f', 0));
         }
-        const nlohmann::json& memory = compiled.generation.graph;
+        const tiler::GraphAllocation& memory = compiled.plan.allocation();
         result.summary = QString("GAP project for %1 in %2: %3 layers, L2 %4 B, L3 traffic %5 B per inference, "
                                  "compiled in %6 s")
                              .arg(QString::fromStdString(compiled.target.name), folder)
                              .arg(compiled.network.layers.size())
-                             .arg(memory.value("l2_static", 0) + memory.value("l2_dynamic", 0))
-                             .arg(memory.value("l3_traffic", qint64(0)))
+                             .arg(qint64(memory.l2Total()))
+                             .arg(qint64(memory.l3Traffic))
                              .arg(compiled.seconds, 0, 'f', 2);
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());

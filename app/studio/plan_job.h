@@ -4,6 +4,7 @@
 #include "ir/graph.h"
 #include "layout/graph_layout.h"
 #include "memory/hierarchy_planner.h"
+#include "session/session.h"
 
 #include <QHash>
 #include <QString>
@@ -19,11 +20,15 @@ struct Budgets {
     qint64 l1 = 0;
     qint64 l2 = 0;
     qint64 l3 = 0;    // L3 RAM
-    qint64 flash = 0; // 0: the target's flash
+    qint64 flash = 0;
 };
 
+// What the session is asked for: the target and the bar's budgets (the privileged flash, which the
+// bar does not show, is the chip's default, as on the command line).
+SessionChoices sessionChoices(const QString& target, const Budgets& budgets);
+
 struct LoadedModel {
-    std::shared_ptr<const Graph> graph;
+    std::shared_ptr<const Session> session;
     QString error;
 };
 
@@ -32,11 +37,17 @@ struct LaidOutModel {
     QString error;
 };
 
+// The deployed graph's plan as the timeline draws it (core/session/deployed_memory_plan.h).
 struct PlanOutcome {
     std::optional<HierarchyPlan> plan;
+    std::optional<gap::GapPlan> gapPlan;
     QString error;
     qint64 l2Budget = 0;
+    qint64 smallestL2 = 0;  // when the budget is too small: the smallest that works (0: unknown)
     double milliseconds = 0;
+    // The ONNX tensor each deployed graph symbol holds, and the symbols of each ONNX tensor.
+    QHash<QString, QString> modelTensorOf;
+    QMultiHash<QString, QString> symbolsOf;
 };
 
 // A GAP project written by the exporter: where, the kernels' tiling report, a one-line summary,
@@ -53,11 +64,11 @@ struct ExportOutcome {
 
 LoadedModel loadModelJob(const QString& path);
 LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer);
-// Plans the model's tensors across L2, L3 RAM and flash (L1 plays no part in this plan).
-PlanOutcome planJob(std::shared_ptr<const Graph> graph, const QString& target, const Budgets& budgets);
-// tessera compile for the studio: the model compiled for a GAP target with these budgets, then the
-// GAP project exporter.
-ExportOutcome exportGapProjectJob(std::shared_ptr<const Graph> graph, const QString& target, const Budgets& budgets,
+// The session's plan of the deployed graph at these choices: what Export writes with them.
+PlanOutcome planJob(std::shared_ptr<const Session> session, const SessionChoices& choices);
+// File > Export GAP project: the session's compilation with these choices (the plan shown), then
+// the GAP project exporter, as `tessera compile` does.
+ExportOutcome exportGapProjectJob(std::shared_ptr<const Session> session, const SessionChoices& choices,
                                   const QString& folder);
 
 } // namespace tessera::studio

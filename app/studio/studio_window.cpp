@@ -9,9 +9,9 @@
 #include "tiling_panel.h"
 
 #include "aie/split_planner.h"
-#include "memory/memory_hierarchy.h"
 #include "session/model_stats.h"
 #include "session/project.h"
+#include "target/chip_table.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -43,7 +43,6 @@ namespace tessera::studio {
 namespace {
 
 constexpr int kDebounceMs = 30;
-constexpr qint64 kCodeReserve = 64 * 1024; // L2 left for code and stacks by default
 constexpr int kRecentFiles = 8;
 const char* const kRecentKey = "recentFiles";
 
@@ -102,8 +101,8 @@ void StudioWindow::buildBudgetBar()
     bar->setObjectName("budgets");
     bar->addWidget(new QLabel(" Target ", bar));
     targetBox_ = new QComboBox(bar);
-    targetBox_->addItem("GAP8", "gap8");
-    targetBox_->addItem("GAP9", "gap9");
+    for (const target::ChipDescription& chip : target::chips())
+        targetBox_->addItem(QString::fromStdString(chip.displayName), QString::fromStdString(chip.name));
     bar->addWidget(targetBox_);
     // A budget in KiB, with its label.
     const auto budgetBox = [bar](const QString& label, int minimum, int maximum, const QString& tip) {
@@ -117,7 +116,7 @@ void StudioWindow::buildBudgetBar()
     };
     l1Box_ = budgetBox("  L1 ", 1, 1 << 12, "L1 (shared cluster memory) for the GAP export's tiling");
     l2Box_ = budgetBox("  L2 budget ", 1, 1 << 20, "L2 for the graph's tensors (drag the red line in the timeline)");
-    l3Box_ = budgetBox("  L3 RAM ", 0, 1 << 22, "L3 RAM for the tensors that do not fit L2");
+    l3Box_ = budgetBox("  L3 RAM ", 1, 1 << 22, "L3 RAM for the tensors that do not fit L2");
     flashBox_ = budgetBox("  Flash ", 1, 1 << 22, "L3 flash holding the constants that do not stay in L2 or L3 RAM");
     bar->addSeparator();
     findEdit_ = new QLineEdit(bar);
@@ -244,19 +243,18 @@ void StudioWindow::buildMenus()
     help->addAction("&Keyboard shortcuts", QKeySequence::HelpContents, this, &StudioWindow::showShortcuts);
 }
 
+// The chip's default budgets (core/target/chip_table.h), the command line's defaults too.
 void StudioWindow::applyTargetDefaults()
 {
-    const MemoryHierarchy hierarchy = hierarchyForTarget(target().toStdString());
-    const qint64 l2 = pendingL2_.value_or(hierarchy.require(MemoryKind::L2).size - kCodeReserve);
-    const MemoryLevel* l3 = hierarchy.find(MemoryKind::L3Ram);
-    const MemoryLevel* flash = hierarchy.find(MemoryKind::L3Flash);
+    const target::Budgets defaults = target::chip(target().toStdString()).defaultBudgets();
+    const qint64 l2 = pendingL2_.value_or(qint64(defaults.l2));
     const std::initializer_list<QSpinBox*> boxes{l1Box_, l2Box_, l3Box_, flashBox_};
     for (QSpinBox* box : boxes)
         box->blockSignals(true);
-    l1Box_->setValue(int(hierarchy.require(MemoryKind::L1).size / 1024));
+    l1Box_->setValue(int(defaults.l1 / 1024));
     l2Box_->setValue(int(l2 / 1024));
-    l3Box_->setValue(l3 ? int(l3->size / 1024) : 0);
-    flashBox_->setValue(flash ? int(flash->size / 1024) : 0);
+    l3Box_->setValue(int(defaults.l3 / 1024));
+    flashBox_->setValue(int(defaults.flash / 1024));
     for (QSpinBox* box : boxes)
         box->blockSignals(false);
     timeline_->setBudget(l2Budget());
@@ -312,14 +310,20 @@ void StudioWindow::openModel(const QString& path)
 
 void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
 {
-    if (!loaded.graph) {
+    if (!loaded.session) {
         showError("Cannot open model", loaded.error);
         return;
     }
-    graph_ = loaded.graph;
+    // The old model's view goes before the model: nothing shown may point at a graph replaced.
+    graphView_->clear();
+    session_ = loaded.session;
+    graph_ = session_->sharedGraph();
+    planSymbols_ = {};
     modelPath_ = path;
     rememberRecent(path);
     plan_.reset();
+    gapPlan_.reset();
+    smallestL2_ = 0;
     gapTiling_.reset();
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
@@ -344,7 +348,7 @@ void StudioWindow::onLayoutDone(const LaidOutModel& laidOut)
         showError("Cannot lay out the graph", laidOut.error);
         return;
     }
-    graphView_->showGraph(graph_.get(), *laidOut.layout);
+    graphView_->showGraph(graph_, *laidOut.layout);
     emit modelShown();
 }
 
@@ -359,9 +363,12 @@ void StudioWindow::startPlan()
     if (!graph_)
         return;
     const quint64 generation = ++planGeneration_;
-    std::shared_ptr<const Graph> graph = graph_;
-    runInBackground<PlanOutcome>(this, [graph, target = target(), budgets = budgets()] { return planJob(graph, target, budgets); },
-                                 [this, generation](const PlanOutcome& outcome) { onPlanDone(generation, outcome); });
+    if (!plan_)
+        statusLabel_->setText("Preparing " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() +
+                              " (lowering, calibration, quantization) ...");
+    runInBackground<PlanOutcome>(this, [session = session_, choices = sessionChoices(target(), budgets())] {
+        return planJob(session, choices);
+    }, [this, generation](const PlanOutcome& outcome) { onPlanDone(generation, outcome); });
 }
 
 void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
@@ -370,8 +377,11 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
         return; // superseded by a newer budget
     lastPlanMs_ = outcome.milliseconds;
     shownPlanBudget_ = outcome.l2Budget;
+    smallestL2_ = outcome.smallestL2;
+    planSymbols_ = {outcome.modelTensorOf, outcome.symbolsOf};
     if (!outcome.plan) {
         plan_.reset();
+        gapPlan_.reset();
         planStatus_ = "no plan at L2 " + kib(outcome.l2Budget) + ": " + outcome.error;
         timeline_->showProblem(outcome.error, outcome.l2Budget);
         statusLabel_->setText(planStatus_);
@@ -382,17 +392,20 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
     QString change;
     if (plan_) {
         const auto delta = [](qint64 now, qint64 before) { return (now >= before ? "+" : "") + QString::number(now - before); };
-        change = QString("; change: %1 spilled, %2 promoted, L3 traffic %3 B")
+        change = QString("; change: %1 in L3, %2 promoted, L3 traffic %3 B")
                      .arg(delta(qint64(plan.spilledTensors), qint64(plan_->spilledTensors)),
                           delta(qint64(plan.promotedConstants), qint64(plan_->promotedConstants)),
                           delta(plan.l3TrafficBytes, plan_->l3TrafficBytes));
     }
     plan_ = plan;
-    planStatus_ = QString("L2 peak %1 of %2 (lower bound %3), %4 spilled to L3 (%5), %6 constants promoted, "
-                          "%7 prefetched, L3 traffic %8 per inference; planned in %9 ms%10")
-                      .arg(kib(plan.l2.peak), kib(outcome.l2Budget), kib(plan.l2.lowerBound))
-                      .arg(plan.spilledTensors)
-                      .arg(kib(plan.l3RamBytes))
+    gapPlan_ = outcome.gapPlan;
+    const tiler::GraphAllocation& allocation = gapPlan_->allocation();
+    planStatus_ = QString("%1 on %2: L2 %3 of %4 (%5 constants, %6 between layers; lower bound %7), L3 RAM %8, "
+                          "%9 constants promoted, %10 prefetched, L3 traffic %11 per inference; planned in %12 ms%13")
+                      .arg(QString::fromStdString(graph_->name),
+                           target().toUpper(), kib(plan.l2.peak), kib(outcome.l2Budget),
+                           kib(qint64(allocation.l2Static)), kib(qint64(allocation.l2Dynamic)),
+                           kib(plan.l2.lowerBound), kib(plan.l3RamBytes))
                       .arg(plan.promotedConstants)
                       .arg(plan.prefetchedConstants)
                       .arg(kib(plan.l3TrafficBytes))
@@ -473,9 +486,10 @@ void StudioWindow::showNodeProperties(int node)
                              QString::fromStdString(shapeToString(t.shape)))
                         .arg(t.bytes())
                         .arg(t.isConstant() ? " (constant)" : "");
+            const QStringList symbols = planSymbols_.symbolsOf.values(QString::fromStdString(t.name));
             if (plan_)
                 for (const TensorPlacement& p : plan_->placements)
-                    if (p.tensor == t.name)
+                    if (symbols.contains(QString::fromStdString(p.tensor)))
                         html += QString("&nbsp;&nbsp;&rarr; %1 at %2 (%3): %4<br>")
                                     .arg(QString::fromStdString(p.level))
                                     .arg(p.offset)
@@ -496,10 +510,11 @@ void StudioWindow::showNodeProperties(int node)
         stepTable_->setCurrentIndex(row);
 }
 
+// `name` is a symbol of the deployed graph (the timeline's) or an ONNX tensor.
 void StudioWindow::selectTensor(const QString& name)
 {
     timeline_->selectTensor(name);
-    graphView_->selectTensor(name);
+    graphView_->selectTensor(modelTensorOf(name));
 }
 
 void StudioWindow::stepBy(int delta)
@@ -669,8 +684,8 @@ void StudioWindow::exportGapProject(const QString& folder)
     }
     statusLabel_->setText("Compiling " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() + "...");
     runInBackground<ExportOutcome>(
-        this, [graph = graph_, target = target(), budgets = budgets(), folder] {
-            return exportGapProjectJob(graph, target, budgets, folder);
+        this, [session = session_, choices = sessionChoices(target(), budgets()), folder] {
+            return exportGapProjectJob(session, choices, folder);
         },
         [this, graph = graph_, budgets = budgets()](const ExportOutcome& outcome) {
             if (!outcome.error.isEmpty()) {

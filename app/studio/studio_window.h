@@ -69,7 +69,14 @@ public:
     QTableView* stepTable() const { return stepTable_; }
     const views::StepTableModel* stepModel() const { return stepModel_; }
     const Graph* graph() const { return graph_.get(); }
+    // The plan shown: the deployed graph's, as Export generates it with the budgets shown.
     const std::optional<HierarchyPlan>& plan() const { return plan_; }
+    const std::optional<gap::GapPlan>& gapPlan() const { return gapPlan_; }
+    // When no plan could be made: the smallest L2 that works (0: unknown or another cause).
+    qint64 smallestL2() const { return smallestL2_; }
+    const std::shared_ptr<const Session>& session() const { return session_; }
+    // The ONNX tensor a symbol of the deployed graph holds (`symbol` itself when it holds none).
+    QString modelTensorOf(const QString& symbol) const { return planSymbols_.modelTensorOf.value(symbol, symbol); }
     QString planStatus() const;
     QString lastError() const { return lastError_; }
     // Models and projects opened successfully, newest first (kept in the user's settings).
@@ -146,8 +153,16 @@ private:
     QTimer* planTimer_ = nullptr;
     QMenu* recentMenu_ = nullptr;
 
-    std::shared_ptr<const Graph> graph_;
+    std::shared_ptr<const Session> session_;
+    std::shared_ptr<const Graph> graph_;  // the session's model
     std::optional<HierarchyPlan> plan_;
+    std::optional<gap::GapPlan> gapPlan_;
+    qint64 smallestL2_ = 0;
+    // Deployed graph symbols and ONNX tensors of the shown plan, both ways.
+    struct PlanSymbols {
+        QHash<QString, QString> modelTensorOf;
+        QMultiHash<QString, QString> symbolsOf;
+    } planSymbols_;
     QString modelPath_;
     QString lastError_;
     QString planStatus_;

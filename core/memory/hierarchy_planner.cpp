@@ -474,13 +474,19 @@ HierarchyPlan planHierarchy(const Graph& graph, const MemoryHierarchy& hierarchy
     return HierarchyPlanner(graph, hierarchy, options).run();
 }
 
-std::string formatHierarchyPlan(const HierarchyPlan& plan)
+std::string formatPlacements(const HierarchyPlan& plan)
 {
     std::string text = fmt::format("{:<40} {:<10} {:<16} {:>10} {:>10} {:>12}  {}\n", "tensor", "kind", "level", "offset",
                                    "size", "lifetime", "reason");
     for (const TensorPlacement& p : plan.placements)
         text += fmt::format("{:<40} {:<10} {:<16} {:>10} {:>10} {:>12}  {}\n", p.tensor, placementKindName(p.kind),
                             p.level, p.offset, p.size, fmt::format("[{}, {})", p.lower, p.upper), p.reason);
+    return text;
+}
+
+std::string formatHierarchyPlan(const HierarchyPlan& plan)
+{
+    std::string text = formatPlacements(plan);
     text += fmt::format("L2: peak {} bytes, lower bound {}, ratio {:.4f}, {}\n", plan.l2.peak, plan.l2.lowerBound,
                         plan.l2.ratio(), planStatusName(plan.l2.status));
     text += fmt::format("L3 RAM: {} bytes for {} spilled tensors; flash: {} bytes privileged, {} bytes ordinary\n",

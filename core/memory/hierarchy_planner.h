@@ -23,6 +23,8 @@ enum class PlacementKind { Activation, Constant, Staging, Prefetch };
 
 std::string placementKindName(PlacementKind kind);
 
+// One rectangle of a memory plan: a tensor (or its copy, or a staging buffer) at an offset of a
+// memory level over a range of steps.
 struct TensorPlacement {
     std::string tensor;
     PlacementKind kind = PlacementKind::Activation;
@@ -59,7 +61,9 @@ struct HierarchyPlan {
 // the L2 budget is too small, or when L3 or flash overflow.
 HierarchyPlan planHierarchy(const Graph& graph, const MemoryHierarchy& hierarchy, const HierarchyPlanOptions& options);
 
-// The per-tensor table and totals as `tessera plan --model` prints them.
+// The per-tensor table and totals as `tessera plan --model --dump` prints them.
 std::string formatHierarchyPlan(const HierarchyPlan& plan);
+// The per-tensor table alone (one line per placement, with a header).
+std::string formatPlacements(const HierarchyPlan& plan);
 
 } // namespace tessera

@@ -1,6 +1,7 @@
 #include "memory/memory_hierarchy.h"
 
 #include "ir/error.h"
+#include "target/chip_table.h"
 
 namespace tessera {
 
@@ -41,44 +42,42 @@ const MemoryLevel& MemoryHierarchy::require(MemoryKind kind) const
     throw Error("target '" + target + "' has no " + memoryKindName(kind) + " memory");
 }
 
+namespace {
+
+MemoryKind kindOf(target::MemoryRole role)
+{
+    switch (role) {
+    case target::MemoryRole::L1: return MemoryKind::L1;
+    case target::MemoryRole::L2: return MemoryKind::L2;
+    case target::MemoryRole::L3Ram: return MemoryKind::L3Ram;
+    case target::MemoryRole::Flash: return MemoryKind::L3Flash;
+    case target::MemoryRole::PrivilegedFlash: return MemoryKind::PrivilegedFlash;
+    }
+    return MemoryKind::L2;
+}
+
+} // namespace
+
 // Transfer rates are in bytes per cluster cycle: the cluster DMA between L2 and L1, and the
-// micro-DMA over HyperBus (8-bit DDR) or the MRAM interface for the L3 levels.
-MemoryHierarchy gap8Hierarchy()
+// micro-DMA over HyperBus (8-bit DDR) or the MRAM interface for the L3 levels, all from the
+// chip table.
+MemoryHierarchy hierarchyOf(const target::ChipDescription& chip)
 {
     MemoryHierarchy h;
-    h.target = "gap8";
-    h.macsPerCycle = 8.0; // 8 cores, one 16-bit MAC per cycle each (SIMD doubles it for 8-bit)
-    h.levels = {
-        {"L1", MemoryKind::L1, 64 * 1024, 4, 8.0, 10, true},
-        {"L2", MemoryKind::L2, 512 * 1024, 4, 8.0, 10, true},
-        {"HyperRAM", MemoryKind::L3Ram, 8 * 1024 * 1024, 4, 1.0, 100, true},
-        {"HyperFlash", MemoryKind::L3Flash, 64 * 1024 * 1024, 4, 1.0, 150, false},
-    };
+    h.target = chip.name;
+    h.macsPerCycle = double(chip.clusterCores) * chip.macsPerCoreCycle;
+    for (const target::ChipMemory& memory : chip.memories) {
+        const bool flash = memory.role == target::MemoryRole::Flash || memory.role == target::MemoryRole::PrivilegedFlash;
+        h.levels.push_back({memory.name, kindOf(memory.role), int64_t(memory.bytes), 4, chip.bytesPerCycle(memory.role),
+                            memory.latencyCycles, !flash});
+    }
     return h;
 }
 
-MemoryHierarchy gap9Hierarchy()
-{
-    MemoryHierarchy h;
-    h.target = "gap9";
-    h.macsPerCycle = 16.0; // 9 cores with SIMD
-    h.levels = {
-        {"L1", MemoryKind::L1, 128 * 1024, 4, 16.0, 10, true},
-        {"L2", MemoryKind::L2, 1536 * 1024, 4, 16.0, 10, true},
-        {"MRAM", MemoryKind::PrivilegedFlash, 2 * 1024 * 1024, 4, 4.0, 40, false},
-        {"HyperRAM", MemoryKind::L3Ram, 8 * 1024 * 1024, 4, 2.0, 100, true},
-        {"Flash", MemoryKind::L3Flash, 64 * 1024 * 1024, 4, 1.0, 150, false},
-    };
-    return h;
-}
+MemoryHierarchy gap8Hierarchy() { return hierarchyOf(target::chip("gap8")); }
 
-MemoryHierarchy hierarchyForTarget(const std::string& target)
-{
-    if (target == "gap8")
-        return gap8Hierarchy();
-    if (target == "gap9")
-        return gap9Hierarchy();
-    throw Error("unknown target '" + target + "' (known: gap8, gap9)");
-}
+MemoryHierarchy gap9Hierarchy() { return hierarchyOf(target::chip("gap9")); }
+
+MemoryHierarchy hierarchyForTarget(const std::string& target) { return hierarchyOf(target::chip(target)); }
 
 } // namespace tessera

@@ -37,10 +37,16 @@ struct MemoryHierarchy {
     const MemoryLevel& require(MemoryKind kind) const;
 };
 
-// GAP8: 64 KB shared L1, 512 KB L2, 8 MB HyperRAM, 64 MB HyperFlash.
+namespace target {
+struct ChipDescription;
+}
+
+// A chip of the chip table (core/target/chip_table.h) as memory levels.
+MemoryHierarchy hierarchyOf(const target::ChipDescription& chip);
+// GAP8: 64 KB shared L1, 512 KB L2, 8 MB HyperRAM, 16 MB HyperFlash.
 MemoryHierarchy gap8Hierarchy();
 // GAP9: 128 KB shared L1, 1.5 MB L2, 2 MB on-chip MRAM (the privileged flash), 8 MB HyperRAM,
-// 64 MB external flash.
+// 16 MB external flash.
 MemoryHierarchy gap9Hierarchy();
 // By target name ("gap8", "gap9"); throws Error listing the known targets otherwise.
 MemoryHierarchy hierarchyForTarget(const std::string& target);

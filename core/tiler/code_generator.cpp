@@ -143,7 +143,6 @@ GraphSymbols graphSymbols(const KernelModel& model, const GraphModel& graph, std
 }
 
 
-GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations);
 
 // The arguments a node reads from flash, each with the flash image it is read through: the
 // graph's own in the standard form, the one the layer took from its context in the re-entrant form.
@@ -191,52 +190,104 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
 
 }  // namespace
 
-GenerationResult generateTilingCode(const KernelModel& model)
+const KernelTiling* PlacedModel::tilingOf(const std::string& kernel) const
 {
+    for (const KernelTiling& tiling : tilings)
+        if (tiling.kernel->name == kernel)
+            return &tiling;
+    return nullptr;
+}
+
+std::uint64_t PlacedModel::l1Used() const
+{
+    std::uint64_t used = 4;
+    for (const KernelTiling& tiling : tilings)
+        used = std::max(used, tiling.l1Bytes);
+    return used;
+}
+
+nlohmann::json PlacedModel::graphReport(std::size_t g) const
+{
+    return graphReportJson({generated, generated.graphs.at(g), allocations.at(g), tilings, l1Used()});
+}
+
+std::shared_ptr<const PlacedModel> placeModel(const KernelModel& model, AllocationMemo* memo)
+{
+    auto placed = std::make_shared<PlacedModel>();
     // The model's memory devices name the symbols: the kernels use the L1 device's base name.
-    KernelModel named = model;
+    placed->model = model;
+    KernelModel& named = placed->model;
     if (const MemoryDevice* l1 =
             findDevice(model, [](const MemoryDevice& d) { return d.location == MemoryLocation::L1; });
         l1 && !l1->baseName.empty())
         named.options.l1Symbol = l1->baseName;
     // Graph tensors are placed first: where they live decides how their nodes are tiled.
-    std::vector<GraphAllocation> allocations;
     for (const GraphModel& graph : named.graphs) {
-        allocations.push_back(allocateGraph(named, graph, named.options.l2Size));
-        if (!allocations.back().ok) {
-            GenerationResult result;
-            result.error = allocations.back().error;
-            return result;
+        placed->allocations.push_back(
+            allocateGraph(named, graph, named.options.l2Size, named.graphs.size() == 1 ? memo : nullptr));
+        if (!placed->allocations.back().ok) {
+            placed->error = placed->allocations.back().error;
+            return placed;
         }
     }
-    return generateModel(withNodeVariants(named, allocations), allocations);
-}
-
-namespace {
-
-GenerationResult generateModel(const KernelModel& model, const std::vector<GraphAllocation>& allocations)
-{
-    GenerationResult result;
-    const GenerationOptions& options = model.options;
-    std::vector<KernelTiling> tilings;
-    tilings.reserve(model.userKernels.size());
-    std::uint64_t l1Used = 0, l2Used = 0;
-    std::ostringstream log;
-    for (const auto& [name, reason] : model.droppedKernels)
-        log << "user kernel " << name << ": dropped when declared (AT_KERNEL_NOSOLUTION_ERROR off): " << reason << "\n";
+    placed->generated = withNodeVariants(named, placed->allocations);
+    const KernelModel& generated = placed->generated;
+    const GenerationOptions& options = generated.options;
     // Every kernel is solved before reporting, so a failure names the budget the whole model needs.
     std::vector<std::string> failures;
-    std::uint64_t modelMinimumL1 = 0;
-    for (const UserKernel& kernel : model.userKernels) {
+    placed->tilings.reserve(generated.userKernels.size());
+    for (const UserKernel& kernel : generated.userKernels) {
         TileSolverResult solved =
             solveTiling(kernel, options.l1Size, options.l2Size, options.costModel, promotionPolicy(options));
-        modelMinimumL1 = std::max(modelMinimumL1, solved.minimumL1);
+        placed->minimumL1 = std::max(placed->minimumL1, solved.minimumL1);
         if (!solved.ok) {
             failures.push_back(solved.error);
             continue;
         }
-        tilings.push_back(solved.tiling);
-        const KernelTiling& tiling = tilings.back();
+        placed->tilings.push_back(solved.tiling);
+    }
+    if (!failures.empty()) {
+        for (const std::string& failure : failures)
+            placed->error += failure + "\n";
+        if (placed->minimumL1 > options.l1Size)
+            placed->error += "the model needs at least " + std::to_string(placed->minimumL1) +
+                             " bytes of L1 for all its kernels, budget is " + std::to_string(options.l1Size);
+        else
+            placed->error.pop_back();
+        return placed;
+    }
+    placed->ok = true;
+    return placed;
+}
+
+GenerationResult generateTilingCode(const KernelModel& model)
+{
+    const std::shared_ptr<const PlacedModel> placed = placeModel(model);
+    if (!placed->ok) {
+        GenerationResult result;
+        result.error = placed->error;
+        return result;
+    }
+    return generateTilingCode(*placed);
+}
+
+GenerationResult generateTilingCode(const PlacedModel& placed, const std::string& outputFolder)
+{
+    const KernelModel& model = placed.generated;
+    const std::vector<GraphAllocation>& allocations = placed.allocations;
+    const std::vector<KernelTiling>& tilings = placed.tilings;
+    GenerationResult result;
+    if (!placed.ok) {
+        result.error = placed.error;
+        return result;
+    }
+    const GenerationOptions& options = model.options;
+    std::uint64_t l1Used = 0, l2Used = 0;
+    std::ostringstream log;
+    for (const auto& [name, reason] : model.droppedKernels)
+        log << "user kernel " << name << ": dropped when declared (AT_KERNEL_NOSOLUTION_ERROR off): " << reason << "\n";
+    for (const KernelTiling& tiling : tilings) {
+        const UserKernel& kernel = *tiling.kernel;
         l1Used = std::max(l1Used, tiling.l1Bytes);
         if (kernel.l2StagingBase.empty())  // graph nodes stage in their graph's dynamic L2 block
             l2Used = std::max(l2Used, tiling.l2Bytes);
@@ -248,23 +299,7 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
                 << " B out";
         log << "\n";
     }
-    if (!failures.empty()) {
-        for (const std::string& failure : failures)
-            result.error += failure + "\n";
-        if (modelMinimumL1 > options.l1Size)
-            result.error += "the model needs at least " + std::to_string(modelMinimumL1) +
-                            " bytes of L1 for all its kernels, budget is " + std::to_string(options.l1Size);
-        else
-            result.error.pop_back();
-        return result;
-    }
-    const auto tilingOf = [&](const std::string& name) -> const KernelTiling* {
-        for (const KernelTiling& tiling : tilings)
-            if (tiling.kernel->name == name)
-                return &tiling;
-        return nullptr;
-    };
-
+    const auto tilingOf = [&](const std::string& name) { return placed.tilingOf(name); };
     const std::string l1Size = "_" + options.l1Symbol + "_SIZE";
     const std::string l2Size = "_" + options.l2Symbol + "_SIZE";
     std::ostringstream initHeader;
@@ -368,7 +403,7 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
     }
     header << "\n#endif\n";
 
-    const std::filesystem::path folder(options.outputDir);
+    const std::filesystem::path folder(outputFolder.empty() ? options.outputDir : outputFolder);
     std::error_code code;
     std::filesystem::create_directories(folder, code);
     const std::pair<std::string, std::string> files[] = {
@@ -403,5 +438,4 @@ GenerationResult generateModel(const KernelModel& model, const std::vector<Graph
     return result;
 }
 
-}  // namespace
 }  // namespace tessera::tiler

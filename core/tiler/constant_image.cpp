@@ -12,6 +12,14 @@ namespace {
 // Values of a ConstInfo file as doubles: float32 or fixed-point items, binary or text.
 bool readValues(const ConstantSource& source, std::size_t count, std::vector<double>& values, std::string* error)
 {
+    if (source.values) {
+        values = *source.values;
+        if (values.size() == count)
+            return true;
+        *error = "the constant " + source.file + " holds " + std::to_string(values.size()) +
+                 " values, the graph needs " + std::to_string(count);
+        return false;
+    }
     std::ifstream in(source.file, std::ios::binary);
     if (!in) {
         *error = "cannot open " + source.file;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace tessera::tiler {
 namespace {
@@ -117,6 +118,11 @@ namespace {
 bool isConstant(const GraphTensor& tensor) { return tensor.argument->direction == GraphArgDirection::ConstIn; }
 bool isLocal(const GraphTensor& tensor) { return tensor.argument->scope == GraphArgScope::Local; }
 
+}  // namespace
+
+// The move search's working values (named, as the memo below keeps them).
+namespace move_search {
+
 // What a node costs when some of its arguments are homed in L3.
 struct NodeCost {
     bool ok = true;
@@ -124,6 +130,7 @@ struct NodeCost {
     std::uint64_t staging = 0;
     std::uint64_t l3Read = 0;
     std::uint64_t l3Write = 0;
+    bool budgetBound = false;  // tiled under the L2 budget, its tiling without one did not fit it
 };
 
 // One placement: which tensors are in L3, and the L2 and L3 traffic that implies.
@@ -142,15 +149,53 @@ struct Placement {
     std::map<std::size_t, int> prefetch;                           // constant -> node starting its copy
     std::map<std::size_t, std::uint64_t> stagingLimits;            // node -> the most L2 its staging may take
     std::vector<std::pair<std::size_t, std::size_t>> prefetched;  // (constant, planner buffer)
+    // Whether the placement holds at other L2 budgets: every node tiled as without a budget, the
+    // largest staging among them (it holds at budgets of at least that).
+    bool budgetBound = false;
+    std::uint64_t largestStaging = 0;
 
     std::uint64_t total() const { return l2Static + l2Dynamic; }
 };
 
+// A move chosen from a placement, with the tensors found unable to move on the way: the same at
+// every budget of at least `largestStaging` when no candidate was tiled under the budget.
+struct KeptMove {
+    int tensor = -1;
+    int node = -1;
+    Placement placement;
+    std::set<std::size_t> immovable;
+    std::uint64_t largestStaging = 0;
+};
+
+}  // namespace move_search
+
+using move_search::KeptMove;
+using move_search::NodeCost;
+using move_search::Placement;
+
+// What placements of one graph at different L2 budgets share: node tilings without a budget and
+// the candidate placements that hold at every budget above their largest staging buffer.
+struct AllocationMemo::State {
+    std::unordered_map<std::string, NodeCost> unboundedCosts;
+    std::unordered_map<std::string, double> unboundedCycles;  // with the staging it needs
+    std::unordered_map<std::string, std::uint64_t> unboundedCyclesStaging;
+    std::unordered_map<std::string, Placement> placements;
+    std::unordered_map<std::string, KeptMove> moves;
+};
+
+AllocationMemo::AllocationMemo() : state_(std::make_unique<State>()) {}
+AllocationMemo::~AllocationMemo() = default;
+
+namespace {
+
+// Kept placements are dropped past this many (a few kB each).
+constexpr std::size_t kMemoPlacements = 40000;
+
 class Placer {
 public:
     Placer(const KernelModel& model, const GraphModel& graph, const std::vector<GraphTensor>& tensors,
-           std::uint64_t l2Budget)
-        : model_(model), graph_(graph), tensors_(tensors), l2Budget_(l2Budget)
+           std::uint64_t l2Budget, AllocationMemo::State* memo)
+        : model_(model), graph_(graph), tensors_(tensors), l2Budget_(l2Budget), memo_(memo)
     {
         for (std::size_t i = 0; i < tensors.size(); ++i)
             if (tensors[i].firstNode >= 0 && isConstant(tensors[i]))
@@ -158,19 +203,38 @@ public:
         // The static block's order (largest first), so its size is judged with its padding.
         std::stable_sort(constants_.begin(), constants_.end(),
                          [&](std::size_t a, std::size_t b) { return tensors[a].bytes > tensors[b].bytes; });
+        // Which tensor and kernel argument each binding of each node is, looked up once: every
+        // candidate placement asks for them again.
+        std::map<std::string, std::size_t> indexOf;
+        for (std::size_t i = 0; i < tensors.size(); ++i)
+            indexOf.emplace(tensors[i].name, i);
+        nodeArguments_.resize(graph.nodes.size());
+        movable_.assign(tensors.size(), true);
+        for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
+            const GraphNode& node = graph.nodes[n];
+            const UserKernel* kernel = model.findUserKernel(node.kernel);
+            for (std::size_t b = 0; b < node.bindings.size(); ++b) {
+                const auto found = indexOf.find(node.bindings[b].symbol);
+                if (found == indexOf.end())
+                    continue;
+                if (!kernel) {
+                    movable_[found->second] = false;  // a kernel group: its members' homes are its own business
+                    continue;
+                }
+                if (b >= kernel->cargs.size())
+                    continue;
+                for (const KernelArgument& arg : kernel->args)
+                    if (arg.cArgName == kernel->cargs[b].name)
+                        nodeArguments_[n].push_back({found->second, arg.name});
+            }
+        }
     }
 
     // Tensors that may move to L3: constants and buffers between nodes that only user kernels use.
     bool movable(std::size_t index) const
     {
         const GraphTensor& tensor = tensors_[index];
-        if (tensor.firstNode < 0 || !(isConstant(tensor) || isLocal(tensor)))
-            return false;
-        for (const GraphNode& node : graph_.nodes)
-            for (const GraphNodeBinding& binding : node.bindings)
-                if (binding.symbol == tensor.name && !model_.findUserKernel(node.kernel))
-                    return false;  // a kernel group: its members' homes are its own business
-        return true;
+        return tensor.firstNode >= 0 && (isConstant(tensor) || isLocal(tensor)) && movable_[index];
     }
 
     // `prefetch`: constants of inL3 copied into L2 from the given node on (their nodes read L2).
@@ -178,6 +242,44 @@ public:
     Placement evaluate(const std::set<std::size_t>& inL3, double planSeconds,
                        const std::map<std::size_t, int>& prefetch = {},
                        const std::map<std::size_t, std::uint64_t>& stagingLimits = {})
+    {
+        if (!memo_)
+            return computePlacement(inL3, planSeconds, prefetch, stagingLimits);
+        const std::string key = std::to_string(planSeconds) + "|" + stateKey(inL3, prefetch, stagingLimits);
+        if (const auto found = memo_->placements.find(key);
+            found != memo_->placements.end() && found->second.largestStaging <= l2Budget_)
+            return found->second;
+        Placement placement = computePlacement(inL3, planSeconds, prefetch, stagingLimits);
+        if (!placement.budgetBound) {
+            if (memo_->placements.size() >= kMemoPlacements)
+                memo_->placements.clear();
+            memo_->placements[key] = placement;
+        }
+        return placement;
+    }
+
+    // Names a placement's choices: the tensors in L3, the prefetches and the staging limits.
+    static std::string stateKey(const std::set<std::size_t>& inL3, const std::map<std::size_t, int>& prefetch,
+                                const std::map<std::size_t, std::uint64_t>& stagingLimits)
+    {
+        std::string key;
+        for (std::size_t i : inL3)
+            key += std::to_string(i) + ",";
+        key += "|";
+        for (const auto& [index, node] : prefetch)
+            key += std::to_string(index) + ":" + std::to_string(node) + ",";
+        key += "|";
+        for (const auto& [node, limit] : stagingLimits)
+            key += std::to_string(node) + ":" + std::to_string(limit) + ",";
+        return key;
+    }
+
+    AllocationMemo::State* memo() const { return memo_; }
+    std::uint64_t l2Budget() const { return l2Budget_; }
+
+    Placement computePlacement(const std::set<std::size_t>& inL3, double planSeconds,
+                               const std::map<std::size_t, int>& prefetch,
+                               const std::map<std::size_t, std::uint64_t>& stagingLimits)
     {
         Placement placement;
         placement.inL3 = inL3;
@@ -214,6 +316,8 @@ public:
         for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
             const auto limit = stagingLimits.find(n);
             const NodeCost cost = nodeCost(n, l3ArgumentsOf(n, streamed), limit == stagingLimits.end() ? 0 : limit->second);
+            placement.budgetBound = placement.budgetBound || cost.budgetBound;
+            placement.largestStaging = std::max(placement.largestStaging, cost.staging);
             if (!cost.ok) {
                 placement.error = cost.error;
                 return placement;
@@ -249,20 +353,9 @@ public:
     std::vector<std::string> l3ArgumentsOf(std::size_t n, const std::set<std::size_t>& inL3) const
     {
         std::vector<std::string> names;
-        const GraphNode& node = graph_.nodes[n];
-        const UserKernel* kernel = model_.findUserKernel(node.kernel);
-        if (!kernel)
-            return names;
-        for (std::size_t b = 0; b < node.bindings.size() && b < kernel->cargs.size(); ++b) {
-            bool spilled = false;
-            for (std::size_t i : inL3)
-                spilled = spilled || tensors_[i].name == node.bindings[b].symbol;
-            if (!spilled)
-                continue;
-            for (const KernelArgument& arg : kernel->args)
-                if (arg.cArgName == kernel->cargs[b].name)
-                    names.push_back(arg.name);
-        }
+        for (const auto& [tensor, argument] : nodeArguments_[n])
+            if (inL3.count(tensor))
+                names.push_back(argument);
         std::sort(names.begin(), names.end());
         return names;
     }
@@ -270,7 +363,7 @@ public:
     const KernelModel& model() const { return model_; }
 
     // The tile solver's cycle estimate of node n with those arguments in L3 (0 for a kernel group
-    // or a kernel that does not tile).
+    // or a kernel that does not tile), tiled as by nodeCost.
     double nodeCycles(std::size_t n, const std::vector<std::string>& l3Arguments)
     {
         std::string key = std::to_string(n);
@@ -281,15 +374,42 @@ public:
         const UserKernel* source = model_.findUserKernel(graph_.nodes[n].kernel);
         double cycles = 0;
         if (source) {
-            const TileSolverResult solved =
-                solveTiling(l3HomedVariant(*source, l3Arguments, source->name, {}), model_.options.l1Size, l2Budget_,
-                            model_.options.costModel, promotionPolicy(model_.options));
-            cycles = solved.ok ? solved.tiling.estimatedCycles : 0;
+            const UserKernel variant = l3HomedVariant(*source, l3Arguments, source->name, {});
+            const auto unbounded = [&]() -> std::pair<double, std::uint64_t> {
+                if (memo_)
+                    if (const auto found = memo_->unboundedCycles.find(key); found != memo_->unboundedCycles.end())
+                        return {found->second, memo_->unboundedCyclesStaging[key]};
+                const TileSolverResult solved = solve(variant, kNoBudget);
+                const std::pair<double, std::uint64_t> result{solved.ok ? solved.tiling.estimatedCycles : 0.0,
+                                                              solved.ok ? solved.tiling.l2Bytes : 0};
+                if (memo_) {
+                    memo_->unboundedCycles[key] = result.first;
+                    memo_->unboundedCyclesStaging[key] = result.second;
+                }
+                return result;
+            }();
+            if (unbounded.second <= l2Budget_) {
+                cycles = unbounded.first;
+            } else {
+                const TileSolverResult solved = solve(variant, l2Budget_);
+                cycles = solved.ok ? solved.tiling.estimatedCycles : 0;
+            }
         }
         return cycles_[key] = cycles;
     }
 
 private:
+    static constexpr std::uint64_t kNoBudget = UINT64_MAX;
+
+    TileSolverResult solve(const UserKernel& variant, std::uint64_t l2Budget) const
+    {
+        return solveTiling(variant, model_.options.l1Size, l2Budget, model_.options.costModel,
+                           promotionPolicy(model_.options));
+    }
+
+    // How node n runs with those arguments in L3: the tiling it would have without an L2 budget
+    // when its staging buffers fit the budget (the same at every budget that holds them, so it is
+    // kept in the memo), otherwise the best tiling whose staging does fit.
     NodeCost nodeCost(std::size_t n, const std::vector<std::string>& l3Arguments, std::uint64_t stagingLimit)
     {
         if (l3Arguments.empty())
@@ -301,15 +421,29 @@ private:
             return found->second;
         const UserKernel& source = *model_.findUserKernel(graph_.nodes[n].kernel);
         const UserKernel variant = l3HomedVariant(source, l3Arguments, source.name, {}, stagingLimit);
-        const TileSolverResult solved = solveTiling(variant, model_.options.l1Size, l2Budget_, model_.options.costModel,
-                                                    promotionPolicy(model_.options));
-        NodeCost cost;
-        cost.ok = solved.ok;
-        cost.error = solved.error;
-        cost.staging = solved.tiling.l2Bytes;
-        cost.l3Read = solved.tiling.l3Read;
-        cost.l3Write = solved.tiling.l3Write;
-        return cache_[key] = cost;
+        const auto costOf = [](const TileSolverResult& solved) {
+            NodeCost cost;
+            cost.ok = solved.ok;
+            cost.error = solved.error;
+            cost.staging = solved.tiling.l2Bytes;
+            cost.l3Read = solved.tiling.l3Read;
+            cost.l3Write = solved.tiling.l3Write;
+            return cost;
+        };
+        NodeCost unbounded;
+        if (const auto found = memo_ ? memo_->unboundedCosts.find(key) : decltype(memo_->unboundedCosts.find(key))();
+            memo_ && found != memo_->unboundedCosts.end()) {
+            unbounded = found->second;
+        } else {
+            unbounded = costOf(solve(variant, kNoBudget));
+            if (memo_)
+                memo_->unboundedCosts[key] = unbounded;
+        }
+        if (!unbounded.ok || unbounded.staging <= l2Budget_)
+            return cache_[key] = unbounded;  // no tiling at all fits L1, or the unbounded one fits L2
+        NodeCost bounded = costOf(solve(variant, l2Budget_));
+        bounded.budgetBound = true;
+        return cache_[key] = bounded;
     }
 
     const KernelModel& model_;
@@ -317,6 +451,9 @@ private:
     const std::vector<GraphTensor>& tensors_;
     std::uint64_t l2Budget_;
     std::vector<std::size_t> constants_;
+    std::vector<std::vector<std::pair<std::size_t, std::string>>> nodeArguments_;  // per node: (tensor, argument)
+    std::vector<bool> movable_;  // false for tensors a kernel group binds
+    AllocationMemo::State* memo_ = nullptr;
     std::map<std::string, NodeCost> cache_;
     std::map<std::string, double> cycles_;
 };
@@ -333,9 +470,48 @@ struct Move {
 
 // With `staticOnly`, only constants move and the gain is the static L2 block they free (for a
 // budget of promoted constants).
+Move searchMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                std::set<std::size_t>& immovable, bool staticOnly, bool& budgetBound, std::uint64_t& largestStaging);
+
+// searchMove, or the move the memo kept for the same placement and immovable tensors when it holds
+// at this budget.
 Move chooseMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
                 std::set<std::size_t>& immovable, bool staticOnly)
 {
+    AllocationMemo::State* memo = placer.memo();
+    bool budgetBound = false;
+    std::uint64_t largestStaging = 0;
+    if (!memo)
+        return searchMove(placer, current, tensors, immovable, staticOnly, budgetBound, largestStaging);
+    std::string key = std::string(staticOnly ? "s" : "a") + Placer::stateKey(current.inL3, {}, current.stagingLimits) + "#";
+    for (std::size_t i : immovable)
+        key += std::to_string(i) + ",";
+    if (const auto found = memo->moves.find(key);
+        found != memo->moves.end() && found->second.largestStaging <= placer.l2Budget()) {
+        immovable = found->second.immovable;
+        Move move;
+        move.tensor = found->second.tensor;
+        move.node = found->second.node;
+        move.placement = found->second.placement;
+        return move;
+    }
+    Move move = searchMove(placer, current, tensors, immovable, staticOnly, budgetBound, largestStaging);
+    if (!budgetBound) {
+        if (memo->moves.size() >= kMemoPlacements)
+            memo->moves.clear();
+        memo->moves[key] = {move.tensor, move.node, move.placement, immovable, largestStaging};
+    }
+    return move;
+}
+
+Move searchMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                std::set<std::size_t>& immovable, bool staticOnly, bool& budgetBound, std::uint64_t& largestStaging)
+{
+    // Whether every placement judged here holds at other budgets.
+    const auto judged = [&](const Placement& placement) {
+        budgetBound = budgetBound || placement.budgetBound;
+        largestStaging = std::max(largestStaging, placement.largestStaging);
+    };
     const auto gain = [&](const Placement& next, int criterion) -> double {
         if (staticOnly)
             return criterion == 0 ? double(current.l2Static) - double(next.l2Static) : 0;
@@ -355,12 +531,14 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
         std::set<std::size_t> inL3 = current.inL3;
         inL3.insert(i);
         Placement next = placer.evaluate(inL3, 0.02, {}, current.stagingLimits);
+        judged(next);
         if (!next.ok && !current.stagingLimits.empty()) {
             // The staging limits of the nodes using the tensor may not suit their new tilings.
             std::map<std::size_t, std::uint64_t> limits = current.stagingLimits;
             for (int n = tensors[i].firstNode; n >= 0 && n <= tensors[i].lastNode; ++n)
                 limits.erase(std::size_t(n));
             next = placer.evaluate(inL3, 0.02, {}, limits);
+            judged(next);
         }
         if (!next.ok) {
             immovable.insert(i);  // its node cannot stream it from L3 (the tile solver said why)
@@ -378,6 +556,7 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
         std::map<std::size_t, std::uint64_t> limits = current.stagingLimits;
         limits[n] = limit;
         Placement next = placer.evaluate(current.inL3, 0.02, {}, limits);
+        judged(next);
         if (next.ok)
             candidates.push_back({-1, int(n), std::move(next)});
     }
@@ -463,7 +642,8 @@ Placement choosePrefetches(Placer& placer, Placement current, const std::vector<
 
 namespace {
 
-GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget)
+GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget,
+                                    AllocationMemo::State* memo)
 {
     GraphAllocation allocation;
     std::vector<const GraphArgument*> symbols;
@@ -493,7 +673,7 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     std::vector<GraphTensor>& tensors = allocation.tensors;
 
     // Everything in L2 first; then moves to L3, in an order that does not depend on the budget.
-    Placer placer(model, graph, tensors, l2Budget);
+    Placer placer(model, graph, tensors, l2Budget, memo);
     // AT_GRAPH_DISABLE_CONST_L2_PROMOTION: constants start in L3.
     std::set<std::size_t> start;
     std::map<std::size_t, std::string> moveReasons;
@@ -749,6 +929,12 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
                            std::to_string(model.options.l3StaticBudget) + "; raise it or the L2 budget";
         return allocation;
     }
+    if (const MemoryDevice* flash = homeFlash(model); flash && flash->size > 0 && allocation.flashBytes > flash->size) {
+        allocation.error = "graph " + graph.name + ": its constants image needs " + bytesText(allocation.flashBytes) +
+                           " of flash, the flash budget is " + std::to_string(flash->size) +
+                           "; raise the flash budget to at least " + std::to_string(allocation.flashBytes) + " bytes";
+        return allocation;
+    }
     const std::uint64_t l3Needed = allocation.l3Static + allocation.l3Dynamic;
     if (const std::uint64_t l3Bytes = executionL3RamBytes(model); l3Needed > l3Bytes) {
         allocation.error = "graph " + graph.name + ": with " + std::to_string(l2Budget) + " bytes of L2 it needs " +
@@ -762,16 +948,18 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
 
 }  // namespace
 
-GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget)
+GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget,
+                              AllocationMemo* memo)
 {
-    GraphAllocation allocation = allocateGraphWithin(model, graph, l2Budget);
+    AllocationMemo::State* const kept = memo ? memo->state_.get() : nullptr;
+    GraphAllocation allocation = allocateGraphWithin(model, graph, l2Budget, kept);
     if (allocation.ok || allocation.smallestL2 == 0)
         return allocation;
     // Node tilings adapt their staging buffers to the budget, so the smallest L2 seen under a
     // tighter budget is confirmed by placing the graph within it (and raised until it fits).
     std::uint64_t smallest = allocation.smallestL2;
     for (int attempt = 0; attempt < 16; ++attempt) {
-        const GraphAllocation trial = allocateGraphWithin(model, graph, smallest);
+        const GraphAllocation trial = allocateGraphWithin(model, graph, smallest, kept);
         if (trial.ok)
             break;
         smallest = std::max(smallest + kAlignment, trial.smallestL2);
@@ -783,7 +971,7 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
         const std::uint64_t middle = (fails + smallest) / 2 / kAlignment * kAlignment;
         if (middle <= fails)
             break;
-        if (allocateGraphWithin(model, graph, middle).ok)
+        if (allocateGraphWithin(model, graph, middle, kept).ok)
             smallest = middle;
         else
             fails = middle;

@@ -15,6 +15,7 @@
 #include "tiler/kernel_model.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,9 +82,28 @@ struct GraphAllocation {
 std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name,
                                std::string* error);
 
-// Places the graph's tensors within l2Budget bytes of L2 (and the model's L3 size). Nodes are tiled
-// with the model's L1 budget when they stream L3 tensors.
-GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget);
+// What placing a graph learns that holds at other L2 budgets, kept for the next placement of the
+// same graph (the studio's drag re-places one model at budget after budget). Valid for one graph
+// with one L1 budget, cost model and set of L3 devices; used by one placement at a time.
+class AllocationMemo {
+public:
+    AllocationMemo();
+    ~AllocationMemo();
+    AllocationMemo(const AllocationMemo&) = delete;
+    AllocationMemo& operator=(const AllocationMemo&) = delete;
+    struct State;
+
+private:
+    friend GraphAllocation allocateGraph(const KernelModel&, const GraphModel&, std::uint64_t, AllocationMemo*);
+    std::unique_ptr<State> state_;
+};
+
+// Places the graph's tensors within l2Budget bytes of L2 (and the model's L3 size). A node that
+// streams L3 tensors is tiled with the model's L1 budget as it would be without an L2 budget when
+// its staging buffers fit the L2 budget, otherwise with the best tiling whose staging fits. With a
+// memo the result is the same, found faster when the memo has seen the graph at other budgets.
+GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget,
+                              AllocationMemo* memo = nullptr);
 
 // The user kernel a node runs when `l3Arguments` of `source` are homed in L3, with its staging
 // buffers at `stagingBase` (a C expression of an L2 address).

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -287,6 +288,8 @@ const char* graphArgDirectionName(GraphArgDirection direction);  // "ARG_DIR_IN"
 // ConstInfo: where a constant's values come from and the fixed-point format they are stored in.
 struct ConstantSource {
     std::string file;
+    // The values themselves, when the model is built inside Tessera: the file is then not read.
+    std::shared_ptr<const std::vector<double>> values;
     bool floatValues = false;  // Format 1: the file holds float32 values to convert; 0: fixed point
     bool binary = true;        // a raw binary file (else text, one value per line)
     int bits = 16;             // stored item size in bits

@@ -1,4 +1,5 @@
 #include "gap_project/gap_project_writer.h"
+#include "gap_project/gap_paths.h"
 
 #include "ir/error.h"
 #include "onnx/tensor_proto.h"
@@ -247,6 +248,16 @@ void writeGapProject(const Graph& graph, const GapCompileResult& result, const G
     for (size_t k = 0; k < expectedOutputs.size(); ++k)
         writeTensorFile((root / "test_data" / fmt::format("output_{}.pb", k)).string(), expectedOutputs[k],
                         graph.tensor(graph.outputs.at(k)).name);
+}
+
+GapCompileResult exportGapProject(const Session& session, const SessionChoices& choices, const std::string& folder,
+                                  const GapProgress& progress)
+{
+    GapCompileResult result = session.compile(choices, folder, progress);
+    if (progress)
+        progress("writing the project to " + folder);
+    writeGapProject(session.graph(), result, gapPaths().projectSources(), folder);
+    return result;
 }
 
 }  // namespace tessera::gap

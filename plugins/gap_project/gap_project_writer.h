@@ -5,6 +5,7 @@
 
 #include "gap/compile/gap_compiler.h"
 #include "ir/graph.h"
+#include "session/session.h"
 
 #include <string>
 
@@ -20,6 +21,11 @@ struct GapProjectSources {
 // Writes the project around the result of compileForGap(graph, ..., folder).
 void writeGapProject(const Graph& graph, const GapCompileResult& result, const GapProjectSources& sources,
                      const std::string& folder);
+
+// File > Export GAP project and `tessera compile`: the session's compilation with these choices,
+// then the project around it, with this build's or installation's sources. Throws tessera::Error.
+GapCompileResult exportGapProject(const Session& session, const SessionChoices& choices, const std::string& folder,
+                                  const GapProgress& progress = {});
 
 // The C source of the host emulation program for `network` (emul/emul_main.c).
 std::string emulationMainSource(const Graph& graph, const GapNetwork& network, const GapGeneration& generation);

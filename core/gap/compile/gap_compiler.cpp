@@ -94,68 +94,38 @@ std::vector<std::vector<TensorData>> readCalibrationFolder(const Graph& graph, c
     return sets;
 }
 
-GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& options, const std::string& folder,
-                               const GapProgress& progress)
+GapCompileResult compileGapPlan(const Graph& graph, const GapDeployment& deployment, const GapPlan& plan,
+                                const std::string& folder, const GapProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();
-    auto say = [&](const std::string& message) {
-        if (progress)
-            progress(message);
-    };
+    if (!plan.ok())
+        throw Error(plan.error());
     GapCompileResult result;
-    result.target = gapTarget(options.target);
-    result.budgets = result.target.defaultBudgets();
-    if (options.l1)
-        result.budgets.l1 = *options.l1;
-    if (options.l2)
-        result.budgets.l2 = *options.l2;
-    if (options.l3)
-        result.budgets.l3 = *options.l3;
-    if (options.flash)
-        result.budgets.flash = *options.flash;
-    if (options.privilegedFlash)
-        result.budgets.privilegedFlash = *options.privilegedFlash;
-    if (options.quantization != "int16" && options.quantization != "int8")
-        throw UnsupportedError("quantization '" + options.quantization +
-                               "' is not available for GAP; use --quant int16 (16-bit power-of-two Q formats) or "
-                               "--quant int8 (8-bit symmetric, per-channel filter scales)");
-
-    say("lowering " + graph.name + " onto the GAP CNN generators");
-    result.network = lowerForGap(graph);
-
-    std::vector<std::vector<TensorData>> inputSets;
-    if (options.calibrationDir.empty()) {
-        inputSets = randomInputSets(graph, std::max<size_t>(1, options.randomCalibrationSets), options.seed);
-        result.warnings.push_back(fmt::format(
-            "no calibration data given: the quantization ranges come from {} seeded random input sets in [-1, 1]; pass "
-            "--calibration DIR with representative inputs",
-            inputSets.size()));
-    } else {
-        inputSets = readCalibrationFolder(graph, options.calibrationDir);
-    }
-    result.calibrationSets = inputSets.size();
-    say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
-    if (options.quantization == "int8")
-        quantizeNetworkSq8(result.network, calibrate(graph, inputSets));
-    else
-        quantizeNetwork(result.network, calibrate(graph, inputSets));
-
-    say(fmt::format("tiling and allocating {} layers for {} (L1 {} B, L2 {} B, L3 {} B, flash {} B)",
-                    result.network.layers.size(), result.target.name, result.budgets.l1, result.budgets.l2,
-                    result.budgets.l3, result.budgets.flash));
+    result.target = deployment.target;
+    result.budgets = plan.budgets;
+    result.plan = plan;
+    result.network = deployment.network;
+    result.warnings = deployment.warnings;
+    result.calibrationSets = deployment.calibrationSets;
+    result.sampleInputs = deployment.sampleInputs;
+    if (progress)
+        progress(fmt::format("generating {} layers for {} (L1 {} B, L2 {} B, L3 {} B, flash {} B)",
+                             result.network.layers.size(), result.target.name, result.budgets.l1, result.budgets.l2,
+                             result.budgets.l3, result.budgets.flash));
     // Quality of the quantization (the fixed-point reference against float on the first set),
-    // computed while the graph is tiled and generated.
+    // computed while the code is generated.
     auto measureQuality = [&] {
+        const std::vector<TensorData>& inputs = deployment.sampleInputs;
         std::vector<TensorData> floatValues(graph.tensorCount());
         for (size_t k = 0; k < graph.inputs.size(); ++k)
-            floatValues[size_t(graph.inputs[k])] = inputSets[0][k];
-        Interpreter(graph).run(inputSets[0], [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
+            floatValues[size_t(graph.inputs[k])] = inputs[k];
+        Interpreter(graph).run(inputs, [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
             for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
                 floatValues[size_t(node.outputs[k])] = outputs[k];
         });
         std::vector<std::vector<int16_t>> quantizedInputs;
         for (size_t k = 0; k < result.network.inputs.size(); ++k)
-            quantizedInputs.push_back(quantizeInput(result.network, result.network.inputs[k], inputSets[0][k]));
+            quantizedInputs.push_back(quantizeInput(result.network, result.network.inputs[k], inputs[k]));
         const std::vector<std::vector<int16_t>> fixedValues = runFixedPoint(result.network, quantizedInputs);
         auto sqnrOf = [&](int tensor) {
             const GapTensor& gapTensor = result.network.tensors[size_t(tensor)];
@@ -173,13 +143,28 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     };
     auto quality = std::async(std::launch::async, measureQuality);
     try {
-        result.generation = generateGapCode(result.network, result.budgets, folder, result.target.costModel);
+        result.generation = generateGapCode(result.network, *plan.placed, folder);
     } catch (...) {
         quality.wait();
         throw;
     }
     quality.get();
-    result.sampleInputs = inputSets[0];
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& options, const std::string& folder,
+                               const GapProgress& progress)
+{
+    const auto started = std::chrono::steady_clock::now();
+    const GapDeployment deployment = prepareGapDeployment(graph, options, progress);
+    const GapBudgets budgets = options.budgetsOn(deployment.target);
+    if (progress)
+        progress(fmt::format("tiling and allocating {} layers for {} (L1 {} B, L2 {} B, L3 {} B, flash {} B)",
+                             deployment.network.layers.size(), deployment.target.name, budgets.l1, budgets.l2,
+                             budgets.l3, budgets.flash));
+    const GapPlan plan = planGapDeployment(deployment, budgets);
+    GapCompileResult result = compileGapPlan(graph, deployment, plan, folder);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
 }

@@ -2,6 +2,7 @@
 // allocated and generated into a folder (the GAP project exporter in plugins/ completes it).
 #pragma once
 
+#include "gap/compile/gap_deployment.h"
 #include "gap/compile/gap_graph_builder.h"
 #include "gap/compile/gap_network.h"
 #include "gap/compile/gap_target.h"
@@ -18,22 +19,10 @@
 
 namespace tessera::gap {
 
-struct GapCompileOptions {
-    std::string target = "gap8";
-    // Budgets in bytes; unset: the target's defaults.
-    std::optional<uint64_t> l1, l2, l3, flash;
-    std::optional<uint64_t> privilegedFlash;  // 0: none
-    std::string quantization = "int16";  // int16 power-of-two Q formats
-    // A folder of .pb input files (one per input set for single-input models, or test_data_set_N
-    // folders of input_K.pb); empty: seeded random inputs, with a warning.
-    std::string calibrationDir;
-    size_t randomCalibrationSets = 4;
-    unsigned seed = 1;
-};
-
 struct GapCompileResult {
     GapTarget target;
     GapBudgets budgets;
+    GapPlan plan;                      // what was generated: placement and tilings
     GapNetwork network;
     std::vector<double> layerSqnrDb;   // per layer, fixed point against float on the first input set
     std::vector<double> outputSqnrDb;  // per graph output
@@ -53,15 +42,16 @@ struct GapCompileResult {
 // name, or a variant of it): tiles, L1, DMA, MACs, estimated cycles; nullptr when there is none.
 const nlohmann::json* layerGenerationReport(const nlohmann::json& graph, const std::string& layer);
 
-using GapProgress = std::function<void(const std::string&)>;
+// Generates the code and constants images of `plan` into `folder` and measures the quantization
+// (the fixed-point reference against float on the deployment's sample inputs) meanwhile. Throws
+// tessera::Error with the plan's error when it has none, or when a file cannot be written.
+GapCompileResult compileGapPlan(const Graph& graph, const GapDeployment& deployment, const GapPlan& plan,
+                                const std::string& folder, const GapProgress& progress = {});
 
-// Compiles `graph`, generating its code and constants image into `folder`. Throws tessera::Error
-// (UnsupportedError for operators the generators lack) with a message naming the node, layer or
-// budget.
+// prepareGapDeployment, planGapDeployment at the options' budgets, then compileGapPlan. Throws
+// tessera::Error (UnsupportedError for operators the generators lack) with a message naming the
+// node, layer or budget.
 GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& options, const std::string& folder,
                                const GapProgress& progress = {});
-
-// The calibration input sets of a folder (see GapCompileOptions::calibrationDir).
-std::vector<std::vector<TensorData>> readCalibrationFolder(const Graph& graph, const std::string& folder);
 
 }  // namespace tessera::gap

@@ -117,23 +117,7 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
     }
 }
 
-// The values as little-endian items of sizeof(Value) bytes.
-template <typename Value>
-void writeConstantFile(const std::filesystem::path& path, const std::vector<Value>& values)
-{
-    std::ofstream file(path, std::ios::binary);
-    for (Value value : values) {
-        const auto bits = static_cast<std::make_unsigned_t<Value>>(value);
-        for (size_t b = 0; b < sizeof(Value); ++b) {
-            const char byte = static_cast<char>((bits >> (8 * b)) & 0xff);
-            file.write(&byte, 1);
-        }
-    }
-    if (!file)
-        throw Error("cannot write the constant file " + path.string());
-}
-
-// One constant of a layer: its graph symbol, its values written to a file and the ConstInfo.
+// One constant of a layer: its graph symbol and the ConstInfo.
 struct LayerConstant {
     std::string symbol;
     std::string cType;
@@ -154,25 +138,6 @@ std::vector<LayerConstant> layerConstants(const GapNetwork& network, const GapLa
     return {{layer.name + "_W", kShortPointer, 16, layer.weightsQ}, {layer.name + "_B", kShortPointer, 16, layer.biasQ}};
 }
 
-void writeLayerConstants(const GapNetwork& network, const GapLayer& layer, const std::filesystem::path& folder)
-{
-    const std::vector<LayerConstant> constants = layerConstants(network, layer);
-    if (constants.empty())
-        return;
-    const auto path = [&](size_t k) { return folder / (constants.at(k).symbol + ".tensor"); };
-    if (network.quantization == GapQuantization::SymmetricInt8) {
-        std::vector<int8_t> scales(layer.channelScales.scale.begin(), layer.channelScales.scale.end());
-        std::vector<int8_t> shifts(layer.channelScales.shift.begin(), layer.channelScales.shift.end());
-        writeConstantFile(path(0), layer.weights8);
-        writeConstantFile(path(1), layer.bias32);
-        writeConstantFile(path(2), scales);
-        writeConstantFile(path(3), shifts);
-    } else {
-        writeConstantFile(path(0), layer.quantizedWeights);
-        writeConstantFile(path(1), layer.quantizedBias);
-    }
-}
-
 // The C pointer type of an activation tensor.
 std::string activationType(const GapTensor& tensor)
 {
@@ -185,7 +150,9 @@ struct GraphSymbolLists {
 };
 
 // The graph's symbols: inputs in L2, constants from the flash image, locals for the activations.
-GraphSymbolLists graphSymbols(const GapNetwork& network, const std::filesystem::path& constantFolder)
+// The constants' values are attached to the built model (ConstantSource::values): their ConstInfo
+// names no file that is read.
+GraphSymbolLists graphSymbols(const GapNetwork& network)
 {
     GraphSymbolLists lists;
     std::vector<bool> isArgument(network.tensors.size(), false);
@@ -196,12 +163,11 @@ GraphSymbolLists graphSymbols(const GapNetwork& network, const std::filesystem::
                                             AT_MEM_L2, AT_MEM_UNDEF, nullptr));
     }
     for (const GapLayer& layer : network.layers) {
-        writeLayerConstants(network, layer, constantFolder);
         for (const LayerConstant& constant : layerConstants(network, layer)) {
-            const std::filesystem::path file = constantFolder / (constant.symbol + ".tensor");
+            const std::string name = constant.symbol + ".tensor";
             lists.arguments.push_back(TCArgInfo(constant.cType.c_str(), constant.symbol.c_str(), ARG_SCOPE_GLOBAL,
                                                 ARG_DIR_CONSTIN, AT_MEM_L3_DEFAULTFLASH, AT_MEM_UNDEF,
-                                                ConstInfo(file.c_str(), 0, 1, constant.bits, constant.q)));
+                                                ConstInfo(name.c_str(), 0, 1, constant.bits, constant.q)));
         }
     }
     for (int output : network.outputs) {
@@ -233,10 +199,40 @@ void addNode(const GapNetwork& network, const GapLayer& layer)
     AddNode(layer.name.c_str(), arena.makeList(std::move(bindings)));
 }
 
+template <typename Value>
+std::shared_ptr<const std::vector<double>> asValues(const std::vector<Value>& items)
+{
+    return std::make_shared<const std::vector<double>>(items.begin(), items.end());
+}
+
 }  // namespace
 
-GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder,
-                              const tiler::TilerCostModel& costModel)
+GapConstantValues gapConstantValues(const GapNetwork& network)
+{
+    GapConstantValues values;
+    for (const GapLayer& layer : network.layers) {
+        const std::vector<LayerConstant> constants = layerConstants(network, layer);
+        if (constants.empty())
+            continue;
+        if (network.quantization == GapQuantization::SymmetricInt8) {
+            values[constants[0].symbol] = asValues(layer.weights8);
+            values[constants[1].symbol] = asValues(layer.bias32);
+            // Scales and shifts are bytes the kernels read as unsigned char; the image stores the
+            // same bytes, taken here as the signed 8-bit items of their ConstInfo.
+            values[constants[2].symbol] = asValues(std::vector<int8_t>(layer.channelScales.scale.begin(),
+                                                                       layer.channelScales.scale.end()));
+            values[constants[3].symbol] = asValues(std::vector<int8_t>(layer.channelScales.shift.begin(),
+                                                                       layer.channelScales.shift.end()));
+        } else {
+            values[constants[0].symbol] = asValues(layer.quantizedWeights);
+            values[constants[1].symbol] = asValues(layer.quantizedBias);
+        }
+    }
+    return values;
+}
+
+tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudgets& budgets,
+                                       const tiler::TilerCostModel& costModel, const GapConstantValues& values)
 {
     if (budgets.privilegedFlash > 0xffffffffu)
         throw Error(fmt::format("the privileged flash budget of {} bytes is out of range; give 0 (none) to "
@@ -245,24 +241,18 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
                                      std::pair{"L3", budgets.l3}, std::pair{"flash", budgets.flash}})
         if (size == 0 || size > 0xffffffffu)
             throw Error(fmt::format("the {} budget of {} bytes is out of range; give 1 to 4294967295 bytes", what, size));
-    const std::filesystem::path output(folder);
-    const std::filesystem::path constantFolder = std::filesystem::absolute(output / "constants");
-    std::filesystem::create_directories(constantFolder);
-
-    GapGeneration generation;
-    generation.kernelsSource = network.name + "Kernels.c";
-    generation.kernelsHeader = network.name + "Kernels.h";
-    const std::string flashImage = network.name + "_L3_Flash_Const.dat";
-    const std::string privilegedImage = network.name + "_L3_PrivilegedFlash_Const.dat";
+    const std::string kernelsSource = network.name + "Kernels.c";
+    const std::string kernelsHeader = network.name + "Kernels.h";
+    const std::string flashImage = gapFlashImageName(network, false);
+    const std::string privilegedImage = gapFlashImageName(network, true);
 
     EmbeddedModelBuild build;
     try {
-        currentModel().options.outputDir = output.string();
         currentModel().options.costModel = costModel;
         SetSymbolDynamics();
         const bool sq8 = network.quantization == GapQuantization::SymmetricInt8;
         SetUsedFilesNames(nullptr, 1, sq8 ? "CNN_BasicKernels_SQ8.h" : "CNN_BasicKernels.h");
-        SetGeneratedFilesNames(generation.kernelsSource.c_str(), generation.kernelsHeader.c_str());
+        SetGeneratedFilesNames(kernelsSource.c_str(), kernelsHeader.c_str());
         const std::string l1 = network.name + "_L1_Memory";
         const std::string l2 = network.name + "_L2_Memory";
         const std::string l3 = network.name + "_L3_Memory";
@@ -291,7 +281,7 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
             for (const GapLayer& layer : network.layers)
                 declareLayer(network, layer);
         }
-        GraphSymbolLists symbols = graphSymbols(network, constantFolder);
+        GraphSymbolLists symbols = graphSymbols(network);
         ObjectArena& arena = registry().arena;
         CreateGraph(network.name.c_str(), arena.makeList(std::move(symbols.arguments)),
                     arena.makeList(std::move(symbols.locals)));
@@ -308,7 +298,29 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
             message += "\n  " + problem;
         throw Error(message);
     }
-    const tiler::GenerationResult result = tiler::generateTilingCode(currentModel());
+    tiler::KernelModel model = currentModel();
+    for (tiler::GraphModel& graph : model.graphs)
+        for (tiler::GraphArgument& argument : graph.arguments)
+            if (argument.hasConstant)
+                if (const auto found = values.find(argument.carg.name); found != values.end())
+                    argument.constant.values = found->second;
+    return model;
+}
+
+std::string gapFlashImageName(const GapNetwork& network, bool privileged)
+{
+    return network.name + (privileged ? "_L3_PrivilegedFlash_Const.dat" : "_L3_Flash_Const.dat");
+}
+
+GapGeneration generateGapCode(const GapNetwork& network, const tiler::PlacedModel& placed, const std::string& folder)
+{
+    GapGeneration generation;
+    generation.kernelsSource = network.name + "Kernels.c";
+    generation.kernelsHeader = network.name + "Kernels.h";
+    const std::string flashImage = gapFlashImageName(network, false);
+    const std::string privilegedImage = gapFlashImageName(network, true);
+    std::filesystem::create_directories(folder);
+    const tiler::GenerationResult result = tiler::generateTilingCode(placed, folder);
     if (!result.ok)
         throw Error(result.error);
     generation.files = result.writtenFiles;
@@ -322,12 +334,8 @@ GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budge
         if (path.extension() == ".c")
             generation.sources.push_back(path.filename().string());
     }
-    const std::filesystem::path reportFile =
-        output / (std::filesystem::path(generation.kernelsSource).stem().string() + ".tiling.json");
-    std::ifstream report(reportFile);
-    const nlohmann::json tiling = nlohmann::json::parse(report, nullptr, false);
-    if (tiling.is_object() && tiling.contains("graphs") && !tiling["graphs"].empty())
-        generation.graph = tiling["graphs"][0];
+    if (!placed.generated.graphs.empty())
+        generation.graph = placed.graphReport(0);
     return generation;
 }
 

@@ -3,26 +3,22 @@
 #pragma once
 
 #include "gap/compile/gap_network.h"
+#include "target/chip_table.h"
+#include "tiler/code_generator.h"
 #include "tiler/kernel_model.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tessera::gap {
 
-// Memory budgets in bytes.
-struct GapBudgets {
-    uint64_t l1 = 64 * 1024;
-    uint64_t l2 = 0;
-    uint64_t l3 = 8 * 1024 * 1024;
-    uint64_t flash = 16 * 1024 * 1024;
-    // A privileged flash (GAP9's on-chip MRAM) filled first with the constants that stay in
-    // flash; 0: none.
-    uint64_t privilegedFlash = 0;
-};
+// Memory budgets in bytes (a privileged flash of 0: none).
+using GapBudgets = target::Budgets;
 
 struct GapGeneration {
     std::string kernelsSource;  // file names inside the output folder
@@ -32,14 +28,25 @@ struct GapGeneration {
     std::string privilegedImage; // the privileged flash's image; empty when it holds nothing
     std::vector<std::string> files;
     std::string log;            // the tiler's summary
-    nlohmann::json graph;       // the graph's generation report (placement, traffic, cycles)
+    nlohmann::json graph;       // the graph's generation report (placement, traffic, cycles), in process
 };
 
-// Writes the fixed-point constants to <folder>/constants/, builds the model and generates its code
-// into `folder`. Throws tessera::Error with the generator's or tiler's message on failure (budget
-// too small, a layer the generators refuse).
-// `costModel`: the chip the estimated cycles are for.
-GapGeneration generateGapCode(const GapNetwork& network, const GapBudgets& budgets, const std::string& folder,
-                              const tiler::TilerCostModel& costModel = {});
+// The values of the network's constants by graph symbol (<layer>_W, _B, and for SQ8 _S, _N), as the
+// kernels read them.
+using GapConstantValues = std::map<std::string, std::shared_ptr<const std::vector<double>>>;
+GapConstantValues gapConstantValues(const GapNetwork& network);
+
+// The network's layers declared through the CNN generators and its graph through the model API, in
+// this process, for these budgets, with the constants' values attached. Throws tessera::Error
+// naming the layer on a generator's refusal and the budget when one is out of range.
+tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudgets& budgets,
+                                       const tiler::TilerCostModel& costModel, const GapConstantValues& values);
+
+// The file name of the network's constants image (or of its privileged flash's image).
+std::string gapFlashImageName(const GapNetwork& network, bool privileged);
+
+// Generates the code and constants images of a placed model into `folder`. Throws tessera::Error
+// when a file cannot be written.
+GapGeneration generateGapCode(const GapNetwork& network, const tiler::PlacedModel& placed, const std::string& folder);
 
 }  // namespace tessera::gap

@@ -1,7 +1,8 @@
-// The GAP chips as data: memories, cores and the default budgets a compiled project gets.
+// The GAP chips as the compiler sees them: the chip table's facts (core/target/chip_table.h) with
+// the tile solver's cost model derived from them.
 #pragma once
 
-#include "gap/compile/gap_graph_builder.h"
+#include "target/chip_table.h"
 #include "tiler/kernel_model.h"
 
 #include <cstdint>
@@ -10,24 +11,17 @@
 
 namespace tessera::gap {
 
+using GapBudgets = target::Budgets;
+
 struct GapTarget {
     std::string name;          // "gap8", "gap9"
     std::string description;
-    int clusterCores = 8;
-    uint64_t l1Bytes = 0;      // shared cluster memory
-    uint64_t l2Bytes = 0;
-    // L2 kept back for the program's code, stacks and data: the default L2 budget is the rest.
-    uint64_t l2CodeReserve = 0;
-    uint64_t l3RamBytes = 0;   // the board's external RAM (HyperRAM)
-    uint64_t flashBytes = 0;   // the board's external flash
-    uint64_t privilegedFlashBytes = 0;  // on-chip flash filled first with constants (GAP9's MRAM)
+    std::uint64_t l2CodeReserve = 0;  // L2 kept for code: the default L2 budget is the rest
     double clusterMhz = 0;     // nominal cluster clock, for the time estimates of the report
     tiler::TilerCostModel costModel;  // cores, DMA bandwidths and MAC rates per kernel family
+    GapBudgets budgets;        // the chip's defaults
 
-    GapBudgets defaultBudgets() const
-    {
-        return {l1Bytes, l2Bytes - l2CodeReserve, l3RamBytes, flashBytes, privilegedFlashBytes};
-    }
+    GapBudgets defaultBudgets() const { return budgets; }
 };
 
 const std::vector<GapTarget>& gapTargets();

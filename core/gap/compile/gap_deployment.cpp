@@ -1,0 +1,81 @@
+#include "gap/compile/gap_deployment.h"
+
+#include "gap/compile/gap_lowering.h"
+#include "gap/compile/gap_quantizer.h"
+#include "gap/compile/gap_reference.h"
+#include "ir/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace tessera::gap {
+
+GapBudgets GapCompileOptions::budgetsOn(const GapTarget& on) const
+{
+    GapBudgets budgets = on.defaultBudgets();
+    budgets.l1 = l1.value_or(budgets.l1);
+    budgets.l2 = l2.value_or(budgets.l2);
+    budgets.l3 = l3.value_or(budgets.l3);
+    budgets.flash = flash.value_or(budgets.flash);
+    budgets.privilegedFlash = privilegedFlash.value_or(budgets.privilegedFlash);
+    return budgets;
+}
+
+std::uint64_t GapPlan::smallestL2() const
+{
+    if (!placed || placed->allocations.empty())
+        return 0;
+    return placed->allocations.back().smallestL2;
+}
+
+GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& options, const GapProgress& progress)
+{
+    auto say = [&](const std::string& message) {
+        if (progress)
+            progress(message);
+    };
+    GapDeployment deployment;
+    deployment.target = gapTarget(options.target);
+    if (options.quantization != "int16" && options.quantization != "int8")
+        throw UnsupportedError("quantization '" + options.quantization +
+                               "' is not available for GAP; use --quant int16 (16-bit power-of-two Q formats) or "
+                               "--quant int8 (8-bit symmetric, per-channel filter scales)");
+
+    say("lowering " + graph.name + " onto the GAP CNN generators");
+    deployment.network = lowerForGap(graph);
+
+    std::vector<std::vector<TensorData>> inputSets;
+    if (options.calibrationDir.empty()) {
+        inputSets = randomInputSets(graph, std::max<size_t>(1, options.randomCalibrationSets), options.seed);
+        deployment.warnings.push_back(fmt::format(
+            "no calibration data given: the quantization ranges come from {} seeded random input sets in [-1, 1]; pass "
+            "--calibration DIR with representative inputs",
+            inputSets.size()));
+    } else {
+        inputSets = readCalibrationFolder(graph, options.calibrationDir);
+    }
+    deployment.calibrationSets = inputSets.size();
+    say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
+    if (options.quantization == "int8")
+        quantizeNetworkSq8(deployment.network, calibrate(graph, inputSets));
+    else
+        quantizeNetwork(deployment.network, calibrate(graph, inputSets));
+    deployment.constants = gapConstantValues(deployment.network);
+    deployment.sampleInputs = inputSets.front();
+    return deployment;
+}
+
+GapPlan planGapDeployment(const GapDeployment& deployment, const GapBudgets& budgets, tiler::AllocationMemo* memo)
+{
+    const auto started = std::chrono::steady_clock::now();
+    GapPlan plan;
+    plan.budgets = budgets;
+    plan.placed = tiler::placeModel(
+        buildGapKernelModel(deployment.network, budgets, deployment.target.costModel, deployment.constants), memo);
+    plan.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return plan;
+}
+
+}  // namespace tessera::gap
