@@ -1,10 +1,13 @@
 # Packaging: `cpack` in a build directory produces a Debian package and a tarball, with the
 # studio's desktop entry, icon and AppStream metadata.
 include(GNUInstallDirs)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/tessera-studio.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/tessera-studio.svg
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/io.github.tessera.Studio.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+if(TESSERA_BUILD_STUDIO)
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/tessera-studio.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/tessera-studio.svg
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/io.github.tessera.Studio.metainfo.xml
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+endif()
 set(CPACK_PACKAGE_NAME "tessera")
 set(CPACK_PACKAGE_VENDOR "Tessera")
 set(CPACK_PACKAGE_CONTACT "Tessera developers")

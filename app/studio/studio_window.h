@@ -1,9 +1,11 @@
 #pragma once
 // The studio's main window: graph view in the centre, memory timeline, step table, the tiling
-// of an Autotiler report and the SCAMP-5 compiler's trace in docks, properties of the selection, and the budget bar (target, L2
-// and L3 budgets). Loading, layout
-// and planning run off the GUI thread; a budget change re-plans after a short debounce and
-// results of superseded requests are dropped.
+// of an Autotiler report and the SCAMP-5 compiler's trace in docks, properties of the selection,
+// and the budget bar (target, L1, L2, L3 and flash budgets). Loading, layout and planning run off
+// the GUI thread; a budget change re-plans after a short debounce and results of superseded
+// requests are dropped. The window is built in studio_window.cpp; its work with the session
+// (load, plan, export) is in studio_window_jobs.cpp, the properties pane in
+// studio_window_properties.cpp, files and dialogs in studio_window_files.cpp.
 #include "plan_job.h"
 
 #include <QMainWindow>

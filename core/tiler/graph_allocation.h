@@ -70,8 +70,10 @@ struct GraphAllocation {
     std::uint64_t l3Traffic = 0;   // predicted L3 <-> L2 bytes per run
     std::uint64_t flashBytes = 0;            // the constants image of the ordinary flash
     std::uint64_t privilegedFlashBytes = 0;  // the privileged flash's image (AT_GRAPH_PRIVILEGED_L3_HOME)
-    // When the budget is too small: the smallest L2 any placement found needs (0 when unknown).
+    // When the budget is too small: the smallest L2 any placement found needs (0 when unknown), and
+    // how many tensors were in L3 when nothing more could move.
     std::uint64_t smallestL2 = 0;
+    std::size_t tensorsInL3 = 0;
 
     const GraphTensor* find(const std::string& name) const;
     std::uint64_t l2Total() const { return l2Static + l2Dynamic; }

@@ -1,0 +1,195 @@
+// The studio window's work with the session: loading a model, laying it out, planning it at the
+// budgets shown, exporting it, and following the selection between the views.
+#include "studio_window.h"
+#include "studio_support.h"
+
+#include "aie_view.h"
+#include "graph_view.h"
+#include "memory_timeline.h"
+#include "step_table_model.h"
+
+#include "aie/split_planner.h"
+#include "session/model_stats.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QTableView>
+#include <QTimer>
+
+#include <utility>
+
+namespace tessera::studio {
+
+void StudioWindow::openModel(const QString& path)
+{
+    statusLabel_->setText("Loading " + path + " ...");
+    runInBackground<LoadedModel>(this, [path] { return loadModelJob(path); },
+                                 [this, path](const LoadedModel& loaded) { onModelLoaded(path, loaded); });
+}
+
+void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
+{
+    if (!loaded.session) {
+        showError("Cannot open model", loaded.error);
+        return;
+    }
+    // The old model's view goes before the model: nothing shown may point at a graph replaced.
+    graphView_->clear();
+    releaseInBackground(std::exchange(session_, loaded.session), std::exchange(gapPlan_, std::nullopt),
+                        std::exchange(graph_, loaded.session->sharedGraph()));
+    planSymbols_ = {};
+    modelPath_ = path;
+    rememberRecent(path);
+    plan_.reset();
+    smallestL2_ = 0;
+    gapTiling_.reset();
+    lastError_.clear();
+    setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
+    stepModel_->setStats(computeModelStats(*graph_));
+    replanAie();
+    timeline_->clear();
+    statusLabel_->setText("Laying out " + QString::number(graph_->nodeCount()) + " nodes ...");
+    const BoxSizer sizer = graphView_->boxSizer(*graph_);
+    std::shared_ptr<const Graph> graph = graph_;
+    runInBackground<LaidOutModel>(this, [graph, sizer] { return layoutJob(graph, sizer); },
+                                  [this, graph](const LaidOutModel& laidOut) {
+                                      if (graph == graph_) // a newer model may have been opened meanwhile
+                                          onLayoutDone(laidOut);
+                                  });
+    pendingL2_.reset();
+    requestPlan();
+}
+
+void StudioWindow::onLayoutDone(const LaidOutModel& laidOut)
+{
+    if (!laidOut.layout) {
+        showError("Cannot lay out the graph", laidOut.error);
+        return;
+    }
+    graphView_->showGraph(graph_, *laidOut.layout);
+    emit modelShown();
+}
+
+void StudioWindow::requestPlan()
+{
+    if (graph_)
+        planTimer_->start();
+}
+
+void StudioWindow::startPlan()
+{
+    if (!graph_)
+        return;
+    const quint64 generation = ++planGeneration_;
+    if (!plan_)
+        statusLabel_->setText("Preparing " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() +
+                              " (lowering, calibration, quantization) ...");
+    runInBackground<PlanOutcome>(this, [session = session_, choices = sessionChoices(target(), budgets())] {
+        return planJob(session, choices);
+    }, [this, generation](const PlanOutcome& outcome) { onPlanDone(generation, outcome); });
+}
+
+void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
+{
+    if (generation != planGeneration_)
+        return; // superseded by a newer budget
+    lastPlanMs_ = outcome.milliseconds;
+    shownPlanBudget_ = outcome.l2Budget;
+    smallestL2_ = outcome.smallestL2;
+    planSymbols_ = {outcome.modelTensorOf, outcome.symbolsOf};
+    if (!outcome.plan) {
+        plan_.reset();
+        gapPlan_.reset();
+        planStatus_ = "no plan at L2 " + kib(outcome.l2Budget) + ": " + outcome.error;
+        timeline_->showProblem(outcome.error, outcome.l2Budget);
+        statusLabel_->setText(planStatus_);
+        emit planShown();
+        return;
+    }
+    const HierarchyPlan& plan = *outcome.plan;
+    QString change;
+    if (plan_) {
+        const auto delta = [](qint64 now, qint64 before) { return (now >= before ? "+" : "") + QString::number(now - before); };
+        change = QString("; change: %1 in L3, %2 promoted, L3 traffic %3 B")
+                     .arg(delta(qint64(plan.spilledTensors), qint64(plan_->spilledTensors)),
+                          delta(qint64(plan.promotedConstants), qint64(plan_->promotedConstants)),
+                          delta(plan.l3TrafficBytes, plan_->l3TrafficBytes));
+    }
+    plan_ = plan;
+    gapPlan_ = outcome.gapPlan;
+    const tiler::GraphAllocation& allocation = gapPlan_->allocation();
+    planStatus_ = QString("%1 on %2: L2 %3 of %4 (%5 constants, %6 between layers; lower bound %7), L3 RAM %8, "
+                          "%9 constants promoted, %10 prefetched, L3 traffic %11 per inference; planned in %12 ms%13")
+                      .arg(QString::fromStdString(graph_->name),
+                           target().toUpper(), kib(plan.l2.peak), kib(outcome.l2Budget),
+                           kib(qint64(allocation.l2Static)), kib(qint64(allocation.l2Dynamic)),
+                           kib(plan.l2.lowerBound), kib(plan.l3RamBytes))
+                      .arg(plan.promotedConstants)
+                      .arg(plan.prefetchedConstants)
+                      .arg(kib(plan.l3TrafficBytes))
+                      .arg(outcome.milliseconds, 0, 'f', 1)
+                      .arg(change);
+    timeline_->showPlan(plan, outcome.l2Budget);
+    statusLabel_->setText(planStatus_);
+    emit planShown();
+}
+
+// The AI Engine split plan takes microseconds, so it is recomputed directly.
+void StudioWindow::replanAie()
+{
+    if (!graph_) {
+        aieView_->clear();
+        return;
+    }
+    try {
+        aieView_->showPlan(aie::planSplits(*graph_, aieView_->architecture()));
+    } catch (const std::exception& error) {
+        aieView_->showProblem(QString::fromStdString(error.what()));
+    }
+}
+
+void StudioWindow::exportGapProject(const QString& folder)
+{
+    if (!graph_) {
+        showError("Export GAP project", "open a model first (File > Open model)");
+        return;
+    }
+    statusLabel_->setText("Compiling " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() + "...");
+    runInBackground<ExportOutcome>(
+        this, [session = session_, choices = sessionChoices(target(), budgets()), folder] {
+            return exportGapProjectJob(session, choices, folder);
+        },
+        [this, graph = graph_, budgets = budgets()](const ExportOutcome& outcome) {
+            if (!outcome.error.isEmpty()) {
+                showError("Export GAP project", outcome.error);
+                return;
+            }
+            if (graph == graph_) { // the model was not replaced meanwhile
+                gapTiling_ = outcome;
+                gapTilingBudgets_ = budgets;
+                if (graphView_->selectedNode() >= 0)
+                    showNodeProperties(graphView_->selectedNode());
+            }
+            openTilingReport(outcome.tilingReport);  // the kernels as tiled for this project
+            statusLabel_->setText(outcome.summary);
+            emit projectExported(outcome.folder);
+        });
+}
+
+// `name` is a symbol of the deployed graph (the timeline's) or an ONNX tensor.
+void StudioWindow::selectTensor(const QString& name)
+{
+    timeline_->selectTensor(name);
+    graphView_->selectTensor(modelTensorOf(name));
+}
+
+void StudioWindow::stepBy(int delta)
+{
+    if (!graph_ || graph_->nodeCount() == 0)
+        return;
+    const int count = int(graph_->nodeCount());
+    const int current = graphView_->selectedNode();
+    graphView_->selectNode(((current < 0 ? (delta > 0 ? -1 : 0) : current) + delta + count) % count);
+}
+
+} // namespace tessera::studio

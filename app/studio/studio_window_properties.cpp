@@ -1,0 +1,96 @@
+// The properties pane of the studio window: the selected node, its tensors where the plan puts
+// them, and the GAP layer the last export put it in.
+#include "studio_window.h"
+#include "studio_support.h"
+
+#include "graph_view.h"
+#include "step_table_model.h"
+#include "tiling_panel.h"
+
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTextBrowser>
+
+namespace tessera::studio {
+
+// The GAP layer the node went into at the last export, and how it was tiled.
+QString StudioWindow::gapTilingHtml(const QString& node)
+{
+    if (!gapTiling_)
+        return "<p><b>GAP tiling</b><br>File &gt; Export GAP project tiles the model for the target and budgets shown.</p>";
+    const auto layer = gapTiling_->layerOfNode.constFind(node);
+    QString html = QString("<p><b>GAP tiling</b> (export to %1 at L1 %2, L2 %3)<br>")
+                       .arg(gapTiling_->folder.toHtmlEscaped(), kib(gapTilingBudgets_.l1), kib(gapTilingBudgets_.l2));
+    if (layer == gapTiling_->layerOfNode.constEnd())
+        return html + "no GAP layer of its own: a view (reshape, flatten) or folded into a neighbour's constants</p>";
+    const QStringList fused = gapTiling_->nodesOfLayer.value(*layer);
+    html += QString("layer %1").arg(layer->toHtmlEscaped());
+    if (fused.size() > 1)
+        html += QString(" (fuses %1)").arg(fused.join(", ").toHtmlEscaped());
+    html += "<br>" + gapTiling_->layerFigures.value(*layer, "no figures in the generation report").toHtmlEscaped() +
+            "</p>";
+    return html;
+}
+
+QString StudioWindow::propertiesText() const { return properties_->toPlainText(); }
+
+QString StudioWindow::planStatus() const { return planStatus_; }
+
+void StudioWindow::showNodeProperties(int node)
+{
+    if (!graph_ || node < 0 || node >= int(graph_->nodeCount())) {
+        properties_->clear();
+        return;
+    }
+    const Node& n = graph_->node(node);
+    QString html = QString("<h3>%1</h3><p><b>%2</b></p>").arg(QString::fromStdString(n.name).toHtmlEscaped(),
+                                                              QString::fromStdString(n.opType));
+    const NodeStats& stats = stepModel_->stats().nodes.at(size_t(node));
+    html += QString("<p>MACs %1<br>parameters %2 (%3 bytes)<br>live activations %4</p>")
+                .arg(stats.macs)
+                .arg(stats.parameters)
+                .arg(stats.parameterBytes)
+                .arg(kib(stats.liveActivationBytes));
+    if (!n.attributes.empty()) {
+        html += "<p><b>attributes</b><br>";
+        for (const auto& [key, value] : n.attributes)
+            html += QString::fromStdString(key + " = " + value.toString()).toHtmlEscaped() + "<br>";
+        html += "</p>";
+    }
+    auto tensorRows = [&](const std::vector<TensorId>& ids, const char* title) {
+        html += QString("<p><b>%1</b><br>").arg(title);
+        for (TensorId id : ids) {
+            if (id == kNoTensor)
+                continue;
+            const Tensor& t = graph_->tensor(id);
+            html += QString("%1: %2 %3, %4 bytes%5<br>")
+                        .arg(QString::fromStdString(t.name).toHtmlEscaped(),
+                             QString::fromStdString(std::string(dtypeName(t.dtype))),
+                             QString::fromStdString(shapeToString(t.shape)))
+                        .arg(t.bytes())
+                        .arg(t.isConstant() ? " (constant)" : "");
+            const QStringList symbols = planSymbols_.symbolsOf.values(QString::fromStdString(t.name));
+            if (plan_)
+                for (const TensorPlacement& p : plan_->placements)
+                    if (symbols.contains(QString::fromStdString(p.tensor)))
+                        html += QString("&nbsp;&nbsp;&rarr; %1 at %2 (%3): %4<br>")
+                                    .arg(QString::fromStdString(p.level))
+                                    .arg(p.offset)
+                                    .arg(QString::fromStdString(placementKindName(p.kind)),
+                                         QString::fromStdString(p.reason).toHtmlEscaped());
+        }
+        html += "</p>";
+    };
+    tensorRows(n.inputs, "inputs");
+    tensorRows(n.outputs, "outputs");
+    html += gapTilingHtml(QString::fromStdString(n.name));
+    properties_->setHtml(html);
+    if (gapTiling_) // the Tiling dock follows to the node's GAP kernel
+        if (const QString layer = gapTiling_->layerOfNode.value(QString::fromStdString(n.name)); !layer.isEmpty())
+            tilingPanel_->selectKernel(layer);
+    const QModelIndex row = stepProxy_->mapFromSource(stepModel_->index(node, 0));
+    if (stepTable_->currentIndex().row() != row.row())
+        stepTable_->setCurrentIndex(row);
+}
+
+} // namespace tessera::studio
