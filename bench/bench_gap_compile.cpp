@@ -10,7 +10,7 @@
 #include "gap/compile/gap_quantizer.h"
 #include "gap_project/gap_project_writer.h"
 #include "interp/interpreter.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "session/model_loader.h"
 #include "zoo/zoo.h"
 

@@ -4,7 +4,7 @@
 #include "aie/split_check.h"
 #include "aie/split_planner.h"
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "zoo/zoo.h"
 
 #include <QtTest>

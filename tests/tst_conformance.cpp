@@ -1,6 +1,6 @@
 // The reference interpreter against ONNX's backend test data (Debian's libonnx-testdata): every case
 // whose operators and types Tessera supports must agree within 1e-4 (absolute + relative).
-#include "ir/error.h"
+#include "base/error.h"
 #include "session/conformance.h"
 #include "test_support.h"
 

@@ -4,7 +4,7 @@
 // error fails it under the sanitizer build.
 #include "interp/interpreter.h"
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/onnx_import.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"

@@ -9,7 +9,7 @@
 #include "gap_toolchain.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
 #include "zoo/zoo.h"
@@ -285,14 +285,16 @@ private slots:
         const gap::GapDeployment deployment = gap::prepareGapDeployment(graph, tooSmall);
         const gap::GapPlan refused = gap::planGapDeployment(deployment, tooSmall.budgetsOn(deployment.target));
         QVERIFY(!refused.ok());
-        const uint64_t smallest = refused.smallestL2();
+        QVERIFY2(refused.shortfall() && refused.shortfall()->memory == "L2", refused.error().c_str());
+        const uint64_t smallest = refused.shortfall()->smallest;
         QVERIFY2(smallest > 1000, refused.error().c_str());
         QVERIFY(QString::fromStdString(refused.error()).contains(QString("at least %1 bytes").arg(smallest)));
         try {
             compileProject(graph, tooSmall, dir.path() + "/too_small");
             QFAIL("an L2 budget of 1000 bytes was accepted");
-        } catch (const Error& error) {
+        } catch (const BudgetError& error) {
             QCOMPARE(QString::fromUtf8(error.what()), QString::fromStdString(refused.error()));
+            QCOMPARE(error.facts().smallest, smallest);
         }
         int64_t previousTraffic = -1;
         double previousCycles = -1;

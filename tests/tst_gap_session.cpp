@@ -5,7 +5,7 @@
 // the totals; where no plan exists the compilation fails with the same reason. The chip table gives
 // the command line and the session the same defaults.
 #include "gap_project/gap_project_writer.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/onnx_export.h"
 #include "session/deployed_memory_plan.h"
 #include "session/model_loader.h"
@@ -102,7 +102,9 @@ private slots:
                 ++refused;
                 QVERIFY2(!compiled, qPrintable(where + ": compiled without a plan: " + QString::fromStdString(plan.error())));
                 QCOMPARE(failure, QString::fromStdString(plan.error()));
-                QVERIFY2(plan.smallestL2() > std::uint64_t(l2), qPrintable(where));
+                QVERIFY2(plan.shortfall() && plan.shortfall()->memory == "L2", qPrintable(where));
+                QCOMPARE(plan.shortfall()->budget, std::uint64_t(l2));
+                QVERIFY2(plan.shortfall()->smallest > std::uint64_t(l2), qPrintable(where));
                 continue;
             }
             ++planned;
@@ -184,7 +186,7 @@ private slots:
         choices.budgets.l2 = 4000;
         const gap::GapPlan refused = session.plan(choices);
         QVERIFY(!refused.ok());
-        QVERIFY(refused.smallestL2() > 4000);
+        QVERIFY(refused.shortfall() && refused.shortfall()->smallest > 4000);
         QVERIFY(QString::fromUtf8(tooSmall.readAllStandardError()).contains(QString::fromStdString(refused.error())));
     }
 
@@ -222,7 +224,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, target::chip("gap7"));
     }
 
-    // A flash budget below the constants image is refused, naming the budget that works.
+    // A flash budget below the constants image is refused with the budget that works as a fact.
     void flashBudgetIsEnforced()
     {
         const Session session(zooGraph("mnist", 1.0, 224));
@@ -230,9 +232,22 @@ private slots:
         choices.budgets.flash = 1;
         const gap::GapPlan plan = session.plan(choices);
         QVERIFY(!plan.ok());
-        QVERIFY2(QString::fromStdString(plan.error()).contains("raise the flash budget"), plan.error().c_str());
+        QVERIFY(plan.shortfall() && plan.shortfall()->memory == "flash");
+        QCOMPARE(plan.shortfall()->budget, std::uint64_t(1));
+        const std::uint64_t image = plan.shortfall()->smallest;
+        QVERIFY(image > 1);
         QTemporaryDir dir;
-        QVERIFY_THROWS_EXCEPTION(Error, session.compile(choices, dir.path().toStdString()));
+        try {
+            session.compile(choices, dir.path().toStdString());
+            QFAIL("a flash budget of 1 byte was accepted");
+        } catch (const BudgetError& error) {
+            QCOMPARE(error.facts().smallest, image);
+        }
+        // At exactly the image's size it plans, and the image is that size.
+        choices.budgets.flash = image;
+        const gap::GapPlan fits = session.plan(choices);
+        QVERIFY2(fits.ok(), fits.error().c_str());
+        QCOMPARE(fits.allocation().flashBytes, image);
     }
 };
 

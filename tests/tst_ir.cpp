@@ -1,6 +1,6 @@
 // The IR foundation: dtypes, shapes, tensor data, graphs, topological order, verifier, builder.
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/topology.h"
 #include "ir/verifier.h"
 #include "op_test_support.h"

@@ -2,7 +2,7 @@
 // prefetch and promotion, privileged flash, budget errors. Every L2 layout is checked by the
 // independent validator.
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "memory/hierarchy_planner.h"
 #include "memory/lifetimes.h"
 #include "memory/plan_validator.h"

@@ -1,6 +1,6 @@
 // The memory planner: validator, greedy seed, exact search (against brute force), decide and
 // minimize modes, CSV input, instance generator.
-#include "ir/error.h"
+#include "base/error.h"
 #include "memory/buffer_csv.h"
 #include "memory/exact_planner.h"
 #include "memory/greedy_planner.h"

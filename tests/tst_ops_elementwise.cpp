@@ -1,7 +1,7 @@
 // Shape rules and reference kernels of the element-wise operators.
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "test_support.h"
 #include "op_test_support.h"
 

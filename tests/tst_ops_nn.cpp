@@ -2,7 +2,7 @@
 // expectation is computed by hand from the operator's definition.
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "op_test_support.h"
 

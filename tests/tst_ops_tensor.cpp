@@ -3,7 +3,7 @@
 // selection (ArgMax, TopK, NonZero, Compress, CumSum, Trilu).
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "op_test_support.h"
 

@@ -1,6 +1,6 @@
 // The SCAMP-5 compiler: register allocation and the reverse search. Every program it returns must
 // verify exactly in both simulator models.
-#include "ir/error.h"
+#include "base/error.h"
 #include "scamp/kernel_set.h"
 #include "scamp/register_allocator.h"
 #include "scamp/reverse_search.h"

@@ -1,6 +1,6 @@
 // SCAMP-5 foundations: goals, kernel files and their approximation, instruction text, and the
 // symbolic and numeric simulators that verify programs.
-#include "ir/error.h"
+#include "base/error.h"
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 #include "scamp/program_trace.h"

@@ -15,6 +15,7 @@
 #include "target/chip_table.h"
 #include "zoo/zoo.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
@@ -150,6 +151,23 @@ private slots:
         const QJsonObject budgets = QJsonDocument::fromJson(report.readAll()).object()["budgets"].toObject();
         QCOMPARE(budgets["l2"].toInteger(), 100 * 1024);
         QCOMPARE(budgets["l1"].toInteger(), 32 * 1024);
+        // The Tiling dock was handed the exported kernels in process: they are the ones the tiling
+        // report written to the folder lists, and the layer figures below are that report's.
+        const QString tilingPath = folder + "/lenet5Kernels.tiling.json";
+        QCOMPARE(window.tilingPanel()->filePath(), tilingPath);
+        QFile tilingFile(tilingPath);
+        QVERIFY(tilingFile.open(QIODevice::ReadOnly));
+        const QJsonObject tiling = QJsonDocument::fromJson(tilingFile.readAll()).object();
+        QStringList reportKernels;
+        for (const QJsonValue kernel : tiling["kernels"].toArray())
+            reportKernels << kernel.toObject()["name"].toString();
+        QStringList shownKernels;
+        for (int row = 0; row < window.tilingPanel()->kernelCount(); ++row)
+            shownKernels << window.tilingPanel()->cell(row, views::TilingPanel::Kernel);
+        QCOMPARE(shownKernels, reportKernels);
+        QHash<QString, qint64> reportL1;  // GAP layer -> L1 bytes of the graph node running it
+        for (const QJsonValue node : tiling["graphs"].toArray()[0].toObject()["nodes"].toArray())
+            reportL1.insert(node.toObject()["source_kernel"].toString(), node.toObject()["l1_bytes"].toInteger());
 
         // Each ONNX node shows the GAP layer it went into and how that layer was tiled, and the
         // Tiling dock follows to that kernel.
@@ -171,6 +189,7 @@ private slots:
             const QRegularExpressionMatch l1 = QRegularExpression("tiles, L1 (\\d+) B").match(text);
             QVERIFY2(l1.hasMatch(), qPrintable(text));
             QVERIFY(l1.captured(1).toLongLong() > 0 && l1.captured(1).toLongLong() <= 32 * 1024);
+            QCOMPARE(l1.captured(1).toLongLong(), reportL1.value(layer, -1));
         }
         QCOMPARE(convolutions, 2);
         // A new model drops the old tiling.
@@ -394,6 +413,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!window.timeline()->message().isEmpty(), kWaitMs);
         QVERIFY(!window.plan().has_value());
         QVERIFY(window.planStatus().contains("no plan"));
+        // The facts behind the message: the L2 budget, and the smallest that works.
+        QVERIFY(window.planShortfall() && window.planShortfall()->memory == "L2");
+        QCOMPARE(window.planShortfall()->budget, std::uint64_t(1024));
+        QVERIFY(window.planShortfall()->smallest > 1024);
         // The window keeps working: a generous budget plans again.
         window.setL2Budget(400 * 1024);
         QTRY_VERIFY_WITH_TIMEOUT(window.plan().has_value(), kWaitMs);
@@ -403,10 +426,10 @@ private slots:
         budgets.flash = 16 * 1024;
         window.setBudgets(budgets);
         QTRY_VERIFY_WITH_TIMEOUT(!window.plan().has_value() && !window.timeline()->message().isEmpty(), kWaitMs);
-        const QRegularExpressionMatch needed =
-            QRegularExpression("raise the flash budget to at least (\\d+) bytes").match(window.timeline()->message());
-        QVERIFY2(needed.hasMatch(), qPrintable(window.timeline()->message()));
-        budgets.flash = (needed.captured(1).toLongLong() + 1023) / 1024 * 1024;
+        QVERIFY2(window.timeline()->message().contains("raise the flash budget to at least"),
+                 qPrintable(window.timeline()->message()));
+        QVERIFY(window.planShortfall() && window.planShortfall()->memory == "flash");
+        budgets.flash = qint64(window.planShortfall()->smallest + 1023) / 1024 * 1024;
         window.setBudgets(budgets);
         QTRY_VERIFY_WITH_TIMEOUT(window.plan().has_value(), kWaitMs);
         QVERIFY(window.plan()->flashBytes <= budgets.flash);

@@ -1,7 +1,7 @@
 // The sample zoo: published layer counts and sizes, determinism, execution, export round trip and
 // optimal activation plans.
 #include "interp/interpreter.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "memory/lifetimes.h"
 #include "memory/memory_planner.h"
 #include "memory/plan_validator.h"

@@ -152,7 +152,15 @@ bool TilingPanel::openTilingFile(const QString& path)
     std::uint64_t budget = model->options.l1Size;
     if (const auto it = report.find("l1_budget"); it != report.end() && it->is_number_unsigned())
         budget = it->get<std::uint64_t>();
-    path_ = path;
+    showKernelModel(std::move(model), budget, path);
+    return true;
+}
+
+void TilingPanel::showKernelModel(std::shared_ptr<const tiler::KernelModel> model, std::uint64_t l1Budget,
+                                  const QString& source)
+{
+    const qint64 budget = qint64(l1Budget);
+    path_ = source;
     model_ = std::move(model);
     shown_.reset();
     table_->setRowCount(0);
@@ -161,7 +169,6 @@ bool TilingPanel::openTilingFile(const QString& path)
     setBudgetControls(qint64(budget));
     solveTimer_->stop();
     startSolve();
-    return true;
 }
 
 void TilingPanel::setBudgetControls(qint64 bytes)

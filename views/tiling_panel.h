@@ -43,6 +43,10 @@ public:
     // Reads a tiling report written with its "model"; false (and errorShown) when the file is
     // missing, is not JSON, has no model or a broken one. The tiling follows with tilingShown().
     bool openTilingFile(const QString& path);
+    // Shows the kernels of a model in hand (an export's, in process) solved at `l1Budget`;
+    // `source` names where they come from (the report file the export wrote).
+    void showKernelModel(std::shared_ptr<const tiler::KernelModel> model, std::uint64_t l1Budget,
+                         const QString& source);
     QString filePath() const { return path_; }
 
     // Moves the budget controls; the kernels are solved again after the debounce.

@@ -6,7 +6,7 @@
 #include "aie/aie_report.h"
 #include "aie/split_check.h"
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "session/model_loader.h"
 
 #include <fmt/format.h>

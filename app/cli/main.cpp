@@ -1,7 +1,7 @@
 // tessera: the command-line compiler. Every subcommand drives the same core as the studio.
 #include "commands.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <fmt/format.h>
 

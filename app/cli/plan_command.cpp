@@ -8,7 +8,7 @@
 #include "commands.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "memory/buffer_csv.h"
 #include "memory/hierarchy_planner.h"
 #include "memory/memory_planner.h"

@@ -3,7 +3,7 @@
 #include "commands.h"
 
 #include "interp/interpreter.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
 

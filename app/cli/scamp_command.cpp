@@ -7,7 +7,7 @@
 #include "commands.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 #include "scamp/reverse_search.h"

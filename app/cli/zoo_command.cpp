@@ -1,7 +1,7 @@
 // tessera zoo NAME -o FILE.onnx: writes one of the built-in sample networks with seeded weights.
 #include "commands.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/onnx_export.h"
 #include "zoo/zoo.h"
 

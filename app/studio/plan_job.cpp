@@ -3,7 +3,7 @@
 #include "gap/compile/gap_compiler.h"
 #include "gap_project/gap_paths.h"
 #include "gap_project/gap_project_writer.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include "session/deployed_memory_plan.h"
 
@@ -66,7 +66,7 @@ PlanOutcome planJob(std::shared_ptr<const Session> session, const SessionChoices
             result.gapPlan = plan;
         } else {
             result.error = QString::fromStdString(plan.error());
-            result.smallestL2 = qint64(plan.smallestL2());
+            result.shortfall = plan.shortfall();
         }
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());
@@ -84,23 +84,26 @@ ExportOutcome exportGapProjectJob(std::shared_ptr<const Session> session, const 
         const gap::GapCompileResult compiled = gap::exportGapProject(*session, choices, folder.toStdString());
         result.tilingReport = QDir(folder).filePath(
             QString::fromStdString(compiled.network.name) + "Kernels.tiling.json");
+        // The kernels as generated (with the variants streaming L3 tensors), kept alive by the plan.
+        result.tiledModel = std::shared_ptr<const tiler::KernelModel>(compiled.plan.placed, &compiled.plan.placed->generated);
+        result.l1Budget = qint64(compiled.budgets.l1);
         for (const gap::GapLayer& layer : compiled.network.layers) {
             const QString name = QString::fromStdString(layer.name);
             for (const std::string& node : layer.nodes) {
                 result.layerOfNode.insert(QString::fromStdString(node), name);
                 result.nodesOfLayer[name] << QString::fromStdString(node);
             }
-            if (const nlohmann::json* figures = gap::layerGenerationReport(compiled.generation.graph, layer.name))
+            if (const std::optional<gap::GapLayerFigures> figures = gap::layerFigures(compiled.plan, layer.name))
                 result.layerFigures.insert(
                     name, QString("%1 tiles, L1 %2 B, L2 DMA %3 B in / %4 B out, L3 %5 B, %6 MACs, about %7 cycles "
                                   "(estimated)")
-                              .arg(figures->value("tiles", 0))
-                              .arg(figures->value("l1_bytes", qint64(0)))
-                              .arg(figures->value("l2_read", qint64(0)))
-                              .arg(figures->value("l2_write", qint64(0)))
-                              .arg(figures->value("l3_read", qint64(0)) + figures->value("l3_write", qint64(0)))
-                              .arg(figures->value("operations", qint64(0)))
-                              .arg(figures->value("estimated_cycles", 0.0), 0, 'f', 0));
+                              .arg(figures->tiles)
+                              .arg(qint64(figures->l1Bytes))
+                              .arg(qint64(figures->l2Read))
+                              .arg(qint64(figures->l2Write))
+                              .arg(qint64(figures->l3Read + figures->l3Write))
+                              .arg(qint64(figures->macs))
+                              .arg(figures->estimatedCycles, 0, 'f', 0));
         }
         const tiler::GraphAllocation& memory = compiled.plan.allocation();
         result.summary = QString("GAP project for %1 in %2: %3 layers, L2 %4 B, L3 traffic %5 B per inference, "

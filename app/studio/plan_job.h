@@ -43,7 +43,7 @@ struct PlanOutcome {
     std::optional<gap::GapPlan> gapPlan;
     QString error;
     qint64 l2Budget = 0;
-    qint64 smallestL2 = 0;  // when the budget is too small: the smallest that works (0: unknown)
+    std::optional<BudgetShortfall> shortfall;  // when a budget is too small: which, and what works
     double milliseconds = 0;
     // The ONNX tensor each deployed graph symbol holds, and the symbols of each ONNX tensor.
     QHash<QString, QString> modelTensorOf;
@@ -54,7 +54,9 @@ struct PlanOutcome {
 // and how each ONNX node was tiled: the GAP layer it went into and that layer's figures.
 struct ExportOutcome {
     QString folder;
-    QString tilingReport;
+    QString tilingReport;  // the file written; the Tiling dock is given tiledModel in process
+    std::shared_ptr<const tiler::KernelModel> tiledModel;
+    qint64 l1Budget = 0;
     QString summary;
     QString error;
     QHash<QString, QString> layerOfNode;   // ONNX node name -> GAP layer (user kernel) name

@@ -74,8 +74,8 @@ public:
     // The plan shown: the deployed graph's, as Export generates it with the budgets shown.
     const std::optional<HierarchyPlan>& plan() const { return plan_; }
     const std::optional<gap::GapPlan>& gapPlan() const { return gapPlan_; }
-    // When no plan could be made: the smallest L2 that works (0: unknown or another cause).
-    qint64 smallestL2() const { return smallestL2_; }
+    // When no plan could be made because a budget is too small: which one, and what works.
+    const std::optional<BudgetShortfall>& planShortfall() const { return planShortfall_; }
     const std::shared_ptr<const Session>& session() const { return session_; }
     // The ONNX tensor a symbol of the deployed graph holds (`symbol` itself when it holds none).
     QString modelTensorOf(const QString& symbol) const { return planSymbols_.modelTensorOf.value(symbol, symbol); }
@@ -133,6 +133,8 @@ private:
     void showShortcuts();
     void replanAie();
     void rememberRecent(const QString& path);
+    // Shows and raises the Tiling dock.
+    QDockWidget* raiseTilingDock();
     void rebuildRecentMenu();
 
     views::GraphView* graphView_ = nullptr;
@@ -159,7 +161,7 @@ private:
     std::shared_ptr<const Graph> graph_;  // the session's model
     std::optional<HierarchyPlan> plan_;
     std::optional<gap::GapPlan> gapPlan_;
-    qint64 smallestL2_ = 0;
+    std::optional<BudgetShortfall> planShortfall_;
     // Deployed graph symbols and ONNX tensors of the shown plan, both ways.
     struct PlanSymbols {
         QHash<QString, QString> modelTensorOf;

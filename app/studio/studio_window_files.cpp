@@ -97,9 +97,7 @@ bool StudioWindow::openScampKernels(const QString& path)
 
 bool StudioWindow::openTilingReport(const QString& path)
 {
-    auto* dock = findChild<QDockWidget*>("tiling");
-    dock->show();
-    dock->raise();
+    QDockWidget* dock = raiseTilingDock();
     tilingReportOpening_ = true;
     if (!tilingPanel_->openTilingFile(path)) {
         tilingReportOpening_ = false;
@@ -111,6 +109,14 @@ bool StudioWindow::openTilingReport(const QString& path)
     statusLabel_->setText("Tiling report " + QFileInfo(path).fileName() +
                           ": drag the L1 budget to solve its kernels again");
     return true;
+}
+
+QDockWidget* StudioWindow::raiseTilingDock()
+{
+    auto* dock = findChild<QDockWidget*>("tiling");
+    dock->show();
+    dock->raise();
+    return dock;
 }
 
 void StudioWindow::saveProjectDialog()

@@ -7,6 +7,7 @@
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "step_table_model.h"
+#include "tiling_panel.h"
 
 #include "aie/split_planner.h"
 #include "session/model_stats.h"
@@ -41,7 +42,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     modelPath_ = path;
     rememberRecent(path);
     plan_.reset();
-    smallestL2_ = 0;
+    planShortfall_.reset();
     gapTiling_.reset();
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
@@ -95,7 +96,7 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
         return; // superseded by a newer budget
     lastPlanMs_ = outcome.milliseconds;
     shownPlanBudget_ = outcome.l2Budget;
-    smallestL2_ = outcome.smallestL2;
+    planShortfall_ = outcome.shortfall;
     planSymbols_ = {outcome.modelTensorOf, outcome.symbolsOf};
     if (!outcome.plan) {
         plan_.reset();
@@ -170,7 +171,9 @@ void StudioWindow::exportGapProject(const QString& folder)
                 if (graphView_->selectedNode() >= 0)
                     showNodeProperties(graphView_->selectedNode());
             }
-            openTilingReport(outcome.tilingReport);  // the kernels as tiled for this project
+            // The kernels as tiled for this project, handed over in process.
+            raiseTilingDock();
+            tilingPanel_->showKernelModel(outcome.tiledModel, std::uint64_t(outcome.l1Budget), outcome.tilingReport);
             statusLabel_->setText(outcome.summary);
             emit projectExported(outcome.folder);
         });

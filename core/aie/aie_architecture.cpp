@@ -1,6 +1,6 @@
 #include "aie/aie_architecture.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 namespace tessera::aie {
 

@@ -1,6 +1,6 @@
 #include "aie/aie_layers.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <set>
 

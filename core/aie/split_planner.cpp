@@ -1,6 +1,6 @@
 #include "aie/split_planner.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <fmt/format.h>
 

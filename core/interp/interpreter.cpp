@@ -1,7 +1,7 @@
 #include "interp/interpreter.h"
 
 #include "interp/kernel.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "ir/topology.h"
 

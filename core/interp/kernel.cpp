@@ -1,7 +1,7 @@
 #include "interp/kernel.h"
 
 #include "interp/kernels/kernels.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 namespace tessera {
 

@@ -1,6 +1,6 @@
 #include "io/file_io.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "ir/builder.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "ir/verifier.h"
 

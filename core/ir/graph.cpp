@@ -1,6 +1,6 @@
 #include "ir/graph.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 namespace tessera {
 

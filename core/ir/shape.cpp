@@ -1,6 +1,6 @@
 #include "ir/shape.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "ir/shape_inference.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/op_shapes/op_shapes.h"
 #include "ir/topology.h"
 

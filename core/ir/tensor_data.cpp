@@ -1,6 +1,6 @@
 #include "ir/tensor_data.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <cmath>
 #include <limits>

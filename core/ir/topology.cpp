@@ -1,6 +1,6 @@
 #include "ir/topology.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <queue>
 

@@ -1,6 +1,6 @@
 #include "ir/verifier.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "ir/topology.h"
 

@@ -1,6 +1,6 @@
 #include "layout/graph_layout.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>

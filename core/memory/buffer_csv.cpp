@@ -1,7 +1,7 @@
 #include "memory/buffer_csv.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <charconv>
 #include <map>

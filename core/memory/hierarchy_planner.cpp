@@ -1,6 +1,6 @@
 #include "memory/hierarchy_planner.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/node_cost.h"
 #include "memory/greedy_planner.h"
 #include "memory/lifetimes.h"

@@ -1,6 +1,6 @@
 #include "memory/memory_hierarchy.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "target/chip_table.h"
 
 namespace tessera {

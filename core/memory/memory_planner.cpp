@@ -1,6 +1,6 @@
 #include "memory/memory_planner.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "memory/exact_planner.h"
 #include "memory/greedy_planner.h"
 

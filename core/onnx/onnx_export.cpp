@@ -1,7 +1,7 @@
 #include "onnx/onnx_export.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/topology.h"
 #include "onnx/quantization_metadata.h"
 #include "onnx/tensor_proto.h"

@@ -1,7 +1,7 @@
 #include "onnx/onnx_import.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "onnx/quantization_metadata.h"
 #include "onnx/tensor_proto.h"

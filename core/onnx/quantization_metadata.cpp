@@ -1,6 +1,6 @@
 #include "onnx/quantization_metadata.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <nlohmann/json.hpp>
 

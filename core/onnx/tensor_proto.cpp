@@ -1,7 +1,7 @@
 #include "onnx/tensor_proto.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <cstring>
 

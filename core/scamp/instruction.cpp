@@ -1,6 +1,6 @@
 #include "scamp/instruction.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 #include <set>

@@ -1,7 +1,7 @@
 #include "scamp/kernel_set.h"
 
 #include "io/file_io.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <nlohmann/json.hpp>
 

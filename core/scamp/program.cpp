@@ -1,6 +1,6 @@
 #include "scamp/program.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <sstream>
 

@@ -1,6 +1,6 @@
 #include "scamp/program_trace.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 #include <cmath>

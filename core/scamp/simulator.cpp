@@ -1,6 +1,6 @@
 #include "scamp/simulator.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <random>
 #include <set>

@@ -1,7 +1,7 @@
 #include "session/conformance.h"
 
 #include "interp/interpreter.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/onnx_import.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"

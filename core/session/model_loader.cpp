@@ -1,7 +1,7 @@
 #include "session/model_loader.h"
 
 #include "interp/constant_folding.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/shape_inference.h"
 #include "ir/verifier.h"
 #include "onnx/onnx_import.h"

@@ -1,6 +1,6 @@
 #include "session/session.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "session/model_loader.h"
 
 #include <fmt/format.h>

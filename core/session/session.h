@@ -63,7 +63,8 @@ public:
                                                          const gap::GapProgress& progress = {}) const;
 
     // Where every tensor of the deployed graph lives at these budgets, and how every layer is tiled.
-    // A budget too small gives a plan whose error() says so and smallestL2() the L2 that works.
+    // A budget too small gives a plan whose error() says so and shortfall() which budget and what
+    // works.
     // Plans are kept (the most recent few dozen): asking again for the same budgets, as compile()
     // does and a user dragging back and forth does, returns the same plan at once.
     gap::GapPlan plan(const SessionChoices& choices, const gap::GapProgress& progress = {}) const;

@@ -1,6 +1,6 @@
 #include "target/chip_table.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 #include <cctype>

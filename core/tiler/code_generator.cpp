@@ -227,6 +227,7 @@ std::shared_ptr<const PlacedModel> placeModel(const KernelModel& model, Allocati
             allocateGraph(named, graph, named.options.l2Size, named.graphs.size() == 1 ? memo : nullptr));
         if (!placed->allocations.back().ok) {
             placed->error = placed->allocations.back().error;
+            placed->shortfall = placed->allocations.back().shortfall;
             return placed;
         }
     }
@@ -249,9 +250,11 @@ std::shared_ptr<const PlacedModel> placeModel(const KernelModel& model, Allocati
     if (!failures.empty()) {
         for (const std::string& failure : failures)
             placed->error += failure + "\n";
-        if (placed->minimumL1 > options.l1Size)
+        if (placed->minimumL1 > options.l1Size) {
+            placed->shortfall = BudgetShortfall{"L1", options.l1Size, placed->minimumL1, "the model's kernels"};
             placed->error += "the model needs at least " + std::to_string(placed->minimumL1) +
                              " bytes of L1 for all its kernels, budget is " + std::to_string(options.l1Size);
+        }
         else
             placed->error.pop_back();
         return placed;
@@ -380,10 +383,13 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
             const std::uint64_t bytes = privileged ? allocation.privilegedFlashBytes : allocation.flashBytes;
             if (bytes == 0)
                 continue;
-            const std::vector<std::uint8_t> image =
-                buildConstantImage(model, graph, allocation, privileged, &result.error);
-            if (image.empty())
+            std::vector<std::uint8_t> image;
+            try {
+                image = buildConstantImage(model, graph, allocation, privileged);
+            } catch (const Error& error) {
+                result.error = error.what();
                 return result;
+            }
             images.push_back({privileged ? symbols.privilegedFlashFile : symbols.flashFile,
                               std::string(image.begin(), image.end())});
         }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct PlacedModel {
     bool ok = false;
     std::string error;                      // why it cannot be placed or tiled, naming the fix
     std::uint64_t minimumL1 = 0;            // the L1 every kernel needs at least
+    std::optional<BudgetShortfall> shortfall;  // when a budget is too small: which, and what works
     KernelModel model;                      // as declared; the allocations point into its graphs
     std::vector<GraphAllocation> allocations;  // one per graph
     KernelModel generated;                  // with the node variants that stream L3 tensors

@@ -1,5 +1,7 @@
 #include "tiler/constant_image.h"
 
+#include "base/error.h"
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -10,38 +12,30 @@ namespace tessera::tiler {
 namespace {
 
 // Values of a ConstInfo file as doubles: float32 or fixed-point items, binary or text.
-bool readValues(const ConstantSource& source, std::size_t count, std::vector<double>& values, std::string* error)
+std::vector<double> readValues(const ConstantSource& source, std::size_t count)
 {
     if (source.values) {
-        values = *source.values;
-        if (values.size() == count)
-            return true;
-        *error = "the constant " + source.file + " holds " + std::to_string(values.size()) +
-                 " values, the graph needs " + std::to_string(count);
-        return false;
+        if (source.values->size() == count)
+            return *source.values;
+        throw ModelError("the constant " + source.file + " holds " + std::to_string(source.values->size()) +
+                         " values, the graph needs " + std::to_string(count));
     }
     std::ifstream in(source.file, std::ios::binary);
-    if (!in) {
-        *error = "cannot open " + source.file;
-        return false;
-    }
-    values.clear();
+    if (!in)
+        throw ModelError("cannot open " + source.file);
+    std::vector<double> values;
     if (!source.binary) {
         double value = 0;
         while (in >> value)
             values.push_back(value);
-        if (!in.eof()) {
-            *error = source.file + ": not a number after " + std::to_string(values.size()) + " values";
-            return false;
-        }
+        if (!in.eof())
+            throw ModelError(source.file + ": not a number after " + std::to_string(values.size()) + " values");
     } else {
         const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         const std::size_t item = source.floatValues ? 4 : std::size_t(source.bits / 8);
-        if (item == 0 || bytes.size() % item != 0) {
-            *error = source.file + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
-                     std::to_string(item) + "-byte values";
-            return false;
-        }
+        if (item == 0 || bytes.size() % item != 0)
+            throw ModelError(source.file + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
+                             std::to_string(item) + "-byte values");
         for (std::size_t offset = 0; offset < bytes.size(); offset += item) {
             if (source.floatValues) {
                 float value;
@@ -60,12 +54,10 @@ bool readValues(const ConstantSource& source, std::size_t count, std::vector<dou
             }
         }
     }
-    if (values.size() != count) {
-        *error = source.file + " holds " + std::to_string(values.size()) + " values, the graph needs " +
-                 std::to_string(count);
-        return false;
-    }
-    return true;
+    if (values.size() != count)
+        throw ModelError(source.file + " holds " + std::to_string(values.size()) + " values, the graph needs " +
+                         std::to_string(count));
+    return values;
 }
 
 // Float to fixed point: round half away from zero, saturate to the item's range.
@@ -95,32 +87,25 @@ const KernelArgument* boundArgument(const KernelModel& model, const GraphModel& 
 
 }  // namespace
 
-std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor,
-                                       std::string* error)
+std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor)
 {
     const GraphArgument& argument = *tensor.argument;
     const ConstantSource& source = argument.constant;
     const std::string where = "graph " + graph.name + ", constant " + tensor.name + ": ";
-    if (!argument.hasConstant) {
-        *error = where + "no ConstInfo gives its values";
-        return {};
-    }
-    if (source.bits != 8 && source.bits != 16 && source.bits != 32) {
-        *error = where + "items of " + std::to_string(source.bits) + " bits; use 8, 16 or 32";
-        return {};
-    }
+    if (!argument.hasConstant)
+        throw ModelError(where + "no ConstInfo gives its values");
+    if (source.bits != 8 && source.bits != 16 && source.bits != 32)
+        throw ModelError(where + "items of " + std::to_string(source.bits) + " bits; use 8, 16 or 32");
     const std::size_t itemBytes = std::size_t(source.bits / 8);
-    if (tensor.bytes % itemBytes != 0) {
-        *error = where + std::to_string(tensor.bytes) + " bytes is not a whole number of " + std::to_string(source.bits) +
-                 "-bit items";
-        return {};
-    }
+    if (tensor.bytes % itemBytes != 0)
+        throw ModelError(where + std::to_string(tensor.bytes) + " bytes is not a whole number of " +
+                         std::to_string(source.bits) + "-bit items");
     const std::size_t count = tensor.bytes / itemBytes;
     std::vector<double> values;
-    std::string problem;
-    if (!readValues(source, count, values, &problem)) {
-        *error = where + problem;
-        return {};
+    try {
+        values = readValues(source, count);
+    } catch (const ModelError& problem) {
+        throw ModelError(where + problem.what());
     }
     // Files are [outer][inner][rest]; some kernels read [inner][outer][rest].
     std::vector<std::size_t> order(count);
@@ -129,11 +114,9 @@ std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphMode
     if (const KernelArgument* arg = boundArgument(model, graph, tensor.name); arg && arg->constantOuter > 0) {
         const std::size_t outer = arg->constantOuter, inner = arg->constantInner;
         const std::size_t rest = outer != 0 && inner != 0 ? count / (outer * inner) : 0;
-        if (rest == 0 || outer * inner * rest != count) {
-            *error = where + std::to_string(count) + " values do not split into " + std::to_string(outer) + " x " +
-                     std::to_string(inner) + " blocks";
-            return {};
-        }
+        if (rest == 0 || outer * inner * rest != count)
+            throw ModelError(where + std::to_string(count) + " values do not split into " + std::to_string(outer) +
+                             " x " + std::to_string(inner) + " blocks");
         for (std::size_t o = 0; o < outer; ++o)
             for (std::size_t i = 0; i < inner; ++i)
                 for (std::size_t r = 0; r < rest; ++r)
@@ -149,8 +132,7 @@ std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphMode
 }
 
 std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
-                                             const GraphAllocation& allocation, bool privilegedFlash,
-                                             std::string* error)
+                                             const GraphAllocation& allocation, bool privilegedFlash)
 {
     std::vector<std::uint8_t> image(privilegedFlash ? allocation.privilegedFlashBytes : allocation.flashBytes, 0);
     for (const GraphTensor& tensor : allocation.tensors) {
@@ -159,9 +141,7 @@ std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const Gra
             continue;
         if (tensor.privilegedFlash != privilegedFlash)
             continue;
-        const std::vector<std::uint8_t> bytes = loadConstant(model, graph, tensor, error);
-        if (bytes.empty())
-            return {};
+        const std::vector<std::uint8_t> bytes = loadConstant(model, graph, tensor);
         std::copy(bytes.begin(), bytes.end(), image.begin() + std::ptrdiff_t(tensor.flashOffset));
     }
     return image;

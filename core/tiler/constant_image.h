@@ -12,15 +12,13 @@
 
 namespace tessera::tiler {
 
-// The bytes of one constant as stored (little-endian items of constant.bits), or empty with *error
+// The bytes of one constant as stored (little-endian items of constant.bits). Throws ModelError
 // naming the file, the symbol and what is wrong. Relative file names start at the working folder.
-std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor,
-                                       std::string* error);
+std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor);
 
 // The whole image of the ordinary flash (flashBytes long) or of the privileged flash
-// (privilegedFlashBytes long).
+// (privilegedFlashBytes long). Throws ModelError as loadConstant does.
 std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
-                                             const GraphAllocation& allocation, bool privilegedFlash,
-                                             std::string* error);
+                                             const GraphAllocation& allocation, bool privilegedFlash);
 
 }  // namespace tessera::tiler

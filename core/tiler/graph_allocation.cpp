@@ -53,8 +53,7 @@ const GraphTensor* GraphAllocation::find(const std::string& name) const
     return nullptr;
 }
 
-std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name,
-                               std::string* error)
+std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name)
 {
     std::uint64_t bytes = 0;
     std::string decidedBy;
@@ -69,20 +68,19 @@ std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph
                 if (arg.cArgName != kernel->cargs[i].name)
                     continue;
                 const std::uint64_t implied = homeBytes(*kernel, arg);
-                if (bytes != 0 && implied != bytes) {
-                    *error = "graph " + graph.name + ": " + name + " is " + std::to_string(bytes) + " bytes for " +
-                             decidedBy + " but " + std::to_string(implied) + " bytes for node " + node.kernel +
-                             " (argument " + arg.name + "); bind tensors of one size";
-                    return 0;
-                }
+                if (bytes != 0 && implied != bytes)
+                    throw ModelError("graph " + graph.name + ": " + name + " is " + std::to_string(bytes) +
+                                     " bytes for " + decidedBy + " but " + std::to_string(implied) +
+                                     " bytes for node " + node.kernel + " (argument " + arg.name +
+                                     "); bind tensors of one size");
                 bytes = implied;
                 decidedBy = "node " + node.kernel + " (argument " + arg.name + ")";
             }
         }
     }
     if (bytes == 0)
-        *error = "graph " + graph.name + ": the size of " + name +
-                 " is unknown: no node binds it to a tiled kernel argument";
+        throw ModelError("graph " + graph.name + ": the size of " + name +
+                         " is unknown: no node binds it to a tiled kernel argument");
     return bytes;
 }
 
@@ -134,9 +132,12 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
                     tensor.lastNode = int(n);
                 }
         if (tensor.firstNode >= 0) {
-            tensor.bytes = graphSymbolBytes(model, graph, tensor.name, &allocation.error);
-            if (tensor.bytes == 0)
+            try {
+                tensor.bytes = graphSymbolBytes(model, graph, tensor.name);
+            } catch (const ModelError& error) {
+                allocation.error = error.what();
                 return allocation;
+            }
         }
         allocation.tensors.push_back(tensor);
     }
@@ -401,6 +402,7 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         return allocation;
     }
     if (const MemoryDevice* flash = homeFlash(model); flash && flash->size > 0 && allocation.flashBytes > flash->size) {
+        allocation.shortfall = BudgetShortfall{"flash", flash->size, allocation.flashBytes, graph.name};
         allocation.error = "graph " + graph.name + ": its constants image needs " + bytesText(allocation.flashBytes) +
                            " of flash, the flash budget is " + std::to_string(flash->size) +
                            "; raise the flash budget to at least " + std::to_string(allocation.flashBytes) + " bytes";
@@ -408,6 +410,8 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     }
     const std::uint64_t l3Needed = allocation.l3Static + allocation.l3Dynamic;
     if (const std::uint64_t l3Bytes = executionL3RamBytes(model); l3Needed > l3Bytes) {
+        // At this L2 budget; a larger L2 budget may need less.
+        allocation.shortfall = BudgetShortfall{"L3", l3Bytes, l3Needed, graph.name};
         allocation.error = "graph " + graph.name + ": with " + std::to_string(l2Budget) + " bytes of L2 it needs " +
                            bytesText(l3Needed) + " of L3 RAM, the L3 budget is " + std::to_string(l3Bytes) +
                            "; raise the L3 or the L2 budget";
@@ -448,6 +452,7 @@ GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph,
             fails = middle;
     }
     allocation.smallestL2 = smallest;
+    allocation.shortfall = BudgetShortfall{"L2", l2Budget, smallest, graph.name};
     allocation.error += "; raise the L2 budget to at least " + std::to_string(smallest) + " bytes (the smallest that works)" +
                         (allocation.tensorsInL3 > 0
                              ? " or lower the L1 budget (smaller tiles need smaller staging buffers)"

@@ -12,10 +12,12 @@
 // to hold L2 briefly but early enough that the estimated compute of the nodes before hides the copy.
 #pragma once
 
+#include "base/error.h"
 #include "tiler/kernel_model.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,15 +76,17 @@ struct GraphAllocation {
     // how many tensors were in L3 when nothing more could move.
     std::uint64_t smallestL2 = 0;
     std::size_t tensorsInL3 = 0;
+    // The budget that does not work, as facts (the L2, L3 RAM or flash budget); unset when the
+    // failure is of another kind.
+    std::optional<BudgetShortfall> shortfall;
 
     const GraphTensor* find(const std::string& name) const;
     std::uint64_t l2Total() const { return l2Static + l2Dynamic; }
 };
 
-// The bytes of graph symbol `name` implied by the C arguments it is bound to (0 with *error set when
-// the nodes disagree or no kernel argument tells).
-std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name,
-                               std::string* error);
+// The bytes of graph symbol `name` implied by the C arguments it is bound to. Throws ModelError when
+// the nodes disagree or no kernel argument tells.
+std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name);
 
 // What placing a graph learns that holds at other L2 budgets, kept for the next placement of the
 // same graph (the studio's drag re-places one model at budget after budget). Valid for one graph

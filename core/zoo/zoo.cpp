@@ -1,6 +1,6 @@
 #include "zoo/zoo.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "zoo/zoo_networks.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "gap_project/gap_project_writer.h"
 #include "gap_project/gap_paths.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/tensor_proto.h"
 
 #include <fmt/format.h>

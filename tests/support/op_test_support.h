@@ -2,7 +2,7 @@
 // Helpers for the operator tests: run one node through the interpreter and compare values.
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <QtTest>
 

@@ -4,7 +4,7 @@
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
 #include "interp/interpreter.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "onnx/tensor_proto.h"
 
 #include <fmt/format.h>
@@ -98,8 +98,11 @@ GapCompileResult compileGapPlan(const Graph& graph, const GapDeployment& deploym
                                 const std::string& folder, const GapProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();
-    if (!plan.ok())
+    if (!plan.ok()) {
+        if (plan.shortfall())
+            throw BudgetError(plan.error(), *plan.shortfall());
         throw Error(plan.error());
+    }
     GapCompileResult result;
     result.target = deployment.target;
     result.budgets = plan.budgets;
@@ -169,14 +172,30 @@ GapCompileResult compileForGap(const Graph& graph, const GapCompileOptions& opti
     return result;
 }
 
-const nlohmann::json* layerGenerationReport(const nlohmann::json& graph, const std::string& layer)
+std::optional<GapLayerFigures> layerFigures(const GapPlan& plan, const std::string& layer)
 {
-    if (!graph.contains("nodes"))
-        return nullptr;
-    for (const nlohmann::json& node : graph["nodes"])
-        if (node.value("source_kernel", std::string()) == layer || node.value("kernel", std::string()) == layer)
-            return &node;
-    return nullptr;
+    if (!plan.ok() || plan.placed->allocations.empty())
+        return std::nullopt;
+    for (const tiler::NodeExecution& node : plan.allocation().nodes) {
+        if (node.sourceKernel != layer && node.kernel != layer)
+            continue;
+        GapLayerFigures figures;
+        figures.kernel = node.kernel;
+        figures.l3Read = node.l3Read;
+        figures.l3Write = node.l3Write;
+        for (const tiler::KernelTiling& tiling : plan.placed->tilings) {
+            if (tiling.kernel->name != node.kernel)
+                continue;
+            figures.tiles = tiling.tileCount;
+            figures.l1Bytes = tiling.l1Bytes;
+            figures.l2Read = tiling.dmaRead;
+            figures.l2Write = tiling.dmaWrite;
+            figures.macs = tiling.kernel->operations;
+            figures.estimatedCycles = tiling.estimatedCycles;
+        }
+        return figures;
+    }
+    return std::nullopt;
 }
 
 nlohmann::json GapCompileResult::report() const
@@ -201,10 +220,10 @@ nlohmann::json GapCompileResult::report() const
             entry["weights_q"] = layer.weightsQ;
             entry["bias_q"] = layer.biasQ;
         }
-        if (const nlohmann::json* node = layerGenerationReport(generation.graph, layer.name)) {
-            entry["estimated_cycles"] = node->value("estimated_cycles", 0.0);
-            entry["macs"] = node->value("operations", 0.0);
-            entry["l3_bytes"] = node->value("l3_read", 0) + node->value("l3_write", 0);
+        if (const std::optional<GapLayerFigures> figures = layerFigures(plan, layer.name)) {
+            entry["estimated_cycles"] = figures->estimatedCycles;
+            entry["macs"] = figures->macs;
+            entry["l3_bytes"] = figures->l3Read + figures->l3Write;
         }
         layers.push_back(entry);
     }
@@ -254,15 +273,15 @@ std::string GapCompileResult::reportText() const
                         "w", "b", "SQNR", "est. cycles", "L3 bytes");
     for (size_t k = 0; k < network.layers.size(); ++k) {
         const GapLayer& layer = network.layers[k];
-        const nlohmann::json* node = layerGenerationReport(generation.graph, layer.name);
+        const std::optional<GapLayerFigures> figures = layerFigures(plan, layer.name);
         const bool constants = layer.hasConstants() && !sq8;
         text << fmt::format("{:<24} {:<24} {:>14} {:>14} {:>4} {:>4} {:>10} {:>12.0f} {:>12}\n", layer.name,
                             gapLayerKindName(layer.kind), formatName(network.tensors[size_t(layer.inputs.at(0))]),
                             formatName(network.tensors[size_t(layer.output)]),
                             constants ? fmt::format("Q{}", layer.weightsQ) : std::string(),
                             constants ? fmt::format("Q{}", layer.biasQ) : std::string(),
-                            sqnrText(layerSqnrDb.at(k)), node ? node->value("estimated_cycles", 0.0) : 0.0,
-                            node ? node->value("l3_read", 0) + node->value("l3_write", 0) : 0);
+                            sqnrText(layerSqnrDb.at(k)), figures ? figures->estimatedCycles : 0.0,
+                            figures ? figures->l3Read + figures->l3Write : 0);
     }
     for (size_t k = 0; k < network.outputs.size(); ++k)
         text << fmt::format("output {}: SQNR {} against float\n", k, sqnrText(outputSqnrDb.at(k)));

@@ -38,13 +38,25 @@ struct GapCompileResult {
     std::string reportText() const;
 };
 
-// The generation report's entry of the graph node running `layer` (its kernel has the layer's
-// name, or a variant of it): tiles, L1, DMA, MACs, estimated cycles; nullptr when there is none.
-const nlohmann::json* layerGenerationReport(const nlohmann::json& graph, const std::string& layer);
+// How one GAP layer runs in a plan: the graph node calling its kernel (or the kernel's variant
+// streaming L3 tensors) and that kernel's tiling.
+struct GapLayerFigures {
+    std::string kernel;                  // the kernel the graph runner calls
+    unsigned tiles = 0;
+    std::uint64_t l1Bytes = 0;
+    std::uint64_t l2Read = 0, l2Write = 0;  // DMA bytes per run between L2 and L1
+    std::uint64_t l3Read = 0, l3Write = 0;  // predicted bytes per run between L3 and L2
+    std::uint64_t macs = 0;
+    double estimatedCycles = 0;
+};
+
+// The figures of `layer` in `plan`; nullopt when the plan has none (no plan, or no such layer).
+std::optional<GapLayerFigures> layerFigures(const GapPlan& plan, const std::string& layer);
 
 // Generates the code and constants images of `plan` into `folder` and measures the quantization
 // (the fixed-point reference against float on the deployment's sample inputs) meanwhile. Throws
-// tessera::Error with the plan's error when it has none, or when a file cannot be written.
+// tessera::Error with the plan's error when it has none (BudgetError, with its facts, for a budget
+// too small), or when a file cannot be written.
 GapCompileResult compileGapPlan(const Graph& graph, const GapDeployment& deployment, const GapPlan& plan,
                                 const std::string& folder, const GapProgress& progress = {});
 

@@ -3,7 +3,7 @@
 #include "gap/compile/gap_lowering.h"
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <fmt/format.h>
 
@@ -21,13 +21,6 @@ GapBudgets GapCompileOptions::budgetsOn(const GapTarget& on) const
     budgets.flash = flash.value_or(budgets.flash);
     budgets.privilegedFlash = privilegedFlash.value_or(budgets.privilegedFlash);
     return budgets;
-}
-
-std::uint64_t GapPlan::smallestL2() const
-{
-    if (!placed || placed->allocations.empty())
-        return 0;
-    return placed->allocations.back().smallestL2;
 }
 
 GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& options, const GapProgress& progress)

@@ -69,8 +69,8 @@ struct GapPlan {
     const std::string& error() const { return placed->error; }
     // The placement of the network's graph (its tensors, staging buffers and prefetches).
     const tiler::GraphAllocation& allocation() const { return placed->allocations.at(0); }
-    // The smallest L2 that works when the L2 budget is too small (0: unknown, or another cause).
-    std::uint64_t smallestL2() const;
+    // When a budget is too small: which one, and the smallest that works.
+    const std::optional<BudgetShortfall>& shortfall() const { return placed->shortfall; }
 };
 
 // Places and tiles the deployed network at `budgets`. A budget that cannot work is a plan whose

@@ -2,7 +2,7 @@
 
 #include "CNN_Generators.h"
 #include "gap/model_api/model_registry.h"
-#include "ir/error.h"
+#include "base/error.h"
 #include "tiler/code_generator.h"
 #include "tiler/model_check.h"
 

@@ -1,6 +1,6 @@
 #include "gap/compile/gap_lowering.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/topology.h"
 
 #include <fmt/format.h>

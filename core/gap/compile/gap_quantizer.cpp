@@ -1,7 +1,7 @@
 #include "gap/compile/gap_quantizer.h"
 
 #include "interp/interpreter.h"
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <fmt/format.h>
 

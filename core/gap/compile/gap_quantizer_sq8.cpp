@@ -4,7 +4,7 @@
 // layer's result to its output's scale.
 #include "gap/compile/gap_quantizer.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <fmt/format.h>
 

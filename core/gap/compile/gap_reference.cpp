@@ -1,6 +1,6 @@
 #include "gap/compile/gap_reference.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #include "gap/compile/gap_target.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 namespace tessera::gap {
 

@@ -1,7 +1,7 @@
 // Reference kernels that convert or pass values through: Cast, CastLike, Identity, Dropout.
 #include "interp/kernels/elementwise_common.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <cmath>
 #include <cstring>

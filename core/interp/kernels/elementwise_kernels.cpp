@@ -4,7 +4,7 @@
 #include "interp/kernels/elementwise_common.h"
 #include "interp/kernels/kernels.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,7 @@
 // Reference kernels of the unary element-wise math functions and activations, Clip and PRelu.
 #include "interp/kernels/elementwise_common.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <cmath>
 #include <functional>

@@ -2,7 +2,7 @@
 #include "interp/kernels/kernels.h"
 #include "interp/kernels/nn_common.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 namespace tessera {
 

@@ -3,7 +3,7 @@
 // TopK and NonZero. Every index read from a tensor is checked before it is used.
 #include "interp/kernels/tensor_kernels_parts.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 #include <cmath>

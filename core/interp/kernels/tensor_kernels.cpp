@@ -8,7 +8,7 @@
 #include "interp/kernels/tensor_kernels_parts.h"
 #include "ir/op_shapes/tensor_shapes_parts.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 #include <cstring>

@@ -4,7 +4,7 @@
 #include "ir/op_shapes/op_shapes.h"
 #include "ir/op_shapes/rule_helpers.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <initializer_list>
 #include <optional>

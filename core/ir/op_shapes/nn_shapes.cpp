@@ -4,7 +4,7 @@
 #include "ir/op_shapes/rule_helpers.h"
 #include "ir/op_shapes/window_geometry.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <string>
 

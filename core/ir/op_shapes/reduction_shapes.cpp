@@ -4,7 +4,7 @@
 #include "ir/op_shapes/reduction_axes.h"
 #include "ir/op_shapes/rule_helpers.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <string>
 

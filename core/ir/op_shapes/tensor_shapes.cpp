@@ -6,7 +6,7 @@
 #include "ir/op_shapes/rule_helpers.h"
 #include "ir/op_shapes/tensor_shapes_parts.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <algorithm>
 #include <cmath>

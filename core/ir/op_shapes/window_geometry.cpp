@@ -1,6 +1,6 @@
 #include "ir/op_shapes/window_geometry.h"
 
-#include "ir/error.h"
+#include "base/error.h"
 
 #include <string>
 

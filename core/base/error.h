@@ -1,8 +1,10 @@
 #pragma once
 // Errors raised by the core. Every message names the place (file, node, tensor, argument)
 // and, where one exists, what the user can do about it.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tessera {
 
@@ -28,6 +30,25 @@ public:
 class ShapeError : public Error {
 public:
     using Error::Error;
+};
+
+// A memory budget that cannot work, as facts a caller reads instead of the message: which memory,
+// the budget given, the smallest that works (0 when unknown), and what needs it.
+struct BudgetShortfall {
+    std::string memory;          // "L1", "L2", "L3", "flash"
+    std::uint64_t budget = 0;
+    std::uint64_t smallest = 0;
+    std::string place;           // the graph or kernel that needs it
+};
+
+// A budget too small for the model; the message says what to raise and to what.
+class BudgetError : public Error {
+public:
+    BudgetError(const std::string& message, BudgetShortfall facts) : Error(message), facts_(std::move(facts)) {}
+    const BudgetShortfall& facts() const { return facts_; }
+
+private:
+    BudgetShortfall facts_;
 };
 
 } // namespace tessera

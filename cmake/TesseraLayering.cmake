@@ -1,0 +1,108 @@
+# The layering of the core, checked: every core module is one library that declares the modules
+# it uses, and a source of a module may include headers ("module/file.h") of its own module and of
+# the modules it declares only. Used in two ways:
+#   - by core/CMakeLists.txt at configure time (tessera_core_module() and tessera_check_layering()),
+#   - by CTest in script mode (cmake -DTABLE=<build>/core_layering.cmake -P TesseraLayering.cmake),
+#     which reads the sources again, so an include added since the configure is caught as well.
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  cmake_minimum_required(VERSION 3.25)
+endif()
+
+# Every problem of the table's modules, one line each, in `out_var`. The table defines
+# TESSERA_LAYERING_ROOT (the folder include paths start at), TESSERA_LAYERING_MODULES and, per
+# module M, TESSERA_LAYERING_<M>_SOURCES (absolute paths) and TESSERA_LAYERING_<M>_USES.
+function(tessera_layering_problems out_var)
+  set(root "${TESSERA_LAYERING_ROOT}")
+  foreach(module IN LISTS TESSERA_LAYERING_MODULES)
+    foreach(source IN LISTS TESSERA_LAYERING_${module}_SOURCES)
+      file(RELATIVE_PATH relative "${root}" "${source}")
+      string(MAKE_C_IDENTIFIER "${relative}" key)
+      set(owner_${key} ${module})
+    endforeach()
+  endforeach()
+  set(problems "")
+  foreach(module IN LISTS TESSERA_LAYERING_MODULES)
+    set(uses ${TESSERA_LAYERING_${module}_USES})
+    foreach(source IN LISTS TESSERA_LAYERING_${module}_SOURCES)
+      file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"[^\"]+\"")
+      foreach(line IN LISTS includes)
+        string(REGEX REPLACE "^[^\"]*\"([^\"]+)\".*$" "\\1" header "${line}")
+        string(MAKE_C_IDENTIFIER "${header}" key)
+        if(NOT DEFINED owner_${key})
+          continue()  # a header of the same folder, a system or a third-party header
+        endif()
+        set(owner ${owner_${key}})
+        if(NOT owner STREQUAL module AND NOT owner IN_LIST uses)
+          file(RELATIVE_PATH relative "${root}" "${source}")
+          list(APPEND problems
+               "${relative}: module '${module}' includes \"${header}\" of module '${owner}', which it does not declare (add ${owner} to its USES if the dependency points down, else move the code)")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  set(${out_var} "${problems}" PARENT_SCOPE)
+endfunction()
+
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  if(NOT TABLE)
+    message(FATAL_ERROR "usage: cmake -DTABLE=<core_layering.cmake> -P TesseraLayering.cmake")
+  endif()
+  include("${TABLE}")
+  tessera_layering_problems(problems)
+  list(LENGTH TESSERA_LAYERING_MODULES count)
+  if(problems)
+    list(JOIN problems "\n  " text)
+    message(FATAL_ERROR "layering: ${text}")
+  endif()
+  message(STATUS "layering: ${count} modules, every include points to the module itself or one it declares")
+  return()
+endif()
+
+set_property(GLOBAL PROPERTY TESSERA_CORE_MODULES "")
+
+# tessera_core_module(NAME SOURCES <files> [USES <core modules>] [LIBS <other link targets>]
+#                     [PRIVATE_LIBS <targets>] [HEADER_ONLY])
+# Adds the library tessera_NAME of a core module (include paths start at the core folder).
+function(tessera_core_module name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HEADER_ONLY" "" "SOURCES;USES;LIBS;PRIVATE_LIBS")
+  set(target tessera_${name})
+  list(TRANSFORM arg_USES PREPEND tessera_ OUTPUT_VARIABLE used_targets)
+  if(arg_HEADER_ONLY)
+    add_library(${target} INTERFACE ${arg_SOURCES})
+    target_include_directories(${target} INTERFACE ${TESSERA_CORE_DIR})
+    target_link_libraries(${target} INTERFACE ${used_targets} ${arg_LIBS})
+  else()
+    add_library(${target} STATIC ${arg_SOURCES})
+    target_include_directories(${target} PUBLIC ${TESSERA_CORE_DIR})
+    target_link_libraries(${target} PUBLIC ${used_targets} ${arg_LIBS} PRIVATE ${arg_PRIVATE_LIBS})
+    set_target_properties(${target} PROPERTIES AUTOMOC OFF POSITION_INDEPENDENT_CODE ON)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY TESSERA_CORE_MODULES ${name})
+  set_property(GLOBAL PROPERTY TESSERA_MODULE_${name}_SOURCES ${arg_SOURCES})
+  set_property(GLOBAL PROPERTY TESSERA_MODULE_${name}_USES ${arg_USES})
+endfunction()
+
+# Writes the table of the modules added so far to `table_file` and stops the configure when an
+# include breaks it.
+function(tessera_check_layering table_file)
+  get_property(modules GLOBAL PROPERTY TESSERA_CORE_MODULES)
+  set(text "# Written by core/CMakeLists.txt: the core modules, their sources and declared uses.\n")
+  string(APPEND text "set(TESSERA_LAYERING_ROOT \"${TESSERA_CORE_DIR}\")\n")
+  string(APPEND text "set(TESSERA_LAYERING_MODULES \"${modules}\")\n")
+  foreach(module IN LISTS modules)
+    get_property(sources GLOBAL PROPERTY TESSERA_MODULE_${module}_SOURCES)
+    get_property(uses GLOBAL PROPERTY TESSERA_MODULE_${module}_USES)
+    set(TESSERA_LAYERING_${module}_SOURCES "${sources}")
+    set(TESSERA_LAYERING_${module}_USES "${uses}")
+    string(APPEND text "set(TESSERA_LAYERING_${module}_SOURCES \"${sources}\")\n")
+    string(APPEND text "set(TESSERA_LAYERING_${module}_USES \"${uses}\")\n")
+  endforeach()
+  file(WRITE "${table_file}" "${text}")
+  set(TESSERA_LAYERING_ROOT "${TESSERA_CORE_DIR}")
+  set(TESSERA_LAYERING_MODULES "${modules}")
+  tessera_layering_problems(problems)
+  if(problems)
+    list(JOIN problems "\n  " text)
+    message(FATAL_ERROR "The core's layering is broken:\n  ${text}")
+  endif()
+endfunction()
