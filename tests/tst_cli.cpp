@@ -2,6 +2,7 @@
 #include "onnx/tensor_proto.h"
 #include "test_support.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -179,6 +180,72 @@ private slots:
         QVERIFY2(right.out.contains("verification: exact"), qPrintable(right.out + right.err));
         const Result missing = runCli({"scamp", "--verify", dir.filePath("none.txt"), kernels});
         QCOMPARE(missing.exitCode, 2);
+    }
+
+    // Option values that cannot be meant are bad input: exit status 2 and a message naming the
+    // option, before any work.
+    void badOptionValuesExitWith2_data()
+    {
+        const QString sample = QStringLiteral(TESSERA_SOURCE_DIR "/resources/samples/mnist.onnx");
+        const QString kernels = QStringLiteral(TESSERA_SOURCE_DIR "/resources/scamp/gauss3x3.json");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("negative L2") << QStringList{"plan", "--model", sample, "--l2", "-1"} << "--l2: '-1' is negative";
+        QTest::newRow("negative L1") << QStringList{"compile", sample, "-o", "/tmp/never", "--l1", "-5"}
+                                     << "--l1: '-5' is negative";
+        QTest::newRow("capacity 2^63") << QStringList{"plan", "x.csv", "--capacity", "9223372036854775807"} << "--capacity";
+        QTest::newRow("capacity -5") << QStringList{"plan", "x.csv", "--capacity", "-5"} << "--capacity";
+        QTest::newRow("timeout 0") << QStringList{"plan", "x.csv", "--timeout", "0"} << "'0' is not a time limit";
+        QTest::newRow("timeout nan") << QStringList{"plan", "x.csv", "--timeout", "nan"} << "'nan' is not a time limit";
+        QTest::newRow("timeout inf") << QStringList{"plan", "x.csv", "--timeout", "inf"} << "'inf' is not a time limit";
+        QTest::newRow("scamp time 9.3e9") << QStringList{"scamp", kernels, "--time", "9.3e9"} << "at most 604800";
+        QTest::newRow("empty output folder") << QStringList{"compile", sample, "-o", ""} << "an empty name";
+        QTest::newRow("empty output file") << QStringList{"zoo", "mnist", "-o", ""} << "an empty name";
+        QTest::newRow("not a number") << QStringList{"scamp", kernels, "--threads", "many"} << "--threads";
+    }
+    void badOptionValuesExitWith2()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Result r = runCli(arguments);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("error: ") && r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    }
+
+    // "-o -" is standard output; the summary then goes to standard error. A link given to -o
+    // is written through and stays a link.
+    void outputsGoToStandardOutputOrThroughLinks()
+    {
+        QTemporaryDir dir;
+        const Result zoo = runCli({"zoo", "mnist", "-o", "-"});
+        QCOMPARE(zoo.exitCode, 0);
+        QVERIFY2(zoo.err.contains("wrote mnist"), qPrintable(zoo.err));
+        // The model's bytes on standard output are those written to a file.
+        QProcess process;
+        process.start(QStringLiteral(TESSERA_CLI_PATH), {"zoo", "mnist", "-o", "-"});
+        QVERIFY(process.waitForFinished(60000));
+        const QByteArray bytes = process.readAllStandardOutput();
+        QCOMPARE(runCli({"zoo", "mnist", "-o", dir.filePath("file.onnx")}).exitCode, 0);
+        QFile file(dir.filePath("file.onnx"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(bytes, file.readAll());
+
+        QFile csv(dir.filePath("buffers.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("id,lower,upper,size\na,0,3,4\nb,1,4,4\n");
+        csv.close();
+        const Result toStdout = runCli({"plan", csv.fileName(), "-o", "-"});
+        QCOMPARE(toStdout.exitCode, 0);
+        QVERIFY2(toStdout.out.startsWith("id,lower,upper,size,offset\n"), qPrintable(toStdout.out));
+        QVERIFY2(toStdout.err.contains("status: optimal"), qPrintable(toStdout.err));
+
+        QVERIFY(QFile::link(dir.filePath("plan_target.csv"), dir.filePath("plan_link.csv")));
+        QCOMPARE(runCli({"plan", csv.fileName(), "-o", dir.filePath("plan_link.csv")}).exitCode, 0);
+        QVERIFY(QFileInfo(dir.filePath("plan_link.csv")).isSymLink());
+        QFile target(dir.filePath("plan_target.csv"));
+        QVERIFY(target.open(QIODevice::ReadOnly));
+        QVERIFY(target.readAll().startsWith("id,lower,upper,size,offset\n"));
     }
 
     void errorsGoToStderrWithNonZeroExit_data()

@@ -8,11 +8,13 @@
 #include "memory/memory_planner.h"
 #include "memory/plan_validator.h"
 
+#include <QThread>
 #include <QtTest>
 
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -306,6 +308,12 @@ private slots:
         QTest::newRow("alignment") << "id,lower,upper,size,alignment\na,0,1,4,3\n" << "line 2: buffer 'a': alignment 3 is not a power of two";
         QTest::newRow("short row") << "id,lower,upper,size\na,0,1\n" << "line 2: expected 4 cells, found 3";
         QTest::newRow("empty") << "" << "empty file";
+        QTest::newRow("size near 2^63") << "id,lower,upper,size\na,0,2,9223372036854775807\n"
+                                        << "line 2: buffer 'a': size 9223372036854775807 is beyond the limit of 1099511627776";
+        QTest::newRow("offset near 2^63") << "id,lower,upper,size,offset\na,0,2,8,4611686018427387904\n"
+                                          << "fixed offset 4611686018427387904 is beyond the limit";
+        QTest::newRow("lifetime near 2^63") << "id,lower,upper,size\na,-9223372036854775807,2,8\n"
+                                            << "lower -9223372036854775807 is beyond the limit";
     }
     void csvErrorsNameTheLine()
     {
@@ -317,6 +325,61 @@ private slots:
         } catch (const Error& error) {
             QVERIFY2(QString(error.what()).contains(message), error.what());
         }
+    }
+
+    // Spreadsheets write a byte order mark before the header.
+    void csvWithAByteOrderMarkIsRead()
+    {
+        const auto buffers = parseBufferCsv("\xEF\xBB\xBFid,lower,upper,size\r\na,0,2,8\r\n", "bom.csv");
+        QCOMPARE(buffers.size(), size_t(1));
+        QCOMPARE(buffers[0].id, std::string("a"));
+        QCOMPARE(buffers[0].size, int64_t(8));
+    }
+
+    // The largest accepted sizes cannot overflow the planners' sums: two buffers of the largest
+    // size live together are placed apart, and a capacity beyond the limit is refused.
+    void largestSizesDoNotOverflow()
+    {
+        const std::vector<Buffer> buffers = {{"a", 0, 2, kMaxBufferBytes}, {"b", 1, 3, kMaxBufferBytes}};
+        PlanOptions options;
+        options.minimize = true;
+        const PlanResult result = planMemory(buffers, options);
+        QCOMPARE(result.peak, 2 * kMaxBufferBytes);
+        QCOMPARE(result.lowerBound, 2 * kMaxBufferBytes);
+        QVERIFY(validatePlan(buffers, result.offsets, result.peak).empty());
+        options.capacity = std::numeric_limits<int64_t>::max();
+        QVERIFY_THROWS_EXCEPTION(Error, planMemory(buffers, options));
+    }
+
+    // The exact search recurses once per buffer placed: thousands of buffers in one part must not
+    // overflow the stack of the thread that asks, even a small one (a pool thread's).
+    void deepSearchesRunOnAStackOfTheirOwn()
+    {
+        std::mt19937 random(1);
+        std::vector<Buffer> buffers;
+        for (int k = 0; k < 3000; ++k)
+            buffers.push_back({"b" + std::to_string(k), k, k + std::uniform_int_distribution<int>(2, 40)(random),
+                               std::uniform_int_distribution<int64_t>(1, 1000)(random)});
+        PlanResult result;
+        std::string failure;
+        QThread* thread = QThread::create([&] {
+            try {
+                PlanOptions options;
+                options.minimize = true;
+                options.timeoutSeconds = 20;
+                result = planMemory(buffers, options);
+            } catch (const std::exception& error) {
+                failure = error.what();
+            }
+        });
+        thread->setStackSize(512 * 1024);
+        thread->start();
+        QVERIFY(thread->wait(120000));
+        delete thread;
+        QVERIFY2(failure.empty(), failure.c_str());
+        QVERIFY(result.status == PlanStatus::Optimal || result.status == PlanStatus::Feasible);
+        QVERIFY(validatePlan(buffers, result.offsets, result.peak).empty());
+        QVERIFY(result.peak >= result.lowerBound);
     }
 };
 

@@ -174,6 +174,58 @@ private slots:
         QVERIFY(verifyProgram(*result.best, set, kernels).exact);
         QVERIFY(result.best->instructions.size() <= 28);
     }
+
+    // An exception in a worker thread (here from the caller's callback) ends the search and is
+    // raised in the caller's thread, instead of terminating the program.
+    void workerExceptionsReachTheCaller()
+    {
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.threads = 2;
+        options.seconds = 10;
+        QElapsedTimer clock;
+        clock.start();
+        try {
+            compileKernels(set, kernels, options, [](const SearchProgress&, const Program&) {
+                throw Error("stopped by the callback");
+            });
+            QFAIL("the worker's exception was lost");
+        } catch (const Error& error) {
+            QCOMPARE(QString(error.what()), QString("stopped by the callback"));
+        }
+        QVERIFY(clock.elapsed() < 5000);  // the other worker stopped too
+    }
+
+    // Weights whose approximation passes what a register can accumulate are refused before the
+    // search, naming the weight and the depth.
+    void oversizedWeightsAreRefused_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("1e300") << R"({"kernels": [{"output_register": "A", "weights": [[1, 1e300, 1]]}]})"
+                               << "kernel 0 weight [0][1] (1e+300 after its scale) needs 1e+300 units of 2^-0";
+        QTest::newRow("-2^21") << R"({"kernels": [{"output_register": "A", "weights": [[0, 0, 0], [0, -2097152, 0], [0, 0, 0]]}]})"
+                               << "weight [1][1]";
+        QTest::newRow("too deep") << R"({"max_approximation_depth": 20, "kernels": [
+            {"output_register": "A", "scale": 0.7, "weights": [[3]]}]})" << "at depth 19";
+    }
+    void oversizedWeightsAreRefused()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        const KernelSet set = parseKernelSet(json.toStdString(), "k.json");
+        try {
+            approximateKernels(set);
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QVERIFY2(QString(error.what()).contains(message), error.what());
+            QVERIFY2(QString(error.what()).contains("scale the weights down"), error.what());
+        }
+        // The largest coefficient allowed still compiles.
+        const KernelSet largest = parseKernelSet(R"({"kernels": [{"output_register": "A", "weights": [[1048576]]}]})", "k.json");
+        QCOMPARE(approximateKernels(largest).goals.at(0).coefficientAt({0, 0}), kMaxCoefficient);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScampSearch)

@@ -86,6 +86,14 @@ private slots:
         QTest::newRow("shared output") << R"({"kernels": [{"output_register": "A", "weights": [[1]]},
             {"output_register": "A", "weights": [[2]]}]})" << "used by two kernels";
         QTest::newRow("json") << "{kernels" << "not valid JSON";
+        // (An ordinary string: moc's tokenizer loses track in a raw string holding a parenthesis.)
+        QTest::newRow("register with a parenthesis")
+            << "{\"registers\": [\"A\", \"B(\"], \"kernels\": [{\"output_register\": \"A\", \"weights\": [[1]]}]}"
+            << "register name 'B(' is not a name";
+        QTest::newRow("register comma") << R"({"registers": ["A", ","], "kernels": [
+            {"output_register": "A", "weights": [[1]]}]})" << "register name ',' is not a name";
+        QTest::newRow("register twice") << R"({"registers": ["A", "A"], "kernels": [
+            {"output_register": "A", "weights": [[1]]}]})" << "register 'A' is listed twice";
     }
     void badKernelFilesAreRefused()
     {

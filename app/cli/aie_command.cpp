@@ -31,7 +31,8 @@ void addAieCommand(CLI::App& app, Action& action)
     command->add_option("--format", options->format, "table, json or adf")->capture_default_str();
     command->add_option("--dtype", options->dtype, "Element type on the array: bf16, int8, int16 or float32")
         ->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the plan to this file instead of standard output");
+    command->add_option("-o,--output", options->output, "Write the plan to this file instead of standard output")
+        ->check(nonEmptyPath());
     command->callback([&action, options] {
         action = [options] {
             const std::map<std::string, int64_t> sizes{{"bf16", 2}, {"int8", 1}, {"int16", 2}, {"float32", 4}};
@@ -47,10 +48,7 @@ void addAieCommand(CLI::App& app, Action& action)
             const std::string text = options->format == "json" ? aie::formatJson(plan)
                                      : options->format == "adf" ? aie::formatAdf(plan)
                                                                 : aie::formatTable(plan);
-            if (options->output.empty())
-                fmt::print("{}", text);
-            else
-                writeFileAtomically(options->output, text);
+            writeOutput(options->output.empty() ? "-" : options->output, text);
             int failed = 0;
             int64_t pieces = 0;
             for (const aie::LayerCheck& check : aie::checkPlan(graph, plan)) {
@@ -62,7 +60,8 @@ void addAieCommand(CLI::App& app, Action& action)
                                check.layer, check.maxError);
                 }
             }
-            fmt::print(options->format == "table" || !options->output.empty() ? stdout : stderr,
+            const bool planOnStdout = options->output.empty() || options->output == "-";
+            fmt::print(options->format == "table" || !planOnStdout ? stdout : stderr,
                        "functional check: {} layers, {} chunked kernel calls, {}\n", plan.layers.size(), pieces,
                        failed ? fmt::format("{} layers differ", failed) : "every layer equals its unsplit result");
             return failed ? 1 : 0;

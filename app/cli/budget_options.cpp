@@ -22,6 +22,7 @@ void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::str
         command
             .add_option_function<std::uint64_t>(
                 name, [&value](const std::uint64_t& bytes) { value = bytes; }, prefix + what)
+            ->check(notNegative())
             ->transform(CLI::AsSizeValue(false));
     };
     size("--l1", choices.budgets.l1, "L1 budget in bytes (K/M suffixes: 1024-based); default: the chip's L1");

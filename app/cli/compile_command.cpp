@@ -38,7 +38,7 @@ void addCompileCommand(CLI::App& app, Action& action)
     auto options = std::make_shared<CompileOptions>();
     auto* command = app.add_subcommand("compile", "Compile an ONNX model into a GAP project folder");
     command->add_option("model", options->model, "ONNX model file")->required()->check(CLI::ExistingFile);
-    command->add_option("-o,--output-dir", options->outputDir, "Project folder to write")->required();
+    command->add_option("-o,--output-dir", options->outputDir, "Project folder to write")->required()->check(nonEmptyPath());
     addBudgetOptions(*command, options->choices, "");
     command->callback([options, &action] { action = [options] { return compileModel(*options); }; });
 }

@@ -26,7 +26,12 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        if (error.get_exit_code() == 0)  // --help, --version
+            return app.exit(error);
+        // Bad command-line input: exit status 2, as for every other bad input.
+        fmt::print(stderr, "error: {}\n(tessera --help lists the commands, tessera COMMAND --help their options)\n",
+                   error.what());
+        return 2;
     }
     try {
         return action ? action() : 0;

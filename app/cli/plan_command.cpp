@@ -47,7 +47,13 @@ int planBuffers(const PlanCommandOptions& options)
     planOptions.capacity = options.capacity;
     planOptions.minimize = options.minimize;
     planOptions.timeoutSeconds = options.timeout;
-    const PlanResult result = planMemory(buffers, planOptions);
+    PlanResult result;
+    try {
+        result = planMemory(buffers, planOptions);
+    } catch (const Error& error) {  // buffers the planner refuses: bad input
+        fmt::print(stderr, "error: {}\n", error.what());
+        return 2;
+    }
     const int64_t capacity = options.capacity.value_or(result.peak);
     const bool found = result.status == PlanStatus::Optimal || result.status == PlanStatus::Feasible;
     if (found) {
@@ -56,12 +62,13 @@ int planBuffers(const PlanCommandOptions& options)
         if (!problems.empty())
             throw Error("internal planner error: " + problems.front());
     }
-    fmt::print("buffers: {}\npeak: {}\nlower_bound: {}\nratio: {:.6f}\ntime_ms: {:.1f}\nstatus: {}\n", buffers.size(),
-               result.peak, result.lowerBound, result.ratio(), result.milliseconds, planStatusName(result.status));
+    fmt::print(summaryStream(options.output), "buffers: {}\npeak: {}\nlower_bound: {}\nratio: {:.6f}\ntime_ms: {:.1f}\nstatus: {}\n",
+               buffers.size(), result.peak, result.lowerBound, result.ratio(), result.milliseconds,
+               planStatusName(result.status));
     if (!result.message.empty())
         fmt::print(stderr, "{}\n", result.message);
     if (found && !options.output.empty())
-        writeFileAtomically(options.output, formatBufferCsv(buffers, result.offsets));
+        writeOutput(options.output, formatBufferCsv(buffers, result.offsets));
     return found ? 0 : 1;
 }
 
@@ -96,10 +103,14 @@ void addPlanCommand(CLI::App& app, Action& action)
     command->add_option("buffers", options->buffersCsv, "CSV with columns id,lower,upper,size[,alignment][,offset]");
     command->add_flag("--half-open", options->halfOpen,
                       "Read an 'end' column as exclusive, like 'upper' (files that label half-open lifetimes 'end')");
-    command->add_option("--capacity", options->capacity, "Arena size in bytes (decide whether a plan fits)");
+    command->add_option("--capacity", options->capacity, "Arena size in bytes (decide whether a plan fits)")
+        ->check(CLI::Range(std::int64_t{1}, kMaxBufferStep));
     command->add_flag("--minimize", options->minimize, "Find the smallest peak (the default without --capacity)");
-    command->add_option("--timeout", options->timeout, "Seconds the search may take")->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the buffers with their offsets as CSV");
+    command->add_option("--timeout", options->timeout, "Seconds the search may take")
+        ->check(secondsLimit(kMaxSearchSeconds))
+        ->capture_default_str();
+    command->add_option("-o,--output", options->output, "Write the buffers with their offsets as CSV ('-': standard output)")
+        ->check(nonEmptyPath());
     command->add_option("--model", options->model, "Plan the tensors of an ONNX model across the memory hierarchy");
     addBudgetOptions(*command, options->choices, "(with --model) ");
     command->add_flag("--dump", options->dump, "Print the per-tensor placement table (with --model)");

@@ -57,7 +57,7 @@ void addRunCommand(CLI::App& app, Action& action)
     auto options = std::make_shared<Options>();
     command->add_option("model", options->model, "ONNX model file")->required();
     command->add_option("-i,--input", options->inputs, "Input tensor files (.pb), in the model's input order");
-    command->add_option("-o,--output-dir", options->outputDir, "Directory for output_<k>.pb")->required();
+    command->add_option("-o,--output-dir", options->outputDir, "Directory for output_<k>.pb")->required()->check(nonEmptyPath());
     command->callback([&action, options] {
         action = [options] { return runModel(options->model, options->inputs, options->outputDir); };
     });

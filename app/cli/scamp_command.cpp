@@ -81,12 +81,13 @@ int searchCommand(const ScampOptions& options, const scamp::KernelSet& set, cons
     for (const scamp::KernelSpec& k : set.kernels)
         outputs.push_back(k.outputRegister);
     const std::string text = scamp::formatProgram(*result.best, {set.name, set.inputRegister, outputs, kernels.depth});
-    fmt::print("{}", text);
-    fmt::print("instructions: {}\ntime_to_best_s: {:.3f}\nnodes_to_best: {}\nnodes: {}\ntime_s: {:.1f}\n"
+    if (options.output != "-")
+        fmt::print("{}", text);
+    fmt::print(summaryStream(options.output), "instructions: {}\ntime_to_best_s: {:.3f}\nnodes_to_best: {}\nnodes: {}\ntime_s: {:.1f}\n"
                "verification: exact\n",
                result.best->instructions.size(), result.atBest.seconds, result.atBest.nodes, result.nodes, result.seconds);
     if (!options.output.empty())
-        writeFileAtomically(options.output, text);
+        writeOutput(options.output, text);
     return 0;
 }
 
@@ -104,9 +105,12 @@ void addScampCommand(CLI::App& app, Action& action)
     command->add_option("--registers", options->registers, "Use only the first N registers of the file")
         ->check(CLI::Range(1, 64));
     command->add_option("--threads", options->threads, "Search threads")->check(CLI::Range(1, 64))->capture_default_str();
-    command->add_option("--time", options->seconds, "Search time in seconds")->check(CLI::PositiveNumber)->capture_default_str();
+    command->add_option("--time", options->seconds, "Search time in seconds")
+        ->check(secondsLimit(kMaxSearchSeconds))
+        ->capture_default_str();
     command->add_option("--seed", options->seed, "Seed (search order and test images)")->capture_default_str();
-    command->add_option("-o,--output", options->output, "Write the program to this file");
+    command->add_option("-o,--output", options->output, "Write the program to this file ('-': standard output)")
+        ->check(nonEmptyPath());
     command->callback([&action, options] {
         action = [options] {
             scamp::KernelSet set;

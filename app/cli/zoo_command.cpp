@@ -20,7 +20,8 @@ void addZooCommand(CLI::App& app, Action& action)
     };
     auto options = std::make_shared<Options>();
     command->add_option("name", options->name, "mnist, lenet5, mobilenet_v1 or radioml");
-    command->add_option("-o,--output", options->output, "ONNX file to write");
+    command->add_option("-o,--output", options->output, "ONNX file to write ('-': standard output)")
+        ->check(nonEmptyPath());
     command->add_option("--seed", options->zoo.seed, "Seed of the random weights")->capture_default_str();
     command->add_option("--width", options->zoo.width, "MobileNet width multiplier (1.0, 0.5, 0.25)")
         ->capture_default_str();
@@ -37,8 +38,9 @@ void addZooCommand(CLI::App& app, Action& action)
             if (options->output.empty())
                 throw tessera::Error("zoo: give the file to write with -o FILE.onnx");
             const Graph graph = buildZooModel(options->name, options->zoo);
-            exportOnnxFile(graph, options->output);
-            fmt::print("wrote {} ({} nodes) to {}\n", graph.name, graph.nodeCount(), options->output);
+            writeOutput(options->output, exportOnnxBytes(graph));
+            fmt::print(summaryStream(options->output), "wrote {} ({} nodes) to {}\n", graph.name, graph.nodeCount(),
+                       options->output);
             return 0;
         };
     });

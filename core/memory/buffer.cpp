@@ -62,6 +62,17 @@ std::vector<std::string> checkBuffers(const std::vector<Buffer>& buffers)
                                std::to_string(b.alignment));
         if (b.fixedOffset && *b.fixedOffset < 0)
             problems.push_back(name + ": negative fixed offset " + std::to_string(*b.fixedOffset));
+        const auto limit = [&](const char* field, int64_t value, int64_t most) {
+            if (value > most || value < -most)
+                problems.push_back(name + ": " + field + " " + std::to_string(value) + " is beyond the limit of " +
+                                   std::to_string(most));
+        };
+        limit("size", b.size, kMaxBufferBytes);
+        limit("alignment", b.alignment, kMaxBufferBytes);
+        if (b.fixedOffset)
+            limit("fixed offset", *b.fixedOffset, kMaxBufferBytes);
+        limit("lower", b.lower, kMaxBufferStep);
+        limit("upper", b.upper, kMaxBufferStep);
     }
     return problems;
 }

@@ -9,6 +9,13 @@
 
 namespace tessera {
 
+// The largest size, alignment or fixed offset a buffer may have (1 TiB), the largest |lower| and
+// |upper| (2^62) and the most buffers one problem may hold (2^22). Sums of sizes then stay far
+// below 2^63, so the planners' arithmetic cannot overflow on any accepted input.
+inline constexpr int64_t kMaxBufferBytes = int64_t{1} << 40;
+inline constexpr int64_t kMaxBufferStep = int64_t{1} << 62;
+inline constexpr size_t kMaxBuffers = size_t{1} << 22;
+
 struct Buffer {
     std::string id;
     int64_t lower = 0;     // first step the buffer is live
@@ -34,7 +41,8 @@ std::vector<std::pair<int64_t, int64_t>> liveBytesProfile(const std::vector<Buff
 int64_t planPeak(const std::vector<Buffer>& buffers, const std::vector<int64_t>& offsets);
 
 // Problems with the buffers themselves (lower >= upper, negative size, alignment not a power of two,
-// misaligned fixed offset, duplicate ids); empty when they are well formed.
+// misaligned fixed offset, duplicate ids, values past the limits above); empty when they are well
+// formed.
 std::vector<std::string> checkBuffers(const std::vector<Buffer>& buffers);
 
 } // namespace tessera

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace tessera {
 
@@ -48,7 +49,9 @@ Column columnOf(const std::string& name)
 
 std::vector<Buffer> parseBufferCsv(const std::string& text, const std::string& source, bool endInclusive)
 {
-    std::stringstream stream(text);
+    // Spreadsheet programs start UTF-8 files with a byte order mark; it is not part of the header.
+    const std::string_view bom = "\xEF\xBB\xBF";
+    std::stringstream stream(text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text);
     std::string line;
     size_t lineNumber = 0;
     std::vector<Column> columns;

@@ -1,6 +1,7 @@
 #include "memory/exact_planner.h"
 
 #include "memory/failed_states.h"
+#include "memory/large_stack.h"
 
 #include <algorithm>
 #include <array>
@@ -14,6 +15,13 @@ namespace {
 constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
 // valleyEnd_ of a section outside every valley the valley bound checks.
 constexpr size_t kNoValley = std::numeric_limits<size_t>::max();
+
+// Searches over at most this many buffers run on the caller's stack (well under 1 MiB deep).
+constexpr size_t kInlineSearchDepth = 128;
+// Deeper ones get a stack of their own: a base plus a generous bound on one level's frames
+// (search, branch, tryPlacement and the parts' split), sanitized builds included.
+constexpr size_t kBaseStackBytes = size_t{8} << 20;
+constexpr size_t kStackBytesPerBuffer = size_t{32} << 10;
 
 // Orders in which buffers are preferred among those at the same offset. Each is a list of keys
 // compared in turn, larger first. The search restarts round-robin over them with a growing node
@@ -702,7 +710,14 @@ SearchResult searchPlacement(const std::vector<Buffer>& buffers, int64_t capacit
             original.push_back(k);
         }
     }
-    SearchResult inner = CanonicalSearch(sized, capacity, limits).run();
+    // The search recurses once per buffer placed. Shallow searches run here; deeper ones on a
+    // stack sized for their depth, whichever thread called.
+    SearchResult inner;
+    if (sized.size() <= kInlineSearchDepth)
+        inner = CanonicalSearch(sized, capacity, limits).run();
+    else
+        runWithStack(kBaseStackBytes + sized.size() * kStackBytesPerBuffer,
+                     [&] { inner = CanonicalSearch(sized, capacity, limits).run(); });
     SearchResult result;
     result.outcome = inner.outcome;
     result.nodes = inner.nodes;

@@ -132,17 +132,28 @@ std::string planStatusName(PlanStatus status)
 PlanResult planMemory(const std::vector<Buffer>& buffers, const PlanOptions& options)
 {
     const auto start = Clock::now();
+    if (buffers.size() > kMaxBuffers)
+        throw Error(std::to_string(buffers.size()) + " buffers are more than the " + std::to_string(kMaxBuffers) +
+                    " one plan may hold; split the problem at steps where no buffer is live");
+    if (options.capacity && (*options.capacity < 1 || *options.capacity > kMaxBufferStep))
+        throw Error("capacity " + std::to_string(*options.capacity) + " is out of range; give 1 to " +
+                    std::to_string(kMaxBufferStep) + " bytes");
     const std::vector<std::string> problems = checkBuffers(buffers);
     if (!problems.empty()) {
+        constexpr size_t kShown = 20;
         std::string message = "invalid buffers:";
-        for (const std::string& problem : problems)
-            message += "\n  " + problem;
+        for (size_t k = 0; k < problems.size() && k < kShown; ++k)
+            message += "\n  " + problems[k];
+        if (problems.size() > kShown)
+            message += "\n  ... and " + std::to_string(problems.size() - kShown) + " more";
         throw Error(message);
     }
     const bool minimize = options.minimize || !options.capacity;
     SearchLimits limits;
     limits.cancel = options.cancel;
-    if (options.timeoutSeconds > 0)
+    // Limits beyond a year are no limit (and would overflow the clock's arithmetic); NaN is none.
+    constexpr double kYearSeconds = 365.0 * 24 * 3600;
+    if (options.timeoutSeconds > 0 && options.timeoutSeconds < kYearSeconds)
         limits.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeoutSeconds));
 
     PlanResult result;

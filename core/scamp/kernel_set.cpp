@@ -3,9 +3,11 @@
 #include "io/file_io.h"
 #include "base/error.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -67,9 +69,19 @@ KernelSet parseKernelSet(const std::string& text, const std::string& source)
     if (set.maxApproximationDepth < 0 || set.maxApproximationDepth > 20)
         throw Error(source + ": max_approximation_depth must be between 0 and 20");
     std::set<std::string> registers;
-    for (const std::string& name : set.registers)
-        if (name.empty() || !registers.insert(name).second)
-            throw Error(source + ": register names must be unique and non-empty ('" + name + "')");
+    for (const std::string& name : set.registers) {
+        // Programs name registers in instructions such as "add(B, A, C)": a name is a letter
+        // followed by letters, digits or '_', so that every program can be read back.
+        const bool word = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0])) &&
+                          std::all_of(name.begin(), name.end(), [](char c) {
+                              return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                          });
+        if (!word)
+            throw Error(source + ": register name '" + name +
+                        "' is not a name: use a letter followed by letters, digits or '_' (e.g. A, B, R1)");
+        if (!registers.insert(name).second)
+            throw Error(source + ": register '" + name + "' is listed twice; register names must be unique");
+    }
     if (!registers.count(set.inputRegister))
         throw Error(source + ": input register '" + set.inputRegister + "' is not among the registers");
     if (!document.contains("kernels") || !document["kernels"].is_array() || document["kernels"].empty())
@@ -127,28 +139,41 @@ std::string kernelSetToJson(const KernelSet& set)
 ApproximatedKernels approximateKernels(const KernelSet& set)
 {
     double bestError = INFINITY;
+    std::string tooLarge;  // the first weight whose coefficient passes kMaxCoefficient, at the depth reached
     for (int depth = 0; depth <= set.maxApproximationDepth; ++depth) {
         ApproximatedKernels result;
         result.depth = depth;
         const double unit = std::ldexp(1.0, depth);
         bool within = true;
-        for (const KernelSpec& kernel : set.kernels) {
+        for (size_t k = 0; k < set.kernels.size(); ++k) {
+            const KernelSpec& kernel = set.kernels[k];
             std::vector<Goal::Term> terms;
             double error = 0.0;
             const int rows = int(kernel.weights.size());
             const int cols = int(kernel.weights.front().size());
-            for (int r = 0; r < rows; ++r)
+            for (int r = 0; r < rows && tooLarge.empty(); ++r)
                 for (int c = 0; c < cols; ++c) {
                     const double exact = kernel.weights[size_t(r)][size_t(c)] * kernel.scale;
                     const double count = std::round(exact * unit);
+                    if (!(std::abs(count) <= double(kMaxCoefficient))) {  // also NaN and infinity
+                        tooLarge = "kernel " + std::to_string(k) + " weight [" + std::to_string(r) + "][" +
+                                   std::to_string(c) + "] (" + fmt::format("{:g}", exact) + " after its scale) needs " +
+                                   fmt::format("{:g}", count) + " units of 2^-" + std::to_string(depth) +
+                                   " of the input at depth " + std::to_string(depth);
+                        break;
+                    }
                     error += std::abs(count / unit - exact);
                     terms.push_back({{c - cols / 2, rows / 2 - r}, int64_t(count)});
                 }
+            if (!tooLarge.empty())
+                break;
             result.goals.emplace_back(std::move(terms));
             result.errors.push_back(error);
             within = within && error <= set.maxApproximationError + 1e-12;
             bestError = std::min(bestError, error);
         }
+        if (!tooLarge.empty())
+            break;
         if (within) {
             for (const Goal& goal : result.goals)
                 if (goal.isZero())
@@ -156,6 +181,10 @@ ApproximatedKernels approximateKernels(const KernelSet& set)
             return result;
         }
     }
+    if (!tooLarge.empty())
+        throw Error(set.name + ": " + tooLarge + ", more than the " + std::to_string(kMaxCoefficient) +
+                    " a SCAMP-5 register can accumulate; scale the weights down (the output is only defined up " +
+                    "to the register's range) or lower max_approximation_depth");
     throw Error(set.name + ": no approximation depth up to " + std::to_string(set.maxApproximationDepth) +
                 " keeps the error within " + std::to_string(set.maxApproximationError) +
                 " (raise max_approximation_depth or max_approximation_error)");

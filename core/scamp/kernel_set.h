@@ -7,6 +7,7 @@
 // output is the correlation: sum of weight x input at that offset.
 #include "scamp/goal.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct KernelSet {
     double maxApproximationError = 0.0; // total |approximated - exact| allowed per kernel
     std::vector<KernelSpec> kernels;
 };
+
+// The largest |coefficient| a goal may have, in units of 2^-depth of the input (2^20). SCAMP-5's
+// analog registers hold about 8 bits; far larger sums only blow up the search and its memory.
+constexpr std::int64_t kMaxCoefficient = std::int64_t{1} << 20;
 
 // Throws Error "<source>: ..." for malformed files: ragged or even-sized weight rows, empty
 // kernels, non-numeric weights, unknown or duplicate registers, more kernels than registers.

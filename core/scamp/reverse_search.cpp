@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -78,11 +79,24 @@ public:
         if (workers == 1) {
             work(0);
         } else {
+            // A worker that throws (out of memory, a goal too large) stops the others; the first
+            // exception is raised again here, in the caller's thread, where it can be reported.
             std::vector<std::thread> threads;
             for (int w = 0; w < workers; ++w)
-                threads.emplace_back([this, w] { work(size_t(w)); });
+                threads.emplace_back([this, w] {
+                    try {
+                        work(size_t(w));
+                    } catch (...) {
+                        std::lock_guard lock(failureLock_);
+                        if (!failure_)
+                            failure_ = std::current_exception();
+                        stop_ = true;
+                    }
+                });
             for (std::thread& t : threads)
                 t.join();
+            if (failure_)
+                std::rethrow_exception(failure_);
         }
         CompileResult result;
         result.best = best_;
@@ -349,6 +363,8 @@ private:
     std::atomic<uint64_t> nodes_{0};
     std::atomic<int> busy_{0};
     std::atomic<bool> stop_{false};
+    std::mutex failureLock_;
+    std::exception_ptr failure_;  // the first exception a worker thread raised
 };
 
 } // namespace

@@ -1,0 +1,122 @@
+// Writing output files: atomically through a temporary, through symbolic links, never replacing a
+// device or pipe, keeping permissions, refusing names that cannot be meant.
+#include "base/error.h"
+#include "io/file_io.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace tessera;
+
+class TestFileIo : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    std::string path(const char* name) const { return dir_.filePath(name).toStdString(); }
+
+    // Files in the folder whose name holds ".tmp-" (temporaries left behind).
+    int temporaries() const
+    {
+        return int(QDir(dir_.path()).entryList({"*.tmp-*"}, QDir::Files | QDir::Hidden).size());
+    }
+
+private slots:
+    void replacesAFileWhole()
+    {
+        writeFileAtomically(path("a.txt"), "first version, longer than the second");
+        writeFileAtomically(path("a.txt"), "second");
+        QCOMPARE(readFileBytes(path("a.txt")), std::string("second"));
+        QCOMPARE(temporaries(), 0);
+    }
+
+    // A link is followed: its target gets the bytes and the link stays a link.
+    void writesThroughSymbolicLinks()
+    {
+        QVERIFY(QFile::link(dir_.filePath("target.txt"), dir_.filePath("link.txt")));
+        writeFileAtomically(path("link.txt"), "through the link");
+        QVERIFY(QFileInfo(dir_.filePath("link.txt")).isSymLink());
+        QCOMPARE(readFileBytes(path("target.txt")), std::string("through the link"));
+        // A relative link into a subfolder, to an existing file.
+        QVERIFY(QDir(dir_.path()).mkdir("sub"));
+        writeFileAtomically(path("sub/real.txt"), "old");
+        QVERIFY(::symlink("sub/real.txt", path("relative.txt").c_str()) == 0);
+        writeFileAtomically(path("relative.txt"), "new");
+        QCOMPARE(readFileBytes(path("sub/real.txt")), std::string("new"));
+        QVERIFY(QFileInfo(dir_.filePath("relative.txt")).isSymLink());
+        QCOMPARE(temporaries(), 0);
+    }
+
+    // A pipe (like a device) is written as it is, never replaced by a regular file.
+    void writesIntoAPipeWithoutReplacingIt()
+    {
+        const std::string fifo = path("pipe");
+        QVERIFY(::mkfifo(fifo.c_str(), 0600) == 0);
+        const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+        QVERIFY(reader >= 0);
+        writeFileAtomically(fifo, "into the pipe");
+        char buffer[64] = {};
+        const ssize_t got = ::read(reader, buffer, sizeof buffer);
+        ::close(reader);
+        QCOMPARE(std::string(buffer, size_t(std::max<ssize_t>(got, 0))), std::string("into the pipe"));
+        struct stat status {};
+        QVERIFY(::lstat(fifo.c_str(), &status) == 0);
+        QVERIFY(S_ISFIFO(status.st_mode));
+    }
+
+    void keepsTheTargetsPermissions()
+    {
+        writeFileAtomically(path("private.txt"), "x");
+        QVERIFY(::chmod(path("private.txt").c_str(), 0600) == 0);
+        writeFileAtomically(path("private.txt"), "y");
+        struct stat status {};
+        QVERIFY(::stat(path("private.txt").c_str(), &status) == 0);
+        QCOMPARE(int(status.st_mode & 0777), 0600);
+    }
+
+    void refusesNamesThatCannotBeMeant_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << QString() << "no output file name given";
+        QTest::newRow("directory") << "sub2" << "is a directory";
+    }
+    void refusesNamesThatCannotBeMeant()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        QDir(dir_.path()).mkdir("sub2");
+        const std::string target = name.isEmpty() ? std::string() : path(qPrintable(name));
+        try {
+            writeFileAtomically(target, "bytes");
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QVERIFY2(QString(error.what()).contains(message), error.what());
+        }
+        QVERIFY(QFileInfo(dir_.filePath("sub2")).isDir());
+    }
+
+    // A write that fails (a full device) says so and names the file.
+    void aFailedWriteIsReported()
+    {
+        if (!QFileInfo::exists("/dev/full"))
+            QSKIP("no /dev/full on this system");
+        try {
+            writeFileAtomically("/dev/full", std::string(1 << 16, 'x'));
+            QFAIL("a write to /dev/full succeeded");
+        } catch (const Error& error) {
+            QVERIFY2(QString(error.what()).startsWith("/dev/full: write failed"), error.what());
+        }
+        QVERIFY(!QFileInfo("/dev/full").isFile());  // still the device
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFileIo)
+#include "tst_file_io.moc"
