@@ -2,6 +2,8 @@
 #include "onnx/tensor_proto.h"
 #include "test_support.h"
 
+#include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,6 +11,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <array>
+#include <csignal>
+#include <sys/types.h>
 
 using namespace tessera;
 
@@ -28,6 +34,31 @@ Result runCli(const QStringList& arguments)
         return {};
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+// Every file of a folder (relative path -> bytes), hidden ones included.
+QMap<QString, QByteArray> projectFiles(const QString& folder)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly))
+            files.insert(QDir(folder).relativeFilePath(path), file.readAll());
+    }
+    return files;
+}
+
+// The same project: the same files with the same bytes, except the reports' compile times.
+bool sameProject(const QMap<QString, QByteArray>& a, const QMap<QString, QByteArray>& b)
+{
+    if (a.keys() != b.keys())
+        return false;
+    for (auto it = a.begin(); it != a.end(); ++it)
+        if (!it.key().startsWith("report.") && it.value() != b.value(it.key()))
+            return false;
+    return true;
 }
 
 QString nodeCase(const QString& name) { return QStringLiteral(TESSERA_ONNX_TESTDATA "/node/") + name; }
@@ -246,6 +277,69 @@ private slots:
         QFile target(dir.filePath("plan_target.csv"));
         QVERIFY(target.open(QIODevice::ReadOnly));
         QVERIFY(target.readAll().startsWith("id,lower,upper,size,offset\n"));
+    }
+
+    // tessera compile over a project of another model, interrupted at ten points by SIGINT or
+    // SIGTERM: the folder is afterwards exactly the old project or exactly the new one. A folder
+    // of the user's own is never replaced.
+    void interruptedCompileLeavesTheOldOrTheNewProject()
+    {
+        QTemporaryDir dir;
+        const QStringList models = {dir.filePath("mnist.onnx"), dir.filePath("lenet5.onnx")};
+        QCOMPARE(runCli({"zoo", "mnist", "-o", models[0]}).exitCode, 0);
+        QCOMPARE(runCli({"zoo", "lenet5", "-o", models[1]}).exitCode, 0);
+        // Each model's project, compiled without interruption (the report says how long it took).
+        std::array<QMap<QString, QByteArray>, 2> complete;
+        QElapsedTimer clock;
+        clock.start();
+        for (int m = 0; m < 2; ++m) {
+            const QString folder = dir.filePath(QString("complete_%1").arg(m));
+            QCOMPARE(runCli({"compile", models[m], "-o", folder}).exitCode, 0);
+            complete[size_t(m)] = projectFiles(folder);
+            QVERIFY(complete[size_t(m)].contains(".tessera-project"));
+        }
+        const qint64 compileMs = clock.elapsed() / 2;
+        const QString project = dir.filePath("project");
+        QCOMPARE(runCli({"compile", models[0], "-o", project}).exitCode, 0);
+        int shown = 0;  // which model's project the folder holds
+        int completed = 0, interrupted = 0;
+        for (int point = 0; point < 10; ++point) {
+            const int next = 1 - shown;
+            QProcess compile;
+            compile.start(QStringLiteral(TESSERA_CLI_PATH), {"compile", models[next], "-o", project});
+            QVERIFY(compile.waitForStarted());
+            QTest::qWait(int(compileMs * (point + 1) / 10));
+            ::kill(pid_t(compile.processId()), point % 2 ? SIGTERM : SIGINT);
+            QVERIFY(compile.waitForFinished(600000));
+            const QMap<QString, QByteArray> files = projectFiles(project);
+            const bool old = sameProject(files, complete[size_t(shown)]);
+            const bool fresh = sameProject(files, complete[size_t(next)]);
+            QVERIFY2(old || fresh, qPrintable(QString("after an interruption at %1/10 the folder holds %2 files of "
+                                                      "neither project").arg(point + 1).arg(files.size())));
+            if (fresh) {
+                shown = next;
+                ++completed;
+            } else {
+                ++interrupted;
+            }
+        }
+        qInfo("interrupted compiles: %d left the old project, %d completed the new one", interrupted, completed);
+        QVERIFY(interrupted > 0);
+        // The staging folders interrupted compiles leave are beside the project, named as such.
+        for (const QString& name : QDir(dir.path()).entryList(QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
+            QVERIFY2(!name.startsWith('.') || name.startsWith(".project.partial-"), qPrintable(name));
+
+        // A folder of the user's own is refused, and left as it was.
+        const QString own = dir.filePath("own");
+        QVERIFY(QDir(dir.path()).mkdir("own"));
+        QFile makefile(own + "/Makefile");
+        QVERIFY(makefile.open(QIODevice::WriteOnly));
+        makefile.write("all:\n\techo mine\n");
+        makefile.close();
+        const Result refused = runCli({"compile", models[0], "-o", own});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("holds files Tessera did not write"), qPrintable(refused.err));
+        QCOMPARE(projectFiles(own).keys(), QStringList{"Makefile"});
     }
 
     void errorsGoToStderrWithNonZeroExit_data()

@@ -2,6 +2,7 @@
 // device or pipe, keeping permissions, refusing names that cannot be meant.
 #include "base/error.h"
 #include "io/file_io.h"
+#include "io/staged_folder.h"
 
 #include <QDir>
 #include <QFile>
@@ -115,6 +116,59 @@ private slots:
             QVERIFY2(QString(error.what()).startsWith("/dev/full: write failed"), error.what());
         }
         QVERIFY(!QFileInfo("/dev/full").isFile());  // still the device
+    }
+
+    // A folder written whole: new, then replacing the one it wrote; abandoned, nothing changes.
+    void stagedFoldersReplaceOnlyWhenComplete()
+    {
+        const std::string target = path("project");
+        {
+            StagedFolder staged(target);
+            writeFileAtomically(staged.path() + "/a.txt", "first");
+            QVERIFY(!QFileInfo::exists(dir_.filePath("project")));  // nothing shows before commit
+            staged.commit();
+        }
+        QCOMPARE(readFileBytes(target + "/a.txt"), std::string("first"));
+        QVERIFY(QFileInfo::exists(dir_.filePath("project/") + kStagedFolderMarker));
+        {
+            StagedFolder abandoned(target);  // an exception before commit, say
+            writeFileAtomically(abandoned.path() + "/b.txt", "half");
+        }
+        QCOMPARE(readFileBytes(target + "/a.txt"), std::string("first"));
+        QVERIFY(!QFileInfo::exists(dir_.filePath("project/b.txt")));
+        {
+            StagedFolder staged(target + "/");  // a trailing slash names the same folder
+            writeFileAtomically(staged.path() + "/b.txt", "second");
+            staged.commit();
+        }
+        QVERIFY(!QFileInfo::exists(dir_.filePath("project/a.txt")));  // replaced whole
+        QCOMPARE(readFileBytes(target + "/b.txt"), std::string("second"));
+        // No staging folder is left behind.
+        QCOMPARE(QDir(dir_.path()).entryList({".project.partial-*"}, QDir::Dirs | QDir::Hidden).size(), 0);
+    }
+
+    void stagedFoldersRefuseWhatTheyMustNotReplace()
+    {
+        QVERIFY(QDir(dir_.path()).mkdir("mine"));
+        writeFileAtomically(path("mine/notes.txt"), "my own");
+        writeFileAtomically(path("file.txt"), "a file");
+        for (const std::string& target : {path("mine"), path("file.txt"), std::string()}) {
+            try {
+                StagedFolder staged(target);
+                QFAIL(qPrintable(QString::fromStdString(target) + " was accepted"));
+            } catch (const Error& error) {
+                QVERIFY2(QString(error.what()).contains(target.empty() ? "no output folder given"
+                                                        : target == path("mine") ? "holds files Tessera did not write"
+                                                                                 : "is not a folder"),
+                         error.what());
+            }
+        }
+        QCOMPARE(readFileBytes(path("mine/notes.txt")), std::string("my own"));
+        // An empty folder may be written.
+        QVERIFY(QDir(dir_.path()).mkdir("empty"));
+        StagedFolder staged(path("empty"));
+        staged.commit();
+        QVERIFY(QFileInfo::exists(dir_.filePath("empty/") + kStagedFolderMarker));
     }
 };
 

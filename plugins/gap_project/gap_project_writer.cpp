@@ -2,6 +2,7 @@
 #include "gap_project/gap_paths.h"
 
 #include "base/error.h"
+#include "io/staged_folder.h"
 #include "onnx/tensor_proto.h"
 
 #include <fmt/format.h>
@@ -253,10 +254,14 @@ void writeGapProject(const Graph& graph, const GapCompileResult& result, const G
 GapCompileResult exportGapProject(const Session& session, const SessionChoices& choices, const std::string& folder,
                                   const GapProgress& progress)
 {
-    GapCompileResult result = session.compile(choices, folder, progress);
+    // Written beside the folder and swapped in when complete: interrupted or failed, the folder
+    // holds exactly the project it held before.
+    StagedFolder staged(folder);
+    GapCompileResult result = session.compile(choices, staged.path(), progress);
     if (progress)
         progress("writing the project to " + folder);
-    writeGapProject(session.graph(), result, gapPaths().projectSources(), folder);
+    writeGapProject(session.graph(), result, gapPaths().projectSources(), staged.path());
+    staged.commit();
     return result;
 }
 

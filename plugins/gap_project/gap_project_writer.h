@@ -23,7 +23,9 @@ void writeGapProject(const Graph& graph, const GapCompileResult& result, const G
                      const std::string& folder);
 
 // File > Export GAP project and `tessera compile`: the session's compilation with these choices,
-// then the project around it, with this build's or installation's sources. Throws tessera::Error.
+// then the project around it, with this build's or installation's sources. The folder is written
+// whole (io/staged_folder.h): it must be new, empty or a project Tessera wrote, and it holds the
+// old project or the new one, never a mix. Throws tessera::Error.
 GapCompileResult exportGapProject(const Session& session, const SessionChoices& choices, const std::string& folder,
                                   const GapProgress& progress = {});
 
