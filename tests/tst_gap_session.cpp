@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace tessera;
@@ -222,6 +223,33 @@ private slots:
             QCOMPARE(quint64(written["privileged_flash"].toInteger()), budgets.privilegedFlash);
         }
         QVERIFY_THROWS_EXCEPTION(Error, target::chip("gap7"));
+    }
+
+    // NaN in a constant cannot be quantized: the deployment names the layer, not a library routine.
+    void nanConstantsNameTheLayer()
+    {
+        ZooOptions options;
+        Graph graph = buildZooModel("mnist", options);
+        prepareGraph(graph);
+        bool poisoned = false;
+        for (size_t t = 0; t < graph.tensorCount() && !poisoned; ++t) {
+            Tensor& tensor = graph.tensor(TensorId(t));
+            if (!tensor.constant || tensor.shape.size() != 4)  // the first convolution's filter
+                continue;
+            auto values = std::make_shared<TensorData>(*tensor.constant);
+            values->setDouble(3, std::nan(""));
+            tensor.constant = values;
+            poisoned = true;
+        }
+        QVERIFY(poisoned);
+        const Session session(std::make_shared<const Graph>(std::move(graph)));
+        try {
+            session.deployment(SessionChoices{});
+            QFAIL("NaN weights were quantized");
+        } catch (const UnsupportedError& error) {
+            QVERIFY2(QString(error.what()).contains(QRegularExpression("^layer \\w+: its weights hold nan at index 3")),
+                     error.what());
+        }
     }
 
     // A flash budget below the constants image is refused with the budget that works as a fact.

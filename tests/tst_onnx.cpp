@@ -12,6 +12,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <sys/resource.h>
+
 using namespace tessera;
 using namespace tessera::test;
 
@@ -81,6 +83,30 @@ class TestOnnx : public QObject {
     Q_OBJECT
 
 private slots:
+    // A tensor that declares a billion values and holds none is refused before anything is
+    // allocated for it (it used to zero 8 GB first).
+    void declaredSizeIsCheckedBeforeAllocating()
+    {
+        onnx::TensorProto proto;
+        proto.set_name("huge");
+        proto.set_data_type(onnx::TensorProto::INT64);
+        proto.add_dims(1000000000);
+        struct rusage before {};
+        ::getrusage(RUSAGE_SELF, &before);
+        try {
+            tensorFromProto(proto, "initializer 'huge'");
+            QFAIL("a tensor without its values was read");
+        } catch (const ModelError& error) {
+            QVERIFY2(QString(error.what()).contains("initializer 'huge' holds 0 values, its shape [1000000000] needs "
+                                                    "1000000000"),
+                     error.what());
+        }
+        struct rusage after {};
+        ::getrusage(RUSAGE_SELF, &after);
+        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 256 * 1024,  // KiB
+                 qPrintable(QString("peak memory grew by %1 KiB").arg(after.ru_maxrss - before.ru_maxrss)));
+    }
+
     void exportThenImportGivesTheSameGraph()
     {
         const Graph original = richGraph();

@@ -62,6 +62,17 @@ private slots:
                 floats({1, 1, 2, 2}, {1, 5, 11, 28}));
     }
 
+    // Zero output channels is a valid, empty result (and no null pointer reaches memcpy).
+    void convWithNoOutputChannels()
+    {
+        const TensorData x = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        const TensorData w = floats({0, 1, 2, 2}, {});
+        const TensorData out = runOne("Conv", {x, w});
+        QCOMPARE(out.shape(), (Shape{1, 0, 2, 2}));
+        QCOMPARE(out.elements(), int64_t(0));
+        QVERIFY(out.toFloats().empty());
+    }
+
     void convGroupsAndBias()
     {
         // Depthwise: two groups of one channel, each scaled and shifted on its own.

@@ -56,7 +56,7 @@ void printJson(const Graph& graph, const ModelStats& stats)
           {"param_bytes", stats.parameterBytes},
           {"macs", stats.macs},
           {"peak_live_activation_bytes", stats.peakActivationBytes}}}};
-    fmt::print("{}\n", document.dump(2));
+    fmt::print("{}\n", document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void printTable(const Graph& graph, const ModelStats& stats)

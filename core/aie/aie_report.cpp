@@ -98,7 +98,7 @@ std::string formatJson(const AiePlan& plan)
                           {"note", p.note},
                           {"reasons", p.reasons}});
     }
-    return nlohmann::json{{"arch", plan.arch.name}, {"layers", layers}}.dump(2) + "\n";
+    return nlohmann::json{{"arch", plan.arch.name}, {"layers", layers}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string formatAdf(const AiePlan& plan)

@@ -34,7 +34,8 @@ TensorData TensorData::fromFloats(Shape shape, const std::vector<float>& values)
     if (static_cast<int64_t>(values.size()) != t.elements_)
         throw ShapeError("tensor of shape " + shapeToString(t.shape_) + " given " +
                          std::to_string(values.size()) + " values");
-    std::memcpy(t.bytes_.data(), values.data(), t.bytes_.size());
+    if (!values.empty())
+        std::memcpy(t.bytes_.data(), values.data(), t.bytes_.size());
     return t;
 }
 
@@ -141,7 +142,8 @@ std::vector<float> TensorData::toFloats() const
 {
     std::vector<float> values(static_cast<size_t>(elements_));
     if (dtype_ == DType::Float32) {
-        std::memcpy(values.data(), bytes_.data(), bytes_.size());
+        if (!bytes_.empty())  // an empty tensor's data() may be null, which memcpy must not get
+            std::memcpy(values.data(), bytes_.data(), bytes_.size());
         return values;
     }
     for (int64_t i = 0; i < elements_; ++i)

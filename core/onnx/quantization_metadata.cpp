@@ -29,7 +29,7 @@ void writeQuantizationMetadata(const Graph& graph, onnx::ModelProto& model)
             value["fractional_bits"] = *q.fractionalBits;
         auto* entry = model.add_metadata_props();
         entry->set_key(std::string(kKeyPrefix) + tensor.name);
-        entry->set_value(value.dump());
+        entry->set_value(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
 }
 

@@ -87,33 +87,32 @@ TensorData tensorFromProto(const TensorProto& proto, const std::string& where)
         return TensorData::fromBytes(*type, shape, raw.data(), raw.size());
     }
 
+    // The values present must match the shape before anything is allocated for it (a shape of
+    // [1e9] with no data would otherwise cost gigabytes before the error).
+    const int available = *type == DType::Float32 ? proto.float_data_size()
+                          : *type == DType::Int64 ? proto.int64_data_size()
+                                                  : proto.int32_data_size();  // also float16 bit patterns
+    if (available != count)
+        throw ModelError(where + " holds " + std::to_string(available) + " values, its shape " +
+                         shapeToString(shape) + " needs " + std::to_string(count));
     TensorData data(*type, shape);
-    auto checkCount = [&](int available) {
-        if (available != count)
-            throw ModelError(where + " holds " + std::to_string(available) + " values, its shape " +
-                             shapeToString(shape) + " needs " + std::to_string(count));
-    };
     switch (*type) {
     case DType::Float32:
-        checkCount(proto.float_data_size());
         if (count > 0)
             std::memcpy(data.bytes(), proto.float_data().data(), static_cast<size_t>(count) * sizeof(float));
         break;
     case DType::Float16:
     case DType::BFloat16: {
         // 16-bit floats travel as their bit patterns in int32_data.
-        checkCount(proto.int32_data_size());
         auto* bits = data.data<uint16_t>();
         for (int64_t i = 0; i < count; ++i)
             bits[i] = static_cast<uint16_t>(proto.int32_data(static_cast<int>(i)));
         break;
     }
     case DType::Int64:
-        checkCount(proto.int64_data_size());
         copyInts(proto.int64_data(), data);
         break;
     default: // int8, uint8, int16, int32 and bool use int32_data
-        checkCount(proto.int32_data_size());
         copyInts(proto.int32_data(), data);
         break;
     }

@@ -21,6 +21,9 @@ std::vector<std::vector<double>> parseWeights(const json& value, const std::stri
 {
     if (!value.is_array() || value.empty())
         throw Error(where + ": weights must be a non-empty array of rows");
+    if (value.size() > size_t(kMaxKernelSide))
+        throw Error(where + ": weights have " + std::to_string(value.size()) + " rows, more than the " +
+                    std::to_string(kMaxKernelSide) + " a kernel may have; split the filter or shrink it");
     std::vector<std::vector<double>> rows;
     for (size_t r = 0; r < value.size(); ++r) {
         const json& row = value[r];
@@ -30,7 +33,7 @@ std::vector<std::vector<double>> parseWeights(const json& value, const std::stri
         for (size_t c = 0; c < row.size(); ++c) {
             if (!row[c].is_number())
                 throw Error(where + ": weight [" + std::to_string(r) + "][" + std::to_string(c) + "] is not a number (" +
-                            row[c].dump() + ")");
+                            row[c].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ")");
             numbers.push_back(row[c].get<double>());
         }
         if (!rows.empty() && numbers.size() != rows.front().size())
@@ -38,6 +41,11 @@ std::vector<std::vector<double>> parseWeights(const json& value, const std::stri
                         " entries, row 0 has " + std::to_string(rows.front().size()) + " (rows must all be the same length)");
         rows.push_back(std::move(numbers));
     }
+    if (rows.size() > size_t(kMaxKernelSide) || rows.front().size() > size_t(kMaxKernelSide))
+        throw Error(where + ": weights are " + std::to_string(rows.size()) + "x" + std::to_string(rows.front().size()) +
+                    ", larger than the " + std::to_string(kMaxKernelSide) + "x" + std::to_string(kMaxKernelSide) +
+                    " a SCAMP-5 program can gather from the neighbouring pixels in reasonable time; split the "
+                    "filter or shrink it");
     if (rows.size() % 2 == 0 || rows.front().size() % 2 == 0)
         throw Error(where + ": weights are " + std::to_string(rows.size()) + "x" + std::to_string(rows.front().size()) +
                     "; width and height must be odd so that the centre is the pixel itself");
@@ -133,7 +141,7 @@ std::string kernelSetToJson(const KernelSet& set)
     for (const KernelSpec& kernel : set.kernels)
         document["kernels"].push_back(
             {{"output_register", kernel.outputRegister}, {"scale", kernel.scale}, {"weights", kernel.weights}});
-    return document.dump(2);
+    return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 ApproximatedKernels approximateKernels(const KernelSet& set)

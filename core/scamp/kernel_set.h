@@ -32,6 +32,10 @@ struct KernelSet {
 // analog registers hold about 8 bits; far larger sums only blow up the search and its memory.
 constexpr std::int64_t kMaxCoefficient = std::int64_t{1} << 20;
 
+// The largest kernel side (15: offsets up to 7 pixels away). Every step of a program moves a
+// register by one pixel, so wider kernels make programs, and their search, grow out of reach.
+constexpr int kMaxKernelSide = 15;
+
 // Throws Error "<source>: ..." for malformed files: ragged or even-sized weight rows, empty
 // kernels, non-numeric weights, unknown or duplicate registers, more kernels than registers.
 KernelSet parseKernelSet(const std::string& json, const std::string& source);

@@ -62,7 +62,15 @@ public:
     CompileResult run()
     {
         start_ = Clock::now();
-        deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.seconds));
+        // Beyond a year is no limit (and would overflow the clock's arithmetic); no time (0,
+        // negative or NaN) stops at once.
+        constexpr double kYearSeconds = 365.0 * 24 * 3600;
+        if (!(options_.seconds > 0))
+            deadline_ = start_;
+        else if (options_.seconds >= kYearSeconds)
+            deadline_ = Clock::time_point::max();
+        else
+            deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.seconds));
         auto root = std::make_shared<Node>();
         root->bag = kernels_.goals;
         sortBag(root->bag);

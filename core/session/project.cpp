@@ -27,7 +27,7 @@ std::string projectToJson(const Project& project)
         json["l1_budget"] = *project.l1Budget;
     if (project.flashBudget)
         json["flash_budget"] = *project.flashBudget;
-    return json.dump(2) + "\n";
+    return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 Project projectFromJson(const std::string& text, const std::string& source)

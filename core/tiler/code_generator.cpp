@@ -417,7 +417,7 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
         {options.initSource, initSource.str()},
         {options.kernelsHeader, header.str()},
         {options.kernelsSource, source.str()},
-        {stem(options.kernelsSource) + ".tiling.json", report.dump(2) + "\n"},
+        {stem(options.kernelsSource) + ".tiling.json", report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"},
     };
     for (const auto& [name, text] : files) {
         if (!writeFileAtomically(folder / name, text, result.error))

@@ -4,15 +4,6 @@
 #include <sstream>
 
 namespace tessera::tiler {
-namespace {
-
-// What the report says about one node.
-struct NodeFigures {
-    std::string kernel;
-    unsigned tiles = 0;
-    std::uint64_t l1 = 0, l2Read = 0, l2Write = 0, l3Read = 0, l3Write = 0, operations = 0;
-    double cycles = 0;
-};
 
 std::vector<NodeFigures> nodeFigures(const GraphReportInput& input)
 {
@@ -36,8 +27,6 @@ std::vector<NodeFigures> nodeFigures(const GraphReportInput& input)
     }
     return figures;
 }
-
-}  // namespace
 
 nlohmann::json graphReportJson(const GraphReportInput& input)
 {

@@ -24,6 +24,18 @@ struct GraphReportInput {
     std::uint64_t l1Bytes = 0;             // the kernels' L1 block
 };
 
+// What the report says about one node: its kernel's tiling and costs (the L3 figures are the
+// kernel's own; the node's staging traffic is in the allocation's NodeExecution).
+struct NodeFigures {
+    std::string kernel;
+    unsigned tiles = 0;
+    std::uint64_t l1 = 0, l2Read = 0, l2Write = 0, l3Read = 0, l3Write = 0, operations = 0;
+    double cycles = 0;
+};
+
+// One entry per node of the graph, in order.
+std::vector<NodeFigures> nodeFigures(const GraphReportInput& input);
+
 nlohmann::json graphReportJson(const GraphReportInput& input);
 std::string graphReportText(const GraphReportInput& input);
 

@@ -239,7 +239,7 @@ void writeGapProject(const Graph& graph, const GapCompileResult& result, const G
     copyFiles(sources.emulDir, root / "emul", {".h", ".c"});
     writeTextFile(root / "emul" / "emul_main.c", emulationMainSource(graph, result.network, result.generation));
     writeTextFile(root / "Makefile", makefile(result.network, result.generation));
-    writeTextFile(root / "report.json", result.report().dump(2) + "\n");
+    writeTextFile(root / "report.json", result.report().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     writeTextFile(root / "report.txt", result.reportText());
     std::error_code error;
     fs::create_directories(root / "test_data", error);

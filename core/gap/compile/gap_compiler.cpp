@@ -4,6 +4,7 @@
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
 #include "interp/interpreter.h"
+#include "tiler/graph_report.h"
 #include "base/error.h"
 #include "onnx/tensor_proto.h"
 
@@ -176,24 +177,24 @@ std::optional<GapLayerFigures> layerFigures(const GapPlan& plan, const std::stri
 {
     if (!plan.ok() || plan.placed->allocations.empty())
         return std::nullopt;
-    for (const tiler::NodeExecution& node : plan.allocation().nodes) {
+    const tiler::PlacedModel& placed = *plan.placed;
+    const tiler::GraphAllocation& allocation = plan.allocation();
+    const std::vector<tiler::NodeFigures> figures =
+        tiler::nodeFigures({placed.generated, placed.generated.graphs.at(0), allocation, placed.tilings});
+    for (std::size_t n = 0; n < allocation.nodes.size() && n < figures.size(); ++n) {
+        const tiler::NodeExecution& node = allocation.nodes[n];
         if (node.sourceKernel != layer && node.kernel != layer)
             continue;
-        GapLayerFigures figures;
-        figures.kernel = node.kernel;
-        figures.l3Read = node.l3Read;
-        figures.l3Write = node.l3Write;
-        for (const tiler::KernelTiling& tiling : plan.placed->tilings) {
-            if (tiling.kernel->name != node.kernel)
-                continue;
-            figures.tiles = tiling.tileCount;
-            figures.l1Bytes = tiling.l1Bytes;
-            figures.l2Read = tiling.dmaRead;
-            figures.l2Write = tiling.dmaWrite;
-            figures.macs = tiling.kernel->operations;
-            figures.estimatedCycles = tiling.estimatedCycles;
-        }
-        return figures;
+        const tiler::NodeFigures& figure = figures[n];
+        return GapLayerFigures{.kernel = node.kernel,
+                               .tiles = figure.tiles,
+                               .l1Bytes = figure.l1,
+                               .l2Read = figure.l2Read,
+                               .l2Write = figure.l2Write,
+                               .l3Read = node.l3Read,
+                               .l3Write = node.l3Write,
+                               .macs = figure.operations,
+                               .estimatedCycles = figure.cycles};
     }
     return std::nullopt;
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace tessera::gap {
 
@@ -22,6 +23,37 @@ GapBudgets GapCompileOptions::budgetsOn(const GapTarget& on) const
     budgets.privilegedFlash = privilegedFlash.value_or(budgets.privilegedFlash);
     return budgets;
 }
+
+namespace {
+
+// NaN or infinity cannot be quantized: name the layer, the constant and the first bad value.
+void requireFiniteConstants(const GapNetwork& network)
+{
+    for (const GapLayer& layer : network.layers)
+        for (const auto& [what, values] : {std::pair{"weights", &layer.weights}, std::pair{"bias", &layer.bias}})
+            for (size_t k = 0; k < values->size(); ++k)
+                if (!std::isfinite((*values)[k]))
+                    throw UnsupportedError(fmt::format("layer {}: its {} hold {} at index {}; a model with NaN or "
+                                                       "infinite constants cannot be quantized (fix or retrain it)",
+                                                       layer.name, what, (*values)[k], k));
+}
+
+void requireFiniteInputs(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets,
+                         const std::string& folder)
+{
+    for (size_t set = 0; set < inputSets.size(); ++set)
+        for (size_t k = 0; k < inputSets[set].size(); ++k) {
+            const TensorData& input = inputSets[set][k];
+            for (int64_t i = 0; i < input.elements(); ++i)
+                if (!std::isfinite(input.getDouble(i)))
+                    throw ModelError(fmt::format("calibration input set {} ({}), input '{}': value {} is {}; "
+                                                 "calibration inputs must be finite numbers",
+                                                 set, folder.empty() ? "random" : folder,
+                                                 graph.tensor(graph.inputs.at(k)).name, i, input.getDouble(i)));
+        }
+}
+
+}  // namespace
 
 GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& options, const GapProgress& progress)
 {
@@ -38,6 +70,7 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
 
     say("lowering " + graph.name + " onto the GAP CNN generators");
     deployment.network = lowerForGap(graph);
+    requireFiniteConstants(deployment.network);
 
     std::vector<std::vector<TensorData>> inputSets;
     if (options.calibrationDir.empty()) {
@@ -49,6 +82,7 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
     } else {
         inputSets = readCalibrationFolder(graph, options.calibrationDir);
     }
+    requireFiniteInputs(graph, inputSets, options.calibrationDir);
     deployment.calibrationSets = inputSets.size();
     say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
     if (options.quantization == "int8")
