@@ -8,6 +8,7 @@
 #include "memory/memory_planner.h"
 #include "memory/plan_validator.h"
 
+#include <QElapsedTimer>
 #include <QThread>
 #include <QtTest>
 
@@ -349,6 +350,30 @@ private slots:
         QVERIFY(validatePlan(buffers, result.offsets, result.peak).empty());
         options.capacity = std::numeric_limits<int64_t>::max();
         QVERIFY_THROWS_EXCEPTION(Error, planMemory(buffers, options));
+    }
+
+    // The greedy placement heeds the time limit too: 60,000 buffers live together would take
+    // minutes; with 0.2 s the planner stops near it and says there is no plan.
+    void greedyPlacementHonoursTheTimeLimit()
+    {
+        std::mt19937 random(7);
+        std::vector<Buffer> buffers;
+        for (int k = 0; k < 60000; ++k) {
+            const int64_t lower = std::uniform_int_distribution<int64_t>(0, 999)(random);
+            buffers.push_back({"b" + std::to_string(k), lower, lower + std::uniform_int_distribution<int64_t>(1, 1000)(random),
+                               std::uniform_int_distribution<int64_t>(1, 1000)(random)});
+        }
+        PlanOptions options;
+        options.minimize = true;
+        options.timeoutSeconds = 0.2;
+        QElapsedTimer clock;
+        clock.start();
+        const PlanResult result = planMemory(buffers, options);
+        const qint64 elapsed = clock.elapsed();
+        QCOMPARE(result.status, PlanStatus::Timeout);
+        QVERIFY2(QString::fromStdString(result.message).contains("no plan within the 0.2 s limit"), result.message.c_str());
+        QVERIFY2(elapsed < 200 + 800, qPrintable(QString("stopped after %1 ms").arg(elapsed)));  // sanitized builds too
+        qInfo("60,000 buffers, 0.2 s limit: stopped after %lld ms", elapsed);
     }
 
     // The exact search recurses once per buffer placed: thousands of buffers in one part must not

@@ -104,7 +104,7 @@ void addPlanCommand(CLI::App& app, Action& action)
     command->add_flag("--half-open", options->halfOpen,
                       "Read an 'end' column as exclusive, like 'upper' (files that label half-open lifetimes 'end')");
     command->add_option("--capacity", options->capacity, "Arena size in bytes (decide whether a plan fits)")
-        ->check(CLI::Range(std::int64_t{1}, kMaxBufferStep));
+        ->check(CLI::Range(std::int64_t{1}, kMaxCapacity));
     command->add_flag("--minimize", options->minimize, "Find the smallest peak (the default without --capacity)");
     command->add_option("--timeout", options->timeout, "Seconds the search may take")
         ->check(secondsLimit(kMaxSearchSeconds))

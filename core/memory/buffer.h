@@ -10,11 +10,13 @@
 namespace tessera {
 
 // The largest size, alignment or fixed offset a buffer may have (1 TiB), the largest |lower| and
-// |upper| (2^62) and the most buffers one problem may hold (2^22). Sums of sizes then stay far
-// below 2^63, so the planners' arithmetic cannot overflow on any accepted input.
+// |upper| (2^61, so a lifetime's length fits), the most buffers one problem may hold (2^22) and the
+// largest capacity (2^62). Sums of sizes then stay far below 2^63, so the planners' arithmetic
+// cannot overflow on any accepted input.
 inline constexpr int64_t kMaxBufferBytes = int64_t{1} << 40;
-inline constexpr int64_t kMaxBufferStep = int64_t{1} << 62;
+inline constexpr int64_t kMaxBufferStep = int64_t{1} << 61;
 inline constexpr size_t kMaxBuffers = size_t{1} << 22;
+inline constexpr int64_t kMaxCapacity = int64_t{1} << 62;
 
 struct Buffer {
     std::string id;
@@ -25,6 +27,13 @@ struct Buffer {
     std::optional<int64_t> fixedOffset; // pinned by the user or the target
 
     bool overlapsInTime(const Buffer& other) const { return lower < other.upper && other.lower < upper; }
+    int64_t length() const { return upper - lower; }
+    // length x size, saturated at the largest int64 (an ordering key, never an address).
+    int64_t area() const
+    {
+        const __int128 product = static_cast<__int128>(length()) * size;
+        return product > INT64_MAX ? INT64_MAX : static_cast<int64_t>(product);
+    }
 };
 
 // Rounds `value` up to a multiple of the power of two `alignment`.

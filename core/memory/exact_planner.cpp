@@ -186,8 +186,8 @@ private:
                     total = std::max(total, remaining_[s]);
                 return total;
             }
-            case Key::Area: return (b.upper - b.lower) * b.size;
-            case Key::Length: return b.upper - b.lower;
+            case Key::Area: return b.area();
+            case Key::Length: return b.length();
             }
             return 0;
         };

@@ -1,6 +1,7 @@
 #include "memory/greedy_planner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <numeric>
 
@@ -14,10 +15,10 @@ std::vector<size_t> placementOrder(const std::vector<Buffer>& buffers, GreedyOrd
     std::iota(indices.begin(), indices.end(), 0);
     auto key = [&](size_t k) {
         const Buffer& b = buffers[k];
-        const int64_t length = b.upper - b.lower;
+        const int64_t length = b.length();
         switch (order) {
         case GreedyOrder::LifetimeDescending: return std::make_pair(length, b.size);
-        case GreedyOrder::AreaDescending: return std::make_pair(length * b.size, b.size);
+        case GreedyOrder::AreaDescending: return std::make_pair(b.area(), b.size);
         case GreedyOrder::SizeDescending: break;
         }
         return std::make_pair(b.size, length);
@@ -31,14 +32,23 @@ std::vector<size_t> placementOrder(const std::vector<Buffer>& buffers, GreedyOrd
     return indices;
 }
 
-// First fit in `order`; stops early (returning false) as soon as a buffer would end above `limit`.
-bool placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, int64_t limit, std::vector<int64_t>& offsets)
+enum class Placement { Complete, Overflow, Stopped };
+
+// First fit in `order`; stops early as soon as a buffer would end above `limit` (Overflow), or
+// when `limits` says so (Stopped: each buffer costs a pass over those placed, so large instances
+// take long enough for a deadline to matter).
+Placement placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, int64_t limit,
+                        std::vector<int64_t>& offsets, const SearchLimits& limits = {})
 {
     offsets.assign(buffers.size(), 0);
     // Placed buffers as (offset, end) intervals, kept sorted by offset for the gap search.
     std::vector<std::pair<int64_t, size_t>> placed;
     std::vector<std::pair<int64_t, int64_t>> blocking;
+    size_t count = 0;
     for (size_t index : placementOrder(buffers, order)) {
+        if (++count % 256 == 0 && (std::chrono::steady_clock::now() >= limits.deadline ||
+                                   (limits.cancel && limits.cancel->load())))
+            return Placement::Stopped;
         const Buffer& buffer = buffers[index];
         if (buffer.fixedOffset) {
             offsets[index] = *buffer.fixedOffset;
@@ -56,11 +66,11 @@ bool placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, int64_
             offsets[index] = candidate;
         }
         if (buffer.size > 0 && offsets[index] + buffer.size > limit)
-            return false;
+            return Placement::Overflow;
         const auto position = std::lower_bound(placed.begin(), placed.end(), std::make_pair(offsets[index], index));
         placed.insert(position, {offsets[index], index});
     }
-    return true;
+    return Placement::Complete;
 }
 
 } // namespace
@@ -76,17 +86,27 @@ bool greedyFits(const std::vector<Buffer>& buffers, int64_t capacity)
 {
     std::vector<int64_t> offsets;
     for (GreedyOrder order : {GreedyOrder::SizeDescending, GreedyOrder::AreaDescending, GreedyOrder::LifetimeDescending})
-        if (placeGreedily(buffers, order, capacity, offsets))
+        if (placeGreedily(buffers, order, capacity, offsets) == Placement::Complete)
             return true;
     return false;
 }
 
 std::vector<int64_t> bestGreedyPlan(const std::vector<Buffer>& buffers)
 {
+    return *bestGreedyPlan(buffers, SearchLimits{});
+}
+
+std::optional<std::vector<int64_t>> bestGreedyPlan(const std::vector<Buffer>& buffers, const SearchLimits& limits)
+{
     std::vector<int64_t> best;
     int64_t bestPeak = 0;
     for (GreedyOrder order : {GreedyOrder::SizeDescending, GreedyOrder::AreaDescending, GreedyOrder::LifetimeDescending}) {
-        std::vector<int64_t> offsets = greedyPlan(buffers, order);
+        std::vector<int64_t> offsets;
+        if (placeGreedily(buffers, order, std::numeric_limits<int64_t>::max(), offsets, limits) == Placement::Stopped) {
+            if (best.empty())
+                return std::nullopt;
+            break;  // the orders already complete are a plan
+        }
         const int64_t peak = planPeak(buffers, offsets);
         if (best.empty() || peak < bestPeak) {
             best = std::move(offsets);

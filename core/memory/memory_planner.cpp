@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <numeric>
 
 namespace tessera {
@@ -39,6 +40,7 @@ struct PartPlan {
     int64_t peak = 0;
     int64_t provenLow = 0; // no plan of the part has a lower peak
     bool stopped = false;
+    bool placed = true;    // false: not even a greedy placement finished in time (offsets invalid)
     uint64_t nodes = 0;
 };
 
@@ -47,9 +49,16 @@ PartPlan planPart(const std::vector<Buffer>& part, std::optional<int64_t> capaci
                   const SearchLimits& limits)
 {
     PartPlan plan;
-    plan.offsets = bestGreedyPlan(part);
-    plan.peak = planPeak(part, plan.offsets);
     plan.provenLow = maxLiveBytes(part);
+    std::optional<std::vector<int64_t>> greedy = bestGreedyPlan(part, limits);
+    if (!greedy) {
+        plan.offsets.assign(part.size(), 0);
+        plan.stopped = true;
+        plan.placed = false;
+        return plan;
+    }
+    plan.offsets = std::move(*greedy);
+    plan.peak = planPeak(part, plan.offsets);
     const auto tryCapacity = [&](int64_t target, Clock::time_point deadline) {
         SearchLimits slice = limits;
         slice.deadline = std::min(limits.deadline, deadline);
@@ -135,9 +144,9 @@ PlanResult planMemory(const std::vector<Buffer>& buffers, const PlanOptions& opt
     if (buffers.size() > kMaxBuffers)
         throw Error(std::to_string(buffers.size()) + " buffers are more than the " + std::to_string(kMaxBuffers) +
                     " one plan may hold; split the problem at steps where no buffer is live");
-    if (options.capacity && (*options.capacity < 1 || *options.capacity > kMaxBufferStep))
+    if (options.capacity && (*options.capacity < 1 || *options.capacity > kMaxCapacity))
         throw Error("capacity " + std::to_string(*options.capacity) + " is out of range; give 1 to " +
-                    std::to_string(kMaxBufferStep) + " bytes");
+                    std::to_string(kMaxCapacity) + " bytes");
     const std::vector<std::string> problems = checkBuffers(buffers);
     if (!problems.empty()) {
         constexpr size_t kShown = 20;
@@ -159,7 +168,7 @@ PlanResult planMemory(const std::vector<Buffer>& buffers, const PlanOptions& opt
     PlanResult result;
     result.lowerBound = maxLiveBytes(buffers);
     result.offsets.assign(buffers.size(), 0);
-    bool allProven = true, anyInfeasible = false;
+    bool allProven = true, anyInfeasible = false, allPlaced = true;
     const auto parts = independentParts(buffers);
     result.parts = parts.size();
     for (const std::vector<size_t>& indices : parts) {
@@ -170,6 +179,7 @@ PlanResult planMemory(const std::vector<Buffer>& buffers, const PlanOptions& opt
         for (size_t j = 0; j < indices.size(); ++j)
             result.offsets[indices[j]] = plan.offsets[j];
         result.searchNodes += plan.nodes;
+        allPlaced = allPlaced && plan.placed;
         allProven = allProven && plan.provenLow >= plan.peak;
         if (options.capacity && plan.provenLow > *options.capacity)
             anyInfeasible = true;
@@ -182,6 +192,14 @@ PlanResult planMemory(const std::vector<Buffer>& buffers, const PlanOptions& opt
         result.status = PlanStatus::Infeasible;
         result.message = "no plan fits " + std::to_string(*options.capacity) + " bytes: at least " +
                          std::to_string(std::max(result.lowerBound, *options.capacity + 1)) + " are needed";
+    } else if (!allPlaced) {
+        // Past the time limit before even the greedy placement finished: there is no plan.
+        result.status = PlanStatus::Timeout;
+        result.peak = 0;
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", options.timeoutSeconds);
+        result.message = "no plan within the " + std::string(seconds) + " s limit: placing " +
+                         std::to_string(buffers.size()) + " buffers takes longer; allow more time";
     } else if (!fits) {
         result.status = PlanStatus::Timeout;
         result.message = "no plan under " + std::to_string(*options.capacity) + " bytes found in " +
