@@ -105,8 +105,12 @@ int main(int argc, char** argv)
     Graph mobilenet = buildZooModel("mobilenet_v1", {1.0, 224, 1});
     HierarchyPlanOptions options;
     options.l2Budget = 512 * 1024 - 64 * 1024; // GAP8 L2 less a code reserve
+    // The ONNX-level estimate keeps float32 constants: MobileNet's 16.9 MB of weights need a flash
+    // larger than the board's 16 MiB (the deployed int16/int8 model fits it).
+    MemoryHierarchy hierarchy = gap8Hierarchy();
+    hierarchy.find(MemoryKind::L3Flash)->size = 64 << 20;
     HierarchyPlan plan;
-    const double planMs = bench::medianMilliseconds(5, [&] { plan = planHierarchy(mobilenet, gap8Hierarchy(), options); });
+    const double planMs = bench::medianMilliseconds(5, [&] { plan = planHierarchy(mobilenet, hierarchy, options); });
     const GraphLifetimes lifetimes = computeLifetimes(mobilenet);
     std::vector<Buffer> activations;
     for (const ActivationBuffer& buffer : activationBuffers(mobilenet, lifetimes, 4))
