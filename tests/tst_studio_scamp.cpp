@@ -316,7 +316,8 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        window.scampView()->setSettings({true, 1.0, 2});
+        // Long enough for a program under a sanitized build sharing the machine with other tests.
+        window.scampView()->setSettings({true, 5.0, 2});
         QSignalSpy finished(window.scampWorkbench(), &ScampWorkbench::searchFinished);
         QSignalSpy planShown(&window, &StudioWindow::planShown);
         window.openProject(kernelsFile("analognet2.json"));
