@@ -44,10 +44,10 @@ Placement placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, i
     // Placed buffers as (offset, end) intervals, kept sorted by offset for the gap search.
     std::vector<std::pair<int64_t, size_t>> placed;
     std::vector<std::pair<int64_t, int64_t>> blocking;
-    size_t count = 0;
+    const bool timed = limits.deadline != std::chrono::steady_clock::time_point::max() || limits.cancel;
     for (size_t index : placementOrder(buffers, order)) {
-        if (++count % 256 == 0 && (std::chrono::steady_clock::now() >= limits.deadline ||
-                                   (limits.cancel && limits.cancel->load())))
+        // Every placement scans those placed before it, so reading the clock each time costs little.
+        if (timed && (std::chrono::steady_clock::now() >= limits.deadline || (limits.cancel && limits.cancel->load())))
             return Placement::Stopped;
         const Buffer& buffer = buffers[index];
         if (buffer.fixedOffset) {
