@@ -17,12 +17,63 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 using namespace tessera::test;
 namespace fp = tessera::fixed_point;
+
+namespace {
+
+// GreenWaves' "same" padding of one dimension as its generators define it (CNN_TotalPaddingValue,
+// split PAD_BALANCED_LEFT): the total keeps ceil(dim / stride) outputs, the larger half first.
+std::pair<int, int> samePadding(int flag, int dim, int filter, int dilation, int stride)
+{
+    if (!flag)
+        return {0, 0};
+    const int span = dilation * (filter - 1) + 1, rest = dim % stride == 0 ? stride : dim % stride;
+    const int total = std::max(span - rest, 0);
+    return {total - total / 2, total / 2};
+}
+
+// Planes of w x h with zero lines above and below and zero columns left and right.
+std::vector<int16_t> zeroPadded(const std::vector<int16_t>& planes, int count, int w, int h, int top, int bottom,
+                                int left, int right)
+{
+    const int pw = w + left + right, ph = h + top + bottom;
+    std::vector<int16_t> padded(std::size_t(count) * pw * ph, 0);
+    for (int p = 0; p < count; ++p)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                padded[(std::size_t(p) * ph + y + top) * pw + x + left] = planes[(std::size_t(p) * h + y) * w + x];
+    return padded;
+}
+
+// Max pooling whose padding is skipped, by its definition: each output is the largest input its
+// window covers inside the plane (the window starts padTop lines above, padLeft columns left).
+std::vector<int16_t> maxPoolSkippingPadding(const std::vector<int16_t>& in, int feat, int w, int h, int size,
+                                            int stride, int padTop, int padLeft, int outW, int outH, bool relu)
+{
+    std::vector<int16_t> out;
+    for (int f = 0; f < feat; ++f)
+        for (int y = 0; y < outH; ++y)
+            for (int x = 0; x < outW; ++x) {
+                int best = -32768;
+                for (int ky = 0; ky < size; ++ky)
+                    for (int kx = 0; kx < size; ++kx) {
+                        const int iy = y * stride + ky - padTop, ix = x * stride + kx - padLeft;
+                        if (iy >= 0 && iy < h && ix >= 0 && ix < w)
+                            best = std::max(best, int(in[(std::size_t(f) * h + iy) * w + ix]));
+                    }
+                out.push_back(int16_t(relu ? std::max(best, 0) : best));
+            }
+    return out;
+}
+
+}  // namespace
 
 class TestGapCnnLayers : public QObject {
     Q_OBJECT
@@ -68,8 +119,7 @@ class TestGapCnnLayers : public QObject {
         const QString harness = work.filePath(QStringLiteral("harness"));
         const QStringList build =
             sanitizerFlags(cores) + m_toolchain.emulCflags +
-            QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), source, out + QStringLiteral("/GenKernels.c"),
-                        out + QStringLiteral("/GenKernelsInit.c")} +
+            QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), source, out + QStringLiteral("/GenKernels.c")} +
             m_toolchain.cnnSources + QStringList{source + QStringLiteral("/harness.c"), QStringLiteral("-o"), harness};
         const ProcessResult built = runProcess(m_toolchain.cc, build);
         if (built.exitCode != 0) {
@@ -188,7 +238,7 @@ private slots:
         const QString harness = work.filePath(QStringLiteral("harness"));
         const QStringList command =
             sanitizerFlags(cores) + m_toolchain.emulCflags +
-            QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/GenKernels.c"), out + QStringLiteral("/GenKernelsInit.c")} +
+            QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/GenKernels.c")} +
             m_toolchain.cnnSources +
             QStringList{kGapTests + QStringLiteral("/MnistLayers/harness.c"), QStringLiteral("-o"), harness};
         const ProcessResult built = runProcess(m_toolchain.cc, command);
@@ -213,7 +263,7 @@ private slots:
             const std::vector<int16_t> filter = randomValues(random, std::size_t(cout) * cin * 25, 255);
             const std::vector<int16_t> bias = randomValues(random, std::size_t(cout), 1023);
             write(name, "in", input);
-            write(name, "filter", inputFeatureMajor(filter, cout, cin, 25));
+            write(name, "filter", filter);
             write(name, "bias", bias);
             expected.push_back({name, fp::convPoolRelu(params, input, filter, bias)});
         }
@@ -296,36 +346,56 @@ private slots:
             bool depthwise = false;
         };
         using Pool = fp::ConvPoolReluParams::Pool;
+        // pad and poolPad are the generators' "same" flags; the reference gets the amounts.
         const Layer layers[] = {  // tests/gap/ConvLayers/layers.h
             {"Same3x3", 4, 8, 20, 18, 3, 1, 1, 1, Pool::None, 1, 1, 0, true},
             {"Same3x3Stride2MaxPool", 3, 6, 17, 15, 3, 1, 2, 1, Pool::Max, 2, 2, 0, false},
-            {"Pad2Dilated3x3AvgPool", 2, 5, 16, 16, 3, 2, 1, 2, Pool::Average, 2, 2, 0, true},
-            {"Same5x5", 3, 4, 12, 11, 5, 1, 1, 2, Pool::None, 1, 1, 0, false},
+            {"Pad2Dilated3x3AvgPool", 2, 5, 16, 16, 3, 2, 1, 1, Pool::Average, 2, 2, 0, true},
+            {"Same5x5", 3, 4, 12, 11, 5, 1, 1, 1, Pool::None, 1, 1, 0, false},
             {"Same3x3Wide", 16, 16, 40, 32, 3, 1, 1, 1, Pool::None, 1, 1, 0, true},
             {"Depthwise3x3", 8, 8, 24, 20, 3, 1, 1, 1, Pool::None, 1, 1, 0, true, true},
             {"Depthwise3x3Stride2", 6, 6, 25, 23, 3, 1, 2, 1, Pool::None, 1, 1, 0, false, true},
-            {"Depthwise5x5MaxPool", 4, 4, 18, 16, 5, 1, 1, 2, Pool::Max, 2, 2, 0, true, true},
+            {"Depthwise5x5MaxPool", 4, 4, 18, 16, 5, 1, 1, 1, Pool::Max, 2, 2, 0, true, true},
             {"Same3x3MaxPool3x3Pad1", 3, 6, 19, 17, 3, 1, 1, 1, Pool::Max, 3, 2, 1, true},
             {"Stride2AvgPool3x3Pad1", 4, 5, 23, 21, 3, 1, 2, 1, Pool::Average, 3, 2, 1, false},
-            {"Depthwise3x3MaxPool3x3Pad1", 5, 5, 20, 18, 3, 1, 1, 1, Pool::Max, 3, 2, 1, false, true}};
+            {"Depthwise3x3MaxPool3x3Pad1", 5, 5, 20, 18, 3, 1, 1, 1, Pool::Max, 3, 2, 1, false, true},
+            // "Same" padding with more above and left than below and right.
+            {"Same2x2", 3, 5, 14, 12, 2, 1, 1, 1, Pool::None, 1, 1, 0, false},
+            {"Same4x4Stride2Odd", 2, 4, 17, 15, 4, 1, 2, 1, Pool::None, 1, 1, 0, true},
+            {"Depthwise2x2", 4, 4, 13, 11, 2, 1, 1, 1, Pool::None, 1, 1, 0, true, true}};
         std::mt19937 random(5u + unsigned(cores));
         const QString data = work.filePath(QStringLiteral("data"));
         QDir().mkpath(data);
         std::vector<std::vector<int16_t>> expected;
         for (const Layer& layer : layers) {
+            // The reference convolves the input with its zero padding written out (any split), and
+            // pools with the same padding on every side, which the layers' pooling allows: the
+            // extra line or column below and right is never reached.
+            const auto [top, bottom] = samePadding(layer.pad, layer.height, layer.filter, layer.dilation, layer.stride);
+            const auto [left, right] = samePadding(layer.pad, layer.width, layer.filter, layer.dilation, layer.stride);
+            const int paddedW = layer.width + left + right, paddedH = layer.height + top + bottom;
+            const int span = layer.dilation * (layer.filter - 1) + 1;
+            const int convW = (paddedW - span) / layer.stride + 1, convH = (paddedH - span) / layer.stride + 1;
+            const auto [poolBefore, poolRight] = samePadding(layer.poolPad, convW, layer.poolSize, 1, layer.poolStride);
+            const auto [poolTop, poolBottom] = samePadding(layer.poolPad, convH, layer.poolSize, 1, layer.poolStride);
+            QCOMPARE(poolTop, poolBefore);
+            QCOMPARE((convW + 2 * poolBefore - layer.poolSize) / layer.poolStride,
+                     (convW + poolBefore + poolRight - layer.poolSize) / layer.poolStride);
+            QCOMPARE((convH + 2 * poolBefore - layer.poolSize) / layer.poolStride,
+                     (convH + poolBefore + poolBottom - layer.poolSize) / layer.poolStride);
             fp::ConvPoolReluParams params;
             params.inFeatures = layer.cin;
             params.outFeatures = layer.cout;
-            params.width = layer.width;
-            params.height = layer.height;
+            params.width = paddedW;
+            params.height = paddedH;
             params.filterWidth = params.filterHeight = layer.filter;
             params.dilationX = params.dilationY = layer.dilation;
             params.strideX = params.strideY = layer.stride;
-            params.pad = layer.pad;
+            params.pad = 0;
             params.pool = layer.pool;
             params.poolWidth = params.poolHeight = layer.poolSize;
             params.poolStrideX = params.poolStrideY = layer.poolStride;
-            params.poolPad = layer.poolPad;
+            params.poolPad = poolBefore;
             params.relu = layer.relu;
             params.depthwise = layer.depthwise;
             params.inQ = 12;
@@ -338,10 +408,10 @@ private slots:
             const std::vector<int16_t> bias = randomValues(random, std::size_t(layer.cout), 1023);
             const QString base = data + '/' + QLatin1String(layer.name);
             QVERIFY(writeValues(base + QStringLiteral(".in"), input));
-            QVERIFY(writeValues(base + QStringLiteral(".filter"),
-                                layer.depthwise ? filter : inputFeatureMajor(filter, layer.cout, layer.cin, taps)));
+            QVERIFY(writeValues(base + QStringLiteral(".filter"), filter));  // [Cout][Cin][F][F], as the SDK's
             QVERIFY(writeValues(base + QStringLiteral(".bias"), bias));
-            expected.push_back(fp::convPoolRelu(params, input, filter, bias));
+            expected.push_back(fp::convPoolRelu(
+                params, zeroPadded(input, layer.cin, layer.width, layer.height, top, bottom, left, right), filter, bias));
         }
         const ProcessResult ran = runProcess(harness, {data}, sanitizerEnvironment());
         QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("the harness"), {harness, data}, ran)));
@@ -402,7 +472,7 @@ private slots:
               std::tuple{QStringLiteral("AvgPool2x2"), 4, 16, 12, Pool::Average, 2, 2, 0, false},
               std::tuple{QStringLiteral("MaxPool3x3Stride2Pad1"), 3, 17, 15, Pool::Max, 3, 2, 1, false},
               std::tuple{QStringLiteral("AvgPool3x3Pad1"), 4, 10, 9, Pool::Average, 3, 1, 1, false},
-              std::tuple{QStringLiteral("MaxPool5x5Pad2Tall"), 2, 24, 70, Pool::Max, 5, 1, 2, true}}) {
+              std::tuple{QStringLiteral("MaxPool5x5Pad2Tall"), 2, 24, 70, Pool::Max, 5, 1, 2, true}}) {  // "same"
             const std::vector<int16_t> input = randomValues(random, std::size_t(feat) * w * h, 30000);
             write(name, "in", input);
             fp::PoolReluParams params;
@@ -415,6 +485,14 @@ private slots:
             params.pad = pad;
             params.relu = relu;
             expected.push_back({name, fp::poolRelu(params, input)});
+        }
+        {
+            // The generator's "same" flag on 2x2 windows of stride 1: one padding line above and
+            // one column left, none below or right.
+            const std::vector<int16_t> input = randomValues(random, std::size_t(3) * 11 * 9, 30000);
+            write(QStringLiteral("MaxPool2x2Same"), "in", input);
+            expected.push_back({QStringLiteral("MaxPool2x2Same"), maxPoolSkippingPadding(input, 3, 11, 9, 2, 1, 1, 1,
+                                                                                          11, 9, false)});
         }
         for (const auto& [name, feat, w, h] : {std::tuple{QStringLiteral("GlobalAvg"), 12, 14, 13},
                                               std::tuple{QStringLiteral("GlobalAvgLarge"), 3, 60, 50}}) {

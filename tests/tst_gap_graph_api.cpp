@@ -8,6 +8,7 @@
 #include "gap/model_api/model_registry.h"
 #include "gap_toolchain.h"
 #include "tiler/code_generator.h"
+#include "tiler/constant_image.h"
 #include "tiler/model_check.h"
 
 #include "child_process.h"
@@ -278,6 +279,20 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: AT_SetGraphCtrl(AT_GRAPH_PREF_L3_EXEC): value 7 is AT_MEM_L3_HFLASH, not an L3 Ram"},
         {"C name given as a number", [] { AT_SetGraphCtrl(AT_GRAPH_MONITOR_CVAR_NAME, AT_OPT_VAL(1)); },
          "error: AT_SetGraphCtrl(AT_GRAPH_MONITOR_CVAR_NAME): value 1 is a number; this option takes a name"},
+        // ConvPad and PoolPad are flags in GreenWaves' generators; an amount is refused, not misread.
+        {"ConvPad given as an amount",
+         [] {
+             LoadCNNLibrary();
+             CNN_ConvolutionPoolReLU("Conv", 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, 4, 4, 16, 16, KOP_CONV, 5, 5, 1,
+                                     1, 1, 1, 2, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_NONE);
+         },
+         "Conv: ConvPad is 2; it is a flag, as in GreenWaves' generators: 0 no padding, 1 \"same\" zero padding"},
+        {"PoolPad given as an amount",
+         [] {
+             LoadCNNLibrary();
+             CNN_PoolReLU("Pool", 0, 2, 2, 12, 12, 1, 1, 4, 16, 16, KOP_MAXPOOL, 5, 5, 1, 1, 1, 1, 2, KOP_NONE);
+         },
+         "Pool: PoolPad is 2; it is a flag"},
     };
     return rows;
 }
@@ -328,8 +343,7 @@ private slots:
         QCOMPARE(model.options.libKernelHeaders, (std::vector<std::string>{"CNN_BasicKernels.h", "MnistKernels.h"}));
         QCOMPARE(model.options.kernelsSource, std::string("MnistKernels.c"));
         QCOMPARE(model.options.kernelsHeader, std::string("MnistKernels.h"));
-        QCOMPARE(model.options.initSource, std::string("MnistKernelsInit.c"));
-        QCOMPARE(model.options.initHeader, std::string("MnistKernelsInit.h"));
+        QVERIFY(model.options.initSource.empty() && model.options.initHeader.empty());
     }
 
     void mnistModelBuildsTheGraph()
@@ -358,7 +372,7 @@ private slots:
             QVERIFY(constant.home == Location::L3HyperFlash && constant.execution == Location::Undefined);
             QVERIFY(constant.hasConstant);
             QCOMPARE(constant.constant.file, "model/" + std::string(constants[i]) + ".tensor");
-            QVERIFY(constant.constant.floatValues && constant.constant.binary);
+            QVERIFY(!constant.constant.floatValues && constant.constant.binary);  // format 1: fixed point
             QCOMPARE(constant.constant.bits, 16);
             QCOMPARE(constant.constant.fractionalBits, 0);
         }
@@ -407,6 +421,42 @@ private slots:
         QVERIFY(gap::unfinishedBuildProblems().empty());
     }
 
+    // ConstInfo's Format is the SDK's: 0 = floating-point values converted with Fract, 1 = values
+    // already in the container's fixed-point format (NNTool writes these). Both files below hold
+    // the same int16 constant, 0.5 and -0.25 in Q14.
+    void constInfoFormatIsTheSdks()
+    {
+        QTemporaryDir work;
+        const std::string floats = work.filePath(QStringLiteral("w_float.tensor")).toStdString();
+        const std::string fixed = work.filePath(QStringLiteral("w_fixed.tensor")).toStdString();
+        const float floatValues[] = {0.5f, -0.25f};
+        const int16_t fixedValues[] = {8192, -4096};
+        FILE* file = std::fopen(floats.c_str(), "wb");
+        QVERIFY(file && std::fwrite(floatValues, sizeof floatValues, 1, file) == 1 && std::fclose(file) == 0);
+        file = std::fopen(fixed.c_str(), "wb");
+        QVERIFY(file && std::fwrite(fixedValues, sizeof fixedValues, 1, file) == 1 && std::fclose(file) == 0);
+
+        const auto load = [](const ConstInit_T* info) {
+            tiler::GraphArgument argument;
+            argument.carg.name = "W";
+            argument.hasConstant = true;
+            argument.constant = info->value;
+            tiler::GraphModel graph;
+            graph.name = "G";
+            tiler::GraphTensor tensor;
+            tensor.name = "W";
+            tensor.argument = &argument;
+            tensor.bytes = 4;
+            return tiler::loadConstant(graph, tensor);
+        };
+        const std::vector<uint8_t> expected = {0x00, 0x20, 0x00, 0xF0};
+        QVERIFY(load(ConstInfo(floats.c_str(), 0, 1, 16, 14)) == expected);
+        QVERIFY(load(ConstInfo(fixed.c_str(), 1, 1, 16, 14)) == expected);
+        // Read the other way round, neither file holds two values: the flag is not ignored.
+        QVERIFY_THROWS_EXCEPTION(ModelError, load(ConstInfo(fixed.c_str(), 0, 1, 16, 14)));   // 4 bytes: one float
+        QVERIFY_THROWS_EXCEPTION(ModelError, load(ConstInfo(floats.c_str(), 1, 1, 16, 14)));  // 8 bytes: four int16
+    }
+
     void graphControlsKeepTheirValues()
     {
         AT_SetGraphCtrl(AT_GRAPH_MONITOR_CYCLES, AT_OPT_ON);
@@ -450,10 +500,10 @@ private slots:
         const tiler::GenerationOptions& options = gap::currentModel().options;
         SetGeneratedFilesNames("out/Net.v2/Kernels", "NetKernels.hpp");
         QCOMPARE(options.kernelsSource, std::string("out/Net.v2/Kernels"));
-        QCOMPARE(options.initSource, std::string("out/Net.v2/KernelsInit"));
-        QCOMPARE(options.initHeader, std::string("NetKernelsInit.hpp"));
-        SetGeneratedFilesNames("A.c", nullptr);  // NULL keeps the header and its init name
-        QCOMPARE(options.initSource, std::string("AInit.c"));
+        QCOMPARE(options.kernelsHeader, std::string("NetKernels.hpp"));
+        QVERIFY(options.initSource.empty() && options.initHeader.empty());  // two names: no init files
+        SetGeneratedFilesNames("A.c", nullptr);  // NULL keeps the header
+        QCOMPARE(options.kernelsSource, std::string("A.c"));
         QCOMPARE(options.kernelsHeader, std::string("NetKernels.hpp"));
         SetGeneratedFilesNames("I.c", "I.h", "K.c", "K.h");
         QCOMPARE(options.initSource, std::string("I.c"));

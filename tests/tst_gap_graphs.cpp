@@ -576,8 +576,7 @@ private:
             sanitizerFlags(cores) + m_toolchain.emulCflags +
             QStringList{QStringLiteral("-DGRAPH_HEADER=\"%1Kernels.h\"").arg(stem), QStringLiteral("-DGRAPH=%1").arg(name),
                         QStringLiteral("-DINPUT_COUNT=%1").arg(inputCount), QStringLiteral("-DOUTPUT_COUNT=%1").arg(outputCount),
-                        QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem),
-                        out + QStringLiteral("/%1KernelsInit.c").arg(stem)} +
+                        QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem)} +
             m_toolchain.cnnSources + QStringList{kGapTests + QStringLiteral("/graph_harness.c"), QStringLiteral("-o"), harness};
         const ProcessResult built = runProcess(m_toolchain.cc, build);
         if (built.exitCode != 0)
@@ -639,7 +638,8 @@ private:
             {"Step1Weights", &graph.w1}, {"Step1Biases", &graph.b1}, {"Step2Weights", &graph.w2},
             {"Step2Biases", &graph.b2},  {"Step3Weights", &graph.w3}, {"Step3Biases", &graph.b3}};
         for (const auto& [name, values] : tensors)
-            if (!writeFloatTensor(graph.work.filePath(QStringLiteral("model/%1.tensor").arg(name)), *values))
+            // ConstInfo(file, 1, 1, 16, 0): fixed-point int16 files, as the SDK's Mnist example ships them.
+            if (!writeValues(graph.work.filePath(QStringLiteral("model/%1.tensor").arg(name)), *values))
                 return false;
         const std::vector<int16_t> input = randomValues(random, 28 * 28, 2047);
         if (!writeValues(graph.work.filePath(QStringLiteral("input.bin")), input))
@@ -675,8 +675,7 @@ private:
         const QStringList build =
             sanitizerFlags(cores) + QStringList{QStringLiteral("-DWARM_MODE=%1").arg(warmMode)} + defines +
             m_toolchain.emulCflags +
-            QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c"),
-                        out + QStringLiteral("/MnistKernelsInit.c")} +
+            QStringList{QStringLiteral("-I"), out, out + QStringLiteral("/MnistKernels.c")} +
             m_toolchain.cnnSources +
             QStringList{kGapTests + program, QStringLiteral("-o"), harness};
         const ProcessResult built = runProcess(m_toolchain.cc, build);
@@ -694,8 +693,7 @@ private:
                                  QStringLiteral("-I"), kGapTests + QStringLiteral("/pmsis_stub"),
                                  QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/runtime"),
                                  QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels"),
-                                 QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem),
-                                 out + QStringLiteral("/%1KernelsInit.c").arg(stem)};
+                                 QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem)};
         const ProcessResult targetBuild = runProcess(m_toolchain.cc, target);
         if (targetBuild.exitCode != 0)
             qWarning("%s", qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_toolchain.cc} + target, targetBuild)));

@@ -343,6 +343,11 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: KernelIterationOrder: dimension 5 is not KER_DIM2, KER_DIM3 or KER_DIM4"},
         {"GenTilingError", [] { GenTilingError("FFT2D: %s, Incorrect Dim: %d", "Fft", 12); },
          "error: FFT2D: Fft, Incorrect Dim: 12\n"},
+        {"inline mode out of range", [] { SetInlineMode(InlineModeT(7)); },
+         "SetInlineMode: mode 7 is not NEVER_INLINE (0), ALWAYS_INLINE (1) or SINGLE_INLINE (2)"},
+        {"kernel option both on and off",
+         [] { SetKernelOpts(KER_OPT_BUFFER_PROMOTE, KER_OPT_BUFFER_PROMOTE); },
+         "SetKernelOpts: options 0x1 are turned both on and off"},
     };
     return rows;
 }
@@ -573,7 +578,7 @@ private slots:
         QCOMPARE(options.stdTypesHeader, std::string("KernelLibStdTypes.h"));
         QCOMPARE(options.libKernelHeaders, (std::vector<std::string>{"MatAddBasicKernels.h", "FftBasicKernels.h"}));
         QCOMPARE(options.initSource, std::string("MyInit.c"));
-        QCOMPARE(options.initHeader, std::string("GenKernelsInit.h"));
+        QVERIFY(options.initHeader.empty());  // NULL: none
         QCOMPARE(options.kernelsSource, std::string("MyKernels.c"));
         QCOMPARE(options.l1Symbol, std::string("L1_Mem"));
         QCOMPARE(options.l2Symbol, std::string("L2_Memory"));
@@ -587,6 +592,18 @@ private slots:
         QCOMPARE(options.stdTypesHeader, std::string("MyTypes.h"));
         QVERIFY(options.libKernelHeaders.empty());
         QCOMPARE(std::string(AppendNames("Fft", "Vertical")), std::string("Fft_Vertical"));
+
+        SetSymbolNames("Net_L1_Memory", "Net_L2_Memory");  // the SDK's two-name form
+        QCOMPARE(options.l1Symbol, std::string("Net_L1_Memory"));
+        QCOMPARE(options.l2Symbol, std::string("Net_L2_Memory"));
+        QCOMPARE(options.kernelDescrArgSymbol, std::string("Args"));
+
+        // The guide-era calls GreenWaves' model programs open with.
+        SetInlineMode(ALWAYS_INLINE);
+        SetKernelOpts(KER_OPT_NONE, KER_OPT_BUFFER_PROMOTE);
+        QVERIFY(!options.promoteBuffers && options.promotePartialBuffers);
+        SetKernelOpts(KernelOptimizationT(KER_OPT_BUFFER_PROMOTE | KER_OPT_KEEP_GROUP), KER_OPT_PARTIAL_BUFFER_PROMOTE);
+        QVERIFY(options.promoteBuffers && !options.promotePartialBuffers);
     }
 
     void commandLineOptions()

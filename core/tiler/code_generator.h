@@ -1,5 +1,5 @@
 // Tiles every user kernel of a model and writes the generated C files: user kernels and groups
-// (GenKernels.c/.h), the L1/L2 symbols (GenKernelsInit.c/.h), and a machine-readable record of
+// with the L1/L2 symbols they use (GenKernels.c/.h), and a machine-readable record of
 // the tiling decisions and predicted DMA traffic (<kernels source stem>.tiling.json).
 #pragma once
 

@@ -69,25 +69,9 @@ std::int64_t toFixed(double value, const ConstantSource& source)
     return std::int64_t(std::min(high, std::max(low, rounded)));
 }
 
-// The kernel argument a graph symbol is bound to (for its layout), or nullptr.
-const KernelArgument* boundArgument(const KernelModel& model, const GraphModel& graph, const std::string& symbol)
-{
-    for (const GraphNode& node : graph.nodes) {
-        const UserKernel* kernel = model.findUserKernel(node.kernel);
-        if (!kernel)
-            continue;
-        for (std::size_t i = 0; i < node.bindings.size() && i < kernel->cargs.size(); ++i)
-            if (node.bindings[i].symbol == symbol)
-                for (const KernelArgument& arg : kernel->args)
-                    if (arg.cArgName == kernel->cargs[i].name)
-                        return &arg;
-    }
-    return nullptr;
-}
-
 }  // namespace
 
-std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphModel& graph, const GraphTensor& tensor)
+std::vector<std::uint8_t> loadConstant(const GraphModel& graph, const GraphTensor& tensor)
 {
     const GraphArgument& argument = *tensor.argument;
     const ConstantSource& source = argument.constant;
@@ -107,31 +91,16 @@ std::vector<std::uint8_t> loadConstant(const KernelModel& model, const GraphMode
     } catch (const ModelError& problem) {
         throw ModelError(where + problem.what());
     }
-    // Files are [outer][inner][rest]; some kernels read [inner][outer][rest].
-    std::vector<std::size_t> order(count);
-    for (std::size_t i = 0; i < count; ++i)
-        order[i] = i;
-    if (const KernelArgument* arg = boundArgument(model, graph, tensor.name); arg && arg->constantOuter > 0) {
-        const std::size_t outer = arg->constantOuter, inner = arg->constantInner;
-        const std::size_t rest = outer != 0 && inner != 0 ? count / (outer * inner) : 0;
-        if (rest == 0 || outer * inner * rest != count)
-            throw ModelError(where + std::to_string(count) + " values do not split into " + std::to_string(outer) +
-                             " x " + std::to_string(inner) + " blocks");
-        for (std::size_t o = 0; o < outer; ++o)
-            for (std::size_t i = 0; i < inner; ++i)
-                for (std::size_t r = 0; r < rest; ++r)
-                    order[(i * outer + o) * rest + r] = (o * inner + i) * rest + r;
-    }
     std::vector<std::uint8_t> bytes(tensor.bytes);
     for (std::size_t k = 0; k < count; ++k) {
-        const std::int64_t value = toFixed(values[order[k]], source);
+        const std::int64_t value = toFixed(values[k], source);
         for (std::size_t b = 0; b < itemBytes; ++b)
             bytes[k * itemBytes + b] = std::uint8_t((std::uint64_t(value) >> (8 * b)) & 0xFF);
     }
     return bytes;
 }
 
-std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const GraphModel& graph,
+std::vector<std::uint8_t> buildConstantImage(const GraphModel& graph,
                                              const GraphAllocation& allocation, bool privilegedFlash)
 {
     std::vector<std::uint8_t> image(privilegedFlash ? allocation.privilegedFlashBytes : allocation.flashBytes, 0);
@@ -141,7 +110,7 @@ std::vector<std::uint8_t> buildConstantImage(const KernelModel& model, const Gra
             continue;
         if (tensor.privilegedFlash != privilegedFlash)
             continue;
-        const std::vector<std::uint8_t> bytes = loadConstant(model, graph, tensor);
+        const std::vector<std::uint8_t> bytes = loadConstant(graph, tensor);
         std::copy(bytes.begin(), bytes.end(), image.begin() + std::ptrdiff_t(tensor.flashOffset));
     }
     return image;

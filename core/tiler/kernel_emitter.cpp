@@ -90,6 +90,8 @@ private:
     // The opening of an L3 <-> L2 copy macro call for the argument ("AT_L3_COPY(AT_L3_DEFAULT_DEVICE, "),
     // and the wait for its event.
     std::string l3CopyCall(const ArgTiling& arg, bool twoD) const;
+    // Bytes between two lines of one plane of an interleaved argument in its home memory.
+    std::uint64_t interleavedLineStride(const ArgTiling& arg) const { return arg.planeStride * arg.planeCount; }
     std::string l3Wait(const ArgTiling& arg, const std::string& event) const;
     void copyStaged(const ArgTiling& arg, const std::string& prefix, const std::string& l2buffer,
                     const std::string& l1buffer, bool in, const std::string& event);
@@ -211,7 +213,12 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
     const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
     const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
-    if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+    if (model.interleavedPlanes && arg.planeCount > 1) {
+        // The plane's lines, every plane's line apart in the home memory.
+        code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
+                   ");");
+    } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
         // One tile from each plane of the chunk: lines of one tile, a plane apart.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
@@ -304,7 +311,11 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l2Buffer(arg, l2buffer);
     const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
     const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
-    if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+    if (model.interleavedPlanes && arg.planeCount > 1) {
+        code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
+                   ");");
+    } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
         // One tile from each plane of the chunk, a plane apart in L3, back to back in staging.
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");

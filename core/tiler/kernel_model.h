@@ -109,11 +109,11 @@ struct KernelArgument {
     unsigned preferredTileSize = 0;  // tile size (lines or columns) a multiple of this when non-zero
     std::string cArgName;            // the user kernel C argument holding its home address, or empty
     unsigned nextPlaneUpdate = 0;    // planes to step per plane index (0: one)
-    // A constant bound here is read from files laid out [outer][inner][rest] but stored
-    // [inner][outer][rest] (0: as in the file). CNN convolution filters use it: files hold
-    // [OutFeat][InFeat][Fy][Fx], the kernel reads the filters of one input feature together.
-    unsigned constantOuter = 0;
-    unsigned constantInner = 0;
+    // A 3-D argument whose planes interleave line by line in its home memory: line l of plane p is
+    // at (l * planeCount + p) * lineBytes. CNN convolution filters are homed [OutFeat][InFeat][Fy][Fx]
+    // and read one input feature (plane) at a time, its OutFeat lines of Fy * Fx gathered by a 2-D
+    // copy. Such an argument is streamed one plane per chunk, never promoted whole.
+    bool interleavedPlanes = false;
     // Zero lines before and after the argument in its tiled (horizontal) dimension that are not in
     // its home memory: the tiles see them (a padded convolution input), the DMA moves only real lines.
     unsigned padBefore = 0;
@@ -186,8 +186,10 @@ struct GenerationOptions {
     bool l2SizeOverridden = false;  // likewise --l2
     std::string stdTypesHeader = "KernelLibStdTypes.h";
     std::vector<std::string> libKernelHeaders;
-    std::string initSource = "GenKernelsInit.c";
-    std::string initHeader = "GenKernelsInit.h";
+    // Argument-initialisation files, written only when the model names them (the four-name
+    // SetGeneratedFilesNames); they hold nothing the kernels need.
+    std::string initSource;
+    std::string initHeader;
     std::string kernelsSource = "GenKernels.c";
     std::string kernelsHeader = "GenKernels.h";
     std::string l1Symbol = "L1_Memory";
@@ -290,7 +292,7 @@ struct ConstantSource {
     std::string file;
     // The values themselves, when the model is built inside Tessera: the file is then not read.
     std::shared_ptr<const std::vector<double>> values;
-    bool floatValues = false;  // Format 1: the file holds float32 values to convert; 0: fixed point
+    bool floatValues = false;  // Format 0: the file holds float32 values to convert; 1: fixed point
     bool binary = true;        // a raw binary file (else text, one value per line)
     int bits = 16;             // stored item size in bits
     int fractionalBits = 0;    // Q format for converted float values

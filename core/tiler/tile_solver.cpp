@@ -115,6 +115,13 @@ std::string Solver::prepare()
         tiling.crossExtent = horizontal ? arg.width : arg.height;
         tiling.planeBytes = std::uint64_t(arg.width) * arg.height * arg.itemSize;
         tiling.planeStride = tiling.planeBytes * std::max(1u, arg.nextPlaneUpdate);
+        if (arg.interleavedPlanes) {
+            // Plane p starts at line p of the home memory; its lines are planeCount lines apart.
+            if (!arg.has(ArgFlag::ThreeD) || arg.has(ArgFlag::Tiled) || arg.has(ArgFlag::Out) || arg.nextPlaneUpdate > 1)
+                return "user kernel " + kernel_.name + ": argument " + arg.name +
+                       " has interleaved planes; only untiled 3-D inputs can be interleaved";
+            tiling.planeStride = std::uint64_t(arg.width) * arg.itemSize;
+        }
         if (arg.constraints & ArgConstraint::OnePreferredTile)
             onePreferredTile_ = true;
         if (isScratch(arg)) {
@@ -454,12 +461,13 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
         // Padded arguments are streamed one plane at a time: their copies skip the padding lines.
+        // Interleaved planes are gathered one plane at a time into the layout the kernel reads.
         if (promotions_.whole && arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes &&
-            !tiling.padded())
+            !tiling.padded() && !arg.interleavedPlanes)
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
         if (promotions_.acrossInputPlanes && tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles &&
-            !tiling.padded() && !arg.planePerInput)
+            !tiling.padded() && !arg.planePerInput && !arg.interleavedPlanes)
             modes.push_back(Across);
         if (modes.size() > 1)
             choices.push_back({i, modes});

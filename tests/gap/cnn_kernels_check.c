@@ -220,7 +220,8 @@ static void check_norm_pool_relu_xy(unsigned W, unsigned H, unsigned Feat, int N
     Arg.Sx = Spx;
     Arg.Sy = Spy;
     Arg.ReLU = (unsigned) ReLU;
-    Arg.Pad = Pad;
+    Arg.PadL = Pad;
+    Arg.PadT = Pad;
     Arg.TileOffset = 0;
     Arg.PlaneH = H;
     AT_FORK(gap_ncore(), KerNormPoolReLU, &Arg);
@@ -543,7 +544,8 @@ static void check_layer(const LayerCase *L)
         PoolArg.Fx = PoolArg.Fy = (unsigned) L->Fp;
         PoolArg.Sx = PoolArg.Sy = (unsigned) L->Sp;
         PoolArg.ReLU = (unsigned) L->ReLU;
-        PoolArg.Pad = 0;
+        PoolArg.PadL = 0;
+        PoolArg.PadT = 0;
         PoolArg.TileOffset = 0;
         PoolArg.PlaneH = (unsigned) Hc;
         AT_FORK(gap_ncore(), KerNormPoolReLU, &PoolArg);

@@ -268,7 +268,8 @@ static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int Pool
     Arg.Sx = Spx;
     Arg.Sy = Spy;
     Arg.ReLU = (unsigned) ReLU;
-    Arg.Pad = Pad;
+    Arg.PadL = Pad;
+    Arg.PadT = Pad;
     Arg.TileOffset = 0;
     Arg.PlaneH = H;
     AT_FORK(gap_ncore(), KerScalePoolAct_SQ8, &Arg);
@@ -371,7 +372,8 @@ static void check_pool_act(unsigned W, unsigned H, unsigned Feat, int PoolOper, 
     Arg.In = In;
     Arg.W = W;
     Arg.H = Ht;
-    Arg.Pad = Pad;
+    Arg.PadL = Pad;
+    Arg.PadT = Pad;
     Arg.TileOffset = 0;
     Arg.PlaneH = H;
     Arg.Feat = Feat;
@@ -689,7 +691,8 @@ static void check_layer(const LayerCase *L)
         PoolArg.Fx = PoolArg.Fy = (unsigned) L->Fp;
         PoolArg.Sx = PoolArg.Sy = (unsigned) L->Sp;
         PoolArg.ReLU = (unsigned) L->ReLU;
-        PoolArg.Pad = 0;
+        PoolArg.PadL = 0;
+        PoolArg.PadT = 0;
         PoolArg.TileOffset = 0;
         PoolArg.PlaneH = (unsigned) Hc;
         AT_FORK(gap_ncore(), KerScalePoolAct_SQ8, &PoolArg);

@@ -42,16 +42,6 @@ inline std::vector<int16_t> randomValues(std::mt19937& random, std::size_t count
     return values;
 }
 
-// Integer-valued float32 tensor files, as ConstInfo(file, 1 (float), 1 (binary), 16, 0) reads them.
-inline bool writeFloatTensor(const QString& path, const std::vector<int16_t>& values)
-{
-    std::vector<float> floats(values.begin(), values.end());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) &&
-           file.write(reinterpret_cast<const char*>(floats.data()), qint64(floats.size() * sizeof(float))) ==
-               qint64(floats.size() * sizeof(float));
-}
-
 inline bool writeValues(const QString& path, const std::vector<int16_t>& values)
 {
     QFile file(path);
@@ -68,17 +58,6 @@ inline std::vector<int16_t> readValues(const QString& path, std::size_t count)
         file.read(reinterpret_cast<char*>(values.data()), qint64(count * sizeof(int16_t))) != qint64(count * sizeof(int16_t)))
         return {};
     return values;
-}
-
-// [Cout][Cin][k] (the reference's layout) to [Cin][Cout][k] (what the generated layers read).
-inline std::vector<int16_t> inputFeatureMajor(const std::vector<int16_t>& filter, int cout, int cin, int taps)
-{
-    std::vector<int16_t> reordered(filter.size());
-    for (int co = 0; co < cout; ++co)
-        for (int ci = 0; ci < cin; ++ci)
-            for (int k = 0; k < taps; ++k)
-                reordered[(std::size_t(ci) * cout + co) * taps + k] = filter[(std::size_t(co) * cin + ci) * taps + k];
-    return reordered;
 }
 
 // The MNIST layers as the guide's model declares them (tests/gap/MnistLayers/Model.c).
@@ -101,7 +80,7 @@ inline fixed_point::ConvPoolReluParams mnistConv(int inFeatures, int outFeatures
 }
 
 
-// Int16 values written as float32 values v / 2^14, as ConstInfo(file, 1 (float), 1 (binary), 16, 14)
+// Int16 values written as float32 values v / 2^14, as ConstInfo(file, 0 (float), 1 (binary), 16, 14)
 // reads and converts back to exactly v.
 inline bool writeQ14FloatTensor(const QString& path, const std::vector<int16_t>& values)
 {

@@ -59,9 +59,9 @@ void KerConv32(KerConv32_Arg_T *Arg);
 /* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int16 outputs:
  * v = clip16(roundnorm(acc, Norm)), then pooling (PoolOper: CNN_POOL_*, window Fx x Fy, stride
  * Sx, Sy; for CNN_POOL_NONE Wo = W, Ho = H), then ReLU when ReLU is non-zero (ReLU > 1: capped at ReLU).
- * Pooling padding as in KerPoolReLU: the tile's first line is line TileOffset - Pad of the plane of
- * PlaneH real lines (the tile's lines outside it are never read), the windows start Pad columns
- * left of the tile, and only positions inside the plane count (Pad = 0, TileOffset = 0,
+ * Pooling padding as in KerPoolReLU: the tile's first line is line TileOffset - PadT of the plane of
+ * PlaneH real lines (the tile's lines outside it are never read), the windows start PadL columns
+ * left of the tile, and only positions inside the plane count (PadL = PadT = 0, TileOffset = 0,
  * PlaneH = H: no padding). */
 typedef struct {
     int * __restrict__ In;
@@ -78,7 +78,8 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
-    unsigned int Pad;
+    unsigned int PadL;  /* padding columns left of the plane */
+    unsigned int PadT;  /* padding lines above the plane */
     unsigned int TileOffset;
     unsigned int PlaneH;
 } KerNormPoolReLU_Arg_T;
@@ -102,9 +103,9 @@ void KerLinear(KerLinear_Arg_T *Arg);
 
 /* Pooling alone on Feat planes of W x H int16 values to Wo x Ho (PoolOper CNN_POOL_MAX / _AVG,
  * window Fx x Fy, stride Sx, Sy; CNN_POOL_NONE copies), then ReLU when ReLU is non-zero (ReLU > 1:
- * capped at ReLU). The format does not change. With Pad, the tile's first line is line
- * TileOffset - Pad of the plane (lines before it and from PlaneH on are padding) and the windows
- * start Pad columns left of the tile; window positions outside the plane are skipped (the average
+ * capped at ReLU). The format does not change. With padding, the tile's first line is line
+ * TileOffset - PadT of the plane (lines before it and from PlaneH on are padding) and the windows
+ * start PadL columns left of the tile; window positions outside the plane are skipped (the average
  * divides by the values met). */
 typedef struct {
     short int * __restrict__ In;
@@ -120,7 +121,8 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
-    unsigned int Pad;
+    unsigned int PadL;  /* padding columns left of the plane */
+    unsigned int PadT;  /* padding lines above the plane */
     unsigned int TileOffset;
     unsigned int PlaneH;
 } KerPoolReLU_Arg_T;

@@ -87,7 +87,7 @@ void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
     unsigned int Sx = Arg->Sx, Sy = Arg->Sy;
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
-    const PoolPlane P = pool_plane(Arg->Pad, Arg->TileOffset, Arg->PlaneH, W, H, Oper == CNN_POOL_NONE);
+    const PoolPlane P = pool_plane(Arg->PadL, Arg->PadT, Arg->TileOffset, Arg->PlaneH, W, H, Oper == CNN_POOL_NONE);
 
     if (Oper == CNN_POOL_NONE) /* Wo = W, Ho = H */
         Fx = Fy = Sx = Sy = 1;
@@ -108,7 +108,7 @@ void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
                     if (u > v)
                         v = u;
                 }
-            /* The average divides by the positions inside the plane (at least one: Pad < window). */
+            /* The average divides by the positions inside the plane (at least one: padding < window). */
             if (Oper == CNN_POOL_AVG)
                 v = (int32_t) ndiv(Sum, (int64_t) ((Ky1 - Ky0) * (Kx1 - Kx0)));
             Row[x] = (signed char) apply_relu(v, ReLU);
@@ -151,7 +151,7 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
     unsigned int ReLU = Arg->ReLU;
     unsigned int First, Last;
     /* Padding: see pool_window. A 1 x 1 copy has none. */
-    const PoolPlane P = pool_plane(Arg->Pad, Arg->TileOffset, Arg->PlaneH, W, H, Oper == CNN_POOL_NONE);
+    const PoolPlane P = pool_plane(Arg->PadL, Arg->PadT, Arg->TileOffset, Arg->PlaneH, W, H, Oper == CNN_POOL_NONE);
 
     if (Oper == CNN_POOL_NONE)
         Fx = Fy = Sx = Sy = 1;

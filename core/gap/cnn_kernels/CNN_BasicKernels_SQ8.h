@@ -50,7 +50,7 @@ void KerConv_SQ8(KerConv_SQ8_Arg_T *Arg);
 
 /* From Feat planes of W x H int32 accumulators to Feat planes of Wo x Ho int8 outputs:
  * v = requant(acc, Scale[f], ScaleN[f]), then pooling (as KerNormPoolReLU: CNN_POOL_*, window
- * Fx x Fy, stride Sx, Sy, padding Pad with the tile at TileOffset in a plane of PlaneH lines;
+ * Fx x Fy, stride Sx, Sy, padding PadL / PadT with the tile at TileOffset in a plane of PlaneH lines;
  * average = ndiv(sum, positions inside the plane)), then ReLU. */
 typedef struct {
     int * __restrict__ In;
@@ -68,7 +68,8 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
-    unsigned int Pad;
+    unsigned int PadL;  /* padding columns left of the plane */
+    unsigned int PadT;  /* padding lines above the plane */
     unsigned int TileOffset;
     unsigned int PlaneH;
 } KerScalePoolAct_SQ8_Arg_T;
@@ -106,7 +107,8 @@ typedef struct {
     unsigned int Sx;
     unsigned int Sy;
     unsigned int ReLU;
-    unsigned int Pad;
+    unsigned int PadL;  /* padding columns left of the plane */
+    unsigned int PadT;  /* padding lines above the plane */
     unsigned int TileOffset;
     unsigned int PlaneH;
 } KerPoolAct_SQ8_Arg_T;

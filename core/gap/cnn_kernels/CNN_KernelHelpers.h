@@ -72,14 +72,14 @@ typedef struct {
     int Top, PlaneH, W, Pad;
 } PoolPlane;
 
-/* The plane of a pooling tile from the kernel's Pad, TileOffset and PlaneH; a copy (CNN_POOL_NONE,
- * 1 x 1 windows) has no padding and its tile is the plane. */
-static inline PoolPlane pool_plane(unsigned int Pad, unsigned int TileOffset, unsigned int PlaneH, unsigned int W,
-                                   unsigned int H, int Copy)
+/* The plane of a pooling tile from the kernel's PadL, PadT, TileOffset and PlaneH; a copy
+ * (CNN_POOL_NONE, 1 x 1 windows) has no padding and its tile is the plane. */
+static inline PoolPlane pool_plane(unsigned int PadL, unsigned int PadT, unsigned int TileOffset, unsigned int PlaneH,
+                                   unsigned int W, unsigned int H, int Copy)
 {
     PoolPlane P;
-    P.Pad = Copy ? 0 : (int) Pad;
-    P.Top = Copy ? 0 : (int) TileOffset - (int) Pad;
+    P.Pad = Copy ? 0 : (int) PadL;
+    P.Top = Copy ? 0 : (int) TileOffset - (int) PadT;
     P.PlaneH = Copy ? (int) H : (int) PlaneH;
     P.W = (int) W;
     return P;

@@ -1,6 +1,7 @@
 #include "gap/compile/gap_graph_builder.h"
 
 #include "CNN_Generators.h"
+#include "gap/model_api/cnn_layers.h"
 #include "gap/model_api/model_registry.h"
 #include "base/error.h"
 #include "tiler/code_generator.h"
@@ -32,6 +33,49 @@ KernelOper_T reluOperation(bool relu, bool relu6 = false)
     return relu6 ? KOP_RELUN : relu ? KOP_RELU : KOP_NONE;
 }
 
+// The generators' shapes of the lowered layers: ONNX pads every side alike.
+ConvLayerShape convShape(const fixed_point::ConvPoolReluParams& c)
+{
+    const bool pooled = c.pool != fixed_point::ConvPoolReluParams::Pool::None;
+    ConvLayerShape shape;
+    shape.inFeat = c.inFeatures;
+    shape.outFeat = c.outFeatures;
+    shape.width = c.width;
+    shape.height = c.height;
+    shape.convOper = c.depthwise ? KOP_CONV_DW : KOP_CONV;
+    shape.fcx = c.filterWidth;
+    shape.fcy = c.filterHeight;
+    shape.dcx = c.dilationX;
+    shape.dcy = c.dilationY;
+    shape.scx = c.strideX;
+    shape.scy = c.strideY;
+    shape.convPad = Padding::uniform(c.pad);
+    shape.poolOper = poolOperation(c.pool);
+    if (pooled) {
+        shape.fpx = c.poolWidth;
+        shape.fpy = c.poolHeight;
+        shape.spx = c.poolStrideX;
+        shape.spy = c.poolStrideY;
+        shape.poolPad = Padding::uniform(c.poolPad);
+    }
+    return shape;
+}
+
+PoolLayerShape poolShape(const fixed_point::PoolReluParams& p)
+{
+    PoolLayerShape shape;
+    shape.features = p.features;
+    shape.width = p.width;
+    shape.height = p.height;
+    shape.poolOper = poolOperation(p.pool);
+    shape.fpx = p.poolWidth;
+    shape.fpy = p.poolHeight;
+    shape.spx = p.strideX;
+    shape.spy = p.strideY;
+    shape.pad = Padding::uniform(p.pad);
+    return shape;
+}
+
 // One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph.
 void declareLayer(const GapNetwork& network, const GapLayer& layer)
 {
@@ -39,23 +83,13 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
     const int inQ = network.tensors[size_t(layer.inputs.at(0))].q;
     const int outQ = network.tensors[size_t(layer.output)].q;
     switch (layer.kind) {
-    case GapLayerKind::Convolution: {
-        const fixed_point::ConvPoolReluParams& c = layer.conv;
-        const bool pooled = c.pool != fixed_point::ConvPoolReluParams::Pool::None;
-        CNN_ConvolutionPoolReLU(name, nullptr, 2, 2, 2, 2, c.inQ, c.filterQ, c.biasQ, c.outQ, 1, 1, 1, 1, c.inFeatures,
-                                c.outFeatures, c.width, c.height, c.depthwise ? KOP_CONV_DW : KOP_CONV, c.filterWidth,
-                                c.filterHeight, c.dilationX, c.dilationY, c.strideX, c.strideY, c.pad,
-                                poolOperation(c.pool), pooled ? c.poolWidth : 1, pooled ? c.poolHeight : 1, 1, 1,
-                                pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, pooled ? c.poolPad : 0,
-                                reluOperation(c.relu, layer.relu6));
+    case GapLayerKind::Convolution:
+        convolutionPoolReLU(name, convShape(layer.conv), layer.conv.inQ, layer.conv.filterQ, layer.conv.biasQ,
+                            layer.conv.outQ, reluOperation(layer.conv.relu, layer.relu6));
         break;
-    }
-    case GapLayerKind::Pooling: {
-        const fixed_point::PoolReluParams& p = layer.pool;
-        CNN_PoolReLU(name, nullptr, 2, 2, inQ, outQ, 1, 1, p.features, p.width, p.height, poolOperation(p.pool),
-                     p.poolWidth, p.poolHeight, 1, 1, p.strideX, p.strideY, p.pad, reluOperation(p.relu));
+    case GapLayerKind::Pooling:
+        poolReLU(name, poolShape(layer.pool), inQ, reluOperation(layer.pool.relu));
         break;
-    }
     case GapLayerKind::GlobalAveragePool:
         CNN_GlobalPool(name, nullptr, 2, 2, inQ, outQ, 1, 1, layer.pool.features, layer.pool.width, layer.pool.height,
                        KOP_GLOBAL_AVGPOOL);
@@ -81,23 +115,12 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
 {
     const char* name = layer.name.c_str();
     switch (layer.kind) {
-    case GapLayerKind::Convolution: {
-        const fixed_point::ConvPoolReluParams& c = layer.conv;
-        const bool pooled = c.pool != fixed_point::ConvPoolReluParams::Pool::None;
-        CNN_ConvolutionPoolAct_SQ8(name, nullptr, 4, 1, c.inFeatures, c.outFeatures, c.width, c.height,
-                                   c.depthwise ? KOP_CONV_DW : KOP_CONV, c.filterWidth, c.filterHeight, c.dilationX,
-                                   c.dilationY, c.strideX, c.strideY, c.pad, poolOperation(c.pool),
-                                   pooled ? c.poolWidth : 1, pooled ? c.poolHeight : 1, 1, 1,
-                                   pooled ? c.poolStrideX : 1, pooled ? c.poolStrideY : 1, pooled ? c.poolPad : 0,
-                                   reluOperation(c.relu, layer.relu6), layer.actCap);
+    case GapLayerKind::Convolution:
+        convolutionPoolAct_SQ8(name, convShape(layer.conv), reluOperation(layer.conv.relu, layer.relu6), layer.actCap);
         break;
-    }
-    case GapLayerKind::Pooling: {
-        const fixed_point::PoolReluParams& p = layer.pool;
-        CNN_PoolAct_SQ8(name, nullptr, p.features, p.width, p.height, poolOperation(p.pool), p.poolWidth, p.poolHeight,
-                        1, 1, p.strideX, p.strideY, p.pad, reluOperation(p.relu), 0);
+    case GapLayerKind::Pooling:
+        poolAct_SQ8(name, poolShape(layer.pool), reluOperation(layer.pool.relu), 0);
         break;
-    }
     case GapLayerKind::GlobalAveragePool:
         CNN_GlobalPool_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height,
                            KOP_GLOBAL_AVGPOOL);
@@ -167,7 +190,7 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
             const std::string name = constant.symbol + ".tensor";
             lists.arguments.push_back(TCArgInfo(constant.cType.c_str(), constant.symbol.c_str(), ARG_SCOPE_GLOBAL,
                                                 ARG_DIR_CONSTIN, AT_MEM_L3_DEFAULTFLASH, AT_MEM_UNDEF,
-                                                ConstInfo(name.c_str(), 0, 1, constant.bits, constant.q)));
+                                                ConstInfo(name.c_str(), 1, 1, constant.bits, constant.q)));
         }
     }
     for (int output : network.outputs) {

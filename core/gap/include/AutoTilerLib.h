@@ -36,17 +36,26 @@ void SetUsedFilesNames(const char *StdTypedefsName, unsigned int LibKernelFileCo
 /* SetGeneratedFilesNames takes 2 or 4 names (see the macro at the end of this header):
  *   SetGeneratedFilesNames(ArgInitsName, ArgInitsHeaderName, CallTemplatesName, CallTemplatesNameHeader)
  *   SetGeneratedFilesNames(CallTemplatesName, CallTemplatesNameHeader)
- * The 2-name form names the kernels' .c/.h and derives the init files from them by inserting
- * "Init" before the extension: "MnistKernels.c", "MnistKernels.h" -> "MnistKernelsInit.c",
- * "MnistKernelsInit.h". NULL or "" keeps a name unchanged. The name is in parentheses so that the
- * macro does not apply to the declaration. */
+ * The kernels' .c/.h hold the user kernels and define the L1/L2 symbols they use (the header
+ * gives their sizes, _L1_Memory_SIZE and _L2_Memory_SIZE). The 4-name form also writes the two
+ * argument-initialisation files it names, which only include the kernels' header (kept for builds
+ * that list them). NULL or "" keeps a name unchanged. The name is in parentheses so that the macro
+ * does not apply to the declaration. */
 void (SetGeneratedFilesNames)(const char *ArgInitsName, const char *ArgInitsHeaderName,
                               const char *CallTemplatesName, const char *CallTemplatesNameHeader);
 void SetGeneratedKernelFilesNames(const char *CallTemplatesName, const char *CallTemplatesNameHeader);
-void SetSymbolNames(const char *L1SymbName, const char *L2SymbName, const char *KernelDescrName,
-                    const char *KernelDescArgName);
+/* SetSymbolNames takes 4 names (the guide's) or 2 (the SDK's current form), see the macro at the
+ * end of this header: the L1 and L2 symbols of the kernels, then the kernel-descriptor names. */
+void (SetSymbolNames)(const char *L1SymbName, const char *L2SymbName, const char *KernelDescrName,
+                      const char *KernelDescArgName);
+void SetMemorySymbolNames(const char *L1SymbName, const char *L2SymbName);
 /* L1/L2 symbols become pointers the application allocates (sizes in the generated header). */
 void SetSymbolDynamics(void);
+/* Accepted as the SDK takes it; the generated user kernels are functions whatever the mode, which
+ * changes neither what they compute nor how they tile. */
+void SetInlineMode(InlineModeT Mode);
+/* Turns the optimizations in On on and those in Off off (KER_OPT_* bits). */
+void SetKernelOpts(KernelOptimizationT On, KernelOptimizationT Off);
 void SetL1MemorySize(unsigned int Size);
 void SetMemorySizes(unsigned int L1Size, unsigned int L2Size, unsigned int L3Size);
 /* Returns a new string "Name_Suffix" owned by the library. */
@@ -144,5 +153,11 @@ extern int SetGeneratedFilesNames_takes_2_or_4_file_names;
 #define SetGeneratedFilesNames(...)                                                                    \
     AT_FIFTH_ARGUMENT(__VA_ARGS__, (SetGeneratedFilesNames), SetGeneratedFilesNames_takes_2_or_4_file_names, \
                       SetGeneratedKernelFilesNames, SetGeneratedFilesNames_takes_2_or_4_file_names, )(__VA_ARGS__)
+
+/* SetSymbolNames(...) likewise: 4 names to the function above, 2 to SetMemorySymbolNames. */
+extern int SetSymbolNames_takes_2_or_4_names;
+#define SetSymbolNames(...)                                                                                \
+    AT_FIFTH_ARGUMENT(__VA_ARGS__, (SetSymbolNames), SetSymbolNames_takes_2_or_4_names, SetMemorySymbolNames, \
+                      SetSymbolNames_takes_2_or_4_names, )(__VA_ARGS__)
 
 #endif

@@ -15,6 +15,21 @@ typedef struct Kernel_S Kernel_T;
 
 typedef enum { CALL_SEQUENTIAL = 0, CALL_PARALLEL = 1 } KernelCallTypeT;
 
+/* SetInlineMode(): whether user kernels are inlined into their callers (values as in the SDK). */
+typedef enum { NEVER_INLINE = 0, ALWAYS_INLINE = 1, SINGLE_INLINE = 2 } InlineModeT;
+
+/* SetKernelOpts(): optimizations turned on or off for the whole model (values as in
+ * the SDK). The two promotions are those of AT_SetKernelCtrl(AT_KERNEL_*_BUFFER_PROMOTE); the
+ * grouping hints do not change what Tessera generates. */
+typedef enum {
+    KER_OPT_NONE = 0,
+    KER_OPT_BUFFER_PROMOTE = (1 << 0),
+    KER_OPT_PARTIAL_BUFFER_PROMOTE = (1 << 1),
+    KER_OPT_KEEP_GROUP = (1 << 2),
+    KER_OPT_GROUP_HEAD = (1 << 3),
+    KER_OPT_GROUP_TAIL = (1 << 4)
+} KernelOptimizationT;
+
 typedef enum { TILE_HOR = 0, TILE_VER = 1 } Tile_Orientation_T;
 
 typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;

@@ -7,9 +7,12 @@
  *   convolution: (short int *In, short int *Filter, short int *Bias, short int *Out)
  *   linear:      (short int *In, short int *Filter, short int *Bias, short int *Out)
  *   softmax:     (short int *In, short int *Out)
- * with activations in CHW order, linear filters [OutDim][InDim], and convolution filters stored
- * input-feature major, [InFeat][OutFeat][Fcy][Fcx], so that the filters one input feature needs are
- * contiguous (graphs reorder [OutFeat][InFeat] constants to this layout when they write them). */
+ * with activations in CHW order, linear filters [OutDim][InDim] and convolution filters
+ * [OutFeat][InFeat][Fcy][Fcx] (depthwise: [InFeat][Fcy][Fcx]), as GreenWaves' generators take them.
+ * ConvPad and PoolPad are flags as in GreenWaves' generators: 0 no padding, 1 "same" zero padding,
+ * whose total in each dimension keeps ceil(Dim / Stride) outputs (the window's span less the
+ * stride, or less the remainder when the stride does not divide Dim), the larger half above and
+ * left. Pooling padding is skipped by the windows (not counted in averages). */
 #ifndef TESSERA_CNN_GENERATORS_H
 #define TESSERA_CNN_GENERATORS_H
 
@@ -41,14 +44,14 @@ typedef struct CNN_GenControl_S CNN_GenControl_T;
 
 void LoadCNNLibrary(void);
 
-/* Convolution (Fcx x Fcy, dilation Dcx/Dcy, stride Scx/Scy, ConvPad zero lines and columns on every
- * side) of InFeat planes of Width x Height into OutFeat planes, then optional pooling
+/* Convolution (Fcx x Fcy, dilation Dcx/Dcy, stride Scx/Scy, ConvPad: "same" zero padding or none)
+ * of InFeat planes of Width x Height into OutFeat planes, then optional pooling
  * (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and optional KOP_RELU or KOP_RELUN (ReLU6). ConvOper KOP_CONV or
  * KOP_CONV_DP: every output feature reads every input feature, filters [OutFeat][InFeat][Fcy][Fcx];
  * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
  * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
- * graph. Pooling dilation must be 1; PoolPad lines and columns around the convolution's output
- * (0 <= PoolPad < Fpx, Fpy) are skipped by the windows, as in CNN_PoolReLU. Returns 1 when the layer was generated; errors stop generation with a message.
+ * graph. Pooling dilation must be 1; with PoolPad, the "same" padding around the convolution's
+ * output is skipped by the windows, as in CNN_PoolReLU. Returns 1 when the layer was generated; errors stop generation with a message.
  * Every generator here returns 0, and adds nothing, when AT_KERNEL_NOSOLUTION_ERROR is off and its
  * layer has no tiling in the L1 budget: the model may then try another generator. */
 int CNN_ConvolutionPoolReLU(const char *Name, CNN_GenControl_T *Ctrl,
@@ -68,8 +71,8 @@ int CNN_LinearReLU(const char *Name, CNN_GenControl_T *Ctrl,
                    int InDim, int OutDim, KernelOper_T LinearOper, KernelOper_T ReLUOper);
 
 /* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) of Feat planes of
- * Width x Height, then optional KOP_RELU; the Q format is kept (Out_Q == In_Q). PoolPad lines and
- * columns around the plane (0 <= PoolPad < Fpx, Fpy) are skipped by the windows: the maximum of
+ * Width x Height, then optional KOP_RELU; the Q format is kept (Out_Q == In_Q). With PoolPad, the
+ * "same" padding lines and columns around the plane are skipped by the windows: the maximum of
  * the values they cover, or their average. Dilation must be 1. */
 int CNN_PoolReLU(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                  int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,

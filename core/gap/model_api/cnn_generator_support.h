@@ -2,6 +2,7 @@
 #pragma once
 
 #include "CNN_Generators.h"
+#include "cnn_layers.h"
 #include "model_registry.h"
 
 #include <cstdint>
@@ -77,95 +78,147 @@ struct ConvLayerGeometry {
     int outW = 0, outH = 0;                  // after pooling
     int convOverlap = 0;                     // accumulator lines shared by neighbouring tiles
     int inOverlap = 0;                       // input lines shared by neighbouring tiles
-    // Pooling padding (PoolPad): the accumulator tiles see poolPad extra lines above and below the
-    // convolution's output (accumulatorH lines in all), computed from inPad = ConvPad + PoolPad * Scy
-    // zero input lines; the pooling kernel skips them, and the padding columns, as it pools.
-    int poolPad = 0;
+    Padding convPad;                         // zero lines and columns around the input
+    // Pooling padding: the accumulator tiles see poolPad.top extra lines above and poolPad.bottom
+    // below the convolution's output (accumulatorH lines in all), computed from the input's
+    // inPadBefore / inPadAfter zero lines; the pooling kernel skips them, and the padding columns,
+    // as it pools.
+    Padding poolPad;
     int accumulatorH = 0;
-    int inPad = 0;
+    int inPadBefore = 0, inPadAfter = 0;
 };
 
-inline ConvLayerGeometry convLayerGeometry(const char* Name, int InFeat, int OutFeat, int Width, int Height,
-                                           KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx,
-                                           int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx,
-                                           int Dpy, int Spx, int Spy, int PoolPad)
+inline void requirePadding(const char* Name, const char* what, const Padding& pad, int limitX, int limitY)
+{
+    const auto side = [&](const char* which, int value, int limit) {
+        if (value < 0 || value >= limit)
+            layerError(Name, std::string(what) + " " + which + " is " + std::to_string(value) + "; give 0 to " +
+                                 std::to_string(limit - 1) + ", so that every window meets the plane");
+    };
+    side("top", pad.top, limitY);
+    side("bottom", pad.bottom, limitY);
+    side("left", pad.left, limitX);
+    side("right", pad.right, limitX);
+}
+
+inline ConvLayerGeometry convLayerGeometry(const char* Name, ConvLayerShape s)
 {
     ConvLayerGeometry g;
-    if (ConvOper != KOP_CONV && ConvOper != KOP_CONV_DP && ConvOper != KOP_CONV_DW)
+    if (s.convOper != KOP_CONV && s.convOper != KOP_CONV_DP && s.convOper != KOP_CONV_DW)
         layerError(Name, "the convolution operation must be KOP_CONV, KOP_CONV_DP or KOP_CONV_DW");
-    g.depthwise = ConvOper == KOP_CONV_DW;
-    if (g.depthwise && InFeat != OutFeat)
+    g.depthwise = s.convOper == KOP_CONV_DW;
+    if (g.depthwise && s.inFeat != s.outFeat)
         layerError(Name, "a depthwise convolution (KOP_CONV_DW) needs InFeat == OutFeat, got " +
-                             std::to_string(InFeat) + " and " + std::to_string(OutFeat));
-    if (PoolOper != KOP_NONE && PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
+                             std::to_string(s.inFeat) + " and " + std::to_string(s.outFeat));
+    if (s.poolOper != KOP_NONE && s.poolOper != KOP_MAXPOOL && s.poolOper != KOP_AVGPOOL)
         layerError(Name, "the pooling operation must be KOP_NONE, KOP_MAXPOOL or KOP_AVGPOOL");
-    if (ConvPad < 0 || ConvPad > 64)
-        layerError(Name, "ConvPad is " + std::to_string(ConvPad) + ", expected 0 to 64");
-    const bool pooled = PoolOper != KOP_NONE;
-    if (!pooled)
-        Fpx = Fpy = Spx = Spy = Dpx = Dpy = 1;
-    if (Dpx != 1 || Dpy != 1)
+    const bool pooled = s.poolOper != KOP_NONE;
+    if (!pooled) {
+        if (!s.poolPad.none())
+            layerError(Name, "pooling padding without pooling; give PoolPad 0 or a pooling operation");
+        s.fpx = s.fpy = s.spx = s.spy = s.dpx = s.dpy = 1;
+    }
+    if (s.dpx != 1 || s.dpy != 1)
         layerError(Name, "pooling dilation must be 1");
-    requirePositive(Name, {{"InFeat", InFeat}, {"OutFeat", OutFeat}, {"Width", Width}, {"Height", Height},
-                           {"Fcx", Fcx}, {"Fcy", Fcy}, {"Dcx", Dcx}, {"Dcy", Dcy}, {"Scx", Scx}, {"Scy", Scy},
-                           {"Fpx", Fpx}, {"Fpy", Fpy}, {"Spx", Spx}, {"Spy", Spy}});
-    const int spanX = Dcx * (Fcx - 1) + 1, spanY = Dcy * (Fcy - 1) + 1;
-    // The tiles see the input with its ConvPad zero lines above and below (the tile solver's
-    // padding lines); the basic kernel adds the zero columns left and right.
-    const int paddedW = Width + 2 * ConvPad, paddedH = Height + 2 * ConvPad;
+    requirePositive(Name, {{"InFeat", s.inFeat}, {"OutFeat", s.outFeat}, {"Width", s.width}, {"Height", s.height},
+                           {"Fcx", s.fcx}, {"Fcy", s.fcy}, {"Dcx", s.dcx}, {"Dcy", s.dcy}, {"Scx", s.scx},
+                           {"Scy", s.scy}, {"Fpx", s.fpx}, {"Fpy", s.fpy}, {"Spx", s.spx}, {"Spy", s.spy}});
+    const int spanX = s.dcx * (s.fcx - 1) + 1, spanY = s.dcy * (s.fcy - 1) + 1;
+    requirePadding(Name, "the convolution padding", s.convPad, spanX, spanY);
+    const int paddedW = s.width + s.convPad.left + s.convPad.right;
+    const int paddedH = s.height + s.convPad.top + s.convPad.bottom;
     if (spanX > paddedW || spanY > paddedH)
         layerError(Name, "the " + std::to_string(spanX) + "x" + std::to_string(spanY) +
-                             " filter window is larger than the " + std::to_string(Width) + "x" +
-                             std::to_string(Height) + " input with its padding of " + std::to_string(ConvPad));
-    g.convW = (paddedW - spanX) / Scx + 1;
-    g.convH = (paddedH - spanY) / Scy + 1;
-    if (!pooled && PoolPad != 0)
-        layerError(Name, "PoolPad is " + std::to_string(PoolPad) + " without pooling; give 0 or a pooling operation");
-    if (PoolPad < 0 || (pooled && (PoolPad >= Fpx || PoolPad >= Fpy)))
-        layerError(Name, "PoolPad is " + std::to_string(PoolPad) + "; it must be at least 0 and smaller than the " +
-                             std::to_string(Fpx) + "x" + std::to_string(Fpy) +
-                             " pooling window, so that every window meets the convolution output");
-    if (Fpx > g.convW + 2 * PoolPad || Fpy > g.convH + 2 * PoolPad)
+                             " filter window is larger than the " + std::to_string(s.width) + "x" +
+                             std::to_string(s.height) + " input with its padding");
+    g.convW = (paddedW - spanX) / s.scx + 1;
+    g.convH = (paddedH - spanY) / s.scy + 1;
+    requirePadding(Name, "the pooling padding", s.poolPad, s.fpx, s.fpy);
+    const Padding& pp = s.poolPad;
+    if (s.fpx > g.convW + pp.left + pp.right || s.fpy > g.convH + pp.top + pp.bottom)
         layerError(Name, "the pooling window is larger than the " + std::to_string(g.convW) + "x" +
-                             std::to_string(g.convH) + " convolution output with its padding of " +
-                             std::to_string(PoolPad));
-    g.poolPad = PoolPad;
-    g.accumulatorH = g.convH + 2 * PoolPad;
-    g.inPad = ConvPad + PoolPad * Scy;
-    g.outW = (g.convW + 2 * PoolPad - Fpx) / Spx + 1;
-    g.outH = (g.accumulatorH - Fpy) / Spy + 1;
+                             std::to_string(g.convH) + " convolution output with its padding");
+    g.convPad = s.convPad;
+    g.poolPad = pp;
+    g.accumulatorH = g.convH + pp.top + pp.bottom;
+    g.inPadBefore = s.convPad.top + pp.top * s.scy;
+    g.inPadAfter = s.convPad.bottom + pp.bottom * s.scy;
+    g.outW = (g.convW + pp.left + pp.right - s.fpx) / s.spx + 1;
+    g.outH = (g.accumulatorH - s.fpy) / s.spy + 1;
     // Lines shared by neighbouring tiles: pooling windows wider than their stride, then the
     // convolution window (scaled by its stride) on top of that.
-    g.convOverlap = Fpy > Spy ? Fpy - Spy : 0;
-    g.inOverlap = Scy * g.convOverlap + (spanY > Scy ? spanY - Scy : 0);
-    g.Fpx = Fpx, g.Fpy = Fpy, g.Spx = Spx, g.Spy = Spy;
+    g.convOverlap = s.fpy > s.spy ? s.fpy - s.spy : 0;
+    g.inOverlap = s.scy * g.convOverlap + (spanY > s.scy ? spanY - s.scy : 0);
+    g.Fpx = s.fpx, g.Fpy = s.fpy, g.Spx = s.spx, g.Spy = s.spy;
     return g;
 }
 
-// What the C API of a convolution layer cannot say: its MACs, the input-feature-major filter layout
-// of the graph's constants, the padding lines the tiles see and, for depthwise layers, outputs that
-// follow the input planes.
+// ConvPad / PoolPad of the SDK-named generators: a flag, 0 no padding or 1 "same" zero padding.
+inline void requirePadFlag(const char* Name, const char* what, int flag)
+{
+    if (flag != 0 && flag != 1)
+        layerError(Name, std::string(what) + " is " + std::to_string(flag) +
+                             "; it is a flag, as in GreenWaves' generators: 0 no padding, 1 \"same\" zero padding "
+                             "(its amount follows from the window, stride and dilation)");
+}
+
+// The shape an SDK-named convolution generator describes, its flags turned into padding.
+inline ConvLayerShape convShapeFromFlags(const char* Name, int InFeat, int OutFeat, int Width, int Height,
+                                         KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy,
+                                         int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy,
+                                         int Spx, int Spy, int PoolPad)
+{
+    requirePadFlag(Name, "ConvPad", ConvPad);
+    requirePadFlag(Name, "PoolPad", PoolPad);
+    ConvLayerShape s{InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, {},
+                     PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, {}};
+    if (ConvPad && Scx > 0 && Scy > 0)
+        s.convPad = sdkSamePadding(Width, Height, Fcx, Fcy, Scx, Scy, Dcx, Dcy);
+    if (PoolPad && PoolOper != KOP_NONE && Spx > 0 && Spy > 0) {
+        const ConvLayerShape unpooled{InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy,
+                                      s.convPad};
+        const ConvLayerGeometry conv = convLayerGeometry(Name, unpooled);
+        s.poolPad = sdkSamePadding(conv.convW, conv.convH, Fpx, Fpy, Spx, Spy, Dpx, Dpy);
+    }
+    return s;
+}
+
+// The shape an SDK-named pooling generator describes, its flag turned into padding.
+inline PoolLayerShape poolShapeFromFlags(const char* Name, int Feat, int Width, int Height, KernelOper_T PoolOper,
+                                         int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad)
+{
+    requirePadFlag(Name, "PoolPad", PoolPad);
+    PoolLayerShape s{Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, {}};
+    if (PoolPad && Spx > 0 && Spy > 0)
+        s.pad = sdkSamePadding(Width, Height, Fpx, Fpy, Spx, Spy, Dpx, Dpy);
+    return s;
+}
+
+// What the C API of a convolution layer cannot say: its MACs, the filters' home layout, the
+// padding lines the tiles see and, for depthwise layers, outputs that follow the input planes.
 inline void finishConvolutionKernel(const char* Name, const ConvLayerGeometry& g, int InFeat, int OutFeat, int Fcx,
                                     int Fcy)
 {
     tessera::tiler::UserKernel& kernel = declaredKernel(Name);
     kernel.operations = std::uint64_t(OutFeat) * unsigned(g.convW) * unsigned(g.convH) *
                         unsigned(g.depthwise ? 1 : InFeat) * unsigned(Fcx) * unsigned(Fcy);
-    // Filter constants come [OutFeat][InFeat][Fcy][Fcx]; graphs store them input-feature major.
+    (void) InFeat;
     for (tessera::tiler::KernelArgument& arg : kernel.args) {
-        if (arg.name == "Filter" && !g.depthwise) {
-            arg.constantOuter = unsigned(OutFeat);
-            arg.constantInner = unsigned(InFeat);
+        // Filters are homed [OutFeat][InFeat][Fcy][Fcx], as the SDK documents them; the kernel reads
+        // the OutFeat filters of one input feature at a time.
+        if (arg.name == "Filter" && !g.depthwise)
+            arg.interleavedPlanes = true;
+        if (arg.name == "In") {  // zero lines the tiles see, not stored
+            arg.padBefore = unsigned(g.inPadBefore);
+            arg.padAfter = unsigned(g.inPadAfter);
         }
-        if (arg.name == "In")
-            arg.padBefore = arg.padAfter = unsigned(g.inPad);  // zero lines the tiles see, not stored
         if (arg.name == "Out")
             arg.planePerInput = g.depthwise;
     }
 }
 
 // The user kernel of a pooling layer alone (CNN_PoolReLU, CNN_PoolAct_SQ8): one feature at a
-// time, tiles of lines inside it. With PoolPad the tiles see PoolPad zero lines above and below
+// time, tiles of lines inside it. With padding the tiles see its zero lines above and below
 // the plane (the tile solver's padding lines, not stored), and the basic kernel, told where its
 // tile sits in the plane, skips every window position outside the real plane.
 struct PoolingLayer {
@@ -174,7 +227,8 @@ struct PoolingLayer {
     const char* pointerType;  // of In and Out
     int elementBytes;
     int features, width, height;
-    int fpx, fpy, spx, spy, pad;
+    int fpx, fpy, spx, spy;
+    Padding pad;
     int poolCode;       // the basic kernel's PoolOper
     unsigned relu;      // the basic kernel's ReLU argument
 };
@@ -183,24 +237,23 @@ inline void declarePoolingKernel(const PoolingLayer& p)
 {
     requirePositive(p.name, {{"Feat", p.features}, {"Width", p.width}, {"Height", p.height}, {"Fpx", p.fpx},
                              {"Fpy", p.fpy}, {"Spx", p.spx}, {"Spy", p.spy}});
-    if (p.pad < 0 || p.pad >= p.fpx || p.pad >= p.fpy)
-        layerError(p.name, "PoolPad is " + std::to_string(p.pad) + "; it must be at least 0 and smaller than the " +
-                               std::to_string(p.fpx) + "x" + std::to_string(p.fpy) +
-                               " window, so that every window meets the input");
-    if (p.fpx > p.width + 2 * p.pad || p.fpy > p.height + 2 * p.pad)
+    requirePadding(p.name, "the pooling padding", p.pad, p.fpx, p.fpy);
+    const int paddedW = p.width + p.pad.left + p.pad.right, paddedH = p.height + p.pad.top + p.pad.bottom;
+    if (p.fpx > paddedW || p.fpy > paddedH)
         layerError(p.name, "the pooling window is larger than the " + std::to_string(p.width) + "x" +
-                               std::to_string(p.height) + " input with its padding of " + std::to_string(p.pad));
-    const int outW = (p.width + 2 * p.pad - p.fpx) / p.spx + 1, outH = (p.height + 2 * p.pad - p.fpy) / p.spy + 1;
+                               std::to_string(p.height) + " input with its padding");
+    const int outW = (paddedW - p.fpx) / p.spx + 1, outH = (paddedH - p.fpy) / p.spy + 1;
     const int overlap = p.fpy > p.spy ? p.fpy - p.spy : 0;
     UserKernel(p.name, KernelDimensions(unsigned(p.features), unsigned(p.width), unsigned(p.height), 1),
                KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
                CArgs(2, TCArg(p.pointerType, "In"), TCArg(p.pointerType, "Out")),
                Calls(1, Call(p.basicKernel, LOC_INNER_LOOP,
-                             Bindings(16, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                             Bindings(17, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
                                       K_Arg("In", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
                                       K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H), Imm(p.poolCode),
-                                      Imm(p.fpx), Imm(p.fpy), Imm(p.spx), Imm(p.spy), Imm(int(p.relu)), Imm(p.pad),
-                                      K_Arg("In", KER_ARG_TILEOFFSET), Imm(p.height)))),
+                                      Imm(p.fpx), Imm(p.fpy), Imm(p.spx), Imm(p.spy), Imm(int(p.relu)),
+                                      Imm(p.pad.left), Imm(p.pad.top), K_Arg("In", KER_ARG_TILEOFFSET),
+                                      Imm(p.height)))),
                KerArgs(2,
                        KerArg("In", OBJ_IN_DB_3D, unsigned(p.width), unsigned(p.height), p.elementBytes,
                               unsigned(overlap), OBJ_CONSTRAINTS_NONE, 0, "In", 0),
@@ -211,8 +264,10 @@ inline void declarePoolingKernel(const PoolingLayer& p)
         std::uint64_t(p.features) * unsigned(outW) * unsigned(outH) * unsigned(p.fpx) * unsigned(p.fpy);
     for (tessera::tiler::KernelArgument& arg : kernel.args) {
         arg.planePerInput = arg.name == "Out";
-        if (arg.name == "In")
-            arg.padBefore = arg.padAfter = unsigned(p.pad);
+        if (arg.name == "In") {
+            arg.padBefore = unsigned(p.pad.top);
+            arg.padAfter = unsigned(p.pad.bottom);
+        }
     }
 }
 

@@ -15,6 +15,9 @@ using tessera::gap::requirePositive;
 using tessera::gap::requireSixteenBit;
 using tessera::gap::ConvLayerGeometry;
 using tessera::gap::convLayerGeometry;
+using tessera::gap::ConvLayerShape;
+using tessera::gap::convShapeFromFlags;
+using tessera::gap::poolShapeFromFlags;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::declaredKernel;
 using tessera::gap::declarePoolingKernel;
@@ -41,10 +44,10 @@ unsigned reluArgument(const char* name, KernelOper_T oper, int outQ)
 // A depthwise layer: one input feature at a time (planes outer, tiles inner), each output plane
 // from its own input plane with that feature's filter and bias; the full convolution's basic
 // kernels run with one feature.
-void declareDepthwiseKernel(const char* Name, const ConvLayerGeometry& g, int Features, int Width, int Height, int Fcx,
-                            int Fcy, int Dcx, int Dcy, int Scx, int Scy, int ConvPad, int normBias, int norm, int pool,
-                            unsigned relu)
+void declareDepthwiseKernel(const char* Name, const ConvLayerGeometry& g, const ConvLayerShape& s, int normBias,
+                            int norm, int pool, unsigned relu)
 {
+    const int Features = s.inFeat, Width = s.width, Height = s.height, Fcx = s.fcx, Fcy = s.fcy;
     UserKernel(Name, KernelDimensions(unsigned(Features), unsigned(Width), unsigned(Height), 1),
                KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
                CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
@@ -57,14 +60,15 @@ void declareDepthwiseKernel(const char* Name, const ConvLayerGeometry& g, int Fe
                           Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
                                    K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
                                    K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), Imm(Fcx), Imm(Fcy), Imm(Scx), Imm(Scy),
-                                   Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), Imm(Fcx), Imm(Fcy), Imm(s.scx),
+                                   Imm(s.scy), Imm(s.dcx), Imm(s.dcy), Imm(g.convPad.left))),
                      Call("KerNormPoolReLU", LOC_INNER_LOOP,
-                          Bindings(17, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                          Bindings(18, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
                                    K_Arg("ConvOut", KER_ARG_TILE_H), Imm(1), K_Arg("Out", KER_ARG_TILE),
                                    K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H), Imm(norm), Imm(pool),
-                                   Imm(g.Fpx), Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(relu)), Imm(g.poolPad),
-                                   K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
+                                   Imm(g.Fpx), Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(relu)),
+                                   Imm(g.poolPad.left), Imm(g.poolPad.top), K_Arg("ConvOut", KER_ARG_TILEOFFSET),
+                                   Imm(g.convH)))),
                KerArgs(5,
                        KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(g.inOverlap),
                               OBJ_CONSTRAINTS_NONE, 0, "In", 0),
@@ -96,12 +100,13 @@ void LoadCNNLibrary(void)
                     TCArg("unsigned int", "Dx"), TCArg("unsigned int", "Dy"), TCArg("unsigned int", "PadL")),
               "KerConv32_Arg_T");
     LibKernel("KerNormPoolReLU", CALL_PARALLEL,
-              CArgs(17, TCArg("int * __restrict__", "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+              CArgs(18, TCArg("int * __restrict__", "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg("unsigned int", "Feat"), TCArg(kShort, "Out"), TCArg("unsigned int", "Wo"),
                     TCArg("unsigned int", "Ho"), TCArg("int", "Norm"), TCArg("unsigned int", "PoolOper"),
                     TCArg("unsigned int", "Fx"), TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"),
-                    TCArg("unsigned int", "Sy"), TCArg("unsigned int", "ReLU"), TCArg("unsigned int", "Pad"),
-                    TCArg("unsigned int", "TileOffset"), TCArg("unsigned int", "PlaneH")),
+                    TCArg("unsigned int", "Sy"), TCArg("unsigned int", "ReLU"), TCArg("unsigned int", "PadL"),
+                    TCArg("unsigned int", "PadT"), TCArg("unsigned int", "TileOffset"),
+                    TCArg("unsigned int", "PlaneH")),
               "KerNormPoolReLU_Arg_T");
     LibKernel("KerLinear", CALL_PARALLEL,
               CArgs(9, TCArg(kShort, "In"), TCArg("unsigned int", "InDim"), TCArg(kShort, "Filter"),
@@ -109,12 +114,12 @@ void LoadCNNLibrary(void)
                     TCArg("int", "NormBias"), TCArg("int", "Norm"), TCArg("unsigned int", "ReLU")),
               "KerLinear_Arg_T");
     LibKernel("KerPoolReLU", CALL_PARALLEL,
-              CArgs(16, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+              CArgs(17, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg("unsigned int", "Feat"), TCArg(kShort, "Out"), TCArg("unsigned int", "Wo"),
                     TCArg("unsigned int", "Ho"), TCArg("unsigned int", "PoolOper"), TCArg("unsigned int", "Fx"),
                     TCArg("unsigned int", "Fy"), TCArg("unsigned int", "Sx"), TCArg("unsigned int", "Sy"),
-                    TCArg("unsigned int", "ReLU"), TCArg("unsigned int", "Pad"), TCArg("unsigned int", "TileOffset"),
-                    TCArg("unsigned int", "PlaneH")),
+                    TCArg("unsigned int", "ReLU"), TCArg("unsigned int", "PadL"), TCArg("unsigned int", "PadT"),
+                    TCArg("unsigned int", "TileOffset"), TCArg("unsigned int", "PlaneH")),
               "KerPoolReLU_Arg_T");
     LibKernel("KerGlobalSumInit", CALL_SEQUENTIAL, CArgs(1, TCArg("int * __restrict__", "Sum")), nullptr);
     LibKernel("KerGlobalSum", CALL_PARALLEL,
@@ -146,53 +151,14 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                             int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
                             int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
-    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
-    const unsigned relu = reluArgument(Name, ReLUOper, Out_Q);
-    const ConvLayerGeometry g = convLayerGeometry(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy,
-                                                  Scx, Scy, ConvPad, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad);
-    const int pool = PoolOper == KOP_MAXPOOL ? 1 : PoolOper == KOP_AVGPOOL ? 2 : 0;
-    if (g.depthwise)
-        declareDepthwiseKernel(Name, g, InFeat, Width, Height, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
-                               Bias_Q - (In_Q + Filter_Q), In_Q + Filter_Q - Out_Q, pool, relu);
-    else
-        UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
-                   KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
-                   CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
-                   Calls(3,
-                         Call("KerSetBias32", LOC_IN_PLANE_PROLOG,
-                              Bindings(6, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Bias", KER_ARG_TILE),
-                                       Imm(Bias_Q - (In_Q + Filter_Q)))),
-                         Call("KerConv32", LOC_INNER_LOOP,
-                              Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
-                                       K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
-                                       K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy), Imm(Scx),
-                                       Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
-                         Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
-                              Bindings(17, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
-                                       K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
-                                       Imm(In_Q + Filter_Q - Out_Q), Imm(pool), Imm(g.Fpx), Imm(g.Fpy), Imm(g.Spx),
-                                       Imm(g.Spy), Imm(int(relu)), Imm(g.poolPad),
-                                       K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
-                   KerArgs(5,
-                           KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(g.inOverlap),
-                                  OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                           KerArg("Bias", OBJ_IN_NTILED, unsigned(OutFeat), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
-                           // One plane per input feature: the filters of all output features for it.
-                           KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), unsigned(OutFeat), 2, 0,
-                                  OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
-                           // 32-bit accumulators of one tile, every output feature.
-                           KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW), unsigned(g.accumulatorH),
-                                  4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                           KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 2, 0, OBJ_CONSTRAINTS_NONE,
-                                  0, "Out", 0)));
-    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy);
-    return layer.conclude();
+    return tessera::gap::convolutionPoolReLU(
+        Name,
+        convShapeFromFlags(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
+                           PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad),
+        In_Q, Filter_Q, Bias_Q, Out_Q, ReLUOper);
 }
 
 int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Filter_DataSize,
@@ -231,22 +197,15 @@ int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int 
                  int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,
                  int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
-    LayerDeclaration layer(Name);
     (void) Ctrl;
     (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
-    if (PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
-        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
-    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
-        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
     if (In_Q != Out_Q)
         layerError(Name, "pooling keeps the format: Out_Q (" + std::to_string(Out_Q) + ") must equal In_Q (" +
                              std::to_string(In_Q) + ")");
-    if (Dpx != 1 || Dpy != 1)
-        layerError(Name, "pooling dilation must be 1");
-    declarePoolingKernel({Name, "KerPoolReLU", kShort, 2, Feat, Width, Height, Fpx, Fpy, Spx, Spy, PoolPad,
-                          PoolOper == KOP_MAXPOOL ? 1 : 2, ReLUOper == KOP_RELU ? 1u : 0u});
-    return layer.conclude();
+    return tessera::gap::poolReLU(
+        Name, poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad), In_Q,
+        ReLUOper);
 }
 
 int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
@@ -389,3 +348,85 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
 }
 
 }  // extern "C"
+
+namespace tessera::gap {
+
+Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy)
+{
+    // The total keeps ceil(Dim / S) outputs: the window's span less the stride, or less what the
+    // last stride step leaves over when Dim is not a multiple of it.
+    const auto total = [](int dim, int f, int s, int d) {
+        const int span = d * (f - 1) + 1, left = dim % s == 0 ? s : dim % s;
+        return span > left ? span - left : 0;
+    };
+    const int w = total(Width, Fx, Sx, Dx), h = total(Height, Fy, Sy, Dy);
+    return {h - h / 2, h / 2, w - w / 2, w / 2};
+}
+
+int convolutionPoolReLU(const char* Name, const ConvLayerShape& shape, int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
+                        KernelOper_T ReLUOper)
+{
+    LayerDeclaration layer(Name);
+    const unsigned relu = reluArgument(Name, ReLUOper, Out_Q);
+    const ConvLayerGeometry g = convLayerGeometry(Name, shape);
+    const int InFeat = shape.inFeat, OutFeat = shape.outFeat, Width = shape.width, Height = shape.height;
+    const int Fcx = shape.fcx, Fcy = shape.fcy;
+    const int pool = shape.poolOper == KOP_MAXPOOL ? 1 : shape.poolOper == KOP_AVGPOOL ? 2 : 0;
+    if (g.depthwise)
+        declareDepthwiseKernel(Name, g, shape, Bias_Q - (In_Q + Filter_Q), In_Q + Filter_Q - Out_Q, pool, relu);
+    else
+        UserKernel(Name, KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), unsigned(OutFeat)),
+                   KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE), TILE_HOR,
+                   CArgs(4, TCArg(kShort, "In"), TCArg(kShort, "Filter"), TCArg(kShort, "Bias"), TCArg(kShort, "Out")),
+                   Calls(3,
+                         Call("KerSetBias32", LOC_IN_PLANE_PROLOG,
+                              Bindings(6, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Bias", KER_ARG_TILE),
+                                       Imm(Bias_Q - (In_Q + Filter_Q)))),
+                         Call("KerConv32", LOC_INNER_LOOP,
+                              Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                       K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                       K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), Imm(Fcx), Imm(Fcy),
+                                       Imm(shape.scx), Imm(shape.scy), Imm(shape.dcx), Imm(shape.dcy),
+                                       Imm(g.convPad.left))),
+                         Call("KerNormPoolReLU", LOC_IN_PLANE_EPILOG,
+                              Bindings(18, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                       K_Arg("ConvOut", KER_ARG_TILE_H), Imm(OutFeat), K_Arg("Out", KER_ARG_TILE),
+                                       K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                       Imm(In_Q + Filter_Q - Out_Q), Imm(pool), Imm(g.Fpx), Imm(g.Fpy), Imm(g.Spx),
+                                       Imm(g.Spy), Imm(int(relu)), Imm(g.poolPad.left), Imm(g.poolPad.top),
+                                       K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
+                   KerArgs(5,
+                           KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 2, unsigned(g.inOverlap),
+                                  OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                           KerArg("Bias", OBJ_IN_NTILED, unsigned(OutFeat), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                           // One plane per input feature: the filters of all output features for it.
+                           KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), unsigned(OutFeat), 2, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Filter", 0),
+                           // 32-bit accumulators of one tile, every output feature.
+                           KerArg("ConvOut", OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW), unsigned(g.accumulatorH),
+                                  4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                           KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 2, 0, OBJ_CONSTRAINTS_NONE,
+                                  0, "Out", 0)));
+    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy);
+    return layer.conclude();
+}
+
+int poolReLU(const char* Name, const PoolLayerShape& shape, int Q, KernelOper_T ReLUOper)
+{
+    LayerDeclaration layer(Name);
+    (void) Q;  // pooling keeps the format
+    if (shape.poolOper != KOP_MAXPOOL && shape.poolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
+    if (ReLUOper != KOP_NONE && ReLUOper != KOP_RELU)
+        layerError(Name, "the activation must be KOP_NONE or KOP_RELU");
+    if (shape.dpx != 1 || shape.dpy != 1)
+        layerError(Name, "pooling dilation must be 1");
+    declarePoolingKernel({Name, "KerPoolReLU", kShort, 2, shape.features, shape.width, shape.height, shape.fpx,
+                          shape.fpy, shape.spx, shape.spy, shape.pad, shape.poolOper == KOP_MAXPOOL ? 1 : 2,
+                          ReLUOper == KOP_RELU ? 1u : 0u});
+    return layer.conclude();
+}
+
+}  // namespace tessera::gap

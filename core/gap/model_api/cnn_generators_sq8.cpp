@@ -13,6 +13,8 @@ namespace {
 
 using tessera::gap::ConvLayerGeometry;
 using tessera::gap::convLayerGeometry;
+using tessera::gap::convShapeFromFlags;
+using tessera::gap::poolShapeFromFlags;
 using tessera::gap::declaredKernel;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::layerError;
@@ -84,11 +86,12 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kUnsigned, "Dx"), TCArg(kUnsigned, "Dy"), TCArg(kUnsigned, "PadL")),
               "KerConv_SQ8_Arg_T");
     LibKernel("KerScalePoolAct_SQ8", CALL_PARALLEL,
-              CArgs(18, TCArg(kInt, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+              CArgs(19, TCArg(kInt, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUChar, "Scale"),
                     TCArg(kUChar, "ScaleN"), TCArg(kUnsigned, "PoolOper"), TCArg(kUnsigned, "Fx"),
                     TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"), TCArg(kUnsigned, "ReLU"),
-                    TCArg(kUnsigned, "Pad"), TCArg(kUnsigned, "TileOffset"), TCArg(kUnsigned, "PlaneH")),
+                    TCArg(kUnsigned, "PadL"), TCArg(kUnsigned, "PadT"), TCArg(kUnsigned, "TileOffset"),
+                    TCArg(kUnsigned, "PlaneH")),
               "KerScalePoolAct_SQ8_Arg_T");
     LibKernel("KerLinear_SQ8", CALL_PARALLEL,
               CArgs(9, TCArg(kChar, "In"), TCArg(kUnsigned, "InDim"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"),
@@ -96,11 +99,11 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kUnsigned, "ReLU")),
               "KerLinear_SQ8_Arg_T");
     LibKernel("KerPoolAct_SQ8", CALL_PARALLEL,
-              CArgs(16, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
+              CArgs(17, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "PoolOper"),
                     TCArg(kUnsigned, "Fx"), TCArg(kUnsigned, "Fy"), TCArg(kUnsigned, "Sx"), TCArg(kUnsigned, "Sy"),
-                    TCArg(kUnsigned, "ReLU"), TCArg(kUnsigned, "Pad"), TCArg(kUnsigned, "TileOffset"),
-                    TCArg(kUnsigned, "PlaneH")),
+                    TCArg(kUnsigned, "ReLU"), TCArg(kUnsigned, "PadL"), TCArg(kUnsigned, "PadT"),
+                    TCArg(kUnsigned, "TileOffset"), TCArg(kUnsigned, "PlaneH")),
               "KerPoolAct_SQ8_Arg_T");
     // Shared with the 16-bit library when both are loaded.
     if (tessera::gap::currentModel().findBasicKernel("KerGlobalSumInit") == nullptr)
@@ -127,59 +130,13 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
                                int Dcx, int Dcy, int Scx, int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy,
                                int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
 {
-    LayerDeclaration layer(Name);
     (void) Ctrl;
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
-    const unsigned act = activationArgument(Name, ActOper, ActCap);
-    const ConvLayerGeometry g = convLayerGeometry(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy,
-                                                  Scx, Scy, ConvPad, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad);
-    const int pool = poolCode(PoolOper);
-    // Depthwise: one feature at a time (planes outer, tiles inner), each with its own filter, bias
-    // and scales; otherwise tiles outer, every input plane accumulated into all output features.
-    const bool dw = g.depthwise;
-    const unsigned feat = dw ? 1u : unsigned(OutFeat);
-    const KernelCallLocationT biasAt = dw ? LOC_INNER_LOOP : LOC_IN_PLANE_PROLOG;
-    const KernelCallLocationT scaleAt = dw ? LOC_INNER_LOOP : LOC_IN_PLANE_EPILOG;
-    const unsigned perFeature = dw ? OBJ_IN_DB_NTILED_3D : OBJ_IN_NTILED;
-    const unsigned perFeatureCount = dw ? 1u : unsigned(OutFeat);
-    UserKernel(Name,
-               KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), dw ? 1u : unsigned(OutFeat)),
-               dw ? KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE)
-                  : KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE),
-               TILE_HOR, convolutionCArgs(),
-               Calls(3,
-                     Call("KerSetBias_SQ8", biasAt,
-                          Bindings(5, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Bias", KER_ARG_TILE))),
-                     Call("KerConv_SQ8", LOC_INNER_LOOP,
-                          Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
-                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
-                                   K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), Imm(Fcx), Imm(Fcy), Imm(Scx),
-                                   Imm(Scy), Imm(Dcx), Imm(Dcy), Imm(ConvPad))),
-                     Call("KerScalePoolAct_SQ8", scaleAt,
-                          Bindings(18, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
-                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Out", KER_ARG_TILE),
-                                   K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
-                                   K_Arg("Scale", KER_ARG_TILE), K_Arg("ScaleN", KER_ARG_TILE), Imm(pool), Imm(g.Fpx),
-                                   Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(act)), Imm(g.poolPad),
-                                   K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
-               KerArgs(7,
-                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, unsigned(g.inOverlap),
-                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                       KerArg("Bias", perFeature, perFeatureCount, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
-                       KerArg("Scale", perFeature, perFeatureCount, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Scale", 0),
-                       KerArg("ScaleN", perFeature, perFeatureCount, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
-                       // Per input feature: the filters of every output feature for it (depthwise: its own).
-                       KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), feat, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
-                              "Filter", 0),
-                       // 32-bit accumulators of one tile.
-                       KerArg("ConvOut", dw ? OBJ_BUFFER_ONETILE : OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW),
-                              unsigned(g.accumulatorH), 4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
-                              "Out", 0)));
-    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy);
-    return layer.conclude();
+    return tessera::gap::convolutionPoolAct_SQ8(
+        Name,
+        convShapeFromFlags(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
+                           PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad),
+        ActOper, ActCap);
 }
 
 int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
@@ -215,16 +172,10 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
 int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
                     int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
 {
-    LayerDeclaration layer(Name);
     (void) Ctrl;
-    if (PoolOper != KOP_MAXPOOL && PoolOper != KOP_AVGPOOL)
-        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
-    const unsigned act = activationArgument(Name, ActOper, ActCap);
-    if (Dpx != 1 || Dpy != 1)
-        layerError(Name, "pooling dilation must be 1");
-    declarePoolingKernel({Name, "KerPoolAct_SQ8", kChar, 1, Feat, Width, Height, Fpx, Fpy, Spx, Spy, PoolPad,
-                          poolCode(PoolOper), act});
-    return layer.conclude();
+    return tessera::gap::poolAct_SQ8(
+        Name, poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad), ActOper,
+        ActCap);
 }
 
 int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
@@ -316,3 +267,77 @@ int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOpe
 }
 
 }  // extern "C"
+
+namespace tessera::gap {
+
+int convolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper, int ActCap)
+{
+    LayerDeclaration layer(Name);
+    const unsigned act = activationArgument(Name, ActOper, ActCap);
+    const ConvLayerGeometry g = convLayerGeometry(Name, shape);
+    const int InFeat = shape.inFeat, OutFeat = shape.outFeat, Width = shape.width, Height = shape.height;
+    const int Fcx = shape.fcx, Fcy = shape.fcy;
+    const int pool = poolCode(shape.poolOper);
+    // Depthwise: one feature at a time (planes outer, tiles inner), each with its own filter, bias
+    // and scales; otherwise tiles outer, every input plane accumulated into all output features.
+    const bool dw = g.depthwise;
+    const unsigned feat = dw ? 1u : unsigned(OutFeat);
+    const KernelCallLocationT biasAt = dw ? LOC_INNER_LOOP : LOC_IN_PLANE_PROLOG;
+    const KernelCallLocationT scaleAt = dw ? LOC_INNER_LOOP : LOC_IN_PLANE_EPILOG;
+    const unsigned perFeature = dw ? OBJ_IN_DB_NTILED_3D : OBJ_IN_NTILED;
+    const unsigned perFeatureCount = dw ? 1u : unsigned(OutFeat);
+    UserKernel(Name,
+               KernelDimensions(unsigned(InFeat), unsigned(Width), unsigned(Height), dw ? 1u : unsigned(OutFeat)),
+               dw ? KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE)
+                  : KernelIterationOrder(KER_DIM3, KER_TILE, KER_IN_PLANE),
+               TILE_HOR, convolutionCArgs(),
+               Calls(3,
+                     Call("KerSetBias_SQ8", biasAt,
+                          Bindings(5, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Bias", KER_ARG_TILE))),
+                     Call("KerConv_SQ8", LOC_INNER_LOOP,
+                          Bindings(15, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Filter", KER_ARG_TILE),
+                                   K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), Imm(Fcx), Imm(Fcy),
+                                   Imm(shape.scx), Imm(shape.scy), Imm(shape.dcx), Imm(shape.dcy),
+                                   Imm(g.convPad.left))),
+                     Call("KerScalePoolAct_SQ8", scaleAt,
+                          Bindings(19, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                   K_Arg("ConvOut", KER_ARG_TILE_H), Imm(int(feat)), K_Arg("Out", KER_ARG_TILE),
+                                   K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                                   K_Arg("Scale", KER_ARG_TILE), K_Arg("ScaleN", KER_ARG_TILE), Imm(pool), Imm(g.Fpx),
+                                   Imm(g.Fpy), Imm(g.Spx), Imm(g.Spy), Imm(int(act)), Imm(g.poolPad.left),
+                                   Imm(g.poolPad.top), K_Arg("ConvOut", KER_ARG_TILEOFFSET), Imm(g.convH)))),
+               KerArgs(7,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, unsigned(g.inOverlap),
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Bias", perFeature, perFeatureCount, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
+                       KerArg("Scale", perFeature, perFeatureCount, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Scale", 0),
+                       KerArg("ScaleN", perFeature, perFeatureCount, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
+                       // Per input feature: the filters of every output feature for it (depthwise: its own).
+                       KerArg("Filter", OBJ_IN_DB_NTILED_3D, unsigned(Fcx * Fcy), feat, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Filter", 0),
+                       // 32-bit accumulators of one tile.
+                       KerArg("ConvOut", dw ? OBJ_BUFFER_ONETILE : OBJ_BUFFER_ONETILE | O_3D, unsigned(g.convW),
+                              unsigned(g.accumulatorH), 4, unsigned(g.convOverlap), OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", OBJ_OUT_DB_3D, unsigned(g.outW), unsigned(g.outH), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "Out", 0)));
+    finishConvolutionKernel(Name, g, InFeat, OutFeat, Fcx, Fcy);
+    return layer.conclude();
+}
+
+int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper, int ActCap)
+{
+    LayerDeclaration layer(Name);
+    if (shape.poolOper != KOP_MAXPOOL && shape.poolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
+    const unsigned act = activationArgument(Name, ActOper, ActCap);
+    if (shape.dpx != 1 || shape.dpy != 1)
+        layerError(Name, "pooling dilation must be 1");
+    declarePoolingKernel({Name, "KerPoolAct_SQ8", kChar, 1, shape.features, shape.width, shape.height, shape.fpx,
+                          shape.fpy, shape.spx, shape.spy, shape.pad, poolCode(shape.poolOper), act});
+    return layer.conclude();
+}
+
+}  // namespace tessera::gap

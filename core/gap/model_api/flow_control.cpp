@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 #include <system_error>
 
 using tessera::gap::currentModel;
@@ -74,18 +75,6 @@ void setUnlessEmpty(std::string& target, const char* name)
 {
     if (name != nullptr && *name != '\0')
         target = name;
-}
-
-// "MnistKernels.c" -> "MnistKernelsInit.c", "out/Kernels" -> "out/KernelsInit": the init files
-// of the two-name SetGeneratedFilesNames form.
-std::string withInitSuffix(const std::string& fileName)
-{
-    const std::size_t slash = fileName.find_last_of('/');
-    const std::size_t dot = fileName.find_last_of('.');
-    const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
-    if (!hasExtension)
-        return fileName + "Init";
-    return fileName.substr(0, dot) + "Init" + fileName.substr(dot);
 }
 
 }  // namespace
@@ -189,18 +178,15 @@ void(SetGeneratedFilesNames)(const char* ArgInitsName, const char* ArgInitsHeade
 void SetGeneratedKernelFilesNames(const char* CallTemplatesName, const char* CallTemplatesNameHeader)
 {
     tessera::tiler::GenerationOptions& options = currentModel().options;
-    if (CallTemplatesName != nullptr && *CallTemplatesName != '\0') {
+    if (CallTemplatesName != nullptr && *CallTemplatesName != '\0')
         options.kernelsSource = CallTemplatesName;
-        options.initSource = withInitSuffix(CallTemplatesName);
-    }
-    if (CallTemplatesNameHeader != nullptr && *CallTemplatesNameHeader != '\0') {
+    if (CallTemplatesNameHeader != nullptr && *CallTemplatesNameHeader != '\0')
         options.kernelsHeader = CallTemplatesNameHeader;
-        options.initHeader = withInitSuffix(CallTemplatesNameHeader);
-    }
 }
 
-void SetSymbolNames(const char* L1SymbName, const char* L2SymbName, const char* KernelDescrName,
-                    const char* KernelDescArgName)
+// In parentheses: SetSymbolNames is also the argument-counting macro of AutoTilerLib.h.
+void(SetSymbolNames)(const char* L1SymbName, const char* L2SymbName, const char* KernelDescrName,
+                     const char* KernelDescArgName)
 {
     tessera::tiler::GenerationOptions& options = currentModel().options;
     setUnlessEmpty(options.l1Symbol, L1SymbName);
@@ -209,9 +195,40 @@ void SetSymbolNames(const char* L1SymbName, const char* L2SymbName, const char* 
     setUnlessEmpty(options.kernelDescrArgSymbol, KernelDescArgName);
 }
 
+void SetMemorySymbolNames(const char* L1SymbName, const char* L2SymbName)
+{
+    (SetSymbolNames)(L1SymbName, L2SymbName, nullptr, nullptr);
+}
+
 void SetSymbolDynamics(void)
 {
     currentModel().options.dynamicSymbols = true;
+}
+
+void SetInlineMode(InlineModeT Mode)
+{
+    if (Mode != NEVER_INLINE && Mode != ALWAYS_INLINE && Mode != SINGLE_INLINE)
+        failModel(format("SetInlineMode: mode %d is not NEVER_INLINE (0), ALWAYS_INLINE (1) or SINGLE_INLINE (2)",
+                         int(Mode)));
+}
+
+void SetKernelOpts(KernelOptimizationT On, KernelOptimizationT Off)
+{
+    constexpr unsigned kKnown = KER_OPT_BUFFER_PROMOTE | KER_OPT_PARTIAL_BUFFER_PROMOTE | KER_OPT_KEEP_GROUP |
+                                KER_OPT_GROUP_HEAD | KER_OPT_GROUP_TAIL;
+    const unsigned on = unsigned(On), off = unsigned(Off);
+    if ((on | off) & ~kKnown)
+        failModel(format("SetKernelOpts: bits 0x%x are not KER_OPT_* options", (on | off) & ~kKnown));
+    if (on & off)
+        failModel(format("SetKernelOpts: options 0x%x are turned both on and off", on & off));
+    tessera::tiler::GenerationOptions& options = currentModel().options;
+    for (const auto& [bit, flag] : {std::pair{unsigned(KER_OPT_BUFFER_PROMOTE), &options.promoteBuffers},
+                                    std::pair{unsigned(KER_OPT_PARTIAL_BUFFER_PROMOTE), &options.promotePartialBuffers}}) {
+        if (on & bit)
+            *flag = true;
+        if (off & bit)
+            *flag = false;
+    }
 }
 
 void SetL1MemorySize(unsigned int Size)

@@ -109,7 +109,7 @@ ConstInit_T* ConstInfo(const char* FileName, int Format, int Binary, int Size, i
     const std::string file = requireName(FileName, "ConstInfo", "the file name");
     const std::string context = "ConstInfo(" + quoted(file) + ")";
     if (Format != 0 && Format != 1)
-        failModel(format("%s: format %d is neither 1 (float values to convert) nor 0 (fixed-point values)",
+        failModel(format("%s: format %d is neither 0 (floating-point values to convert) nor 1 (fixed-point values)",
                          context.c_str(), Format));
     if (Binary != 0 && Binary != 1)
         failModel(format("%s: binary flag %d is neither 1 (raw binary file) nor 0 (text file)", context.c_str(), Binary));
@@ -120,7 +120,7 @@ ConstInit_T* ConstInfo(const char* FileName, int Format, int Binary, int Size, i
                          Size - 1));
     tiler::ConstantSource source;
     source.file = file;
-    source.floatValues = Format == 1;
+    source.floatValues = Format == 0;  // as in the SDK: 0 floating point, 1 fixed point
     source.binary = Binary == 1;
     source.bits = Size;
     source.fractionalBits = Fract;

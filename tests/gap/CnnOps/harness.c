@@ -66,6 +66,7 @@ int main(int argc, char **argv)
     RunUnary(argv[1], "MaxPool3x3Stride2Pad1", MaxPool3x3Stride2Pad1, 3 * 17 * 15, 3 * 9 * 8);
     RunUnary(argv[1], "AvgPool3x3Pad1", AvgPool3x3Pad1, 4 * 10 * 9, 4 * 10 * 9);
     RunUnary(argv[1], "MaxPool5x5Pad2Tall", MaxPool5x5Pad2Tall, 2 * 24 * 70, 2 * 24 * 70);
+    RunUnary(argv[1], "MaxPool2x2Same", MaxPool2x2Same, 3 * 11 * 9, 3 * 11 * 9);
     RunUnary(argv[1], "GlobalAvg", GlobalAvg, 12 * 14 * 13, 12);
     RunUnary(argv[1], "GlobalAvgLarge", GlobalAvgLarge, 3 * 60 * 50, 3);
     RunBinary(argv[1], "Add", Add, 6 * 20 * 10);

@@ -9,7 +9,7 @@
 
 #define DECLARE(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Pp, Relu) \
     CNN_ConvolutionPoolReLU(#Name, 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, Cin, Cout, W, H, Oper, F, F, D, D, \
-                            S, S, P, Pool, Fp, Fp, 1, 1, Sp, Sp, Pp, (Relu) ? KOP_RELU : KOP_NONE);
+                            S, S, (P) > 0, Pool, Fp, Fp, 1, 1, Sp, Sp, (Pp) > 0, (Relu) ? KOP_RELU : KOP_NONE);
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* Host harness of the padded convolution layers: `harness DIR` reads each layer's int16 inputs from
- * DIR/<Layer>.in, .filter (input-feature major), .bias, runs the generated layer, writes
+ * DIR/<Layer>.in, .filter ([Cout][Cin][F][F]), .bias, runs the generated layer, writes
  * DIR/<Layer>.out and prints its DMA counters. */
 #include "GenKernels.h"
 #include "CNN_BasicKernels.h"
@@ -12,13 +12,22 @@
 /* The harness only needs to tell pooled and depthwise layers from the others. */
 enum { KOP_NONE, KOP_MAXPOOL, KOP_AVGPOOL, KOP_CONV, KOP_CONV_DW };
 
+/* Output size of one dimension: with the "same" flag, the total padding that keeps ceil(Dim / S)
+ * outputs (the window's span less the stride, or less the remainder when S does not divide Dim). */
+static int OutDim(int Dim, int F, int D, int S, int SamePad)
+{
+    int Span = D * (F - 1) + 1, Left = Dim % S == 0 ? S : Dim % S;
+    int Total = SamePad && Span > Left ? Span - Left : 0;
+    return (Dim + Total - Span) / S + 1;
+}
+
 /* Output size of a layer (docs/gap-fixed-point.md). */
 static size_t OutCount(int Cout, int W, int H, int F, int D, int S, int P, int Pooled, int Fp, int Sp, int Pp)
 {
-    int Wc = (W + 2 * P - D * (F - 1) - 1) / S + 1, Hc = (H + 2 * P - D * (F - 1) - 1) / S + 1;
+    int Wc = OutDim(W, F, D, S, P), Hc = OutDim(H, F, D, S, P);
     if (Pooled) {
-        Wc = (Wc + 2 * Pp - Fp) / Sp + 1;
-        Hc = (Hc + 2 * Pp - Fp) / Sp + 1;
+        Wc = OutDim(Wc, Fp, 1, Sp, Pp);
+        Hc = OutDim(Hc, Fp, 1, Sp, Pp);
     }
     return (size_t) Cout * (size_t) Wc * (size_t) Hc;
 }
@@ -47,11 +56,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: harness DIR\n");
         return 2;
     }
-    L1_Memory = (char *) malloc(_L1_Memory_SIZE);
-    L2_Memory = (char *) malloc(_L2_Memory_SIZE);
+    /* As GreenWaves' applications allocate the kernels' memory. */
+    L1_Memory = (AT_L1_POINTER) AT_L1_ALLOC(0, _L1_Memory_SIZE);
+    L2_Memory = (AT_L2_POINTER) AT_L2_ALLOC(0, _L2_Memory_SIZE);
     CONV_LAYERS(RUN)
-    free(L1_Memory);
-    free(L2_Memory);
+    AT_L1_FREE(0, L1_Memory, _L1_Memory_SIZE);
+    AT_L2_FREE(0, L2_Memory, _L2_Memory_SIZE);
     printf("RESULT ok\n");
     return 0;
 }

@@ -1,5 +1,5 @@
 /* Host harness of the MNIST layers: `harness DIR` reads each layer's int16 inputs from
- * DIR/<Layer>.in, .filter, .bias (raw little-endian; convolution filters input-feature major),
+ * DIR/<Layer>.in, .filter, .bias (raw little-endian; convolution filters [OutFeat][InFeat][Fy][Fx]),
  * runs the generated layer and writes DIR/<Layer>.out. The test compares the outputs with the
  * reference interpreter's fixed-point kernels. */
 #include "GenKernels.h"

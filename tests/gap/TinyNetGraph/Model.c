@@ -16,7 +16,7 @@
 
 #define CONST(Name) \
     TCArgInfo("short int *__restrict__", #Name, ARG_SCOPE_GLOBAL, ARG_DIR_CONSTIN, AT_MEM_L3_DEFAULTFLASH, \
-              AT_MEM_UNDEF, ConstInfo("model/" #Name ".tensor", 1, 1, 16, 14))
+              AT_MEM_UNDEF, ConstInfo("model/" #Name ".tensor", 0, 1, 16, 14))
 #define LOCAL(Name) TCArgInfo("short int *__restrict__", #Name, ARG_SCOPE_LOCAL, ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, 0)
 
 int main(int argc, char **argv)

@@ -1,0 +1,53 @@
+// The CNN layers with their padding given per side. The SDK-named generators (CNN_Generators.h)
+// take ConvPad / PoolPad as flags and derive the padding from the filter, stride and dilation, as
+// GreenWaves' generators do; Tessera's own flows (ONNX import) know the exact padding of every
+// side and declare their layers through these functions instead.
+#pragma once
+
+#include "CNN_Generators.h"
+
+namespace tessera::gap {
+
+// Zero padding around a plane: lines above and below, columns left and right.
+struct Padding {
+    int top = 0, bottom = 0, left = 0, right = 0;
+
+    static Padding uniform(int amount) { return {amount, amount, amount, amount}; }
+    bool none() const { return top == 0 && bottom == 0 && left == 0 && right == 0; }
+};
+
+// The "same" zero padding of the SDK's generators for a window of Fx x Fy, stride Sx/Sy and
+// dilation Dx/Dy over a Width x Height plane (flag 1): in each dimension, the total that keeps
+// ceil(Dim / S) outputs, the larger half first (above and left, the generators' PAD_BALANCED_LEFT).
+Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy);
+
+// The geometry of a convolution layer with optional pooling after it.
+struct ConvLayerShape {
+    int inFeat = 1, outFeat = 1, width = 1, height = 1;
+    KernelOper_T convOper = KOP_CONV;
+    int fcx = 1, fcy = 1, dcx = 1, dcy = 1, scx = 1, scy = 1;
+    Padding convPad;
+    KernelOper_T poolOper = KOP_NONE;
+    int fpx = 1, fpy = 1, dpx = 1, dpy = 1, spx = 1, spy = 1;
+    Padding poolPad;  // around the convolution's output
+};
+
+// The geometry of a pooling layer alone.
+struct PoolLayerShape {
+    int features = 1, width = 1, height = 1;
+    KernelOper_T poolOper = KOP_MAXPOOL;
+    int fpx = 1, fpy = 1, dpx = 1, dpy = 1, spx = 1, spy = 1;
+    Padding pad;
+};
+
+// CNN_ConvolutionPoolReLU with every data size 2 (16-bit).
+int convolutionPoolReLU(const char* Name, const ConvLayerShape& shape, int In_Q, int Filter_Q, int Bias_Q, int Out_Q,
+                        KernelOper_T ReLUOper);
+// CNN_PoolReLU with every data size 2; the format is kept.
+int poolReLU(const char* Name, const PoolLayerShape& shape, int Q, KernelOper_T ReLUOper);
+// CNN_ConvolutionPoolAct_SQ8 (int32 biases, 8-bit scales).
+int convolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper, int ActCap);
+// CNN_PoolAct_SQ8.
+int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper, int ActCap);
+
+}  // namespace tessera::gap
