@@ -91,13 +91,14 @@ class TestGapCnnLayers : public QObject {
     // Compiles tests/gap/<folder>/Model.c, generates its layers into <work>/out at *l1 bytes of L1
     // (0: the smallest budget the model accepts, written back) and builds <folder>/harness.c with
     // the sanitizers on `cores` emulated cores. The harness's path, or empty with the failure printed.
-    QString buildLayerHarness(const QString& folder, const QTemporaryDir& work, qint64* l1, int cores)
+    QString buildLayerHarness(const QString& folder, const QTemporaryDir& work, qint64* l1, int cores,
+                              const QStringList& modelFlags = {})
     {
         const QString source = kGapTests + '/' + folder;
         const QString generator = work.filePath(QStringLiteral("generator"));
         QStringList command;
         const ProcessResult compiled = m_toolchain.compileModel(source + QStringLiteral("/Model.c"), generator, &command,
-                                                                {QStringLiteral("-I"), source});
+                                                                QStringList{QStringLiteral("-I"), source} + modelFlags);
         if (compiled.exitCode != 0) {
             qWarning("%s", qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
             return {};
@@ -318,22 +319,28 @@ private slots:
     // Zero-padded and depthwise convolutions (tests/gap/ConvLayers: "same" 3x3 and 5x5, strided,
     // dilated, with pooling): the tiles see the padding lines, the DMA moves only real lines (the counters equal
     // the prediction) and the outputs equal the reference, from a budget that forces many tiles
-    // (padding in the first and last) to one that holds whole planes, on 1 and 8 cores.
+    // (padding in the first and last) to one that holds whole planes, on 1 and 8 cores. With every
+    // *_InL3 flag set, each argument is homed in L3 and streams through L2 staging: the L3 counters
+    // equal the prediction too.
     void paddedConvolutionsMatchTheReference_data()
     {
         QTest::addColumn<qint64>("l1");
         QTest::addColumn<int>("cores");
-        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1;
-        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8;
-        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8;
+        QTest::addColumn<bool>("inL3");
+        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1 << false;
+        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8 << false;
+        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8 << false;
+        QTest::newRow("smallest L1, 8 cores, arguments in L3") << qint64(0) << 8 << true;
     }
     void paddedConvolutionsMatchTheReference()
     {
         QFETCH(qint64, l1);
         QFETCH(int, cores);
+        QFETCH(bool, inL3);
         QTemporaryDir work;
         const bool smallest = l1 == 0;
-        const QString harness = buildLayerHarness(QStringLiteral("ConvLayers"), work, &l1, cores);
+        const QString harness = buildLayerHarness(QStringLiteral("ConvLayers"), work, &l1, cores,
+                                                  {QStringLiteral("-DARGS_IN_L3=%1").arg(inL3 ? 1 : 0)});
         QVERIFY(!harness.isEmpty());
         const QString out = work.filePath(QStringLiteral("out"));
 
@@ -426,11 +433,18 @@ private slots:
             const QJsonObject kernel = findByName(tiling[QStringLiteral("kernels")].toArray(), name);
             multiTile += kernel[QStringLiteral("tiles")].toInt() > 1;
             const QRegularExpressionMatch dma =
-                QRegularExpression(QStringLiteral("DMA %1 (\\d+) (\\d+)").arg(name)).match(ran.out);
+                QRegularExpression(QStringLiteral("DMA %1 (\\d+) (\\d+) (\\d+) (\\d+)").arg(name)).match(ran.out);
             QVERIFY2(dma.hasMatch(), qPrintable(ran.out));
             const QJsonObject predicted = kernel[QStringLiteral("dma")].toObject();
             QCOMPARE(dma.captured(1).toLongLong(), predicted[QStringLiteral("l2_read")].toInteger(-1));
             QCOMPARE(dma.captured(2).toLongLong(), predicted[QStringLiteral("l2_write")].toInteger(-1));
+            QCOMPARE(dma.captured(3).toLongLong(), predicted[QStringLiteral("l3_read")].toInteger(-1));
+            QCOMPARE(dma.captured(4).toLongLong(), predicted[QStringLiteral("l3_write")].toInteger(-1));
+            // In L3, every input byte comes from L3 at least once and every output byte goes there.
+            if (inL3)
+                QVERIFY(dma.captured(3).toLongLong() > 0 && dma.captured(4).toLongLong() > 0);
+            else
+                QVERIFY(dma.captured(3).toLongLong() == 0 && dma.captured(4).toLongLong() == 0);
         }
         if (smallest)  // the budget of the largest layer: most layers run in several tiles
             QVERIFY2(multiTile >= 3, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));

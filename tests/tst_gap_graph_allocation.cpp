@@ -114,13 +114,13 @@ private slots:
     }
 
     // Budgets from the guide's down to the smallest that works: every placement fits its budget,
-    // its dynamic L2 block (buffers between nodes and staging buffers) passes the validator, L3
-    // traffic grows as L2 shrinks, and below the smallest the message names it.
+    // its dynamic L2 block (buffers between nodes and staging buffers) passes the validator, the
+    // bytes homed in L3 grow as L2 shrinks, and below the smallest the message names it.
     void spillsToL3AsTheBudgetShrinks()
     {
         const KernelModel& model = mnistModel();
         const GraphModel& graph = model.graphs.front();
-        std::uint64_t previousTraffic = 0;
+        std::uint64_t previousInL3 = 0;
         std::uint64_t budget = 300 * 1024;
         int placements = 0, withL3 = 0;
         GraphAllocation allocation;
@@ -130,12 +130,18 @@ private slots:
                 break;
             ++placements;
             QVERIFY2(allocation.l2Total() <= budget, qPrintable(QString::number(budget)));
-            // The moves are greedy and each budget tiles its nodes for its own staging room, so two
-            // close budgets may end on placements a few bytes apart; traffic never falls by more
-            // than 1% as the budget shrinks.
-            QVERIFY2(allocation.l3Traffic * 100 >= previousTraffic * 99,
-                     qPrintable(QStringLiteral("budget %1: traffic %2 after %3").arg(budget).arg(allocation.l3Traffic).arg(previousTraffic)));
-            previousTraffic = std::max(previousTraffic, allocation.l3Traffic);
+            // The bytes homed in L3 never fall as the budget shrinks (the moves are greedy, so two
+            // close budgets may end on placements a few bytes apart: by at most 1%). Traffic itself
+            // is not monotonic: each budget tiles its nodes for its own staging room, and with more
+            // room a node may pick smaller tiles whose extra L3 reads hide behind compute.
+            std::uint64_t homedInL3 = 0;
+            for (const GraphTensor& tensor : allocation.tensors)
+                if (tensor.placement == GraphTensor::Placement::L3Static ||
+                    tensor.placement == GraphTensor::Placement::L3Dynamic)
+                    homedInL3 += tensor.bytes;
+            QVERIFY2(homedInL3 * 100 >= previousInL3 * 99,
+                     qPrintable(QStringLiteral("budget %1: %2 bytes in L3 after %3").arg(budget).arg(homedInL3).arg(previousInL3)));
+            previousInL3 = std::max(previousInL3, homedInL3);
             std::vector<Buffer> buffers;
             std::vector<int64_t> offsets;
             std::uint64_t inL3 = 0;

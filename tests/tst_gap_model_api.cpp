@@ -174,8 +174,8 @@ const std::vector<CheckRow>& checkRows()
     static const std::vector<CheckRow> rows = {
         {"unknown basic kernel", [](auto& m) { userKernel(m, "MatAdd").calls[0].callee = "Nope"; },
          {"user kernel MatAdd: call 1 (Nope): no basic kernel named Nope", "LibKernel()"}},
-        {"user kernel called as basic kernel", [](auto& m) { userKernel(m, "MatAdd").calls[0].callee = "Fft_Vertical"; },
-         {"user kernel MatAdd: call 1 (Fft_Vertical): Fft_Vertical is a user kernel", "UserKernelCall()"}},
+        {"user kernel called as basic kernel", [](auto& m) { userKernel(m, "MatAdd").calls[0].callee = "FftVertical"; },
+         {"user kernel MatAdd: call 1 (FftVertical): FftVertical is a user kernel", "UserKernelCall()"}},
         {"binding count", [](auto& m) { userKernel(m, "MatAdd").calls[0].bindings.pop_back(); },
          {"user kernel MatAdd: call 1 (MatSumPar): binding count 4 but the basic kernel has 5 C arguments",
           "In1, In2, Out, W, H"}},
@@ -262,23 +262,23 @@ const std::vector<CheckRow>& checkRows()
         {"group calls a non-member", [](auto& m) { m.groups[0].calls[1].callee = "MatAdd"; },
          {"kernel group Fft: call 2 (MatAdd): user kernel MatAdd is not a member of Fft"}},
         {"group member never called", [](auto& m) { m.groups[0].calls.pop_back(); },
-         {"kernel group Fft: its user kernel Fft_Vertical is never called"}},
+         {"kernel group Fft: its user kernel FftVertical is never called"}},
         {"group binding count", [](auto& m) { m.groups[0].calls[0].bindings.pop_back(); },
-         {"kernel group Fft: call 1 (Fft_Horizontal): binding count 3 but the user kernel has 4 C arguments"}},
+         {"kernel group Fft: call 1 (FftHorizontal): binding count 3 but the user kernel has 4 C arguments"}},
         {"K_Arg in a group", [](auto& m) { m.groups[0].calls[0].bindings[0] = binding(Kind::KernelArg, "In"); },
-         {"kernel group Fft: call 1 (Fft_Horizontal): binding 1 (In): K_Arg cannot be used in a kernel group"}},
+         {"kernel group Fft: call 1 (FftHorizontal): binding 1 (In): K_Arg cannot be used in a kernel group"}},
         {"C_Arg not of the group", [](auto& m) { m.groups[0].calls[1].bindings[0].name = "InOut"; },
-         {"kernel group Fft: call 2 (Fft_Vertical): binding 1 (InOut): C_Arg(\"InOut\") names no C argument of "
+         {"kernel group Fft: call 2 (FftVertical): binding 1 (InOut): C_Arg(\"InOut\") names no C argument of "
           "group Fft"}},
         {"group call location", [](auto& m) { m.groups[0].calls[0].location = tiler::CallLocation::InnerLoop; },
-         {"kernel group Fft: call 1 (Fft_Horizontal): a call in a kernel group must use LOC_GROUP"}},
+         {"kernel group Fft: call 1 (FftHorizontal): a call in a kernel group must use LOC_GROUP"}},
         {"UserKernelGroup never called",
          [](auto& m) {
              m.groups[0].hasTemplate = false;
              m.groups[0].calls.clear();
          },
          {"kernel group Fft: UserKernelGroup(\"Fft\", ...) is never called",
-          "user kernels Fft_Horizontal, Fft_Vertical are never called"}},
+          "user kernels FftHorizontal, FftVertical are never called"}},
         {"L1 budget of zero", [](auto& m) { m.options.l1Size = 0; }, {"the L1 memory budget is 0 bytes"}},
     };
     return rows;
@@ -526,11 +526,11 @@ private slots:
         QCOMPARE(model.groups.size(), std::size_t(1));
         const tiler::KernelGroup& group = model.groups[0];
         QCOMPARE(group.name, std::string("Fft"));
-        QCOMPARE(group.members, (std::vector<std::string>{"Fft_Horizontal", "Fft_Vertical"}));
+        QCOMPARE(group.members, (std::vector<std::string>{"FftHorizontal", "FftVertical"}));
         QVERIFY(group.hasTemplate);
         QCOMPARE(group.cargs.size(), std::size_t(4));
         QCOMPARE(group.calls.size(), std::size_t(2));
-        QCOMPARE(group.calls[1].callee, std::string("Fft_Vertical"));
+        QCOMPARE(group.calls[1].callee, std::string("FftVertical"));
         QVERIFY(group.calls[1].location == tiler::CallLocation::Group);
         QCOMPARE(group.calls[1].bindings.size(), std::size_t(3));
         QVERIFY(group.calls[1].bindings[0].kind == tiler::Binding::Kind::CArg);
@@ -591,7 +591,7 @@ private slots:
         SetUsedFilesNames("MyTypes.h", 0);
         QCOMPARE(options.stdTypesHeader, std::string("MyTypes.h"));
         QVERIFY(options.libKernelHeaders.empty());
-        QCOMPARE(std::string(AppendNames("Fft", "Vertical")), std::string("Fft_Vertical"));
+        QCOMPARE(std::string(AppendNames("Fft", "Vertical")), std::string("FftVertical"));
 
         SetSymbolNames("Net_L1_Memory", "Net_L2_Memory");  // the SDK's two-name form
         QCOMPARE(options.l1Symbol, std::string("Net_L1_Memory"));

@@ -24,8 +24,9 @@ void addGapCommand(CLI::App& app, Action& action)
             };
         });
     };
-    add("model-cflags", "Compiler flags for a model program (the AutoTilerLib.h include path)",
-        [](const gap::GapPaths& paths) { return "-I" + paths.include; });
+    // Gap.h too: GreenWaves' generator sources include it for the GAP vector types.
+    add("model-cflags", "Compiler flags for a model program (the AutoTilerLib.h and Gap.h include paths)",
+        [](const gap::GapPaths& paths) { return "-I" + paths.include + " -I" + paths.runtime; });
     add("model-libs", "Libraries to link a model program with (after its sources)", [](const gap::GapPaths& paths) {
         std::string libs = paths.modelLibrary + " " + paths.tilerLibrary + " " + paths.plannerLibrary + " -lstdc++ -lm";
 #ifdef TESSERA_SANITIZED_BUILD

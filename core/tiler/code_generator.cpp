@@ -227,6 +227,14 @@ std::shared_ptr<const PlacedModel> placeModel(const KernelModel& model, Allocati
             findDevice(model, [](const MemoryDevice& d) { return d.location == MemoryLocation::L2; });
         l2 && !l2->baseName.empty() && model.graphs.empty())
         named.options.l2Symbol = l2->baseName;
+    // A graph decides where its tensors live: arguments its nodes' kernels declare in L3 (O_L2DB,
+    // the CNN generators' *_InL3 flags) are homed wherever the graph places what they are bound to.
+    for (const GraphModel& graph : named.graphs)
+        for (const GraphNode& node : graph.nodes)
+            for (UserKernel& kernel : named.userKernels)
+                if (kernel.name == node.kernel)
+                    for (KernelArgument& arg : kernel.args)
+                        arg.flags &= ~std::uint32_t(ArgFlag::L2DoubleBuffer);
     // Graph tensors are placed first: where they live decides how their nodes are tiled.
     for (const GraphModel& graph : named.graphs) {
         placed->allocations.push_back(

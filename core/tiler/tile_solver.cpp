@@ -461,9 +461,11 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
         // Padded arguments are streamed one plane at a time: their copies skip the padding lines.
-        // Interleaved planes are gathered one plane at a time into the layout the kernel reads.
+        // Interleaved planes are gathered one plane at a time into the layout the kernel reads
+        // (a single plane is its own layout and may be promoted whole).
+        const bool regathered = arg.interleavedPlanes && tiling.planeCount > 1;
         if (promotions_.whole && arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes &&
-            !tiling.padded() && !arg.interleavedPlanes)
+            !tiling.padded() && !regathered)
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
         if (promotions_.acrossInputPlanes && tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles &&

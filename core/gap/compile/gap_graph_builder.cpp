@@ -76,7 +76,8 @@ PoolLayerShape poolShape(const fixed_point::PoolReluParams& p)
     return shape;
 }
 
-// One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph.
+// One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph
+// (the *_InL3 flags are 0).
 void declareLayer(const GapNetwork& network, const GapLayer& layer)
 {
     const char* name = layer.name.c_str();
@@ -91,19 +92,19 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
         poolReLU(name, poolShape(layer.pool), inQ, reluOperation(layer.pool.relu));
         break;
     case GapLayerKind::GlobalAveragePool:
-        CNN_GlobalPool(name, nullptr, 2, 2, inQ, outQ, 1, 1, layer.pool.features, layer.pool.width, layer.pool.height,
+        CNN_GlobalPool(name, nullptr, 2, 2, inQ, outQ, 0, 0, layer.pool.features, layer.pool.width, layer.pool.height,
                        KOP_GLOBAL_AVGPOOL);
         break;
     case GapLayerKind::Linear:
-        CNN_LinearReLU(name, nullptr, 2, 2, 2, 2, inQ, layer.weightsQ, layer.biasQ, outQ, 1, 1, 1, 1, layer.inDim,
+        CNN_LinearReLU(name, nullptr, 2, 2, 2, 2, inQ, layer.weightsQ, layer.biasQ, outQ, 0, 0, 0, 0, layer.inDim,
                        layer.outDim, KOP_LINEAR, reluOperation(layer.relu, layer.relu6));
         break;
     case GapLayerKind::Softmax:
-        CNN_SoftMax(name, nullptr, 2, 2, inQ, outQ, 1, 1, int(network.tensors[size_t(layer.output)].elements),
+        CNN_SoftMax(name, nullptr, 2, 2, inQ, outQ, 0, 0, int(network.tensors[size_t(layer.output)].elements),
                     KOP_SOFTMAX);
         break;
     case GapLayerKind::Add:
-        CNN_MatAdd(name, nullptr, 2, 2, 2, inQ, network.tensors[size_t(layer.inputs.at(1))].q, outQ, 1, 1, 1,
+        CNN_MatAdd(name, nullptr, 2, 2, 2, inQ, network.tensors[size_t(layer.inputs.at(1))].q, outQ, 0, 0, 0,
                    layer.pool.features, layer.pool.features, layer.pool.width, layer.pool.height,
                    layer.relu ? KOP_MATADD_RELU : KOP_MATADD);
         break;

@@ -58,7 +58,7 @@ void SetInlineMode(InlineModeT Mode);
 void SetKernelOpts(KernelOptimizationT On, KernelOptimizationT Off);
 void SetL1MemorySize(unsigned int Size);
 void SetMemorySizes(unsigned int L1Size, unsigned int L2Size, unsigned int L3Size);
-/* Returns a new string "Name_Suffix" owned by the library. */
+/* Returns a new string, Name followed by Suffix (no separator, as in the SDK), owned by the library. */
 char *AppendNames(const char *Name, const char *Suffix);
 
 /* ---- Basic kernels ---------------------------------------------------------------------- */

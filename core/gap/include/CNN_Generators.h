@@ -49,8 +49,9 @@ void LoadCNNLibrary(void);
  * (KOP_MAXPOOL/KOP_AVGPOOL, Fpx x Fpy, stride Spx/Spy) and optional KOP_RELU or KOP_RELUN (ReLU6). ConvOper KOP_CONV or
  * KOP_CONV_DP: every output feature reads every input feature, filters [OutFeat][InFeat][Fcy][Fcx];
  * KOP_CONV_DW: depthwise, InFeat == OutFeat, filters [InFeat][Fcy][Fcx]. Data sizes must be 2
- * (16-bit). The *_InL3 flags are accepted for compatibility; where tensors live is decided by the
- * graph. Pooling dilation must be 1; with PoolPad, the "same" padding around the convolution's
+ * (16-bit). A non-zero *_InL3 flag homes that argument in the L3 RAM: the layer streams it through
+ * L2 staging buffers (the L2 symbol, _L2_Memory_SIZE). In a graph the graph decides where tensors
+ * live and the flags are ignored, as in GreenWaves' graphs. Pooling dilation must be 1; with PoolPad, the "same" padding around the convolution's
  * output is skipped by the windows, as in CNN_PoolReLU. Returns 1 when the layer was generated; errors stop generation with a message.
  * Every generator here returns 0, and adds nothing, when AT_KERNEL_NOSOLUTION_ERROR is off and its
  * layer has no tiling in the L1 budget: the model may then try another generator. */

@@ -70,6 +70,26 @@ inline tessera::tiler::UserKernel& declaredKernel(const char* name)
     layerError(name, "the generated user kernel is missing from the model");
 }
 
+// The SDK generators' *_InL3 flags: the arguments whose home is the L3 RAM, which the kernel
+// streams through L2 staging buffers (O_L2DB). In a graph the graph decides instead. `generated`
+// is the generator's result: a kernel dropped for want of a tiling has nothing to mark.
+inline int homeArgumentsInL3(const char* Name, int generated,
+                             std::initializer_list<std::pair<const char*, int>> flags)
+{
+    for (const auto& [arg, flag] : flags)
+        if (flag < 0)
+            layerError(Name, std::string(arg) + "_InL3 is " + std::to_string(flag) +
+                                 "; give 0 (in L2) or non-zero (in L3)");
+    if (!generated)
+        return generated;
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    for (const auto& [name, flag] : flags)
+        for (tessera::tiler::KernelArgument& arg : kernel.args)
+            if (flag != 0 && arg.name == name)
+                arg.flags |= tessera::tiler::ArgFlag::L2DoubleBuffer;
+    return generated;
+}
+
 // The checked geometry of a convolution + pooling layer, shared by the 16-bit and SQ8 generators.
 struct ConvLayerGeometry {
     bool depthwise = false;

@@ -21,6 +21,7 @@ using tessera::gap::poolShapeFromFlags;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::declaredKernel;
 using tessera::gap::declarePoolingKernel;
+using tessera::gap::homeArgumentsInL3;
 using tessera::gap::LayerDeclaration;
 
 constexpr const char* kShort = "short int * __restrict__";
@@ -152,13 +153,14 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                             int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
     (void) Ctrl;
-    (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
-    return tessera::gap::convolutionPoolReLU(
+    const int generated = tessera::gap::convolutionPoolReLU(
         Name,
         convShapeFromFlags(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
                            PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad),
         In_Q, Filter_Q, Bias_Q, Out_Q, ReLUOper);
+    return homeArgumentsInL3(Name, generated,
+                             {{"In", In_InL3}, {"Filter", Filter_InL3}, {"Bias", Bias_InL3}, {"Out", Out_InL3}});
 }
 
 int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Filter_DataSize,
@@ -168,7 +170,6 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
 {
     LayerDeclaration layer(Name);
     (void) Ctrl;
-    (void) In_InL3, (void) Filter_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
     if (LinearOper != KOP_LINEAR)
         layerError(Name, "the operation must be KOP_LINEAR");
@@ -190,7 +191,8 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
-    return layer.conclude();
+    return homeArgumentsInL3(Name, layer.conclude(),
+                             {{"In", In_InL3}, {"Filter", Filter_InL3}, {"Bias", Bias_InL3}, {"Out", Out_InL3}});
 }
 
 int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
@@ -198,14 +200,14 @@ int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int 
                  int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
     (void) Ctrl;
-    (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
     if (In_Q != Out_Q)
         layerError(Name, "pooling keeps the format: Out_Q (" + std::to_string(Out_Q) + ") must equal In_Q (" +
                              std::to_string(In_Q) + ")");
-    return tessera::gap::poolReLU(
+    const int generated = tessera::gap::poolReLU(
         Name, poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad), In_Q,
         ReLUOper);
+    return homeArgumentsInL3(Name, generated, {{"In", In_InL3}, {"Out", Out_InL3}});
 }
 
 int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
@@ -213,7 +215,6 @@ int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
 {
     LayerDeclaration layer(Name);
     (void) Ctrl;
-    (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
     if (PoolOper != KOP_GLOBAL_AVGPOOL)
         layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
@@ -245,7 +246,7 @@ int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
     kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
     for (tessera::tiler::KernelArgument& arg : kernel.args)
         arg.planePerInput = arg.name == "Out";
-    return layer.conclude();
+    return homeArgumentsInL3(Name, layer.conclude(), {{"In", In_InL3}, {"Out", Out_InL3}});
 }
 
 int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int In2_DataSize, int Out_DataSize,
@@ -254,7 +255,6 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
 {
     LayerDeclaration layer(Name);
     (void) Ctrl;
-    (void) In1_InL3, (void) In2_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Out_DataSize});
     if (AddMatOper != KOP_MATADD && AddMatOper != KOP_MATADD_RELU)
         layerError(Name, "the operation must be KOP_MATADD or KOP_MATADD_RELU");
@@ -281,7 +281,7 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
-    return layer.conclude();
+    return homeArgumentsInL3(Name, layer.conclude(), {{"In1", In1_InL3}, {"In2", In2_InL3}, {"Out", Out_InL3}});
 }
 
 int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int In2_DataSize, int Bias_DataSize,
@@ -291,7 +291,6 @@ int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
 {
     LayerDeclaration layer(Name);
     (void) Ctrl;
-    (void) In1_InL3, (void) In2_InL3, (void) Bias_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Bias_DataSize, Out_DataSize});
     if (MatMulOper != KOP_MATMUL)
         layerError(Name, "the operation must be KOP_MATMUL");
@@ -319,7 +318,8 @@ int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(ColM2), unsigned(LineM1), 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(LineM1) * unsigned(ColM1) * unsigned(ColM2);
-    return layer.conclude();
+    return homeArgumentsInL3(Name, layer.conclude(),
+                             {{"In1", In1_InL3}, {"In2", In2_InL3}, {"Bias", Bias_InL3}, {"Out", Out_InL3}});
 }
 
 int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
@@ -327,7 +327,6 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
 {
     LayerDeclaration layer(Name);
     (void) Ctrl;
-    (void) In_InL3, (void) Out_InL3;
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
     if (SoftMaxOper != KOP_SOFTMAX)
         layerError(Name, "the operation must be KOP_SOFTMAX");
@@ -344,7 +343,7 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
                KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = unsigned(Dim);
-    return layer.conclude();
+    return homeArgumentsInL3(Name, layer.conclude(), {{"In", In_InL3}, {"Out", Out_InL3}});
 }
 
 }  // extern "C"

@@ -252,7 +252,7 @@ char* AppendNames(const char* Name, const char* Suffix)
     if (Name == nullptr || Suffix == nullptr)
         failModel(format("AppendNames(%s, %s): both names are needed", Name ? Name : "NULL",
                          Suffix ? Suffix : "NULL"));
-    return tessera::gap::registry().arena.makeString(std::string(Name) + "_" + Suffix);
+    return tessera::gap::registry().arena.makeString(std::string(Name) + Suffix);  // no separator, as in the SDK
 }
 
 }  // extern "C"

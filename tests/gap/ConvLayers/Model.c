@@ -5,10 +5,17 @@
 
 #include "AutoTilerLib.h"
 #include "CNN_Generators.h"
+#include "Gap.h" /* model-cflags provides it, as GreenWaves' generator sources expect */
 #include "layers.h"
 
+/* -DARGS_IN_L3=1 homes every argument of every layer in L3 (the generators' *_InL3 flags). */
+#ifndef ARGS_IN_L3
+#define ARGS_IN_L3 0
+#endif
+
 #define DECLARE(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Pp, Relu) \
-    CNN_ConvolutionPoolReLU(#Name, 0, 2, 2, 2, 2, 12, 14, 14, 12, 1, 1, 1, 1, Cin, Cout, W, H, Oper, F, F, D, D, \
+    CNN_ConvolutionPoolReLU(#Name, 0, 2, 2, 2, 2, 12, 14, 14, 12, ARGS_IN_L3, ARGS_IN_L3, ARGS_IN_L3, ARGS_IN_L3, \
+                            Cin, Cout, W, H, Oper, F, F, D, D, \
                             S, S, (P) > 0, Pool, Fp, Fp, 1, 1, Sp, Sp, (Pp) > 0, (Relu) ? KOP_RELU : KOP_NONE);
 
 int main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /* Autotiler model of the guide's "User kernel group example, 2D FFT": a kernel group made of
- *  - <Name>_Horizontal (TILE_HOR): expands a Dim x Dim byte image to complex Q15 samples, runs a 1-D
+ *  - <Name>Horizontal (TILE_HOR): expands a Dim x Dim byte image to complex Q15 samples, runs a 1-D
  *    DIF FFT on every line and puts every line back in natural order;
- *  - <Name>_Vertical (TILE_VER): runs a 1-D DIF FFT on every column of the horizontal result, in
+ *  - <Name>Vertical (TILE_VER): runs a 1-D DIF FFT on every column of the horizontal result, in
  *    place (one InOut argument), and reorders the columns.
  * The group <Name>(In, Out, Twiddles, SwapTable) calls both. Radix 4 is used when Dim is a power of
  * 4 (unless ForceRadix2), radix 2 otherwise. The model declares two groups so that both radices are
