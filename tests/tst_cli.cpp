@@ -346,6 +346,16 @@ private slots:
         QCOMPARE(projectFiles(own).keys(), QStringList{"Makefile"});
     }
 
+    // A folder without test cases is an error, not "0 passed, 0 failed".
+    void conformanceWithoutCasesIsAnError()
+    {
+        QTemporaryDir empty;
+        const Result r = runCli({"conformance", empty.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no ONNX backend test cases in " + empty.path()), qPrintable(r.err));
+        QVERIFY(!r.out.contains("passed"));
+    }
+
     void errorsGoToStderrWithNonZeroExit_data()
     {
         QTest::addColumn<QStringList>("arguments");

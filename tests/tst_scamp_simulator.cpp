@@ -150,6 +150,13 @@ private slots:
         const Program again = parseProgram(formatProgram(program, {"neighbours", "A", {"A"}, kernels.depth}), "again");
         QCOMPARE(again.instructions.size(), program.instructions.size());
         QVERIFY(verifyProgram(again, set, kernels).exact);
+        // The same program saved with CRLF line endings reads the same.
+        std::string crlf;
+        for (const char c : std::string(kNeighboursProgram))
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        const Program fromCrlf = parseProgram(crlf, "crlf.txt");
+        QCOMPARE(fromCrlf.instructions.size(), program.instructions.size());
+        QVERIFY(verifyProgram(fromCrlf, set, kernels).exact);
     }
 
     void wrongProgramsAreCaught_data()

@@ -1,9 +1,11 @@
 // tessera conformance DIR...: runs ONNX backend test cases; one line per failure, then the counts.
 #include "commands.h"
 
+#include "base/error.h"
 #include "session/conformance.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <unistd.h>
@@ -24,6 +26,10 @@ void addConformanceCommand(CLI::App& app, Action& action)
     command->callback([&action, options] {
         action = [options] {
             const std::vector<std::string> cases = findConformanceCases(options->directories);
+            if (cases.empty())  // a count of nothing would read as a pass
+                throw Error(fmt::format("no ONNX backend test cases in {}: a case is a folder holding model.onnx and "
+                                        "test_data_set_* folders; give such folders, or folders of them",
+                                        fmt::join(options->directories, ", ")));
             const bool progress = ::isatty(STDERR_FILENO) != 0;
             size_t done = 0;
             const ConformanceSummary summary = runConformance(cases, [&](const CaseResult& result) {

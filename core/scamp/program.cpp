@@ -28,6 +28,8 @@ Program parseProgram(const std::string& text, const std::string& source)
     int number = 0;
     while (std::getline(stream, line)) {
         ++number;
+        if (!line.empty() && line.back() == '\r')  // CRLF files, as Windows editors save them
+            line.pop_back();
         const size_t comment = line.find("//");
         if (comment != std::string::npos)
             line.erase(comment);
