@@ -1,8 +1,13 @@
 // Seeded mutation fuzzing of everything that reads user files: the ONNX importer, shape inference,
-// constant folding, the interpreter and the tensor file reader. Every mutated input must either
+// constant folding, the interpreter, the tensor file reader and the NVDLA loadable reader, validator
+// and inspector. Every mutated input must either
 // work or fail with a tessera::Error; any other exception fails the test, and a crash or memory
 // error fails it under the sanitizer build.
 #include "interp/interpreter.h"
+#include "nvdla/loadable.h"
+#include "nvdla/loadable_inspector.h"
+#include "nvdla/loadable_validator.h"
+#include "nvdla_samples.h"
 #include "io/file_io.h"
 #include "base/error.h"
 #include "onnx/onnx_import.h"
@@ -12,6 +17,7 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
 
 #include <filesystem>
@@ -210,6 +216,37 @@ private slots:
         }
         // Both outcomes occur, so the mutations reach past the protobuf parser.
         QVERIFY(accepted > 0);
+        QVERIFY(refused > 0);
+    }
+
+    // NVDLA loadables: flipped, truncated, inserted and duplicated bytes. Each is refused with a
+    // tessera::Error or read, and then validated, explained and dumped as JSON without a crash.
+    void mutatedLoadables()
+    {
+        const std::vector<std::uint8_t> good = nvdla::writeLoadable(testing::sampleLoadable());
+        const std::string seed(good.begin(), good.end());
+        std::mt19937 random(11);
+        int read = 0, refused = 0, failures = 0;
+        for (int iteration = 0; iteration < 3000; ++iteration) {
+            std::string bytes = seed;
+            for (int k = 0; k < 1 + int(random() % 3); ++k)
+                mutateBytes(bytes, random);
+            try {
+                const nvdla::Loadable loadable = nvdla::readLoadable(
+                    std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "fuzz.nvdla");
+                (void)nvdla::validateLoadable(loadable);
+                (void)nvdla::explainLoadable(loadable);
+                (void)nvdla::loadableToJson(loadable).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+                ++read;
+            } catch (const Error&) {
+                ++refused;
+            } catch (const std::exception& other) {
+                qWarning("iteration %d: %s", iteration, other.what());
+                ++failures;
+            }
+        }
+        QCOMPARE(failures, 0);
+        QVERIFY(read > 0);
         QVERIFY(refused > 0);
     }
 };

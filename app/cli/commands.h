@@ -43,5 +43,6 @@ void addScampCommand(CLI::App& app, Action& action);
 void addAieCommand(CLI::App& app, Action& action);
 void addGapCommand(CLI::App& app, Action& action);
 void addCompileCommand(CLI::App& app, Action& action);
+void addNvdlaCommand(CLI::App& app, Action& action);
 
 } // namespace tessera::cli

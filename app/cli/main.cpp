@@ -23,6 +23,7 @@ int main(int argc, char** argv)
     tessera::cli::addAieCommand(app, action);
     tessera::cli::addGapCommand(app, action);
     tessera::cli::addCompileCommand(app, action);
+    tessera::cli::addNvdlaCommand(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

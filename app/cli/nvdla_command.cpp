@@ -1,0 +1,155 @@
+// tessera nvdla configs | check MODEL | inspect FILE.nvdla: the NVDLA configurations Tessera targets,
+// which unit would run each node of a model (or why none can), and a loadable explained and checked
+// against what NVIDIA's runtime and firmware require.
+#include "commands.h"
+
+#include "io/file_io.h"
+#include "nvdla/compile/legalization.h"
+#include "nvdla/compile/unit_mapping.h"
+#include "nvdla/loadable.h"
+#include "nvdla/loadable_inspector.h"
+#include "nvdla/loadable_validator.h"
+#include "session/model_loader.h"
+#include "target/nvdla_configs.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace tessera::cli {
+
+namespace {
+
+int printConfigs(bool json)
+{
+    const auto yes = [](bool value) { return value ? "yes" : "no"; };
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const target::NvdlaConfig& c : target::nvdlaConfigs()) {
+            nlohmann::json precisions = nlohmann::json::array();
+            for (target::NvdlaPrecision p : c.precisions)
+                precisions.push_back(target::nvdlaPrecisionName(p));
+            list.push_back({{"name", c.name}, {"description", c.description}, {"atomic_c", c.atomicC},
+                            {"atomic_k", c.atomicK}, {"memory_atomic_bytes", c.memoryAtomicBytes},
+                            {"cbuf_banks", c.cbufBanks}, {"cbuf_entries_per_bank", c.cbufEntriesPerBank},
+                            {"cbuf_entry_bytes", c.cbufEntryBytes}, {"cbuf_bytes", c.cbufBytes()},
+                            {"bdma", c.hasBdma}, {"rubik", c.hasRubik}, {"sdp_lut", c.hasSdpLut},
+                            {"sdp_elementwise", c.hasSdpElementwise}, {"batch", c.hasBatch},
+                            {"pdp", c.hasPdp}, {"cdp", c.hasCdp}, {"precisions", precisions}});
+        }
+        fmt::print("{}\n", list.dump(2));
+        return 0;
+    }
+    fmt::print("{:<9} {:>8} {:>8} {:>7} {:>15} {:>9}  {:<4} {:<5} {:<7} {:<8} {:<5} {}\n", "config", "atomic C",
+               "atomic K", "atom B", "CBUF banks", "CBUF", "BDMA", "RUBIK", "SDP LUT", "SDP elt.", "batch",
+               "precisions");
+    for (const target::NvdlaConfig& c : target::nvdlaConfigs()) {
+        std::string precisions;
+        for (target::NvdlaPrecision p : c.precisions)
+            precisions += fmt::format("{}{}", precisions.empty() ? "" : " ", target::nvdlaPrecisionName(p));
+        fmt::print("{:<9} {:>8} {:>8} {:>7} {:>15} {:>6} KiB  {:<4} {:<5} {:<7} {:<8} {:<5} {}\n", c.name, c.atomicC,
+                   c.atomicK, c.memoryAtomicBytes,
+                   fmt::format("{}x{}x{}", c.cbufBanks, c.cbufEntriesPerBank, c.cbufEntryBytes), c.cbufBytes() / 1024,
+                   yes(c.hasBdma), yes(c.hasRubik), yes(c.hasSdpLut), yes(c.hasSdpElementwise), yes(c.hasBatch),
+                   precisions);
+    }
+    return 0;
+}
+
+int inspect(const std::string& path, bool json)
+{
+    const std::string bytes = readFileBytes(path);
+    const nvdla::Loadable loadable = nvdla::readLoadable(
+        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), path);
+    const std::vector<nvdla::Finding> findings = nvdla::validateLoadable(loadable);
+    if (json) {
+        nlohmann::json document = nvdla::loadableToJson(loadable);
+        nlohmann::json list = nlohmann::json::array();
+        for (const nvdla::Finding& finding : findings)
+            list.push_back({{"severity", finding.severity == nvdla::Finding::Severity::Error ? "error" : "warning"},
+                            {"where", finding.where},
+                            {"message", finding.message}});
+        document["findings"] = list;
+        document["valid"] = nvdla::isValid(findings);
+        fmt::print("{}\n", document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    } else {
+        fmt::print("{}", nvdla::explainLoadable(loadable));
+        if (findings.empty())
+            fmt::print("checks: every list, cross-reference and descriptor is as the runtime and firmware require\n");
+        else
+            fmt::print(stderr, "{}", nvdla::formatFindings(findings));
+    }
+    if (!nvdla::isValid(findings)) {
+        fmt::print(stderr, "error: {}: the loadable breaks what NVIDIA's runtime or firmware require (see above)\n",
+                   path);
+        return 1;
+    }
+    return 0;
+}
+
+struct CheckOptions {
+    std::string model;
+    std::string config = "nv_full";
+    std::string precision;
+    std::string dumpAfter;
+    bool json = false;
+};
+
+int check(const CheckOptions& options)
+{
+    const target::NvdlaConfig& config = target::nvdlaConfig(options.config);
+    const target::NvdlaPrecision precision = options.precision.empty()
+                                                 ? config.precisions.back()
+                                                 : target::parseNvdlaPrecision(options.precision);
+    nvdla::requirePrecision(config, precision);
+    Graph graph = loadModel(options.model);
+    nvdla::LegalizationLog log;
+    nvdla::legalize(graph, config, log, options.dumpAfter);
+    if (!options.dumpAfter.empty()) {
+        fmt::print("{}", nvdla::dumpGraph(graph));
+        return 0;
+    }
+    const nvdla::MappingReport report = nvdla::mapToUnits(graph, config, precision, log);
+    if (options.json)
+        fmt::print("{}\n", report.json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    else
+        fmt::print("{}", report.text());
+    return report.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+void addNvdlaCommand(CLI::App& app, Action& action)
+{
+    auto* command = app.add_subcommand("nvdla", "NVDLA: hardware configurations and loadables");
+    command->require_subcommand(1);
+
+    auto* configs = command->add_subcommand("configs", "List the NVDLA hardware configurations Tessera targets");
+    auto configsJson = std::make_shared<bool>(false);
+    configs->add_flag("--json", *configsJson, "Print JSON");
+    configs->callback([&action, configsJson] { action = [configsJson] { return printConfigs(*configsJson); }; });
+
+    auto* checkCommand = command->add_subcommand(
+        "check", "Which NVDLA unit runs each node of a model on a configuration, or why none can (exit 1 then)");
+    auto checkOptions = std::make_shared<CheckOptions>();
+    checkCommand->add_option("model", checkOptions->model, "The ONNX model")->required()->check(nonEmptyPath());
+    checkCommand->add_option("--config", checkOptions->config, "nv_full, nv_large or nv_small")->capture_default_str();
+    checkCommand->add_option("--precision", checkOptions->precision,
+                             "fp16 or int8 (default: fp16 where the configuration has it, else int8)");
+    checkCommand->add_option("--dump-after", checkOptions->dumpAfter,
+                             "Print the graph after this legalization pass instead (fold-batchnorm, gemm-to-conv, "
+                             "global-pool, views, fuse-activation)");
+    checkCommand->add_flag("--json", checkOptions->json, "Print JSON");
+    checkCommand->callback([&action, checkOptions] { action = [checkOptions] { return check(*checkOptions); }; });
+
+    auto* inspectCommand = command->add_subcommand(
+        "inspect", "Explain an NVDLA loadable (.nvdla) and check it against what NVIDIA's runtime and firmware require");
+    auto file = std::make_shared<std::string>();
+    auto inspectJson = std::make_shared<bool>(false);
+    inspectCommand->add_option("loadable", *file, "The loadable file")->required()->check(nonEmptyPath());
+    inspectCommand->add_flag("--json", *inspectJson, "Every list and every descriptor field as JSON");
+    inspectCommand->callback([&action, file, inspectJson] { action = [file, inspectJson] { return inspect(*file, *inspectJson); }; });
+}
+
+}  // namespace tessera::cli

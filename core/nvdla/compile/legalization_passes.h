@@ -1,0 +1,38 @@
+// The legalization passes (legalization.h lists them with their summaries), and the graph edits
+// they share.
+#pragma once
+
+#include "ir/graph.h"
+#include "nvdla/compile/legalization.h"
+#include "target/nvdla_configs.h"
+
+#include <optional>
+
+namespace tessera::nvdla {
+
+void foldBatchNormPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void gemmToConvPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void removeViewsPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void fuseActivationPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+
+// The attribute fuse-activation sets on a Conv or Add whose SDP applies the activation ("Relu").
+inline constexpr const char* kFusedActivation = "tessera_activation";
+
+// A Flatten, Reshape, Squeeze or Unsqueeze whose output is the same cube as its input: no work.
+bool isCubeView(const Graph& graph, const Node& node);
+
+// Graph edits.
+// Every use of `from` (node inputs and graph outputs) becomes `to`.
+void replaceUses(Graph& graph, TensorId from, TensorId to);
+// The one node reading `tensor`, when exactly one does and the tensor is not a graph output.
+std::optional<NodeId> soleConsumer(const Graph& graph, TensorId tensor);
+// The node writing `tensor`, if any.
+std::optional<NodeId> producerOf(const Graph& graph, TensorId tensor);
+// Makes `node`'s output `oldOutput` be `newOutput` instead (the node takes over the tensor of a node
+// removed after it); uses of `oldOutput` move to `newOutput`.
+void takeOverOutput(Graph& graph, NodeId node, TensorId oldOutput, TensorId newOutput);
+// A new constant tensor with a name built from `base`.
+TensorId addConstant(Graph& graph, const std::string& base, TensorData value);
+
+}  // namespace tessera::nvdla

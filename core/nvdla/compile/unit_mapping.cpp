@@ -1,0 +1,281 @@
+#include "nvdla/compile/unit_mapping.h"
+
+#include "base/error.h"
+#include "ir/topology.h"
+#include "nvdla/compile/legalization_passes.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace tessera::nvdla {
+
+namespace {
+
+using target::NvdlaConfig;
+
+// The window, stride and padding limits of the units (NVDLA's hardware fields; the same as
+// ONNC's legalization uses).
+constexpr std::int64_t kConvMaxKernel = 32, kConvMaxStride = 8, kConvMaxPad = 31;
+constexpr std::int64_t kPoolMaxStride = 16, kPoolMaxPad = 7;
+
+bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, std::int64_t channels)
+{
+    const Tensor& tensor = graph.tensor(id);
+    if (!tensor.isConstant())
+        return false;
+    if (tensor.elements() == 1)
+        return true;
+    if (tensor.elements() != channels)
+        return false;
+    // [C], [C,1,1], [1,C,1,1]: one value per channel
+    std::int64_t nonUnit = 0;
+    for (std::int64_t dim : tensor.shape)
+        nonUnit += dim != 1;
+    return nonUnit <= 1 && (tensor.shape.size() < 3 || tensor.shape[tensor.shape.size() - 3] == channels ||
+                            tensor.shape.size() == 1);
+}
+
+void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, NodeMapping& m)
+{
+    const std::string& op = node.opType;
+    const auto cube = [&](TensorId id) { return cubeOf(graph.tensor(id).shape); };
+    const auto refuse = [&](std::string problem, std::string fallback = {}) {
+        m.problem = std::move(problem);
+        m.fallback = std::move(fallback);
+    };
+    for (TensorId input : node.inputs)
+        if (input != kNoTensor && !graph.tensor(input).isConstant() && !cube(input))
+            return refuse(fmt::format("input '{}' of shape [{}] is not a cube of batch 1 (N=1 and at most 4 dimensions)",
+                                      graph.tensor(input).name, fmt::join(graph.tensor(input).shape, ",")),
+                          "export the model with batch size 1");
+    const std::string activation = node.hasAttr(kFusedActivation) ? node.attrString(kFusedActivation, "") : "";
+    if (op == "Conv") {
+        const auto kernel = node.attrInts("kernel_shape", {graph.tensor(node.inputs[1]).shape[2], graph.tensor(node.inputs[1]).shape[3]});
+        const auto strides = node.attrInts("strides", {1, 1});
+        const auto pads = node.attrInts("pads", {0, 0, 0, 0});
+        const auto dilations = node.attrInts("dilations", {1, 1});
+        if (node.attrInt("group", 1) != 1)
+            return refuse(fmt::format("grouped convolution (group {}): the split into one CONV per group is not built "
+                                      "yet",
+                                      node.attrInt("group", 1)),
+                          "a model without grouped or depthwise convolutions");
+        for (std::int64_t k : kernel)
+            if (k > kConvMaxKernel)
+                return refuse(fmt::format("kernel {}x{} exceeds CONV's {}", kernel[0], kernel[1], kConvMaxKernel));
+        for (std::int64_t s : strides)
+            if (s > kConvMaxStride)
+                return refuse(fmt::format("stride {} exceeds CONV's {}", s, kConvMaxStride));
+        for (std::int64_t p : pads)
+            if (p > kConvMaxPad)
+                return refuse(fmt::format("padding {} exceeds CONV's {}", p, kConvMaxPad),
+                              "pad the input with a separate operation");
+        for (std::int64_t d : dilations)
+            if (d != 1)
+                return refuse("dilated convolution: not built yet");
+        m.units = "CONV+SDP";
+        m.detail = fmt::format("{}x{} kernel, {} kernels, stride {}x{}; SDP: bias{}", kernel[0], kernel[1],
+                               graph.tensor(node.inputs[1]).shape[0], strides[0], strides[1],
+                               activation.empty() ? "" : ", " + activation);
+        return;
+    }
+    if (op == "Relu") {
+        m.units = "SDP";
+        m.detail = "ReLU";
+        return;
+    }
+    if (op == "Sigmoid" || op == "Tanh") {
+        if (!config.hasSdpLut)
+            return refuse(fmt::format("{} needs the SDP LUT, absent on {}", op, config.name),
+                          "nv_full or nv_large, or a ReLU-family activation");
+        return refuse(fmt::format("{} through the SDP LUT: not built yet", op));
+    }
+    if (op == "Add" || op == "Mul" || op == "Max" || op == "Min" || op == "Sub") {
+        if (node.inputs.size() != 2)
+            return refuse("an element-wise operation of other than two inputs");
+        const auto out = cube(node.outputs[0]);
+        const bool constantOperand = isConstantPerChannelOrScalar(graph, node.inputs[1], out ? out->channels : 0) ||
+                                     isConstantPerChannelOrScalar(graph, node.inputs[0], out ? out->channels : 0);
+        if (!constantOperand) {
+            if (!config.hasSdpElementwise)
+                return refuse(fmt::format("{} of two tensors needs SDP's element-wise input, absent on {}", op, config.name),
+                              "nv_full or nv_large");
+            if (cube(node.inputs[0]) != cube(node.inputs[1]))
+                return refuse("element-wise operands of different shapes (broadcasting between tensors)");
+        }
+        if (op == "Sub" && !constantOperand)
+            return refuse("Sub of two tensors: not built yet");
+        m.units = "SDP";
+        m.detail = fmt::format("{} {}{}", op, constantOperand ? "with a constant" : "of two tensors",
+                               activation.empty() ? "" : ", " + activation);
+        return refuse("element-wise operations: not built yet"), void();
+    }
+    if (op == "MaxPool" || op == "AveragePool") {
+        const auto kernel = node.attrInts("kernel_shape");
+        const auto strides = node.attrInts("strides", {1, 1});
+        const auto pads = node.attrInts("pads", {0, 0, 0, 0});
+        if (kernel.size() != 2)
+            return refuse("pooling over other than two dimensions");
+        for (std::int64_t k : kernel)
+            if (k > std::int64_t(config.pdpMaxKernel))
+                return refuse(fmt::format("{} {}x{} exceeds PDP's {}", op, kernel[0], kernel[1], config.pdpMaxKernel),
+                              "split the window into steps of at most 8 (exact for non-overlapping windows)");
+        for (std::int64_t s : strides)
+            if (s > kPoolMaxStride)
+                return refuse(fmt::format("stride {} exceeds PDP's {}", s, kPoolMaxStride));
+        for (std::int64_t p : pads)
+            if (p > kPoolMaxPad)
+                return refuse(fmt::format("padding {} exceeds PDP's {}", p, kPoolMaxPad));
+        if (node.attrInt("ceil_mode", 0) != 0)
+            return refuse("ceil_mode pooling: not built yet");
+        const bool anyPad = std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; });
+        if (op == "AveragePool" && anyPad && node.attrInt("count_include_pad", 0) == 0)
+            return refuse("AveragePool excluding the padding from the count: PDP counts the padding; the SDP "
+                          "correction is not built yet");
+        m.units = "PDP";
+        m.detail = fmt::format("{} {}x{} stride {}x{}", op == "MaxPool" ? "max" : "average", kernel[0], kernel[1],
+                               strides[0], strides[1]);
+        return;
+    }
+    if (op == "LRN") {
+        if (!config.hasCdp)
+            return refuse(fmt::format("LRN needs CDP, absent on {}", config.name));
+        const std::int64_t size = node.attrInt("size", 0);
+        if (size < 3 || size > 9 || size % 2 == 0)
+            return refuse(fmt::format("LRN size {} is not one CDP takes (3, 5, 7 or 9)", size));
+        return refuse("LRN through CDP: not built yet");
+    }
+    if (op == "Softmax") {
+        const auto in = cube(node.inputs[0]);
+        const std::int64_t rank = std::int64_t(graph.tensor(node.inputs[0]).shape.size());
+        std::int64_t axis = node.attrInt("axis", graph.opset >= 13 ? -1 : 1);
+        if (axis < 0)
+            axis += rank;
+        if (!in || in->height != 1 || in->width != 1 || axis != 1)
+            return refuse("Softmax other than over the channels of a 1x1 cube (the runtime's CPU softmax)",
+                          "a model whose softmax follows the classifier");
+        m.units = "EMU";
+        m.detail = "softmax on the CPU (the runtime's emulator)";
+        return;
+    }
+    if (op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze") {
+        if (cube(node.inputs[0]) && cube(node.inputs[0]) == cube(node.outputs[0])) {
+            m.units = "view";
+            m.detail = "the same cube: no work";
+            return;
+        }
+        return refuse(fmt::format("{} changes the cube ([{}] to [{}]): NVDLA's feature layout would need a copy "
+                                  "that is not built yet",
+                                  op, fmt::join(graph.tensor(node.inputs[0]).shape, ","),
+                                  fmt::join(graph.tensor(node.outputs[0]).shape, ",")));
+    }
+    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "ReduceMean" || op == "ReduceMax") {
+        const Shape& shape = graph.tensor(node.inputs[0]).shape;
+        if (shape.size() == 4)
+            return refuse(fmt::format("{} over a {}x{} plane: the plane does not split into pooling windows of at "
+                                      "most {} (a factor above {} is prime)",
+                                      op, shape[2], shape[3], config.pdpMaxKernel, config.pdpMaxKernel),
+                          "a model whose last feature map is at most 8x8 or splits into such windows");
+        return refuse(fmt::format("{} over other axes than H and W", op));
+    }
+    if (op == "BatchNormalization")
+        return refuse("BatchNormalization not after a convolution: the SDP scale and shift is not built yet",
+                      "put it after a convolution (it is then folded)");
+    if (op == "Concat")
+        return refuse("Concat: writing the producers into one surface is not built yet");
+    refuse(fmt::format("no NVDLA unit and no CPU operation of the stock runtime (Softmax, Power) runs {}", op));
+}
+
+}  // namespace
+
+void requirePrecision(const NvdlaConfig& config, target::NvdlaPrecision precision)
+{
+    if (!config.supports(precision)) {
+        std::string supported;
+        for (target::NvdlaPrecision p : config.precisions)
+            supported += (supported.empty() ? "" : " and ") + std::string(target::nvdlaPrecisionName(p));
+        throw UnsupportedError(fmt::format("{} does not run {}: it runs {} only (use --precision {})", config.name,
+                                           target::nvdlaPrecisionName(precision), supported,
+                                           target::nvdlaPrecisionName(config.precisions.front())));
+    }
+}
+
+MappingReport mapToUnits(const Graph& legalized, const NvdlaConfig& config, target::NvdlaPrecision precision,
+                         const LegalizationLog& log)
+{
+    requirePrecision(config, precision);
+    MappingReport report;
+    report.config = config.name;
+    report.precision = precision;
+    std::set<std::string> present;
+    for (NodeId id : topologicalOrder(legalized)) {
+        const Node& node = legalized.node(id);
+        NodeMapping mapping;
+        mapping.node = node.name;
+        mapping.opType = node.opType;
+        for (const PassRecord* record : log.of(node.name))
+            mapping.passes.push_back(record->pass + ": " + record->what);
+        mapNode(legalized, node, config, mapping);
+        report.nodes.push_back(std::move(mapping));
+        present.insert(node.name);
+    }
+    for (const PassRecord& record : log.records)
+        if (!present.count(record.node))
+            report.removed.push_back(record);
+    std::stable_partition(report.nodes.begin(), report.nodes.end(),
+                          [](const NodeMapping& m) { return !m.problem.empty(); });
+    return report;
+}
+
+bool MappingReport::ok() const
+{
+    return std::none_of(nodes.begin(), nodes.end(), [](const NodeMapping& m) { return !m.problem.empty(); });
+}
+
+std::string MappingReport::problems() const
+{
+    std::string text;
+    for (const NodeMapping& m : nodes)
+        if (!m.problem.empty())
+            text += fmt::format("node '{}' ({}): {}{}\n", m.node, m.opType, m.problem,
+                                m.fallback.empty() ? "" : "; " + m.fallback);
+    return text;
+}
+
+std::string MappingReport::text() const
+{
+    std::size_t problemCount = 0;
+    for (const NodeMapping& m : nodes)
+        problemCount += !m.problem.empty();
+    std::string text = fmt::format("NVDLA {} {}: {} operations, {} that no unit runs\n", config,
+                                   target::nvdlaPrecisionName(precision), nodes.size(), problemCount);
+    for (const NodeMapping& m : nodes) {
+        if (!m.problem.empty())
+            text += fmt::format("  {:<24} {:<18} CANNOT RUN: {}{}\n", m.node, m.opType, m.problem,
+                                m.fallback.empty() ? "" : " (" + m.fallback + ")");
+        else
+            text += fmt::format("  {:<24} {:<18} {:<9} {}\n", m.node, m.opType, m.units, m.detail);
+        for (const std::string& pass : m.passes)
+            text += fmt::format("  {:<24} {:<18} {:<9} {}\n", "", "", "", pass);
+    }
+    for (const PassRecord& record : removed)
+        text += fmt::format("  {:<24} {:<18} {:<9} {}: {}\n", record.node, "(removed)", "", record.pass, record.what);
+    return text;
+}
+
+nlohmann::json MappingReport::json() const
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const NodeMapping& m : nodes)
+        list.push_back({{"node", m.node}, {"op", m.opType}, {"units", m.units}, {"detail", m.detail},
+                        {"passes", m.passes}, {"problem", m.problem}, {"fallback", m.fallback}});
+    nlohmann::json removedList = nlohmann::json::array();
+    for (const PassRecord& record : removed)
+        removedList.push_back({{"node", record.node}, {"pass", record.pass}, {"what", record.what}});
+    return {{"config", config}, {"precision", target::nvdlaPrecisionName(precision)}, {"ok", ok()},
+            {"nodes", list}, {"removed", removedList}};
+}
+
+}  // namespace tessera::nvdla
