@@ -10,11 +10,13 @@
 
 namespace tessera::cli {
 
-void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::string& prefix)
+void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::string& prefix,
+                      const std::vector<std::string>& otherTargets)
 {
     std::vector<std::string> targets;
     for (const target::ChipDescription& chip : target::chips())
         targets.push_back(chip.name);
+    targets.insert(targets.end(), otherTargets.begin(), otherTargets.end());
     command.add_option("--target", choices.target, prefix + "Chip")
         ->check(CLI::IsMember(targets))
         ->capture_default_str();

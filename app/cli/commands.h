@@ -14,8 +14,10 @@ struct SessionChoices;
 namespace tessera::cli {
 
 // --target, --l1, --l2, --l3, --flash, --privileged-flash, --quant, --calibration and --seed, filling
-// `choices` (which must outlive the parse); `prefix` starts each option's help text.
-void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::string& prefix);
+// `choices` (which must outlive the parse); `prefix` starts each option's help text. `otherTargets`
+// are accepted by --target besides the chips (compile's "nvdla").
+void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::string& prefix,
+                      const std::vector<std::string>& otherTargets = {});
 
 // A command's output file: "-" writes standard output, any other name the file, atomically.
 void writeOutput(const std::string& path, const std::string& bytes);

@@ -2,9 +2,14 @@
 //   [--quant int16|int8] [--calibration DIR] -o OUTDIR
 // compiles an ONNX model into a GAP project folder: generated code, constants image, the host
 // emulation build (make -C OUTDIR emul) and report.json / report.txt.
+// tessera compile MODEL.onnx --target nvdla [--config nv_full|nv_large|nv_small] [--precision fp16|int8] -o OUTDIR
+// compiles it into an NVDLA loadable: OUTDIR/model.nvdla and report.txt / report.json.
 #include "commands.h"
 
 #include "gap_project/gap_project_writer.h"
+#include "nvdla/compile/nvdla_compiler.h"
+#include "session/model_loader.h"
+#include "target/nvdla_configs.h"
 #include "session/session.h"
 
 #include <fmt/format.h>
@@ -19,10 +24,31 @@ struct CompileOptions {
     std::string model;
     std::string outputDir;
     SessionChoices choices;
+    std::string nvdlaConfig = "nv_full";
+    std::string nvdlaPrecision;
 };
+
+int compileForNvdla(const CompileOptions& options)
+{
+    nvdla::NvdlaCompileOptions nvdlaOptions;
+    nvdlaOptions.config = options.nvdlaConfig;
+    if (!options.nvdlaPrecision.empty())
+        nvdlaOptions.precision = target::parseNvdlaPrecision(options.nvdlaPrecision);
+    fmt::print(stderr, "tessera compile: loading {}\n", options.model);
+    const Graph graph = loadModel(options.model);
+    fmt::print(stderr, "tessera compile: legalizing, mapping and emitting for NVDLA {}\n", options.nvdlaConfig);
+    const nvdla::NvdlaCompilation compilation = nvdla::compileForNvdla(graph, nvdlaOptions);
+    nvdla::writeNvdlaOutput(compilation, options.outputDir);
+    fmt::print("{}", compilation.reportText());
+    fmt::print("loadable written to {}/model.nvdla (check it: tessera nvdla inspect {}/model.nvdla)\n", options.outputDir,
+               options.outputDir);
+    return 0;
+}
 
 int compileModel(const CompileOptions& options)
 {
+    if (options.choices.target == "nvdla")
+        return compileForNvdla(options);
     const Session session = Session::open(options.model);
     const auto progress = [](const std::string& step) { fmt::print(stderr, "tessera compile: {}\n", step); };
     const gap::GapCompileResult result = gap::exportGapProject(session, options.choices, options.outputDir, progress);
@@ -36,10 +62,13 @@ int compileModel(const CompileOptions& options)
 void addCompileCommand(CLI::App& app, Action& action)
 {
     auto options = std::make_shared<CompileOptions>();
-    auto* command = app.add_subcommand("compile", "Compile an ONNX model into a GAP project folder");
+    auto* command = app.add_subcommand("compile", "Compile an ONNX model into a GAP project folder or an NVDLA loadable");
     command->add_option("model", options->model, "ONNX model file")->required()->check(CLI::ExistingFile);
     command->add_option("-o,--output-dir", options->outputDir, "Project folder to write")->required()->check(nonEmptyPath());
-    addBudgetOptions(*command, options->choices, "");
+    addBudgetOptions(*command, options->choices, "", {"nvdla"});
+    command->add_option("--config", options->nvdlaConfig, "NVDLA: nv_full, nv_large or nv_small")->capture_default_str();
+    command->add_option("--precision", options->nvdlaPrecision,
+                        "NVDLA: fp16 or int8 (default: fp16 where the configuration has it, else int8)");
     command->callback([options, &action] { action = [options] { return compileModel(*options); }; });
 }
 

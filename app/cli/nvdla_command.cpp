@@ -1,25 +1,32 @@
-// tessera nvdla configs | check MODEL | inspect FILE.nvdla: the NVDLA configurations Tessera targets,
-// which unit would run each node of a model (or why none can), and a loadable explained and checked
-// against what NVIDIA's runtime and firmware require.
+// tessera nvdla configs | check MODEL | inspect FILE.nvdla | run FILE.nvdla: the NVDLA configurations
+// Tessera targets, which unit would run each node of a model (or why none can), a loadable explained
+// and checked against what NVIDIA's runtime and firmware require, and a loadable run on the host by
+// the descriptor simulator.
 #include "commands.h"
 
+#include "base/error.h"
 #include "io/file_io.h"
 #include "nvdla/compile/legalization.h"
 #include "nvdla/compile/unit_mapping.h"
 #include "nvdla/loadable.h"
 #include "nvdla/loadable_inspector.h"
 #include "nvdla/loadable_validator.h"
+#include "nvdla/simulator/descriptor_simulator.h"
+#include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
 #include "target/nvdla_configs.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <memory>
 
 namespace tessera::cli {
 
 namespace {
+
+nvdla::Loadable readLoadableFile(const std::string& path);
 
 int printConfigs(bool json)
 {
@@ -59,9 +66,7 @@ int printConfigs(bool json)
 
 int inspect(const std::string& path, bool json)
 {
-    const std::string bytes = readFileBytes(path);
-    const nvdla::Loadable loadable = nvdla::readLoadable(
-        std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), path);
+    const nvdla::Loadable loadable = readLoadableFile(path);
     const std::vector<nvdla::Finding> findings = nvdla::validateLoadable(loadable);
     if (json) {
         nlohmann::json document = nvdla::loadableToJson(loadable);
@@ -118,6 +123,55 @@ int check(const CheckOptions& options)
     return report.ok() ? 0 : 1;
 }
 
+nvdla::Loadable readLoadableFile(const std::string& path)
+{
+    const std::string bytes = readFileBytes(path);
+    return nvdla::readLoadable(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), path);
+}
+
+struct RunOptions {
+    std::string loadable;
+    std::vector<std::string> inputs;
+    std::string outputDir;
+    std::string config = "nv_full";
+    bool trace = false;
+};
+
+int runLoadable(const RunOptions& options)
+{
+    const nvdla::Loadable loadable = readLoadableFile(options.loadable);
+    const std::vector<nvdla::Finding> findings = nvdla::validateLoadable(loadable);
+    if (!nvdla::isValid(findings))
+        throw tessera::Error(options.loadable + ": the loadable breaks what NVIDIA's runtime or firmware require; "
+                    "`tessera nvdla inspect` names each violation:\n" + nvdla::formatFindings(findings));
+    const std::vector<nvdla::TensorDesc> expected = nvdla::loadableInputs(loadable);
+    if (options.inputs.size() != expected.size()) {
+        std::string names;
+        for (const nvdla::TensorDesc& tensor : expected)
+            names += fmt::format("{}'{}' {}x{}x{}", names.empty() ? "" : ", ", tensor.name, tensor.c, tensor.h, tensor.w);
+        throw tessera::Error(fmt::format("{}: the loadable binds {} inputs ({}), {} given with -i", options.loadable,
+                                expected.size(), names, options.inputs.size()));
+    }
+    std::vector<TensorData> inputs;
+    for (const std::string& path : options.inputs)
+        inputs.push_back(readTensorFileAs(path, DType::Float32));
+    const nvdla::SimulationResult result =
+        nvdla::simulateLoadable(loadable, inputs, target::nvdlaConfig(options.config));
+    if (options.trace)
+        for (const std::string& line : result.trace)
+            fmt::print("{}\n", line);
+    std::error_code error;
+    std::filesystem::create_directories(options.outputDir, error);
+    if (error)
+        throw tessera::Error(options.outputDir + ": cannot create the output directory (" + error.message() + ")");
+    for (std::size_t k = 0; k < result.outputs.size(); ++k) {
+        const std::string path = (std::filesystem::path(options.outputDir) / fmt::format("output_{}.pb", k)).string();
+        writeTensorFile(path, result.outputs[k], result.names[k]);
+        fmt::print("{}: '{}' float32 {}\n", path, result.names[k], shapeToString(result.outputs[k].shape()));
+    }
+    return 0;
+}
+
 }  // namespace
 
 void addNvdlaCommand(CLI::App& app, Action& action)
@@ -149,6 +203,18 @@ void addNvdlaCommand(CLI::App& app, Action& action)
     auto inspectJson = std::make_shared<bool>(false);
     inspectCommand->add_option("loadable", *file, "The loadable file")->required()->check(nonEmptyPath());
     inspectCommand->add_flag("--json", *inspectJson, "Every list and every descriptor field as JSON");
+    auto* runCommand = command->add_subcommand(
+        "run", "Run an NVDLA loadable on the host with the descriptor simulator; write output_<k>.pb");
+    auto runOptions = std::make_shared<RunOptions>();
+    runCommand->add_option("loadable", runOptions->loadable, "The loadable file")->required()->check(nonEmptyPath());
+    runCommand->add_option("-i,--input", runOptions->inputs, "Input tensor files (.pb, float), in bind order");
+    runCommand->add_option("-o,--output-dir", runOptions->outputDir, "Directory for output_<k>.pb")
+        ->required()->check(nonEmptyPath());
+    runCommand->add_option("--config", runOptions->config, "The configuration the loadable was compiled for")
+        ->capture_default_str();
+    runCommand->add_flag("--trace", runOptions->trace, "Print each operation as it runs");
+    runCommand->callback([&action, runOptions] { action = [runOptions] { return runLoadable(*runOptions); }; });
+
     inspectCommand->callback([&action, file, inspectJson] { action = [file, inspectJson] { return inspect(*file, *inspectJson); }; });
 }
 

@@ -19,7 +19,7 @@ using target::NvdlaConfig;
 // The window, stride and padding limits of the units (NVDLA's hardware fields; the same as
 // ONNC's legalization uses).
 constexpr std::int64_t kConvMaxKernel = 32, kConvMaxStride = 8, kConvMaxPad = 31;
-constexpr std::int64_t kPoolMaxStride = 16, kPoolMaxPad = 7;
+constexpr std::int64_t kPoolMaxStride = 8, kPoolMaxPad = 7;  // the firmware takes PDP strides 1..8
 
 bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, std::int64_t channels)
 {
@@ -131,6 +131,9 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, No
         if (node.attrInt("ceil_mode", 0) != 0)
             return refuse("ceil_mode pooling: not built yet");
         const bool anyPad = std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; });
+        if (op == "MaxPool" && anyPad)
+            return refuse("padded max pooling: what PDP's padding value does to a maximum is not modelled yet",
+                          "pad with a separate operation, or pool without padding");
         if (op == "AveragePool" && anyPad && node.attrInt("count_include_pad", 0) == 0)
             return refuse("AveragePool excluding the padding from the count: PDP counts the padding; the SDP "
                           "correction is not built yet");

@@ -1,0 +1,98 @@
+#include "nvdla/compile/surface_plan.h"
+
+#include "base/error.h"
+#include "ir/topology.h"
+#include "memory/memory_planner.h"
+#include "nvdla/compile/legalization_passes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tessera::nvdla {
+
+SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, const target::NvdlaConfig& config,
+                         target::NvdlaPrecision precision)
+{
+    SurfacePlan plan;
+    plan.alignment = std::max(32u, config.memoryAtomicBytes);
+    const unsigned elementBytes = target::NvdlaConfig::elementBytes(precision);
+    std::unordered_map<std::string, const NodeMapping*> byName;
+    for (const NodeMapping& m : mapping.nodes)
+        byName[m.node] = &m;
+
+    auto surfaceFor = [&](TensorId tensor) -> int {
+        if (const auto found = plan.surfaceOf.find(tensor); found != plan.surfaceOf.end())
+            return found->second;
+        const Tensor& t = legalized.tensor(tensor);
+        const auto cube = cubeOf(t.shape);
+        if (!cube)
+            throw UnsupportedError(fmt::format("tensor '{}' of shape [{}] is not a cube NVDLA's units read", t.name,
+                                               fmt::join(t.shape, ",")));
+        Surface surface;
+        surface.tensor = tensor;
+        surface.name = t.name;
+        surface.layout = featureLayout(unsigned(cube->width), unsigned(cube->height), unsigned(cube->channels),
+                                       elementBytes, config.memoryAtomicBytes);
+        plan.surfaces.push_back(surface);
+        plan.surfaceOf[tensor] = int(plan.surfaces.size() - 1);
+        return int(plan.surfaces.size() - 1);
+    };
+    for (TensorId input : legalized.inputs) {
+        plan.surfaces.at(std::size_t(surfaceFor(input))).place = Surface::Place::Input;
+    }
+    int step = 0;
+    for (NodeId id : topologicalOrder(legalized)) {
+        const Node& node = legalized.node(id);
+        const NodeMapping* m = byName.at(node.name);
+        if (m->units == "view") {
+            plan.surfaceOf[node.outputs[0]] = surfaceFor(node.inputs[0]);
+            continue;
+        }
+        for (TensorId input : node.inputs)
+            if (input != kNoTensor && !legalized.tensor(input).isConstant())
+                plan.surfaces.at(std::size_t(surfaceFor(input))).lastStep = step;
+        for (TensorId output : node.outputs) {
+            Surface& surface = plan.surfaces.at(std::size_t(surfaceFor(output)));
+            surface.firstStep = surface.lastStep = step;
+        }
+        plan.operations.push_back(id);
+        ++step;
+    }
+    for (TensorId output : legalized.outputs) {
+        Surface& surface = plan.surfaces.at(std::size_t(surfaceFor(output)));
+        if (surface.place == Surface::Place::Input)
+            throw UnsupportedError(fmt::format("output '{}' is the input '{}' unchanged: there is nothing for NVDLA "
+                                               "to run",
+                                               legalized.tensor(output).name, surface.name));
+        surface.place = Surface::Place::Output;
+    }
+    std::vector<Buffer> buffers;
+    std::vector<std::size_t> placed;
+    for (std::size_t s = 0; s < plan.surfaces.size(); ++s) {
+        const Surface& surface = plan.surfaces[s];
+        if (surface.place != Surface::Place::Scratch)
+            continue;
+        Buffer buffer;
+        buffer.id = surface.name;
+        buffer.lower = surface.firstStep;
+        buffer.upper = surface.lastStep + 1;
+        buffer.size = std::int64_t(surface.layout.bytes);
+        buffer.alignment = plan.alignment;
+        buffers.push_back(buffer);
+        placed.push_back(s);
+    }
+    if (!buffers.empty()) {
+        PlanOptions options;
+        options.minimize = true;
+        options.timeoutSeconds = 2.0;
+        const PlanResult result = planMemory(buffers, options);
+        for (std::size_t b = 0; b < placed.size(); ++b)
+            plan.surfaces[placed[b]].offset = std::uint64_t(result.offsets[b]);
+        plan.scratchBytes = std::uint64_t(result.peak);
+        plan.scratchLowerBound = result.lowerBound;
+    }
+    return plan;
+}
+
+}  // namespace tessera::nvdla

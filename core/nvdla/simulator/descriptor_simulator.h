@@ -1,0 +1,33 @@
+// Runs a loadable on the host from the loadable alone: the memories it declares (SET blobs copied
+// in), the inputs written where the application would bind them, then the tasks in submit order —
+// DLA tasks operation by operation as their descriptors say (CONV direct convolution, SDP bias /
+// scale / ReLU stages, PDP pooling), EMU tasks as NVIDIA's runtime emulator computes them (Softmax,
+// Power) — and the bound outputs read back. FP16 data is rounded to half precision wherever the
+// hardware writes memory; accumulation is in single precision.
+#pragma once
+
+#include "ir/tensor_data.h"
+#include "nvdla/loadable.h"
+#include "target/nvdla_configs.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::nvdla {
+
+struct SimulationResult {
+    std::vector<TensorData> outputs;  // float32 [N,C,H,W], in output bind order
+    std::vector<std::string> names;   // the outputs' tensor names
+    std::vector<std::string> trace;   // one line per operation run
+};
+
+// `inputs` in input bind order, float32 with C*H*W elements of the input's tensor description.
+// Throws tessera::ModelError naming the task, operation and field when the loadable asks for
+// something outside its memories or a unit mode the simulator does not model.
+SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<TensorData>& inputs,
+                                  const target::NvdlaConfig& config);
+
+// The inputs' tensor descriptions, in bind order (what `inputs` must match).
+std::vector<TensorDesc> loadableInputs(const Loadable& loadable);
+
+}  // namespace tessera::nvdla

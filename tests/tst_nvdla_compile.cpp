@@ -1,0 +1,303 @@
+// ONNX to NVDLA loadables: compiled networks pass the validator, their descriptors carry the values
+// NVIDIA's own compiler writes for the same layers (read from its LeNet loadable), and the
+// descriptor simulator, running the loadable alone, agrees with the reference interpreter within
+// FP16 precision.
+#include "base/error.h"
+#include "interp/interpreter.h"
+#include "ir/builder.h"
+#include "nvdla/compile/nvdla_compiler.h"
+#include "nvdla/loadable_contents.h"
+#include "nvdla/loadable_validator.h"
+#include "nvdla/simulator/descriptor_simulator.h"
+#include "nvdla/weight_layout.h"
+#include "onnx/tensor_proto.h"
+#include "session/model_loader.h"
+#include "target/nvdla_configs.h"
+#include "test_support.h"
+#include "zoo/zoo.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace tessera;
+using namespace tessera::nvdla;
+
+namespace {
+
+// The LeNet of NVIDIA's MNIST sample (Caffe's): conv 20 5x5, max pool 2, conv 50 5x5, max pool 2,
+// inner product 500, ReLU, inner product 10, softmax; input 1x1x28x28.
+Graph caffeLenet()
+{
+    GraphBuilder builder("lenet", 13);
+    TensorId x = builder.input("data", DType::Float32, {1, 1, 28, 28});
+    auto conv = [&](TensorId in, std::int64_t k, std::int64_t c, const std::string& name, std::uint32_t seed) {
+        const TensorId w = builder.constant(name + "_w", test::randomFloats({k, c, 5, 5}, seed, -0.2f, 0.2f));
+        const TensorId b = builder.constant(name + "_b", test::randomFloats({k}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Conv", {in, w, b}, {}, name);
+    };
+    auto pool = [&](TensorId in, const std::string& name) {
+        return builder.op("MaxPool", {in},
+                          {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}}, name);
+    };
+    auto dense = [&](TensorId in, std::int64_t outFeatures, std::int64_t inFeatures, const std::string& name,
+                     std::uint32_t seed) {
+        const TensorId w = builder.constant(name + "_w", test::randomFloats({outFeatures, inFeatures}, seed, -0.05f, 0.05f));
+        const TensorId b = builder.constant(name + "_b", test::randomFloats({outFeatures}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Gemm", {in, w, b}, {{"transB", Attribute::ofInt(1)}}, name);
+    };
+    x = pool(conv(x, 20, 1, "conv1", 1), "pool1");
+    x = pool(conv(x, 50, 20, "conv2", 3), "pool2");
+    x = builder.op("Flatten", {x}, {}, "flatten");
+    x = builder.op("Relu", {dense(x, 500, 800, "ip1", 5)}, {}, "relu1");
+    x = dense(x, 10, 500, "ip2", 7);
+    x = builder.op("Softmax", {x}, {{"axis", Attribute::ofInt(1)}}, "prob");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+// Largest |a - b| over the elements, relative to the largest |b| (at least 1e-3).
+double relativeError(const TensorData& actual, const TensorData& expected)
+{
+    const std::vector<float> a = actual.toFloats(), b = expected.toFloats();
+    if (a.size() != b.size())
+        return 1e9;
+    double worst = 0, scale = 1e-3;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, double(std::abs(a[i] - b[i])));
+        scale = std::max(scale, double(std::abs(b[i])));
+    }
+    return worst / scale;
+}
+
+double simulateAndCompare(const Graph& graph, const NvdlaCompilation& compiled, std::uint32_t seed)
+{
+    const Tensor& input = graph.tensor(graph.inputs[0]);
+    const TensorData data = test::randomFloats(input.shape, seed, 0.0f, 1.0f);
+    const std::vector<TensorData> expected = Interpreter(graph).run({data});
+    const SimulationResult simulated =
+        simulateLoadable(readLoadable(compiled.bytes, "compiled"), {data}, target::nvdlaConfig(compiled.config));
+    if (simulated.outputs.size() != expected.size())
+        return 1e9;
+    double worst = 0;
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        worst = std::max(worst, relativeError(simulated.outputs[k], expected[k]));
+    return worst;
+}
+
+struct CliResult {
+    int exitCode;
+    QString out, err;
+};
+
+CliResult runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(TESSERA_CLI_PATH, arguments);
+    process.waitForFinished(300000);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+}  // namespace
+
+class TestNvdlaCompile : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The direct-convolution weight order: within a block of atomic-C channels, row, column, kernel,
+    // channel; every weight has its own two bytes and the whole is padded to the CBUF entry.
+    void weightLayoutIsABijection_data()
+    {
+        QTest::addColumn<int>("kernels");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("size");
+        QTest::addColumn<int>("padded");
+        QTest::newRow("conv1 20x1x5x5") << 20 << 1 << 5 << 1024;
+        QTest::newRow("conv2 50x20x5x5") << 50 << 20 << 5 << 50048;
+        QTest::newRow("ip2 10x500x1x1") << 10 << 500 << 1 << 10112;
+        QTest::newRow("33x130x3x3") << 33 << 130 << 3 << 77312;
+    }
+
+    void weightLayoutIsABijection()
+    {
+        QFETCH(int, kernels);
+        QFETCH(int, channels);
+        QFETCH(int, size);
+        QFETCH(int, padded);
+        const target::NvdlaConfig& full = target::nvdlaConfig("nv_full");
+        const WeightLayout layout = directWeightLayout(unsigned(kernels), unsigned(channels), unsigned(size), unsigned(size),
+                                                       2, full.atomicK, full.atomicC, full.cbufEntryBytes);
+        QCOMPARE(layout.kernelsPerGroup, 16u);
+        QCOMPARE(layout.channelsPerBlock, 64u);
+        QCOMPARE(layout.bytes, std::uint64_t(padded));
+        QCOMPARE(layout.bytesPerKernel, std::uint64_t(channels) * size * size * 2);
+        std::set<std::uint64_t> seen;
+        for (int k = 0; k < kernels; ++k)
+            for (int c = 0; c < channels; ++c)
+                for (int r = 0; r < size; ++r)
+                    for (int s = 0; s < size; ++s) {
+                        const std::uint64_t at = layout.offsetOf(unsigned(k), unsigned(c), unsigned(r), unsigned(s));
+                        QVERIFY(at % 2 == 0);
+                        QVERIFY(at + 2 <= layout.bytes);
+                        seen.insert(at);
+                    }
+        QCOMPARE(seen.size(), std::size_t(kernels) * channels * size * size);
+        QCOMPARE(*seen.rbegin(), std::uint64_t(kernels) * channels * size * size * 2 - 2);  // dense
+        if (channels > 1)
+            QCOMPARE(layout.offsetOf(0, 1, 0, 0), std::uint64_t(2));  // channels vary fastest
+        QCOMPARE(layout.offsetOf(1, 0, 0, 0), std::uint64_t(std::min(channels, 64)) * 2);  // then kernels
+    }
+
+    // NVIDIA's LeNet: one DLA task of 10 operations (4 CONV, 4 SDP with the ReLU fused, 2 PDP) and an
+    // EMU Softmax task; descriptors with the values NVIDIA's compiler wrote into its MNIST loadable.
+    void lenetHasTheStructureOfNvidiasLoadable()
+    {
+        const Graph graph = caffeLenet();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const Loadable loadable = readLoadable(compiled.bytes, "lenet");
+        QVERIFY2(isValid(validateLoadable(loadable)), formatFindings(validateLoadable(loadable)).c_str());
+        QCOMPARE(loadable.tasks.size(), std::size_t(2));
+        QCOMPARE(loadable.tasks[0].interface, kInterfaceDla1);
+        QCOMPARE(loadable.tasks[1].interface, kInterfaceEmu1);
+        const DlaTaskView dla = decodeDlaTask(loadable, loadable.tasks[0]);
+        std::map<DlaOp, int> units;
+        for (const DlaOperationView& op : dla.operations)
+            ++units[op.type];
+        QCOMPARE(dla.operations.size(), std::size_t(10));
+        QCOMPARE(units[DlaOp::Conv], 4);
+        QCOMPARE(units[DlaOp::Sdp], 4);
+        QCOMPARE(units[DlaOp::Pdp], 2);
+        const EmuTaskView emu = decodeEmuTask(loadable, loadable.tasks[1]);
+        QCOMPARE(int(emu.operations.at(0).opType), int(kEmuOpSoftmax));
+
+        // NVIDIA's loadable: conv1 eps 7, weights 1024 B, 50 bytes per kernel, banks 1/1; conv2 eps 6,
+        // weights 50048 B, banks 1/2; ip1 (4x4x50 kernel, 500 outputs) eps 4, weights 800000 B,
+        // 2 weight banks (ping-pong); ip2 eps 8, weights 10112 B; the input 28x28x1 with line stride
+        // 896 and surface stride 25088.
+        struct Expected {
+            std::size_t op;
+            int eps, weightBytes, bytesPerKernel, dataBanks, weightBanks;
+        };
+        for (const Expected& e : {Expected{0, 7, 1024, 50, 1, 1}, Expected{3, 6, 50048, 1000, 1, 2},
+                                  Expected{6, 4, 800000, 1600, 1, 2}, Expected{8, 8, 10112, 1000, 1, 1}}) {
+            QCOMPARE(dla.operations[e.op].type, DlaOp::Conv);
+            const ConstRecord op = dla.op(e.op), surface = dla.surface(e.op);
+            QCOMPARE(op.get("entry_per_slice"), std::int64_t(e.eps));
+            QCOMPARE(surface.get("weight_data.size"), std::int64_t(e.weightBytes));
+            QCOMPARE(op.get("bytes_per_kernel"), std::int64_t(e.bytesPerKernel));
+            QCOMPARE(op.get("data_bank"), std::int64_t(e.dataBanks));
+            QCOMPARE(op.get("weight_bank"), std::int64_t(e.weightBanks));
+            QCOMPARE(op.get("data_format"), std::int64_t(36));
+            QCOMPARE(op.get("out_cvt.scale"), std::int64_t(1));  // the firmware asserts it
+        }
+        QCOMPARE(dla.surface(0).get("src_data.line_stride"), std::int64_t(896));
+        QCOMPARE(dla.surface(0).get("src_data.surf_stride"), std::int64_t(25088));
+        QCOMPARE(dla.op(2).get("pool_width"), std::int64_t(1));  // 2x2 as size - 1
+        QCOMPARE(dla.op(2).get("stride_x"), std::int64_t(2));    // the stride itself
+        QCOMPARE(dla.op(7).get("x1_op.act"), std::int64_t(1));   // ip1's ReLU in its bias SDP
+        QCOMPARE(dla.op(7).get("x1_op.mode"), std::int64_t(1));  // per kernel
+        QCOMPARE(loadable.tensorDescs.at(0).strides[1], 896u);
+        QCOMPARE(loadable.tensorDescs.at(0).dataFormat, kDataFormatNcxhwx);
+
+        QVERIFY(simulateAndCompare(graph, compiled, 11) < 2e-2);
+    }
+
+    void networksMatchTheReference_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("mnist") << "mnist";
+        QTest::newRow("lenet5") << "lenet5";
+    }
+
+    void networksMatchTheReference()
+    {
+        QFETCH(QString, name);
+        Graph graph = buildZooModel(name.toStdString(), {});
+        prepareGraph(graph);
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        QVERIFY(isValid(validateLoadable(readLoadable(compiled.bytes, "zoo"))));
+        const double error = simulateAndCompare(graph, compiled, 5);
+        qInfo("%s: largest difference %.5f of the largest output", qPrintable(name), error);
+        QVERIFY(error < 2e-2);
+        QVERIFY(compiled.reportText().find("scratch memory") != std::string::npos);
+    }
+
+    void unsupportedInputsAreRefusedWithTheNode()
+    {
+        const Graph graph = caffeLenet();
+        NvdlaCompileOptions int8;
+        int8.precision = target::NvdlaPrecision::Int8;
+        QVERIFY_THROWS_EXCEPTION(UnsupportedError, compileForNvdla(graph, int8));
+        NvdlaCompileOptions small;
+        small.config = "nv_small";
+        small.precision = target::NvdlaPrecision::Fp16;
+        try {
+            compileForNvdla(graph, small);
+            QFAIL("FP16 on nv_small was compiled");
+        } catch (const UnsupportedError& error) {
+            QVERIFY(std::string(error.what()).find("nv_small does not run fp16") != std::string::npos);
+        }
+        GraphBuilder builder("gated", 13);
+        const TensorId x = builder.input("x", DType::Float32, {1, 4, 8, 8});
+        builder.output(builder.op("Transpose", {builder.op("Relu", {x}, {}, "relu")},
+                                  {{"perm", Attribute::ofInts({0, 2, 3, 1})}}, "shuffle"));
+        Graph transposed = builder.finish();
+        prepareGraph(transposed);
+        try {
+            compileForNvdla(transposed, {});
+            QFAIL("a Transpose was compiled");
+        } catch (const UnsupportedError& error) {
+            QVERIFY2(std::string(error.what()).find("node 'shuffle' (Transpose): no NVDLA unit") != std::string::npos,
+                     error.what());
+        }
+    }
+
+    void commandLine()
+    {
+        QTemporaryDir dir;
+        const QString model = QString(TESSERA_SOURCE_DIR) + "/resources/samples/mnist.onnx";
+        const QString input = QString(TESSERA_SOURCE_DIR) + "/resources/samples/mnist_input_0.pb";
+        const QString out = dir.filePath("nvdla");
+        const CliResult compiled = runCli({"compile", model, "--target", "nvdla", "--config", "nv_full", "-o", out});
+        QCOMPARE(compiled.exitCode, 0);
+        QVERIFY2(compiled.out.contains("NVDLA nv_full fp16: 2 tasks, 8 DLA operations, 1 EMU operations"),
+                 qPrintable(compiled.out));
+        QVERIFY(QFile::exists(out + "/model.nvdla"));
+        QVERIFY(QFile::exists(out + "/report.txt"));
+        QFile json(out + "/report.json");
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QCOMPARE(nlohmann::json::parse(json.readAll().toStdString())["tasks"].get<int>(), 2);
+        QCOMPARE(runCli({"nvdla", "inspect", out + "/model.nvdla"}).exitCode, 0);
+
+        const CliResult ran = runCli({"nvdla", "run", out + "/model.nvdla", "-i", input, "-o", dir.filePath("sim"), "--trace"});
+        QCOMPARE(ran.exitCode, 0);
+        QVERIFY2(ran.out.contains("task 0 op 0 (CONV): 28x28x1 -> 24x24x32"), qPrintable(ran.out));
+        QVERIFY(ran.out.contains("task 1 EMU op 0 (SOFTMAX): 10 values"));
+        const CliResult reference = runCli({"run", model, "-i", input, "-o", dir.filePath("ref")});
+        QCOMPARE(reference.exitCode, 0);
+        const TensorData simulated = readTensorFileAs(dir.filePath("sim/output_0.pb").toStdString(), DType::Float32);
+        const TensorData expected = readTensorFileAs(dir.filePath("ref/output_0.pb").toStdString(), DType::Float32);
+        QVERIFY(relativeError(simulated, expected) < 2e-2);
+
+        const CliResult small = runCli({"compile", model, "--target", "nvdla", "--config", "nv_small", "--precision", "fp16",
+                                        "-o", dir.filePath("small")});
+        QCOMPARE(small.exitCode, 1);
+        QVERIFY(small.err.contains("nv_small does not run fp16"));
+        QVERIFY(!QFile::exists(dir.filePath("small")));
+        const CliResult wrongInputs = runCli({"nvdla", "run", out + "/model.nvdla", "-o", dir.filePath("none")});
+        QCOMPARE(wrongInputs.exitCode, 1);
+        QVERIFY(wrongInputs.err.contains("binds 1 inputs ('input' 1x28x28)"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNvdlaCompile)
+#include "tst_nvdla_compile.moc"
