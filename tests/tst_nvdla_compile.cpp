@@ -64,6 +64,37 @@ Graph caffeLenet()
     return graph;
 }
 
+// A residual block with the SDP's other work: conv 3x3 + ReLU6 (Clip 0..6), conv 3x3, the skip
+// connection added (+ ReLU), a per-channel scale (Mul by [C,1,1]), a scalar subtracted, the
+// element-wise maximum with the block's input, a Clip -1..1 and average pooling.
+Graph residualBlock()
+{
+    GraphBuilder builder("residual", 13);
+    const TensorId x = builder.input("x", DType::Float32, {1, 16, 10, 10});
+    auto conv = [&](TensorId in, const std::string& name, std::uint32_t seed) {
+        const TensorId w = builder.constant(name + "_w", test::randomFloats({16, 16, 3, 3}, seed, -0.15f, 0.15f));
+        const TensorId b = builder.constant(name + "_b", test::randomFloats({16}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Conv", {in, w, b}, {{"pads", Attribute::ofInts({1, 1, 1, 1})}}, name);
+    };
+    const TensorId zero = builder.constant("zero", TensorData::fromFloats({}, {0.0f}));
+    const TensorId six = builder.constant("six", TensorData::fromFloats({}, {6.0f}));
+    TensorId y = builder.op("Clip", {conv(x, "conv1", 21), zero, six}, {}, "relu6");
+    y = conv(y, "conv2", 23);
+    y = builder.op("Relu", {builder.op("Add", {y, x}, {}, "skip")}, {}, "skip_relu");
+    y = builder.op("Mul", {y, builder.constant("scale", test::randomFloats({16, 1, 1}, 25, 0.5f, 1.5f))}, {}, "scale");
+    y = builder.op("Sub", {y, builder.constant("offset", TensorData::fromFloats({}, {0.25f}))}, {}, "shift");
+    y = builder.op("Max", {y, x}, {}, "max");
+    const TensorId low = builder.constant("low", TensorData::fromFloats({}, {-1.0f}));
+    const TensorId high = builder.constant("high", TensorData::fromFloats({}, {1.0f}));
+    y = builder.op("Clip", {y, low, high}, {}, "clip");
+    y = builder.op("AveragePool", {y}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                   "pool");
+    builder.output(y);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 // Largest |a - b| over the elements, relative to the largest |b| (at least 1e-3).
 double relativeError(const TensorData& actual, const TensorData& expected)
 {
@@ -229,6 +260,35 @@ private slots:
         qInfo("%s: largest difference %.5f of the largest output", qPrintable(name), error);
         QVERIFY(error < 2e-2);
         QVERIFY(compiled.reportText().find("scratch memory") != std::string::npos);
+    }
+
+    void residualBlockMatchesTheReference()
+    {
+        const Graph graph = residualBlock();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const Loadable loadable = readLoadable(compiled.bytes, "residual");
+        QVERIFY(isValid(validateLoadable(loadable)));
+        const DlaTaskView dla = decodeDlaTask(loadable, loadable.tasks.at(0));
+        // conv1+SDP (ReLU6 as ReLU and a minimum), conv2+SDP, then one SDP each for the addition
+        // (ReLU fused), the scale, the subtraction and the maximum (the clip fused: x2 maximum -1,
+        // y minimum 1); PDP.
+        QCOMPARE(loadable.tasks.size(), std::size_t(1));
+        QCOMPARE(dla.operations.size(), std::size_t(9));
+        QCOMPARE(dla.op(7).get("x1_op.alu_type"), std::int64_t(0));
+        QCOMPARE(dla.op(7).get("x2_op.alu_operand"), std::int64_t(floatToHalf(-1.0f)));
+        QCOMPARE(dla.op(7).get("y_op.alu_type"), std::int64_t(1));
+        QCOMPARE(dla.op(1).get("x1_op.act"), std::int64_t(1));
+        QCOMPARE(dla.op(1).get("x2_op.alu_type"), std::int64_t(1));  // minimum
+        QCOMPARE(dla.op(1).get("x2_op.alu_operand"), std::int64_t(floatToHalf(6.0f)));
+        QCOMPARE(dla.op(4).get("x1_op.mode"), std::int64_t(2));  // the skip connection, per point
+        QCOMPARE(dla.op(4).get("x1_op.act"), std::int64_t(1));
+        QCOMPARE(dla.op(5).get("x1_op.type"), std::int64_t(1));  // multiply, per kernel
+        QCOMPARE(dla.op(5).get("x1_op.mode"), std::int64_t(1));
+        QCOMPARE(dla.op(6).get("x1_op.mode"), std::int64_t(0));  // subtract a scalar: add -0.25
+        QCOMPARE(dla.op(6).get("x1_op.alu_operand"), std::int64_t(floatToHalf(-0.25f)));
+        const double error = simulateAndCompare(graph, compiled, 9);
+        qInfo("residual block: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
     }
 
     void unsupportedInputsAreRefusedWithTheNode()

@@ -30,7 +30,8 @@ const std::vector<LegalizationPass>& legalizationPasses()
          globalPoolPass},
         {"views", "Flatten, Reshape, Squeeze, Unsqueeze, Identity and Dropout that keep the cube removed",
          removeViewsPass},
-        {"fuse-activation", "ReLU after a convolution or an addition done by that operation's SDP", fuseActivationPass},
+        {"fuse-activation", "ReLU and Clip after a convolution or an element-wise operation done by its SDP",
+         fuseActivationPass},
     };
     return passes;
 }

@@ -16,8 +16,15 @@ void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, Legalizatio
 void removeViewsPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void fuseActivationPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 
-// The attribute fuse-activation sets on a Conv or Add whose SDP applies the activation ("Relu").
+// The attribute fuse-activation sets on a Conv or element-wise node whose SDP applies the activation
+// ("Relu" or "Clip"), and a fused Clip's bounds.
 inline constexpr const char* kFusedActivation = "tessera_activation";
+inline constexpr const char* kClipMin = "tessera_clip_min";
+inline constexpr const char* kClipMax = "tessera_clip_max";
+
+// A Clip's constant bounds (attributes before opset 11, inputs after); nullopt when either is not a
+// finite constant.
+std::optional<std::pair<float, float>> clipBounds(const Graph& graph, const Node& clip);
 
 // A Flatten, Reshape, Squeeze or Unsqueeze whose output is the same cube as its input: no work.
 bool isCubeView(const Graph& graph, const Node& node);

@@ -20,7 +20,9 @@ using target::NvdlaConfig;
 
 // Descriptor values (dla_interface.h).
 constexpr int kFormatFeature = 36;
-constexpr int kSdpAluSum = 2, kSdpOpNone = 0, kSdpOpAdd = 2, kSdpPerLayer = 0, kSdpPerKernel = 1;
+constexpr int kSdpAluMax = 0, kSdpAluMin = 1, kSdpAluSum = 2;
+constexpr int kSdpOpNone = 0, kSdpOpMul = 1, kSdpOpAdd = 2;
+constexpr int kSdpPerLayer = 0, kSdpPerKernel = 1, kSdpPerPoint = 2;
 constexpr int kActNone = 0, kActRelu = 1;
 constexpr int kPoolAverage = 0, kPoolMax = 1;
 
@@ -53,8 +55,11 @@ public:
                 emitSoftmax(node, record);
             else if (node.opType == "Conv")
                 emitConvolution(node, record);
-            else if (node.opType == "Relu")
-                emitRelu(node, record);
+            else if (node.opType == "Relu" || node.opType == "Clip")
+                emitActivation(node, record);
+            else if (node.opType == "Add" || node.opType == "Mul" || node.opType == "Sub" || node.opType == "Max" ||
+                     node.opType == "Min")
+                emitElementwise(node, record);
             else if (node.opType == "MaxPool" || node.opType == "AveragePool")
                 emitPooling(node, record);
             else
@@ -175,8 +180,40 @@ private:
         sdp.set("batch_num", 1);
     }
 
+    // A fused ReLU or Clip (fuse-activation) in the SDP stages after x1: ReLU as x1's activation; a
+    // Clip from 0 as that ReLU and a minimum in x2, other Clips as a maximum in x2 and a minimum in y.
+    void applyFusedActivation(Record& sdp, const Node& node)
+    {
+        const std::string activation = node.attrString(kFusedActivation, "");
+        if (activation == "Relu") {
+            sdp.set("x1_op.act", kActRelu);
+        } else if (activation == "Clip") {
+            const float low = node.attrFloat(kClipMin, 0.0f), high = node.attrFloat(kClipMax, 0.0f);
+            if (low == 0.0f) {
+                sdp.set("x1_op.act", kActRelu);
+                setLayerOperand(sdp, "x2_op", kSdpAluMin, high);
+            } else {
+                setLayerOperand(sdp, "x2_op", kSdpAluMax, low);
+                setLayerOperand(sdp, "y_op", kSdpAluMin, high);
+            }
+        }
+    }
+
+    // Stage `stage` compares (kSdpAluMax / kSdpAluMin) or adds (kSdpAluSum) one value to every element.
+    static void setLayerOperand(Record& sdp, const std::string& stage, int alu, float value)
+    {
+        sdp.set(stage + ".enable", 1);
+        sdp.set(stage + ".alu_type", alu);
+        sdp.set(stage + ".type", kSdpOpAdd);
+        sdp.set(stage + ".mode", kSdpPerLayer);
+        sdp.set(stage + ".precision", kPrecisionFp16);
+        sdp.set(stage + ".alu_operand", floatToHalf(value));
+        sdp.set(stage + ".mul_operand", 1);
+    }
+
     void emitConvolution(const Node& node, EmittedNode& record);
-    void emitRelu(const Node& node, EmittedNode& record);
+    void emitActivation(const Node& node, EmittedNode& record);
+    void emitElementwise(const Node& node, EmittedNode& record);
     void emitPooling(const Node& node, EmittedNode& record);
     void emitSoftmax(const Node& node, EmittedNode& record);
 
@@ -301,14 +338,14 @@ void Emitter::emitConvolution(const Node& node, EmittedNode& record)
     const int sdp = task.addOperation(DlaOp::Sdp);
     Record sdpOp = task.opDesc(sdp);
     setPrecisionFp16(sdpOp);
-    const bool relu = node.attrString(kFusedActivation, "") == "Relu";
     sdpOp.set("x1_op.enable", 1);
     sdpOp.set("x1_op.alu_type", kSdpAluSum);
     sdpOp.set("x1_op.type", kSdpOpAdd);
     sdpOp.set("x1_op.mode", kSdpPerKernel);
-    sdpOp.set("x1_op.act", relu ? kActRelu : kActNone);
+    sdpOp.set("x1_op.act", kActNone);
     sdpOp.set("x1_op.precision", kPrecisionFp16);
     sdpOp.set("x1_op.mul_operand", 1);
+    applyFusedActivation(sdpOp, node);
     Record sdpSurface = task.surfaceDesc(sdp);
     setCube(sdpSurface, "src_data", kMemoryHw, -1, 0, out);
     const FeatureLayout biasCube = featureLayout(1, 1, kernels, elementBytes, config_.memoryAtomicBytes);
@@ -328,23 +365,87 @@ void Emitter::emitConvolution(const Node& node, EmittedNode& record)
     record.note = fmt::format("weights {} B, CBUF banks: data {}, weights {}", layout.bytes, dataBanks, weightBankCount);
 }
 
-void Emitter::emitRelu(const Node& node, EmittedNode& record)
+void Emitter::emitActivation(const Node& node, EmittedNode& record)
 {
     DlaTaskBuilder& task = dla();
     const int sdp = task.addOperation(DlaOp::Sdp);
     Record op = task.opDesc(sdp);
     setPrecisionFp16(op);
-    op.set("x1_op.enable", 1);
-    op.set("x1_op.alu_type", kSdpAluSum);
-    op.set("x1_op.type", kSdpOpNone);
-    op.set("x1_op.mode", kSdpPerLayer);
-    op.set("x1_op.act", kActRelu);
-    op.set("x1_op.precision", kPrecisionFp16);
-    op.set("x1_op.mul_operand", 1);
+    if (node.opType == "Relu") {
+        // As NVIDIA's compiler writes a ReLU of its own: x1 passes the data through its ReLU.
+        op.set("x1_op.enable", 1);
+        op.set("x1_op.alu_type", kSdpAluSum);
+        op.set("x1_op.type", kSdpOpNone);
+        op.set("x1_op.mode", kSdpPerLayer);
+        op.set("x1_op.act", kActRelu);
+        op.set("x1_op.precision", kPrecisionFp16);
+        op.set("x1_op.mul_operand", 1);
+    } else {
+        const auto bounds = clipBounds(graph_, node);
+        setLayerOperand(op, "x1_op", kSdpAluMax, bounds->first);
+        setLayerOperand(op, "x2_op", kSdpAluMin, bounds->second);
+    }
     Record surfaceDesc = task.surfaceDesc(sdp);
     setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
     setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
     reads(sdp, surfaceIndex(node.inputs[0]), sdp);
+    writes(sdp, surfaceIndex(node.outputs[0]));
+    record.operations = {fmt::format("SDP {}", sdp)};
+}
+
+// Add, Sub, Mul, Max and Min: the x1 stage with the second operand read per point (a tensor, as
+// NVIDIA's compiler does element-wise layers), per kernel (a constant per channel) or per layer (a
+// scalar constant in the descriptor).
+void Emitter::emitElementwise(const Node& node, EmittedNode& record)
+{
+    const std::string& type = node.opType;
+    TensorId source = node.inputs[0], operand = node.inputs[1];
+    if (graph_.tensor(source).isConstant())
+        std::swap(source, operand);  // commutative (the mapping refused a constant minuend)
+    DlaTaskBuilder& task = dla();
+    const int sdp = task.addOperation(DlaOp::Sdp);
+    Record op = task.opDesc(sdp);
+    setPrecisionFp16(op);
+    op.set("x1_op.enable", 1);
+    op.set("x1_op.alu_type", type == "Max" ? kSdpAluMax : type == "Min" ? kSdpAluMin : kSdpAluSum);
+    op.set("x1_op.type", type == "Mul" ? kSdpOpMul : kSdpOpAdd);
+    op.set("x1_op.act", kActNone);
+    op.set("x1_op.precision", kPrecisionFp16);
+    op.set("x1_op.mul_operand", 1);
+    Record surfaceDesc = task.surfaceDesc(sdp);
+    setFeatureCube(surfaceDesc, "src_data", source);
+    const Tensor& constant = graph_.tensor(operand);
+    if (!constant.isConstant()) {
+        op.set("x1_op.mode", kSdpPerPoint);
+        setFeatureCube(surfaceDesc, "x1_data", operand);
+        reads(sdp, surfaceIndex(operand), sdp);
+    } else {
+        std::vector<double> values = constant.constant->toDoubles();
+        if (type == "Sub")
+            for (double& value : values)
+                value = -value;
+        if (values.size() == 1) {
+            op.set("x1_op.mode", kSdpPerLayer);
+            op.set(type == "Mul" ? "x1_op.mul_operand" : "x1_op.alu_operand", floatToHalf(float(values[0])));
+        } else {
+            op.set("x1_op.mode", kSdpPerKernel);
+            const std::vector<std::uint8_t> bytes = halves(values);
+            const std::uint16_t memory = builder_.addConstantMemory(node.name + "-operand", bytes, 256);
+            const std::uint16_t address = builder_.addAddress(memory, 0, bytes.size());
+            const FeatureLayout cube = featureLayout(1, 1, unsigned(values.size()), 2, config_.memoryAtomicBytes);
+            surfaceDesc.set("x1_data.type", kMemoryMc);
+            surfaceDesc.set("x1_data.address", task.addressIndex(address));
+            surfaceDesc.set("x1_data.size", std::int64_t(bytes.size()));
+            surfaceDesc.set("x1_data.width", 1);
+            surfaceDesc.set("x1_data.height", 1);
+            surfaceDesc.set("x1_data.channel", std::int64_t(values.size()));
+            surfaceDesc.set("x1_data.line_stride", std::int64_t(cube.lineStride));
+            surfaceDesc.set("x1_data.surf_stride", std::int64_t(cube.lineStride));
+        }
+    }
+    applyFusedActivation(op, node);
+    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
+    reads(sdp, surfaceIndex(source), sdp);
     writes(sdp, surfaceIndex(node.outputs[0]));
     record.operations = {fmt::format("SDP {}", sdp)};
 }

@@ -21,22 +21,30 @@ using target::NvdlaConfig;
 constexpr std::int64_t kConvMaxKernel = 32, kConvMaxStride = 8, kConvMaxPad = 31;
 constexpr std::int64_t kPoolMaxStride = 8, kPoolMaxPad = 7;  // the firmware takes PDP strides 1..8
 
-bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, std::int64_t channels)
+}  // namespace
+
+bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId output)
 {
     const Tensor& tensor = graph.tensor(id);
     if (!tensor.isConstant())
         return false;
     if (tensor.elements() == 1)
         return true;
-    if (tensor.elements() != channels)
+    const Shape& out = graph.tensor(output).shape;
+    const auto cube = cubeOf(out);
+    if (!cube || tensor.elements() != cube->channels)
         return false;
-    // [C], [C,1,1], [1,C,1,1]: one value per channel
-    std::int64_t nonUnit = 0;
-    for (std::int64_t dim : tensor.shape)
-        nonUnit += dim != 1;
-    return nonUnit <= 1 && (tensor.shape.size() < 3 || tensor.shape[tensor.shape.size() - 3] == channels ||
-                            tensor.shape.size() == 1);
+    // Broadcast aligns trailing dimensions: [C,1,1] (or [1,C,1,1]) is per channel of an NCHW tensor;
+    // [C] is per channel only of a [1,C] tensor.
+    const Shape& shape = tensor.shape;
+    if (shape.size() == 1)
+        return out.size() == 2;
+    if (shape.size() < 3 || shape[shape.size() - 3] != cube->channels)
+        return false;
+    return shape[shape.size() - 1] == 1 && shape[shape.size() - 2] == 1;
 }
+
+namespace {
 
 void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, NodeMapping& m)
 {
@@ -86,6 +94,14 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, No
         m.detail = "ReLU";
         return;
     }
+    if (op == "Clip") {
+        const auto bounds = clipBounds(graph, node);
+        if (!bounds)
+            return refuse("Clip with bounds that are not finite constants");
+        m.units = "SDP";
+        m.detail = fmt::format("maximum {:g}, minimum {:g}", bounds->first, bounds->second);
+        return;
+    }
     if (op == "Sigmoid" || op == "Tanh") {
         if (!config.hasSdpLut)
             return refuse(fmt::format("{} needs the SDP LUT, absent on {}", op, config.name),
@@ -96,21 +112,23 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, No
         if (node.inputs.size() != 2)
             return refuse("an element-wise operation of other than two inputs");
         const auto out = cube(node.outputs[0]);
-        const bool constantOperand = isConstantPerChannelOrScalar(graph, node.inputs[1], out ? out->channels : 0) ||
-                                     isConstantPerChannelOrScalar(graph, node.inputs[0], out ? out->channels : 0);
+        const bool constantOperand = isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]) ||
+                                     isConstantPerChannelOrScalar(graph, node.inputs[0], node.outputs[0]);
         if (!constantOperand) {
             if (!config.hasSdpElementwise)
                 return refuse(fmt::format("{} of two tensors needs SDP's element-wise input, absent on {}", op, config.name),
                               "nv_full or nv_large");
-            if (cube(node.inputs[0]) != cube(node.inputs[1]))
-                return refuse("element-wise operands of different shapes (broadcasting between tensors)");
         }
-        if (op == "Sub" && !constantOperand)
-            return refuse("Sub of two tensors: not built yet");
+        if (op == "Sub" && !isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]))
+            return refuse("Sub of two tensors, or of a tensor from a constant: SDP adds, multiplies and compares "
+                          "only",
+                          "Add of the negated operand");
+        if (!constantOperand && (cube(node.inputs[0]) != out || cube(node.inputs[1]) != out))
+            return refuse("element-wise operands of different shapes (broadcasting between tensors)");
         m.units = "SDP";
         m.detail = fmt::format("{} {}{}", op, constantOperand ? "with a constant" : "of two tensors",
                                activation.empty() ? "" : ", " + activation);
-        return refuse("element-wise operations: not built yet"), void();
+        return;
     }
     if (op == "MaxPool" || op == "AveragePool") {
         const auto kernel = node.attrInts("kernel_shape");

@@ -226,7 +226,14 @@ void Machine::sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> on
         if (type != 0) {
             // Operands per kernel (channel) from memory; a per-layer operand from the descriptor.
             std::vector<float> operand(data.channels, 0.0f);
-            if (mode == 1) {
+            std::optional<Cube> perPoint;
+            if (mode == 2) {
+                perPoint = load(access(view, surface, stage + "_data", where));
+                if (perPoint->channels != data.channels || perPoint->height != data.height || perPoint->width != data.width)
+                    throw ModelError(fmt::format("{} {}_data: a {}x{}x{} operand for {}x{}x{} data", where, stage,
+                                                 perPoint->width, perPoint->height, perPoint->channels, data.width,
+                                                 data.height, data.channels));
+            } else if (mode == 1) {
                 const CubeAccess a = access(view, surface, stage + "_data", where);
                 if (a.channels < data.channels)
                     throw ModelError(fmt::format("{} {}_data: {} operands for {} channels", where, stage, a.channels,
@@ -237,7 +244,8 @@ void Machine::sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> on
                 const std::int64_t bits = type == 1 ? op.get(prefix + "mul_operand") : op.get(prefix + "alu_operand");
                 std::fill(operand.begin(), operand.end(), halfToFloat(std::uint16_t(bits)));
             } else {
-                throw ModelError(fmt::format("{}: {} per-point operands are not simulated", where, stage));
+                throw ModelError(fmt::format("{}: {} operand mode {} is not one of per layer, kernel or point", where,
+                                             stage, mode));
             }
             if (type == 3)
                 throw ModelError(fmt::format("{}: {} with both ALU and multiplier is not simulated", where, stage));
@@ -246,14 +254,15 @@ void Machine::sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> on
                 for (unsigned y = 0; y < data.height; ++y)
                     for (unsigned x = 0; x < data.width; ++x) {
                         float& v = data.at(c, y, x);
+                        const float w = perPoint ? perPoint->at(c, y, x) : operand[c];
                         if (type == 1)
-                            v *= operand[c];
+                            v *= w;
                         else if (alu == 2)
-                            v += operand[c];
+                            v += w;
                         else if (alu == 0)
-                            v = std::max(v, operand[c]);
+                            v = std::max(v, w);
                         else if (alu == 1)
-                            v = std::min(v, operand[c]);
+                            v = std::min(v, w);
                         else
                             throw ModelError(fmt::format("{}: {} ALU {} is not simulated", where, stage, alu));
                     }
