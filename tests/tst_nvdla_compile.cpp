@@ -245,14 +245,23 @@ private slots:
     void networksMatchTheReference_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::newRow("mnist") << "mnist";
-        QTest::newRow("lenet5") << "lenet5";
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("resolution");
+        QTest::newRow("mnist") << "mnist" << 1.0 << 224;
+        QTest::newRow("lenet5") << "lenet5" << 1.0 << 224;
+        // Depthwise convolutions in blocks of 16 channels; the first convolution in bands of rows.
+        QTest::newRow("mobilenet_v1 0.25/128") << "mobilenet_v1" << 0.25 << 128;
     }
 
     void networksMatchTheReference()
     {
         QFETCH(QString, name);
-        Graph graph = buildZooModel(name.toStdString(), {});
+        QFETCH(double, width);
+        QFETCH(int, resolution);
+        ZooOptions options;
+        options.width = width;
+        options.resolution = resolution;
+        Graph graph = buildZooModel(name.toStdString(), options);
         prepareGraph(graph);
         const NvdlaCompilation compiled = compileForNvdla(graph, {});
         QVERIFY(isValid(validateLoadable(readLoadable(compiled.bytes, "zoo"))));
@@ -289,6 +298,49 @@ private slots:
         const double error = simulateAndCompare(graph, compiled, 9);
         qInfo("residual block: largest difference %.5f of the largest output", error);
         QVERIFY(error < 2e-2);
+    }
+
+    // Groups of whole atoms split one CONV per group; a depthwise convolution of 40 channels splits in
+    // blocks of 16, 16 and 8 channels.
+    void groupedConvolutionsMatchTheReference()
+    {
+        GraphBuilder builder("grouped", 13);
+        TensorId x = builder.input("x", DType::Float32, {1, 32, 6, 6});
+        x = builder.op("Conv", {x, builder.constant("gw", test::randomFloats({64, 16, 3, 3}, 31, -0.2f, 0.2f)),
+                                builder.constant("gb", test::randomFloats({64}, 32, -0.1f, 0.1f))},
+                       {{"group", Attribute::ofInt(2)}, {"pads", Attribute::ofInts({1, 1, 1, 1})}}, "grouped");
+        x = builder.op("Conv", {x, builder.constant("pw", test::randomFloats({40, 64, 1, 1}, 33, -0.2f, 0.2f))}, {}, "pointwise");
+        x = builder.op("Conv", {x, builder.constant("dw", test::randomFloats({40, 1, 3, 3}, 34, -0.5f, 0.5f)),
+                                builder.constant("db", test::randomFloats({40}, 35, -0.1f, 0.1f))},
+                       {{"group", Attribute::ofInt(40)}, {"strides", Attribute::ofInts({2, 2})},
+                        {"pads", Attribute::ofInts({1, 1, 1, 1})}},
+                       "depthwise");
+        builder.output(x);
+        Graph graph = builder.finish();
+        prepareGraph(graph);
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const Loadable loadable = readLoadable(compiled.bytes, "grouped");
+        QVERIFY(isValid(validateLoadable(loadable)));
+        // 2 groups + 1 pointwise + 3 depthwise blocks, each a CONV and its SDP.
+        QCOMPARE(decodeDlaTask(loadable, loadable.tasks.at(0)).operations.size(), std::size_t(12));
+        const double error = simulateAndCompare(graph, compiled, 13);
+        qInfo("grouped and depthwise: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+
+        GraphBuilder odd("odd_groups", 13);
+        const TensorId y = odd.input("y", DType::Float32, {1, 12, 4, 4});
+        odd.output(odd.op("Conv", {y, odd.constant("w", test::randomFloats({12, 4, 1, 1}, 1))},
+                          {{"group", Attribute::ofInt(3)}}, "odd"));
+        Graph oddGraph = odd.finish();
+        prepareGraph(oddGraph);
+        try {
+            compileForNvdla(oddGraph, {});
+            QFAIL("groups of 4 channels were compiled");
+        } catch (const UnsupportedError& error) {
+            QVERIFY2(std::string(error.what()).find("the groups do not start at a memory atom of 16 channels") !=
+                         std::string::npos,
+                     error.what());
+        }
     }
 
     void unsupportedInputsAreRefusedWithTheNode()

@@ -46,7 +46,8 @@ bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId outp
 
 namespace {
 
-void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, NodeMapping& m)
+void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, target::NvdlaPrecision precision,
+             NodeMapping& m)
 {
     const std::string& op = node.opType;
     const auto cube = [&](TensorId id) { return cubeOf(graph.tensor(id).shape); };
@@ -65,11 +66,15 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, No
         const auto strides = node.attrInts("strides", {1, 1});
         const auto pads = node.attrInts("pads", {0, 0, 0, 0});
         const auto dilations = node.attrInts("dilations", {1, 1});
-        if (node.attrInt("group", 1) != 1)
-            return refuse(fmt::format("grouped convolution (group {}): the split into one CONV per group is not built "
-                                      "yet",
-                                      node.attrInt("group", 1)),
-                          "a model without grouped or depthwise convolutions");
+        const std::int64_t group = node.attrInt("group", 1);
+        const Shape& weightShape = graph.tensor(node.inputs[1]).shape;
+        const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
+        const bool depthwise = group > 1 && weightShape[1] == 1 && weightShape[0] == group;
+        if (group > 1 && !depthwise && (weightShape[1] % perAtom != 0 || (weightShape[0] / group) % perAtom != 0))
+            return refuse(fmt::format("grouped convolution (group {}, {} input and {} output channels per group): "
+                                      "the groups do not start at a memory atom of {} channels",
+                                      group, weightShape[1], weightShape[0] / group, perAtom),
+                          "depthwise convolutions and groups of whole atoms are split; other groupings are not");
         for (std::int64_t k : kernel)
             if (k > kConvMaxKernel)
                 return refuse(fmt::format("kernel {}x{} exceeds CONV's {}", kernel[0], kernel[1], kConvMaxKernel));
@@ -84,8 +89,11 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, No
             if (d != 1)
                 return refuse("dilated convolution: not built yet");
         m.units = "CONV+SDP";
-        m.detail = fmt::format("{}x{} kernel, {} kernels, stride {}x{}; SDP: bias{}", kernel[0], kernel[1],
+        m.detail = fmt::format("{}x{} kernel, {} kernels, stride {}x{}{}; SDP: bias{}", kernel[0], kernel[1],
                                graph.tensor(node.inputs[1]).shape[0], strides[0], strides[1],
+                               depthwise ? fmt::format(", depthwise in blocks of {} channels", perAtom)
+                               : group > 1 ? fmt::format(", in {} groups", group)
+                                           : std::string(),
                                activation.empty() ? "" : ", " + activation);
         return;
     }
@@ -238,7 +246,7 @@ MappingReport mapToUnits(const Graph& legalized, const NvdlaConfig& config, targ
         mapping.opType = node.opType;
         for (const PassRecord* record : log.of(node.name))
             mapping.passes.push_back(record->pass + ": " + record->what);
-        mapNode(legalized, node, config, mapping);
+        mapNode(legalized, node, config, precision, mapping);
         report.nodes.push_back(std::move(mapping));
         present.insert(node.name);
     }

@@ -1,0 +1,248 @@
+// CONV with its SDP: weights in the direct-convolution layout, the CBUF banks, the descriptors.
+// A grouped convolution is emitted in parts over channel slices that start at a memory atom: one
+// part per group when each group's input and output channels fill whole atoms, and for depthwise
+// convolutions one part per atom of channels whose weights are the block's diagonal (a dense
+// convolution of 16 FP16 channels with zeros off the diagonal: more multiply-accumulates, the same
+// result, and no copy of the data).
+#include "nvdla/compile/emitter_state.h"
+
+namespace tessera::nvdla::emission {
+
+void Emitter::emitConvolution(const Node& node, EmittedNode& record)
+{
+    const Tensor& weights = graph_.tensor(node.inputs.at(1));
+    const Shape& w = weights.shape;  // K, C/group, R, S
+    const unsigned kernels = unsigned(w[0]), groupChannels = unsigned(w[1]), rows = unsigned(w[2]),
+                   columns = unsigned(w[3]);
+    const unsigned group = unsigned(node.attrInt("group", 1));
+    const std::vector<double> values = weights.constant->toDoubles();
+    std::vector<double> bias(kernels, 0.0);
+    if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor)
+        bias = graph_.tensor(node.inputs[2]).constant->toDoubles();
+    const auto weightOf = [&](unsigned k, unsigned c, unsigned r, unsigned s) {
+        return float(values[((std::size_t(k) * groupChannels + c) * rows + r) * columns + s]);
+    };
+    const auto biasOf = [&](unsigned first, unsigned count) {
+        return std::vector<double>(bias.begin() + first, bias.begin() + first + count);
+    };
+    if (group == 1) {
+        emitConvolutionPart(node, {0, groupChannels, 0, kernels, weightOf, bias, node.name}, record);
+        return;
+    }
+    const unsigned perAtom = surface(node.inputs[0]).layout.channelsPerGroup;
+    const unsigned channels = groupChannels * group;
+    if (groupChannels == 1 && kernels == group) {
+        // Depthwise: blocks of one atom of channels, diagonal weights.
+        for (unsigned first = 0; first < channels; first += perAtom) {
+            const unsigned count = std::min(perAtom, channels - first);
+            const auto diagonal = [&, first](unsigned k, unsigned c, unsigned r, unsigned s) {
+                return k == c ? weightOf(first + k, 0, r, s) : 0.0f;
+            };
+            emitConvolutionPart(node, {first, count, first, count, diagonal, biasOf(first, count),
+                                       fmt::format("{}-block{}", node.name, first / perAtom)},
+                                record);
+        }
+        return;
+    }
+    const unsigned groupKernels = kernels / group;
+    if (groupChannels % perAtom != 0 || groupKernels % perAtom != 0)
+        throw UnsupportedError(fmt::format("{}: group {} with {} input and {} output channels per group: the groups "
+                                           "do not start at a memory atom ({} channels)",
+                                           node.describe(), group, groupChannels, groupKernels, perAtom));
+    for (unsigned g = 0; g < group; ++g) {
+        const auto groupWeight = [&, g](unsigned k, unsigned c, unsigned r, unsigned s) {
+            return weightOf(g * groupKernels + k, c, r, s);
+        };
+        emitConvolutionPart(node, {g * groupChannels, groupChannels, g * groupKernels, groupKernels, groupWeight,
+                                   biasOf(g * groupKernels, groupKernels), fmt::format("{}-group{}", node.name, g)},
+                            record);
+    }
+}
+
+void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part, EmittedNode& record)
+{
+    const Shape& w = graph_.tensor(node.inputs.at(1)).shape;
+    const unsigned kernels = part.outCount, channels = part.inCount, rows = unsigned(w[2]), columns = unsigned(w[3]);
+    FeatureLayout in = surface(node.inputs[0]).layout;
+    in.channels = channels;
+    FeatureLayout out = surface(node.outputs[0]).layout;
+    out.channels = kernels;
+    out.bytes = out.surfaceStride * ((kernels + out.channelsPerGroup - 1) / out.channelsPerGroup);
+    const auto strides = node.attrInts("strides", {1, 1});
+    const auto pads = node.attrInts("pads", {0, 0, 0, 0});
+    const unsigned elementBytes = in.elementBytes;
+
+    // Weights in the direct-convolution layout, bias as dense FP16 values.
+    const WeightLayout layout = directWeightLayout(kernels, channels, rows, columns, elementBytes, config_.atomicK,
+                                                   config_.atomicC, config_.cbufEntryBytes);
+    std::vector<std::uint8_t> packed(layout.bytes, 0);
+    for (unsigned k = 0; k < kernels; ++k)
+        for (unsigned c = 0; c < channels; ++c)
+            for (unsigned r = 0; r < rows; ++r)
+                for (unsigned s = 0; s < columns; ++s) {
+                    const std::uint16_t bits = floatToHalf(part.weight(k, c, r, s));
+                    const std::uint64_t at = layout.offsetOf(k, c, r, s);
+                    packed[at] = std::uint8_t(bits);
+                    packed[at + 1] = std::uint8_t(bits >> 8);
+                }
+    const std::vector<double>& bias = part.bias;
+    const std::uint16_t weightMemory = builder_.addConstantMemory(part.name + "-weights", std::move(packed), 256);
+    const std::uint16_t weightAddress = builder_.addAddress(weightMemory, 0, layout.bytes);
+    const std::vector<std::uint8_t> biasBytes = halves(bias);
+    const std::uint16_t biasMemory = builder_.addConstantMemory(part.name + "-bias", biasBytes, 256);
+    const std::uint16_t biasAddress = builder_.addAddress(biasMemory, 0, biasBytes.size());
+
+    // The convolution buffer: input lines (entries per slice x rows) and weights in banks.
+    const unsigned atomsPerEntry = config_.cbufEntryBytes / config_.memoryAtomicBytes;
+    const std::uint64_t channelAtoms = (std::uint64_t(channels) * elementBytes + config_.memoryAtomicBytes - 1) / config_.memoryAtomicBytes;
+    const std::uint64_t lastAtoms = channelAtoms % atomsPerEntry;
+    const std::uint64_t entriesPerSlice = (channelAtoms / atomsPerEntry) * in.width +
+                                          (lastAtoms == 3 ? in.width : (lastAtoms * in.width + atomsPerEntry - 1) / atomsPerEntry);
+    const std::uint64_t entriesPerBank = config_.cbufEntriesPerBank, banks = config_.cbufBanks;
+    const auto dataBanksFor = [&](std::uint64_t inputRows) {
+        return (entriesPerSlice * inputRows + entriesPerBank - 1) / entriesPerBank;
+    };
+    auto weightBanks = [&](std::uint64_t kernelCount) {
+        const std::uint64_t bytes = (layout.bytesPerKernel * kernelCount + config_.cbufEntryBytes - 1) / config_.cbufEntryBytes;
+        return (bytes + entriesPerBank - 1) / entriesPerBank;
+    };
+    const std::uint64_t allWeights = weightBanks(kernels);
+    const std::uint64_t groupWeights = weightBanks(std::min(kernels, layout.kernelsPerGroup));
+    const std::uint64_t wholeData = dataBanksFor(in.height);
+    // Weights whole, or two kernel groups (one loads while the other computes), or one; when the
+    // whole input does not fit beside them, the output rows are computed in bands whose input rows
+    // fit (as NVIDIA's compiler splits a convolution over its height).
+    std::uint64_t weightBankCount = 0;
+    unsigned bandRows = out.height;
+    const int strideY = int(strides[0]), padTop = int(pads[0]);
+    if (allWeights + wholeData <= banks)
+        weightBankCount = allWeights;
+    else if (2 * groupWeights + wholeData <= banks)
+        weightBankCount = 2 * groupWeights;
+    else if (groupWeights + wholeData <= banks)
+        weightBankCount = groupWeights;
+    else {
+        weightBankCount = allWeights < banks ? allWeights : 2 * groupWeights < banks ? 2 * groupWeights : groupWeights;
+        if (weightBankCount >= banks)
+            throw UnsupportedError(fmt::format("{}: a group of {} kernels needs {} CBUF banks, the {} of {} all; "
+                                               "splitting kernels is not built yet",
+                                               node.describe(), layout.kernelsPerGroup, groupWeights, banks, config_.name));
+        const std::uint64_t inputRowsThatFit = (banks - weightBankCount) * entriesPerBank / entriesPerSlice;
+        if (inputRowsThatFit < rows)
+            throw UnsupportedError(fmt::format("{}: {} input lines of {} x {} channels do not fit the CBUF beside the "
+                                               "weights; splitting a convolution over its width is not built yet",
+                                               node.describe(), rows, in.width, channels));
+        bandRows = unsigned((inputRowsThatFit - rows) / unsigned(strideY) + 1);
+    }
+    unsigned bands = 0;
+    for (unsigned first = 0; first < out.height; first += bandRows, ++bands) {
+        const unsigned last = std::min(out.height, first + bandRows);  // exclusive
+        const int top = int(first) * strideY - padTop;
+        const int bottom = int(last - 1) * strideY - padTop + int(rows);  // exclusive
+        const unsigned inputFirst = unsigned(std::max(0, top));
+        const unsigned inputEnd = unsigned(std::min(int(in.height), bottom));
+        emitConvolutionBand(node, part, layout, weightAddress, biasAddress, biasBytes.size(),
+                            {first, last - first, inputFirst, inputEnd - inputFirst, unsigned(int(inputFirst) - top),
+                             unsigned(std::max(0, bottom - int(in.height))), entriesPerSlice,
+                             dataBanksFor(inputEnd - inputFirst), weightBankCount},
+                            record);
+    }
+    if (record.note.empty())
+        record.note = fmt::format("weights {} B, CBUF banks: data {}, weights {}{}", layout.bytes,
+                                  std::min(wholeData, banks - weightBankCount), weightBankCount,
+                                  bands > 1 ? fmt::format("; {} bands of {} output rows", bands, bandRows) : "");
+    else
+        record.note += fmt::format("; {} B", layout.bytes);
+}
+
+void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part, const WeightLayout& layout,
+                                  std::uint16_t weightAddress, std::uint16_t biasAddress, std::size_t biasBytes,
+                                  const ConvolutionBand& band, EmittedNode& record)
+{
+    const Shape& w = graph_.tensor(node.inputs.at(1)).shape;
+    const unsigned kernels = part.outCount, channels = part.inCount, rows = unsigned(w[2]), columns = unsigned(w[3]);
+    const FeatureLayout& in = surface(node.inputs[0]).layout;
+    FeatureLayout out = surface(node.outputs[0]).layout;
+    out.channels = kernels;
+    out.height = band.outputRows;
+    out.bytes = out.surfaceStride * ((kernels + out.channelsPerGroup - 1) / out.channelsPerGroup);
+    const auto strides = node.attrInts("strides", {1, 1});
+    const auto pads = node.attrInts("pads", {0, 0, 0, 0});
+    const unsigned elementBytes = in.elementBytes;
+    DlaTaskBuilder& task = dla();
+    const int conv = task.addOperation(DlaOp::Conv);
+    Record op = task.opDesc(conv);
+    op.set("conv_mode", 0);
+    op.set("entry_per_slice", std::int64_t(band.entriesPerSlice));
+    op.set("data_format", kFormatFeature);
+    op.set("fetch_grain", 1);
+    op.set("batch", 1);
+    op.set("data_bank", std::int64_t(band.dataBanks));
+    op.set("weight_bank", std::int64_t(band.weightBanks));
+    op.set("pixel_override", 1);
+    op.set("release", band.inputRows);
+    op.set("input_width_csc", in.width);
+    op.set("input_height_csc", band.inputRows);
+    op.set("input_channel_csc", channels);
+    op.set("kernel_width_csc", columns);
+    op.set("kernel_height_csc", rows);
+    op.set("kernel_channel_csc", channels);
+    op.set("input_width_cmac", out.width);
+    op.set("input_height_cmac", band.outputRows);
+    op.set("bytes_per_kernel", std::int64_t(layout.bytesPerKernel));
+    op.set("conv_stride_x", strides[1]);
+    op.set("conv_stride_y", strides[0]);
+    op.set("pad_x_left", pads[1]);
+    op.set("pad_y_top", band.padTop);
+    op.set("pad_x_right", pads[3]);
+    op.set("pad_y_bottom", band.padBottom);
+    op.set("dilation_x", 1);
+    op.set("dilation_y", 1);
+    op.set("in_precision", kPrecisionFp16);
+    op.set("out_precision", kPrecisionFp16);
+    op.set("in_cvt.scale", 1);
+    op.set("out_cvt.scale", 1);
+    op.set("out_cvt.enable", 1);
+    Record convSurface = task.surfaceDesc(conv);
+    setSlice(convSurface, "src_data", node.inputs[0], part.inFirst, channels, band.inputFirst, band.inputRows);
+    convSurface.set("weight_data.type", kMemoryMc);
+    convSurface.set("weight_data.address", task.addressIndex(weightAddress));
+    convSurface.set("weight_data.size", std::int64_t(layout.bytes));
+    convSurface.set("weight_data.width", columns);
+    convSurface.set("weight_data.height", rows);
+    convSurface.set("weight_data.channel", channels);
+    setCube(convSurface, "dst_data", kMemoryHw, -1, 0, out);
+
+    // The SDP takes the convolution's output on the fly: bias per kernel, then the fused ReLU.
+    const int sdp = task.addOperation(DlaOp::Sdp);
+    Record sdpOp = task.opDesc(sdp);
+    setPrecisionFp16(sdpOp);
+    sdpOp.set("x1_op.enable", 1);
+    sdpOp.set("x1_op.alu_type", kSdpAluSum);
+    sdpOp.set("x1_op.type", kSdpOpAdd);
+    sdpOp.set("x1_op.mode", kSdpPerKernel);
+    sdpOp.set("x1_op.act", kActNone);
+    sdpOp.set("x1_op.precision", kPrecisionFp16);
+    sdpOp.set("x1_op.mul_operand", 1);
+    applyFusedActivation(sdpOp, node);
+    Record sdpSurface = task.surfaceDesc(sdp);
+    setCube(sdpSurface, "src_data", kMemoryHw, -1, 0, out);
+    const FeatureLayout biasCube = featureLayout(1, 1, kernels, elementBytes, config_.memoryAtomicBytes);
+    sdpSurface.set("x1_data.type", kMemoryMc);
+    sdpSurface.set("x1_data.address", task.addressIndex(biasAddress));
+    sdpSurface.set("x1_data.size", std::int64_t(biasBytes));
+    sdpSurface.set("x1_data.width", 1);
+    sdpSurface.set("x1_data.height", 1);
+    sdpSurface.set("x1_data.channel", kernels);
+    sdpSurface.set("x1_data.line_stride", std::int64_t(biasCube.lineStride));
+    sdpSurface.set("x1_data.surf_stride", std::int64_t(biasCube.lineStride));
+    setSlice(sdpSurface, "dst_data", node.outputs[0], part.outFirst, kernels, band.outputFirst, band.outputRows);
+    task.fuse(sdp, conv);
+    reads(conv, surfaceIndex(node.inputs[0]), sdp);
+    writes(sdp, surfaceIndex(node.outputs[0]));
+    record.operations.push_back(fmt::format("CONV {}", conv));
+    record.operations.push_back(fmt::format("SDP {}", sdp));
+    (void)pads;
+}
+
+}  // namespace tessera::nvdla::emission
