@@ -146,11 +146,19 @@ DlaTaskBuilder::Blobs DlaTaskBuilder::encode() const
         ++dependencyCount[std::size_t(i)];
         ++dependencyCount[std::size_t(parent)];
     }
-    // Data through memory: the earliest reader of each unit waits for the writer's completion.
-    for (int i = 0; i < count; ++i)
-        for (int producer : operations_[std::size_t(i)].producers)
-            if (operations_[std::size_t(producer)].type != operations_[std::size_t(i)].type)
-                link(producer, i, kEventCompleted);
+    // Data through memory: the earliest reader of each unit waits for the writer's completion. Of
+    // several producers of one unit only the last matters: a unit completes its operations in order.
+    for (int i = 0; i < count; ++i) {
+        std::array<int, kDlaOpCount> lastProducer;
+        lastProducer.fill(-1);
+        for (int producer : operations_[std::size_t(i)].producers) {
+            const auto unit = std::size_t(operations_[std::size_t(producer)].type);
+            lastProducer[unit] = std::max(lastProducer[unit], producer);
+        }
+        for (unsigned unit = 0; unit < kDlaOpCount; ++unit)
+            if (lastProducer[unit] >= 0 && unit != unsigned(operations_[std::size_t(i)].type))
+                link(lastProducer[unit], i, kEventCompleted);
+    }
 
     Blobs blobs;
     blobs.networkDesc.resize(dla.networkDesc.size);
