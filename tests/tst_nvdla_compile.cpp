@@ -343,6 +343,72 @@ private slots:
         }
     }
 
+    // SqueezeNet's fire modules: the expand convolutions (and a pooling branch) write into one
+    // surface at their channel offsets; the Concat itself costs nothing.
+    void concatWritesIntoOneSurface()
+    {
+        GraphBuilder builder("fire", 13);
+        auto conv = [&](TensorId in, std::int64_t k, std::int64_t c, std::int64_t size, const std::string& name,
+                        std::uint32_t seed) {
+            const TensorId w = builder.constant(name + "_w", test::randomFloats({k, c, size, size}, seed, -0.2f, 0.2f));
+            const TensorId b = builder.constant(name + "_b", test::randomFloats({k}, seed + 1, -0.1f, 0.1f));
+            const std::int64_t pad = size / 2;
+            return builder.op("Relu", {builder.op("Conv", {in, w, b}, {{"pads", Attribute::ofInts({pad, pad, pad, pad})}}, name)},
+                              {}, name + "_relu");
+        };
+        TensorId x = builder.input("x", DType::Float32, {1, 16, 12, 12});
+        TensorId squeeze = conv(x, 16, 16, 1, "fire1_squeeze", 41);
+        x = builder.op("Concat", {conv(squeeze, 32, 16, 1, "fire1_e1", 43), conv(squeeze, 32, 16, 3, "fire1_e3", 45)},
+                       {{"axis", Attribute::ofInt(1)}}, "fire1_concat");
+        x = builder.op("MaxPool", {x}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                       "pool1");
+        squeeze = conv(x, 16, 64, 1, "fire2_squeeze", 47);
+        const TensorId pooled = builder.op(
+            "AveragePool", {squeeze},
+            {{"kernel_shape", Attribute::ofInts({3, 3})}, {"pads", Attribute::ofInts({1, 1, 1, 1})},
+             {"count_include_pad", Attribute::ofInt(1)}},
+            "fire2_pool");
+        x = builder.op("Concat", {conv(squeeze, 16, 16, 1, "fire2_e1", 49), pooled}, {{"axis", Attribute::ofInt(1)}},
+                       "fire2_concat");
+        x = builder.op("GlobalAveragePool", {x}, {}, "gap");
+        x = builder.op("Flatten", {x}, {}, "flatten");
+        x = builder.op("Gemm", {x, builder.constant("fc_w", test::randomFloats({10, 32}, 51, -0.3f, 0.3f))},
+                       {{"transB", Attribute::ofInt(1)}}, "fc");
+        builder.output(builder.op("Softmax", {x}, {{"axis", Attribute::ofInt(1)}}, "prob"));
+        Graph graph = builder.finish();
+        prepareGraph(graph);
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        QVERIFY(compiled.reportText().find("the producers write into one surface") != std::string::npos);
+        const Loadable loadable = readLoadable(compiled.bytes, "fire");
+        QVERIFY(isValid(validateLoadable(loadable)));
+        const DlaTaskView dla = decodeDlaTask(loadable, loadable.tasks.at(0));
+        // fire1_e3 writes channels 32..63: the second surface of 16-channel groups, 2 further on.
+        bool sliced = false;
+        for (std::size_t i = 0; i < dla.operations.size(); ++i)
+            if (dla.operations[i].type == DlaOp::Sdp && dla.surface(i).get("dst_data.offset") != 0)
+                sliced = sliced || dla.surface(i).get("dst_data.offset") == 2 * dla.surface(i).get("dst_data.surf_stride");
+        QVERIFY(sliced);
+        const double error = simulateAndCompare(graph, compiled, 17);
+        qInfo("fire modules: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+
+        GraphBuilder odd("odd_concat", 13);
+        const TensorId y = odd.input("y", DType::Float32, {1, 8, 4, 4});
+        const TensorId a = odd.op("Relu", {y}, {}, "a");
+        const TensorId b = odd.op("Relu", {odd.op("Relu", {y}, {}, "b0")}, {}, "b");
+        odd.output(odd.op("Concat", {a, b}, {{"axis", Attribute::ofInt(1)}}, "joined"));
+        Graph oddGraph = odd.finish();
+        prepareGraph(oddGraph);
+        try {
+            compileForNvdla(oddGraph, {});
+            QFAIL("a Concat at channel 8 was compiled");
+        } catch (const UnsupportedError& error) {
+            QVERIFY2(std::string(error.what()).find("would start at channel 8, not at a memory atom of 16 channels") !=
+                         std::string::npos,
+                     error.what());
+        }
+    }
+
     void unsupportedInputsAreRefusedWithTheNode()
     {
         const Graph graph = caffeLenet();

@@ -236,7 +236,8 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
     sdpSurface.set("x1_data.channel", kernels);
     sdpSurface.set("x1_data.line_stride", std::int64_t(biasCube.lineStride));
     sdpSurface.set("x1_data.surf_stride", std::int64_t(biasCube.lineStride));
-    setSlice(sdpSurface, "dst_data", node.outputs[0], part.outFirst, kernels, band.outputFirst, band.outputRows);
+    setSlice(sdpSurface, "dst_data", node.outputs[0], plan_.channelOffsetOf(node.outputs[0]) + part.outFirst, kernels,
+             band.outputFirst, band.outputRows);
     task.fuse(sdp, conv);
     reads(conv, surfaceIndex(node.inputs[0]), sdp);
     writes(sdp, surfaceIndex(node.outputs[0]));

@@ -149,8 +149,10 @@ private:
     // SDP it feeds, which completes after it and is the one operation a later SDP may wait for).
     void reads(int reader, int s, int doneAfter)
     {
-        if (const auto found = writer_.find(s); found != writer_.end() && found->second != reader)
-            dla().dependsOn(reader, found->second);
+        if (const auto found = writer_.find(s); found != writer_.end())
+            for (int writer : found->second)
+                if (writer != reader)
+                    dla().dependsOn(reader, writer);
         touched_.push_back({doneAfter, s});
     }
 
@@ -166,15 +168,21 @@ private:
         earlier.erase(std::unique(earlier.begin(), earlier.end()), earlier.end());
         for (int op : earlier)
             dla().dependsOn(writer, op);
-        writer_[s] = writer;
+        writer_[s].push_back(writer);
         touched_.push_back({writer, s});
     }
 
+    // The cube of `tensor`: its surface, or its channels of a surface it shares (a Concat's input).
     void setFeatureCube(Record& surface, const std::string& cube, TensorId tensor)
     {
         const int s = surfaceIndex(tensor);
-        setCube(surface, cube, kMemoryMc, dla().addressIndex(addresses_[std::size_t(s)]), 0,
-                plan_.surfaces[std::size_t(s)].layout);
+        const unsigned first = plan_.channelOffsetOf(tensor);
+        const unsigned channels = unsigned(cubeOf(graph_.tensor(tensor).shape)->channels);
+        if (first == 0 && channels == plan_.surfaces[std::size_t(s)].layout.channels)
+            setCube(surface, cube, kMemoryMc, dla().addressIndex(addresses_[std::size_t(s)]), 0,
+                    plan_.surfaces[std::size_t(s)].layout);
+        else
+            setSlice(surface, cube, tensor, first, channels);
     }
 
     // Channels [firstChannel, +channels) and rows [firstRow, +rows) of a surface as a cube of their
@@ -267,7 +275,7 @@ private:
     DlaTaskBuilder* dla_ = nullptr;
     EmuTaskBuilder* emu_ = nullptr;
     int taskIndex_ = -1;
-    std::map<int, int> writer_;                   // surface -> operation of the current DLA task writing it
+    std::map<int, std::vector<int>> writer_;      // surface -> operations of the current DLA task writing it
     std::vector<std::pair<int, int>> touched_;    // (operation, surface) read or written in the current task
 };
 

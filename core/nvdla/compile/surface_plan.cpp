@@ -41,12 +41,28 @@ SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, c
     for (TensorId input : legalized.inputs) {
         plan.surfaces.at(std::size_t(surfaceFor(input))).place = Surface::Place::Input;
     }
+    const std::vector<NodeId> order = topologicalOrder(legalized);
+    // A Concat along channels is the producers writing into one surface, each at its channel offset
+    // (the mapping checked the offsets start at memory atoms).
+    for (NodeId id : order) {
+        const Node& node = legalized.node(id);
+        if (node.opType != "Concat" || byName.at(node.name)->units != "view")
+            continue;
+        const int joined = surfaceFor(node.outputs[0]);
+        unsigned offset = 0;
+        for (TensorId input : node.inputs) {
+            plan.surfaceOf[input] = joined;
+            plan.channelOffset[input] = offset;
+            offset += unsigned(cubeOf(legalized.tensor(input).shape)->channels);
+        }
+    }
     int step = 0;
-    for (NodeId id : topologicalOrder(legalized)) {
+    for (NodeId id : order) {
         const Node& node = legalized.node(id);
         const NodeMapping* m = byName.at(node.name);
         if (m->units == "view") {
-            plan.surfaceOf[node.outputs[0]] = surfaceFor(node.inputs[0]);
+            if (node.opType != "Concat")
+                plan.surfaceOf[node.outputs[0]] = surfaceFor(node.inputs[0]);
             continue;
         }
         for (TensorId input : node.inputs)
@@ -54,11 +70,15 @@ SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, c
                 plan.surfaces.at(std::size_t(surfaceFor(input))).lastStep = step;
         for (TensorId output : node.outputs) {
             Surface& surface = plan.surfaces.at(std::size_t(surfaceFor(output)));
-            surface.firstStep = surface.lastStep = step;
+            surface.firstStep = std::min(surface.firstStep < 0 ? step : surface.firstStep, step);
+            surface.lastStep = std::max(surface.lastStep, step);
         }
         plan.operations.push_back(id);
         ++step;
     }
+    for (Surface& surface : plan.surfaces)
+        if (surface.firstStep < 0)
+            surface.firstStep = 0;  // network inputs
     for (TensorId output : legalized.outputs) {
         Surface& surface = plan.surfaces.at(std::size_t(surfaceFor(output)));
         if (surface.place == Surface::Place::Input)

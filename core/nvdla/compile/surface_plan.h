@@ -1,4 +1,5 @@
-// Where every feature surface of a legalized graph lives in DRAM. Views share their input's surface.
+// Where every feature surface of a legalized graph lives in DRAM. Views share their input's surface;
+// the inputs of a Concat along channels are parts of its output's surface.
 // The network's inputs and outputs are memories the application binds; every other surface is
 // placed in one scratch memory by Tessera's memory planner over the operation order (a surface is
 // live from the operation writing it to the last one reading it), so surfaces whose lifetimes do not
@@ -24,18 +25,25 @@ struct Surface {
     FeatureLayout layout;
     Place place = Place::Scratch;
     std::uint64_t offset = 0;     // in the scratch memory
-    int firstStep = 0, lastStep = 0;  // operations writing and last reading it
+    int firstStep = -1, lastStep = 0;  // first operation writing it (-1: none yet) and last reading it
 };
 
 struct SurfacePlan {
     std::vector<Surface> surfaces;
     std::unordered_map<TensorId, int> surfaceOf;  // every feature tensor, views included
+    // Tensors written into a part of a surface (a Concat's inputs): the first channel they take.
+    std::unordered_map<TensorId, unsigned> channelOffset;
     std::vector<NodeId> operations;                // the nodes that run, in order (views left out)
     std::uint64_t scratchBytes = 0;
     std::int64_t scratchLowerBound = 0;  // most bytes live at one time
     unsigned alignment = 32;
 
     const Surface& of(TensorId tensor) const { return surfaces.at(std::size_t(surfaceOf.at(tensor))); }
+    unsigned channelOffsetOf(TensorId tensor) const
+    {
+        const auto found = channelOffset.find(tensor);
+        return found == channelOffset.end() ? 0 : found->second;
+    }
 };
 
 // Throws tessera::UnsupportedError naming the tensor when a feature tensor is not a cube.

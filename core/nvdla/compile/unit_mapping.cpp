@@ -46,6 +46,14 @@ bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId outp
 
 namespace {
 
+NodeId findNode(const Graph& graph, const Node& node)
+{
+    for (std::size_t n = 0; n < graph.nodeCount(); ++n)
+        if (&graph.node(NodeId(n)) == &node)
+            return NodeId(n);
+    return -1;
+}
+
 void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, target::NvdlaPrecision precision,
              NodeMapping& m)
 {
@@ -212,8 +220,39 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
     if (op == "BatchNormalization")
         return refuse("BatchNormalization not after a convolution: the SDP scale and shift is not built yet",
                       "put it after a convolution (it is then folded)");
-    if (op == "Concat")
-        return refuse("Concat: writing the producers into one surface is not built yet");
+    if (op == "Concat") {
+        // The producers write into one surface, each at its channel offset: the offsets must start at
+        // a memory atom, and each input must be written by a DLA operation for this Concat alone.
+        const std::int64_t rank = std::int64_t(graph.tensor(node.outputs[0]).shape.size());
+        std::int64_t axis = node.attrInt("axis", 1);
+        if (axis < 0)
+            axis += rank;
+        if (rank != 4 || axis != 1)
+            return refuse("Concat along other than the channels of an NCHW tensor: a copy is not built yet");
+        const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
+        std::int64_t offset = 0;
+        for (TensorId input : node.inputs) {
+            const Tensor& tensor = graph.tensor(input);
+            if (offset % perAtom != 0)
+                return refuse(fmt::format("input '{}' would start at channel {}, not at a memory atom of {} channels; "
+                                          "a copy is not built yet",
+                                          tensor.name, offset, perAtom));
+            const auto producer = producerOf(graph, input);
+            if (tensor.isConstant() || !producer || soleConsumer(graph, input) != std::optional<NodeId>(findNode(graph, node)))
+                return refuse(fmt::format("input '{}' is a network input, a constant, or read by other nodes too: "
+                                          "its producer cannot write it into the joined surface (a copy is not built "
+                                          "yet)",
+                                          tensor.name));
+            const std::string& producerOp = graph.node(*producer).opType;
+            if (producerOp == "Softmax" || producerOp == "Concat" || isCubeView(graph, graph.node(*producer)))
+                return refuse(fmt::format("input '{}' comes from a {}, which does not write into part of a surface",
+                                          tensor.name, producerOp));
+            offset += cube(input)->channels;
+        }
+        m.units = "view";
+        m.detail = "the producers write into one surface at their channel offsets";
+        return;
+    }
     refuse(fmt::format("no NVDLA unit and no CPU operation of the stock runtime (Softmax, Power) runs {}", op));
 }
 
