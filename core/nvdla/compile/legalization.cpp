@@ -22,6 +22,7 @@ std::vector<const PassRecord*> LegalizationLog::of(const std::string& node) cons
 const std::vector<LegalizationPass>& legalizationPasses()
 {
     static const std::vector<LegalizationPass> passes = {
+        {"explicit-padding", "auto_pad of convolutions and pooling resolved into explicit pads", explicitPaddingPass},
         {"fold-batchnorm", "BatchNormalization after a convolution folded into its weights and bias", foldBatchNormPass},
         {"gemm-to-conv", "Gemm and MatMul with a constant operand as a convolution over the whole input cube",
          gemmToConvPass},

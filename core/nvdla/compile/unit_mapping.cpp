@@ -63,6 +63,17 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
         m.problem = std::move(problem);
         m.fallback = std::move(fallback);
     };
+    for (TensorId tensor : node.outputs)
+        if (graph.tensor(tensor).dtype != DType::Float32 && graph.tensor(tensor).dtype != DType::Float16)
+            return refuse(fmt::format("'{}' is {}: NVDLA's units compute on FP16 or quantized INT8 feature data of "
+                                      "float models",
+                                      graph.tensor(tensor).name, dtypeName(graph.tensor(tensor).dtype)));
+    if (op == "Clip" && !clipBounds(graph, node))
+        return refuse("Clip with bounds that are not finite constants (computed at run time)");
+    if ((op == "Conv" || op == "MaxPool" || op == "AveragePool") && graph.tensor(node.inputs[0]).shape.size() != 4)
+        return refuse(fmt::format("{} over {} spatial dimensions: NVDLA's units slide over two (a 1-D layer as "
+                                  "height 1 is not built yet)",
+                                  op, std::int64_t(graph.tensor(node.inputs[0]).shape.size()) - 2));
     for (TensorId input : node.inputs)
         if (input != kNoTensor && !graph.tensor(input).isConstant() && !cube(input))
             return refuse(fmt::format("input '{}' of shape [{}] is not a cube of batch 1 (N=1 and at most 4 dimensions)",
@@ -70,6 +81,10 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
                           "export the model with batch size 1");
     const std::string activation = node.hasAttr(kFusedActivation) ? node.attrString(kFusedActivation, "") : "";
     if (op == "Conv") {
+        if (!graph.tensor(node.inputs[1]).isConstant() ||
+            (node.inputs.size() > 2 && node.inputs[2] != kNoTensor && !graph.tensor(node.inputs[2]).isConstant()))
+            return refuse("weights or bias computed at run time: CONV reads them from the loadable",
+                          "make them initializers of the model");
         const auto kernel = node.attrInts("kernel_shape", {graph.tensor(node.inputs[1]).shape[2], graph.tensor(node.inputs[1]).shape[3]});
         const auto strides = node.attrInts("strides", {1, 1});
         const auto pads = node.attrInts("pads", {0, 0, 0, 0});
@@ -152,6 +167,11 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
         const auto pads = node.attrInts("pads", {0, 0, 0, 0});
         if (kernel.size() != 2)
             return refuse("pooling over other than two dimensions");
+        if (node.outputs.size() > 1)
+            return refuse("MaxPool's indices output: PDP writes the pooled values only");
+        for (std::int64_t d : node.attrInts("dilations", {1, 1}))
+            if (d != 1)
+                return refuse("dilated pooling: PDP's windows are dense");
         for (std::int64_t k : kernel)
             if (k > std::int64_t(config.pdpMaxKernel))
                 return refuse(fmt::format("{} {}x{} exceeds PDP's {}", op, kernel[0], kernel[1], config.pdpMaxKernel),
@@ -217,6 +237,10 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
                           "a model whose last feature map is at most 8x8 or splits into such windows");
         return refuse(fmt::format("{} over other axes than H and W", op));
     }
+    if (op == "Gemm" || op == "MatMul")
+        return refuse(fmt::format("{} with a weight operand computed at run time, transposed input or a bias that is "
+                                  "not per output: only a constant matrix becomes a convolution",
+                                  op));
     if (op == "BatchNormalization")
         return refuse("BatchNormalization not after a convolution: the SDP scale and shift is not built yet",
                       "put it after a convolution (it is then folded)");
