@@ -7,6 +7,9 @@
 #include "nvdla/loadable.h"
 #include "nvdla/loadable_inspector.h"
 #include "nvdla/loadable_validator.h"
+#include "nvdla/compile/nvdla_compiler.h"
+#include "nvdla/simulator/descriptor_simulator.h"
+#include "zoo/zoo.h"
 #include "nvdla_samples.h"
 #include "io/file_io.h"
 #include "base/error.h"
@@ -223,12 +226,17 @@ private slots:
     // tessera::Error or read, and then validated, explained and dumped as JSON without a crash.
     void mutatedLoadables()
     {
-        const std::vector<std::uint8_t> good = nvdla::writeLoadable(testing::sampleLoadable());
-        const std::string seed(good.begin(), good.end());
+        // Seeds: the builder's sample and a compiled MNIST classifier.
+        const std::vector<std::uint8_t> sample = nvdla::writeLoadable(testing::sampleLoadable());
+        Graph mnist = buildZooModel("mnist", {});
+        prepareGraph(mnist);
+        const std::vector<std::uint8_t> compiled = nvdla::compileForNvdla(mnist, {}).bytes;
+        const std::vector<std::string> seeds = {std::string(sample.begin(), sample.end()),
+                                                std::string(compiled.begin(), compiled.end())};
         std::mt19937 random(11);
-        int read = 0, refused = 0, failures = 0;
+        int read = 0, refused = 0, failures = 0, simulated = 0;
         for (int iteration = 0; iteration < 3000; ++iteration) {
-            std::string bytes = seed;
+            std::string bytes = seeds[std::size_t(iteration) % seeds.size()];
             for (int k = 0; k < 1 + int(random() % 3); ++k)
                 mutateBytes(bytes, random);
             try {
@@ -238,6 +246,16 @@ private slots:
                 (void)nvdla::explainLoadable(loadable);
                 (void)nvdla::loadableToJson(loadable).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
                 ++read;
+                // What `tessera nvdla run` does: a valid loadable is simulated on inputs of its shapes.
+                if (nvdla::isValid(nvdla::validateLoadable(loadable))) {
+                    std::vector<TensorData> inputs;
+                    for (const nvdla::TensorDesc& tensor : nvdla::loadableInputs(loadable))
+                        inputs.push_back(TensorData::fromFloats(
+                            {1, tensor.c, tensor.h, tensor.w},
+                            std::vector<float>(std::size_t(std::max(0, tensor.c) * std::max(0, tensor.h) * std::max(0, tensor.w)), 0.5f)));
+                    nvdla::simulateLoadable(loadable, inputs, target::nvdlaConfig("nv_full"));
+                    ++simulated;
+                }
             } catch (const Error&) {
                 ++refused;
             } catch (const std::exception& other) {
@@ -245,6 +263,8 @@ private slots:
                 ++failures;
             }
         }
+        qInfo("3000 mutated loadables: %d read, %d of them simulated; %d refused by the reader or the simulator", read,
+              simulated, refused);
         QCOMPARE(failures, 0);
         QVERIFY(read > 0);
         QVERIFY(refused > 0);

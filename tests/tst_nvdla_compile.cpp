@@ -521,6 +521,10 @@ private slots:
         const TensorData expected = readTensorFileAs(dir.filePath("ref/output_0.pb").toStdString(), DType::Float32);
         QVERIFY(relativeError(simulated, expected) < 2e-2);
 
+        const CliResult dumped = runCli({"compile", model, "--target", "nvdla", "--dump-after", "fold-batchnorm", "-o", out});
+        QCOMPARE(dumped.exitCode, 0);
+        QVERIFY2(dumped.out.contains("= Gemm 'linear'"), qPrintable(dumped.out));  // before gemm-to-conv
+
         const CliResult small = runCli({"compile", model, "--target", "nvdla", "--config", "nv_small", "--precision", "fp16",
                                         "-o", dir.filePath("small")});
         QCOMPARE(small.exitCode, 1);

@@ -26,6 +26,7 @@ struct CompileOptions {
     SessionChoices choices;
     std::string nvdlaConfig = "nv_full";
     std::string nvdlaPrecision;
+    std::string dumpAfter;
 };
 
 int compileForNvdla(const CompileOptions& options)
@@ -36,6 +37,13 @@ int compileForNvdla(const CompileOptions& options)
         nvdlaOptions.precision = target::parseNvdlaPrecision(options.nvdlaPrecision);
     fmt::print(stderr, "tessera compile: loading {}\n", options.model);
     const Graph graph = loadModel(options.model);
+    if (!options.dumpAfter.empty()) {
+        Graph legalized = graph;
+        nvdla::LegalizationLog log;
+        nvdla::legalize(legalized, target::nvdlaConfig(options.nvdlaConfig), log, options.dumpAfter);
+        fmt::print("{}", nvdla::dumpGraph(legalized));
+        return 0;
+    }
     fmt::print(stderr, "tessera compile: legalizing, mapping and emitting for NVDLA {}\n", options.nvdlaConfig);
     const nvdla::NvdlaCompilation compilation = nvdla::compileForNvdla(graph, nvdlaOptions);
     nvdla::writeNvdlaOutput(compilation, options.outputDir);
@@ -49,6 +57,8 @@ int compileModel(const CompileOptions& options)
 {
     if (options.choices.target == "nvdla")
         return compileForNvdla(options);
+    if (!options.dumpAfter.empty())
+        throw Error("--dump-after prints NVDLA legalization passes: give --target nvdla");
     const Session session = Session::open(options.model);
     const auto progress = [](const std::string& step) { fmt::print(stderr, "tessera compile: {}\n", step); };
     const gap::GapCompileResult result = gap::exportGapProject(session, options.choices, options.outputDir, progress);
@@ -67,6 +77,9 @@ void addCompileCommand(CLI::App& app, Action& action)
     command->add_option("-o,--output-dir", options->outputDir, "Project folder to write")->required()->check(nonEmptyPath());
     addBudgetOptions(*command, options->choices, "", {"nvdla"});
     command->add_option("--config", options->nvdlaConfig, "NVDLA: nv_full, nv_large or nv_small")->capture_default_str();
+    command->add_option("--dump-after", options->dumpAfter,
+                        "NVDLA: print the graph after this legalization pass and stop (tessera nvdla check "
+                        "--help lists the passes)");
     command->add_option("--precision", options->nvdlaPrecision,
                         "NVDLA: fp16 or int8 (default: fp16 where the configuration has it, else int8)");
     command->callback([options, &action] { action = [options] { return compileModel(*options); }; });

@@ -17,8 +17,10 @@ namespace tessera::nvdla {
 
 namespace {
 
-// The most memory a simulation allocates in all.
+// The most memory a simulation allocates in all, and the most multiply-accumulates (or window
+// elements) one operation may ask for.
 constexpr std::uint64_t kMaxSimulatedBytes = std::uint64_t(4) << 30;
+constexpr double kMaxSimulatedMacs = 1e11;
 
 // Values in single precision: channels x height x width.
 struct Cube {
@@ -180,6 +182,12 @@ Cube Machine::convolution(const DlaTaskView& view, std::size_t i, const std::str
                 for (unsigned s = 0; s < columns; ++s)
                     weights[((std::size_t(k) * channels + c) * rows + r) * columns + s] =
                         readHalf(*weightMemory, weightBase + layout.offsetOf(k, c, r, s));
+    // A corrupt descriptor can ask for years of work within a few megabytes; refuse it.
+    const double macs = double(kernels) * outH * outW * channels * rows * columns;
+    if (macs > kMaxSimulatedMacs)
+        throw ModelError(fmt::format("{}: {:.3g} multiply-accumulates is more than the simulator runs for one "
+                                     "operation ({:.3g})",
+                                     where, macs, kMaxSimulatedMacs));
     Cube output(kernels, outH, outW);
     for (unsigned k = 0; k < kernels; ++k)
         for (unsigned y = 0; y < outH; ++y)
@@ -296,6 +304,8 @@ void Machine::pdp(const DlaTaskView& view, std::size_t i, const std::string& whe
     const std::int64_t mode = op.get("pool_mode");
     if (sx < 1 || sy < 1 || mode > 2)
         throw ModelError(fmt::format("{}: stride {}x{} or pool mode {} is not valid", where, sx, sy, mode));
+    if (double(dst.channels) * dst.height * dst.width * kw * kh > kMaxSimulatedMacs)
+        throw ModelError(where + ": the pooling windows hold more elements than the simulator runs for one operation");
     Cube output(dst.channels, dst.height, dst.width);
     for (unsigned c = 0; c < dst.channels && c < input.channels; ++c)
         for (unsigned y = 0; y < dst.height; ++y)
