@@ -283,6 +283,19 @@ private slots:
                    blobBytes(l, "task-0-op_list").subspan(2 * currentDlaInterface().opContainerSize.size))
                 .set("pool_width", 9);
         }) << "op 2 (PDP) pool_width" << "not a pooling size code";
+        QTest::newRow("firmware asserts conv out_cvt") << Breaker([](Loadable& l) {
+            Record(currentDlaInterface().opDesc.at(DlaOp::Conv), blobBytes(l, "task-0-op_list")).set("out_cvt.scale", 2);
+        }) << "op 0 (CONV) out_cvt" << "the firmware asserts scale 1";
+        QTest::newRow("PDP stride") << Breaker([](Loadable& l) {
+            Record(currentDlaInterface().opDesc.at(DlaOp::Pdp),
+                   blobBytes(l, "task-0-op_list").subspan(2 * currentDlaInterface().opContainerSize.size))
+                .set("stride_x", 9);
+        }) << "op 2 (PDP) stride_x" << "PDP strides 1..8";
+        QTest::newRow("SDP batch") << Breaker([](Loadable& l) {
+            Record(currentDlaInterface().opDesc.at(DlaOp::Sdp),
+                   blobBytes(l, "task-0-op_list").subspan(currentDlaInterface().opContainerSize.size))
+                .set("batch_num", 0);
+        }) << "op 1 (SDP) batch_num" << "at least 1";
         // The PDP waits for the SDP, which now also waits for the PDP: the firmware would hang.
         QTest::newRow("deadlock") << Breaker([](Loadable& l) {
             common(l, 2).set("consumers[2].index", 1);

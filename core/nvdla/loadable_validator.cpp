@@ -255,6 +255,7 @@ private:
     }
 
     void dlaTask(const TaskEntry& task);
+    void firmwareChecks(const DlaTaskView& view, std::size_t i, const std::string& opWhere);
     void dependencyGraph(const DlaTaskView& view, const std::string& where);
     void emuTask(const TaskEntry& task);
 
@@ -326,14 +327,66 @@ void Checker::dlaTask(const TaskEntry& task)
             if (lut != -1 && (lut < 0 || lut >= numLuts))
                 error(opWhere + " lut_index", "{} is not one of the task's {} LUTs", lut, numLuts);
         }
-        if (type == DlaOp::Pdp) {
-            const ConstRecord pdp = view.op(i);
-            for (const char* field : {"pool_width", "pool_height"})
-                if (pdp.get(field) > 7)
-                    error(opWhere + " " + field, "{} is not a pooling size code (0..7 for 1..8)", pdp.get(field));
-        }
+        firmwareChecks(view, i, opWhere);
     }
     dependencyGraph(view, where);
+}
+
+// What NVIDIA's firmware asserts or writes minus one (conv.c, sdp.c, pdp.c) when it programs an
+// operation; a value it would reject or wrap is an error here.
+void Checker::firmwareChecks(const DlaTaskView& view, std::size_t i, const std::string& opWhere)
+{
+    const ConstRecord op = view.op(i), surface = view.surface(i);
+    const auto atLeastOne = [&](const char* field) {
+        if (op.get(field) < 1)
+            error(opWhere + " " + field, "is {}; the firmware programs it minus one, so it must be at least 1",
+                  op.get(field));
+    };
+    for (const std::string& cube : view.interface->cubes.at(view.operations[i].type)) {
+        if (surface.get(cube + ".address") == -1)
+            continue;
+        for (const char* dimension : {".width", ".height", ".channel"})
+            if (surface.get(cube + dimension) > 8192)
+                error(opWhere + " " + cube + dimension, "{} exceeds the 8192 the firmware's cube check allows",
+                      surface.get(cube + dimension));
+    }
+    switch (view.operations[i].type) {
+    case DlaOp::Conv:
+        for (const char* field : {"batch", "entry_per_slice", "fetch_grain", "data_bank", "weight_bank", "release",
+                                  "bytes_per_kernel", "conv_stride_x", "conv_stride_y", "dilation_x", "dilation_y"})
+            atLeastOne(field);
+        if (op.get("out_cvt.scale") != 1 || op.get("out_cvt.offset") != 0)
+            error(opWhere + " out_cvt", "scale {} and offset {}: the firmware asserts scale 1 and offset 0",
+                  op.get("out_cvt.scale"), op.get("out_cvt.offset"));
+        if (op.get("data_bank") + op.get("weight_bank") > 32)
+            error(opWhere + " data_bank", "{} data and {} weight banks exceed every configuration's CBUF",
+                  op.get("data_bank"), op.get("weight_bank"));
+        break;
+    case DlaOp::Sdp:
+        atLeastOne("batch_num");
+        break;
+    case DlaOp::Pdp: {
+        for (const char* field : {"pool_width", "pool_height"})
+            if (op.get(field) > 7)
+                error(opWhere + " " + field, "{} is not a pooling size code (0..7 for 1..8)", op.get(field));
+        for (const char* field : {"stride_x", "stride_y"})
+            if (op.get(field) < 1 || op.get(field) > 8)
+                error(opWhere + " " + field, "{}: the firmware takes PDP strides 1..8", op.get(field));
+        if (op.get("split_num") > 64)
+            error(opWhere + " split_num", "{} exceeds the firmware's 64", op.get("split_num"));
+        if (surface.get("dst_data.type") == kMemoryHw)
+            error(opWhere + " dst_data.type", "PDP writes memory, never on the fly");
+        if (op.get("precision") > kPrecisionFp16)
+            error(opWhere + " precision", "{} is not INT8, INT16 or FP16", op.get("precision"));
+        if (op.get("precision") == kPrecisionFp16)
+            for (int k = 0; k < 7; ++k)
+                if (op.get(fmt::format("padding_value[{}]", k)) != 0)
+                    error(opWhere + fmt::format(" padding_value[{}]", k), "the firmware asserts FP16 padding values 0");
+        break;
+    }
+    default:
+        break;
+    }
 }
 
 // Walks the dependency graph as the firmware does: each unit takes its operations in the chain that

@@ -60,6 +60,7 @@ Loadable sampleLoadable()
         op.set("dilation_x", 1), op.set("dilation_y", 1);
         op.set("in_precision", kPrecisionFp16), op.set("out_precision", kPrecisionFp16);
         op.set("data_bank", 1), op.set("weight_bank", 1), op.set("batch", 1);
+        op.set("entry_per_slice", 2), op.set("fetch_grain", 1), op.set("release", 8), op.set("out_cvt.scale", 1);
         Record surface = dla.surfaceDesc(conv);
         setCube(surface, "src_data", kMemoryMc, dla.addressIndex(inputAddress), 0, input);
         surface.set("weight_data.type", kMemoryMc);
@@ -71,7 +72,7 @@ Loadable sampleLoadable()
     const int sdp = dla.addOperation(DlaOp::Sdp);
     {
         Record op = dla.opDesc(sdp);
-        op.set("src_precision", kPrecisionFp16), op.set("dst_precision", kPrecisionFp16);
+        op.set("src_precision", kPrecisionFp16), op.set("dst_precision", kPrecisionFp16), op.set("batch_num", 1);
         op.set("x1_op.enable", 1), op.set("x1_op.type", 2), op.set("x1_op.mode", 1), op.set("x1_op.act", 1);
         op.set("x1_op.precision", kPrecisionFp16);
         Record surface = dla.surfaceDesc(sdp);
