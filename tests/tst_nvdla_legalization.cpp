@@ -129,9 +129,29 @@ private slots:
             legalize(again, target::nvdlaConfig("nv_full"), log, "fold-everything");
             QFAIL("an unknown pass was accepted");
         } catch (const Error& error) {
-            QVERIFY(std::string(error.what()).find("fold-batchnorm, gemm-to-conv, global-pool, views, fuse-activation") !=
+            QVERIFY(std::string(error.what()).find("explicit-padding, fold-pad, fold-batchnorm, gemm-to-conv, global-pool, views, fuse-activation") !=
                     std::string::npos);
         }
+    }
+
+    // A zero Pad over H and W becomes the convolution's padding; the result is the same.
+    void padFoldsIntoTheConvolution()
+    {
+        GraphBuilder builder("padded", 13);
+        const TensorId x = builder.input("x", DType::Float32, {1, 3, 8, 8});
+        const TensorId padded = builder.op("Pad", {x, builder.constant("pads", TensorData::fromInts(DType::Int64, {8}, {0, 0, 1, 2, 0, 0, 1, 2}))},
+                                           {}, "pad");
+        builder.output(builder.op("Conv", {padded, builder.constant("w", randomTensor({4, 3, 3, 3}, 61))}, {}, "conv"));
+        Graph original = builder.finish();
+        prepareGraph(original);
+        Graph graph = original;
+        LegalizationLog log;
+        legalize(graph, target::nvdlaConfig("nv_full"), log, "fold-pad");
+        const std::string dump = dumpGraph(graph);
+        QVERIFY2(dump.find("Pad '") == std::string::npos, dump.c_str());
+        QVERIFY(dump.find("pads=[1,2,1,2]") != std::string::npos);
+        const TensorData input = randomTensor({1, 3, 8, 8}, 62);
+        QVERIFY(test::maxRelativeError(run(graph, input)[0], run(original, input)[0]) < 1e-5);
     }
 
     void everyNodeGetsAUnit()

@@ -11,6 +11,7 @@
 namespace tessera::nvdla {
 
 void explicitPaddingPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void foldPadPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void foldBatchNormPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void gemmToConvPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
