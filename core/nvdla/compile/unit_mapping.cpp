@@ -191,6 +191,20 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
         if (op == "AveragePool" && anyPad && node.attrInt("count_include_pad", 0) == 0)
             return refuse("AveragePool excluding the padding from the count: PDP counts the padding; the SDP "
                           "correction is not built yet");
+        // PDP keeps the overlapping lines of the output row being built in a 7 KiB buffer; a wider
+        // output is pooled in splits of the width, which are not generated yet (NVIDIA's compiler's
+        // formula for the widest unsplit output).
+        static const std::int64_t overlapLines[9] = {1, 1, 2, 4, 4, 8, 8, 8, 8};
+        const std::int64_t logicalOverlap = (kernel[0] + strides[0] - 1) / strides[0];
+        const std::int64_t kernelsPerGroup = precision == target::NvdlaPrecision::Int8 ? config.atomicK : config.atomicK / 2;
+        const std::int64_t bits = precision == target::NvdlaPrecision::Int8 ? 14 : 28;
+        const std::int64_t flyingWidth =
+            (7 * 1024 * 8) / (overlapLines[std::min<std::int64_t>(logicalOverlap, 8)] * kernelsPerGroup * bits);
+        const auto out = cube(node.outputs[0]);
+        if (out && out->width > flyingWidth)
+            return refuse(fmt::format("the output is {} wide; PDP pools at most {} at once for this window and "
+                                      "splitting the width is not built yet",
+                                      out->width, flyingWidth));
         m.units = "PDP";
         m.detail = fmt::format("{} {}x{} stride {}x{}", op == "MaxPool" ? "max" : "average", kernel[0], kernel[1],
                                strides[0], strides[1]);
