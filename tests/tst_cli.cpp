@@ -20,21 +20,8 @@ using namespace tessera;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Result runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(TESSERA_CLI_PATH), arguments);
-    if (!process.waitForFinished(600000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using Result = test::CliResult;
+using test::runCli;
 
 // Every file of a folder (relative path -> bytes), hidden ones included.
 QMap<QString, QByteArray> projectFiles(const QString& folder)

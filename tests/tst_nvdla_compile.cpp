@@ -17,7 +17,6 @@
 #include "zoo/zoo.h"
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -126,19 +125,8 @@ double simulateAndCompare(const Graph& graph, const NvdlaCompilation& compiled, 
     return worst;
 }
 
-struct CliResult {
-    int exitCode;
-    QString out, err;
-};
-
-CliResult runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(TESSERA_CLI_PATH, arguments);
-    process.waitForFinished(300000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using test::CliResult;
+using test::runCli;
 
 }  // namespace
 

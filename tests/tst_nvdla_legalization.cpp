@@ -10,7 +10,6 @@
 #include "target/nvdla_configs.h"
 #include "test_support.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -66,19 +65,8 @@ const NodeMapping* mappingOf(const MappingReport& report, const std::string& nod
     return nullptr;
 }
 
-struct CliResult {
-    int exitCode;
-    QString out, err;
-};
-
-CliResult runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(TESSERA_CLI_PATH, arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using test::CliResult;
+using test::runCli;
 
 }  // namespace
 

@@ -9,9 +9,9 @@
 #include "nvdla/loadable_inspector.h"
 #include "nvdla/loadable_validator.h"
 #include "nvdla_samples.h"
+#include "test_support.h"
 #include "target/nvdla_configs.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -61,19 +61,8 @@ bool hasFinding(const std::vector<Finding>& findings, const std::string& where, 
     return false;
 }
 
-struct CliResult {
-    int exitCode;
-    QString out, err;
-};
-
-CliResult runCli(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(TESSERA_CLI_PATH, arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using test::CliResult;
+using test::runCli;
 
 void writeBytes(const QString& path, const std::vector<std::uint8_t>& bytes)
 {

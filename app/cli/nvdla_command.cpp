@@ -26,7 +26,11 @@ namespace tessera::cli {
 
 namespace {
 
-nvdla::Loadable readLoadableFile(const std::string& path);
+nvdla::Loadable readLoadableFile(const std::string& path)
+{
+    const std::string bytes = readFileBytes(path);
+    return nvdla::readLoadable(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), path);
+}
 
 int printConfigs(bool json)
 {
@@ -121,12 +125,6 @@ int check(const CheckOptions& options)
     else
         fmt::print("{}", report.text());
     return report.ok() ? 0 : 1;
-}
-
-nvdla::Loadable readLoadableFile(const std::string& path)
-{
-    const std::string bytes = readFileBytes(path);
-    return nvdla::readLoadable(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), path);
 }
 
 struct RunOptions {

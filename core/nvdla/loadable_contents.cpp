@@ -117,15 +117,12 @@ EmuTaskView decodeEmuTask(const Loadable& loadable, const TaskEntry& task)
     EmuTaskView view;
     view.addressList = task.addressList;
     const LoadableBlob* networkBlob = nullptr;
-    const auto networkSpan = taskBytes(loadable, task, 0, 6, "emu_network_desc", &networkBlob);
+    const StructLayout& networkLayout = currentEmuInterface().networkDesc;  // the same in both revisions
+    const auto networkSpan = taskBytes(loadable, task, 0, networkLayout.size, "emu_network_desc", &networkBlob);
     if (!(networkBlob->version == kEmuInterfaceVersion))
         throw ModelError(fmt::format("task {}: blob '{}' declares EMU interface {}; Tessera reads {} only", task.id,
                                      networkBlob->name, networkBlob->version.text(), kEmuInterfaceVersion.text()));
-    // The network descriptor's 6 meaningful bytes; the structure is padded to 256.
-    const StructLayout& networkLayout = currentEmuInterface().networkDesc;
-    StructLayout head = networkLayout;
-    head.size = 6;
-    const ConstRecord desc(head, networkSpan);
+    const ConstRecord desc(networkLayout, networkSpan);
     const auto count = std::uint64_t(desc.get("num_operations"));
     // The INT8 revision of the interface made the operations 24 bytes instead of 16, without a new
     // version: the operation blob's size tells the two apart.

@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <QProcess>
+
 #include <cmath>
 #include <limits>
 #include <random>
@@ -35,5 +37,15 @@ double maxRelativeError(const TensorData& actual, const TensorData& expected)
 }
 
 std::string sourcePath(const std::string& relative) { return std::string(TESSERA_SOURCE_DIR) + "/" + relative; }
+
+CliResult runCli(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(TESSERA_CLI_PATH), arguments);
+    if (!process.waitForFinished(600000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
 
 } // namespace tessera::test

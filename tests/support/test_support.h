@@ -2,6 +2,9 @@
 // Helpers shared by the Qt tests.
 #include "ir/tensor_data.h"
 
+#include <QString>
+#include <QStringList>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,5 +16,14 @@ TensorData randomFloats(const Shape& shape, uint32_t seed, float low = -1.0f, fl
 // Largest |a - b| / (1 + |b|) over the elements; +inf when the shapes or types differ.
 double maxRelativeError(const TensorData& actual, const TensorData& expected);
 std::string sourcePath(const std::string& relative);
+
+// What a run of the `tessera` command gave: exit code (-1 when it crashed or took more than ten
+// minutes), standard output and standard error.
+struct CliResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+CliResult runCli(const QStringList& arguments);
 
 } // namespace tessera::test

@@ -63,11 +63,8 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
 {
     const Shape& w = graph_.tensor(node.inputs.at(1)).shape;
     const unsigned kernels = part.outCount, channels = part.inCount, rows = unsigned(w[2]), columns = unsigned(w[3]);
-    FeatureLayout in = surface(node.inputs[0]).layout;
-    in.channels = channels;
-    FeatureLayout out = surface(node.outputs[0]).layout;
-    out.channels = kernels;
-    out.bytes = out.surfaceStride * ((kernels + out.channelsPerGroup - 1) / out.channelsPerGroup);
+    const FeatureLayout& in = surface(node.inputs[0]).layout;
+    const unsigned outputHeight = surface(node.outputs[0]).layout.height;
     const auto strides = node.attrInts("strides", {1, 1});
     const auto pads = node.attrInts("pads", {0, 0, 0, 0});
     const unsigned elementBytes = in.elementBytes;
@@ -79,16 +76,11 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
     for (unsigned k = 0; k < kernels; ++k)
         for (unsigned c = 0; c < channels; ++c)
             for (unsigned r = 0; r < rows; ++r)
-                for (unsigned s = 0; s < columns; ++s) {
-                    const std::uint16_t bits = floatToHalf(part.weight(k, c, r, s));
-                    const std::uint64_t at = layout.offsetOf(k, c, r, s);
-                    packed[at] = std::uint8_t(bits);
-                    packed[at + 1] = std::uint8_t(bits >> 8);
-                }
-    const std::vector<double>& bias = part.bias;
+                for (unsigned s = 0; s < columns; ++s)
+                    putHalf(packed, layout.offsetOf(k, c, r, s), part.weight(k, c, r, s));
     const std::uint16_t weightMemory = builder_.addConstantMemory(part.name + "-weights", std::move(packed), 256);
     const std::uint16_t weightAddress = builder_.addAddress(weightMemory, 0, layout.bytes);
-    const std::vector<std::uint8_t> biasBytes = halves(bias);
+    const std::vector<std::uint8_t> biasBytes = halves(part.bias);
     const std::uint16_t biasMemory = builder_.addConstantMemory(part.name + "-bias", biasBytes, 256);
     const std::uint16_t biasAddress = builder_.addAddress(biasMemory, 0, biasBytes.size());
 
@@ -113,7 +105,7 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
     // whole input does not fit beside them, the output rows are computed in bands whose input rows
     // fit (as NVIDIA's compiler splits a convolution over its height).
     std::uint64_t weightBankCount = 0;
-    unsigned bandRows = out.height;
+    unsigned bandRows = outputHeight;
     const int strideY = int(strides[0]), padTop = int(pads[0]);
     if (allWeights + wholeData <= banks)
         weightBankCount = allWeights;
@@ -135,8 +127,8 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
         bandRows = unsigned((inputRowsThatFit - rows) / unsigned(strideY) + 1);
     }
     unsigned bands = 0;
-    for (unsigned first = 0; first < out.height; first += bandRows, ++bands) {
-        const unsigned last = std::min(out.height, first + bandRows);  // exclusive
+    for (unsigned first = 0; first < outputHeight; first += bandRows, ++bands) {
+        const unsigned last = std::min(outputHeight, first + bandRows);  // exclusive
         const int top = int(first) * strideY - padTop;
         const int bottom = int(last - 1) * strideY - padTop + int(rows);  // exclusive
         const unsigned inputFirst = unsigned(std::max(0, top));
@@ -243,7 +235,6 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
     writes(sdp, surfaceIndex(node.outputs[0]));
     record.operations.push_back(fmt::format("CONV {}", conv));
     record.operations.push_back(fmt::format("SDP {}", sdp));
-    (void)pads;
 }
 
 }  // namespace tessera::nvdla::emission

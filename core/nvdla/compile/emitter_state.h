@@ -31,14 +31,19 @@ constexpr int kSdpPerLayer = 0, kSdpPerKernel = 1, kSdpPerPoint = 2;
 constexpr int kActNone = 0, kActRelu = 1;
 constexpr int kPoolAverage = 0, kPoolMax = 1;
 
+// FP16 values as the DLA reads them: little-endian halves.
+inline void putHalf(std::vector<std::uint8_t>& bytes, std::uint64_t at, float value)
+{
+    const std::uint16_t bits = floatToHalf(value);
+    bytes[at] = std::uint8_t(bits);
+    bytes[at + 1] = std::uint8_t(bits >> 8);
+}
+
 inline std::vector<std::uint8_t> halves(const std::vector<double>& values)
 {
     std::vector<std::uint8_t> bytes(values.size() * 2);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const std::uint16_t bits = floatToHalf(float(values[i]));
-        bytes[2 * i] = std::uint8_t(bits);
-        bytes[2 * i + 1] = std::uint8_t(bits >> 8);
-    }
+    for (std::size_t i = 0; i < values.size(); ++i)
+        putHalf(bytes, 2 * i, float(values[i]));
     return bytes;
 }
 

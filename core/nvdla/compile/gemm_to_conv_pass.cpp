@@ -6,6 +6,8 @@
 // is a view of the [1, K, 1, 1] result.
 #include "nvdla/compile/legalization_passes.h"
 
+#include "ir/topology.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,6 +37,7 @@ std::optional<TensorId> flattenedFrom(const Graph& graph, TensorId flat)
 
 void gemmToConvPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& log)
 {
+    // Nodes added below lie past `remove`'s end and so are kept.
     std::vector<bool> remove(graph.nodeCount(), false);
     const std::size_t originalCount = graph.nodeCount();
     for (std::size_t n = 0; n < originalCount; ++n) {
@@ -84,25 +87,9 @@ void gemmToConvPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& l
         const DType type = b.dtype;
         const TensorId weightId = addConstant(graph, layer.name + "_conv_weight", TensorData::fromDoubles(type, kernel, weights));
         const TensorId biasId = addConstant(graph, layer.name + "_conv_bias", TensorData::fromDoubles(type, {kernels}, bias));
-        if (source == layer.inputs[0]) {
-            // A [1,F] input: reshape it to the [1,F,1,1] cube it already is.
-            const TensorId shapeId = addConstant(graph, layer.name + "_cube_shape",
-                                                 TensorData::fromInts(DType::Int64, {4}, {1, features, 1, 1}));
-            Tensor cube;
-            cube.name = graph.uniqueTensorName(layer.name + "_cube");
-            const TensorId cubeId = graph.addTensor(cube);
-            Node reshape;
-            reshape.name = layer.name + "_cube";
-            reshape.opType = "Reshape";
-            reshape.inputs = {layer.inputs[0], shapeId};
-            reshape.outputs = {cubeId};
-            graph.addNode(reshape);
-            remove.push_back(false);
-            source = cubeId;
-        }
-        Tensor convolved;
-        convolved.name = graph.uniqueTensorName(layer.name + "_conv");
-        const TensorId convolvedId = graph.addTensor(convolved);
+        if (source == layer.inputs[0])  // a [1,F] input: reshaped to the [1,F,1,1] cube it already is
+            source = addReshape(graph, layer.name + "_cube", layer.inputs[0], {1, features, 1, 1});
+        const TensorId convolvedId = addTensor(graph, layer.name + "_conv");
         Node conv;
         conv.name = layer.name;
         conv.opType = "Conv";
@@ -110,16 +97,7 @@ void gemmToConvPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& l
         conv.outputs = {convolvedId};
         conv.attributes["kernel_shape"] = Attribute::ofInts({kernel[2], kernel[3]});
         graph.addNode(conv);
-        remove.push_back(false);
-        const TensorId shapeId = addConstant(graph, layer.name + "_output_shape",
-                                             TensorData::fromInts(DType::Int64, {2}, {1, kernels}));
-        Node reshape;
-        reshape.name = layer.name + "_output";
-        reshape.opType = "Reshape";
-        reshape.inputs = {convolvedId, shapeId};
-        reshape.outputs = layer.outputs;
-        graph.addNode(reshape);
-        remove.push_back(false);
+        addReshape(graph, layer.name + "_output", convolvedId, {1, kernels}, layer.outputs[0]);
         remove[n] = true;
         log.add("gemm-to-conv", layer.name,
                 fmt::format("{} as a {}x{}x{} convolution with {} kernels{}", layer.opType, kernel[1], kernel[2],
@@ -127,21 +105,16 @@ void gemmToConvPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& l
     }
     graph.removeNodes(remove);
     // Flattens left without a reader go with the layer that read them.
+    const TensorUses uses = computeUses(graph);
     std::vector<bool> unused(graph.nodeCount(), false);
-    bool any = false;
     for (std::size_t n = 0; n < graph.nodeCount(); ++n) {
         const Node& node = graph.node(NodeId(n));
-        if ((node.opType == "Flatten" || node.opType == "Reshape") && node.outputs.size() == 1) {
-            bool read = std::find(graph.outputs.begin(), graph.outputs.end(), node.outputs[0]) != graph.outputs.end();
-            for (std::size_t m = 0; m < graph.nodeCount() && !read; ++m)
-                for (TensorId input : graph.node(NodeId(m)).inputs)
-                    read = read || input == node.outputs[0];
-            unused[n] = !read;
-            any = any || !read;
-        }
+        const TensorId output = node.outputs.empty() ? kNoTensor : node.outputs[0];
+        unused[n] = (node.opType == "Flatten" || node.opType == "Reshape") && node.outputs.size() == 1 &&
+                    uses.consumers[std::size_t(output)].empty() &&
+                    std::find(graph.outputs.begin(), graph.outputs.end(), output) == graph.outputs.end();
     }
-    if (any)
-        graph.removeNodes(unused);
+    graph.removeNodes(unused);
 }
 
 }  // namespace tessera::nvdla

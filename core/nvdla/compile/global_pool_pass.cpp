@@ -48,6 +48,7 @@ bool reducesOverPlane(const Graph& graph, const Node& node)
 
 void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log)
 {
+    // Nodes added below lie past `remove`'s end and so are kept.
     std::vector<bool> remove(graph.nodeCount(), false);
     const std::size_t originalCount = graph.nodeCount();
     for (std::size_t n = 0; n < originalCount; ++n) {
@@ -81,9 +82,7 @@ void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, Legalizatio
             if (last && keepDims) {
                 output = node.outputs[0];
             } else {
-                Tensor pooled;
-                pooled.name = graph.uniqueTensorName(node.name + (last ? "_pooled" : fmt::format("_step{}", s)));
-                output = graph.addTensor(pooled);
+                output = addTensor(graph, node.name + (last ? "_pooled" : fmt::format("_step{}", s)));
             }
             Node pool;
             pool.name = steps == 1 ? node.name : fmt::format("{}_step{}", node.name, s);
@@ -93,21 +92,11 @@ void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, Legalizatio
             pool.attributes["kernel_shape"] = Attribute::ofInts({kh, kw});
             pool.attributes["strides"] = Attribute::ofInts({kh, kw});
             graph.addNode(pool);
-            remove.push_back(false);
             described += fmt::format("{}{}x{}", described.empty() ? "" : " then ", kh, kw);
             current = output;
         }
-        if (!keepDims) {
-            const TensorId shapeId =
-                addConstant(graph, node.name + "_shape", TensorData::fromInts(DType::Int64, {2}, {1, shape[1]}));
-            Node reshape;
-            reshape.name = node.name + "_squeeze";
-            reshape.opType = "Reshape";
-            reshape.inputs = {current, shapeId};
-            reshape.outputs = node.outputs;
-            graph.addNode(reshape);
-            remove.push_back(false);
-        }
+        if (!keepDims)
+            addReshape(graph, node.name + "_squeeze", current, {1, shape[1]}, node.outputs[0]);
         remove[n] = true;
         log.add("global-pool", node.name,
                 fmt::format("{} over {}x{} as {} pooling {}", node.opType, shape[2], shape[3], average ? "average" : "max",

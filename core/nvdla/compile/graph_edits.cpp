@@ -61,4 +61,27 @@ TensorId addConstant(Graph& graph, const std::string& base, TensorData value)
     return graph.addTensor(std::move(tensor));
 }
 
+TensorId addTensor(Graph& graph, const std::string& base)
+{
+    Tensor tensor;
+    tensor.name = graph.uniqueTensorName(base);
+    return graph.addTensor(std::move(tensor));
+}
+
+TensorId addReshape(Graph& graph, const std::string& name, TensorId input, const std::vector<std::int64_t>& shape,
+                    TensorId output)
+{
+    const TensorId shapeId =
+        addConstant(graph, name + "_shape", TensorData::fromInts(DType::Int64, {std::int64_t(shape.size())}, shape));
+    if (output == kNoTensor)
+        output = addTensor(graph, name);
+    Node reshape;
+    reshape.name = name;
+    reshape.opType = "Reshape";
+    reshape.inputs = {input, shapeId};
+    reshape.outputs = {output};
+    graph.addNode(reshape);
+    return output;
+}
+
 }  // namespace tessera::nvdla

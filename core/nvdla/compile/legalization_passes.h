@@ -43,5 +43,11 @@ std::optional<NodeId> producerOf(const Graph& graph, TensorId tensor);
 void takeOverOutput(Graph& graph, NodeId node, TensorId oldOutput, TensorId newOutput);
 // A new constant tensor with a name built from `base`.
 TensorId addConstant(Graph& graph, const std::string& base, TensorData value);
+// A new untyped tensor (shape inference types it) with a name built from `base`.
+TensorId addTensor(Graph& graph, const std::string& base);
+// A Reshape node `name` from `input` to `shape`, writing `output` (a new tensor when kNoTensor);
+// returns the tensor it writes.
+TensorId addReshape(Graph& graph, const std::string& name, TensorId input, const std::vector<std::int64_t>& shape,
+                    TensorId output = kNoTensor);
 
 }  // namespace tessera::nvdla

@@ -2,18 +2,6 @@
 
 #include "nvdla/compile/emitter_state.h"
 
-#include "base/error.h"
-#include "nvdla/compile/legalization_passes.h"
-#include "nvdla/loadable_builder.h"
-#include "nvdla/weight_layout.h"
-
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <cmath>
-#include <map>
-#include <optional>
-
 namespace tessera::nvdla {
 
 namespace emission {

@@ -21,8 +21,7 @@ using target::NvdlaConfig;
 constexpr std::int64_t kConvMaxKernel = 32, kConvMaxStride = 8, kConvMaxPad = 31;
 constexpr std::int64_t kPoolMaxStride = 8, kPoolMaxPad = 7;  // the firmware takes PDP strides 1..8
 
-}  // namespace
-
+// A constant the SDP applies as one value (scalar) or one value per channel of `output`'s cube.
 bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId output)
 {
     const Tensor& tensor = graph.tensor(id);
@@ -44,19 +43,10 @@ bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId outp
     return shape[shape.size() - 1] == 1 && shape[shape.size() - 2] == 1;
 }
 
-namespace {
-
-NodeId findNode(const Graph& graph, const Node& node)
-{
-    for (std::size_t n = 0; n < graph.nodeCount(); ++n)
-        if (&graph.node(NodeId(n)) == &node)
-            return NodeId(n);
-    return -1;
-}
-
-void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, target::NvdlaPrecision precision,
+void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::NvdlaPrecision precision,
              NodeMapping& m)
 {
+    const Node& node = graph.node(id);
     const std::string& op = node.opType;
     const auto cube = [&](TensorId id) { return cubeOf(graph.tensor(id).shape); };
     const auto refuse = [&](std::string problem, std::string fallback = {}) {
@@ -276,7 +266,7 @@ void mapNode(const Graph& graph, const Node& node, const NvdlaConfig& config, ta
                                           "a copy is not built yet",
                                           tensor.name, offset, perAtom));
             const auto producer = producerOf(graph, input);
-            if (tensor.isConstant() || !producer || soleConsumer(graph, input) != std::optional<NodeId>(findNode(graph, node)))
+            if (tensor.isConstant() || !producer || soleConsumer(graph, input) != id)
                 return refuse(fmt::format("input '{}' is a network input, a constant, or read by other nodes too: "
                                           "its producer cannot write it into the joined surface (a copy is not built "
                                           "yet)",
@@ -323,7 +313,7 @@ MappingReport mapToUnits(const Graph& legalized, const NvdlaConfig& config, targ
         mapping.opType = node.opType;
         for (const PassRecord* record : log.of(node.name))
             mapping.passes.push_back(record->pass + ": " + record->what);
-        mapNode(legalized, node, config, precision, mapping);
+        mapNode(legalized, id, config, precision, mapping);
         report.nodes.push_back(std::move(mapping));
         present.insert(node.name);
     }

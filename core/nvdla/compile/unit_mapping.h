@@ -40,9 +40,6 @@ struct MappingReport {
 // Throws tessera::UnsupportedError when the configuration does not run `precision` at all.
 void requirePrecision(const target::NvdlaConfig& config, target::NvdlaPrecision precision);
 
-// A constant the SDP applies as one value (scalar) or one value per channel of `output`'s cube.
-bool isConstantPerChannelOrScalar(const Graph& graph, TensorId constant, TensorId output);
-
 MappingReport mapToUnits(const Graph& legalized, const target::NvdlaConfig& config, target::NvdlaPrecision precision,
                          const LegalizationLog& log);
 

@@ -33,6 +33,19 @@ struct Cube {
 };
 
 
+// FP16 values in memory, little-endian.
+float readHalf(const std::vector<std::uint8_t>& memory, std::uint64_t at)
+{
+    return halfToFloat(std::uint16_t(memory[at] | (memory[at + 1] << 8)));
+}
+
+void writeHalf(std::vector<std::uint8_t>& memory, std::uint64_t at, float value)
+{
+    const std::uint16_t bits = floatToHalf(value);
+    memory[at] = std::uint8_t(bits);
+    memory[at + 1] = std::uint8_t(bits >> 8);
+}
+
 class Machine {
 public:
     Machine(const Loadable& loadable, const target::NvdlaConfig& config) : l_(loadable), config_(config)
@@ -114,16 +127,6 @@ private:
     unsigned atom() const { return config_.memoryAtomicBytes; }
     unsigned perGroup() const { return config_.memoryAtomicBytes / 2; }  // FP16 channels per atom
 
-    float readHalf(const std::vector<std::uint8_t>& memory, std::uint64_t at) const
-    {
-        return halfToFloat(std::uint16_t(memory[at] | (memory[at + 1] << 8)));
-    }
-    void writeHalf(std::vector<std::uint8_t>& memory, std::uint64_t at, float value) const
-    {
-        const std::uint16_t bits = floatToHalf(value);
-        memory[at] = std::uint8_t(bits);
-        memory[at + 1] = std::uint8_t(bits >> 8);
-    }
 
     Cube load(const CubeAccess& a) const
     {
@@ -387,16 +390,13 @@ void Machine::runEmu(const TaskEntry& task)
                 throw ModelError(where + ": the softmax's values pass the end of their memory");
             std::vector<float> values(channels);
             for (std::uint64_t c = 0; c < channels; ++c)
-                values[c] = halfToFloat(std::uint16_t((*srcMemory)[srcBase + 2 * c] | ((*srcMemory)[srcBase + 2 * c + 1] << 8)));
+                values[c] = readHalf(*srcMemory, srcBase + 2 * c);
             const float most = channels ? *std::max_element(values.begin(), values.end()) : 0.0f;
             float sum = 0.0f;
             for (float& v : values)
                 sum += (v = std::exp(v - most));
-            for (std::uint64_t c = 0; c < channels; ++c) {
-                const std::uint16_t bits = floatToHalf(values[c] / sum);
-                (*dstMemory)[dstBase + 2 * c] = std::uint8_t(bits);
-                (*dstMemory)[dstBase + 2 * c + 1] = std::uint8_t(bits >> 8);
-            }
+            for (std::uint64_t c = 0; c < channels; ++c)
+                writeHalf(*dstMemory, dstBase + 2 * c, values[c] / sum);
             trace.push_back(fmt::format("{} (SOFTMAX): {} values", where, channels));
         } else {
             const ConstRecord power = view.opDesc(i);
@@ -414,10 +414,7 @@ void Machine::runEmu(const TaskEntry& task)
                         const std::uint64_t from = at(srcBase, src, c, y, x), to = at(dstBase, dst, c, y, x);
                         if (from + 2 > srcMemory->size() || to + 2 > dstMemory->size())
                             throw ModelError(where + ": the power operation's values pass the end of their memory");
-                        const float v = halfToFloat(std::uint16_t((*srcMemory)[from] | ((*srcMemory)[from + 1] << 8)));
-                        const std::uint16_t bits = floatToHalf(std::pow(shift + scale * v, exponent));
-                        (*dstMemory)[to] = std::uint8_t(bits);
-                        (*dstMemory)[to + 1] = std::uint8_t(bits >> 8);
+                        writeHalf(*dstMemory, to, std::pow(shift + scale * readHalf(*srcMemory, from), exponent));
                     }
             trace.push_back(fmt::format("{} (POWER): {}x{}x{}", where, width, height, channels));
         }
@@ -488,9 +485,7 @@ SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<Te
                     const std::uint64_t at = boundOffset(tensor, c, y, x);
                     if (at + 2 > memory.size())
                         throw ModelError(fmt::format("input '{}' does not fit its memory ({} bytes)", tensor.name, memory.size()));
-                    const std::uint16_t bits = floatToHalf(values[(std::size_t(c) * tensor.h + y) * tensor.w + x]);
-                    memory[at] = std::uint8_t(bits);
-                    memory[at + 1] = std::uint8_t(bits >> 8);
+                    writeHalf(memory, at, values[(std::size_t(c) * tensor.h + y) * tensor.w + x]);
                 }
     }
     for (const SubmitEntry& submit : loadable.submits)
@@ -516,8 +511,7 @@ SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<Te
                     const std::uint64_t at = boundOffset(tensor, c, y, x);
                     if (at + 2 > bytes.size())
                         throw ModelError(fmt::format("output '{}' does not fit its memory", tensor.name));
-                    values[(std::size_t(c) * tensor.h + y) * tensor.w + x] =
-                        halfToFloat(std::uint16_t(bytes[at] | (bytes[at + 1] << 8)));
+                    values[(std::size_t(c) * tensor.h + y) * tensor.w + x] = readHalf(bytes, at);
                 }
         result.outputs.push_back(TensorData::fromFloats({std::max(1, tensor.n), tensor.c, tensor.h, tensor.w}, values));
         result.names.push_back(tensor.name);
