@@ -33,7 +33,7 @@ void benchModel(const std::string& label, double width, int64_t resolution, doub
     zoo.resolution = resolution;
     Graph graph = buildZooModel("mobilenet_v1", zoo);
     prepareGraph(graph);
-    const std::vector<std::vector<TensorData>> inputs = gap::randomInputSets(graph, 1, 3);
+    const std::vector<std::vector<TensorData>> inputs = randomInputSets(graph, 1, 3);
     const Interpreter interpreter(graph);
     const double inferenceMs = bench::medianMilliseconds(1, [&] { interpreter.run(inputs[0]); });
 

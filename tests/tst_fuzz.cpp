@@ -226,13 +226,19 @@ private slots:
     // tessera::Error or read, and then validated, explained and dumped as JSON without a crash.
     void mutatedLoadables()
     {
-        // Seeds: the builder's sample and a compiled MNIST classifier.
+        // Seeds: the builder's sample and a compiled MNIST classifier, FP16 on nv_full and INT8 on
+        // nv_small (each simulated on its configuration).
         const std::vector<std::uint8_t> sample = nvdla::writeLoadable(testing::sampleLoadable());
         Graph mnist = buildZooModel("mnist", {});
         prepareGraph(mnist);
         const std::vector<std::uint8_t> compiled = nvdla::compileForNvdla(mnist, {}).bytes;
+        nvdla::NvdlaCompileOptions small;
+        small.config = "nv_small";
+        const std::vector<std::uint8_t> compiledInt8 = nvdla::compileForNvdla(mnist, small).bytes;
         const std::vector<std::string> seeds = {std::string(sample.begin(), sample.end()),
-                                                std::string(compiled.begin(), compiled.end())};
+                                                std::string(compiled.begin(), compiled.end()),
+                                                std::string(compiledInt8.begin(), compiledInt8.end())};
+        const std::vector<std::string> configs = {"nv_full", "nv_full", "nv_small"};
         std::mt19937 random(11);
         int read = 0, refused = 0, failures = 0, simulated = 0;
         for (int iteration = 0; iteration < 3000; ++iteration) {
@@ -253,7 +259,8 @@ private slots:
                         inputs.push_back(TensorData::fromFloats(
                             {1, tensor.c, tensor.h, tensor.w},
                             std::vector<float>(std::size_t(std::max(0, tensor.c) * std::max(0, tensor.h) * std::max(0, tensor.w)), 0.5f)));
-                    nvdla::simulateLoadable(loadable, inputs, target::nvdlaConfig("nv_full"));
+                    nvdla::simulateLoadable(loadable, inputs,
+                                            target::nvdlaConfig(configs[std::size_t(iteration) % seeds.size()]));
                     ++simulated;
                 }
             } catch (const Error&) {

@@ -2,12 +2,14 @@
 //   [--quant int16|int8] [--calibration DIR] -o OUTDIR
 // compiles an ONNX model into a GAP project folder: generated code, constants image, the host
 // emulation build (make -C OUTDIR emul) and report.json / report.txt.
-// tessera compile MODEL.onnx --target nvdla [--config nv_full|nv_large|nv_small] [--precision fp16|int8] -o OUTDIR
+// tessera compile MODEL.onnx --target nvdla [--config nv_full|nv_large|nv_small] [--precision fp16|int8]
+//   [--calibration DIR] -o OUTDIR
 // compiles it into an NVDLA loadable: OUTDIR/model.nvdla and report.txt / report.json.
 #include "commands.h"
 
 #include "gap_project/gap_project_writer.h"
 #include "nvdla/compile/nvdla_compiler.h"
+#include "onnx/input_sets.h"
 #include "session/model_loader.h"
 #include "target/nvdla_configs.h"
 #include "session/session.h"
@@ -44,8 +46,20 @@ int compileForNvdla(const CompileOptions& options)
         fmt::print("{}", nvdla::dumpGraph(legalized));
         return 0;
     }
-    fmt::print(stderr, "tessera compile: legalizing, mapping and emitting for NVDLA {}\n", options.nvdlaConfig);
+    const QuantizationChoice& quantization = options.choices.quantization;
+    if (!quantization.calibrationDir.empty()) {
+        nvdlaOptions.calibrationSets = readCalibrationFolder(graph, quantization.calibrationDir);
+        nvdlaOptions.calibrationSource = quantization.calibrationDir;
+    }
+    nvdlaOptions.seed = quantization.seed;
+    const target::NvdlaPrecision precision =
+        nvdlaOptions.precision.value_or(target::nvdlaConfig(options.nvdlaConfig).precisions.back());
+    fmt::print(stderr, "tessera compile: legalizing, mapping{} and emitting for NVDLA {} {}\n",
+               precision == target::NvdlaPrecision::Int8 ? ", calibrating" : "", options.nvdlaConfig,
+               target::nvdlaPrecisionName(precision));
     const nvdla::NvdlaCompilation compilation = nvdla::compileForNvdla(graph, nvdlaOptions);
+    for (const std::string& warning : compilation.warnings)
+        fmt::print(stderr, "warning: {}\n", warning);
     nvdla::writeNvdlaOutput(compilation, options.outputDir);
     fmt::print("{}", compilation.reportText());
     fmt::print("loadable written to {}/model.nvdla (check it: tessera nvdla inspect {}/model.nvdla)\n", options.outputDir,

@@ -131,7 +131,7 @@ struct RunOptions {
     std::string loadable;
     std::vector<std::string> inputs;
     std::string outputDir;
-    std::string config = "nv_full";
+    std::string config;  // empty: nv_small for loadables of 8-byte atoms, else nv_full
     bool trace = false;
 };
 
@@ -151,10 +151,25 @@ int runLoadable(const RunOptions& options)
                                 expected.size(), names, options.inputs.size()));
     }
     std::vector<TensorData> inputs;
-    for (const std::string& path : options.inputs)
-        inputs.push_back(readTensorFileAs(path, DType::Float32));
-    const nvdla::SimulationResult result =
-        nvdla::simulateLoadable(loadable, inputs, target::nvdlaConfig(options.config));
+    for (std::size_t k = 0; k < options.inputs.size(); ++k) {
+        if (expected[k].dataType != nvdla::kDataTypeInt8) {
+            inputs.push_back(readTensorFileAs(options.inputs[k], DType::Float32));
+            continue;
+        }
+        // INT8 inputs are the quantized values the application writes, not real values.
+        TensorData data = readTensorFile(options.inputs[k]);
+        if (data.dtype() != DType::Int8)
+            throw tessera::Error(fmt::format("{}: input '{}' of the loadable is INT8: give its int8 values, round(x / "
+                                             "scale) with the scale of '{}' in the compile report (report.json "
+                                             "\"scales\"), as an int8 tensor",
+                                             options.inputs[k], expected[k].name, expected[k].name));
+        inputs.push_back(std::move(data));
+    }
+    // Loadables for 8-byte memory atoms (FEATURE_X8 tensors) are nv_small's.
+    std::string config = options.config;
+    if (config.empty())
+        config = !expected.empty() && expected[0].pixelFormat == nvdla::kPixelFormatFeature + 1 ? "nv_small" : "nv_full";
+    const nvdla::SimulationResult result = nvdla::simulateLoadable(loadable, inputs, target::nvdlaConfig(config));
     if (options.trace)
         for (const std::string& line : result.trace)
             fmt::print("{}\n", line);
@@ -165,7 +180,8 @@ int runLoadable(const RunOptions& options)
     for (std::size_t k = 0; k < result.outputs.size(); ++k) {
         const std::string path = (std::filesystem::path(options.outputDir) / fmt::format("output_{}.pb", k)).string();
         writeTensorFile(path, result.outputs[k], result.names[k]);
-        fmt::print("{}: '{}' float32 {}\n", path, result.names[k], shapeToString(result.outputs[k].shape()));
+        fmt::print("{}: '{}' {} {}\n", path, result.names[k], dtypeName(result.outputs[k].dtype()),
+                   shapeToString(result.outputs[k].shape()));
     }
     return 0;
 }
@@ -205,11 +221,14 @@ void addNvdlaCommand(CLI::App& app, Action& action)
         "run", "Run an NVDLA loadable on the host with the descriptor simulator; write output_<k>.pb");
     auto runOptions = std::make_shared<RunOptions>();
     runCommand->add_option("loadable", runOptions->loadable, "The loadable file")->required()->check(nonEmptyPath());
-    runCommand->add_option("-i,--input", runOptions->inputs, "Input tensor files (.pb, float), in bind order");
+    runCommand->add_option("-i,--input", runOptions->inputs,
+                           "Input tensor files (.pb) in bind order: real values (float) for FP16 inputs, the "
+                           "quantized int8 values for INT8 inputs");
     runCommand->add_option("-o,--output-dir", runOptions->outputDir, "Directory for output_<k>.pb")
         ->required()->check(nonEmptyPath());
-    runCommand->add_option("--config", runOptions->config, "The configuration the loadable was compiled for")
-        ->capture_default_str();
+    runCommand->add_option("--config", runOptions->config,
+                           "The configuration the loadable was compiled for (default: nv_small for loadables of "
+                           "8-byte memory atoms, else nv_full)");
     runCommand->add_flag("--trace", runOptions->trace, "Print each operation as it runs");
     runCommand->callback([&action, runOptions] { action = [runOptions] { return runLoadable(*runOptions); }; });
 

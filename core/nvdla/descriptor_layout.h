@@ -130,7 +130,7 @@ struct EmuInterface {
 };
 inline constexpr std::uint8_t kEmuOpPower = 0, kEmuOpSoftmax = 1;
 // The EMU buffer formats (emu_buffer_desc.format).
-inline constexpr std::uint16_t kEmuFormatInt8 = 0, kEmuFormatFp16 = 3;
+inline constexpr std::uint16_t kEmuFormatInt8 = 0, kEmuFormatInt8Atom8 = 1, kEmuFormatFp16 = 3;
 const EmuInterface& currentEmuInterface();
 const EmuInterface& preInt8EmuInterface();
 inline const InterfaceVersion kEmuInterfaceVersion{0, 0, 1};

@@ -19,6 +19,16 @@ TensorData randomFloats(const Shape& shape, uint32_t seed, float low, float high
     return data;
 }
 
+TensorId convRelu(GraphBuilder& builder, TensorId in, int64_t kernels, int64_t channels, int64_t size,
+                  const std::string& name, uint32_t seed)
+{
+    const TensorId w = builder.constant(name + "_w", randomFloats({kernels, channels, size, size}, seed, -0.2f, 0.2f));
+    const TensorId b = builder.constant(name + "_b", randomFloats({kernels}, seed + 1, -0.1f, 0.1f));
+    const int64_t pad = size / 2;
+    return builder.op("Relu", {builder.op("Conv", {in, w, b}, {{"pads", Attribute::ofInts({pad, pad, pad, pad})}}, name)},
+                      {}, name + "_relu");
+}
+
 double maxRelativeError(const TensorData& actual, const TensorData& expected)
 {
     if (actual.dtype() != expected.dtype() || actual.shape() != expected.shape())

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the Qt tests.
+#include "ir/builder.h"
 #include "ir/tensor_data.h"
 
 #include <QString>
@@ -16,6 +17,11 @@ TensorData randomFloats(const Shape& shape, uint32_t seed, float low = -1.0f, fl
 // Largest |a - b| / (1 + |b|) over the elements; +inf when the shapes or types differ.
 double maxRelativeError(const TensorData& actual, const TensorData& expected);
 std::string sourcePath(const std::string& relative);
+
+// A size x size convolution of `kernels` over `channels` ("same" padding, random weights in
+// [-0.2, 0.2) and bias in [-0.1, 0.1) from `seed`) followed by a ReLU named name + "_relu".
+TensorId convRelu(GraphBuilder& builder, TensorId in, int64_t kernels, int64_t channels, int64_t size,
+                  const std::string& name, uint32_t seed);
 
 // What a run of the `tessera` command gave: exit code (-1 when it crashed or took more than ten
 // minutes), standard output and standard error.

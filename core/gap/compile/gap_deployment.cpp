@@ -4,6 +4,7 @@
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
 #include "base/error.h"
+#include "onnx/input_sets.h"
 
 #include <fmt/format.h>
 
@@ -36,21 +37,6 @@ void requireFiniteConstants(const GapNetwork& network)
                     throw UnsupportedError(fmt::format("layer {}: its {} hold {} at index {}; a model with NaN or "
                                                        "infinite constants cannot be quantized (fix or retrain it)",
                                                        layer.name, what, (*values)[k], k));
-}
-
-void requireFiniteInputs(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets,
-                         const std::string& folder)
-{
-    for (size_t set = 0; set < inputSets.size(); ++set)
-        for (size_t k = 0; k < inputSets[set].size(); ++k) {
-            const TensorData& input = inputSets[set][k];
-            for (int64_t i = 0; i < input.elements(); ++i)
-                if (!std::isfinite(input.getDouble(i)))
-                    throw ModelError(fmt::format("calibration input set {} ({}), input '{}': value {} is {}; "
-                                                 "calibration inputs must be finite numbers",
-                                                 set, folder.empty() ? "random" : folder,
-                                                 graph.tensor(graph.inputs.at(k)).name, i, input.getDouble(i)));
-        }
 }
 
 }  // namespace

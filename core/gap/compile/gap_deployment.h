@@ -41,9 +41,6 @@ struct GapCompileOptions {
 
 using GapProgress = std::function<void(const std::string&)>;
 
-// The calibration input sets of a folder (see GapCompileOptions::calibrationDir).
-std::vector<std::vector<TensorData>> readCalibrationFolder(const Graph& graph, const std::string& folder);
-
 struct GapDeployment {
     GapTarget target;
     GapNetwork network;               // lowered and quantized

@@ -29,17 +29,6 @@ float largestMagnitude(const std::vector<float>& values)
     return largest;
 }
 
-void record(CalibrationRanges& ranges, TensorId id, const TensorData& data)
-{
-    if (data.dtype() != DType::Float32)
-        return;
-    const float* values = data.data<float>();
-    for (int64_t k = 0; k < data.elements(); ++k) {
-        ranges.maxAbs[size_t(id)] = std::max(ranges.maxAbs[size_t(id)], std::fabs(values[k]));
-        ranges.maxPositive[size_t(id)] = std::max(ranges.maxPositive[size_t(id)], values[k]);
-    }
-}
-
 }  // namespace
 
 int qFormatFor(double maxAbs, int limit)
@@ -50,60 +39,6 @@ int qFormatFor(double maxAbs, int limit)
     return std::clamp(q, 0, limit);
 }
 
-CalibrationRanges calibrate(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets)
-{
-    // The sets run on as many threads as the machine has cores, each keeping its own ranges.
-    const size_t workers =
-        std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), inputSets.size()));
-    std::vector<CalibrationRanges> partial(workers);
-    const Interpreter interpreter(graph);
-    const auto work = [&](size_t worker) {
-        CalibrationRanges& ranges = partial[worker];
-        ranges.maxAbs.assign(graph.tensorCount(), 0.0f);
-        ranges.maxPositive.assign(graph.tensorCount(), 0.0f);
-        for (size_t set = worker; set < inputSets.size(); set += workers) {
-            const std::vector<TensorData>& inputs = inputSets[set];
-            for (size_t k = 0; k < inputs.size() && k < graph.inputs.size(); ++k)
-                record(ranges, graph.inputs[k], inputs[k]);
-            interpreter.run(inputs, [&](size_t, const Node& node, const std::vector<TensorData>& outputs) {
-                for (size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
-                    record(ranges, node.outputs[k], outputs[k]);
-            });
-            ++ranges.runs;
-        }
-    };
-    std::vector<std::future<void>> running;
-    for (size_t worker = 1; worker < workers; ++worker)
-        running.push_back(std::async(std::launch::async, work, worker));
-    work(0);
-    for (std::future<void>& future : running)
-        future.get();  // rethrows a worker's error
-    CalibrationRanges ranges = std::move(partial[0]);
-    for (size_t worker = 1; worker < workers; ++worker) {
-        for (size_t t = 0; t < ranges.maxAbs.size(); ++t) {
-            ranges.maxAbs[t] = std::max(ranges.maxAbs[t], partial[worker].maxAbs[t]);
-            ranges.maxPositive[t] = std::max(ranges.maxPositive[t], partial[worker].maxPositive[t]);
-        }
-        ranges.runs += partial[worker].runs;
-    }
-    return ranges;
-}
-
-std::vector<std::vector<TensorData>> randomInputSets(const Graph& graph, size_t count, unsigned seed)
-{
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<std::vector<TensorData>> sets(count);
-    for (std::vector<TensorData>& set : sets)
-        for (TensorId input : graph.inputs) {
-            const Tensor& tensor = graph.tensor(input);
-            std::vector<float> values(size_t(tensor.elements()));
-            for (float& v : values)
-                v = uniform(random);
-            set.push_back(TensorData::fromFloats(tensor.shape, values));
-        }
-    return sets;
-}
 
 void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
 {

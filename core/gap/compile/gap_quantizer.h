@@ -5,24 +5,14 @@
 
 #include "gap/compile/gap_network.h"
 #include "ir/graph.h"
+#include "interp/calibration.h"
 #include "ir/tensor_data.h"
 
 #include <vector>
 
 namespace tessera::gap {
 
-// The range of every ONNX tensor over the calibration runs of the float reference interpreter.
-struct CalibrationRanges {
-    std::vector<float> maxAbs;       // per tensor
-    std::vector<float> maxPositive;  // per tensor: the largest value, 0 when none is positive
-    size_t runs = 0;
-};
-
-// Runs the float interpreter on each input set (graph-input order) and records the ranges.
-CalibrationRanges calibrate(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets);
-
-// Seeded uniform inputs in [-1, 1] for every graph input: the calibration data when the user gives none.
-std::vector<std::vector<TensorData>> randomInputSets(const Graph& graph, size_t count, unsigned seed);
+using tessera::CalibrationRanges;
 
 // Sets every tensor's Q format and every layer's constant formats and fixed-point constants.
 // Throws UnsupportedError naming the layer when its range cannot be held in 16 bits with an

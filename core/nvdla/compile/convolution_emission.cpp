@@ -19,14 +19,27 @@ void Emitter::emitConvolution(const Node& node, EmittedNode& record)
     std::vector<double> bias(kernels, 0.0);
     if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor)
         bias = graph_.tensor(node.inputs[2]).constant->toDoubles();
+    const Int8Convolution* quantized = int8_ ? &int8_->convolutions.at(node.name) : nullptr;
+    // INT8 weights are the quantized integers (exact as floats).
     const auto weightOf = [&](unsigned k, unsigned c, unsigned r, unsigned s) {
-        return float(values[((std::size_t(k) * groupChannels + c) * rows + r) * columns + s]);
+        const std::size_t at = ((std::size_t(k) * groupChannels + c) * rows + r) * columns + s;
+        return quantized ? float(quantized->weights[at]) : float(values[at]);
     };
+    // The x1 operands of output channels [first, first + count): FP16 biases, or in INT8 per
+    // channel the int16 bias (ALU, at the lower address) and the int16 multiplier.
     const auto biasOf = [&](unsigned first, unsigned count) {
-        return std::vector<double>(bias.begin() + first, bias.begin() + first + count);
+        if (!quantized)
+            return halves(std::vector<double>(bias.begin() + first, bias.begin() + first + count));
+        std::vector<std::uint8_t> bytes;
+        for (unsigned k = first; k < first + count; ++k)
+            for (const std::int16_t v : {quantized->bias[k], quantized->scale[k]}) {
+                bytes.push_back(std::uint8_t(std::uint16_t(v)));
+                bytes.push_back(std::uint8_t(std::uint16_t(v) >> 8));
+            }
+        return bytes;
     };
     if (group == 1) {
-        emitConvolutionPart(node, {0, groupChannels, 0, kernels, weightOf, bias, node.name}, record);
+        emitConvolutionPart(node, {0, groupChannels, 0, kernels, weightOf, biasOf(0, kernels), node.name}, record);
         return;
     }
     const unsigned perAtom = surface(node.inputs[0]).layout.channelsPerGroup;
@@ -69,7 +82,7 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
     const auto pads = node.attrInts("pads", {0, 0, 0, 0});
     const unsigned elementBytes = in.elementBytes;
 
-    // Weights in the direct-convolution layout, bias as dense FP16 values.
+    // Weights in the direct-convolution layout; the SDP operands as the part prepared them.
     const WeightLayout layout = directWeightLayout(kernels, channels, rows, columns, elementBytes, config_.atomicK,
                                                    config_.atomicC, config_.cbufEntryBytes);
     std::vector<std::uint8_t> packed(layout.bytes, 0);
@@ -77,12 +90,14 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
         for (unsigned c = 0; c < channels; ++c)
             for (unsigned r = 0; r < rows; ++r)
                 for (unsigned s = 0; s < columns; ++s)
-                    putHalf(packed, layout.offsetOf(k, c, r, s), part.weight(k, c, r, s));
+                    if (elementBytes == 1)
+                        packed[layout.offsetOf(k, c, r, s)] = std::uint8_t(std::int8_t(part.weight(k, c, r, s)));
+                    else
+                        putHalf(packed, layout.offsetOf(k, c, r, s), part.weight(k, c, r, s));
     const std::uint16_t weightMemory = builder_.addConstantMemory(part.name + "-weights", std::move(packed), 256);
     const std::uint16_t weightAddress = builder_.addAddress(weightMemory, 0, layout.bytes);
-    const std::vector<std::uint8_t> biasBytes = halves(part.bias);
-    const std::uint16_t biasMemory = builder_.addConstantMemory(part.name + "-bias", biasBytes, 256);
-    const std::uint16_t biasAddress = builder_.addAddress(biasMemory, 0, biasBytes.size());
+    const std::uint16_t biasMemory = builder_.addConstantMemory(part.name + "-bias", part.sdpOperands, 256);
+    const std::uint16_t biasAddress = builder_.addAddress(biasMemory, 0, part.sdpOperands.size());
 
     // The convolution buffer: input lines (entries per slice x rows) and weights in banks.
     const unsigned atomsPerEntry = config_.cbufEntryBytes / config_.memoryAtomicBytes;
@@ -133,7 +148,7 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
         const int bottom = int(last - 1) * strideY - padTop + int(rows);  // exclusive
         const unsigned inputFirst = unsigned(std::max(0, top));
         const unsigned inputEnd = unsigned(std::min(int(in.height), bottom));
-        emitConvolutionBand(node, part, layout, weightAddress, biasAddress, biasBytes.size(),
+        emitConvolutionBand(node, part, layout, weightAddress, biasAddress, part.sdpOperands.size(),
                             {first, last - first, inputFirst, inputEnd - inputFirst, unsigned(int(inputFirst) - top),
                              unsigned(std::max(0, bottom - int(in.height))), entriesPerSlice,
                              dataBanksFor(inputEnd - inputFirst), weightBankCount},
@@ -190,8 +205,10 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
     op.set("pad_y_bottom", band.padBottom);
     op.set("dilation_x", 1);
     op.set("dilation_y", 1);
-    op.set("in_precision", kPrecisionFp16);
-    op.set("out_precision", kPrecisionFp16);
+    op.set("in_precision", dataPrecision());
+    op.set("out_precision", dataPrecision());
+    // INT8: the input converter on as the identity, as NVIDIA's compiler writes it.
+    op.set("in_cvt.enable", int8_ ? 1 : 0);
     op.set("in_cvt.scale", 1);
     op.set("out_cvt.scale", 1);
     op.set("out_cvt.enable", 1);
@@ -205,29 +222,40 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
     convSurface.set("weight_data.channel", channels);
     setCube(convSurface, "dst_data", kMemoryHw, -1, 0, out);
 
-    // The SDP takes the convolution's output on the fly: bias per kernel, then the fused ReLU.
+    // The SDP takes the convolution's output on the fly: bias per kernel (in INT8 with the multiplier
+    // and shift that bring the accumulator to the output's scale), then the fused activation.
     const int sdp = task.addOperation(DlaOp::Sdp);
     Record sdpOp = task.opDesc(sdp);
-    setPrecisionFp16(sdpOp);
+    setPrecision(sdpOp);
     sdpOp.set("x1_op.enable", 1);
     sdpOp.set("x1_op.alu_type", kSdpAluSum);
-    sdpOp.set("x1_op.type", kSdpOpAdd);
-    sdpOp.set("x1_op.mode", kSdpPerKernel);
     sdpOp.set("x1_op.act", kActNone);
-    sdpOp.set("x1_op.precision", kPrecisionFp16);
+    sdpOp.set("x1_op.mode", kSdpPerKernel);
     sdpOp.set("x1_op.mul_operand", 1);
-    applyFusedActivation(sdpOp, node);
+    if (int8_) {
+        const Int8Convolution& quantized = int8_->convolutions.at(node.name);
+        sdpOp.set("x1_op.type", kSdpOpBoth);
+        sdpOp.set("x1_op.precision", kPrecisionInt16);
+        sdpOp.set("x1_op.shift_value", quantized.biasShift);
+        sdpOp.set("x1_op.truncate", quantized.shift);
+    } else {
+        sdpOp.set("x1_op.type", kSdpOpAdd);
+        sdpOp.set("x1_op.precision", kPrecisionFp16);
+    }
+    applyFusedActivation(sdpOp, node, node.outputs[0]);
     Record sdpSurface = task.surfaceDesc(sdp);
     setCube(sdpSurface, "src_data", kMemoryHw, -1, 0, out);
-    const FeatureLayout biasCube = featureLayout(1, 1, kernels, elementBytes, config_.memoryAtomicBytes);
+    // One operand per channel, read in order: a channel group of them spans a line.
+    const std::uint64_t operandBytes = biasBytes / kernels;
+    const std::uint64_t operandLine = std::uint64_t(config_.memoryAtomicBytes / elementBytes) * operandBytes;
     sdpSurface.set("x1_data.type", kMemoryMc);
     sdpSurface.set("x1_data.address", task.addressIndex(biasAddress));
     sdpSurface.set("x1_data.size", std::int64_t(biasBytes));
     sdpSurface.set("x1_data.width", 1);
     sdpSurface.set("x1_data.height", 1);
     sdpSurface.set("x1_data.channel", kernels);
-    sdpSurface.set("x1_data.line_stride", std::int64_t(biasCube.lineStride));
-    sdpSurface.set("x1_data.surf_stride", std::int64_t(biasCube.lineStride));
+    sdpSurface.set("x1_data.line_stride", std::int64_t(operandLine));
+    sdpSurface.set("x1_data.surf_stride", std::int64_t(operandLine));
     setSlice(sdpSurface, "dst_data", node.outputs[0], plan_.channelOffsetOf(node.outputs[0]) + part.outFirst, kernels,
              band.outputFirst, band.outputRows);
     task.fuse(sdp, conv);

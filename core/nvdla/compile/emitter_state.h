@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/error.h"
+#include "nvdla/compile/int8_quantization.h"
 #include "nvdla/compile/legalization_passes.h"
 #include "nvdla/compile/loadable_emitter.h"
 #include "nvdla/loadable_builder.h"
@@ -26,7 +27,7 @@ using target::NvdlaConfig;
 // Descriptor values (dla_interface.h).
 constexpr int kFormatFeature = 36;
 constexpr int kSdpAluMax = 0, kSdpAluMin = 1, kSdpAluSum = 2;
-constexpr int kSdpOpNone = 0, kSdpOpMul = 1, kSdpOpAdd = 2;
+constexpr int kSdpOpNone = 0, kSdpOpMul = 1, kSdpOpAdd = 2, kSdpOpBoth = 3;
 constexpr int kSdpPerLayer = 0, kSdpPerKernel = 1, kSdpPerPoint = 2;
 constexpr int kActNone = 0, kActRelu = 1;
 constexpr int kPoolAverage = 0, kPoolMax = 1;
@@ -49,8 +50,10 @@ inline std::vector<std::uint8_t> halves(const std::vector<double>& values)
 
 class Emitter {
 public:
-    Emitter(const Graph& graph, const SurfacePlan& plan, const NvdlaConfig& config, std::vector<EmittedNode>& emitted)
-        : graph_(graph), plan_(plan), config_(config), emitted_(emitted)
+    // `int8`: the quantization of an INT8 loadable; null for FP16.
+    Emitter(const Graph& graph, const SurfacePlan& plan, const NvdlaConfig& config, const Int8Quantization* int8,
+            std::vector<EmittedNode>& emitted)
+        : graph_(graph), plan_(plan), config_(config), int8_(int8), emitted_(emitted)
     {
     }
 
@@ -208,17 +211,28 @@ private:
                 slice);
     }
 
-    static void setPrecisionFp16(Record& sdp)
+    // Feature data: INT8 or FP16 throughout.
+    int dataPrecision() const { return int8_ ? kPrecisionInt8 : kPrecisionFp16; }
+
+    void setPrecision(Record& sdp) const
     {
-        sdp.set("src_precision", kPrecisionFp16);
-        sdp.set("dst_precision", kPrecisionFp16);
+        sdp.set("src_precision", dataPrecision());
+        sdp.set("dst_precision", dataPrecision());
         sdp.set("out_cvt.scale", 1);
         sdp.set("batch_num", 1);
     }
 
+    // A real value as a register operand of an SDP stage whose data is in `tensor`'s units: an FP16
+    // value, or in INT8 the int16 count of the tensor's scale.
+    std::int64_t operandFor(float value, TensorId unitsOf) const
+    {
+        return int8_ ? std::int64_t(int8_->inUnitsOf(graph_, unitsOf, value)) : std::int64_t(floatToHalf(value));
+    }
+
     // A fused ReLU or Clip (fuse-activation) in the SDP stages after x1: ReLU as x1's activation; a
     // Clip from 0 as that ReLU and a minimum in x2, other Clips as a maximum in x2 and a minimum in y.
-    void applyFusedActivation(Record& sdp, const Node& node)
+    // `unitsOf`: the tensor whose units the data has at those stages.
+    void applyFusedActivation(Record& sdp, const Node& node, TensorId unitsOf)
     {
         const std::string activation = node.attrString(kFusedActivation, "");
         if (activation == "Relu") {
@@ -227,23 +241,24 @@ private:
             const float low = node.attrFloat(kClipMin, 0.0f), high = node.attrFloat(kClipMax, 0.0f);
             if (low == 0.0f) {
                 sdp.set("x1_op.act", kActRelu);
-                setLayerOperand(sdp, "x2_op", kSdpAluMin, high);
+                setLayerOperand(sdp, "x2_op", kSdpAluMin, operandFor(high, unitsOf));
             } else {
-                setLayerOperand(sdp, "x2_op", kSdpAluMax, low);
-                setLayerOperand(sdp, "y_op", kSdpAluMin, high);
+                setLayerOperand(sdp, "x2_op", kSdpAluMax, operandFor(low, unitsOf));
+                setLayerOperand(sdp, "y_op", kSdpAluMin, operandFor(high, unitsOf));
             }
         }
     }
 
-    // Stage `stage` compares (kSdpAluMax / kSdpAluMin) or adds (kSdpAluSum) one value to every element.
-    static void setLayerOperand(Record& sdp, const std::string& stage, int alu, float value)
+    // Stage `stage` compares (kSdpAluMax / kSdpAluMin) or adds (kSdpAluSum) one value to every
+    // element (`operand` from operandFor).
+    void setLayerOperand(Record& sdp, const std::string& stage, int alu, std::int64_t operand) const
     {
         sdp.set(stage + ".enable", 1);
         sdp.set(stage + ".alu_type", alu);
         sdp.set(stage + ".type", kSdpOpAdd);
         sdp.set(stage + ".mode", kSdpPerLayer);
-        sdp.set(stage + ".precision", kPrecisionFp16);
-        sdp.set(stage + ".alu_operand", floatToHalf(value));
+        sdp.set(stage + ".precision", int8_ ? kPrecisionInt16 : kPrecisionFp16);
+        sdp.set(stage + ".alu_operand", operand);
         sdp.set(stage + ".mul_operand", 1);
     }
 
@@ -252,7 +267,7 @@ private:
     struct ConvolutionPart {
         unsigned inFirst = 0, inCount = 0, outFirst = 0, outCount = 0;
         std::function<float(unsigned k, unsigned c, unsigned r, unsigned s)> weight;  // part-local indices
-        std::vector<double> bias;
+        std::vector<std::uint8_t> sdpOperands;  // x1_data: FP16 bias, or INT8 {bias, scale} int16 pairs
         std::string name;
     };
     void emitConvolution(const Node& node, EmittedNode& record);
@@ -274,6 +289,7 @@ private:
     const Graph& graph_;
     const SurfacePlan& plan_;
     const NvdlaConfig& config_;
+    const Int8Quantization* int8_;
     std::vector<EmittedNode>& emitted_;
     LoadableBuilder builder_;
     std::vector<std::uint16_t> addresses_;  // per surface

@@ -46,15 +46,22 @@ const LegalizationPass* findLegalizationPass(const std::string& name)
     return nullptr;
 }
 
-void legalize(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log, const std::string& stopAfter)
+void legalize(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log, const std::string& stopAfter,
+              const std::string& startAfter)
 {
-    if (!stopAfter.empty() && !findLegalizationPass(stopAfter)) {
-        std::string names;
-        for (const LegalizationPass& pass : legalizationPasses())
-            names += (names.empty() ? "" : ", ") + std::string(pass.name);
-        throw Error(fmt::format("unknown NVDLA pass '{}'; the passes are {}", stopAfter, names));
-    }
+    for (const std::string& name : {stopAfter, startAfter})
+        if (!name.empty() && !findLegalizationPass(name)) {
+            std::string names;
+            for (const LegalizationPass& pass : legalizationPasses())
+                names += (names.empty() ? "" : ", ") + std::string(pass.name);
+            throw Error(fmt::format("unknown NVDLA pass '{}'; the passes are {}", name, names));
+        }
+    bool started = startAfter.empty();
     for (const LegalizationPass& pass : legalizationPasses()) {
+        if (!started) {
+            started = startAfter == pass.name;
+            continue;
+        }
         pass.run(graph, config, log);
         inferShapes(graph);
         requireValidGraph(graph);

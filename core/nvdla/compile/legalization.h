@@ -39,10 +39,15 @@ struct LegalizationPass {
 const std::vector<LegalizationPass>& legalizationPasses();
 const LegalizationPass* findLegalizationPass(const std::string& name);
 
-// Runs the passes in order, stopping after `stopAfter` when given (throws tessera::Error naming
-// the passes when it is not one). The graph stays typed and verified after each pass.
+// Runs the passes in order, starting after `startAfter` and stopping after `stopAfter` when given
+// (throws tessera::Error naming the passes when one is not a pass). The graph stays typed and
+// verified after each pass.
 void legalize(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log,
-              const std::string& stopAfter = {});
+              const std::string& stopAfter = {}, const std::string& startAfter = {});
+
+// The last pass after which the graph is still plain ONNX (what the float interpreter runs, as
+// INT8 calibration does); the passes after it fuse operations into attributes.
+inline constexpr const char* kLastOnnxPass = "views";
 
 // The graph as stable text: one line per node in topological order with its inputs, outputs,
 // shapes and attributes; constants by shape only.

@@ -11,7 +11,7 @@ void Emitter::emitActivation(const Node& node, EmittedNode& record)
     DlaTaskBuilder& task = dla();
     const int sdp = task.addOperation(DlaOp::Sdp);
     Record op = task.opDesc(sdp);
-    setPrecisionFp16(op);
+    setPrecision(op);  // INT8: the input's scale is the output's (no rescale)
     if (node.opType == "Relu") {
         // As NVIDIA's compiler writes a ReLU of its own: x1 passes the data through its ReLU.
         op.set("x1_op.enable", 1);
@@ -19,12 +19,12 @@ void Emitter::emitActivation(const Node& node, EmittedNode& record)
         op.set("x1_op.type", kSdpOpNone);
         op.set("x1_op.mode", kSdpPerLayer);
         op.set("x1_op.act", kActRelu);
-        op.set("x1_op.precision", kPrecisionFp16);
+        op.set("x1_op.precision", int8_ ? kPrecisionInt16 : kPrecisionFp16);
         op.set("x1_op.mul_operand", 1);
     } else {
         const auto bounds = clipBounds(graph_, node);
-        setLayerOperand(op, "x1_op", kSdpAluMax, bounds->first);
-        setLayerOperand(op, "x2_op", kSdpAluMin, bounds->second);
+        setLayerOperand(op, "x1_op", kSdpAluMax, operandFor(bounds->first, node.inputs[0]));
+        setLayerOperand(op, "x2_op", kSdpAluMin, operandFor(bounds->second, node.inputs[0]));
     }
     Record surfaceDesc = task.surfaceDesc(sdp);
     setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
@@ -46,13 +46,22 @@ void Emitter::emitElementwise(const Node& node, EmittedNode& record)
     DlaTaskBuilder& task = dla();
     const int sdp = task.addOperation(DlaOp::Sdp);
     Record op = task.opDesc(sdp);
-    setPrecisionFp16(op);
+    setPrecision(op);
     op.set("x1_op.enable", 1);
     op.set("x1_op.alu_type", type == "Max" ? kSdpAluMax : type == "Min" ? kSdpAluMin : kSdpAluSum);
     op.set("x1_op.type", type == "Mul" ? kSdpOpMul : kSdpOpAdd);
     op.set("x1_op.act", kActNone);
-    op.set("x1_op.precision", kPrecisionFp16);
+    // INT8 (two tensors in one scale, the mapping allows no other): the operand read as int8, the
+    // sum converted to the output's scale.
+    op.set("x1_op.precision", dataPrecision());
     op.set("x1_op.mul_operand", 1);
+    if (int8_) {
+        const dla::OutputConverter& converter = int8_->elementwise.at(node.name);
+        op.set("out_cvt.scale", converter.scale);
+        op.set("out_cvt.truncate", converter.shift);
+        op.set("out_cvt.offset", converter.offset);
+        op.set("out_cvt.enable", 1);
+    }
     Record surfaceDesc = task.surfaceDesc(sdp);
     setFeatureCube(surfaceDesc, "src_data", source);
     const Tensor& constant = graph_.tensor(operand);
@@ -84,7 +93,7 @@ void Emitter::emitElementwise(const Node& node, EmittedNode& record)
             surfaceDesc.set("x1_data.surf_stride", std::int64_t(cube.lineStride));
         }
     }
-    applyFusedActivation(op, node);
+    applyFusedActivation(op, node, source);
     setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
     reads(sdp, surfaceIndex(source), sdp);
     writes(sdp, surfaceIndex(node.outputs[0]));
@@ -115,7 +124,7 @@ void Emitter::emitPooling(const Node& node, EmittedNode& record)
     op.set("pad_top", pads[0]);
     op.set("pad_right", std::max<std::int64_t>(padRight, 0));
     op.set("pad_bottom", std::max<std::int64_t>(padBottom, 0));
-    op.set("precision", kPrecisionFp16);
+    op.set("precision", dataPrecision());
     Record surfaceDesc = task.surfaceDesc(pdp);
     setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
     if (padRight < 0)
@@ -132,7 +141,11 @@ void Emitter::emitSoftmax(const Node& node, EmittedNode& record)
 {
     EmuTaskBuilder& task = emu();
     const int op = task.addOperation(kEmuOpSoftmax);
-    task.opDesc(op).set("axis", 1);
+    Record desc = task.opDesc(op);
+    desc.set("axis", 1);
+    // INT8: the emulator takes int8 x input scale in and writes y / output scale.
+    desc.setFloat("common.input_scale_factor", int8_ ? int8_->scaleOf(graph_, node.inputs[0]) : 1.0);
+    desc.setFloat("common.output_scale_factor", int8_ ? int8_->scaleOf(graph_, node.outputs[0]) : 1.0);
     for (const bool source : {true, false}) {
         const TensorId tensor = source ? node.inputs[0] : node.outputs[0];
         const int s = surfaceIndex(tensor);
@@ -141,7 +154,9 @@ void Emitter::emitSoftmax(const Node& node, EmittedNode& record)
         buffer.set("addressIndex", task.addressIndex(addresses_[std::size_t(s)]));
         buffer.set("addressIndexOffset", 0);
         buffer.set("size", std::int64_t(layout.bytes));
-        buffer.set("format", layout.elementBytes == 1 ? kEmuFormatInt8 : kEmuFormatFp16);
+        buffer.set("format", layout.elementBytes == 2 ? kEmuFormatFp16
+                             : layout.atomBytes == 8 ? kEmuFormatInt8Atom8
+                                                     : kEmuFormatInt8);
         buffer.set("width", layout.width);
         buffer.set("height", layout.height);
         buffer.set("channel", layout.channels);
@@ -154,11 +169,9 @@ void Emitter::emitSoftmax(const Node& node, EmittedNode& record)
 }  // namespace emission
 
 Loadable emitLoadable(const Graph& legalized, const SurfacePlan& plan, const target::NvdlaConfig& config,
-                      target::NvdlaPrecision precision, std::vector<EmittedNode>& emitted)
+                      const Int8Quantization* int8, std::vector<EmittedNode>& emitted)
 {
-    if (precision != target::NvdlaPrecision::Fp16)
-        throw UnsupportedError("INT8 loadables are not built yet: compile with --precision fp16 on nv_full or nv_large");
-    return emission::Emitter(legalized, plan, config, emitted).run();
+    return emission::Emitter(legalized, plan, config, int8, emitted).run();
 }
 
 }  // namespace tessera::nvdla

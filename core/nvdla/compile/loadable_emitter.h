@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/graph.h"
+#include "nvdla/compile/int8_quantization.h"
 #include "nvdla/compile/surface_plan.h"
 #include "nvdla/loadable.h"
 #include "target/nvdla_configs.h"
@@ -23,9 +24,10 @@ struct EmittedNode {
     std::string note;                     // banks, weights
 };
 
+// `int8`: the quantization of an INT8 loadable (the plan's surfaces are then INT8); null for FP16.
 // Throws tessera::UnsupportedError naming the node when an operation does not fit the hardware
 // (a convolution whose weights and data need more CBUF banks than the configuration has).
 Loadable emitLoadable(const Graph& legalized, const SurfacePlan& plan, const target::NvdlaConfig& config,
-                      target::NvdlaPrecision precision, std::vector<EmittedNode>& emitted);
+                      const Int8Quantization* int8, std::vector<EmittedNode>& emitted);
 
 }  // namespace tessera::nvdla

@@ -2,6 +2,7 @@
 
 #include "base/error.h"
 #include "io/file_io.h"
+#include "interp/calibration.h"
 #include "io/staged_folder.h"
 #include "nvdla/loadable_validator.h"
 
@@ -20,14 +21,37 @@ NvdlaCompilation compileForNvdla(const Graph& model, const NvdlaCompileOptions& 
     result.config = config.name;
     result.precision = options.precision.value_or(config.precisions.back());
     requirePrecision(config, result.precision);
-    result.legalized = model;
-    legalize(result.legalized, config, result.log);
+    // The passes up to the last that leaves plain ONNX, then the fusions; INT8 calibrates the graph
+    // between the two, which the float interpreter runs (the fusions keep tensor names: a fused
+    // convolution writes its activation's output tensor).
+    Graph plainOnnx = model;
+    legalize(plainOnnx, config, result.log, kLastOnnxPass);
+    result.legalized = plainOnnx;
+    legalize(result.legalized, config, result.log, {}, kLastOnnxPass);
     result.mapping = mapToUnits(result.legalized, config, result.precision, result.log);
     if (!result.mapping.ok())
         throw UnsupportedError(fmt::format("{} cannot run on NVDLA {} {}:\n{}", model.name, config.name,
                                            target::nvdlaPrecisionName(result.precision), result.mapping.problems()));
+    if (result.precision == target::NvdlaPrecision::Int8) {
+        std::vector<std::vector<TensorData>> sets = options.calibrationSets;
+        if (sets.empty()) {
+            sets = randomInputSets(plainOnnx, std::max<std::size_t>(1, options.randomCalibrationSets), options.seed);
+            result.warnings.push_back(fmt::format("no calibration data given: the INT8 scales come from {} seeded random "
+                                                  "input sets in [-1, 1]; pass --calibration DIR with representative "
+                                                  "inputs",
+                                                  sets.size()));
+        }
+        requireFiniteInputs(plainOnnx, sets, options.calibrationSource);
+        result.calibrationSets = sets.size();
+        const CalibrationRanges ranges = calibrate(plainOnnx, sets);
+        std::map<std::string, float> maxAbs;
+        for (std::size_t t = 0; t < plainOnnx.tensorCount(); ++t)
+            maxAbs[plainOnnx.tensor(TensorId(t)).name] = ranges.maxAbs[t];
+        result.int8 = quantizeForNvdla(result.legalized, maxAbs);
+    }
     result.surfaces = planSurfaces(result.legalized, result.mapping, config, result.precision);
-    result.loadable = emitLoadable(result.legalized, result.surfaces, config, result.precision, result.emitted);
+    result.loadable =
+        emitLoadable(result.legalized, result.surfaces, config, result.int8 ? &*result.int8 : nullptr, result.emitted);
     result.bytes = writeLoadable(result.loadable);
     // What the runtime and firmware will read is read back and checked like any loadable.
     const Loadable reread = readLoadable(result.bytes, "the compiled loadable");
@@ -52,6 +76,10 @@ std::string NvdlaCompilation::reportText() const
                                    bytes.size());
     text += fmt::format("scratch memory {} bytes (at least {} live at once)\n", surfaces.scratchBytes,
                         surfaces.scratchLowerBound);
+    if (int8)
+        text += fmt::format("INT8: scales (real = int8 x scale) from {} calibration input set{}; weights per output "
+                            "channel\n",
+                            calibrationSets, calibrationSets == 1 ? "" : "s");
     text += "\nnode                     op                 units     task  operations / where the output lives\n";
     for (const NodeMapping& m : mapping.nodes) {
         const EmittedNode* e = emittedBy.count(m.node) ? emittedBy[m.node] : nullptr;
@@ -72,8 +100,9 @@ std::string NvdlaCompilation::reportText() const
                             record.what);
     text += "\nsurfaces:\n";
     for (const Surface& s : surfaces.surfaces)
-        text += fmt::format("  {:<28} {}x{}x{} {:>8} bytes  {}\n", s.name, s.layout.channels, s.layout.height,
+        text += fmt::format("  {:<28} {}x{}x{} {:>8} bytes  {}{}\n", s.name, s.layout.channels, s.layout.height,
                             s.layout.width, s.layout.bytes,
+                            int8 ? fmt::format("int8 x {:<10.4g} ", int8->scales.at(s.name)) : std::string(),
                             s.place == Surface::Place::Input    ? std::string("bound input")
                             : s.place == Surface::Place::Output ? std::string("bound output")
                                                                 : fmt::format("scratch +{}", s.offset));
@@ -98,8 +127,15 @@ nlohmann::json NvdlaCompilation::reportJson() const
                                          : s.place == Surface::Place::Output ? "output"
                                                                              : "scratch"},
                                {"offset", s.offset}});
+    nlohmann::json scales = nlohmann::json::object();
+    if (int8)
+        for (const auto& [tensor, scale] : int8->scales)
+            scales[tensor] = scale;
     return {{"config", config},
             {"precision", target::nvdlaPrecisionName(precision)},
+            {"scales", scales},
+            {"calibration_sets", calibrationSets},
+            {"warnings", warnings},
             {"loadable_bytes", bytes.size()},
             {"tasks", loadable.tasks.size()},
             {"scratch_bytes", surfaces.scratchBytes},

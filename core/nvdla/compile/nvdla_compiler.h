@@ -5,6 +5,8 @@
 #pragma once
 
 #include "ir/graph.h"
+#include "ir/tensor_data.h"
+#include "nvdla/compile/int8_quantization.h"
 #include "nvdla/compile/legalization.h"
 #include "nvdla/compile/loadable_emitter.h"
 #include "nvdla/compile/surface_plan.h"
@@ -22,6 +24,12 @@ namespace tessera::nvdla {
 struct NvdlaCompileOptions {
     std::string config = "nv_full";
     std::optional<target::NvdlaPrecision> precision;  // default: FP16 where the configuration has it
+    // INT8: the calibration input sets (graph-input order) and where they came from; none: seeded
+    // random inputs in [-1, 1], with a warning.
+    std::vector<std::vector<TensorData>> calibrationSets;
+    std::string calibrationSource;
+    std::size_t randomCalibrationSets = 4;
+    unsigned seed = 1;
 };
 
 struct NvdlaCompilation {
@@ -30,6 +38,9 @@ struct NvdlaCompilation {
     Graph legalized;
     LegalizationLog log;
     MappingReport mapping;
+    std::optional<Int8Quantization> int8;  // INT8: every tensor's scale, each convolution's integers
+    std::size_t calibrationSets = 0;
+    std::vector<std::string> warnings;
     SurfacePlan surfaces;
     std::vector<EmittedNode> emitted;
     Loadable loadable;
@@ -43,7 +54,8 @@ struct NvdlaCompilation {
 // configuration lacks), tessera::Error for what does not fit the hardware.
 NvdlaCompilation compileForNvdla(const Graph& model, const NvdlaCompileOptions& options);
 
-// Writes DIR/model.nvdla, DIR/report.txt and DIR/report.json, the folder as a whole or not at all.
+// Writes DIR/model.nvdla, DIR/report.txt and DIR/report.json (in INT8 with every tensor's scale),
+// the folder as a whole or not at all.
 void writeNvdlaOutput(const NvdlaCompilation& compilation, const std::string& directory);
 
 }  // namespace tessera::nvdla

@@ -70,6 +70,11 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
                                       graph.tensor(input).name, fmt::join(graph.tensor(input).shape, ",")),
                           "export the model with batch size 1");
     const std::string activation = node.hasAttr(kFusedActivation) ? node.attrString(kFusedActivation, "") : "";
+    // A fused Clip whose lower bound is not 0 takes SDP's x2 and y stages; y is the element-wise stage.
+    if (activation == "Clip" && node.attrFloat(kClipMin, 0.0f) != 0.0f && !config.hasSdpElementwise)
+        return refuse(fmt::format("Clip from {:g}: its maximum needs SDP's element-wise stage, absent on {}",
+                                  node.attrFloat(kClipMin, 0.0f), config.name),
+                      "ReLU or ReLU6 (Clip from 0)");
     if (op == "Conv") {
         if (!graph.tensor(node.inputs[1]).isConstant() ||
             (node.inputs.size() > 2 && node.inputs[2] != kNoTensor && !graph.tensor(node.inputs[2]).isConstant()))
@@ -146,6 +151,11 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
                           "Add of the negated operand");
         if (!constantOperand && (cube(node.inputs[0]) != out || cube(node.inputs[1]) != out))
             return refuse("element-wise operands of different shapes (broadcasting between tensors)");
+        if (precision == target::NvdlaPrecision::Int8 && (constantOperand || op == "Mul"))
+            return refuse(fmt::format("INT8 {} {}: not built yet (INT8 element-wise operations are Add, Max and Min "
+                                      "of two tensors)",
+                                      op, constantOperand ? "with a constant" : "of two tensors"),
+                          "--precision fp16 on nv_full or nv_large");
         m.units = "SDP";
         m.detail = fmt::format("{} {}{}", op, constantOperand ? "with a constant" : "of two tensors",
                                activation.empty() ? "" : ", " + activation);

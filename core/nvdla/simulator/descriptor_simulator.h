@@ -3,7 +3,8 @@
 // DLA tasks operation by operation as their descriptors say (CONV direct convolution, SDP bias /
 // scale / ReLU stages, PDP pooling), EMU tasks as NVIDIA's runtime emulator computes them (Softmax,
 // Power) — and the bound outputs read back. FP16 data is rounded to half precision wherever the
-// hardware writes memory; accumulation is in single precision.
+// hardware writes memory; accumulation is in single precision. INT8 data goes through the units'
+// integer arithmetic exactly (interp/fixed_point/dla_arithmetic.h).
 #pragma once
 
 #include "ir/tensor_data.h"
@@ -16,12 +17,14 @@
 namespace tessera::nvdla {
 
 struct SimulationResult {
-    std::vector<TensorData> outputs;  // float32 [N,C,H,W], in output bind order
+    std::vector<TensorData> outputs;  // [N,C,H,W] in output bind order: float32 (FP16 data) or int8
     std::vector<std::string> names;   // the outputs' tensor names
     std::vector<std::string> trace;   // one line per operation run
 };
 
-// `inputs` in input bind order, float32 with C*H*W elements of the input's tensor description.
+// `inputs` in input bind order with C*H*W elements of the input's tensor description: real values
+// for FP16 inputs, the int8 values themselves for INT8 inputs (rounded and saturated if given as
+// floats).
 // Throws tessera::ModelError naming the task, operation and field when the loadable asks for
 // something outside its memories or a unit mode the simulator does not model.
 SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<TensorData>& inputs,

@@ -1,0 +1,30 @@
+// Calibration: the range of every tensor of a graph over representative inputs, run through the
+// float reference interpreter. Every quantizing backend (GAP int16/SQ8, NVDLA INT8) starts here.
+#pragma once
+
+#include "ir/graph.h"
+#include "ir/tensor_data.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+// The range of every tensor over the calibration runs of the float reference interpreter.
+struct CalibrationRanges {
+    std::vector<float> maxAbs;       // per tensor
+    std::vector<float> maxPositive;  // per tensor: the largest value, 0 when none is positive
+    size_t runs = 0;
+};
+
+// Runs the float interpreter on each input set (graph-input order) and records the ranges.
+CalibrationRanges calibrate(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets);
+
+// Seeded uniform inputs in [-1, 1] for every graph input: the calibration data when the user gives none.
+std::vector<std::vector<TensorData>> randomInputSets(const Graph& graph, size_t count, unsigned seed);
+
+// Refuses NaN or infinite calibration values, naming the set (from `folder`, or random), input and index.
+void requireFiniteInputs(const Graph& graph, const std::vector<std::vector<TensorData>>& inputSets,
+                         const std::string& folder);
+
+}  // namespace tessera

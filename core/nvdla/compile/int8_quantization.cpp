@@ -1,0 +1,192 @@
+#include "nvdla/compile/int8_quantization.h"
+
+#include "base/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace tessera::nvdla {
+
+namespace {
+
+// Tensors whose values an operation only moves or compares share one scale: ReLU, Clip, pooling,
+// the views and Concat keep their input's (no rescale in PDP or a pass-through SDP), and the two
+// operands of an element-wise operation are added in one scale.
+class ScaleGroups {
+public:
+    explicit ScaleGroups(std::size_t tensors) : parent_(tensors) { std::iota(parent_.begin(), parent_.end(), 0); }
+    std::size_t find(std::size_t t)
+    {
+        while (parent_[t] != t)
+            t = parent_[t] = parent_[parent_[t]];
+        return t;
+    }
+    void join(TensorId a, TensorId b) { parent_[find(std::size_t(a))] = find(std::size_t(b)); }
+
+private:
+    std::vector<std::size_t> parent_;
+};
+
+bool keepsScale(const std::string& op)
+{
+    return op == "Relu" || op == "Clip" || op == "MaxPool" || op == "AveragePool" || op == "Concat" ||
+           op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze";
+}
+
+bool isTwoTensorElementwise(const Graph& graph, const Node& node)
+{
+    return (node.opType == "Add" || node.opType == "Max" || node.opType == "Min") && node.inputs.size() == 2 &&
+           !graph.tensor(node.inputs[0]).isConstant() && !graph.tensor(node.inputs[1]).isConstant();
+}
+
+// Bits of |v| (0 for 0).
+unsigned bitLength(std::int64_t v)
+{
+    std::uint64_t magnitude = v < 0 ? std::uint64_t(-(v + 1)) + 1 : std::uint64_t(v);
+    unsigned bits = 0;
+    while (magnitude) {
+        ++bits;
+        magnitude >>= 1;
+    }
+    return bits;
+}
+
+std::int64_t roundAway(double v)
+{
+    return std::int64_t(std::llround(v));  // halves away from zero
+}
+
+Int8Convolution quantizeConvolution(const Graph& graph, const Node& node, double inputScale, double outputScale)
+{
+    const Tensor& weightTensor = graph.tensor(node.inputs[1]);
+    const std::vector<double> weights = weightTensor.constant->toDoubles();
+    const auto kernels = std::size_t(weightTensor.shape[0]);
+    const std::size_t perKernel = kernels ? weights.size() / kernels : 0;
+    std::vector<double> bias(kernels, 0.0);
+    if (node.inputs.size() > 2 && node.inputs[2] != kNoTensor)
+        bias = graph.tensor(node.inputs[2]).constant->toDoubles();
+    Int8Convolution q;
+    q.weights.resize(weights.size());
+    q.weightScales.resize(kernels);
+    std::vector<double> factors(kernels);
+    std::vector<std::int64_t> bias32(kernels);
+    for (std::size_t k = 0; k < kernels; ++k) {
+        double largest = 0.0;
+        for (std::size_t i = 0; i < perKernel; ++i)
+            largest = std::max(largest, std::fabs(weights[k * perKernel + i]));
+        if (!std::isfinite(largest) || !std::isfinite(bias[k]))
+            throw UnsupportedError(fmt::format("{}: kernel {} holds a value that is not finite; such a model cannot be "
+                                               "quantized (fix or retrain it)",
+                                               node.describe(), k));
+        const double weightScale = largest > 0.0 ? largest / 127.0 : 1.0;
+        q.weightScales[k] = weightScale;
+        for (std::size_t i = 0; i < perKernel; ++i)
+            q.weights[k * perKernel + i] =
+                std::int8_t(std::clamp<std::int64_t>(roundAway(weights[k * perKernel + i] / weightScale), -127, 127));
+        const double accumulatorScale = inputScale * weightScale;
+        factors[k] = accumulatorScale / outputScale;
+        const double scaledBias = std::round(bias[k] / accumulatorScale);
+        if (std::fabs(scaledBias) >= 2147483648.0)
+            throw UnsupportedError(fmt::format("{}: bias {} of kernel {} is {:.3g} accumulator units, beyond int32 (the "
+                                               "input's or the weights' scale is too fine for it)",
+                                               node.describe(), bias[k], k, scaledBias));
+        bias32[k] = std::int64_t(scaledBias);
+    }
+    // One ALU shift for all channels: the bias in int16 units of 2^shift accumulator units.
+    unsigned widest = 0;
+    for (std::int64_t b : bias32)
+        widest = std::max(widest, bitLength(b));
+    q.biasShift = widest > 15 ? widest - 15 : 0;
+    q.bias.resize(kernels);
+    for (std::size_t k = 0; k < kernels; ++k)
+        q.bias[k] = std::int16_t(std::clamp<std::int64_t>(dla::roundShiftRight(bias32[k], q.biasShift), -32768, 32767));
+    // One right shift for all channels, an int16 multiplier each.
+    const double largestFactor = factors.empty() ? 0.0 : *std::max_element(factors.begin(), factors.end());
+    try {
+        q.shift = dla::rescaleShiftFor(largestFactor);
+    } catch (const std::invalid_argument&) {
+        throw UnsupportedError(fmt::format("{}: the output's scale ({:.3g}) is finer than the accumulator's by {:.3g}; "
+                                           "the SDP multiplies by at most 2^15 (calibrate with representative inputs)",
+                                           node.describe(), outputScale, largestFactor));
+    }
+    q.scale.resize(kernels);
+    for (std::size_t k = 0; k < kernels; ++k)
+        q.scale[k] = dla::rescaleScaleFor(factors[k], q.shift);
+    return q;
+}
+
+}  // namespace
+
+double Int8Quantization::scaleOf(const Graph& graph, TensorId tensor) const
+{
+    const auto found = scales.find(graph.tensor(tensor).name);
+    if (found == scales.end())
+        throw Error(fmt::format("tensor '{}' has no INT8 scale", graph.tensor(tensor).name));
+    return found->second;
+}
+
+std::int16_t Int8Quantization::inUnitsOf(const Graph& graph, TensorId tensor, double value) const
+{
+    return std::int16_t(std::clamp<double>(std::round(value / scaleOf(graph, tensor)), -32768.0, 32767.0));
+}
+
+Int8Quantization quantizeForNvdla(const Graph& graph, const std::map<std::string, float>& maxAbsByName)
+{
+    ScaleGroups groups(graph.tensorCount());
+    for (std::size_t n = 0; n < graph.nodeCount(); ++n) {
+        const Node& node = graph.node(NodeId(n));
+        if (keepsScale(node.opType)) {
+            for (TensorId input : node.inputs)
+                if (input != kNoTensor && !graph.tensor(input).isConstant())
+                    groups.join(input, node.outputs[0]);
+        } else if (isTwoTensorElementwise(graph, node)) {
+            groups.join(node.inputs[0], node.inputs[1]);
+        }
+    }
+    // A group's scale holds the largest range of its tensors.
+    std::vector<float> groupRange(graph.tensorCount(), 0.0f);
+    for (std::size_t t = 0; t < graph.tensorCount(); ++t) {
+        const Tensor& tensor = graph.tensor(TensorId(t));
+        if (tensor.isConstant())
+            continue;
+        const auto found = maxAbsByName.find(tensor.name);
+        if (found == maxAbsByName.end())
+            throw Error(fmt::format("tensor '{}' was not seen in the calibration runs", tensor.name));
+        float& range = groupRange[groups.find(t)];
+        range = std::max(range, found->second);
+    }
+    Int8Quantization q;
+    for (std::size_t t = 0; t < graph.tensorCount(); ++t) {
+        const Tensor& tensor = graph.tensor(TensorId(t));
+        if (tensor.isConstant())
+            continue;
+        const float range = groupRange[groups.find(t)];
+        q.scales[tensor.name] = range > 0.0f && std::isfinite(range) ? double(range) / 127.0 : 1.0 / 127.0;
+    }
+    for (std::size_t n = 0; n < graph.nodeCount(); ++n) {
+        const Node& node = graph.node(NodeId(n));
+        if (node.opType == "Conv") {
+            q.convolutions[node.name] =
+                quantizeConvolution(graph, node, q.scaleOf(graph, node.inputs[0]), q.scaleOf(graph, node.outputs[0]));
+        } else if (isTwoTensorElementwise(graph, node)) {
+            const double factor = q.scaleOf(graph, node.inputs[0]) / q.scaleOf(graph, node.outputs[0]);
+            dla::OutputConverter converter;
+            try {
+                converter.shift = dla::rescaleShiftFor(factor);
+            } catch (const std::invalid_argument&) {
+                throw UnsupportedError(fmt::format("{}: the output's scale is {:.3g} times finer than the inputs'; the "
+                                                   "SDP's output converter multiplies by at most 2^15",
+                                                   node.describe(), factor));
+            }
+            converter.scale = dla::rescaleScaleFor(factor, converter.shift);
+            q.elementwise[node.name] = converter;
+        }
+    }
+    return q;
+}
+
+}  // namespace tessera::nvdla
