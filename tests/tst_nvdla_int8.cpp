@@ -15,6 +15,7 @@
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
 #include "target/nvdla_configs.h"
+#include "nvdla_networks.h"
 #include "test_support.h"
 #include "zoo/zoo.h"
 
@@ -94,7 +95,8 @@ Int8Check checkInt8(const Graph& model, const NvdlaCompilation& compiled, std::u
     return check;
 }
 
-// conv 3x3 + ReLU6, conv 3x3, the skip connection added with a ReLU, max pooling, a conv, average pooling.
+// conv 3x3 + ReLU6, conv 3x3, the skip connection added with a ReLU, the input multiplied in with a
+// Clip 0..2 fused, max pooling, a conv, average pooling.
 Graph residualNetwork()
 {
     GraphBuilder builder("residual_int8", 13);
@@ -109,6 +111,8 @@ Graph residualNetwork()
     TensorId y = builder.op("Clip", {conv(x, 32, 32, "conv1", 21), zero, six}, {}, "relu6");
     y = conv(y, 32, 32, "conv2", 23);
     y = builder.op("Relu", {builder.op("Add", {y, x}, {}, "skip")}, {}, "skip_relu");
+    const TensorId two = builder.constant("two", TensorData::fromFloats({}, {2.0f}));
+    y = builder.op("Clip", {builder.op("Mul", {y, x}, {}, "gate"), zero, two}, {}, "gate_clip");
     y = builder.op("MaxPool", {y}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
                    "pool");
     y = builder.op("Relu", {conv(y, 64, 32, "conv3", 25)}, {}, "conv3_relu");
@@ -235,6 +239,10 @@ private slots:
         }
         QTest::addRow("residual nv_full") << "residual" << "nv_full" << 25.0;
         QTest::addRow("residual nv_large") << "residual" << "nv_large" << 25.0;
+        // Every SDP stage: per-channel and scalar constants, the maximum of two tensors, a Clip in
+        // x2 and y.
+        QTest::addRow("every SDP stage nv_full") << "sdp" << "nv_full" << 25.0;
+        QTest::addRow("NVIDIA's LeNet nv_small") << "caffe_lenet" << "nv_small" << 25.0;
     }
 
     void networksMatchTheReferenceExactly()
@@ -245,6 +253,10 @@ private slots:
         Graph graph;
         if (network == "residual") {
             graph = residualNetwork();
+        } else if (network == "sdp") {
+            graph = test::residualBlock();
+        } else if (network == "caffe_lenet") {
+            graph = test::caffeLenet();
         } else if (network == "fire") {
             graph = fireNetwork();
         } else {
@@ -317,17 +329,16 @@ private slots:
             QVERIFY2(text.find("skip") != std::string::npos && text.find("absent on nv_small") != std::string::npos,
                      error.what());
         }
-        GraphBuilder builder("scaled", 13);
-        const TensorId x = builder.input("x", DType::Float32, {1, 32, 4, 4});
-        builder.output(builder.op("Mul", {x, builder.constant("s", TensorData::fromFloats({}, {0.5f}))}, {}, "halve"));
+        GraphBuilder builder("gate", 13);
+        const TensorId x = builder.input("x", DType::Float32, {1, 8, 4, 4});
+        builder.output(builder.op("Mul", {x, builder.op("Relu", {x}, {}, "relu")}, {}, "gate"));
         Graph graph = builder.finish();
         prepareGraph(graph);
         try {
-            compileForNvdla(graph, int8On("nv_full", {}));
-            QFAIL("an INT8 multiplication by a constant compiled");
+            compileForNvdla(graph, int8On("nv_small", {}));
+            QFAIL("a multiplication of two tensors compiled for nv_small");
         } catch (const UnsupportedError& error) {
-            QVERIFY2(std::string(error.what()).find("INT8 Mul with a constant: not built yet") != std::string::npos,
-                     error.what());
+            QVERIFY2(std::string(error.what()).find("node 'gate' (Mul)") != std::string::npos, error.what());
         }
         // Without calibration data the scales come from random inputs, and the compilation says so.
         const NvdlaCompilation compiled = compileForNvdla(fireNetwork(), int8On("nv_full", {}));

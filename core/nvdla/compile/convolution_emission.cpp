@@ -242,20 +242,10 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
         sdpOp.set("x1_op.type", kSdpOpAdd);
         sdpOp.set("x1_op.precision", kPrecisionFp16);
     }
-    applyFusedActivation(sdpOp, node, node.outputs[0]);
+    applyFusedActivation(sdpOp, node);
     Record sdpSurface = task.surfaceDesc(sdp);
     setCube(sdpSurface, "src_data", kMemoryHw, -1, 0, out);
-    // One operand per channel, read in order: a channel group of them spans a line.
-    const std::uint64_t operandBytes = biasBytes / kernels;
-    const std::uint64_t operandLine = std::uint64_t(config_.memoryAtomicBytes / elementBytes) * operandBytes;
-    sdpSurface.set("x1_data.type", kMemoryMc);
-    sdpSurface.set("x1_data.address", task.addressIndex(biasAddress));
-    sdpSurface.set("x1_data.size", std::int64_t(biasBytes));
-    sdpSurface.set("x1_data.width", 1);
-    sdpSurface.set("x1_data.height", 1);
-    sdpSurface.set("x1_data.channel", kernels);
-    sdpSurface.set("x1_data.line_stride", std::int64_t(operandLine));
-    sdpSurface.set("x1_data.surf_stride", std::int64_t(operandLine));
+    setPerChannelOperands(sdpSurface, "x1_data", biasAddress, biasBytes, kernels);
     setSlice(sdpSurface, "dst_data", node.outputs[0], plan_.channelOffsetOf(node.outputs[0]) + part.outFirst, kernels,
              band.outputFirst, band.outputRows);
     task.fuse(sdp, conv);

@@ -222,18 +222,37 @@ private:
         sdp.set("batch_num", 1);
     }
 
-    // A real value as a register operand of an SDP stage whose data is in `tensor`'s units: an FP16
-    // value, or in INT8 the int16 count of the tensor's scale.
-    std::int64_t operandFor(float value, TensorId unitsOf) const
+    // A stage's operands read per channel (`bytes` in all for `channels`, in channel order) from
+    // `address`: one channel group of them spans a line.
+    void setPerChannelOperands(Record& surface, const std::string& cube, std::uint16_t address, std::size_t bytes,
+                               unsigned channels)
     {
-        return int8_ ? std::int64_t(int8_->inUnitsOf(graph_, unitsOf, value)) : std::int64_t(floatToHalf(value));
+        const std::uint64_t line = std::uint64_t(config_.memoryAtomicBytes / (int8_ ? 1 : 2)) * (bytes / channels);
+        surface.set(cube + ".type", kMemoryMc);
+        surface.set(cube + ".address", dla().addressIndex(address));
+        surface.set(cube + ".size", std::int64_t(bytes));
+        surface.set(cube + ".width", 1);
+        surface.set(cube + ".height", 1);
+        surface.set(cube + ".channel", channels);
+        surface.set(cube + ".line_stride", std::int64_t(line));
+        surface.set(cube + ".surf_stride", std::int64_t(line));
     }
+
+    // A real value as a register operand of an SDP stage: an FP16 value, or in INT8 the int16
+    // count of `scale`, the scale of the data at that stage.
+    std::int64_t operandFor(float value, double scale) const
+    {
+        return int8_ ? std::int64_t(int16Units(value, scale)) : std::int64_t(floatToHalf(value));
+    }
+
+    // The scale of `tensor` in INT8 (1 in FP16, where operandFor ignores it).
+    double scaleOf(TensorId tensor) const { return int8_ ? int8_->scaleOf(graph_, tensor) : 1.0; }
 
     // A fused ReLU or Clip (fuse-activation) in the SDP stages after x1: ReLU as x1's activation; a
     // Clip from 0 as that ReLU and a minimum in x2, other Clips as a maximum in x2 and a minimum in y.
-    // `unitsOf`: the tensor whose units the data has at those stages.
-    void applyFusedActivation(Record& sdp, const Node& node, TensorId unitsOf)
+    void applyFusedActivation(Record& sdp, const Node& node)
     {
+        const double unitsOf = int8_ && node.hasAttr(kFusedActivation) ? int8_->stageScale(graph_, node) : 1.0;
         const std::string activation = node.attrString(kFusedActivation, "");
         if (activation == "Relu") {
             sdp.set("x1_op.act", kActRelu);

@@ -37,6 +37,11 @@ bool keepsScale(const std::string& op)
            op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze";
 }
 
+bool isElementwise(const std::string& op)
+{
+    return op == "Add" || op == "Sub" || op == "Mul" || op == "Max" || op == "Min";
+}
+
 bool isTwoTensorElementwise(const Graph& graph, const Node& node)
 {
     return (node.opType == "Add" || node.opType == "Max" || node.opType == "Min") && node.inputs.size() == 2 &&
@@ -119,6 +124,76 @@ Int8Convolution quantizeConvolution(const Graph& graph, const Node& node, double
     return q;
 }
 
+// A positive factor as an output converter (scale / 2^shift).
+dla::OutputConverter converterFor(const Node& node, double factor)
+{
+    dla::OutputConverter converter;
+    try {
+        converter.shift = dla::rescaleShiftFor(factor);
+    } catch (const std::invalid_argument&) {
+        throw UnsupportedError(fmt::format("{}: the output's scale is {:.3g} times finer than the inputs'; the SDP "
+                                           "multiplies by at most 2^15",
+                                           node.describe(), factor));
+    }
+    converter.scale = dla::rescaleScaleFor(factor, converter.shift);
+    return converter;
+}
+
+// Per-channel (or one) factors as int16 multipliers with one right shift.
+void setMultipliers(Int8Elementwise& q, const Node& node, const std::vector<double>& factors)
+{
+    double largest = 0.0;
+    for (double f : factors)
+        largest = std::max(largest, std::fabs(f));
+    q.mulShift = converterFor(node, largest).shift;
+    for (double f : factors)
+        q.mul.push_back(dla::rescaleScaleFor(f, q.mulShift));
+}
+
+Int8Elementwise quantizeElementwise(const Graph& graph, const Node& node, double inputScale, double outputScale,
+                                    double operandScale)
+{
+    Int8Elementwise q;
+    const bool firstIsConstant = graph.tensor(node.inputs[0]).isConstant();
+    const Tensor& operand = graph.tensor(node.inputs[firstIsConstant ? 0 : 1]);
+    if (!operand.isConstant()) {
+        // Two tensors: the sum (one scale) or the product (the scales multiplied) to the output's scale.
+        q.output = converterFor(node, (node.opType == "Mul" ? inputScale * operandScale : inputScale) / outputScale);
+        return q;
+    }
+    std::vector<double> values = operand.constant->toDoubles();
+    for (double v : values)
+        if (!std::isfinite(v))
+            throw UnsupportedError(fmt::format("{}: its constant operand holds {}; such a model cannot be quantized",
+                                               node.describe(), v));
+    if (node.opType == "Mul") {
+        std::vector<double> factors;
+        for (double v : values)
+            factors.push_back(inputScale * v / outputScale);
+        setMultipliers(q, node, factors);
+        return q;
+    }
+    if (node.opType == "Sub")
+        for (double& v : values)
+            v = -v;
+    // Add, Max, Min: the constant in the input's units, then the rescale to the output's scale.
+    std::vector<std::int64_t> units;
+    unsigned widest = 0;
+    for (double v : values) {
+        const double inUnits = std::round(v / inputScale);
+        if (std::fabs(inUnits) >= 2147483648.0)
+            throw UnsupportedError(fmt::format("{}: the constant {} is {:.3g} units of the input's scale, beyond int32",
+                                               node.describe(), v, inUnits));
+        units.push_back(std::int64_t(inUnits));
+        widest = std::max(widest, bitLength(units.back()));
+    }
+    q.aluShift = widest > 15 ? widest - 15 : 0;
+    for (std::int64_t u : units)
+        q.alu.push_back(std::int16_t(std::clamp<std::int64_t>(dla::roundShiftRight(u, q.aluShift), -32768, 32767)));
+    setMultipliers(q, node, std::vector<double>(values.size(), inputScale / outputScale));
+    return q;
+}
+
 }  // namespace
 
 double Int8Quantization::scaleOf(const Graph& graph, TensorId tensor) const
@@ -129,9 +204,22 @@ double Int8Quantization::scaleOf(const Graph& graph, TensorId tensor) const
     return found->second;
 }
 
+std::int16_t int16Units(double value, double scale)
+{
+    return std::int16_t(std::clamp<double>(std::round(value / scale), -32768.0, 32767.0));
+}
+
 std::int16_t Int8Quantization::inUnitsOf(const Graph& graph, TensorId tensor, double value) const
 {
-    return std::int16_t(std::clamp<double>(std::round(value / scaleOf(graph, tensor)), -32768.0, 32767.0));
+    return int16Units(value, scaleOf(graph, tensor));
+}
+
+double Int8Quantization::stageScale(const Graph& graph, const Node& node) const
+{
+    if (node.opType == "Conv" || elementwise.at(node.name).constantOperand())
+        return scaleOf(graph, node.outputs[0]);
+    const double first = scaleOf(graph, node.inputs[0]);
+    return node.opType == "Mul" ? first * scaleOf(graph, node.inputs[1]) : first;
 }
 
 Int8Quantization quantizeForNvdla(const Graph& graph, const std::map<std::string, float>& maxAbsByName)
@@ -172,18 +260,12 @@ Int8Quantization quantizeForNvdla(const Graph& graph, const std::map<std::string
         if (node.opType == "Conv") {
             q.convolutions[node.name] =
                 quantizeConvolution(graph, node, q.scaleOf(graph, node.inputs[0]), q.scaleOf(graph, node.outputs[0]));
-        } else if (isTwoTensorElementwise(graph, node)) {
-            const double factor = q.scaleOf(graph, node.inputs[0]) / q.scaleOf(graph, node.outputs[0]);
-            dla::OutputConverter converter;
-            try {
-                converter.shift = dla::rescaleShiftFor(factor);
-            } catch (const std::invalid_argument&) {
-                throw UnsupportedError(fmt::format("{}: the output's scale is {:.3g} times finer than the inputs'; the "
-                                                   "SDP's output converter multiplies by at most 2^15",
-                                                   node.describe(), factor));
-            }
-            converter.scale = dla::rescaleScaleFor(factor, converter.shift);
-            q.elementwise[node.name] = converter;
+        } else if (isElementwise(node.opType)) {
+            const bool firstIsConstant = graph.tensor(node.inputs[0]).isConstant();
+            const TensorId source = node.inputs[firstIsConstant ? 1 : 0], operand = node.inputs[firstIsConstant ? 0 : 1];
+            q.elementwise[node.name] =
+                quantizeElementwise(graph, node, q.scaleOf(graph, source), q.scaleOf(graph, node.outputs[0]),
+                                    graph.tensor(operand).isConstant() ? 1.0 : q.scaleOf(graph, operand));
         }
     }
     return q;

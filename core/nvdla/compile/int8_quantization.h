@@ -26,17 +26,35 @@ struct Int8Convolution {
     unsigned biasShift = 0, shift = 0;
 };
 
+// An element-wise operation in INT8, done by SDP's x1 stage and output converter. With a constant
+// operand (one value, or one per channel): x1 compares with or adds `alu` << aluShift (the constant
+// in the input's units), or multiplies, then multiplies by `mul` and shifts right by mulShift, so
+// its result is in the output's scale. With a second tensor, read per point: Add, Max and Min take
+// it in the same scale as the first (the quantizer joins them), Mul multiplies by it; the output
+// converter then brings the result to the output's scale.
+struct Int8Elementwise {
+    std::vector<std::int16_t> alu, mul;  // constant operand: per channel, or one value; else empty
+    unsigned aluShift = 0, mulShift = 0;
+    dla::OutputConverter output;
+    bool constantOperand() const { return !mul.empty(); }
+};
+
 struct Int8Quantization {
     std::map<std::string, double> scales;  // by tensor name
     std::map<std::string, Int8Convolution> convolutions;  // by node name
-    // Element-wise operations of two tensors (whose inputs share a scale): the output converter
-    // from that scale to the output's.
-    std::map<std::string, dla::OutputConverter> elementwise;  // by node name
+    std::map<std::string, Int8Elementwise> elementwise;    // by node name
 
     double scaleOf(const Graph& graph, TensorId tensor) const;
     // A real value in the int16 units of `tensor`'s scale (a clip bound), rounded and saturated.
     std::int16_t inUnitsOf(const Graph& graph, TensorId tensor, double value) const;
+    // The scale of the data an SDP's stages after x1 see for element-wise `node`: the output's when
+    // x1 rescales (a constant operand), else the first input's (Add, Max, Min) or the product of
+    // both inputs' scales (Mul of two tensors).
+    double stageScale(const Graph& graph, const Node& node) const;
 };
+
+// `value` in int16 units of `scale`, rounded and saturated.
+std::int16_t int16Units(double value, double scale);
 
 // The ranges come by tensor name from a calibration of the graph before fuse-activation (a fused
 // convolution's output takes the range of the activation's output, whose tensor it takes over).

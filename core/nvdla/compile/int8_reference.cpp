@@ -38,22 +38,23 @@ Values widen(const std::vector<std::int8_t>& values)
 }
 
 // The SDP stages after x1 that a fused activation adds (Clip: a minimum in x2, or a maximum in x2
-// and a minimum in y), in the units of `unitsOf`, then the output converter.
-Values finishSdp(const Graph& graph, const Int8Quantization& int8, const Node& node, TensorId unitsOf, Values data,
+// and a minimum in y), in the units of the data at those stages, then the output converter.
+Values finishSdp(const Graph& graph, const Int8Quantization& int8, const Node& node, Values data,
                  const dla::OutputConverter& converter)
 {
     if (node.attrString(kFusedActivation, "") == "Clip") {
+        const double units = int8.stageScale(graph, node);
         const float low = node.attrFloat(kClipMin, 0.0f), high = node.attrFloat(kClipMax, 0.0f);
         dla::XStage x2;
         x2.alu = true;
         for (std::int32_t& v : data) {
             if (low == 0.0f) {
                 x2.algorithm = dla::Alu::Min;
-                v = dla::sdpXStage(v, x2, int8.inUnitsOf(graph, unitsOf, high), 1);
+                v = dla::sdpXStage(v, x2, int16Units(high, units), 1);
             } else {
                 x2.algorithm = dla::Alu::Max;
-                v = dla::sdpXStage(v, x2, int8.inUnitsOf(graph, unitsOf, low), 1);
-                v = dla::sdpYAlu(v, dla::Alu::Min, int8.inUnitsOf(graph, unitsOf, high));
+                v = dla::sdpXStage(v, x2, int16Units(low, units), 1);
+                v = dla::sdpYAlu(v, dla::Alu::Min, int16Units(high, units));
             }
         }
     }
@@ -103,7 +104,40 @@ Values convolution(const Graph& graph, const Int8Quantization& int8, const Node&
     for (std::size_t k = 0; k < g.kernels; ++k)
         for (std::size_t p = 0; p < plane; ++p)
             data[k * plane + p] = dla::sdpXStage(data[k * plane + p], x1, q.bias[k], q.scale[k]);
-    return finishSdp(graph, int8, node, node.outputs[0], std::move(data), {});
+    return finishSdp(graph, int8, node, std::move(data), {});
+}
+
+// x1 with the constant operand per channel (or one) or the other tensor per point, then the fused
+// activation's stages and the output converter.
+Values elementwise(const Graph& graph, const Int8Quantization& int8, const Node& node, const Values& source,
+                   const Values* other)
+{
+    const Int8Elementwise& q = int8.elementwise.at(node.name);
+    const bool multiply = node.opType == "Mul";
+    dla::XStage x1;
+    x1.alu = !multiply;
+    x1.mul = multiply || q.constantOperand();
+    x1.algorithm = node.opType == "Max" ? dla::Alu::Max : node.opType == "Min" ? dla::Alu::Min : dla::Alu::Sum;
+    x1.aluShift = q.aluShift;
+    x1.mulShift = q.mulShift;
+    x1.relu = fusedRelu(node);
+    const Cube out = cubeOfTensor(graph, node.outputs[0]);
+    const std::size_t plane = std::size_t(out.height) * std::size_t(out.width);
+    const auto perChannel = [&](const std::vector<std::int16_t>& values, std::size_t c) -> std::int16_t {
+        return values.empty() ? 0 : values[values.size() == 1 ? 0 : c];
+    };
+    Values data(source.size());
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        std::int16_t alu = 0, mul = 1;
+        if (other) {
+            (multiply ? mul : alu) = std::int16_t(other->at(i));
+        } else {
+            alu = perChannel(q.alu, i / plane);
+            mul = perChannel(q.mul, i / plane);
+        }
+        data[i] = dla::sdpXStage(source[i], x1, alu, mul);
+    }
+    return finishSdp(graph, int8, node, std::move(data), q.output);
 }
 
 Values pooling(const Graph& graph, const Node& node, const Values& input)
@@ -202,17 +236,11 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
                     v = dla::sdpXStage(v, x2, high, 1);
                 v = dla::sdpOutput(v, {});
             }
-        } else if (op == "Add" || op == "Max" || op == "Min") {
-            const Values& a = valueOf(node.inputs[0]);
-            const Values& b = valueOf(node.inputs[1]);
-            dla::XStage x1;
-            x1.alu = true;
-            x1.algorithm = op == "Max" ? dla::Alu::Max : op == "Min" ? dla::Alu::Min : dla::Alu::Sum;
-            x1.relu = fusedRelu(node);
-            out.resize(a.size());
-            for (std::size_t i = 0; i < a.size(); ++i)
-                out[i] = dla::sdpXStage(a[i], x1, std::int16_t(b.at(i)), 1);
-            out = finishSdp(graph, int8, node, node.inputs[0], std::move(out), int8.elementwise.at(node.name));
+        } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Max" || op == "Min") {
+            const bool firstIsConstant = graph.tensor(node.inputs[0]).isConstant();
+            const TensorId source = node.inputs[firstIsConstant ? 1 : 0], operand = node.inputs[firstIsConstant ? 0 : 1];
+            out = elementwise(graph, int8, node, valueOf(source),
+                              graph.tensor(operand).isConstant() ? nullptr : &valueOf(operand));
         } else if (op == "MaxPool" || op == "AveragePool") {
             out = pooling(graph, node, valueOf(node.inputs[0]));
         } else if (op == "Concat") {

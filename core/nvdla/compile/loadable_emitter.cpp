@@ -23,8 +23,8 @@ void Emitter::emitActivation(const Node& node, EmittedNode& record)
         op.set("x1_op.mul_operand", 1);
     } else {
         const auto bounds = clipBounds(graph_, node);
-        setLayerOperand(op, "x1_op", kSdpAluMax, operandFor(bounds->first, node.inputs[0]));
-        setLayerOperand(op, "x2_op", kSdpAluMin, operandFor(bounds->second, node.inputs[0]));
+        setLayerOperand(op, "x1_op", kSdpAluMax, operandFor(bounds->first, scaleOf(node.inputs[0])));
+        setLayerOperand(op, "x2_op", kSdpAluMin, operandFor(bounds->second, scaleOf(node.inputs[0])));
     }
     Record surfaceDesc = task.surfaceDesc(sdp);
     setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
@@ -36,64 +36,77 @@ void Emitter::emitActivation(const Node& node, EmittedNode& record)
 
 // Add, Sub, Mul, Max and Min: the x1 stage with the second operand read per point (a tensor, as
 // NVIDIA's compiler does element-wise layers), per kernel (a constant per channel) or per layer (a
-// scalar constant in the descriptor).
+// scalar constant in the descriptor). In INT8 x1 also rescales a constant operation's result to the
+// output's scale (Int8Elementwise), and the output converter that of two tensors.
 void Emitter::emitElementwise(const Node& node, EmittedNode& record)
 {
     const std::string& type = node.opType;
     TensorId source = node.inputs[0], operand = node.inputs[1];
     if (graph_.tensor(source).isConstant())
         std::swap(source, operand);  // commutative (the mapping refused a constant minuend)
+    const Int8Elementwise* quantized = int8_ ? &int8_->elementwise.at(node.name) : nullptr;
     DlaTaskBuilder& task = dla();
     const int sdp = task.addOperation(DlaOp::Sdp);
     Record op = task.opDesc(sdp);
     setPrecision(op);
     op.set("x1_op.enable", 1);
     op.set("x1_op.alu_type", type == "Max" ? kSdpAluMax : type == "Min" ? kSdpAluMin : kSdpAluSum);
-    op.set("x1_op.type", type == "Mul" ? kSdpOpMul : kSdpOpAdd);
+    op.set("x1_op.type", type == "Mul" ? kSdpOpMul : quantized && quantized->constantOperand() ? kSdpOpBoth : kSdpOpAdd);
     op.set("x1_op.act", kActNone);
-    // INT8 (two tensors in one scale, the mapping allows no other): the operand read as int8, the
-    // sum converted to the output's scale.
-    op.set("x1_op.precision", dataPrecision());
     op.set("x1_op.mul_operand", 1);
-    if (int8_) {
-        const dla::OutputConverter& converter = int8_->elementwise.at(node.name);
-        op.set("out_cvt.scale", converter.scale);
-        op.set("out_cvt.truncate", converter.shift);
-        op.set("out_cvt.offset", converter.offset);
+    if (quantized) {
+        op.set("x1_op.shift_value", quantized->aluShift);
+        op.set("x1_op.truncate", quantized->mulShift);
+        op.set("out_cvt.scale", quantized->output.scale);
+        op.set("out_cvt.truncate", quantized->output.shift);
+        op.set("out_cvt.offset", quantized->output.offset);
         op.set("out_cvt.enable", 1);
     }
     Record surfaceDesc = task.surfaceDesc(sdp);
     setFeatureCube(surfaceDesc, "src_data", source);
     const Tensor& constant = graph_.tensor(operand);
     if (!constant.isConstant()) {
+        // The other tensor in the data's own precision (INT8: one byte per element).
+        op.set("x1_op.precision", dataPrecision());
         op.set("x1_op.mode", kSdpPerPoint);
         setFeatureCube(surfaceDesc, "x1_data", operand);
         reads(sdp, surfaceIndex(operand), sdp);
     } else {
-        std::vector<double> values = constant.constant->toDoubles();
-        if (type == "Sub")
-            for (double& value : values)
-                value = -value;
-        if (values.size() == 1) {
+        // FP16: the constant; INT8: int16 ALU operands and multipliers (pairs for Add, Max, Min).
+        std::vector<std::vector<std::int64_t>> perChannel;  // [channel][operand]
+        if (quantized) {
+            for (std::size_t c = 0; c < quantized->mul.size(); ++c)
+                perChannel.push_back(type == "Mul" ? std::vector<std::int64_t>{quantized->mul[c]}
+                                                   : std::vector<std::int64_t>{quantized->alu[c], quantized->mul[c]});
+        } else {
+            for (double value : constant.constant->toDoubles())
+                perChannel.push_back({floatToHalf(float(type == "Sub" ? -value : value))});
+        }
+        op.set("x1_op.precision", int8_ ? kPrecisionInt16 : kPrecisionFp16);
+        if (perChannel.size() == 1) {
             op.set("x1_op.mode", kSdpPerLayer);
-            op.set(type == "Mul" ? "x1_op.mul_operand" : "x1_op.alu_operand", floatToHalf(float(values[0])));
+            const std::vector<std::int64_t>& values = perChannel[0];
+            if (type == "Mul") {
+                op.set("x1_op.mul_operand", values[0]);
+            } else {
+                op.set("x1_op.alu_operand", values[0]);
+                if (values.size() > 1)
+                    op.set("x1_op.mul_operand", values[1]);
+            }
         } else {
             op.set("x1_op.mode", kSdpPerKernel);
-            const std::vector<std::uint8_t> bytes = halves(values);
+            std::vector<std::uint8_t> bytes;
+            for (const std::vector<std::int64_t>& values : perChannel)
+                for (std::int64_t v : values) {
+                    bytes.push_back(std::uint8_t(std::uint16_t(v)));
+                    bytes.push_back(std::uint8_t(std::uint16_t(v) >> 8));
+                }
             const std::uint16_t memory = builder_.addConstantMemory(node.name + "-operand", bytes, 256);
-            const std::uint16_t address = builder_.addAddress(memory, 0, bytes.size());
-            const FeatureLayout cube = featureLayout(1, 1, unsigned(values.size()), 2, config_.memoryAtomicBytes);
-            surfaceDesc.set("x1_data.type", kMemoryMc);
-            surfaceDesc.set("x1_data.address", task.addressIndex(address));
-            surfaceDesc.set("x1_data.size", std::int64_t(bytes.size()));
-            surfaceDesc.set("x1_data.width", 1);
-            surfaceDesc.set("x1_data.height", 1);
-            surfaceDesc.set("x1_data.channel", std::int64_t(values.size()));
-            surfaceDesc.set("x1_data.line_stride", std::int64_t(cube.lineStride));
-            surfaceDesc.set("x1_data.surf_stride", std::int64_t(cube.lineStride));
+            setPerChannelOperands(surfaceDesc, "x1_data", builder_.addAddress(memory, 0, bytes.size()), bytes.size(),
+                                  unsigned(perChannel.size()));
         }
     }
-    applyFusedActivation(op, node, source);
+    applyFusedActivation(op, node);
     setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
     reads(sdp, surfaceIndex(source), sdp);
     writes(sdp, surfaceIndex(node.outputs[0]));

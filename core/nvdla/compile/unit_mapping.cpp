@@ -151,11 +151,6 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
                           "Add of the negated operand");
         if (!constantOperand && (cube(node.inputs[0]) != out || cube(node.inputs[1]) != out))
             return refuse("element-wise operands of different shapes (broadcasting between tensors)");
-        if (precision == target::NvdlaPrecision::Int8 && (constantOperand || op == "Mul"))
-            return refuse(fmt::format("INT8 {} {}: not built yet (INT8 element-wise operations are Add, Max and Min "
-                                      "of two tensors)",
-                                      op, constantOperand ? "with a constant" : "of two tensors"),
-                          "--precision fp16 on nv_full or nv_large");
         m.units = "SDP";
         m.detail = fmt::format("{} {}{}", op, constantOperand ? "with a constant" : "of two tensors",
                                activation.empty() ? "" : ", " + activation);

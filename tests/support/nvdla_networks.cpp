@@ -1,0 +1,68 @@
+#include "nvdla_networks.h"
+
+#include "ir/builder.h"
+#include "session/model_loader.h"
+#include "test_support.h"
+
+namespace tessera::test {
+
+Graph caffeLenet()
+{
+    GraphBuilder builder("lenet", 13);
+    TensorId x = builder.input("data", DType::Float32, {1, 1, 28, 28});
+    auto conv = [&](TensorId in, std::int64_t k, std::int64_t c, const std::string& name, std::uint32_t seed) {
+        const TensorId w = builder.constant(name + "_w", randomFloats({k, c, 5, 5}, seed, -0.2f, 0.2f));
+        const TensorId b = builder.constant(name + "_b", randomFloats({k}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Conv", {in, w, b}, {}, name);
+    };
+    auto pool = [&](TensorId in, const std::string& name) {
+        return builder.op("MaxPool", {in},
+                          {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}}, name);
+    };
+    auto dense = [&](TensorId in, std::int64_t outFeatures, std::int64_t inFeatures, const std::string& name,
+                     std::uint32_t seed) {
+        const TensorId w = builder.constant(name + "_w", randomFloats({outFeatures, inFeatures}, seed, -0.05f, 0.05f));
+        const TensorId b = builder.constant(name + "_b", randomFloats({outFeatures}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Gemm", {in, w, b}, {{"transB", Attribute::ofInt(1)}}, name);
+    };
+    x = pool(conv(x, 20, 1, "conv1", 1), "pool1");
+    x = pool(conv(x, 50, 20, "conv2", 3), "pool2");
+    x = builder.op("Flatten", {x}, {}, "flatten");
+    x = builder.op("Relu", {dense(x, 500, 800, "ip1", 5)}, {}, "relu1");
+    x = dense(x, 10, 500, "ip2", 7);
+    x = builder.op("Softmax", {x}, {{"axis", Attribute::ofInt(1)}}, "prob");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+Graph residualBlock()
+{
+    GraphBuilder builder("residual", 13);
+    const TensorId x = builder.input("x", DType::Float32, {1, 16, 10, 10});
+    auto conv = [&](TensorId in, const std::string& name, std::uint32_t seed) {
+        const TensorId w = builder.constant(name + "_w", randomFloats({16, 16, 3, 3}, seed, -0.15f, 0.15f));
+        const TensorId b = builder.constant(name + "_b", randomFloats({16}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Conv", {in, w, b}, {{"pads", Attribute::ofInts({1, 1, 1, 1})}}, name);
+    };
+    const TensorId zero = builder.constant("zero", TensorData::fromFloats({}, {0.0f}));
+    const TensorId six = builder.constant("six", TensorData::fromFloats({}, {6.0f}));
+    TensorId y = builder.op("Clip", {conv(x, "conv1", 21), zero, six}, {}, "relu6");
+    y = conv(y, "conv2", 23);
+    y = builder.op("Relu", {builder.op("Add", {y, x}, {}, "skip")}, {}, "skip_relu");
+    y = builder.op("Mul", {y, builder.constant("scale", randomFloats({16, 1, 1}, 25, 0.5f, 1.5f))}, {}, "scale");
+    y = builder.op("Sub", {y, builder.constant("offset", TensorData::fromFloats({}, {0.25f}))}, {}, "shift");
+    y = builder.op("Max", {y, x}, {}, "max");
+    const TensorId low = builder.constant("low", TensorData::fromFloats({}, {-1.0f}));
+    const TensorId high = builder.constant("high", TensorData::fromFloats({}, {1.0f}));
+    y = builder.op("Clip", {y, low, high}, {}, "clip");
+    y = builder.op("AveragePool", {y}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                   "pool");
+    builder.output(y);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+}  // namespace tessera::test

@@ -1,0 +1,16 @@
+#pragma once
+// Networks the NVDLA tests compile: NVIDIA's LeNet and a block that exercises every SDP stage.
+#include "ir/graph.h"
+
+namespace tessera::test {
+
+// The LeNet of NVIDIA's MNIST sample (Caffe's): conv 20 5x5, max pool 2, conv 50 5x5, max pool 2,
+// inner product 500, ReLU, inner product 10, softmax; input 1x1x28x28.
+Graph caffeLenet();
+
+// A residual block with the SDP's other work: conv 3x3 + ReLU6 (Clip 0..6), conv 3x3, the skip
+// connection added (+ ReLU), a per-channel scale (Mul by [C,1,1]), a scalar subtracted, the
+// element-wise maximum with the block's input, a Clip -1..1 and average pooling.
+Graph residualBlock();
+
+}  // namespace tessera::test
