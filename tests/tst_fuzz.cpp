@@ -16,6 +16,7 @@
 #include "onnx/onnx_import.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
+#include "nvdla_networks.h"
 #include "test_support.h"
 
 #include <QtTest>
@@ -226,8 +227,8 @@ private slots:
     // tessera::Error or read, and then validated, explained and dumped as JSON without a crash.
     void mutatedLoadables()
     {
-        // Seeds: the builder's sample and a compiled MNIST classifier, FP16 on nv_full and INT8 on
-        // nv_small (each simulated on its configuration).
+        // Seeds: the builder's sample, a compiled MNIST classifier, FP16 on nv_full and INT8 on
+        // nv_small (each simulated on its configuration), and a network with lookup tables.
         const std::vector<std::uint8_t> sample = nvdla::writeLoadable(testing::sampleLoadable());
         Graph mnist = buildZooModel("mnist", {});
         prepareGraph(mnist);
@@ -235,10 +236,12 @@ private slots:
         nvdla::NvdlaCompileOptions small;
         small.config = "nv_small";
         const std::vector<std::uint8_t> compiledInt8 = nvdla::compileForNvdla(mnist, small).bytes;
+        const std::vector<std::uint8_t> lookup = nvdla::compileForNvdla(test::lookupNetwork(), {}).bytes;
         const std::vector<std::string> seeds = {std::string(sample.begin(), sample.end()),
                                                 std::string(compiled.begin(), compiled.end()),
-                                                std::string(compiledInt8.begin(), compiledInt8.end())};
-        const std::vector<std::string> configs = {"nv_full", "nv_full", "nv_small"};
+                                                std::string(compiledInt8.begin(), compiledInt8.end()),
+                                                std::string(lookup.begin(), lookup.end())};
+        const std::vector<std::string> configs = {"nv_full", "nv_full", "nv_small", "nv_full"};
         std::mt19937 random(11);
         int read = 0, refused = 0, failures = 0, simulated = 0;
         for (int iteration = 0; iteration < 3000; ++iteration) {

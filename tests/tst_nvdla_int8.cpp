@@ -226,6 +226,39 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dla::rescaleShiftFor(40000.0));
     }
 
+    // The LUT: linear and exponential spacing, interpolation with a 35-bit fraction, the slopes
+    // outside the range, the priorities.
+    void lookupTableFollowsTheHardware()
+    {
+        dla::Lut lut;
+        lut.leStart = INT32_MAX;  // LE: always below its range
+        lut.loStart = 0;
+        lut.loFracBits = 2;  // steps of 4
+        for (int i = 0; i < 257; ++i)
+            lut.lo[i] = std::int16_t(10 * i);
+        lut.hybridLo = lut.underflowLo = lut.overflowLo = true;
+        QCOMPARE(dla::sdpLut(8, lut), std::int32_t(20));   // entry 2
+        QCOMPARE(dla::sdpLut(9, lut), std::int32_t(23));   // 20 + 10/4 = 22.5 -> 23
+        QCOMPARE(dla::sdpLut(11, lut), std::int32_t(28));  // 27.5 -> 28
+        lut.loUnderflow = {3, 1};  // (x - start) * 3 / 2
+        QCOMPARE(dla::sdpLut(-5, lut), std::int32_t(0 - 8));  // -7.5 -> -8
+        lut.loOverflow = {1, -2};  // (x - end) * 1 * 4
+        lut.loEnd = 1024;
+        QCOMPARE(dla::sdpLut(1030, lut), std::int32_t(2560 + 24));
+        // Exponential LE: entry log2(x - start) - offset, the bits below the leading one the fraction.
+        dla::Lut exponential;
+        exponential.exponential = true;
+        exponential.leStart = 0;
+        exponential.leIndex = 0;
+        for (int i = 0; i < 65; ++i)
+            exponential.le[i] = std::int16_t(100 * i);
+        exponential.loStart = INT32_MAX;
+        QCOMPARE(dla::sdpLut(4, exponential), std::int32_t(200));  // 2^2
+        QCOMPARE(dla::sdpLut(6, exponential), std::int32_t(250));  // halfway from 4 to 8
+        QVERIFY(dla::lutUsesLo(true, false, false, false, lut));   // only LO hits
+        QVERIFY(!dla::lutUsesLo(false, false, true, false, lut));  // only LE hits
+    }
+
     void networksMatchTheReferenceExactly_data()
     {
         QTest::addColumn<QString>("network");
@@ -238,6 +271,8 @@ private slots:
             QTest::addRow("fire %s", config) << "fire" << config << 25.0;
         }
         QTest::addRow("residual nv_full") << "residual" << "nv_full" << 25.0;
+        QTest::addRow("residual nv_small") << "residual" << "nv_small" << 25.0;
+        QTest::addRow("sigmoid and tanh nv_full") << "lookup" << "nv_full" << 25.0;
         QTest::addRow("residual nv_large") << "residual" << "nv_large" << 25.0;
         // Every SDP stage: per-channel and scalar constants, the maximum of two tensors, a Clip in
         // x2 and y.
@@ -253,6 +288,8 @@ private slots:
         Graph graph;
         if (network == "residual") {
             graph = residualNetwork();
+        } else if (network == "lookup") {
+            graph = test::lookupNetwork();
         } else if (network == "sdp") {
             graph = test::residualBlock();
         } else if (network == "caffe_lenet") {
@@ -320,25 +357,24 @@ private slots:
 
     void refusalsNameTheNodeAndTheConfiguration()
     {
-        const Graph residual = residualNetwork();
+        // nv_small has no Y stage: no lookup table, and no minimum after a maximum.
+        const Graph lookup = test::lookupNetwork();
         try {
-            compileForNvdla(residual, int8On("nv_small", calibrationSets(residual, 1)));
-            QFAIL("an addition of two tensors compiled for nv_small");
+            compileForNvdla(lookup, int8On("nv_small", calibrationSets(lookup, 1)));
+            QFAIL("a Sigmoid compiled for nv_small");
         } catch (const UnsupportedError& error) {
-            const std::string text = error.what();
-            QVERIFY2(text.find("skip") != std::string::npos && text.find("absent on nv_small") != std::string::npos,
+            QVERIFY2(std::string(error.what()).find("node 'sigmoid' (Sigmoid)") != std::string::npos &&
+                         std::string(error.what()).find("needs the SDP LUT, absent on nv_small") != std::string::npos,
                      error.what());
         }
-        GraphBuilder builder("gate", 13);
-        const TensorId x = builder.input("x", DType::Float32, {1, 8, 4, 4});
-        builder.output(builder.op("Mul", {x, builder.op("Relu", {x}, {}, "relu")}, {}, "gate"));
-        Graph graph = builder.finish();
-        prepareGraph(graph);
+        const Graph block = test::residualBlock();
         try {
-            compileForNvdla(graph, int8On("nv_small", {}));
-            QFAIL("a multiplication of two tensors compiled for nv_small");
+            compileForNvdla(block, int8On("nv_small", calibrationSets(block, 1)));
+            QFAIL("a Clip from -1 compiled for nv_small");
         } catch (const UnsupportedError& error) {
-            QVERIFY2(std::string(error.what()).find("node 'gate' (Mul)") != std::string::npos, error.what());
+            QVERIFY2(std::string(error.what()).find("Clip from -1: its minimum needs SDP's element-wise (Y) stage, "
+                                                    "absent on nv_small") != std::string::npos,
+                     error.what());
         }
         // Without calibration data the scales come from random inputs, and the compilation says so.
         const NvdlaCompilation compiled = compileForNvdla(fireNetwork(), int8On("nv_full", {}));

@@ -39,6 +39,7 @@ public:
     void fuse(int child, int parent);
     // A LUT (dla_lut_param bytes); returns its index for lut_index fields.
     int addLut(std::vector<std::uint8_t> lut);
+    const DlaInterface& interface() const { return *interface_; }
 
     // The task's blobs (network descriptor, dependency graph, operations, surfaces, LUTs).
     struct Blobs {

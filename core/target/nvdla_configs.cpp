@@ -28,7 +28,8 @@ bool NvdlaConfig::supports(NvdlaPrecision precision) const
 const std::vector<NvdlaConfig>& nvdlaConfigs()
 {
     // nv_full and nv_large differ in the CBUF's shape and in the units dropped from nv_large;
-    // nv_small is the INT8-only configuration without SRAM, LUT, element-wise SDP, BDMA or RUBIK.
+    // nv_small is the INT8-only configuration without SRAM, LUT, SDP's element-wise (Y) stage, BDMA or
+    // RUBIK.
     static const std::vector<NvdlaConfig> table = [] {
         NvdlaConfig full;
         full.name = "nv_full";
@@ -51,7 +52,7 @@ const std::vector<NvdlaConfig>& nvdlaConfigs()
 
         NvdlaConfig small;
         small.name = "nv_small";
-        small.description = "the smallest: INT8 only, no SDP LUT or element-wise, no BDMA or RUBIK; 64 MACs";
+        small.description = "the smallest: INT8 only, no SDP LUT or element-wise (Y) stage, no BDMA or RUBIK; 64 MACs";
         small.atomicC = 8;
         small.atomicK = 8;
         small.memoryAtomicBytes = 8;

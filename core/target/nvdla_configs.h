@@ -27,7 +27,7 @@ struct NvdlaConfig {
     bool hasBdma = false;          // bridge DMA (memory-to-memory copies)
     bool hasRubik = false;         // data reshaping: contract, split, merge
     bool hasSdpLut = false;        // SDP's look-up table (sigmoid, tanh, ...)
-    bool hasSdpElementwise = false;  // SDP's second operand read from memory (Add, Mul of tensors)
+    bool hasSdpElementwise = false;  // SDP's element-wise (Y) stage: a third ALU and multiplier, the LUT's input
     bool hasBatch = false;         // batches above 1
     bool hasCdp = true;            // local response normalization
     bool hasPdp = true;            // pooling

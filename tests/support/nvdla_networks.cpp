@@ -65,4 +65,22 @@ Graph residualBlock()
     return graph;
 }
 
+Graph lookupNetwork()
+{
+    GraphBuilder builder("lookup", 13);
+    const TensorId x = builder.input("x", DType::Float32, {1, 16, 6, 6});
+    auto conv = [&](TensorId in, const std::string& name, std::uint32_t seed) {
+        return builder.op("Conv", {in, builder.constant(name + "_w", randomFloats({16, 16, 3, 3}, seed, -0.3f, 0.3f)),
+                                   builder.constant(name + "_b", randomFloats({16}, seed + 1, -0.5f, 0.5f))},
+                          {{"pads", Attribute::ofInts({1, 1, 1, 1})}}, name);
+    };
+    const TensorId a = conv(x, "conv1", 61);
+    TensorId y = builder.op("Mul", {a, builder.op("Sigmoid", {a}, {}, "sigmoid")}, {}, "silu");
+    y = builder.op("Tanh", {conv(y, "conv2", 63)}, {}, "tanh");
+    builder.output(y);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace tessera::test

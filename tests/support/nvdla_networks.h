@@ -1,5 +1,6 @@
 #pragma once
-// Networks the NVDLA tests compile: NVIDIA's LeNet and a block that exercises every SDP stage.
+// Networks the NVDLA tests compile: NVIDIA's LeNet, a block that exercises every SDP stage, and
+// the lookup-table activations.
 #include "ir/graph.h"
 
 namespace tessera::test {
@@ -12,5 +13,8 @@ Graph caffeLenet();
 // connection added (+ ReLU), a per-channel scale (Mul by [C,1,1]), a scalar subtracted, the
 // element-wise maximum with the block's input, a Clip -1..1 and average pooling.
 Graph residualBlock();
+
+// Sigmoid and Tanh through the SDP's lookup table, between convolutions (a gated unit: x * sigmoid(x)).
+Graph lookupNetwork();
 
 }  // namespace tessera::test

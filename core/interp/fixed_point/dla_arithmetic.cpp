@@ -111,6 +111,118 @@ std::int8_t pdpAverage(std::int32_t sum, unsigned windowWidth, unsigned windowHe
     return std::int8_t(std::uint8_t(down & 0xff));
 }
 
+namespace {
+
+// Where x falls in one table.
+struct LutPosition {
+    bool underflow = false, overflow = false;
+    unsigned index = 0;
+    std::uint64_t fraction = 0;  // 35 bits
+    bool hit() const { return !underflow && !overflow; }
+};
+
+constexpr unsigned kLutFractionBits = 35;
+
+LutPosition linearPosition(std::int32_t x, std::int64_t start, std::int8_t fracBits, unsigned entries)
+{
+    LutPosition p;
+    const std::int64_t first = std::int32_t(start);  // the registers hold 32 bits
+    if (x <= first) {
+        p.underflow = true;
+        return p;
+    }
+    const std::uint64_t distance = std::uint32_t(std::int64_t(x) - first);
+    // The index truncates and saturates at 9 bits.
+    std::uint64_t index = 511;
+    if (fracBits >= 0)
+        index = std::min<std::uint64_t>(511, fracBits >= 64 ? 0 : distance >> fracBits);
+    else if (-fracBits < 32)
+        index = std::min<std::uint64_t>(511, distance << -fracBits);
+    if (index >= entries - 1) {
+        p.overflow = true;
+        return p;
+    }
+    p.index = unsigned(index);
+    if (fracBits > 0) {
+        const std::uint64_t below = fracBits >= 64 ? distance : distance & ((std::uint64_t(1) << fracBits) - 1);
+        p.fraction = unsigned(fracBits) <= kLutFractionBits ? below << (kLutFractionBits - unsigned(fracBits))
+                                                            : below >> (unsigned(fracBits) - kLutFractionBits);
+    }
+    return p;
+}
+
+LutPosition exponentialPosition(std::int32_t x, std::int64_t start, std::int8_t offset)
+{
+    LutPosition p;
+    const std::int64_t first = std::int32_t(start);
+    if (x <= first) {
+        p.underflow = true;
+        return p;
+    }
+    const std::uint64_t distance = std::uint32_t(std::int64_t(x) - first);
+    int exponent = 0;
+    while ((distance >> (exponent + 1)) != 0)
+        ++exponent;
+    if (exponent < offset) {
+        p.underflow = true;
+        return p;
+    }
+    const int index = exponent - offset;
+    if (index >= 64) {
+        p.overflow = true;
+        return p;
+    }
+    p.index = unsigned(index);
+    p.fraction = (distance - (std::uint64_t(1) << exponent)) << (kLutFractionBits - unsigned(exponent));
+    return p;
+}
+
+}  // namespace
+
+bool lutUsesLo(bool leUnderflow, bool leOverflow, bool loUnderflow, bool loOverflow, const Lut& lut)
+{
+    const bool leHit = !leUnderflow && !leOverflow, loHit = !loUnderflow && !loOverflow;
+    if (leUnderflow && loUnderflow)
+        return lut.underflowLo;
+    if (leOverflow && loOverflow)
+        return lut.overflowLo;
+    if (leHit == loHit)
+        return lut.hybridLo;  // both hit, or one under and one over its range
+    return loHit;             // the one that hits
+}
+
+std::int32_t sdpLut(std::int32_t x, const Lut& lut)
+{
+    const LutPosition le = lut.exponential ? exponentialPosition(x, lut.leStart, lut.leIndex)
+                                           : linearPosition(x, lut.leStart, lut.leIndex, 65);
+    const LutPosition lo = linearPosition(x, lut.loStart, lut.loFracBits, 257);
+    const bool useLo = lutUsesLo(le.underflow, le.overflow, lo.underflow, lo.overflow, lut);
+    const LutPosition& p = useLo ? lo : le;
+    const std::int16_t* table = useLo ? lut.lo : lut.le;
+    const unsigned last = useLo ? 256 : 64;
+    if (p.hit()) {
+        const __int128 mixed = __int128(table[p.index]) * __int128((std::uint64_t(1) << kLutFractionBits) - p.fraction) +
+                               __int128(table[p.index + 1]) * __int128(p.fraction);
+        // |mixed| < 2^51: the rounding shift in int64 is exact.
+        return std::int32_t(saturate(roundShiftRight(std::int64_t(mixed), kLutFractionBits), 32));
+    }
+    // Outside the range: the edge entry plus the slope times the distance from start (or end).
+    const LutSlope& slope = p.underflow ? (useLo ? lut.loUnderflow : lut.leUnderflow)
+                                        : (useLo ? lut.loOverflow : lut.leOverflow);
+    std::int64_t origin = std::int32_t(p.underflow ? (useLo ? lut.loStart : lut.leStart) : (useLo ? lut.loEnd : lut.leEnd));
+    if (p.underflow && !useLo && lut.exponential && lut.leIndex > 0)
+        origin += std::int64_t(1) << lut.leIndex;
+    const std::int64_t product = (std::int64_t(x) - origin) * slope.scale;  // at most 50 bits
+    const int shift = (int(slope.shift) << 27) >> 27;  // the 5-bit field, sign-extended
+    const std::int64_t step =
+        shift >= 0 ? saturate(roundShiftRight(product, unsigned(shift)), 32)
+                   : saturate(product >= 0 ? (product > (INT64_MAX >> -shift) ? INT64_MAX : product << -shift)
+                                           : (product < (INT64_MIN >> -shift) ? INT64_MIN : -((-product) << -shift)),
+                              32);
+    const std::int64_t edge = p.underflow ? table[0] : table[last];
+    return std::int32_t(saturate(edge + step, 32));
+}
+
 unsigned rescaleShiftFor(double largestFactor)
 {
     if (!std::isfinite(largestFactor) || largestFactor >= 32768.0 || largestFactor < 0.0)

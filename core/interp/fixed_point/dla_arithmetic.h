@@ -76,6 +76,32 @@ struct Rescale {
 unsigned rescaleShiftFor(double largestFactor);
 std::int16_t rescaleScaleFor(double factor, unsigned shift);
 
+// --- The lookup table (SDP's Y stage; the same registers as dla_lut_param) --------------------
+//
+// Two tables: LE (65 entries, exponential or linear spacing) and LO (257 entries, linear). An
+// input hits a table when it lies in its range: exponential, index log2(x - start) - offset;
+// linear, index (x - start) >> fracBits (a negative value shifts left), the bits shifted out the
+// fraction between two entries. Below or above a table's range, its first or last entry plus
+// (x - start or end) x slope. The priorities choose between the tables when both or neither hit.
+// In INT mode values are int32 and the interpolation keeps a 35-bit fraction.
+struct LutSlope {
+    std::int16_t scale = 0;
+    std::int8_t shift = 0;  // 5-bit signed: a negative value shifts left
+};
+struct Lut {
+    std::int16_t le[65] = {};
+    std::int16_t lo[257] = {};
+    bool exponential = false;     // method: LE spacing
+    std::int8_t leIndex = 0;      // LE: exponent offset (exponential) or fraction bits (linear)
+    std::int8_t loFracBits = 0;
+    std::int64_t leStart = 0, leEnd = 0, loStart = 0, loEnd = 0;
+    LutSlope leUnderflow, leOverflow, loUnderflow, loOverflow;
+    bool hybridLo = false, underflowLo = false, overflowLo = false;  // priorities: LO (else LE)
+};
+std::int32_t sdpLut(std::int32_t x, const Lut& lut);
+// Which table gives the value (true: LO) when LE and LO see the input as they do.
+bool lutUsesLo(bool leUnderflow, bool leOverflow, bool loUnderflow, bool loOverflow, const Lut& lut);
+
 // --- Cube kernels (channels x height x width, row-major) -------------------------------------
 
 struct ConvolutionGeometry {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/error.h"
+#include "nvdla/compile/activation_luts.h"
 #include "nvdla/compile/int8_quantization.h"
 #include "nvdla/compile/legalization_passes.h"
 #include "nvdla/compile/loadable_emitter.h"
@@ -29,7 +30,7 @@ constexpr int kFormatFeature = 36;
 constexpr int kSdpAluMax = 0, kSdpAluMin = 1, kSdpAluSum = 2;
 constexpr int kSdpOpNone = 0, kSdpOpMul = 1, kSdpOpAdd = 2, kSdpOpBoth = 3;
 constexpr int kSdpPerLayer = 0, kSdpPerKernel = 1, kSdpPerPoint = 2;
-constexpr int kActNone = 0, kActRelu = 1;
+constexpr int kActNone = 0, kActRelu = 1, kActLut = 2;
 constexpr int kPoolAverage = 0, kPoolMax = 1;
 
 // FP16 values as the DLA reads them: little-endian halves.
@@ -75,6 +76,8 @@ public:
                 emitElementwise(node, record);
             else if (node.opType == "MaxPool" || node.opType == "AveragePool")
                 emitPooling(node, record);
+            else if (hasActivationLut(node.opType))
+                emitLookup(node, record);
             else
                 throw UnsupportedError(fmt::format("{}: emitting {} for NVDLA is not built yet", node.describe(), node.opType));
             record.task = taskIndex_;
@@ -303,6 +306,7 @@ private:
     void emitActivation(const Node& node, EmittedNode& record);
     void emitElementwise(const Node& node, EmittedNode& record);
     void emitPooling(const Node& node, EmittedNode& record);
+    void emitLookup(const Node& node, EmittedNode& record);
     void emitSoftmax(const Node& node, EmittedNode& record);
 
     const Graph& graph_;

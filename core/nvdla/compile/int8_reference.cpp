@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "interp/fixed_point/dla_arithmetic.h"
 #include "ir/topology.h"
+#include "nvdla/compile/activation_luts.h"
 #include "nvdla/compile/legalization.h"
 #include "nvdla/compile/legalization_passes.h"
 
@@ -243,6 +244,10 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
                               graph.tensor(operand).isConstant() ? nullptr : &valueOf(operand));
         } else if (op == "MaxPool" || op == "AveragePool") {
             out = pooling(graph, node, valueOf(node.inputs[0]));
+        } else if (hasActivationLut(op)) {
+            const dla::Lut lut = int8ActivationLut(op, int8.scaleOf(graph, node.inputs[0]), int8.scaleOf(graph, node.outputs[0]));
+            for (std::int32_t v : valueOf(node.inputs[0]))
+                out.push_back(dla::sdpOutput(dla::sdpLut(v, lut), {}));
         } else if (op == "Concat") {
             for (TensorId input : node.inputs) {
                 const Values& part = valueOf(input);

@@ -1,6 +1,7 @@
 #include "nvdla/compile/loadable_emitter.h"
 
 #include "nvdla/compile/emitter_state.h"
+#include "nvdla/lut_param.h"
 
 namespace tessera::nvdla {
 
@@ -148,6 +149,32 @@ void Emitter::emitPooling(const Node& node, EmittedNode& record)
     reads(pdp, surfaceIndex(node.inputs[0]), pdp);
     writes(pdp, surfaceIndex(node.outputs[0]));
     record.operations = {fmt::format("PDP {}", pdp)};
+}
+
+// Sigmoid and Tanh: the Y stage's lookup table (its ALU and multiplier bypassed), as NVIDIA's
+// compiler does activations; the table is in the task's LUT list.
+void Emitter::emitLookup(const Node& node, EmittedNode& record)
+{
+    DlaTaskBuilder& task = dla();
+    const int sdp = task.addOperation(DlaOp::Sdp);
+    Record op = task.opDesc(sdp);
+    setPrecision(op);
+    const dla::Lut lut = int8_ ? int8ActivationLut(node.opType, scaleOf(node.inputs[0]), scaleOf(node.outputs[0]))
+                               : fp16ActivationLut(node.opType);
+    op.set("lut_index", task.addLut(encodeLut(lut, task.interface().lutParam)));
+    op.set("y_op.enable", 1);
+    op.set("y_op.alu_type", kSdpAluSum);
+    op.set("y_op.type", kSdpOpNone);
+    op.set("y_op.mode", kSdpPerLayer);
+    op.set("y_op.act", kActLut);
+    op.set("y_op.precision", dataPrecision());
+    op.set("y_op.mul_operand", 1);
+    Record surfaceDesc = task.surfaceDesc(sdp);
+    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
+    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
+    reads(sdp, surfaceIndex(node.inputs[0]), sdp);
+    writes(sdp, surfaceIndex(node.outputs[0]));
+    record.operations = {fmt::format("SDP {} (LUT {})", sdp, node.opType)};
 }
 
 void Emitter::emitSoftmax(const Node& node, EmittedNode& record)

@@ -70,9 +70,10 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
                                       graph.tensor(input).name, fmt::join(graph.tensor(input).shape, ",")),
                           "export the model with batch size 1");
     const std::string activation = node.hasAttr(kFusedActivation) ? node.attrString(kFusedActivation, "") : "";
-    // A fused Clip whose lower bound is not 0 takes SDP's x2 and y stages; y is the element-wise stage.
+    // A fused Clip whose lower bound is not 0 takes SDP's x2 and y stages; y is the element-wise
+    // stage, absent on nv_small.
     if (activation == "Clip" && node.attrFloat(kClipMin, 0.0f) != 0.0f && !config.hasSdpElementwise)
-        return refuse(fmt::format("Clip from {:g}: its maximum needs SDP's element-wise stage, absent on {}",
+        return refuse(fmt::format("Clip from {:g}: its minimum needs SDP's element-wise (Y) stage, absent on {}",
                                   node.attrFloat(kClipMin, 0.0f), config.name),
                       "ReLU or ReLU6 (Clip from 0)");
     if (op == "Conv") {
@@ -132,7 +133,9 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
         if (!config.hasSdpLut)
             return refuse(fmt::format("{} needs the SDP LUT, absent on {}", op, config.name),
                           "nv_full or nv_large, or a ReLU-family activation");
-        return refuse(fmt::format("{} through the SDP LUT: not built yet", op));
+        m.units = "SDP";
+        m.detail = fmt::format("{} through the SDP's lookup table", op);
+        return;
     }
     if (op == "Add" || op == "Mul" || op == "Max" || op == "Min" || op == "Sub") {
         if (node.inputs.size() != 2)
@@ -140,11 +143,8 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
         const auto out = cube(node.outputs[0]);
         const bool constantOperand = isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]) ||
                                      isConstantPerChannelOrScalar(graph, node.inputs[0], node.outputs[0]);
-        if (!constantOperand) {
-            if (!config.hasSdpElementwise)
-                return refuse(fmt::format("{} of two tensors needs SDP's element-wise input, absent on {}", op, config.name),
-                              "nv_full or nv_large");
-        }
+        // A second tensor is read per point by x1 (BS), as NVIDIA's compiler does on every
+        // configuration, nv_small included: the element-wise (Y) stage is not needed.
         if (op == "Sub" && !isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]))
             return refuse("Sub of two tensors, or of a tensor from a constant: SDP adds, multiplies and compares "
                           "only",

@@ -1,5 +1,6 @@
 #include "nvdla/simulator/descriptor_simulator.h"
 
+#include "nvdla/lut_param.h"
 #include "nvdla/simulator/machine.h"
 
 #include <algorithm>
@@ -115,6 +116,14 @@ std::pair<const std::vector<std::uint8_t>*, std::uint64_t> Machine::weights(cons
     if (base + layout.bytes > memory->size())
         throw ModelError(fmt::format("{} weight_data: {} bytes of weights pass the end of their memory", where, layout.bytes));
     return {memory, base};
+}
+
+dla::Lut Machine::lutOf(const DlaTaskView& view, const ConstRecord& op, const std::string& where)
+{
+    const std::int64_t index = op.get("lut_index");
+    if (index < 0 || std::size_t(index) >= view.luts.size())
+        throw ModelError(fmt::format("{}: lut_index {} is not one of the task's {} LUTs", where, index, view.luts.size()));
+    return decodeLut(ConstRecord(view.interface->lutParam, view.luts[std::size_t(index)]));
 }
 
 void Machine::requireSimulatable(double macs, const std::string& where)

@@ -1,5 +1,6 @@
 // The DLA units on FP16 data: direct convolution (accumulating in single precision), the SDP
 // stages and PDP pooling, rounding to half precision where the hardware writes memory.
+#include "nvdla/lut_param.h"
 #include "nvdla/simulator/machine.h"
 
 #include <algorithm>
@@ -125,10 +126,14 @@ void Machine::sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> on
                             throw ModelError(fmt::format("{}: {} ALU {} is not simulated", where, stage, alu));
                     }
         }
-        if (act == 1)
+        if (act == 1) {
             for (float& v : data.values)
                 v = std::max(v, 0.0f);
-        else if (act != 0)
+        } else if (act == 2 && stage == "y") {
+            const dla::Lut lut = lutOf(view, op, where);
+            for (float& v : data.values)
+                v = lutInFloat(v, lut);
+        } else if (act != 0)
             throw ModelError(fmt::format("{}: {} activation {} (LUT, PReLU) is not simulated", where, stage, act));
     }
     const CubeAccess dst = access(view, surface, "dst_data", where, 2);

@@ -162,11 +162,19 @@ void Machine::sdpInt8(const DlaTaskView& view, std::size_t i, std::optional<IntC
                 }
     }
     if (op.get("y_op.enable")) {
-        if (op.get("y_op.type") != kOpAdd || op.get("y_op.mode") != kModePerLayer || op.get("y_op.act") != 0)
-            throw ModelError(where + ": the y stage is simulated with a register ALU operand only");
-        const auto algorithm = dla::Alu(std::clamp<std::int64_t>(op.get("y_op.alu_type"), 0, 2));
-        for (std::int32_t& v : data.values)
-            v = dla::sdpYAlu(v, algorithm, std::int32_t(op.get("y_op.alu_operand")));
+        const std::int64_t type = op.get("y_op.type"), act = op.get("y_op.act");
+        if ((type != kOpNone && (type != kOpAdd || op.get("y_op.mode") != kModePerLayer)) || (act != 0 && act != 2))
+            throw ModelError(where + ": the y stage is simulated with a register ALU operand and the LUT only");
+        if (type == kOpAdd) {
+            const auto algorithm = dla::Alu(std::clamp<std::int64_t>(op.get("y_op.alu_type"), 0, 2));
+            for (std::int32_t& v : data.values)
+                v = dla::sdpYAlu(v, algorithm, std::int32_t(op.get("y_op.alu_operand")));
+        }
+        if (act == 2) {
+            const dla::Lut lut = lutOf(view, op, where);
+            for (std::int32_t& v : data.values)
+                v = dla::sdpLut(v, lut);
+        }
     }
     const dla::OutputConverter converter{std::int32_t(op.get("out_cvt.offset")), std::int16_t(op.get("out_cvt.scale")),
                                          unsigned(op.get("out_cvt.truncate") & 63)};

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "ir/dtype.h"
+#include "interp/fixed_point/dla_arithmetic.h"
 #include "nvdla/loadable_contents.h"
 #include "nvdla/weight_layout.h"
 #include "target/nvdla_configs.h"
@@ -87,6 +88,9 @@ private:
     void storeHalves(const CubeAccess& a, const Cube& cube) const;
     IntCube loadInt8(const CubeAccess& a) const;
     void storeInt8(const CubeAccess& a, const std::vector<std::int8_t>& values) const;  // c, y, x order
+
+    // The LUT an SDP operation names (lut_index), from its task's LUT list.
+    static dla::Lut lutOf(const DlaTaskView& view, const ConstRecord& op, const std::string& where);
 
     // The memory and base of a convolution's weights, checked to hold `layout`.
     std::pair<const std::vector<std::uint8_t>*, std::uint64_t> weights(const DlaTaskView& view, const ConstRecord& surface,
