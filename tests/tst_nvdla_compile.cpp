@@ -245,6 +245,21 @@ private slots:
         QVERIFY(error < 2e-2);
     }
 
+    // LRN on CDP: the factor from its LUT (LE per power of two of the square sum, LO in steps of 1/64).
+    void localResponseNormalizationMatchesTheReference()
+    {
+        const Graph graph = test::lrnNetwork();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const Loadable loadable = readLoadable(compiled.bytes, "lrn");
+        QVERIFY(isValid(validateLoadable(loadable)));
+        const DlaTaskView dla = decodeDlaTask(loadable, loadable.tasks.at(0));
+        QCOMPARE(dla.operations.at(2).type, DlaOp::Cdp);
+        QCOMPARE(dla.op(2).get("local_size"), std::int64_t(5));
+        const double error = simulateAndCompare(graph, compiled, 23);
+        qInfo("LRN: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+    }
+
     // Groups of whole atoms split one CONV per group; a depthwise convolution of 40 channels splits in
     // blocks of 16, 16 and 8 channels.
     void groupedConvolutionsMatchTheReference()

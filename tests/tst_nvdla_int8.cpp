@@ -255,6 +255,9 @@ private slots:
         exponential.loStart = INT32_MAX;
         QCOMPARE(dla::sdpLut(4, exponential), std::int32_t(200));  // 2^2
         QCOMPARE(dla::sdpLut(6, exponential), std::int32_t(250));  // halfway from 4 to 8
+        // CDP's variant: a 16-bit fraction, the difference of the entries rounded.
+        QCOMPARE(dla::cdpLut(6, exponential), std::int16_t(250));
+        QCOMPARE(dla::cdpLut(9, lut), std::int16_t(23));  // 20 + round(10 * 0.25)
         QVERIFY(dla::lutUsesLo(true, false, false, false, lut));   // only LO hits
         QVERIFY(!dla::lutUsesLo(false, false, true, false, lut));  // only LE hits
     }
@@ -273,6 +276,8 @@ private slots:
         QTest::addRow("residual nv_full") << "residual" << "nv_full" << 25.0;
         QTest::addRow("residual nv_small") << "residual" << "nv_small" << 25.0;
         QTest::addRow("sigmoid and tanh nv_full") << "lookup" << "nv_full" << 25.0;
+        QTest::addRow("LRN nv_full") << "lrn" << "nv_full" << 25.0;
+        QTest::addRow("LRN nv_small") << "lrn" << "nv_small" << 25.0;
         QTest::addRow("residual nv_large") << "residual" << "nv_large" << 25.0;
         // Every SDP stage: per-channel and scalar constants, the maximum of two tensors, a Clip in
         // x2 and y.
@@ -288,6 +293,8 @@ private slots:
         Graph graph;
         if (network == "residual") {
             graph = residualNetwork();
+        } else if (network == "lrn") {
+            graph = test::lrnNetwork();
         } else if (network == "lookup") {
             graph = test::lookupNetwork();
         } else if (network == "sdp") {

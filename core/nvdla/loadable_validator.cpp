@@ -384,6 +384,19 @@ void Checker::firmwareChecks(const DlaTaskView& view, std::size_t i, const std::
                     error(opWhere + fmt::format(" padding_value[{}]", k), "the firmware asserts FP16 padding values 0");
         break;
     }
+    case DlaOp::Cdp: {
+        if (op.get("in_precision") != op.get("out_precision"))
+            error(opWhere + " out_precision", "{} differs from in_precision {}: CDP does not convert precision",
+                  op.get("out_precision"), op.get("in_precision"));
+        // The firmware writes (local_size - 1) / 2 - 1 unmasked into a 2-bit field.
+        const std::int64_t size = op.get("local_size");
+        if (size != 3 && size != 5 && size != 7 && size != 9)
+            error(opWhere + " local_size", "{} is not one of CDP's 3, 5, 7 or 9 channels", size);
+        for (const char* cube : {"src_data", "dst_data"})
+            if (surface.get(std::string(cube) + ".type") == kMemoryHw)
+                error(opWhere + " " + cube + ".type", "CDP reads and writes memory, never on the fly");
+        break;
+    }
     default:
         break;
     }

@@ -83,4 +83,22 @@ Graph lookupNetwork()
     return graph;
 }
 
+Graph lrnNetwork()
+{
+    GraphBuilder builder("lrn", 13);
+    TensorId x = builder.input("x", DType::Float32, {1, 8, 8, 8});
+    x = convRelu(builder, x, 32, 8, 3, "conv1", 71);
+    x = builder.op("LRN", {x},
+                   {{"size", Attribute::ofInt(5)}, {"alpha", Attribute::ofFloat(0.5f)}, {"beta", Attribute::ofFloat(0.75f)},
+                    {"bias", Attribute::ofFloat(1.0f)}},
+                   "norm1");
+    x = builder.op("MaxPool", {x}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                   "pool1");
+    x = convRelu(builder, x, 16, 32, 3, "conv2", 73);
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace tessera::test

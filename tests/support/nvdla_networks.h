@@ -17,4 +17,7 @@ Graph residualBlock();
 // Sigmoid and Tanh through the SDP's lookup table, between convolutions (a gated unit: x * sigmoid(x)).
 Graph lookupNetwork();
 
+// AlexNet's pattern: conv + ReLU, LRN over 5 channels (a strong one: alpha 0.5), max pooling, conv.
+Graph lrnNetwork();
+
 }  // namespace tessera::test

@@ -102,6 +102,18 @@ std::int32_t sdpLut(std::int32_t x, const Lut& lut);
 // Which table gives the value (true: LO) when LE and LO see the input as they do.
 bool lutUsesLo(bool leUnderflow, bool leOverflow, bool loUnderflow, bool loOverflow, const Lut& lut);
 
+// CDP's LUT in INT mode: the same tables, but a 16-bit fraction, the value rounded from the
+// difference of two entries, an int16 result, and the exponential underflow measured from
+// start + 2^offset even for offset 0.
+std::int16_t cdpLut(std::int64_t x, const Lut& lut);
+
+// CDP's local response normalization in INT8 over a cube (c, y, x order): each element x times
+// LUT(the sum of the squares of the `localSize` channels around it, out-of-range channels 0), then
+// the output converter (offset, int16 scale, right shift; saturated to int8). The input converter
+// is the identity.
+std::vector<std::int8_t> cdpLocalResponse(const std::vector<std::int8_t>& input, unsigned channels, std::size_t plane,
+                                          unsigned localSize, const Lut& lut, const OutputConverter& converter);
+
 // --- Cube kernels (channels x height x width, row-major) -------------------------------------
 
 struct ConvolutionGeometry {

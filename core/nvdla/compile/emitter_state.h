@@ -78,6 +78,8 @@ public:
                 emitPooling(node, record);
             else if (hasActivationLut(node.opType))
                 emitLookup(node, record);
+            else if (node.opType == "LRN")
+                emitLocalResponse(node, record);
             else
                 throw UnsupportedError(fmt::format("{}: emitting {} for NVDLA is not built yet", node.describe(), node.opType));
             record.task = taskIndex_;
@@ -307,6 +309,7 @@ private:
     void emitElementwise(const Node& node, EmittedNode& record);
     void emitPooling(const Node& node, EmittedNode& record);
     void emitLookup(const Node& node, EmittedNode& record);
+    void emitLocalResponse(const Node& node, EmittedNode& record);
     void emitSoftmax(const Node& node, EmittedNode& record);
 
     const Graph& graph_;

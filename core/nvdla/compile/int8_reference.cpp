@@ -248,6 +248,13 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
             const dla::Lut lut = int8ActivationLut(op, int8.scaleOf(graph, node.inputs[0]), int8.scaleOf(graph, node.outputs[0]));
             for (std::int32_t v : valueOf(node.inputs[0]))
                 out.push_back(dla::sdpOutput(dla::sdpLut(v, lut), {}));
+        } else if (op == "LRN") {
+            const LrnLookup lookup =
+                int8LrnLookup(node, int8.scaleOf(graph, node.inputs[0]), int8.scaleOf(graph, node.outputs[0]));
+            const Cube in = cubeOfTensor(graph, node.inputs[0]);
+            out = widen(dla::cdpLocalResponse(narrow(valueOf(node.inputs[0])), unsigned(in.channels),
+                                              std::size_t(in.height) * std::size_t(in.width),
+                                              unsigned(node.attrInt("size", 0)), lookup.lut, lookup.output));
         } else if (op == "Concat") {
             for (TensorId input : node.inputs) {
                 const Values& part = valueOf(input);

@@ -177,6 +177,40 @@ void Emitter::emitLookup(const Node& node, EmittedNode& record)
     record.operations = {fmt::format("SDP {} (LUT {})", sdp, node.opType)};
 }
 
+// LRN: CDP squares and sums the channels around each element, looks the factor up in its LUT and
+// multiplies; in INT8 its output converter brings the product to the output's scale.
+void Emitter::emitLocalResponse(const Node& node, EmittedNode& record)
+{
+    DlaTaskBuilder& task = dla();
+    const int cdp = task.addOperation(DlaOp::Cdp);
+    Record op = task.opDesc(cdp);
+    op.set("in_precision", dataPrecision());
+    op.set("out_precision", dataPrecision());
+    dla::Lut lut;
+    dla::OutputConverter output;
+    if (int8_) {
+        const LrnLookup lookup = int8LrnLookup(node, scaleOf(node.inputs[0]), scaleOf(node.outputs[0]));
+        lut = lookup.lut;
+        output = lookup.output;
+    } else {
+        lut = fp16LrnLut(LrnParameters::of(node));
+    }
+    op.set("lut_index", task.addLut(encodeLut(lut, task.interface().lutParam)));
+    op.set("in_cvt.scale", 1);
+    op.set("in_cvt.enable", 1);
+    op.set("out_cvt.scale", output.scale);
+    op.set("out_cvt.truncate", output.shift);
+    op.set("out_cvt.offset", output.offset);
+    op.set("out_cvt.enable", 1);
+    op.set("local_size", node.attrInt("size", 0));
+    Record surfaceDesc = task.surfaceDesc(cdp);
+    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
+    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
+    reads(cdp, surfaceIndex(node.inputs[0]), cdp);
+    writes(cdp, surfaceIndex(node.outputs[0]));
+    record.operations = {fmt::format("CDP {}", cdp)};
+}
+
 void Emitter::emitSoftmax(const Node& node, EmittedNode& record)
 {
     EmuTaskBuilder& task = emu();

@@ -211,7 +211,10 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
         const std::int64_t size = node.attrInt("size", 0);
         if (size < 3 || size > 9 || size % 2 == 0)
             return refuse(fmt::format("LRN size {} is not one CDP takes (3, 5, 7 or 9)", size));
-        return refuse("LRN through CDP: not built yet");
+        m.units = "CDP";
+        m.detail = fmt::format("local response normalization over {} channels (its factor from CDP's lookup table)",
+                               size);
+        return;
     }
     if (op == "Softmax") {
         const auto in = cube(node.inputs[0]);

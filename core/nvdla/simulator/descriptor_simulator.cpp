@@ -181,6 +181,12 @@ void Machine::runDla(const TaskEntry& task)
             else
                 pdp(view, i, where);
             break;
+        case DlaOp::Cdp:
+            if (view.op(i).get("in_precision") == kPrecisionInt8)
+                cdpInt8(view, i, where);
+            else
+                cdp(view, i, where);
+            break;
         default:
             throw ModelError(where + ": this unit is not simulated yet");
         }

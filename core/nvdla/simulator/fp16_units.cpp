@@ -183,4 +183,44 @@ void Machine::pdp(const DlaTaskView& view, std::size_t i, const std::string& whe
                                 dst.height, dst.channels));
 }
 
+// Local response normalization: each element times the LUT's value at the sum of the squares of
+// the channels around it (the unit's input and output converters are the identity in FP16).
+void Machine::cdp(const DlaTaskView& view, std::size_t i, const std::string& where)
+{
+    const ConstRecord op = view.op(i), surface = view.surface(i);
+    if (op.get("in_precision") != kPrecisionFp16 || op.get("out_precision") != kPrecisionFp16)
+        throw ModelError(where + ": only FP16 or INT8 local response normalization is simulated");
+    const std::int64_t size = op.get("local_size");
+    if (size != 3 && size != 5 && size != 7 && size != 9)
+        throw ModelError(fmt::format("{}: local_size {} is not 3, 5, 7 or 9", where, size));
+    const dla::Lut lut = lutOf(view, op, where);
+    const Cube input = loadHalves(access(view, surface, "src_data", where, 2));
+    const CubeAccess dst = access(view, surface, "dst_data", where, 2);
+    if (dst.channels != input.channels || dst.height != input.height || dst.width != input.width)
+        throw ModelError(fmt::format("{}: the destination is {}x{}x{}, the source {}x{}x{}", where, dst.width, dst.height,
+                                     dst.channels, input.width, input.height, input.channels));
+    requireSimulatable(double(input.values.size()) * double(size), where);
+    const bool sumSquares = !op.get("bypass_sqsum"), multiply = !op.get("bypass_out_mul");
+    const int half = int(size / 2);
+    Cube output(input.channels, input.height, input.width);
+    for (unsigned c = 0; c < input.channels; ++c)
+        for (unsigned y = 0; y < input.height; ++y)
+            for (unsigned x = 0; x < input.width; ++x) {
+                const float v = input.at(c, y, x);
+                float squares = v;
+                if (sumSquares) {
+                    squares = 0.0f;
+                    for (int j = -half; j <= half; ++j)
+                        if (int(c) + j >= 0 && int(c) + j < int(input.channels)) {
+                            const float neighbour = input.at(unsigned(int(c) + j), y, x);
+                            squares += neighbour * neighbour;
+                        }
+                }
+                const float factor = lutInFloat(squares, lut);
+                output.at(c, y, x) = multiply ? v * factor : factor;
+            }
+    storeHalves(dst, output);
+    trace.push_back(fmt::format("{}: {}x{}x{} over {} channels", where, input.width, input.height, input.channels, size));
+}
+
 }  // namespace tessera::nvdla::simulation

@@ -228,4 +228,32 @@ void Machine::pdpInt8(const DlaTaskView& view, std::size_t i, const std::string&
                                 dst.width, dst.height, dst.channels));
 }
 
+void Machine::cdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where)
+{
+    const ConstRecord op = view.op(i), surface = view.surface(i);
+    if (op.get("out_precision") != kPrecisionInt8)
+        throw ModelError(fmt::format("{}: INT8 input with output precision {}: CDP does not convert precision", where,
+                                     op.get("out_precision")));
+    if (op.get("bypass_sqsum") || op.get("bypass_out_mul"))
+        throw ModelError(where + ": CDP with its square sum or multiplier bypassed is not simulated in INT8");
+    if (op.get("in_cvt.offset") != 0 || op.get("in_cvt.scale") != 1 || op.get("in_cvt.truncate") != 0)
+        throw ModelError(where + ": an INT8 CDP input converter other than the identity is not simulated");
+    const IntCube input = loadInt8(access(view, surface, "src_data", where, 1));
+    const CubeAccess dst = access(view, surface, "dst_data", where, 1);
+    if (dst.channels != input.channels || dst.height != input.height || dst.width != input.width)
+        throw ModelError(fmt::format("{}: the destination is {}x{}x{}, the source {}x{}x{}", where, dst.width, dst.height,
+                                     dst.channels, input.width, input.height, input.channels));
+    const unsigned size = unsigned(op.get("local_size"));
+    requireSimulatable(double(input.values.size()) * double(size), where);
+    std::vector<std::int8_t> data(input.values.size());
+    for (std::size_t k = 0; k < data.size(); ++k)
+        data[k] = std::int8_t(input.values[k]);
+    const dla::OutputConverter converter{std::int32_t(op.get("out_cvt.offset")), std::int16_t(op.get("out_cvt.scale")),
+                                         unsigned(op.get("out_cvt.truncate") & 63)};
+    storeInt8(dst, dla::cdpLocalResponse(data, input.channels, std::size_t(input.height) * input.width, size,
+                                         lutOf(view, op, where), converter));
+    trace.push_back(fmt::format("{}: {}x{}x{} INT8 over {} channels", where, input.width, input.height, input.channels,
+                                size));
+}
+
 }  // namespace tessera::nvdla::simulation

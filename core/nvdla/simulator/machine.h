@@ -101,9 +101,11 @@ private:
     Cube convolution(const DlaTaskView& view, std::size_t i, const std::string& where);
     void sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> onTheFly, const std::string& where);
     void pdp(const DlaTaskView& view, std::size_t i, const std::string& where);
+    void cdp(const DlaTaskView& view, std::size_t i, const std::string& where);
     IntCube convolutionInt8(const DlaTaskView& view, std::size_t i, const std::string& where);
     void sdpInt8(const DlaTaskView& view, std::size_t i, std::optional<IntCube> onTheFly, const std::string& where);
     void pdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where);
+    void cdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where);
 
     const Loadable& l_;
     const target::NvdlaConfig& config_;
