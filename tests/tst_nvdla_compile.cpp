@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -167,6 +168,22 @@ private slots:
         QCOMPARE(dla.op(7).get("x1_op.mode"), std::int64_t(1));  // per kernel
         QCOMPARE(loadable.tensorDescs.at(0).strides[1], 896u);
         QCOMPARE(loadable.tensorDescs.at(0).dataFormat, kDataFormatNcxhwx);
+        // Relocations: the input's strides in CONV 0's source cube, the output's in the softmax's
+        // destination buffer; each names the bound address and the byte offset of the stride in
+        // the memory holding the descriptors.
+        QCOMPARE(loadable.relocs.size(), std::size_t(4));
+        for (const RelocEntry& reloc : loadable.relocs) {
+            const MemoryEntry& bound = loadable.memories.at(loadable.addresses.at(reloc.addressId).memId);
+            QVERIFY(bound.flags & (kMemoryInput | kMemoryOutput));
+            const MemoryEntry& descriptors = loadable.memories.at(reloc.writeId);
+            const LoadableBlob* blob = loadable.blob(descriptors.contents.at(0));
+            QVERIFY(blob && reloc.offset + 4 <= blob->data.size());
+            std::uint32_t value = 0;
+            std::memcpy(&value, blob->data.data() + reloc.offset, 4);
+            const TensorDesc& tensor = loadable.tensorDescs.at(bound.tensorDescId);
+            QCOMPARE(value, tensor.strides[reloc.relocType]);
+            QCOMPARE(reloc.interface, bound.flags & kMemoryInput ? kInterfaceDla1 : kInterfaceEmu1);
+        }
 
         QVERIFY(simulateAndCompare(graph, compiled, 11) < 2e-2);
     }

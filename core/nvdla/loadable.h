@@ -93,9 +93,15 @@ struct TensorDesc {
     std::array<std::uint32_t, 8> strides{};
 };
 
+// Relocation types: the stride a relocation entry rewrites.
+inline constexpr std::uint8_t kRelocLineStride = 1, kRelocSurfaceStride = 2;
+
+// Where the runtime writes a bound tensor's stride when the application binds one of other strides:
+// `addressId` names the bound tensor's address, `writeId` the memory holding the descriptor blob,
+// `offset` the stride's byte offset in it.
 struct RelocEntry {
     std::uint16_t addressId = 0;
-    std::uint16_t writeId = 0;
+    std::uint16_t writeId = 0;  // a memory id
     std::uint64_t offset = 0;
     std::uint32_t interface = 0;
     std::uint32_t subInterface = 0;

@@ -317,6 +317,20 @@ Loadable LoadableBuilder::finish()
         const std::uint16_t memory = addBlobMemory(name, interface, sub, version, std::move(bytes), kDescriptorAlignment);
         return addAddress(memory, 0, size);
     };
+    // Where a task's descriptors hold the strides of a bound tensor, a relocation entry tells the
+    // runtime where to write the strides of the tensor the application binds (as NVIDIA's compiler
+    // writes them: the address of the bound memory, the memory of the descriptor blob, the byte
+    // offset of the line and surface strides in it).
+    const auto isBound = [&](std::uint16_t addressId) {
+        return addressId < loadable_.addresses.size() &&
+               (loadable_.memories.at(loadable_.addresses[addressId].memId).flags & (kMemoryInput | kMemoryOutput));
+    };
+    const auto relocate = [&](std::uint16_t addressId, std::uint16_t blobAddressId, std::uint64_t lineOffset,
+                              std::uint64_t surfaceOffset, std::uint32_t interface) {
+        const std::uint16_t blobMemory = loadable_.addresses.at(blobAddressId).memId;
+        loadable_.relocs.push_back({addressId, blobMemory, lineOffset, interface, kSubSurfs, kRelocLineStride});
+        loadable_.relocs.push_back({addressId, blobMemory, surfaceOffset, interface, kSubSurfs, kRelocSurfaceStride});
+    };
     // One event chain orders the tasks: each signals the next value; the next task waits for it.
     std::uint32_t chainValue = 0;
     for (std::size_t t = 0; t < tasks_.size(); ++t) {
@@ -328,10 +342,34 @@ Loadable LoadableBuilder::finish()
             DlaTaskBuilder::Blobs blobs = dla->encode();
             const InterfaceVersion version = dla->interface_->version;
             task.addressList = dla->addressList_;
+            // The bound tensors' strides in the surface descriptors, found before the blob moves.
+            struct BoundCube {
+                std::uint16_t addressId;
+                std::uint64_t line, surface;
+            };
+            std::vector<BoundCube> boundCubes;
+            const DlaInterface& layout = *dla->interface_;
+            for (std::size_t i = 0; i < dla->operations_.size(); ++i) {
+                const DlaOp type = dla->operations_[i].type;
+                const StructLayout& surfaceLayout = layout.surfaceDesc.at(type);
+                const ConstRecord surface(surfaceLayout, std::span(blobs.surfaces).subspan(i * layout.surfaceContainerSize.size,
+                                                                                           surfaceLayout.size));
+                for (const std::string& cube : layout.cubes.at(type)) {
+                    const std::int64_t index = surface.get(cube + ".address");
+                    if (index < 0 || std::size_t(index) >= task.addressList.size() || !isBound(task.addressList[std::size_t(index)]))
+                        continue;
+                    const std::uint64_t base = i * layout.surfaceContainerSize.size;
+                    boundCubes.push_back({task.addressList[std::size_t(index)],
+                                          base + surfaceLayout.find(cube + ".line_stride")->offset,
+                                          base + surfaceLayout.find(cube + ".surf_stride")->offset});
+                }
+            }
             task.addressList[0] = blobAddress(prefix + "-addr0", kInterfaceDla1, kSubAddr0, version, std::move(blobs.networkDesc));
             task.addressList[1] = blobAddress(prefix + "-dep_graph", kInterfaceDla1, kSubDeps, version, std::move(blobs.dependencyGraph));
             task.addressList[2] = blobAddress(prefix + "-op_list", kInterfaceDla1, kSubOps, version, std::move(blobs.operations));
             task.addressList[3] = blobAddress(prefix + "-surf_list", kInterfaceDla1, kSubSurfs, version, std::move(blobs.surfaces));
+            for (const BoundCube& cube : boundCubes)
+                relocate(cube.addressId, task.addressList[3], cube.line, cube.surface, kInterfaceDla1);
             if (!blobs.luts.empty())
                 task.addressList.push_back(
                     blobAddress(prefix + "-lut_list", kInterfaceDla1, kSubLuts, version, std::move(blobs.luts)));
@@ -354,6 +392,18 @@ Loadable LoadableBuilder::finish()
             task.addressList[0] = blobAddress(prefix + "-addr0", kInterfaceEmu1, kSubAddr0, kEmuInterfaceVersion, std::move(network));
             task.addressList[1] = blobAddress(prefix + "-op_list", kInterfaceEmu1, kSubOps, kEmuInterfaceVersion, std::move(ops));
             task.addressList[2] = blobAddress(prefix + "-op_buf_list", kInterfaceEmu1, kSubSurfs, kEmuInterfaceVersion, std::move(buffers));
+            for (std::size_t k = 0; k < emu.operations_.size(); ++k)
+                for (std::size_t b = 0; b < 2; ++b) {  // source, destination
+                    const std::uint64_t base = k * layout.bufferContainerBytes + b * layout.bufferDesc.size;
+                    const ConstRecord buffer(layout.bufferDesc, std::span(emu.operations_[k].buffers).subspan(
+                                                                    b * layout.bufferDesc.size, layout.bufferDesc.size));
+                    const std::int64_t index = buffer.get("addressIndex");
+                    if (index >= 0 && std::size_t(index) < task.addressList.size() &&
+                        isBound(task.addressList[std::size_t(index)]))
+                        relocate(task.addressList[std::size_t(index)], task.addressList[2],
+                                 base + layout.bufferDesc.find("line_stride")->offset,
+                                 base + layout.bufferDesc.find("surf_stride")->offset, kInterfaceEmu1);
+                }
         }
         if (t > 0) {
             task.preActions.push_back(std::uint16_t(loadable_.events.size()));

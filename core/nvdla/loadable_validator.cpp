@@ -239,15 +239,12 @@ private:
             const RelocEntry& reloc = l_.relocs[i];
             if (reloc.addressId >= l_.addresses.size())
                 error(fmt::format("reloc_list[{}].address_id", i), "{} does not exist", reloc.addressId);
-            if (reloc.writeId >= l_.addresses.size())
-                error(fmt::format("reloc_list[{}].write_id", i), "{} does not exist", reloc.writeId);
-            else {
-                std::string problem;
-                const auto target = resolveAddress(l_, reloc.writeId, problem);
-                if (target && (reloc.offset + 4 > target->bytes.size()))
-                    error(fmt::format("reloc_list[{}].offset", i), "{} is outside the {} bytes written at address {}",
-                          reloc.offset, target->bytes.size(), reloc.writeId);
-            }
+            // The runtime looks the write id up among the memories and writes 32 bits at the offset.
+            if (reloc.writeId >= l_.memories.size())
+                error(fmt::format("reloc_list[{}].write_id", i), "memory {} does not exist", reloc.writeId);
+            else if (reloc.offset + 4 > l_.memories[reloc.writeId].size)
+                error(fmt::format("reloc_list[{}].offset", i), "{} is outside the {} bytes of memory {}", reloc.offset,
+                      l_.memories[reloc.writeId].size, reloc.writeId);
             if (reloc.relocType != 1 && reloc.relocType != 2)
                 error(fmt::format("reloc_list[{}].reloc_type", i), "{} is neither 1 (line stride) nor 2 (surface stride)",
                       reloc.relocType);
