@@ -83,6 +83,24 @@ Graph lookupNetwork()
     return graph;
 }
 
+Graph preluNetwork()
+{
+    GraphBuilder builder("prelu", 13);
+    TensorId x = builder.input("x", DType::Float32, {1, 16, 6, 6});
+    auto conv = [&](TensorId in, const std::string& name, std::uint32_t seed) {
+        return builder.op("Conv", {in, builder.constant(name + "_w", randomFloats({16, 16, 3, 3}, seed, -0.3f, 0.3f)),
+                                   builder.constant(name + "_b", randomFloats({16}, seed + 1, -0.3f, 0.3f))},
+                          {{"pads", Attribute::ofInts({1, 1, 1, 1})}}, name);
+    };
+    x = builder.op("PRelu", {conv(x, "conv1", 81), builder.constant("slope", randomFloats({16, 1, 1}, 83, 0.0f, 0.5f))},
+                   {}, "prelu");
+    x = builder.op("LeakyRelu", {conv(x, "conv2", 85)}, {{"alpha", Attribute::ofFloat(0.1f)}}, "leaky");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 Graph lrnNetwork()
 {
     GraphBuilder builder("lrn", 13);

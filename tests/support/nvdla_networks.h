@@ -17,6 +17,9 @@ Graph residualBlock();
 // Sigmoid and Tanh through the SDP's lookup table, between convolutions (a gated unit: x * sigmoid(x)).
 Graph lookupNetwork();
 
+// PRelu with a slope per channel and LeakyRelu, after convolutions.
+Graph preluNetwork();
+
 // AlexNet's pattern: conv + ReLU, LRN over 5 channels (a strong one: alpha 0.5), max pooling, conv.
 Graph lrnNetwork();
 

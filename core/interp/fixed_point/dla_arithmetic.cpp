@@ -72,10 +72,14 @@ std::int32_t sdpXStage(std::int32_t in, const XStage& stage, std::int16_t aluOpe
                                  : saturate(std::int64_t(aluOperand) * (std::int64_t(1) << stage.aluShift), 32);
         x = aluApply(x, stage.algorithm, operand);
     }
-    if (stage.mul)
-        x *= mulOperand;  // at most 49 bits
-    // The stage's right shift applies whether or not the multiplier is on.
-    x = saturate(roundShiftRight(x, stage.mulShift), 32);
+    if (stage.mul && stage.prelu && x >= 0) {
+        x = std::int32_t(std::uint32_t(std::uint64_t(x)));  // passed through, kept to 32 bits
+    } else {
+        if (stage.mul)
+            x *= mulOperand;  // at most 49 bits
+        // The stage's right shift applies whether or not the multiplier is on.
+        x = saturate(roundShiftRight(x, stage.mulShift), 32);
+    }
     if (stage.relu)
         x = std::max<std::int64_t>(x, 0);
     return std::int32_t(x);

@@ -13,7 +13,8 @@
 //              saturates to int32 for SDP.
 //   SDP X      (BS = x1, BN = x2): ALU (operand int16 << shift, saturated to int32; max, min or
 //              sum in 33 bits), multiplier (int16 operand, exact), then the stage's right shift
-//              (applied also when the multiplier is off) saturated to int32, then ReLU.
+//              (applied also when the multiplier is off) saturated to int32, then ReLU. In PReLU
+//              mode values >= 0 pass the multiplier and the shift untouched.
 //   SDP Y      (EW, used here with a register operand only): ALU max/min/sum, saturated to int32.
 //   SDP out    ((x - offset) * scale) >> shift, saturated to int17 then int8.
 //   PDP        max/min over the valid window; average = sum (padding counts 0) times the
@@ -45,6 +46,7 @@ struct XStage {
     unsigned aluShift = 0;  // left shift of the ALU operand (shift_value)
     bool mul = false;
     unsigned mulShift = 0;  // right shift after the multiplier (truncate)
+    bool prelu = false;     // the multiplier (and its shift) for negative values only
     bool relu = false;
 };
 std::int32_t sdpXStage(std::int32_t x, const XStage& stage, std::int16_t aluOperand, std::int16_t mulOperand);

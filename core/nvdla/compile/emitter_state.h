@@ -30,7 +30,7 @@ constexpr int kFormatFeature = 36;
 constexpr int kSdpAluMax = 0, kSdpAluMin = 1, kSdpAluSum = 2;
 constexpr int kSdpOpNone = 0, kSdpOpMul = 1, kSdpOpAdd = 2, kSdpOpBoth = 3;
 constexpr int kSdpPerLayer = 0, kSdpPerKernel = 1, kSdpPerPoint = 2;
-constexpr int kActNone = 0, kActRelu = 1, kActLut = 2;
+constexpr int kActNone = 0, kActRelu = 1, kActLut = 2, kActPrelu = 3;
 constexpr int kPoolAverage = 0, kPoolMax = 1;
 
 // FP16 values as the DLA reads them: little-endian halves.
@@ -71,6 +71,8 @@ public:
                 emitConvolution(node, record);
             else if (node.opType == "Relu" || node.opType == "Clip")
                 emitActivation(node, record);
+            else if (node.opType == "PRelu" || node.opType == "LeakyRelu")
+                emitPrelu(node, record);
             else if (node.opType == "Add" || node.opType == "Mul" || node.opType == "Sub" || node.opType == "Max" ||
                      node.opType == "Min")
                 emitElementwise(node, record);
@@ -309,6 +311,7 @@ private:
     void emitElementwise(const Node& node, EmittedNode& record);
     void emitPooling(const Node& node, EmittedNode& record);
     void emitLookup(const Node& node, EmittedNode& record);
+    void emitPrelu(const Node& node, EmittedNode& record);
     void emitLocalResponse(const Node& node, EmittedNode& record);
     void emitSoftmax(const Node& node, EmittedNode& record);
 

@@ -33,8 +33,9 @@ private:
 
 bool keepsScale(const std::string& op)
 {
-    return op == "Relu" || op == "Clip" || op == "MaxPool" || op == "AveragePool" || op == "Concat" ||
-           op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze";
+    return op == "Relu" || op == "Clip" || op == "PRelu" || op == "LeakyRelu" || op == "MaxPool" ||
+           op == "AveragePool" || op == "Concat" || op == "Flatten" || op == "Reshape" || op == "Squeeze" ||
+           op == "Unsqueeze";
 }
 
 bool isElementwise(const std::string& op)
@@ -196,6 +197,13 @@ Int8Elementwise quantizeElementwise(const Graph& graph, const Node& node, double
 
 }  // namespace
 
+std::vector<double> preluSlopes(const Graph& graph, const Node& node)
+{
+    if (node.opType == "LeakyRelu")
+        return {double(node.attrFloat("alpha", 0.01f))};
+    return graph.tensor(node.inputs.at(1)).constant->toDoubles();
+}
+
 double Int8Quantization::scaleOf(const Graph& graph, TensorId tensor) const
 {
     const auto found = scales.find(graph.tensor(tensor).name);
@@ -260,6 +268,11 @@ Int8Quantization quantizeForNvdla(const Graph& graph, const std::map<std::string
         if (node.opType == "Conv") {
             q.convolutions[node.name] =
                 quantizeConvolution(graph, node, q.scaleOf(graph, node.inputs[0]), q.scaleOf(graph, node.outputs[0]));
+        } else if (node.opType == "PRelu" || node.opType == "LeakyRelu") {
+            // The slopes as int16 multipliers with one shift; the input's scale is the output's.
+            Int8Elementwise slopes;
+            setMultipliers(slopes, node, preluSlopes(graph, node));
+            q.elementwise[node.name] = slopes;
         } else if (isElementwise(node.opType)) {
             const bool firstIsConstant = graph.tensor(node.inputs[0]).isConstant();
             const TensorId source = node.inputs[firstIsConstant ? 1 : 0], operand = node.inputs[firstIsConstant ? 0 : 1];

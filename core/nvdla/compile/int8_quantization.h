@@ -29,7 +29,8 @@ struct Int8Convolution {
 // An element-wise operation in INT8, done by SDP's x1 stage and output converter. With a constant
 // operand (one value, or one per channel): x1 compares with or adds `alu` << aluShift (the constant
 // in the input's units), or multiplies, then multiplies by `mul` and shifts right by mulShift, so
-// its result is in the output's scale. With a second tensor, read per point: Add, Max and Min take
+// its result is in the output's scale. PRelu and LeakyRelu use `mul` and mulShift for their slopes.
+// With a second tensor, read per point: Add, Max and Min take
 // it in the same scale as the first (the quantizer joins them), Mul multiplies by it; the output
 // converter then brings the result to the output's scale.
 struct Int8Elementwise {
@@ -55,6 +56,9 @@ struct Int8Quantization {
 
 // `value` in int16 units of `scale`, rounded and saturated.
 std::int16_t int16Units(double value, double scale);
+
+// The negative slopes of PRelu (per channel or one) or LeakyRelu (its alpha).
+std::vector<double> preluSlopes(const Graph& graph, const Node& node);
 
 // The ranges come by tensor name from a calibration of the graph before fuse-activation (a fused
 // convolution's output takes the range of the activation's output, whose tensor it takes over).

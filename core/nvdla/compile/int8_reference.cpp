@@ -244,6 +244,16 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
                               graph.tensor(operand).isConstant() ? nullptr : &valueOf(operand));
         } else if (op == "MaxPool" || op == "AveragePool") {
             out = pooling(graph, node, valueOf(node.inputs[0]));
+        } else if (op == "PRelu" || op == "LeakyRelu") {
+            const Int8Elementwise& q = int8.elementwise.at(node.name);
+            dla::XStage x1;
+            x1.mul = x1.prelu = true;
+            x1.mulShift = q.mulShift;
+            const Cube in = cubeOfTensor(graph, node.inputs[0]);
+            const std::size_t plane = std::size_t(in.height) * std::size_t(in.width);
+            out = valueOf(node.inputs[0]);
+            for (std::size_t i = 0; i < out.size(); ++i)
+                out[i] = dla::sdpOutput(dla::sdpXStage(out[i], x1, 0, q.mul[q.mul.size() == 1 ? 0 : i / plane]), {});
         } else if (hasActivationLut(op)) {
             const dla::Lut lut = int8ActivationLut(op, int8.scaleOf(graph, node.inputs[0]), int8.scaleOf(graph, node.outputs[0]));
             for (std::int32_t v : valueOf(node.inputs[0]))

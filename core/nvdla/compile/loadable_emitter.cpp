@@ -35,6 +35,51 @@ void Emitter::emitActivation(const Node& node, EmittedNode& record)
     record.operations = {fmt::format("SDP {}", sdp)};
 }
 
+// PRelu and LeakyRelu: x1's multiplier in PReLU mode (negative values only) with the slope per
+// layer or per channel; in INT8 the slopes are int16 multipliers with a right shift.
+void Emitter::emitPrelu(const Node& node, EmittedNode& record)
+{
+    std::vector<std::int64_t> operands;
+    if (int8_) {
+        const Int8Elementwise& q = int8_->elementwise.at(node.name);
+        operands.assign(q.mul.begin(), q.mul.end());
+    } else {
+        for (double slope : preluSlopes(graph_, node))
+            operands.push_back(floatToHalf(float(slope)));
+    }
+    DlaTaskBuilder& task = dla();
+    const int sdp = task.addOperation(DlaOp::Sdp);
+    Record op = task.opDesc(sdp);
+    setPrecision(op);
+    op.set("x1_op.enable", 1);
+    op.set("x1_op.alu_type", kSdpAluSum);
+    op.set("x1_op.type", kSdpOpMul);
+    op.set("x1_op.act", kActPrelu);
+    op.set("x1_op.precision", int8_ ? kPrecisionInt16 : kPrecisionFp16);
+    if (int8_)
+        op.set("x1_op.truncate", int8_->elementwise.at(node.name).mulShift);
+    Record surfaceDesc = task.surfaceDesc(sdp);
+    if (operands.size() == 1) {
+        op.set("x1_op.mode", kSdpPerLayer);
+        op.set("x1_op.mul_operand", operands[0]);
+    } else {
+        op.set("x1_op.mode", kSdpPerKernel);
+        std::vector<std::uint8_t> bytes;
+        for (std::int64_t v : operands) {
+            bytes.push_back(std::uint8_t(std::uint16_t(v)));
+            bytes.push_back(std::uint8_t(std::uint16_t(v) >> 8));
+        }
+        const std::uint16_t memory = builder_.addConstantMemory(node.name + "-slopes", bytes, 256);
+        setPerChannelOperands(surfaceDesc, "x1_data", builder_.addAddress(memory, 0, bytes.size()), bytes.size(),
+                              unsigned(operands.size()));
+    }
+    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
+    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
+    reads(sdp, surfaceIndex(node.inputs[0]), sdp);
+    writes(sdp, surfaceIndex(node.outputs[0]));
+    record.operations = {fmt::format("SDP {}", sdp)};
+}
+
 // Add, Sub, Mul, Max and Min: the x1 stage with the second operand read per point (a tensor, as
 // NVIDIA's compiler does element-wise layers), per kernel (a constant per channel) or per layer (a
 // scalar constant in the descriptor). In INT8 x1 also rescales a constant operation's result to the

@@ -121,6 +121,14 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
         m.detail = "ReLU";
         return;
     }
+    if (op == "PRelu" || op == "LeakyRelu") {
+        if (op == "PRelu" && !isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]))
+            return refuse("PRelu with slopes that are not constants per channel or one for all",
+                          "make the slope an initializer of shape [C,1,1] or [1]");
+        m.units = "SDP";
+        m.detail = "the multiplier for negative values (PReLU mode)";
+        return;
+    }
     if (op == "Clip") {
         const auto bounds = clipBounds(graph, node);
         if (!bounds)

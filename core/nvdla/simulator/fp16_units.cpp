@@ -115,7 +115,7 @@ void Machine::sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> on
                         float& v = data.at(c, y, x);
                         const float w = perPoint ? perPoint->at(c, y, x) : operand[c];
                         if (type == 1)
-                            v *= w;
+                            v = act == 3 && v >= 0.0f ? v : v * w;  // PReLU multiplies the negatives only
                         else if (alu == 2)
                             v += w;
                         else if (alu == 0)
@@ -133,7 +133,7 @@ void Machine::sdp(const DlaTaskView& view, std::size_t i, std::optional<Cube> on
             const dla::Lut lut = lutOf(view, op, where);
             for (float& v : data.values)
                 v = lutInFloat(v, lut);
-        } else if (act != 0)
+        } else if (act != 0 && !(act == 3 && type == 1))
             throw ModelError(fmt::format("{}: {} activation {} (LUT, PReLU) is not simulated", where, stage, act));
     }
     const CubeAccess dst = access(view, surface, "dst_data", where, 2);

@@ -95,13 +95,14 @@ void Machine::sdpInt8(const DlaTaskView& view, std::size_t i, std::optional<IntC
         if (!op.get(prefix + "enable"))
             continue;
         const std::int64_t type = op.get(prefix + "type"), mode = op.get(prefix + "mode"), act = op.get(prefix + "act");
-        if (type < kOpNone || type > kOpBoth || act > 1 || act < 0)
+        if (type < kOpNone || type > kOpBoth || act > 3 || act < 0 || act == 2)
             throw ModelError(fmt::format("{}: {} type {} or activation {} is not simulated (LUT, PReLU)", where, stage,
                                          type, act));
         dla::XStage x;
         x.alu = type == kOpAdd || type == kOpBoth;
         x.mul = type == kOpMul || type == kOpBoth;
         x.relu = act == 1;
+        x.prelu = act == 3;
         x.aluShift = unsigned(op.get(prefix + "shift_value") & 63);
         x.mulShift = unsigned(op.get(prefix + "truncate") & 63);
         const std::int64_t algorithm = op.get(prefix + "alu_type");
