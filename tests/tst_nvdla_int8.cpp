@@ -277,6 +277,7 @@ private slots:
         QTest::addRow("residual nv_small") << "residual" << "nv_small" << 25.0;
         QTest::addRow("sigmoid and tanh nv_full") << "lookup" << "nv_full" << 25.0;
         QTest::addRow("PRelu and LeakyRelu nv_small") << "prelu" << "nv_small" << 25.0;
+        QTest::addRow("pooling without the padding count nv_small") << "border" << "nv_small" << 25.0;
         QTest::addRow("LRN nv_full") << "lrn" << "nv_full" << 25.0;
         QTest::addRow("LRN nv_small") << "lrn" << "nv_small" << 25.0;
         QTest::addRow("residual nv_large") << "residual" << "nv_large" << 25.0;
@@ -296,6 +297,8 @@ private slots:
             graph = residualNetwork();
         } else if (network == "prelu") {
             graph = test::preluNetwork();
+        } else if (network == "border") {
+            graph = test::borderPoolNetwork();
         } else if (network == "lrn") {
             graph = test::lrnNetwork();
         } else if (network == "lookup") {

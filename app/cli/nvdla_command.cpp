@@ -206,7 +206,7 @@ void addNvdlaCommand(CLI::App& app, Action& action)
     checkCommand->add_option("--precision", checkOptions->precision,
                              "fp16 or int8 (default: fp16 where the configuration has it, else int8)");
     checkCommand->add_option("--dump-after", checkOptions->dumpAfter,
-                             "Print the graph after this legalization pass instead (explicit-padding, fold-pad, fold-batchnorm, gemm-to-conv, "
+                             "Print the graph after this legalization pass instead (explicit-padding, fold-pad, exclude-pad-count, fold-batchnorm, gemm-to-conv, "
                              "global-pool, views, fuse-activation)");
     checkCommand->add_flag("--json", checkOptions->json, "Print JSON");
     checkCommand->callback([&action, checkOptions] { action = [checkOptions] { return check(*checkOptions); }; });

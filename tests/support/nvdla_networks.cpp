@@ -101,6 +101,24 @@ Graph preluNetwork()
     return graph;
 }
 
+Graph borderPoolNetwork()
+{
+    GraphBuilder builder("border_pool", 13);
+    TensorId x = builder.input("x", DType::Float32, {1, 8, 7, 7});
+    x = convRelu(builder, x, 32, 8, 3, "conv1", 91);
+    x = builder.op("AveragePool", {x},
+                   {{"kernel_shape", Attribute::ofInts({3, 3})}, {"pads", Attribute::ofInts({1, 1, 1, 1})}}, "smooth");
+    x = builder.op("AveragePool", {x},
+                   {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})},
+                    {"pads", Attribute::ofInts({0, 0, 1, 1})}},
+                   "halve");
+    x = convRelu(builder, x, 16, 32, 1, "conv2", 93);
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 Graph lrnNetwork()
 {
     GraphBuilder builder("lrn", 13);

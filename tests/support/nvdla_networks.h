@@ -20,6 +20,10 @@ Graph lookupNetwork();
 // PRelu with a slope per channel and LeakyRelu, after convolutions.
 Graph preluNetwork();
 
+// Average pooling 3x3 with padding that leaves the padding out of its count (ONNX's default), and
+// 2x2/2 with padding on one side, between convolutions.
+Graph borderPoolNetwork();
+
 // AlexNet's pattern: conv + ReLU, LRN over 5 channels (a strong one: alpha 0.5), max pooling, conv.
 Graph lrnNetwork();
 

@@ -1,6 +1,7 @@
 #include "nvdla/compile/int8_quantization.h"
 
 #include "base/error.h"
+#include "nvdla/compile/legalization_passes.h"
 
 #include <fmt/format.h>
 
@@ -169,8 +170,23 @@ Int8Elementwise quantizeElementwise(const Graph& graph, const Node& node, double
                                                node.describe(), v));
     if (node.opType == "Mul") {
         std::vector<double> factors;
-        for (double v : values)
+        double largest = 0.0;
+        for (double v : values) {
             factors.push_back(inputScale * v / outputScale);
+            largest = std::max(largest, std::fabs(factors.back()));
+        }
+        if (values.size() > 1 && std::int64_t(values.size()) == graph.tensor(node.outputs[0]).elements() &&
+            operand.elements() == graph.tensor(node.outputs[0]).elements()) {
+            // Per element: int8 multipliers (SDP reads them as the data) with one right shift.
+            if (largest >= 127.5)
+                throw UnsupportedError(fmt::format("{}: a factor of {:.3g} per element exceeds the int8 multipliers",
+                                                   node.describe(), largest));
+            q.mulShift = largest > 0.0 ? unsigned(std::clamp(int(std::floor(std::log2(127.0 / largest))), 0, 63)) : 0;
+            for (double f : factors)
+                q.pointMultipliers.push_back(
+                    std::int8_t(std::clamp<double>(std::round(std::ldexp(f, int(q.mulShift))), -128.0, 127.0)));
+            return q;
+        }
         setMultipliers(q, node, factors);
         return q;
     }
@@ -241,6 +257,8 @@ Int8Quantization quantizeForNvdla(const Graph& graph, const std::map<std::string
                     groups.join(input, node.outputs[0]);
         } else if (isTwoTensorElementwise(graph, node)) {
             groups.join(node.inputs[0], node.inputs[1]);
+        } else if (node.hasAttr(kPadCountCorrection)) {
+            groups.join(node.inputs[0], node.outputs[0]);  // the border values stay within the input's range
         }
     }
     // A group's scale holds the largest range of its tensors.

@@ -35,9 +35,10 @@ struct Int8Convolution {
 // converter then brings the result to the output's scale.
 struct Int8Elementwise {
     std::vector<std::int16_t> alu, mul;  // constant operand: per channel, or one value; else empty
+    std::vector<std::int8_t> pointMultipliers;  // a Mul by a constant per element: int8, c, y, x order
     unsigned aluShift = 0, mulShift = 0;
     dla::OutputConverter output;
-    bool constantOperand() const { return !mul.empty(); }
+    bool constantOperand() const { return !mul.empty() || !pointMultipliers.empty(); }
 };
 
 struct Int8Quantization {

@@ -132,6 +132,8 @@ Values elementwise(const Graph& graph, const Int8Quantization& int8, const Node&
         std::int16_t alu = 0, mul = 1;
         if (other) {
             (multiply ? mul : alu) = std::int16_t(other->at(i));
+        } else if (!q.pointMultipliers.empty()) {
+            mul = q.pointMultipliers.at(i);
         } else {
             alu = perChannel(q.alu, i / plane);
             mul = perChannel(q.mul, i / plane);

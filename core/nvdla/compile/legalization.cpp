@@ -24,6 +24,9 @@ const std::vector<LegalizationPass>& legalizationPasses()
     static const std::vector<LegalizationPass> passes = {
         {"explicit-padding", "auto_pad of convolutions and pooling resolved into explicit pads", explicitPaddingPass},
         {"fold-pad", "a zero Pad over H,W folded into the convolution or average pooling after it", foldPadPass},
+        {"exclude-pad-count", "average pooling that leaves the padding out of its count as pooling over the whole "
+                              "window and a multiply of the border",
+         excludePadCountPass},
         {"fold-batchnorm", "BatchNormalization after a convolution folded into its weights and bias", foldBatchNormPass},
         {"gemm-to-conv", "Gemm and MatMul with a constant operand as a convolution over the whole input cube",
          gemmToConvPass},

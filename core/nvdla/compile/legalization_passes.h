@@ -12,6 +12,7 @@ namespace tessera::nvdla {
 
 void explicitPaddingPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void foldPadPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void excludePadCountPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void foldBatchNormPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void gemmToConvPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
@@ -23,6 +24,8 @@ void fuseActivationPass(Graph& graph, const target::NvdlaConfig& config, Legaliz
 inline constexpr const char* kFusedActivation = "tessera_activation";
 inline constexpr const char* kClipMin = "tessera_clip_min";
 inline constexpr const char* kClipMax = "tessera_clip_max";
+// The Mul exclude-pad-count adds after a pooling: its output keeps the pooling's INT8 scale.
+inline constexpr const char* kPadCountCorrection = "tessera_pad_count_correction";
 
 // A Clip's constant bounds (attributes before opset 11, inputs after); nullopt when either is not a
 // finite constant.

@@ -111,7 +111,30 @@ void Emitter::emitElementwise(const Node& node, EmittedNode& record)
     Record surfaceDesc = task.surfaceDesc(sdp);
     setFeatureCube(surfaceDesc, "src_data", source);
     const Tensor& constant = graph_.tensor(operand);
-    if (!constant.isConstant()) {
+    const FeatureLayout& outLayout = surface(node.outputs[0]).layout;
+    if (constant.isConstant() && constant.elements() > 1 &&
+        constant.elements() == std::int64_t(outLayout.channels) * outLayout.height * outLayout.width) {
+        // A constant per element: a cube in the feature layout, read per point (INT8: the int8
+        // multipliers of Int8Elementwise; FP16: the values).
+        FeatureLayout layout = featureLayout(outLayout.width, outLayout.height, outLayout.channels,
+                                             outLayout.elementBytes, config_.memoryAtomicBytes);
+        std::vector<std::uint8_t> bytes(layout.bytes, 0);
+        const std::vector<double> values = constant.constant->toDoubles();
+        std::size_t i = 0;
+        for (unsigned c = 0; c < layout.channels; ++c)
+            for (unsigned y = 0; y < layout.height; ++y)
+                for (unsigned x = 0; x < layout.width; ++x, ++i) {
+                    if (quantized)
+                        bytes[layout.offsetOf(c, y, x)] = std::uint8_t(quantized->pointMultipliers.at(i));
+                    else
+                        putHalf(bytes, layout.offsetOf(c, y, x), float(type == "Sub" ? -values[i] : values[i]));
+                }
+        const std::uint16_t memory = builder_.addConstantMemory(node.name + "-operand", std::move(bytes), 256);
+        op.set("x1_op.precision", dataPrecision());
+        op.set("x1_op.mode", kSdpPerPoint);
+        setCube(surfaceDesc, "x1_data", kMemoryMc, task.addressIndex(builder_.addAddress(memory, 0, layout.bytes)), 0,
+                layout);
+    } else if (!constant.isConstant()) {
         // The other tensor in the data's own precision (INT8: one byte per element).
         op.set("x1_op.precision", dataPrecision());
         op.set("x1_op.mode", kSdpPerPoint);

@@ -43,6 +43,15 @@ bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId outp
     return shape[shape.size() - 1] == 1 && shape[shape.size() - 2] == 1;
 }
 
+// A constant with one value per element of `output`'s cube (exclude-pad-count's border factors).
+bool isConstantCube(const Graph& graph, TensorId id, TensorId output)
+{
+    const Tensor& tensor = graph.tensor(id);
+    const auto cube = cubeOf(graph.tensor(output).shape);
+    return tensor.isConstant() && cube && cubeOf(tensor.shape) == cube && tensor.elements() > 1 &&
+           tensor.elements() == cube->channels * cube->height * cube->width;
+}
+
 void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::NvdlaPrecision precision,
              NodeMapping& m)
 {
@@ -151,6 +160,17 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
         const auto out = cube(node.outputs[0]);
         const bool constantOperand = isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]) ||
                                      isConstantPerChannelOrScalar(graph, node.inputs[0], node.outputs[0]);
+        if (isConstantCube(graph, node.inputs[1], node.outputs[0]) ||
+            (op != "Sub" && isConstantCube(graph, node.inputs[0], node.outputs[0]))) {
+            // The constant read per point, as a second tensor would be.
+            if (precision == target::NvdlaPrecision::Int8 && op != "Mul")
+                return refuse(fmt::format("INT8 {} with a constant per element: not built yet (INT8 multiplies by one)",
+                                          op),
+                              "--precision fp16");
+            m.units = "SDP";
+            m.detail = fmt::format("{} with a constant per element{}", op, activation.empty() ? "" : ", " + activation);
+            return;
+        }
         // A second tensor is read per point by x1 (BS), as NVIDIA's compiler does on every
         // configuration, nv_small included: the element-wise (Y) stage is not needed.
         if (op == "Sub" && !isConstantPerChannelOrScalar(graph, node.inputs[1], node.outputs[0]))
