@@ -245,6 +245,21 @@ private:
         surface.set(cube + ".surf_stride", std::int64_t(line));
     }
 
+    // Constant operands per channel, each `perChannel` 16-bit values (FP16 bits or int16), written
+    // little-endian into a memory of their own and read by `cube`.
+    void setPerChannelConstants(Record& surface, const std::string& cube, const std::string& blobName,
+                                const std::vector<std::int64_t>& values, unsigned channels)
+    {
+        std::vector<std::uint8_t> bytes;
+        for (std::int64_t v : values) {
+            bytes.push_back(std::uint8_t(std::uint16_t(v)));
+            bytes.push_back(std::uint8_t(std::uint16_t(v) >> 8));
+        }
+        const std::size_t size = bytes.size();
+        const std::uint16_t memory = builder_.addConstantMemory(blobName, std::move(bytes), 256);
+        setPerChannelOperands(surface, cube, builder_.addAddress(memory, 0, size), size, channels);
+    }
+
     // A real value as a register operand of an SDP stage: an FP16 value, or in INT8 the int16
     // count of `scale`, the scale of the data at that stage.
     std::int64_t operandFor(float value, double scale) const

@@ -64,14 +64,7 @@ void Emitter::emitPrelu(const Node& node, EmittedNode& record)
         op.set("x1_op.mul_operand", operands[0]);
     } else {
         op.set("x1_op.mode", kSdpPerKernel);
-        std::vector<std::uint8_t> bytes;
-        for (std::int64_t v : operands) {
-            bytes.push_back(std::uint8_t(std::uint16_t(v)));
-            bytes.push_back(std::uint8_t(std::uint16_t(v) >> 8));
-        }
-        const std::uint16_t memory = builder_.addConstantMemory(node.name + "-slopes", bytes, 256);
-        setPerChannelOperands(surfaceDesc, "x1_data", builder_.addAddress(memory, 0, bytes.size()), bytes.size(),
-                              unsigned(operands.size()));
+        setPerChannelConstants(surfaceDesc, "x1_data", node.name + "-slopes", operands, unsigned(operands.size()));
     }
     setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
     setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
@@ -164,15 +157,10 @@ void Emitter::emitElementwise(const Node& node, EmittedNode& record)
             }
         } else {
             op.set("x1_op.mode", kSdpPerKernel);
-            std::vector<std::uint8_t> bytes;
-            for (const std::vector<std::int64_t>& values : perChannel)
-                for (std::int64_t v : values) {
-                    bytes.push_back(std::uint8_t(std::uint16_t(v)));
-                    bytes.push_back(std::uint8_t(std::uint16_t(v) >> 8));
-                }
-            const std::uint16_t memory = builder_.addConstantMemory(node.name + "-operand", bytes, 256);
-            setPerChannelOperands(surfaceDesc, "x1_data", builder_.addAddress(memory, 0, bytes.size()), bytes.size(),
-                                  unsigned(perChannel.size()));
+            std::vector<std::int64_t> values;
+            for (const std::vector<std::int64_t>& channel : perChannel)
+                values.insert(values.end(), channel.begin(), channel.end());
+            setPerChannelConstants(surfaceDesc, "x1_data", node.name + "-operand", values, unsigned(perChannel.size()));
         }
     }
     applyFusedActivation(op, node);
