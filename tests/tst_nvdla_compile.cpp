@@ -292,6 +292,28 @@ private slots:
         QVERIFY(error < 2e-2);
     }
 
+    // Outputs wider than PDP's line buffer: the unit walks splits of the width itself.
+    void widePoolingSplitsTheWidth()
+    {
+        const Graph graph = test::widePoolNetwork();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const Loadable loadable = readLoadable(compiled.bytes, "wide");
+        QVERIFY(isValid(validateLoadable(loadable)));
+        const DlaTaskView dla = decodeDlaTask(loadable, loadable.tasks.at(0));
+        // Max 2x2/2: 150 outputs, 128 at once: 128 + 22 from 256 + 44 columns.
+        QCOMPARE(dla.op(0).get("split_num"), std::int64_t(2));
+        QCOMPARE(dla.op(0).get("partial_width_first"), std::int64_t(128));
+        QCOMPARE(dla.op(0).get("partial_width_last"), std::int64_t(22));
+        QCOMPARE(dla.op(0).get("partial_in_width_first"), std::int64_t(256));
+        QCOMPARE(dla.op(0).get("partial_in_width_last"), std::int64_t(44));
+        // Average 3x3/1 padded: 32 at once: five splits, three of them middle ones.
+        QCOMPARE(dla.op(1).get("split_num"), std::int64_t(5));
+        QCOMPARE(dla.op(1).get("partial_width_mid"), std::int64_t(32));
+        const double error = simulateAndCompare(graph, compiled, 37);
+        qInfo("split poolings: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+    }
+
     // LRN on CDP: the factor from its LUT (LE per power of two of the square sum, LO in steps of 1/64).
     void localResponseNormalizationMatchesTheReference()
     {

@@ -278,6 +278,8 @@ private slots:
         QTest::addRow("sigmoid and tanh nv_full") << "lookup" << "nv_full" << 25.0;
         QTest::addRow("PRelu and LeakyRelu nv_small") << "prelu" << "nv_small" << 25.0;
         QTest::addRow("pooling without the padding count nv_small") << "border" << "nv_small" << 25.0;
+        QTest::addRow("poolings split in width nv_full") << "wide" << "nv_full" << 25.0;
+        QTest::addRow("poolings split in width nv_small") << "wide" << "nv_small" << 25.0;
         QTest::addRow("LRN nv_full") << "lrn" << "nv_full" << 25.0;
         QTest::addRow("LRN nv_small") << "lrn" << "nv_small" << 25.0;
         QTest::addRow("residual nv_large") << "residual" << "nv_large" << 25.0;
@@ -299,6 +301,8 @@ private slots:
             graph = test::preluNetwork();
         } else if (network == "border") {
             graph = test::borderPoolNetwork();
+        } else if (network == "wide") {
+            graph = test::widePoolNetwork();
         } else if (network == "lrn") {
             graph = test::lrnNetwork();
         } else if (network == "lookup") {

@@ -51,6 +51,12 @@ void checkFirmwareRules(FindingList& findings, const DlaTaskView& view, std::siz
                 findings.error(opWhere + " " + field, "{}: the firmware takes PDP strides 1..8", op.get(field));
         if (op.get("split_num") > 64)
             findings.error(opWhere + " split_num", "{} exceeds the firmware's 64", op.get("split_num"));
+        // The firmware ORs each partial width minus one into a 10-bit field without masking.
+        for (const char* field : {"partial_in_width_first", "partial_in_width_mid", "partial_in_width_last",
+                                  "partial_width_first", "partial_width_mid", "partial_width_last"})
+            if (op.get(field) > 1024)
+                findings.error(opWhere + " " + field, "{} does not fit the register's 10 bits (at most 1024)",
+                               op.get(field));
         if (surface.get("dst_data.type") == kMemoryHw)
             findings.error(opWhere + " dst_data.type", "PDP writes memory, never on the fly");
         if (op.get("precision") > kPrecisionFp16)

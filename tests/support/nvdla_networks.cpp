@@ -119,6 +119,22 @@ Graph borderPoolNetwork()
     return graph;
 }
 
+Graph widePoolNetwork()
+{
+    GraphBuilder builder("wide_pool", 13);
+    TensorId x = builder.input("x", DType::Float32, {1, 16, 3, 300});
+    x = builder.op("MaxPool", {x}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                   "halve");
+    x = builder.op("AveragePool", {x},
+                   {{"kernel_shape", Attribute::ofInts({3, 3})}, {"pads", Attribute::ofInts({1, 1, 1, 1})},
+                    {"count_include_pad", Attribute::ofInt(1)}},
+                   "smooth");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 Graph lrnNetwork()
 {
     GraphBuilder builder("lrn", 13);

@@ -24,6 +24,9 @@ Graph preluNetwork();
 // 2x2/2 with padding on one side, between convolutions.
 Graph borderPoolNetwork();
 
+// Poolings wider than PDP's line buffer: max 2x2/2 over 300 columns, average 3x3 over 150.
+Graph widePoolNetwork();
+
 // AlexNet's pattern: conv + ReLU, LRN over 5 channels (a strong one: alpha 0.5), max pooling, conv.
 Graph lrnNetwork();
 

@@ -1,6 +1,7 @@
 #include "nvdla/compile/loadable_emitter.h"
 
 #include "nvdla/compile/emitter_state.h"
+#include "nvdla/compile/pooling_split.h"
 #include "nvdla/lut_param.h"
 
 namespace tessera::nvdla {
@@ -181,10 +182,21 @@ void Emitter::emitPooling(const Node& node, EmittedNode& record)
     // are left out of the source, as NVIDIA's compiler does.
     std::int64_t padRight = std::int64_t(out.width - 1) * strides[1] + kernel[1] - (std::int64_t(in.width) + pads[1]);
     std::int64_t padBottom = std::int64_t(out.height - 1) * strides[0] + kernel[0] - (std::int64_t(in.height) + pads[0]);
+    const PoolingSplit split =
+        poolingSplit(std::int64_t(in.width) + std::min<std::int64_t>(padRight, 0), out.width, kernel[1], strides[1],
+                     pads[1], std::max<std::int64_t>(padRight, 0),
+                     pdpFlyingWidth(config_, int8_ ? target::NvdlaPrecision::Int8 : target::NvdlaPrecision::Fp16,
+                                    kernel[0], strides[0]));
     DlaTaskBuilder& task = dla();
     const int pdp = task.addOperation(DlaOp::Pdp);
     Record op = task.opDesc(pdp);
-    op.set("split_num", 1);
+    op.set("split_num", split.count);
+    op.set("partial_in_width_first", split.inFirst);
+    op.set("partial_in_width_mid", split.inMid);
+    op.set("partial_in_width_last", split.inLast);
+    op.set("partial_width_first", split.outFirst);
+    op.set("partial_width_mid", split.outMid);
+    op.set("partial_width_last", split.outLast);
     op.set("pool_mode", node.opType == "MaxPool" ? kPoolMax : kPoolAverage);
     op.set("pool_width", kernel[1] - 1);
     op.set("pool_height", kernel[0] - 1);
@@ -205,6 +217,9 @@ void Emitter::emitPooling(const Node& node, EmittedNode& record)
     reads(pdp, surfaceIndex(node.inputs[0]), pdp);
     writes(pdp, surfaceIndex(node.outputs[0]));
     record.operations = {fmt::format("PDP {}", pdp)};
+    if (split.count > 1)
+        record.note = fmt::format("{} splits of the width: {}/{}/{} input columns, {}/{}/{} output", split.count,
+                                  split.inFirst, split.inMid, split.inLast, split.outFirst, split.outMid, split.outLast);
 }
 
 // Sigmoid and Tanh: the Y stage's lookup table (its ALU and multiplier bypassed), as NVIDIA's

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "ir/topology.h"
 #include "nvdla/compile/legalization_passes.h"
+#include "nvdla/compile/pooling_split.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -212,25 +213,26 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
             return refuse("padded max pooling: what PDP's padding value does to a maximum is not modelled yet",
                           "pad with a separate operation, or pool without padding");
         if (op == "AveragePool" && anyPad && node.attrInt("count_include_pad", 0) == 0)
-            return refuse("AveragePool excluding the padding from the count: PDP counts the padding; the SDP "
-                          "correction is not built yet");
-        // PDP keeps the overlapping lines of the output row being built in a 7 KiB buffer; a wider
-        // output is pooled in splits of the width, which are not generated yet (NVIDIA's compiler's
-        // formula for the widest unsplit output).
-        static const std::int64_t overlapLines[9] = {1, 1, 2, 4, 4, 8, 8, 8, 8};
-        const std::int64_t logicalOverlap = (kernel[0] + strides[0] - 1) / strides[0];
-        const std::int64_t kernelsPerGroup = precision == target::NvdlaPrecision::Int8 ? config.atomicK : config.atomicK / 2;
-        const std::int64_t bits = precision == target::NvdlaPrecision::Int8 ? 14 : 28;
-        const std::int64_t flyingWidth =
-            (7 * 1024 * 8) / (overlapLines[std::min<std::int64_t>(logicalOverlap, 8)] * kernelsPerGroup * bits);
-        const auto out = cube(node.outputs[0]);
-        if (out && out->width > flyingWidth)
-            return refuse(fmt::format("the output is {} wide; PDP pools at most {} at once for this window and "
-                                      "splitting the width is not built yet",
-                                      out->width, flyingWidth));
+            return refuse("AveragePool excluding the padding from the count: PDP counts the padding, and "
+                          "exclude-pad-count did not rewrite it");
+        // Outputs wider than PDP's line buffer are pooled in splits of the width (pooling_split.h).
+        std::string splitNote;
+        if (const auto in = cube(node.inputs[0]), out = cube(node.outputs[0]); in && out) {
+            const std::int64_t padRight = (out->width - 1) * strides[1] + kernel[1] - (in->width + pads[1]);
+            try {
+                const PoolingSplit split =
+                    poolingSplit(in->width + std::min<std::int64_t>(padRight, 0), out->width, kernel[1], strides[1],
+                                 pads[1], std::max<std::int64_t>(padRight, 0),
+                                 pdpFlyingWidth(config, precision, kernel[0], strides[0]));
+                if (split.count > 1)
+                    splitNote = fmt::format(", in {} splits of the width", split.count);
+            } catch (const UnsupportedError& error) {
+                return refuse(error.what());
+            }
+        }
         m.units = "PDP";
-        m.detail = fmt::format("{} {}x{} stride {}x{}", op == "MaxPool" ? "max" : "average", kernel[0], kernel[1],
-                               strides[0], strides[1]);
+        m.detail = fmt::format("{} {}x{} stride {}x{}{}", op == "MaxPool" ? "max" : "average", kernel[0], kernel[1],
+                               strides[0], strides[1], splitNote);
         return;
     }
     if (op == "LRN") {

@@ -118,6 +118,36 @@ std::pair<const std::vector<std::uint8_t>*, std::uint64_t> Machine::weights(cons
     return {memory, base};
 }
 
+std::vector<PoolingPass> poolingPasses(const ConstRecord& op, unsigned sourceWidth, unsigned destinationWidth,
+                                       const std::string& where)
+{
+    const std::int64_t count = op.get("split_num");
+    if (count <= 1)
+        return {{0, sourceWidth, op.get("pad_left"), 0, destinationWidth}};
+    const std::int64_t overlap = (op.get("pool_width") + 1) - op.get("stride_x");
+    const std::int64_t inFirst = op.get("partial_in_width_first"), inMid = op.get("partial_in_width_mid"),
+                       inLast = op.get("partial_in_width_last"), outFirst = op.get("partial_width_first"),
+                       outMid = op.get("partial_width_mid"), outLast = op.get("partial_width_last");
+    std::vector<PoolingPass> passes;
+    passes.push_back({0, inFirst, op.get("pad_left"), 0, outFirst});
+    for (std::int64_t i = 1; i < count; ++i) {
+        const bool last = i == count - 1;
+        passes.push_back({inFirst + (i - 1) * inMid - overlap, (last ? inLast : inMid) + overlap, 0,
+                          outFirst + (i - 1) * outMid, last ? outLast : outMid});
+    }
+    for (const PoolingPass& pass : passes)
+        if (pass.start < 0 || pass.columns < 1 || pass.start + pass.columns > sourceWidth || pass.outputs < 1 ||
+            pass.outStart + pass.outputs > destinationWidth)
+            throw ModelError(fmt::format("{}: split_num {} with partial widths {}/{}/{} in, {}/{}/{} out does not tile a "
+                                         "{}-column source into a {}-column destination",
+                                         where, count, inFirst, inMid, inLast, outFirst, outMid, outLast, sourceWidth,
+                                         destinationWidth));
+    if (passes.back().outStart + passes.back().outputs != destinationWidth)
+        throw ModelError(fmt::format("{}: the splits write {} of the destination's {} columns", where,
+                                     passes.back().outStart + passes.back().outputs, destinationWidth));
+    return passes;
+}
+
 dla::Lut Machine::lutOf(const DlaTaskView& view, const ConstRecord& op, const std::string& where)
 {
     const std::int64_t index = op.get("lut_index");

@@ -149,35 +149,35 @@ void Machine::pdp(const DlaTaskView& view, std::size_t i, const std::string& whe
     const ConstRecord op = view.op(i), surface = view.surface(i);
     if (op.get("precision") != kPrecisionFp16)
         throw ModelError(where + ": only FP16 pooling is simulated");
-    if (op.get("split_num") > 1)
-        throw ModelError(where + ": pooling split in widths is not simulated");
     const Cube input = loadHalves(access(view, surface, "src_data", where, 2));
     const CubeAccess dst = access(view, surface, "dst_data", where, 2);
     const int kw = int(op.get("pool_width")) + 1, kh = int(op.get("pool_height")) + 1;
     const int sx = int(op.get("stride_x")), sy = int(op.get("stride_y"));
-    const int padLeft = int(op.get("pad_left")), padTop = int(op.get("pad_top"));
+    const int padTop = int(op.get("pad_top"));
     const std::int64_t mode = op.get("pool_mode");
     if (sx < 1 || sy < 1 || mode > 2)
         throw ModelError(fmt::format("{}: stride {}x{} or pool mode {} is not valid", where, sx, sy, mode));
     if (double(dst.channels) * dst.height * dst.width * kw * kh > kMaxSimulatedMacs)
         throw ModelError(where + ": the pooling windows hold more elements than the simulator runs for one operation");
     Cube output(dst.channels, dst.height, dst.width);
-    for (unsigned c = 0; c < dst.channels && c < input.channels; ++c)
-        for (unsigned y = 0; y < dst.height; ++y)
-            for (unsigned x = 0; x < dst.width; ++x) {
-                float sum = 0.0f;
-                float best = mode == 1 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
-                for (int r = 0; r < kh; ++r)
-                    for (int s = 0; s < kw; ++s) {
-                        const int iy = int(y) * sy - padTop + r, ix = int(x) * sx - padLeft + s;
-                        // Padding counts as zero (the average divides by the whole window).
-                        const bool inside = iy >= 0 && ix >= 0 && iy < int(input.height) && ix < int(input.width);
-                        const float v = inside ? input.at(c, unsigned(iy), unsigned(ix)) : 0.0f;
-                        sum += v;
-                        best = mode == 1 ? std::max(best, v) : std::min(best, v);
-                    }
-                output.at(c, y, x) = mode == 0 ? sum / float(kw * kh) : best;
-            }
+    for (const PoolingPass& pass : poolingPasses(op, input.width, dst.width, where))
+        for (unsigned c = 0; c < dst.channels && c < input.channels; ++c)
+            for (unsigned y = 0; y < dst.height; ++y)
+                for (std::int64_t x = 0; x < pass.outputs; ++x) {
+                    float sum = 0.0f;
+                    float best = mode == 1 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+                    for (int r = 0; r < kh; ++r)
+                        for (int s = 0; s < kw; ++s) {
+                            const int iy = int(y) * sy - padTop + r;
+                            const std::int64_t ix = x * sx - pass.padLeft + s;  // within the pass's columns
+                            // Padding counts as zero (the average divides by the whole window).
+                            const bool inside = iy >= 0 && ix >= 0 && iy < int(input.height) && ix < pass.columns;
+                            const float v = inside ? input.at(c, unsigned(iy), unsigned(pass.start + ix)) : 0.0f;
+                            sum += v;
+                            best = mode == 1 ? std::max(best, v) : std::min(best, v);
+                        }
+                    output.at(c, y, unsigned(pass.outStart + x)) = mode == 0 ? sum / float(kw * kh) : best;
+                }
     storeHalves(dst, output);
     trace.push_back(fmt::format("{}: {}x{}x{} -> {}x{}x{}", where, input.width, input.height, input.channels, dst.width,
                                 dst.height, dst.channels));

@@ -193,8 +193,6 @@ void Machine::sdpInt8(const DlaTaskView& view, std::size_t i, std::optional<IntC
 void Machine::pdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where)
 {
     const ConstRecord op = view.op(i), surface = view.surface(i);
-    if (op.get("split_num") > 1)
-        throw ModelError(where + ": pooling split in widths is not simulated");
     for (int k = 0; k < 7; ++k)
         if (op.get(fmt::format("padding_value[{}]", k)) != 0)
             throw ModelError(fmt::format("{}: padding_value[{}] is {}; pooling with padding values other than 0 is not "
@@ -219,11 +217,26 @@ void Machine::pdpInt8(const DlaTaskView& view, std::size_t i, const std::string&
         throw ModelError(fmt::format("{}: stride {}x{}, window {}x{} or pool mode {} is not valid", where, g.strideX,
                                      g.strideY, g.windowWidth, g.windowHeight, mode));
     requireSimulatable(double(dst.channels) * dst.height * dst.width * g.windowWidth * g.windowHeight, where);
-    std::vector<std::int8_t> data(std::size_t(g.channels) * g.height * g.width);
-    for (std::size_t k = 0; k < data.size(); ++k)
-        data[k] = std::int8_t(input.values[k]);
-    std::vector<std::int8_t> out = dla::pooling(g, dla::Pooling(mode), data);
-    out.resize(std::size_t(dst.channels) * dst.height * dst.width, 0);
+    // Each pass pools its columns as a cube of their own into its output columns.
+    std::vector<std::int8_t> out(std::size_t(dst.channels) * dst.height * dst.width, 0);
+    for (const PoolingPass& pass : poolingPasses(op, input.width, dst.width, where)) {
+        dla::PoolingGeometry part = g;
+        part.width = unsigned(pass.columns);
+        part.padLeft = unsigned(pass.padLeft);
+        part.outWidth = unsigned(pass.outputs);
+        std::vector<std::int8_t> data(std::size_t(g.channels) * g.height * part.width);
+        for (unsigned c = 0; c < g.channels; ++c)
+            for (unsigned y = 0; y < g.height; ++y)
+                for (unsigned x = 0; x < part.width; ++x)
+                    data[(std::size_t(c) * g.height + y) * part.width + x] =
+                        std::int8_t(input.at(c, y, unsigned(pass.start) + x));
+        const std::vector<std::int8_t> pooled = dla::pooling(part, dla::Pooling(mode), data);
+        for (unsigned c = 0; c < g.channels; ++c)
+            for (unsigned y = 0; y < g.outHeight; ++y)
+                for (unsigned x = 0; x < part.outWidth; ++x)
+                    out[(std::size_t(c) * dst.height + y) * dst.width + unsigned(pass.outStart) + x] =
+                        pooled[(std::size_t(c) * g.outHeight + y) * part.outWidth + x];
+    }
     storeInt8(dst, out);
     trace.push_back(fmt::format("{}: {}x{}x{} -> {}x{}x{} INT8", where, input.width, input.height, input.channels,
                                 dst.width, dst.height, dst.channels));

@@ -64,6 +64,17 @@ struct CubeAccess {
     }
 };
 
+// One pass of a PDP operation over its width: input columns [start, start + columns) with
+// padLeft columns of padding before them (windows past the last column see padding too), into
+// output columns [outStart, outStart + outputs). An operation without a split is one pass.
+struct PoolingPass {
+    std::int64_t start = 0, columns = 0, padLeft = 0, outStart = 0, outputs = 0;
+};
+// The passes as the unit walks them (split_num and the partial widths). Throws tessera::ModelError
+// naming the field when they do not tile the source and the destination.
+std::vector<PoolingPass> poolingPasses(const ConstRecord& op, unsigned sourceWidth, unsigned destinationWidth,
+                                       const std::string& where);
+
 class Machine {
 public:
     Machine(const Loadable& loadable, const target::NvdlaConfig& config);
