@@ -175,7 +175,6 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
     out.bytes = out.surfaceStride * ((kernels + out.channelsPerGroup - 1) / out.channelsPerGroup);
     const auto strides = node.attrInts("strides", {1, 1});
     const auto pads = node.attrInts("pads", {0, 0, 0, 0});
-    const unsigned elementBytes = in.elementBytes;
     DlaTaskBuilder& task = dla();
     const int conv = task.addOperation(DlaOp::Conv);
     Record op = task.opDesc(conv);

@@ -200,6 +200,16 @@ private:
             setSlice(surface, cube, tensor, first, channels);
     }
 
+    // Operation `op` of the current task reads node's first input and writes its output (the
+    // source and destination cubes, and the dependencies on the operations around it).
+    void connectSourceAndDestination(Record& surface, int op, const Node& node)
+    {
+        setFeatureCube(surface, "src_data", node.inputs[0]);
+        setFeatureCube(surface, "dst_data", node.outputs[0]);
+        reads(op, surfaceIndex(node.inputs[0]), op);
+        writes(op, surfaceIndex(node.outputs[0]));
+    }
+
     // Channels [firstChannel, +channels) and rows [firstRow, +rows) of a surface as a cube of their
     // own (rows 0: all): `firstChannel` is a multiple of the channels per atom, so the slice starts at a
     // channel group's surface; the cube's offset says where.

@@ -78,7 +78,6 @@ Int8Convolution quantizeConvolution(const Graph& graph, const Node& node, double
         bias = graph.tensor(node.inputs[2]).constant->toDoubles();
     Int8Convolution q;
     q.weights.resize(weights.size());
-    q.weightScales.resize(kernels);
     std::vector<double> factors(kernels);
     std::vector<std::int64_t> bias32(kernels);
     for (std::size_t k = 0; k < kernels; ++k) {
@@ -90,7 +89,6 @@ Int8Convolution quantizeConvolution(const Graph& graph, const Node& node, double
                                                "quantized (fix or retrain it)",
                                                node.describe(), k));
         const double weightScale = largest > 0.0 ? largest / 127.0 : 1.0;
-        q.weightScales[k] = weightScale;
         for (std::size_t i = 0; i < perKernel; ++i)
             q.weights[k * perKernel + i] =
                 std::int8_t(std::clamp<std::int64_t>(roundAway(weights[k * perKernel + i] / weightScale), -127, 127));
@@ -231,11 +229,6 @@ double Int8Quantization::scaleOf(const Graph& graph, TensorId tensor) const
 std::int16_t int16Units(double value, double scale)
 {
     return std::int16_t(std::clamp<double>(std::round(value / scale), -32768.0, 32767.0));
-}
-
-std::int16_t Int8Quantization::inUnitsOf(const Graph& graph, TensorId tensor, double value) const
-{
-    return int16Units(value, scaleOf(graph, tensor));
 }
 
 double Int8Quantization::stageScale(const Graph& graph, const Node& node) const

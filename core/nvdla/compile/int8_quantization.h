@@ -21,7 +21,6 @@ namespace tessera::nvdla {
 // scale, shift right by `shift` (rounded, saturated); the result is already in the output's scale.
 struct Int8Convolution {
     std::vector<std::int8_t> weights;
-    std::vector<double> weightScales;  // per output channel
     std::vector<std::int16_t> bias, scale;  // per output channel
     unsigned biasShift = 0, shift = 0;
 };
@@ -47,8 +46,6 @@ struct Int8Quantization {
     std::map<std::string, Int8Elementwise> elementwise;    // by node name
 
     double scaleOf(const Graph& graph, TensorId tensor) const;
-    // A real value in the int16 units of `tensor`'s scale (a clip bound), rounded and saturated.
-    std::int16_t inUnitsOf(const Graph& graph, TensorId tensor, double value) const;
     // The scale of the data an SDP's stages after x1 see for element-wise `node`: the output's when
     // x1 rescales (a constant operand), else the first input's (Add, Max, Min) or the product of
     // both inputs' scales (Mul of two tensors).

@@ -230,8 +230,8 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
                 x1.alu = x2.alu = true;
                 x1.algorithm = dla::Alu::Max;
                 x2.algorithm = dla::Alu::Min;
-                low = int8.inUnitsOf(graph, node.inputs[0], bounds->first);
-                high = int8.inUnitsOf(graph, node.inputs[0], bounds->second);
+                low = int16Units(bounds->first, int8.scaleOf(graph, node.inputs[0]));
+                high = int16Units(bounds->second, int8.scaleOf(graph, node.inputs[0]));
             }
             for (std::int32_t& v : out) {
                 v = dla::sdpXStage(v, x1, low, 1);

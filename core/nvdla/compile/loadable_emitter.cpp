@@ -29,10 +29,7 @@ void Emitter::emitActivation(const Node& node, EmittedNode& record)
         setLayerOperand(op, "x2_op", kSdpAluMin, operandFor(bounds->second, scaleOf(node.inputs[0])));
     }
     Record surfaceDesc = task.surfaceDesc(sdp);
-    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
-    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
-    reads(sdp, surfaceIndex(node.inputs[0]), sdp);
-    writes(sdp, surfaceIndex(node.outputs[0]));
+    connectSourceAndDestination(surfaceDesc, sdp, node);
     record.operations = {fmt::format("SDP {}", sdp)};
 }
 
@@ -67,10 +64,7 @@ void Emitter::emitPrelu(const Node& node, EmittedNode& record)
         op.set("x1_op.mode", kSdpPerKernel);
         setPerChannelConstants(surfaceDesc, "x1_data", node.name + "-slopes", operands, unsigned(operands.size()));
     }
-    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
-    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
-    reads(sdp, surfaceIndex(node.inputs[0]), sdp);
-    writes(sdp, surfaceIndex(node.outputs[0]));
+    connectSourceAndDestination(surfaceDesc, sdp, node);
     record.operations = {fmt::format("SDP {}", sdp)};
 }
 
@@ -208,14 +202,11 @@ void Emitter::emitPooling(const Node& node, EmittedNode& record)
     op.set("pad_bottom", std::max<std::int64_t>(padBottom, 0));
     op.set("precision", dataPrecision());
     Record surfaceDesc = task.surfaceDesc(pdp);
-    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
+    connectSourceAndDestination(surfaceDesc, pdp, node);
     if (padRight < 0)
         surfaceDesc.set("src_data.width", std::int64_t(in.width) + padRight);
     if (padBottom < 0)
         surfaceDesc.set("src_data.height", std::int64_t(in.height) + padBottom);
-    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
-    reads(pdp, surfaceIndex(node.inputs[0]), pdp);
-    writes(pdp, surfaceIndex(node.outputs[0]));
     record.operations = {fmt::format("PDP {}", pdp)};
     if (split.count > 1)
         record.note = fmt::format("{} splits of the width: {}/{}/{} input columns, {}/{}/{} output", split.count,
@@ -241,10 +232,7 @@ void Emitter::emitLookup(const Node& node, EmittedNode& record)
     op.set("y_op.precision", dataPrecision());
     op.set("y_op.mul_operand", 1);
     Record surfaceDesc = task.surfaceDesc(sdp);
-    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
-    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
-    reads(sdp, surfaceIndex(node.inputs[0]), sdp);
-    writes(sdp, surfaceIndex(node.outputs[0]));
+    connectSourceAndDestination(surfaceDesc, sdp, node);
     record.operations = {fmt::format("SDP {} (LUT {})", sdp, node.opType)};
 }
 
@@ -275,10 +263,7 @@ void Emitter::emitLocalResponse(const Node& node, EmittedNode& record)
     op.set("out_cvt.enable", 1);
     op.set("local_size", node.attrInt("size", 0));
     Record surfaceDesc = task.surfaceDesc(cdp);
-    setFeatureCube(surfaceDesc, "src_data", node.inputs[0]);
-    setFeatureCube(surfaceDesc, "dst_data", node.outputs[0]);
-    reads(cdp, surfaceIndex(node.inputs[0]), cdp);
-    writes(cdp, surfaceIndex(node.outputs[0]));
+    connectSourceAndDestination(surfaceDesc, cdp, node);
     record.operations = {fmt::format("CDP {}", cdp)};
 }
 
