@@ -228,7 +228,8 @@ private slots:
     void mutatedLoadables()
     {
         // Seeds: the builder's sample, a compiled MNIST classifier, FP16 on nv_full and INT8 on
-        // nv_small (each simulated on its configuration), and a network with lookup tables.
+        // nv_small (each simulated on its configuration), a network with lookup tables and one that
+        // rearranges channels (RUBIK and BDMA).
         const std::vector<std::uint8_t> sample = nvdla::writeLoadable(testing::sampleLoadable());
         Graph mnist = buildZooModel("mnist", {});
         prepareGraph(mnist);
@@ -237,11 +238,13 @@ private slots:
         small.config = "nv_small";
         const std::vector<std::uint8_t> compiledInt8 = nvdla::compileForNvdla(mnist, small).bytes;
         const std::vector<std::uint8_t> lookup = nvdla::compileForNvdla(test::lookupNetwork(), {}).bytes;
+        const std::vector<std::uint8_t> rearrange = nvdla::compileForNvdla(test::rearrangeNetwork(), {}).bytes;
         const std::vector<std::string> seeds = {std::string(sample.begin(), sample.end()),
                                                 std::string(compiled.begin(), compiled.end()),
                                                 std::string(compiledInt8.begin(), compiledInt8.end()),
-                                                std::string(lookup.begin(), lookup.end())};
-        const std::vector<std::string> configs = {"nv_full", "nv_full", "nv_small", "nv_full"};
+                                                std::string(lookup.begin(), lookup.end()),
+                                                std::string(rearrange.begin(), rearrange.end())};
+        const std::vector<std::string> configs = {"nv_full", "nv_full", "nv_small", "nv_full", "nv_full"};
         std::mt19937 random(11);
         int read = 0, refused = 0, failures = 0, simulated = 0;
         for (int iteration = 0; iteration < 3000; ++iteration) {

@@ -14,6 +14,7 @@
 #include "session/model_loader.h"
 #include "target/nvdla_configs.h"
 #include "nvdla_networks.h"
+#include "nvdla_samples.h"
 #include "test_support.h"
 #include "zoo/zoo.h"
 
@@ -26,8 +27,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace tessera;
 using namespace tessera::nvdla;
@@ -327,6 +330,91 @@ private slots:
         const double error = simulateAndCompare(graph, compiled, 23);
         qInfo("LRN: largest difference %.5f of the largest output", error);
         QVERIFY(error < 2e-2);
+    }
+
+    // Rearranging channels on nv_full: DepthToSpace (CRD, its convolution's channels reordered to
+    // DCR) as RUBIK's contract; channel shuffles as RUBIK split, BDMA copies of the planes, RUBIK merge.
+    void rearrangingChannelsMatchesTheReference()
+    {
+        const Graph graph = test::rearrangeNetwork();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const Loadable loadable = readLoadable(compiled.bytes, "rearrange");
+        const auto findings = validateLoadable(loadable);
+        QVERIFY2(isValid(findings), formatFindings(findings).c_str());
+        const DlaTaskView dla = decodeDlaTask(loadable, loadable.tasks.at(0));
+        std::map<DlaOp, int> units;
+        std::vector<std::int64_t> modes;
+        for (std::size_t i = 0; i < dla.operations.size(); ++i) {
+            ++units[dla.operations[i].type];
+            if (dla.operations[i].type == DlaOp::Rubik)
+                modes.push_back(dla.op(i).get("mode"));
+        }
+        QCOMPARE(units[DlaOp::Rubik], 5);
+        QCOMPARE(units[DlaOp::Bdma], 2);
+        QCOMPARE(modes, (std::vector<std::int64_t>{kRubikContract, kRubikSplit, kRubikMerge, kRubikSplit, kRubikMerge}));
+        const std::string report = compiled.reportText();
+        QVERIFY(report.find("depth-to-space-order: CRD order made DCR") != std::string::npos);
+        QVERIFY(report.find("a shuffle of 3 groups of 16 channels") != std::string::npos);
+        const double error = simulateAndCompare(graph, compiled, 41);
+        qInfo("DepthToSpace and channel shuffles: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+        // Without RUBIK the node and the unit it needs are named.
+        NvdlaCompileOptions large;
+        large.config = "nv_large";
+        try {
+            compileForNvdla(graph, large);
+            QFAIL("DepthToSpace was compiled for nv_large");
+        } catch (const UnsupportedError& error) {
+            const std::string what = error.what();
+            QVERIFY2(what.find("'pixel_shuffle' (DepthToSpace): DepthToSpace needs RUBIK's contract mode, absent on "
+                               "nv_large") != std::string::npos,
+                     what.c_str());
+            QVERIFY2(what.find("needs RUBIK and BDMA, absent on nv_large") != std::string::npos, what.c_str());
+        }
+    }
+
+    // What the firmware asserts of BDMA and RUBIK, broken one field at a time: the validator names
+    // the field, and the simulator refuses the operation rather than move the wrong bytes.
+    void brokenDataMovementIsNamed()
+    {
+        const NvdlaCompilation compiled = compileForNvdla(test::rearrangeNetwork(), {});
+        const Loadable good = readLoadable(compiled.bytes, "rearrange");
+        const DlaTaskView view = decodeDlaTask(good, good.tasks.at(0));
+        int bdma = -1, merge = -1;
+        for (std::size_t i = 0; i < view.operations.size(); ++i) {
+            if (view.operations[i].type == DlaOp::Bdma && bdma < 0)
+                bdma = int(i);
+            if (view.operations[i].type == DlaOp::Rubik && view.op(i).get("mode") == kRubikMerge && merge < 0)
+                merge = int(i);
+        }
+        QVERIFY(bdma >= 0 && merge >= 0);
+        using Breaker = std::function<void(Loadable&)>;
+        const std::vector<std::tuple<Breaker, std::string, std::string>> cases = {
+            {[&](Loadable& l) { testing::surface(l, bdma, DlaOp::Bdma).set("transfers[0].line_size", 48); },
+             "transfers[0].line_size", "not a positive multiple of 32"},
+            {[&](Loadable& l) { testing::surface(l, bdma, DlaOp::Bdma).set("transfers[1].line_repeat", 0); },
+             "transfers[1].line_repeat", "1..8192"},
+            {[&](Loadable& l) { testing::surface(l, bdma, DlaOp::Bdma).set("transfers[0].destination_line", 16); },
+             "transfers[0].destination_line", "less than line_size"},
+            {[&](Loadable& l) { testing::surface(l, merge, DlaOp::Rubik).set("src_data.plane_stride", 0); },
+             "src_data.plane_stride", "asserts a merge's plane stride"},
+            {[&](Loadable& l) { testing::surface(l, merge, DlaOp::Rubik).set("dst_data.line_stride", 40); },
+             "dst_data.line_stride", "not a multiple of 32"},
+            {[&](Loadable& l) { testing::operation(l, merge, DlaOp::Rubik).set("mode", 3); },
+             "mode", "not contract (0), split (1) or merge (2)"},
+        };
+        const std::vector<TensorData> input = {test::randomFloats({1, 8, 6, 6}, 3, 0.0f, 1.0f)};
+        for (const auto& [breaker, where, message] : cases) {
+            Loadable broken = good;
+            breaker(broken);
+            const auto findings = validateLoadable(broken);
+            QVERIFY2(testing::hasFinding(findings, where, message), formatFindings(findings).c_str());
+            try {
+                simulateLoadable(broken, input, target::nvdlaConfig("nv_full"));
+                QFAIL(("the simulator ran a loadable with a broken " + where).c_str());
+            } catch (const ModelError&) {
+            }
+        }
     }
 
     // Groups of whole atoms split one CONV per group; a depthwise convolution of 40 channels splits in

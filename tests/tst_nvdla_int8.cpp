@@ -287,6 +287,7 @@ private slots:
         // x2 and y.
         QTest::addRow("every SDP stage nv_full") << "sdp" << "nv_full" << 25.0;
         QTest::addRow("NVIDIA's LeNet nv_small") << "caffe_lenet" << "nv_small" << 25.0;
+        QTest::addRow("DepthToSpace and channel shuffles nv_full") << "rearrange" << "nv_full" << 25.0;
     }
 
     void networksMatchTheReferenceExactly()
@@ -309,6 +310,8 @@ private slots:
             graph = test::lookupNetwork();
         } else if (network == "sdp") {
             graph = test::residualBlock();
+        } else if (network == "rearrange") {
+            graph = test::rearrangeNetwork();
         } else if (network == "caffe_lenet") {
             graph = test::caffeLenet();
         } else if (network == "fire") {

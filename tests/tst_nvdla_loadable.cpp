@@ -26,40 +26,12 @@ using namespace tessera::nvdla;
 
 namespace {
 
-std::span<std::uint8_t> blobBytes(Loadable& loadable, const std::string& name)
-{
-    for (LoadableBlob& blob : loadable.blobs)
-        if (blob.name == name)
-            return blob.data;
-    throw Error("no blob " + name);
-}
-
-Record common(Loadable& loadable, int op)
-{
-    const DlaInterface& dla = currentDlaInterface();
-    return Record(dla.commonOpDesc, blobBytes(loadable, "task-0-dep_graph").subspan(std::size_t(op) * dla.commonOpDesc.size));
-}
-
-Record surface(Loadable& loadable, int op, DlaOp type)
-{
-    const DlaInterface& dla = currentDlaInterface();
-    return Record(dla.surfaceDesc.at(type),
-                  blobBytes(loadable, "task-0-surf_list").subspan(std::size_t(op) * dla.surfaceContainerSize.size));
-}
-
-Record network(Loadable& loadable)
-{
-    return Record(currentDlaInterface().networkDesc, blobBytes(loadable, "task-0-addr0"));
-}
-
-bool hasFinding(const std::vector<Finding>& findings, const std::string& where, const std::string& message = {})
-{
-    for (const Finding& finding : findings)
-        if (finding.severity == Finding::Severity::Error && finding.where.find(where) != std::string::npos &&
-            finding.message.find(message) != std::string::npos)
-            return true;
-    return false;
-}
+using testing::blobBytes;
+using testing::common;
+using testing::hasFinding;
+using testing::network;
+using testing::operation;
+using testing::surface;
 
 using test::CliResult;
 using test::runCli;
@@ -271,22 +243,16 @@ private slots:
             << Breaker([](Loadable& l) { surface(l, 2, DlaOp::Pdp).set("dst_data.offset", 4096); })
             << "op 2 (PDP) dst_data" << "passes the end of address";
         QTest::newRow("pool size") << Breaker([](Loadable& l) {
-            Record(currentDlaInterface().opDesc.at(DlaOp::Pdp),
-                   blobBytes(l, "task-0-op_list").subspan(2 * currentDlaInterface().opContainerSize.size))
-                .set("pool_width", 9);
+            operation(l, 2, DlaOp::Pdp).set("pool_width", 9);
         }) << "op 2 (PDP) pool_width" << "not a pooling size code";
         QTest::newRow("firmware asserts conv out_cvt") << Breaker([](Loadable& l) {
-            Record(currentDlaInterface().opDesc.at(DlaOp::Conv), blobBytes(l, "task-0-op_list")).set("out_cvt.scale", 2);
+            operation(l, 0, DlaOp::Conv).set("out_cvt.scale", 2);
         }) << "op 0 (CONV) out_cvt" << "the firmware asserts scale 1";
         QTest::newRow("PDP stride") << Breaker([](Loadable& l) {
-            Record(currentDlaInterface().opDesc.at(DlaOp::Pdp),
-                   blobBytes(l, "task-0-op_list").subspan(2 * currentDlaInterface().opContainerSize.size))
-                .set("stride_x", 9);
+            operation(l, 2, DlaOp::Pdp).set("stride_x", 9);
         }) << "op 2 (PDP) stride_x" << "PDP strides 1..8";
         QTest::newRow("SDP batch") << Breaker([](Loadable& l) {
-            Record(currentDlaInterface().opDesc.at(DlaOp::Sdp),
-                   blobBytes(l, "task-0-op_list").subspan(currentDlaInterface().opContainerSize.size))
-                .set("batch_num", 0);
+            operation(l, 1, DlaOp::Sdp).set("batch_num", 0);
         }) << "op 1 (SDP) batch_num" << "at least 1";
         // The PDP waits for the SDP, which now also waits for the PDP: the firmware would hang.
         QTest::newRow("deadlock") << Breaker([](Loadable& l) {

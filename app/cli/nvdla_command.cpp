@@ -205,9 +205,11 @@ void addNvdlaCommand(CLI::App& app, Action& action)
     checkCommand->add_option("--config", checkOptions->config, "nv_full, nv_large or nv_small")->capture_default_str();
     checkCommand->add_option("--precision", checkOptions->precision,
                              "fp16 or int8 (default: fp16 where the configuration has it, else int8)");
+    std::string passNames;
+    for (const nvdla::LegalizationPass& pass : nvdla::legalizationPasses())
+        passNames += (passNames.empty() ? "" : ", ") + std::string(pass.name);
     checkCommand->add_option("--dump-after", checkOptions->dumpAfter,
-                             "Print the graph after this legalization pass instead (explicit-padding, fold-pad, exclude-pad-count, fold-batchnorm, gemm-to-conv, "
-                             "global-pool, views, fuse-activation)");
+                             "Print the graph after this legalization pass instead (" + passNames + ")");
     checkCommand->add_flag("--json", checkOptions->json, "Print JSON");
     checkCommand->callback([&action, checkOptions] { action = [checkOptions] { return check(*checkOptions); }; });
 

@@ -138,6 +138,7 @@ inline const InterfaceVersion kEmuInterfaceVersion{0, 0, 1};
 // Precision codes of the descriptors (PRECISION_*).
 inline constexpr std::uint8_t kPrecisionInt8 = 0, kPrecisionInt16 = 1, kPrecisionFp16 = 2;
 inline constexpr std::uint16_t kMemoryMc = 0, kMemoryCv = 1, kMemoryHw = 2;  // dla_data_cube.type
+inline constexpr std::int64_t kRubikContract = 0, kRubikSplit = 1, kRubikMerge = 2;  // dla_rubik_op_desc.mode
 inline constexpr std::uint8_t kEventOpCompleted = 1;
 
 }  // namespace tessera::nvdla

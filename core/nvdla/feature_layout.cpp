@@ -29,6 +29,16 @@ FeatureLayout featureLayout(unsigned width, unsigned height, unsigned channels, 
     return layout;
 }
 
+FeatureLayout planarLayout(unsigned width, unsigned height, unsigned channels, unsigned elementBytes)
+{
+    FeatureLayout layout = featureLayout(width, height, channels, elementBytes, elementBytes);
+    layout.lineStride = (std::uint64_t(width) * elementBytes + 31) / 32 * 32;
+    layout.surfaceStride = layout.lineStride * height;
+    layout.bytes = layout.surfaceStride * channels;
+    layout.planar = true;
+    return layout;
+}
+
 void setCube(Record& surface, const std::string& cube, std::uint16_t memoryType, std::int16_t addressIndex,
              std::uint32_t offset, const FeatureLayout& layout)
 {
@@ -42,7 +52,7 @@ void setCube(Record& surface, const std::string& cube, std::uint16_t memoryType,
     surface.set(cube + ".channel", layout.channels);
     surface.set(cube + ".line_stride", std::int64_t(layout.lineStride));
     surface.set(cube + ".surf_stride", std::int64_t(layout.surfaceStride));
-    surface.set(cube + ".plane_stride", 0);
+    surface.set(cube + ".plane_stride", layout.planar ? std::int64_t(layout.surfaceStride) : 0);
 }
 
 }  // namespace tessera::nvdla

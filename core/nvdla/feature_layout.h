@@ -18,6 +18,7 @@ struct FeatureLayout {
     std::uint64_t lineStride = 0;   // bytes from one line to the next within a group
     std::uint64_t surfaceStride = 0;  // bytes from one channel group to the next
     std::uint64_t bytes = 0;        // the whole cube
+    bool planar = false;            // one plane per channel (RUBIK's split and merge): a group is a channel
 
     // Byte offset of element (c, y, x).
     std::uint64_t offsetOf(unsigned c, unsigned y, unsigned x) const
@@ -30,6 +31,10 @@ struct FeatureLayout {
 // Throws tessera::Error when a dimension is 0 or above the 16-bit fields of the descriptors.
 FeatureLayout featureLayout(unsigned width, unsigned height, unsigned channels, unsigned elementBytes,
                             unsigned atomBytes);
+
+// One plane per channel, each line padded to 32 bytes (what RUBIK's split writes and merge reads):
+// channelsPerGroup 1, atomBytes the element, surfaceStride the plane stride.
+FeatureLayout planarLayout(unsigned width, unsigned height, unsigned channels, unsigned elementBytes);
 
 // Fills the data cube `cube` ("src_data", ...) of a surface descriptor: memory type, task address
 // index, offset (when the interface has it), size, dimensions and strides.

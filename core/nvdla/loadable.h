@@ -23,7 +23,7 @@ inline constexpr std::uint16_t kMemoryAlloc = 1, kMemorySet = 2, kMemoryInput = 
 // EventListEntry op.
 inline constexpr std::uint8_t kEventWait = 0, kEventSignal = 1;
 // TensorDescListEntry data types and formats.
-inline constexpr std::uint8_t kDataTypeHalf = 2, kDataTypeInt8 = 4;
+inline constexpr std::uint8_t kDataTypeHalf = 2, kDataTypeInt16 = 3, kDataTypeInt8 = 4;
 inline constexpr std::uint8_t kDataFormatNchw = 1, kDataFormatNhwc = 2, kDataFormatNcxhwx = 3;
 inline constexpr std::uint8_t kPixelFormatFeature = 36;
 inline constexpr std::uint8_t kDataCategoryFeature = 2;

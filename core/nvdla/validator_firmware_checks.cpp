@@ -80,6 +80,74 @@ void checkFirmwareRules(FindingList& findings, const DlaTaskView& view, std::siz
                 findings.error(opWhere + " " + cube + ".type", "CDP reads and writes memory, never on the fly");
         break;
     }
+    case DlaOp::Bdma: {
+        // bdma.c: at most 20 transfers, each asserted before it is queued; the registers drop the
+        // low five bits of every address and stride.
+        const std::int64_t count = surface.get("num_transfers");
+        if (count > 20)
+            findings.error(opWhere + " num_transfers", "{} exceeds the firmware's 20", count);
+        for (std::int64_t t = 0; t < std::min<std::int64_t>(count, 20); ++t) {
+            const std::string name = fmt::format("transfers[{}]", t);
+            const auto field = [&](const char* f) { return surface.get(name + "." + f); };
+            const std::string where = opWhere + " " + name;
+            if (field("line_size") < 32 || field("line_size") % 32 != 0)
+                findings.error(where + ".line_size", "{} is not a positive multiple of 32 bytes", field("line_size"));
+            for (const char* repeat : {"line_repeat", "surface_repeat"})
+                if (field(repeat) < 1 || field(repeat) > 8192)
+                    findings.error(where + "." + repeat, "{}: the firmware takes 1..8192", field(repeat));
+            for (const char* stride : {"source_line", "destination_line"})
+                if (field(stride) < field("line_size"))
+                    findings.error(where + "." + stride, "{} is less than line_size {} (the firmware asserts it)",
+                                   field(stride), field("line_size"));
+            if (field("source_surface") < field("source_line") * field("line_repeat") ||
+                field("destination_surface") < field("destination_line") * field("line_repeat"))
+                findings.error(where, "a surface stride is less than its line stride times line_repeat (the firmware "
+                                      "asserts it)");
+            for (const char* stride : {"source_line", "destination_line", "source_surface", "destination_surface"})
+                if (field(stride) % 32 != 0)
+                    findings.error(where + "." + stride, "{} is not a multiple of 32 bytes", field(stride));
+            for (const char* address : {"source_address", "destination_address"})
+                if (field(address) < 0 || std::size_t(field(address)) >= view.addressList.size())
+                    findings.error(where + "." + address, "task address index {} is outside the task's {} addresses",
+                                   field(address), view.addressList.size());
+        }
+        if (op.get("num_transfers") != count)
+            findings.warning(opWhere + " num_transfers", "the operation says {}, its surface {}; the firmware uses the "
+                                                         "surface's",
+                             op.get("num_transfers"), count);
+        break;
+    }
+    case DlaOp::Rubik: {
+        const std::int64_t mode = op.get("mode");
+        if (mode > kRubikMerge)
+            findings.error(opWhere + " mode", "{} is not contract (0), split (1) or merge (2)", mode);
+        if (op.get("precision") > kPrecisionFp16)
+            findings.error(opWhere + " precision", "{} is not INT8, INT16 or FP16", op.get("precision"));
+        for (const char* cube : {"src_data", "dst_data"}) {
+            const std::string name = cube;
+            if (surface.get(name + ".type") == kMemoryHw)
+                findings.error(opWhere + " " + name + ".type", "RUBIK reads and writes memory, never on the fly");
+            for (const char* field : {".offset", ".line_stride", ".surf_stride", ".plane_stride"})
+                if ((std::string(field) != ".offset" || view.interface->dataCube.find("offset")) &&
+                    surface.get(name + field) % 32 != 0)
+                    findings.error(opWhere + " " + name + field, "{} is not a multiple of 32 bytes (the unit drops the "
+                                                                "low bits)",
+                                   surface.get(name + field));
+        }
+        if (mode == kRubikContract) {
+            for (const char* stride : {"stride_x", "stride_y"})
+                if (op.get(stride) < 1 || op.get(stride) > 32)
+                    findings.error(opWhere + " " + stride, "{}: contract strides are 1..32", op.get(stride));
+            if (surface.get("dst_data.width") != surface.get("src_data.width") * op.get("stride_x") ||
+                surface.get("dst_data.height") != surface.get("src_data.height") * op.get("stride_y"))
+                findings.error(opWhere + " dst_data", "{}x{} is not the source's {}x{} times the strides",
+                               surface.get("dst_data.width"), surface.get("dst_data.height"),
+                               surface.get("src_data.width"), surface.get("src_data.height"));
+        }
+        if (mode == kRubikMerge && surface.get("src_data.plane_stride") == 0)
+            findings.error(opWhere + " src_data.plane_stride", "is 0; the firmware asserts a merge's plane stride");
+        break;
+    }
     default:
         break;
     }

@@ -153,4 +153,32 @@ Graph lrnNetwork()
     return graph;
 }
 
+Graph rearrangeNetwork()
+{
+    GraphBuilder builder("rearrange", 13);
+    TensorId x = builder.input("x", DType::Float32, {1, 8, 6, 6});
+    x = convRelu(builder, x, 128, 8, 3, "conv1", 81);
+    x = builder.op("DepthToSpace", {x}, {{"blocksize", Attribute::ofInt(2)}, {"mode", Attribute::ofString("CRD")}},
+                   "pixel_shuffle");
+    const auto shuffle = [&](TensorId in, std::int64_t channels, std::int64_t groups, std::int64_t size,
+                             const std::string& name) {
+        const TensorId grouped = builder.constant(
+            name + "_grouped", TensorData::fromInts(DType::Int64, {5}, {1, groups, channels / groups, size, size}));
+        const TensorId flat =
+            builder.constant(name + "_flat", TensorData::fromInts(DType::Int64, {4}, {1, channels, size, size}));
+        TensorId t = builder.op("Reshape", {in, grouped}, {}, name + "_reshape");
+        t = builder.op("Transpose", {t}, {{"perm", Attribute::ofInts({0, 2, 1, 3, 4})}}, name + "_transpose");
+        return builder.op("Reshape", {t, flat}, {}, name + "_flatten");
+    };
+    x = shuffle(x, 32, 2, 12, "shuffle1");
+    x = convRelu(builder, x, 48, 32, 3, "conv2", 83);
+    x = shuffle(x, 48, 3, 12, "shuffle2");
+    const TensorId w = builder.constant("conv3_w", randomFloats({8, 48, 1, 1}, 85, -0.2f, 0.2f));
+    x = builder.op("Conv", {x, w}, {}, "conv3");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace tessera::test

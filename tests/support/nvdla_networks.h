@@ -30,4 +30,9 @@ Graph widePoolNetwork();
 // AlexNet's pattern: conv + ReLU, LRN over 5 channels (a strong one: alpha 0.5), max pooling, conv.
 Graph lrnNetwork();
 
+// Rearranging channels, as super-resolution and ShuffleNet do: conv + ReLU, DepthToSpace 2 in CRD
+// order (PyTorch's PixelShuffle), a channel shuffle of 2 groups as PyTorch exports it (Reshape,
+// Transpose, Reshape), conv + ReLU, a shuffle of 3 groups of 16, conv.
+Graph rearrangeNetwork();
+
 }  // namespace tessera::test

@@ -3,6 +3,8 @@
 #include "nvdla/feature_layout.h"
 #include "nvdla/loadable_builder.h"
 
+#include "base/error.h"
+
 namespace tessera::testing {
 
 using namespace nvdla;
@@ -109,6 +111,49 @@ Loadable sampleLoadable()
         buffer.set("surf_stride", source ? std::int64_t(pooled.surfaceStride) : 8 * fp16);
     }
     return builder.finish();
+}
+
+std::span<std::uint8_t> blobBytes(nvdla::Loadable& loadable, const std::string& name)
+{
+    for (nvdla::LoadableBlob& blob : loadable.blobs)
+        if (blob.name == name)
+            return blob.data;
+    throw Error("no blob " + name);
+}
+
+nvdla::Record common(nvdla::Loadable& loadable, int op)
+{
+    const nvdla::DlaInterface& dla = nvdla::currentDlaInterface();
+    return nvdla::Record(dla.commonOpDesc,
+                         blobBytes(loadable, "task-0-dep_graph").subspan(std::size_t(op) * dla.commonOpDesc.size));
+}
+
+nvdla::Record surface(nvdla::Loadable& loadable, int op, nvdla::DlaOp type)
+{
+    const nvdla::DlaInterface& dla = nvdla::currentDlaInterface();
+    return nvdla::Record(dla.surfaceDesc.at(type), blobBytes(loadable, "task-0-surf_list")
+                                                       .subspan(std::size_t(op) * dla.surfaceContainerSize.size));
+}
+
+nvdla::Record operation(nvdla::Loadable& loadable, int op, nvdla::DlaOp type)
+{
+    const nvdla::DlaInterface& dla = nvdla::currentDlaInterface();
+    return nvdla::Record(dla.opDesc.at(type),
+                         blobBytes(loadable, "task-0-op_list").subspan(std::size_t(op) * dla.opContainerSize.size));
+}
+
+nvdla::Record network(nvdla::Loadable& loadable)
+{
+    return nvdla::Record(nvdla::currentDlaInterface().networkDesc, blobBytes(loadable, "task-0-addr0"));
+}
+
+bool hasFinding(const std::vector<nvdla::Finding>& findings, const std::string& where, const std::string& message)
+{
+    for (const nvdla::Finding& finding : findings)
+        if (finding.severity == nvdla::Finding::Severity::Error && finding.where.find(where) != std::string::npos &&
+            finding.message.find(message) != std::string::npos)
+            return true;
+    return false;
 }
 
 }  // namespace tessera::testing

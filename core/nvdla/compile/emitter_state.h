@@ -82,6 +82,10 @@ public:
                 emitLookup(node, record);
             else if (node.opType == "LRN")
                 emitLocalResponse(node, record);
+            else if (node.opType == "DepthToSpace")
+                emitDepthToSpace(node, record);
+            else if (node.opType == "Gather")
+                emitChannelPermutation(node, record);
             else
                 throw UnsupportedError(fmt::format("{}: emitting {} for NVDLA is not built yet", node.describe(), node.opType));
             record.task = taskIndex_;
@@ -96,7 +100,7 @@ private:
     {
         std::optional<std::uint16_t> scratch;
         if (plan_.scratchBytes > 0)
-            scratch = builder_.addMemory(plan_.scratchBytes, 4096);
+            scratch = scratchMemory_ = builder_.addMemory(plan_.scratchBytes, 4096);
         for (const Surface& surface : plan_.surfaces) {
             std::uint16_t memory;
             if (surface.place == Surface::Place::Scratch) {
@@ -339,6 +343,14 @@ private:
     void emitPrelu(const Node& node, EmittedNode& record);
     void emitLocalResponse(const Node& node, EmittedNode& record);
     void emitSoftmax(const Node& node, EmittedNode& record);
+    void emitDepthToSpace(const Node& node, EmittedNode& record);
+    void emitChannelPermutation(const Node& node, EmittedNode& record);
+    // A surface of its own (a workspace's planes) as the cube `cube`.
+    void setSurfaceCube(Record& surface, const std::string& cube, int s)
+    {
+        setCube(surface, cube, kMemoryMc, dla().addressIndex(addresses_[std::size_t(s)]), 0,
+                plan_.surfaces[std::size_t(s)].layout);
+    }
 
     const Graph& graph_;
     const SurfacePlan& plan_;
@@ -347,6 +359,7 @@ private:
     std::vector<EmittedNode>& emitted_;
     LoadableBuilder builder_;
     std::vector<std::uint16_t> addresses_;  // per surface
+    std::uint16_t scratchMemory_ = 0;        // the memory of every scratch surface
     DlaTaskBuilder* dla_ = nullptr;
     EmuTaskBuilder* emu_ = nullptr;
     int taskIndex_ = -1;

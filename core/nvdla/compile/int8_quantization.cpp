@@ -36,7 +36,7 @@ bool keepsScale(const std::string& op)
 {
     return op == "Relu" || op == "Clip" || op == "PRelu" || op == "LeakyRelu" || op == "MaxPool" ||
            op == "AveragePool" || op == "Concat" || op == "Flatten" || op == "Reshape" || op == "Squeeze" ||
-           op == "Unsqueeze";
+           op == "Unsqueeze" || op == "DepthToSpace" || op == "Gather";
 }
 
 bool isElementwise(const std::string& op)

@@ -164,6 +164,25 @@ Values pooling(const Graph& graph, const Node& node, const Values& input)
     return widen(dla::pooling(g, node.opType == "MaxPool" ? dla::Pooling::Max : dla::Pooling::Average, narrow(input)));
 }
 
+
+// DepthToSpace moves values: output (c, y*b + dy, x*b + dx) is input channel (dy*b + dx)*C + c in
+// DCR order, c*b*b + dy*b + dx in CRD order.
+Values depthToSpace(const Graph& graph, const Node& node, const Values& input)
+{
+    const Cube in = cubeOfTensor(graph, node.inputs[0]), out = cubeOfTensor(graph, node.outputs[0]);
+    const std::int64_t b = node.attrInt("blocksize", 1);
+    const bool crd = node.attrString("mode", "DCR") == "CRD";
+    Values result(input.size());
+    for (std::int64_t c = 0; c < out.channels; ++c)
+        for (std::int64_t y = 0; y < out.height; ++y)
+            for (std::int64_t x = 0; x < out.width; ++x) {
+                const std::int64_t phase = (y % b) * b + x % b;
+                const std::int64_t source = crd ? c * b * b + phase : phase * out.channels + c;
+                result[std::size_t((c * out.height + y) * out.width + x)] =
+                    input[std::size_t((source * in.height + y / b) * in.width + x / b)];
+            }
+    return result;
+}
 }  // namespace
 
 std::vector<TensorData> quantizeInputs(const Graph& legalized, const Int8Quantization& int8,
@@ -276,6 +295,15 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
             out = widen(dla::emulatorSoftmax(narrow(valueOf(node.inputs[0])),
                                              float(int8.scaleOf(graph, node.inputs[0])),
                                              float(int8.scaleOf(graph, node.outputs[0]))));
+        } else if (op == "DepthToSpace") {
+            out = depthToSpace(graph, node, valueOf(node.inputs[0]));
+        } else if (const auto order = channelPermutation(graph, node)) {
+            const Values& in = valueOf(node.inputs[0]);
+            const Cube cube = cubeOfTensor(graph, node.inputs[0]);
+            const std::size_t plane = std::size_t(cube.height) * std::size_t(cube.width);
+            for (std::int64_t channel : *order)
+                out.insert(out.end(), in.begin() + std::ptrdiff_t(std::size_t(channel) * plane),
+                           in.begin() + std::ptrdiff_t((std::size_t(channel) + 1) * plane));
         } else if (isCubeView(graph, node)) {
             out = valueOf(node.inputs[0]);
         } else {

@@ -33,6 +33,11 @@ const std::vector<LegalizationPass>& legalizationPasses()
         {"global-pool", "GlobalAveragePool, GlobalMaxPool and ReduceMean/ReduceMax over H,W as pooling, split "
                         "into windows of at most 8",
          globalPoolPass},
+        {"depth-to-space-order", "DepthToSpace in CRD order made DCR (what RUBIK's contract reads) by reordering the "
+                                 "output channels of the convolution before it",
+         depthToSpaceOrderPass},
+        {"channel-shuffle", "Reshape, Transpose, Reshape that shuffle the channels as one Gather of the channels",
+         channelShufflePass},
         {"views", "Flatten, Reshape, Squeeze, Unsqueeze, Identity and Dropout that keep the cube removed",
          removeViewsPass},
         {"fuse-activation", "ReLU and Clip after a convolution or an element-wise operation done by its SDP",

@@ -16,6 +16,8 @@ void excludePadCountPass(Graph& graph, const target::NvdlaConfig& config, Legali
 void foldBatchNormPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void gemmToConvPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void depthToSpaceOrderPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void channelShufflePass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void removeViewsPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void fuseActivationPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 
@@ -30,6 +32,10 @@ inline constexpr const char* kPadCountCorrection = "tessera_pad_count_correction
 // A Clip's constant bounds (attributes before opset 11, inputs after); nullopt when either is not a
 // finite constant.
 std::optional<std::pair<float, float>> clipBounds(const Graph& graph, const Node& clip);
+
+// A Gather along the channels of a cube with constant indices that are a permutation of them (what
+// channel-shuffle writes): output channel j is input channel order[j]. nullopt for other Gathers.
+std::optional<std::vector<std::int64_t>> channelPermutation(const Graph& graph, const Node& node);
 
 // A Flatten, Reshape, Squeeze or Unsqueeze whose output is the same cube as its input: no work.
 bool isCubeView(const Graph& graph, const Node& node);

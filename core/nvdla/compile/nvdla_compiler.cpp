@@ -102,7 +102,9 @@ std::string NvdlaCompilation::reportText() const
     for (const Surface& s : surfaces.surfaces)
         text += fmt::format("  {:<28} {}x{}x{} {:>8} bytes  {}{}\n", s.name, s.layout.channels, s.layout.height,
                             s.layout.width, s.layout.bytes,
-                            int8 ? fmt::format("int8 x {:<10.4g} ", int8->scales.at(s.name)) : std::string(),
+                            s.layout.planar ? std::string("planes of an operation ")
+                            : int8          ? fmt::format("int8 x {:<10.4g} ", int8->scales.at(s.name))
+                                            : std::string(),
                             s.place == Surface::Place::Input    ? std::string("bound input")
                             : s.place == Surface::Place::Output ? std::string("bound output")
                                                                 : fmt::format("scratch +{}", s.offset));
@@ -123,6 +125,7 @@ nlohmann::json NvdlaCompilation::reportJson() const
                                {"bytes", s.layout.bytes},
                                {"line_stride", s.layout.lineStride},
                                {"surface_stride", s.layout.surfaceStride},
+                               {"planar", s.layout.planar},
                                {"place", s.place == Surface::Place::Input    ? "input"
                                          : s.place == Surface::Place::Output ? "output"
                                                                              : "scratch"},

@@ -73,6 +73,18 @@ SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, c
             surface.firstStep = std::min(surface.firstStep < 0 ? step : surface.firstStep, step);
             surface.lastStep = std::max(surface.lastStep, step);
         }
+        if (m->units == "RUBIK+BDMA") {
+            const auto cube = cubeOf(legalized.tensor(node.inputs[0]).shape);
+            for (const char* part : {"/planes", "/planes-reordered"}) {
+                Surface workspace;
+                workspace.name = node.name + part;
+                workspace.layout = planarLayout(unsigned(cube->width), unsigned(cube->height), unsigned(cube->channels),
+                                                elementBytes);
+                workspace.firstStep = workspace.lastStep = step;
+                plan.surfaces.push_back(workspace);
+                plan.workspaces[node.name].push_back(int(plan.surfaces.size() - 1));
+            }
+        }
         plan.operations.push_back(id);
         ++step;
     }

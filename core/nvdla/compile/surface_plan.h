@@ -34,6 +34,9 @@ struct SurfacePlan {
     // Tensors written into a part of a surface (a Concat's inputs): the first channel they take.
     std::unordered_map<TensorId, unsigned> channelOffset;
     std::vector<NodeId> operations;                // the nodes that run, in order (views left out)
+    // Memory an operation uses while it runs (a channel permutation's two sets of planes):
+    // surfaces of no tensor, live at that operation's step alone.
+    std::unordered_map<std::string, std::vector<int>> workspaces;  // by node name
     std::uint64_t scratchBytes = 0;
     std::int64_t scratchLowerBound = 0;  // most bytes live at one time
     unsigned alignment = 32;

@@ -21,6 +21,7 @@ using target::NvdlaConfig;
 // ONNC's legalization uses).
 constexpr std::int64_t kConvMaxKernel = 32, kConvMaxStride = 8, kConvMaxPad = 31;
 constexpr std::int64_t kPoolMaxStride = 8, kPoolMaxPad = 7;  // the firmware takes PDP strides 1..8
+constexpr std::uint64_t kBdmaMaxLineBytes = 8192 * 32;       // BDMA's line size register: 13 bits of 32 bytes
 
 // A constant the SDP applies as one value (scalar) or one value per channel of `output`'s cube.
 bool isConstantPerChannelOrScalar(const Graph& graph, TensorId id, TensorId output)
@@ -317,6 +318,44 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
         }
         m.units = "view";
         m.detail = "the producers write into one surface at their channel offsets";
+        return;
+    }
+    if (op == "DepthToSpace") {
+        if (!config.hasRubik)
+            return refuse(fmt::format("DepthToSpace needs RUBIK's contract mode, absent on {}", config.name),
+                          "nv_full");
+        if (node.attrString("mode", "DCR") != "DCR")
+            return refuse("DepthToSpace in CRD order whose input is not written by a convolution for it alone: "
+                          "RUBIK reads the DCR order, and depth-to-space-order could not reorder the channels",
+                          "a convolution right before the DepthToSpace (PixelShuffle)");
+        const std::int64_t block = node.attrInt("blocksize", 1);
+        const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
+        const auto out = cube(node.outputs[0]);
+        if (block < 1 || block > 32)
+            return refuse(fmt::format("block size {}: RUBIK's contract strides are 1..32", block));
+        if (!out || out->channels % perAtom != 0)
+            return refuse(fmt::format("{} output channels: RUBIK's contract moves whole memory atoms, so the output "
+                                      "needs a multiple of {} channels",
+                                      out ? out->channels : 0, perAtom));
+        m.units = "RUBIK";
+        m.detail = fmt::format("contract: {} channel blocks into {}x{} phases of the plane", block * block, block, block);
+        return;
+    }
+    if (op == "Gather") {
+        const auto order = channelPermutation(graph, node);
+        if (!order)
+            return refuse("Gather other than a permutation of the channels with constant indices");
+        if (!config.hasRubik || !config.hasBdma)
+            return refuse(fmt::format("a permutation of the channels needs RUBIK and BDMA, absent on {}", config.name),
+                          "nv_full");
+        const auto in = cube(node.inputs[0]);
+        const std::uint64_t line = (std::uint64_t(in->width) * target::NvdlaConfig::elementBytes(precision) + 31) / 32 * 32;
+        if (line > kBdmaMaxLineBytes)
+            return refuse(fmt::format("lines of {} bytes exceed the {} BDMA copies at once", line, kBdmaMaxLineBytes));
+        m.units = "RUBIK+BDMA";
+        m.detail = fmt::format("channel permutation: RUBIK splits the {} channels into planes, BDMA copies them in "
+                               "the new order, RUBIK merges them",
+                               in->channels);
         return;
     }
     refuse(fmt::format("no NVDLA unit and no CPU operation of the stock runtime (Softmax, Power) runs {}", op));

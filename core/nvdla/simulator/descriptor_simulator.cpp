@@ -46,7 +46,7 @@ std::pair<std::vector<std::uint8_t>*, std::uint64_t> Machine::resolve(const std:
 }
 
 CubeAccess Machine::access(const DlaTaskView& view, const ConstRecord& surface, const std::string& cube,
-                           const std::string& where, unsigned elementBytes)
+                           const std::string& where, unsigned elementBytes, bool featureExtent)
 {
     CubeAccess a;
     const auto [memory, offset] = resolve(view.addressList, surface.get(cube + ".address"), where + " " + cube);
@@ -61,6 +61,8 @@ CubeAccess Machine::access(const DlaTaskView& view, const ConstRecord& surface, 
     a.atomBytes = config_.memoryAtomicBytes;
     // The last channel at the last position ends the cube (a partial last group need not fill
     // its atoms: a per-channel operand cube is dense).
+    if (!featureExtent)
+        return a;
     const std::uint64_t last = a.channels == 0 || a.height == 0 || a.width == 0
                                    ? a.base
                                    : a.offsetOf(a.channels - 1, a.height - 1, a.width - 1) + elementBytes;
@@ -217,8 +219,15 @@ void Machine::runDla(const TaskEntry& task)
             else
                 cdp(view, i, where);
             break;
+        case DlaOp::Bdma:
+            bdma(view, i, where);
+            break;
+        case DlaOp::Rubik:
+            rubik(view, i, where);
+            break;
         default:
-            throw ModelError(where + ": this unit is not simulated yet");
+            throw ModelError(fmt::format("{}: operation type {} is not a unit of NVDLA", where,
+                                         unsigned(view.operations[i].type)));
         }
     }
 }
@@ -249,17 +258,46 @@ std::vector<const MemoryEntry*> boundMemories(const Loadable& loadable, std::uin
     return bound;
 }
 
+const char* elementTypeName(std::uint8_t dataType)
+{
+    return dataType == kDataTypeInt8 ? "INT8" : dataType == kDataTypeInt16 ? "INT16" : "FP16";
+}
+
+// Element (c, y, x) of a bound tensor in its memory, and back (INT8 and INT16 as integers).
+double readElement(const std::vector<std::uint8_t>& memory, std::uint64_t at, std::uint8_t dataType)
+{
+    if (dataType == kDataTypeInt8)
+        return double(std::int8_t(memory[at]));
+    if (dataType == kDataTypeInt16)
+        return double(std::int16_t(std::uint16_t(memory[at] | (memory[at + 1] << 8))));
+    return double(simulation::readHalf(memory, at));
+}
+
+void writeElement(std::vector<std::uint8_t>& memory, std::uint64_t at, std::uint8_t dataType, float value)
+{
+    if (dataType == kDataTypeInt8) {
+        memory[at] = std::uint8_t(std::int8_t(std::clamp(std::round(value), -128.0f, 127.0f)));
+    } else if (dataType == kDataTypeInt16) {
+        const auto v = std::uint16_t(std::int16_t(std::clamp(std::round(value), -32768.0f, 32767.0f)));
+        memory[at] = std::uint8_t(v);
+        memory[at + 1] = std::uint8_t(v >> 8);
+    } else {
+        simulation::writeHalf(memory, at, value);
+    }
+}
+
 const TensorDesc& descOf(const Loadable& loadable, const MemoryEntry& memory)
 {
     if (memory.tensorDescId >= loadable.tensorDescs.size())
         throw ModelError(fmt::format("memory_list[{}].tensor_desc_id {} does not exist", memory.id, memory.tensorDescId));
     const TensorDesc& tensor = loadable.tensorDescs[memory.tensorDescId];
-    if (tensor.dataType != kDataTypeHalf && tensor.dataType != kDataTypeInt8)
-        throw ModelError(fmt::format("tensor '{}': data type {} is neither FP16 nor INT8", tensor.name, tensor.dataType));
+    if (tensor.dataType != kDataTypeHalf && tensor.dataType != kDataTypeInt8 && tensor.dataType != kDataTypeInt16)
+        throw ModelError(fmt::format("tensor '{}': data type {} is not FP16, INT16 or INT8", tensor.name,
+                                     tensor.dataType));
     const unsigned elementBytes = tensor.dataType == kDataTypeInt8 ? 1 : 2;
     if (tensor.strides[0] != elementBytes)
         throw ModelError(fmt::format("tensor '{}': stride_0 is {}; {} elements are {} byte{}", tensor.name,
-                                     tensor.strides[0], tensor.dataType == kDataTypeInt8 ? "INT8" : "FP16", elementBytes,
+                                     tensor.strides[0], elementTypeName(tensor.dataType), elementBytes,
                                      elementBytes == 1 ? "" : "s"));
     if (tensor.c < 1 || tensor.h < 1 || tensor.w < 1 || tensor.c > 8192 || tensor.h > 8192 || tensor.w > 8192)
         throw ModelError(fmt::format("tensor '{}': dimensions {}x{}x{} are not valid", tensor.name, tensor.c, tensor.h, tensor.w));
@@ -292,18 +330,13 @@ SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<Te
                                          tensor.w, expected, inputs[k].elements()));
         std::vector<std::uint8_t>& memory = machine.memory(inputMemories[k]->id);
         const std::vector<float> values = inputs[k].toFloats();
-        const bool int8 = tensor.dataType == kDataTypeInt8;
         for (unsigned c = 0; c < unsigned(tensor.c); ++c)
             for (unsigned y = 0; y < unsigned(tensor.h); ++y)
                 for (unsigned x = 0; x < unsigned(tensor.w); ++x) {
                     const std::uint64_t at = boundOffset(tensor, c, y, x);
-                    if (at + (int8 ? 1 : 2) > memory.size())
+                    if (at + tensor.strides[0] > memory.size())
                         throw ModelError(fmt::format("input '{}' does not fit its memory ({} bytes)", tensor.name, memory.size()));
-                    const float value = values[(std::size_t(c) * tensor.h + y) * tensor.w + x];
-                    if (int8)
-                        memory[at] = std::uint8_t(std::int8_t(std::clamp(std::round(value), -128.0f, 127.0f)));
-                    else
-                        simulation::writeHalf(memory, at, value);
+                    writeElement(memory, at, tensor.dataType, values[(std::size_t(c) * tensor.h + y) * tensor.w + x]);
                 }
     }
     for (const SubmitEntry& submit : loadable.submits)
@@ -327,18 +360,19 @@ SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<Te
     for (const MemoryEntry* memory : boundMemories(loadable, kMemoryOutput)) {
         const TensorDesc& tensor = descOf(loadable, *memory);
         const std::vector<std::uint8_t>& bytes = machine.memory(memory->id);
-        const bool int8 = tensor.dataType == kDataTypeInt8;
         std::vector<double> values(std::size_t(tensor.c) * tensor.h * tensor.w);
         for (unsigned c = 0; c < unsigned(tensor.c); ++c)
             for (unsigned y = 0; y < unsigned(tensor.h); ++y)
                 for (unsigned x = 0; x < unsigned(tensor.w); ++x) {
                     const std::uint64_t at = boundOffset(tensor, c, y, x);
-                    if (at + (int8 ? 1 : 2) > bytes.size())
+                    if (at + tensor.strides[0] > bytes.size())
                         throw ModelError(fmt::format("output '{}' does not fit its memory", tensor.name));
-                    values[(std::size_t(c) * tensor.h + y) * tensor.w + x] =
-                        int8 ? double(std::int8_t(bytes[at])) : double(simulation::readHalf(bytes, at));
+                    values[(std::size_t(c) * tensor.h + y) * tensor.w + x] = readElement(bytes, at, tensor.dataType);
                 }
-        result.outputs.push_back(TensorData::fromDoubles(int8 ? DType::Int8 : DType::Float32,
+        const DType type = tensor.dataType == kDataTypeInt8    ? DType::Int8
+                           : tensor.dataType == kDataTypeInt16 ? DType::Int16
+                                                               : DType::Float32;
+        result.outputs.push_back(TensorData::fromDoubles(type,
                                                          {std::max(1, tensor.n), tensor.c, tensor.h, tensor.w}, values));
         result.names.push_back(tensor.name);
     }

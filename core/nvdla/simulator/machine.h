@@ -91,9 +91,10 @@ public:
     void runEmu(const TaskEntry& task);
 
 private:
-    // The cube `cube` of `surface` with elements of `elementBytes`, checked to lie in its memory.
+    // The cube `cube` of `surface` with elements of `elementBytes`, checked to lie in its memory as
+    // feature data (`featureExtent`; RUBIK's planar cubes are checked by the unit).
     CubeAccess access(const DlaTaskView& view, const ConstRecord& surface, const std::string& cube,
-                      const std::string& where, unsigned elementBytes);
+                      const std::string& where, unsigned elementBytes, bool featureExtent = true);
 
     Cube loadHalves(const CubeAccess& a) const;
     void storeHalves(const CubeAccess& a, const Cube& cube) const;
@@ -117,6 +118,8 @@ private:
     void sdpInt8(const DlaTaskView& view, std::size_t i, std::optional<IntCube> onTheFly, const std::string& where);
     void pdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where);
     void cdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where);
+    void bdma(const DlaTaskView& view, std::size_t i, const std::string& where);
+    void rubik(const DlaTaskView& view, std::size_t i, const std::string& where);
 
     const Loadable& l_;
     const target::NvdlaConfig& config_;
