@@ -373,6 +373,24 @@ private slots:
         }
     }
 
+    // A kernel group that does not fit the CBUF beside a kernel height of input lines: convolutions
+    // over slices of whole atoms of input channels (views of the input's surface), results added.
+    void wideConvolutionsSplitOverInputChannels()
+    {
+        const Graph graph = test::wideChannelsNetwork();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const auto findings = validateLoadable(readLoadable(compiled.bytes, "wide"));
+        QVERIFY2(isValid(findings), formatFindings(findings).c_str());
+        const std::string report = compiled.reportText();
+        QVERIFY2(report.find("split into 2 convolutions over at most 1568 input channels") != std::string::npos,
+                 report.c_str());
+        QVERIFY2(report.find("split into 3 convolutions over at most 960 input channels") != std::string::npos,
+                 report.c_str());
+        const double error = simulateAndCompare(graph, compiled, 43);
+        qInfo("convolutions split over input channels: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+    }
+
     // What the firmware asserts of BDMA and RUBIK, broken one field at a time: the validator names
     // the field, and the simulator refuses the operation rather than move the wrong bytes.
     void brokenDataMovementIsNamed()

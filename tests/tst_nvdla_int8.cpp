@@ -288,6 +288,8 @@ private slots:
         QTest::addRow("every SDP stage nv_full") << "sdp" << "nv_full" << 25.0;
         QTest::addRow("NVIDIA's LeNet nv_small") << "caffe_lenet" << "nv_small" << 25.0;
         QTest::addRow("DepthToSpace and channel shuffles nv_full") << "rearrange" << "nv_full" << 25.0;
+        QTest::addRow("split over input channels nv_full") << "wide_channels" << "nv_full" << 25.0;
+        QTest::addRow("split over input channels nv_small") << "wide_channels" << "nv_small" << 25.0;
     }
 
     void networksMatchTheReferenceExactly()
@@ -310,6 +312,8 @@ private slots:
             graph = test::lookupNetwork();
         } else if (network == "sdp") {
             graph = test::residualBlock();
+        } else if (network == "wide_channels") {
+            graph = test::wideChannelsNetwork();
         } else if (network == "rearrange") {
             graph = test::rearrangeNetwork();
         } else if (network == "caffe_lenet") {

@@ -117,7 +117,7 @@ private slots:
             legalize(again, target::nvdlaConfig("nv_full"), log, "fold-everything");
             QFAIL("an unknown pass was accepted");
         } catch (const Error& error) {
-            QVERIFY(std::string(error.what()).find("explicit-padding, fold-pad, exclude-pad-count, fold-batchnorm, gemm-to-conv, global-pool, depth-to-space-order, channel-shuffle, views, fuse-activation") !=
+            QVERIFY(std::string(error.what()).find("explicit-padding, fold-pad, exclude-pad-count, fold-batchnorm, gemm-to-conv, global-pool, depth-to-space-order, split-input-channels, channel-shuffle, views, fuse-activation") !=
                     std::string::npos);
         }
     }

@@ -181,4 +181,28 @@ Graph rearrangeNetwork()
     return graph;
 }
 
+Graph wideChannelsNetwork()
+{
+    GraphBuilder builder("wide_channels", 13);
+    const TensorId x = builder.input("x", DType::Float32, {1, 2048, 4, 4});
+    const auto dense = [&](TensorId in, std::int64_t outFeatures, std::int64_t inFeatures, const std::string& name,
+                           std::uint32_t seed) {
+        const float bound = 2.0f / float(inFeatures);
+        const TensorId w = builder.constant(name + "_w", randomFloats({outFeatures, inFeatures}, seed, -bound, 2 * bound));
+        const TensorId b = builder.constant(name + "_b", randomFloats({outFeatures}, seed + 1, -0.1f, 0.1f));
+        return builder.op("Gemm", {in, w, b}, {{"transB", Attribute::ofInt(1)}}, name);
+    };
+    const TensorId convW = builder.constant("wide_conv_w", randomFloats({16, 2048, 3, 3}, 91, -0.004f, 0.006f));
+    TensorId a = builder.op("Conv", {x, convW}, {{"pads", Attribute::ofInts({1, 1, 1, 1})}}, "wide_conv");
+    a = builder.op("Relu", {a}, {}, "wide_conv_relu");
+    a = builder.op("Flatten", {a}, {}, "flatten_a");
+    builder.output(dense(a, 10, 256, "classifier_a", 93));
+    TensorId b = builder.op("Flatten", {x}, {}, "flatten_b");
+    b = builder.op("Relu", {dense(b, 16, 32768, "wide_fc", 95)}, {}, "wide_fc_relu");
+    builder.output(dense(b, 10, 16, "classifier_b", 97));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace tessera::test

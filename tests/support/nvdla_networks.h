@@ -35,4 +35,9 @@ Graph lrnNetwork();
 // Transpose, Reshape), conv + ReLU, a shuffle of 3 groups of 16, conv.
 Graph rearrangeNetwork();
 
+// Layers whose one kernel group does not fit the CBUF (split over input channels): from a
+// 1x2048x4x4 input, a 3x3 convolution of 16 kernels + ReLU then a classifier of 10, and beside it a
+// fully connected layer of 16 over all 32768 values + ReLU then one of 10.
+Graph wideChannelsNetwork();
+
 }  // namespace tessera::test

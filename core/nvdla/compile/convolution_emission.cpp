@@ -4,6 +4,7 @@
 // convolutions one part per atom of channels whose weights are the block's diagonal (a dense
 // convolution of 16 FP16 channels with zeros off the diagonal: more multiply-accumulates, the same
 // result, and no copy of the data).
+#include "nvdla/compile/convolution_buffer.h"
 #include "nvdla/compile/emitter_state.h"
 
 namespace tessera::nvdla::emission {
@@ -100,22 +101,12 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
     const std::uint16_t biasAddress = builder_.addAddress(biasMemory, 0, part.sdpOperands.size());
 
     // The convolution buffer: input lines (entries per slice x rows) and weights in banks.
-    const unsigned atomsPerEntry = config_.cbufEntryBytes / config_.memoryAtomicBytes;
-    const std::uint64_t channelAtoms = (std::uint64_t(channels) * elementBytes + config_.memoryAtomicBytes - 1) / config_.memoryAtomicBytes;
-    const std::uint64_t lastAtoms = channelAtoms % atomsPerEntry;
-    const std::uint64_t entriesPerSlice = (channelAtoms / atomsPerEntry) * in.width +
-                                          (lastAtoms == 3 ? in.width : (lastAtoms * in.width + atomsPerEntry - 1) / atomsPerEntry);
-    const std::uint64_t entriesPerBank = config_.cbufEntriesPerBank, banks = config_.cbufBanks;
-    const auto dataBanksFor = [&](std::uint64_t inputRows) {
-        return (entriesPerSlice * inputRows + entriesPerBank - 1) / entriesPerBank;
-    };
-    auto weightBanks = [&](std::uint64_t kernelCount) {
-        const std::uint64_t bytes = (layout.bytesPerKernel * kernelCount + config_.cbufEntryBytes - 1) / config_.cbufEntryBytes;
-        return (bytes + entriesPerBank - 1) / entriesPerBank;
-    };
-    const std::uint64_t allWeights = weightBanks(kernels);
-    const std::uint64_t groupWeights = weightBanks(std::min(kernels, layout.kernelsPerGroup));
-    const std::uint64_t wholeData = dataBanksFor(in.height);
+    const ConvolutionBufferNeed need =
+        convolutionBufferNeed(config_, kernels, channels, in.width, rows, columns, elementBytes);
+    const std::uint64_t entriesPerSlice = need.entriesPerSlice, entriesPerBank = need.entriesPerBank,
+                        banks = config_.cbufBanks;
+    const std::uint64_t allWeights = need.allWeightBanks, groupWeights = need.groupWeightBanks;
+    const std::uint64_t wholeData = need.dataBanks(in.height);
     // Weights whole, or two kernel groups (one loads while the other computes), or one; when the
     // whole input does not fit beside them, the output rows are computed in bands whose input rows
     // fit (as NVIDIA's compiler splits a convolution over its height).
@@ -129,16 +120,20 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
     else if (groupWeights + wholeData <= banks)
         weightBankCount = groupWeights;
     else {
-        weightBankCount = allWeights < banks ? allWeights : 2 * groupWeights < banks ? 2 * groupWeights : groupWeights;
-        if (weightBankCount >= banks)
-            throw UnsupportedError(fmt::format("{}: a group of {} kernels needs {} CBUF banks, the {} of {} all; "
-                                               "splitting kernels is not built yet",
-                                               node.describe(), layout.kernelsPerGroup, groupWeights, banks, config_.name));
+        // The most weight banks that leave room for one kernel height of input lines.
+        if (!fitsConvolutionBuffer(config_, need, rows))
+            throw UnsupportedError(fmt::format(
+                "{}: one group of {} kernels ({} CBUF banks) and {} input lines of {} x {} channels ({} banks) do not "
+                "fit the {} banks of {} together; split-input-channels splits such convolutions over whole atoms "
+                "of input channels, and this one could not be split further",
+                node.describe(), layout.kernelsPerGroup, groupWeights, rows, in.width, channels, need.dataBanks(rows),
+                banks, config_.name));
+        for (const std::uint64_t candidate : {allWeights, 2 * groupWeights, groupWeights})
+            if (candidate + need.dataBanks(rows) <= banks) {
+                weightBankCount = candidate;
+                break;
+            }
         const std::uint64_t inputRowsThatFit = (banks - weightBankCount) * entriesPerBank / entriesPerSlice;
-        if (inputRowsThatFit < rows)
-            throw UnsupportedError(fmt::format("{}: {} input lines of {} x {} channels do not fit the CBUF beside the "
-                                               "weights; splitting a convolution over its width is not built yet",
-                                               node.describe(), rows, in.width, channels));
         bandRows = unsigned((inputRowsThatFit - rows) / unsigned(strideY) + 1);
     }
     unsigned bands = 0;
@@ -151,7 +146,7 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
         emitConvolutionBand(node, part, layout, weightAddress, biasAddress, part.sdpOperands.size(),
                             {first, last - first, inputFirst, inputEnd - inputFirst, unsigned(int(inputFirst) - top),
                              unsigned(std::max(0, bottom - int(in.height))), entriesPerSlice,
-                             dataBanksFor(inputEnd - inputFirst), weightBankCount},
+                             need.dataBanks(inputEnd - inputFirst), weightBankCount},
                             record);
     }
     if (record.note.empty())
@@ -212,7 +207,8 @@ void Emitter::emitConvolutionBand(const Node& node, const ConvolutionPart& part,
     op.set("out_cvt.scale", 1);
     op.set("out_cvt.enable", 1);
     Record convSurface = task.surfaceDesc(conv);
-    setSlice(convSurface, "src_data", node.inputs[0], part.inFirst, channels, band.inputFirst, band.inputRows);
+    setSlice(convSurface, "src_data", node.inputs[0], plan_.channelOffsetOf(node.inputs[0]) + part.inFirst, channels,
+             band.inputFirst, band.inputRows);
     convSurface.set("weight_data.type", kMemoryMc);
     convSurface.set("weight_data.address", task.addressIndex(weightAddress));
     convSurface.set("weight_data.size", std::int64_t(layout.bytes));

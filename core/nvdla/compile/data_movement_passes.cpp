@@ -111,8 +111,8 @@ void channelShufflePass(Graph& graph, const target::NvdlaConfig&, LegalizationLo
         const Node split = graph.node(NodeId(n));
         if (split.opType != "Reshape" || remove[n])
             continue;
-        const Shape& in = graph.tensor(split.inputs[0]).shape;
-        const Shape& grouped = graph.tensor(split.outputs[0]).shape;
+        const Shape in = graph.tensor(split.inputs[0]).shape;
+        const Shape grouped = graph.tensor(split.outputs[0]).shape;
         if (in.size() != 4 || in[0] != 1 || grouped.size() != 5 || grouped[0] != 1 || grouped[3] != in[2] ||
             grouped[4] != in[3] || grouped[1] * grouped[2] != in[1])
             continue;

@@ -36,7 +36,8 @@ bool keepsScale(const std::string& op)
 {
     return op == "Relu" || op == "Clip" || op == "PRelu" || op == "LeakyRelu" || op == "MaxPool" ||
            op == "AveragePool" || op == "Concat" || op == "Flatten" || op == "Reshape" || op == "Squeeze" ||
-           op == "Unsqueeze" || op == "DepthToSpace" || op == "Gather";
+           op == "Unsqueeze" || op == "DepthToSpace" || op == "Gather" ||
+           op == "Slice";
 }
 
 bool isElementwise(const std::string& op)

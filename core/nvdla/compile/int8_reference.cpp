@@ -297,6 +297,12 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
                                              float(int8.scaleOf(graph, node.outputs[0]))));
         } else if (op == "DepthToSpace") {
             out = depthToSpace(graph, node, valueOf(node.inputs[0]));
+        } else if (const auto slice = channelSliceOf(graph, node)) {
+            const Values& in = valueOf(node.inputs[0]);
+            const Cube cube = cubeOfTensor(graph, node.inputs[0]);
+            const std::size_t plane = std::size_t(cube.height) * std::size_t(cube.width);
+            out.assign(in.begin() + std::ptrdiff_t(std::size_t(slice->first) * plane),
+                       in.begin() + std::ptrdiff_t(std::size_t(slice->first + slice->second) * plane));
         } else if (const auto order = channelPermutation(graph, node)) {
             const Values& in = valueOf(node.inputs[0]);
             const Cube cube = cubeOfTensor(graph, node.inputs[0]);

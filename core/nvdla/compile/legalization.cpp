@@ -36,6 +36,9 @@ const std::vector<LegalizationPass>& legalizationPasses()
         {"depth-to-space-order", "DepthToSpace in CRD order made DCR (what RUBIK's contract reads) by reordering the "
                                  "output channels of the convolution before it",
          depthToSpaceOrderPass},
+        {"split-input-channels", "a convolution whose one kernel group and kernel height of input lines do not fit "
+                                 "the CBUF as convolutions over slices of its input channels, their results added",
+         splitInputChannelsPass},
         {"channel-shuffle", "Reshape, Transpose, Reshape that shuffle the channels as one Gather of the channels",
          channelShufflePass},
         {"views", "Flatten, Reshape, Squeeze, Unsqueeze, Identity and Dropout that keep the cube removed",

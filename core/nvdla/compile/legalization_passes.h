@@ -17,6 +17,7 @@ void foldBatchNormPass(Graph& graph, const target::NvdlaConfig& config, Legaliza
 void gemmToConvPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void globalPoolPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void depthToSpaceOrderPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
+void splitInputChannelsPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void channelShufflePass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void removeViewsPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
 void fuseActivationPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log);
@@ -32,6 +33,10 @@ inline constexpr const char* kPadCountCorrection = "tessera_pad_count_correction
 // A Clip's constant bounds (attributes before opset 11, inputs after); nullopt when either is not a
 // finite constant.
 std::optional<std::pair<float, float>> clipBounds(const Graph& graph, const Node& clip);
+
+// A Slice of the channels of a cube with constant bounds and step 1 (what split-input-channels
+// writes): the first channel and the count; nullopt for other Slices.
+std::optional<std::pair<std::int64_t, std::int64_t>> channelSliceOf(const Graph& graph, const Node& node);
 
 // A Gather along the channels of a cube with constant indices that are a permutation of them (what
 // channel-shuffle writes): output channel j is input channel order[j]. nullopt for other Gathers.

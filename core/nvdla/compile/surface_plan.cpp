@@ -63,6 +63,8 @@ SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, c
         if (m->units == "view") {
             if (node.opType != "Concat")
                 plan.surfaceOf[node.outputs[0]] = surfaceFor(node.inputs[0]);
+            if (const auto slice = channelSliceOf(legalized, node))
+                plan.channelOffset[node.outputs[0]] = plan.channelOffsetOf(node.inputs[0]) + unsigned(slice->first);
             continue;
         }
         for (TensorId input : node.inputs)

@@ -311,13 +311,30 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
                                           "yet)",
                                           tensor.name));
             const std::string& producerOp = graph.node(*producer).opType;
-            if (producerOp == "Softmax" || producerOp == "Concat" || isCubeView(graph, graph.node(*producer)))
+            if (producerOp == "Softmax" || producerOp == "Concat" || producerOp == "Slice" ||
+                isCubeView(graph, graph.node(*producer)))
                 return refuse(fmt::format("input '{}' comes from a {}, which does not write into part of a surface",
                                           tensor.name, producerOp));
             offset += cube(input)->channels;
         }
         m.units = "view";
         m.detail = "the producers write into one surface at their channel offsets";
+        return;
+    }
+    if (op == "Slice") {
+        const auto slice = channelSliceOf(graph, node);
+        if (!slice)
+            return refuse("Slice other than of the channels with constant bounds and step 1: a copy is not built yet");
+        const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
+        if (slice->first % perAtom != 0)
+            return refuse(fmt::format("the slice starts at channel {}, not at a memory atom of {} channels: a copy is "
+                                      "not built yet",
+                                      slice->first, perAtom));
+        if (std::find(graph.outputs.begin(), graph.outputs.end(), node.outputs[0]) != graph.outputs.end())
+            return refuse("a slice as the network's output: the output would be part of another surface, and a copy "
+                          "is not built yet");
+        m.units = "view";
+        m.detail = fmt::format("channels {}..{} of the input's surface", slice->first, slice->first + slice->second - 1);
         return;
     }
     if (op == "DepthToSpace") {
