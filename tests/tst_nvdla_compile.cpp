@@ -373,6 +373,37 @@ private slots:
         }
     }
 
+    // ShuffleNet v2's 58-channel branches: a Split at a memory atom shares its input's surface; a
+    // Concat and a Split at channel 22 or 58 are copies through planes (RUBIK split and merge).
+    void unalignedConcatAndSplitAreCopiedThroughPlanes()
+    {
+        const Graph graph = test::shuffleUnitNetwork();
+        const NvdlaCompilation compiled = compileForNvdla(graph, {});
+        const auto findings = validateLoadable(readLoadable(compiled.bytes, "shuffle"));
+        QVERIFY2(isValid(findings), formatFindings(findings).c_str());
+        std::map<std::string, std::string> units;
+        for (const NodeMapping& m : compiled.mapping.nodes)
+            units[m.node] = m.units;
+        QCOMPARE(units["stem_split"], std::string("view"));
+        QCOMPARE(units["join"], std::string("RUBIK"));
+        QCOMPARE(units["halves"], std::string("RUBIK"));
+        QCOMPARE(units["unit_join"], std::string("RUBIK"));
+        const double error = simulateAndCompare(graph, compiled, 47);
+        qInfo("ShuffleNet v2 unit: largest difference %.5f of the largest output", error);
+        QVERIFY(error < 2e-2);
+        NvdlaCompileOptions large;
+        large.config = "nv_large";
+        try {
+            compileForNvdla(graph, large);
+            QFAIL("an unaligned Concat was compiled for nv_large");
+        } catch (const UnsupportedError& error) {
+            QVERIFY2(std::string(error.what()).find("node 'join' (Concat): input 'wide_relu' starts at channel 22, not at a "
+                                                    "memory atom of 16 channels; a copy needs RUBIK, absent on "
+                                                    "nv_large") != std::string::npos,
+                     error.what());
+        }
+    }
+
     // A kernel group that does not fit the CBUF beside a kernel height of input lines: convolutions
     // over slices of whole atoms of input channels (views of the input's surface), results added.
     void wideConvolutionsSplitOverInputChannels()
@@ -528,12 +559,18 @@ private slots:
         odd.output(odd.op("Concat", {a, b}, {{"axis", Attribute::ofInt(1)}}, "joined"));
         Graph oddGraph = odd.finish();
         prepareGraph(oddGraph);
+        // On nv_full RUBIK copies such a Concat through planes; without RUBIK it is refused.
+        const NvdlaCompilation copied = compileForNvdla(oddGraph, {});
+        QVERIFY(copied.mapping.text().find("copied: RUBIK splits each input into planes") != std::string::npos);
+        QVERIFY(simulateAndCompare(oddGraph, copied, 19) < 2e-2);
+        NvdlaCompileOptions large;
+        large.config = "nv_large";
         try {
-            compileForNvdla(oddGraph, {});
-            QFAIL("a Concat at channel 8 was compiled");
+            compileForNvdla(oddGraph, large);
+            QFAIL("a Concat at channel 8 was compiled for nv_large");
         } catch (const UnsupportedError& error) {
-            QVERIFY2(std::string(error.what()).find("would start at channel 8, not at a memory atom of 16 channels") !=
-                         std::string::npos,
+            QVERIFY2(std::string(error.what()).find("starts at channel 8, not at a memory atom of 16 channels; a copy "
+                                                    "needs RUBIK, absent on nv_large") != std::string::npos,
                      error.what());
         }
     }

@@ -288,6 +288,7 @@ private slots:
         QTest::addRow("every SDP stage nv_full") << "sdp" << "nv_full" << 25.0;
         QTest::addRow("NVIDIA's LeNet nv_small") << "caffe_lenet" << "nv_small" << 25.0;
         QTest::addRow("DepthToSpace and channel shuffles nv_full") << "rearrange" << "nv_full" << 25.0;
+        QTest::addRow("ShuffleNet v2 unit nv_full") << "shuffle_unit" << "nv_full" << 25.0;
         QTest::addRow("split over input channels nv_full") << "wide_channels" << "nv_full" << 25.0;
         QTest::addRow("split over input channels nv_small") << "wide_channels" << "nv_small" << 25.0;
     }
@@ -312,6 +313,8 @@ private slots:
             graph = test::lookupNetwork();
         } else if (network == "sdp") {
             graph = test::residualBlock();
+        } else if (network == "shuffle_unit") {
+            graph = test::shuffleUnitNetwork();
         } else if (network == "wide_channels") {
             graph = test::wideChannelsNetwork();
         } else if (network == "rearrange") {

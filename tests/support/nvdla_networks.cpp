@@ -205,4 +205,49 @@ Graph wideChannelsNetwork()
     return graph;
 }
 
+Graph shuffleUnitNetwork()
+{
+    GraphBuilder builder("shuffle_unit", 13);
+    TensorId x = builder.input("x", DType::Float32, {1, 24, 8, 8});
+    const auto split = [&](TensorId in, std::vector<std::int64_t> sizes, const std::string& name) {
+        const TensorId lengths =
+            builder.constant(name + "_sizes", TensorData::fromInts(DType::Int64, {std::int64_t(sizes.size())}, sizes));
+        return builder.node("Split", {in, lengths}, {{"axis", Attribute::ofInt(1)}}, sizes.size(), name);
+    };
+    const auto concat = [&](std::vector<TensorId> inputs, const std::string& name) {
+        return builder.op("Concat", inputs, {{"axis", Attribute::ofInt(1)}}, name);
+    };
+    x = convRelu(builder, x, 96, 24, 1, "stem", 101);
+    const std::vector<TensorId> stem = split(x, {32, 64}, "stem_split");
+    const TensorId p = convRelu(builder, stem[0], 22, 32, 1, "narrow", 103);
+    const TensorId q = convRelu(builder, stem[1], 94, 64, 1, "wide", 105);
+    const std::vector<TensorId> halves = split(concat({p, q}, "join"), {58, 58}, "halves");
+    TensorId branch = builder.op(
+        "Conv", {halves[1], builder.constant("unit_conv1_w", randomFloats({58, 58, 1, 1}, 107, -0.2f, 0.25f))}, {},
+        "unit_conv1");
+    branch = builder.op("BatchNormalization",
+                        {branch, builder.constant("bn_scale", randomFloats({58}, 109, 0.5f, 1.5f)),
+                         builder.constant("bn_bias", randomFloats({58}, 110, -0.1f, 0.1f)),
+                         builder.constant("bn_mean", randomFloats({58}, 111, -0.1f, 0.1f)),
+                         builder.constant("bn_var", randomFloats({58}, 112, 0.5f, 1.5f))},
+                        {}, "unit_bn1");
+    branch = builder.op("Relu", {branch}, {}, "unit_relu1");
+    branch = builder.op("Conv",
+                        {branch, builder.constant("unit_dw_w", randomFloats({58, 1, 3, 3}, 113, -0.3f, 0.4f))},
+                        {{"group", Attribute::ofInt(58)}, {"pads", Attribute::ofInts({1, 1, 1, 1})}}, "unit_dw");
+    branch = convRelu(builder, branch, 58, 58, 1, "unit_conv2", 115);
+    x = concat({halves[0], branch}, "unit_join");
+    const TensorId grouped = builder.constant("shuffle_grouped", TensorData::fromInts(DType::Int64, {5}, {1, 2, 58, 8, 8}));
+    const TensorId flat = builder.constant("shuffle_flat", TensorData::fromInts(DType::Int64, {4}, {1, 116, 8, 8}));
+    x = builder.op("Reshape", {x, grouped}, {}, "shuffle_reshape");
+    x = builder.op("Transpose", {x}, {{"perm", Attribute::ofInts({0, 2, 1, 3, 4})}}, "shuffle_transpose");
+    x = builder.op("Reshape", {x, flat}, {}, "shuffle_flatten");
+    x = builder.op("Conv", {x, builder.constant("classifier_w", randomFloats({10, 116, 1, 1}, 117, -0.2f, 0.2f))}, {},
+                   "classifier");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace tessera::test

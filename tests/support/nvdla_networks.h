@@ -35,6 +35,12 @@ Graph lrnNetwork();
 // Transpose, Reshape), conv + ReLU, a shuffle of 3 groups of 16, conv.
 Graph rearrangeNetwork();
 
+// ShuffleNet v2's unit with its 58-channel branches: a stem of 96 channels split at a memory atom
+// ([32, 64], views), two convolutions concatenated to 116 channels (22 + 94: a copy), split in
+// halves of 58 (a copy), one branch through conv + BatchNormalization + ReLU, depthwise 3x3, conv
+// + ReLU, the halves concatenated again and shuffled in 2 groups, then a classifier conv of 10.
+Graph shuffleUnitNetwork();
+
 // Layers whose one kernel group does not fit the CBUF (split over input channels): from a
 // 1x2048x4x4 input, a 3x3 convolution of 16 kernels + ReLU then a classifier of 10, and beside it a
 // fully connected layer of 16 over all 32768 values + ReLU then one of 10.

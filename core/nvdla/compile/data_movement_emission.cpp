@@ -1,7 +1,8 @@
 // RUBIK and BDMA: DepthToSpace as RUBIK's contract (channel block phase*C.. of the source becomes
-// phase (dy, dx) of the plane, whole atoms at a time), and a permutation of the channels as RUBIK
+// phase (dy, dx) of the plane, whole atoms at a time); a permutation of the channels as RUBIK
 // splitting the cube into one plane per channel, BDMA copying the planes in the new order, and RUBIK
-// merging them back into the feature layout.
+// merging them back into the feature layout; Concat, Slice and Split that cannot share surfaces as
+// copies through planes (a plane per channel needs no alignment of the channel offsets).
 #include "nvdla/compile/emitter_state.h"
 
 namespace tessera::nvdla::emission {
@@ -43,14 +44,24 @@ constexpr std::size_t kTransfersPerBdma = 20;  // dla_bdma_surface_desc holds 20
 
 }  // namespace
 
+int Emitter::addRubik(std::int64_t mode)
+{
+    DlaTaskBuilder& task = dla();
+    const int rubik = task.addOperation(DlaOp::Rubik);
+    Record op = task.opDesc(rubik);
+    op.set("mode", mode);
+    op.set("precision", dataPrecision());
+    op.set("stride_x", 1);
+    op.set("stride_y", 1);
+    return rubik;
+}
+
 void Emitter::emitDepthToSpace(const Node& node, EmittedNode& record)
 {
     const std::int64_t block = node.attrInt("blocksize", 1);
     DlaTaskBuilder& task = dla();
-    const int rubik = task.addOperation(DlaOp::Rubik);
+    const int rubik = addRubik(kRubikContract);
     Record op = task.opDesc(rubik);
-    op.set("mode", kRubikContract);
-    op.set("precision", dataPrecision());
     op.set("stride_x", block);
     op.set("stride_y", block);
     Record surfaceDesc = task.surfaceDesc(rubik);
@@ -66,15 +77,10 @@ void Emitter::emitChannelPermutation(const Node& node, EmittedNode& record)
     const FeatureLayout& layout = plan_.surfaces[std::size_t(planes)].layout;
     DlaTaskBuilder& task = dla();
 
-    const int split = task.addOperation(DlaOp::Rubik);
-    Record splitOp = task.opDesc(split);
-    splitOp.set("mode", kRubikSplit);
-    splitOp.set("precision", dataPrecision());
-    splitOp.set("stride_x", 1);
-    splitOp.set("stride_y", 1);
+    const int split = addRubik(kRubikSplit);
     Record splitSurface = task.surfaceDesc(split);
     setFeatureCube(splitSurface, "src_data", node.inputs[0]);
-    setSurfaceCube(splitSurface, "dst_data", planes);
+    setPlanes(splitSurface, "dst_data", planes, 0, layout.channels);
     reads(split, surfaceIndex(node.inputs[0]), split);
     writes(split, planes);
     record.operations.push_back(fmt::format("RUBIK {} (split)", split));
@@ -116,19 +122,64 @@ void Emitter::emitChannelPermutation(const Node& node, EmittedNode& record)
         record.operations.push_back(fmt::format("BDMA {} ({} transfer{})", copy, count, count == 1 ? "" : "s"));
     }
 
-    const int merge = task.addOperation(DlaOp::Rubik);
-    Record mergeOp = task.opDesc(merge);
-    mergeOp.set("mode", kRubikMerge);
-    mergeOp.set("precision", dataPrecision());
-    mergeOp.set("stride_x", 1);
-    mergeOp.set("stride_y", 1);
+    const int merge = addRubik(kRubikMerge);
     Record mergeSurface = task.surfaceDesc(merge);
-    setSurfaceCube(mergeSurface, "src_data", reordered);
+    setPlanes(mergeSurface, "src_data", reordered, 0, layout.channels);
     setFeatureCube(mergeSurface, "dst_data", node.outputs[0]);
     reads(merge, reordered, merge);
     writes(merge, surfaceIndex(node.outputs[0]));
     record.operations.push_back(fmt::format("RUBIK {} (merge)", merge));
     record.note = fmt::format("{} channels in {} run{} of planes", order.size(), runs.size(), runs.size() == 1 ? "" : "s");
+}
+
+void Emitter::emitConcatCopy(const Node& node, EmittedNode& record)
+{
+    const int planes = plan_.workspaces.at(node.name).at(0);
+    DlaTaskBuilder& task = dla();
+    unsigned offset = 0;
+    for (TensorId input : node.inputs) {
+        const unsigned channels = unsigned(cubeOf(graph_.tensor(input).shape)->channels);
+        const int split = addRubik(kRubikSplit);
+        Record surface = task.surfaceDesc(split);
+        setFeatureCube(surface, "src_data", input);
+        setPlanes(surface, "dst_data", planes, offset, channels);
+        reads(split, surfaceIndex(input), split);
+        writes(split, planes);
+        record.operations.push_back(fmt::format("RUBIK {} (split '{}' to planes {}..{})", split,
+                                                graph_.tensor(input).name, offset, offset + channels - 1));
+        offset += channels;
+    }
+    const int merge = addRubik(kRubikMerge);
+    Record surface = task.surfaceDesc(merge);
+    setPlanes(surface, "src_data", planes, 0, offset);
+    setFeatureCube(surface, "dst_data", node.outputs[0]);
+    reads(merge, planes, merge);
+    writes(merge, surfaceIndex(node.outputs[0]));
+    record.operations.push_back(fmt::format("RUBIK {} (merge)", merge));
+}
+
+void Emitter::emitChannelCopy(const Node& node, EmittedNode& record)
+{
+    const int planes = plan_.workspaces.at(node.name).at(0);
+    const auto parts = *channelParts(graph_, node);
+    DlaTaskBuilder& task = dla();
+    const int split = addRubik(kRubikSplit);
+    Record splitSurface = task.surfaceDesc(split);
+    setFeatureCube(splitSurface, "src_data", node.inputs[0]);
+    setPlanes(splitSurface, "dst_data", planes, 0, plan_.surfaces[std::size_t(planes)].layout.channels);
+    reads(split, surfaceIndex(node.inputs[0]), split);
+    writes(split, planes);
+    record.operations.push_back(fmt::format("RUBIK {} (split)", split));
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const int merge = addRubik(kRubikMerge);
+        Record surface = task.surfaceDesc(merge);
+        setPlanes(surface, "src_data", planes, unsigned(parts[k].first), unsigned(parts[k].second));
+        setFeatureCube(surface, "dst_data", node.outputs[k]);
+        reads(merge, planes, merge);
+        writes(merge, surfaceIndex(node.outputs[k]));
+        record.operations.push_back(fmt::format("RUBIK {} (merge planes {}..{})", merge, parts[k].first,
+                                                parts[k].first + parts[k].second - 1));
+    }
 }
 
 }  // namespace tessera::nvdla::emission

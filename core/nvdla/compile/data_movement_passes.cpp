@@ -37,32 +37,6 @@ TensorData permuteFirstDimension(const TensorData& values, const std::vector<std
 
 }  // namespace
 
-std::optional<std::vector<std::int64_t>> channelPermutation(const Graph& graph, const Node& node)
-{
-    if (node.opType != "Gather" || node.inputs.size() != 2)
-        return std::nullopt;
-    const Shape& in = graph.tensor(node.inputs[0]).shape;
-    const Tensor& indices = graph.tensor(node.inputs[1]);
-    std::int64_t axis = node.attrInt("axis", 0);
-    if (axis < 0)
-        axis += std::int64_t(in.size());
-    if (in.size() != 4 || in[0] != 1 || axis != 1 || !indices.isConstant() || indices.shape.size() != 1 ||
-        indices.shape[0] != in[1])
-        return std::nullopt;
-    std::vector<std::int64_t> order;
-    std::vector<bool> seen(std::size_t(in[1]), false);
-    for (double value : indices.constant->toDoubles()) {
-        std::int64_t c = std::int64_t(value);
-        if (c < 0)
-            c += in[1];
-        if (c < 0 || c >= in[1] || seen[std::size_t(c)])
-            return std::nullopt;
-        seen[std::size_t(c)] = true;
-        order.push_back(c);
-    }
-    return order;
-}
-
 void depthToSpaceOrderPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& log)
 {
     for (std::size_t n = 0; n < graph.nodeCount(); ++n) {

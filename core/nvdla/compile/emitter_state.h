@@ -86,6 +86,10 @@ public:
                 emitDepthToSpace(node, record);
             else if (node.opType == "Gather")
                 emitChannelPermutation(node, record);
+            else if (node.opType == "Concat")
+                emitConcatCopy(node, record);
+            else if (node.opType == "Slice" || node.opType == "Split")
+                emitChannelCopy(node, record);
             else
                 throw UnsupportedError(fmt::format("{}: emitting {} for NVDLA is not built yet", node.describe(), node.opType));
             record.task = taskIndex_;
@@ -345,11 +349,18 @@ private:
     void emitSoftmax(const Node& node, EmittedNode& record);
     void emitDepthToSpace(const Node& node, EmittedNode& record);
     void emitChannelPermutation(const Node& node, EmittedNode& record);
-    // A surface of its own (a workspace's planes) as the cube `cube`.
-    void setSurfaceCube(Record& surface, const std::string& cube, int s)
+    void emitConcatCopy(const Node& node, EmittedNode& record);
+    void emitChannelCopy(const Node& node, EmittedNode& record);
+    // A RUBIK operation of `mode` (kRubikSplit, ...) on the data's precision, strides 1.
+    int addRubik(std::int64_t mode);
+    // Planes [first, first + count) of the planar surface `s` as the cube `cube`.
+    void setPlanes(Record& surface, const std::string& cube, int s, unsigned first, unsigned count)
     {
-        setCube(surface, cube, kMemoryMc, dla().addressIndex(addresses_[std::size_t(s)]), 0,
-                plan_.surfaces[std::size_t(s)].layout);
+        FeatureLayout planes = plan_.surfaces[std::size_t(s)].layout;
+        planes.channels = count;
+        planes.bytes = planes.surfaceStride * count;
+        setCube(surface, cube, kMemoryMc, dla().addressIndex(addresses_[std::size_t(s)]),
+                std::uint32_t(first * planes.surfaceStride), planes);
     }
 
     const Graph& graph_;

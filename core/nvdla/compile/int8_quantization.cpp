@@ -37,7 +37,7 @@ bool keepsScale(const std::string& op)
     return op == "Relu" || op == "Clip" || op == "PRelu" || op == "LeakyRelu" || op == "MaxPool" ||
            op == "AveragePool" || op == "Concat" || op == "Flatten" || op == "Reshape" || op == "Squeeze" ||
            op == "Unsqueeze" || op == "DepthToSpace" || op == "Gather" ||
-           op == "Slice";
+           op == "Slice" || op == "Split";
 }
 
 bool isElementwise(const std::string& op)
@@ -248,7 +248,8 @@ Int8Quantization quantizeForNvdla(const Graph& graph, const std::map<std::string
         if (keepsScale(node.opType)) {
             for (TensorId input : node.inputs)
                 if (input != kNoTensor && !graph.tensor(input).isConstant())
-                    groups.join(input, node.outputs[0]);
+                    for (TensorId output : node.outputs)
+                        groups.join(input, output);
         } else if (isTwoTensorElementwise(graph, node)) {
             groups.join(node.inputs[0], node.inputs[1]);
         } else if (node.hasAttr(kPadCountCorrection)) {

@@ -297,12 +297,16 @@ std::vector<TensorData> runInt8Reference(const Graph& graph, const Int8Quantizat
                                              float(int8.scaleOf(graph, node.outputs[0]))));
         } else if (op == "DepthToSpace") {
             out = depthToSpace(graph, node, valueOf(node.inputs[0]));
-        } else if (const auto slice = channelSliceOf(graph, node)) {
+        } else if (const auto parts = channelParts(graph, node)) {
+            // Slice and Split: each output a run of the input's channels.
             const Values& in = valueOf(node.inputs[0]);
             const Cube cube = cubeOfTensor(graph, node.inputs[0]);
             const std::size_t plane = std::size_t(cube.height) * std::size_t(cube.width);
-            out.assign(in.begin() + std::ptrdiff_t(std::size_t(slice->first) * plane),
-                       in.begin() + std::ptrdiff_t(std::size_t(slice->first + slice->second) * plane));
+            for (std::size_t k = 0; k < parts->size(); ++k)
+                values[std::size_t(node.outputs[k])] =
+                    Values(in.begin() + std::ptrdiff_t(std::size_t((*parts)[k].first) * plane),
+                           in.begin() + std::ptrdiff_t(std::size_t((*parts)[k].first + (*parts)[k].second) * plane));
+            continue;
         } else if (const auto order = channelPermutation(graph, node)) {
             const Values& in = valueOf(node.inputs[0]);
             const Cube cube = cubeOfTensor(graph, node.inputs[0]);

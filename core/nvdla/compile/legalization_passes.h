@@ -34,9 +34,10 @@ inline constexpr const char* kPadCountCorrection = "tessera_pad_count_correction
 // finite constant.
 std::optional<std::pair<float, float>> clipBounds(const Graph& graph, const Node& clip);
 
-// A Slice of the channels of a cube with constant bounds and step 1 (what split-input-channels
-// writes): the first channel and the count; nullopt for other Slices.
-std::optional<std::pair<std::int64_t, std::int64_t>> channelSliceOf(const Graph& graph, const Node& node);
+// The parts of its input's channels a Slice (one output) or Split (one per output) along the
+// channels of a cube with constant bounds and step 1 takes: (first channel, count) per output;
+// nullopt for other Slices and Splits. split-input-channels writes such Slices.
+std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> channelParts(const Graph& graph, const Node& node);
 
 // A Gather along the channels of a cube with constant indices that are a permutation of them (what
 // channel-shuffle writes): output channel j is input channel order[j]. nullopt for other Gathers.

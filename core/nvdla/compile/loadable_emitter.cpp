@@ -279,10 +279,14 @@ void Emitter::emitSoftmax(const Node& node, EmittedNode& record)
     for (const bool source : {true, false}) {
         const TensorId tensor = source ? node.inputs[0] : node.outputs[0];
         const int s = surfaceIndex(tensor);
-        const FeatureLayout& layout = plan_.surfaces[std::size_t(s)].layout;
+        // The tensor's channels of its surface (a slice starts at a channel group).
+        FeatureLayout layout = plan_.surfaces[std::size_t(s)].layout;
+        const std::uint64_t offset = plan_.channelOffsetOf(tensor) / layout.channelsPerGroup * layout.surfaceStride;
+        layout.channels = unsigned(cubeOf(graph_.tensor(tensor).shape)->channels);
+        layout.bytes = (layout.channels + layout.channelsPerGroup - 1) / layout.channelsPerGroup * layout.surfaceStride;
         Record buffer = source ? task.sourceBuffer(op) : task.destinationBuffer(op);
         buffer.set("addressIndex", task.addressIndex(addresses_[std::size_t(s)]));
-        buffer.set("addressIndexOffset", 0);
+        buffer.set("addressIndexOffset", std::int64_t(offset));
         buffer.set("size", std::int64_t(layout.bytes));
         buffer.set("format", layout.elementBytes == 2 ? kEmuFormatFp16
                              : layout.atomBytes == 8 ? kEmuFormatInt8Atom8

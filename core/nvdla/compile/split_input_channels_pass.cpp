@@ -10,8 +10,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace tessera::nvdla {
 
 namespace {
@@ -35,45 +33,7 @@ TensorId int64Constant(Graph& graph, const std::string& name, std::int64_t value
     return addConstant(graph, name, TensorData::fromInts(DType::Int64, {1}, {value}));
 }
 
-// One int64 of a constant input or an ints attribute; nullopt when it is neither a single constant.
-std::optional<std::int64_t> singleBound(const Graph& graph, const Node& node, std::size_t input, const char* attribute)
-{
-    if (graph.opset < 10) {
-        const std::vector<std::int64_t> values = node.attrInts(attribute, {});
-        return values.size() == 1 ? std::optional(values[0]) : std::nullopt;
-    }
-    if (input >= node.inputs.size() || node.inputs[input] == kNoTensor)
-        return std::nullopt;
-    const Tensor& tensor = graph.tensor(node.inputs[input]);
-    if (!tensor.isConstant() || tensor.elements() != 1)
-        return std::nullopt;
-    return std::int64_t(tensor.constant->getDouble(0));
-}
-
 }  // namespace
-
-std::optional<std::pair<std::int64_t, std::int64_t>> channelSliceOf(const Graph& graph, const Node& node)
-{
-    if (node.opType != "Slice" || node.inputs.empty())
-        return std::nullopt;
-    const Shape& in = graph.tensor(node.inputs[0]).shape;
-    if (in.size() != 4 || in[0] != 1)
-        return std::nullopt;
-    const auto axis = singleBound(graph, node, 3, "axes");
-    if (!axis || (*axis != 1 && *axis != -3))
-        return std::nullopt;
-    if (graph.opset >= 10 && node.inputs.size() > 4 && node.inputs[4] != kNoTensor && singleBound(graph, node, 4, "") != 1)
-        return std::nullopt;
-    auto start = singleBound(graph, node, 1, "starts"), end = singleBound(graph, node, 2, "ends");
-    if (!start || !end)
-        return std::nullopt;
-    const std::int64_t channels = in[1];
-    const auto clampBound = [&](std::int64_t v) { return std::clamp<std::int64_t>(v < 0 ? v + channels : v, 0, channels); };
-    const std::int64_t first = clampBound(*start), last = clampBound(*end);
-    if (last <= first)
-        return std::nullopt;
-    return std::pair{first, last - first};
-}
 
 void splitInputChannelsPass(Graph& graph, const target::NvdlaConfig& config, LegalizationLog& log)
 {

@@ -62,9 +62,12 @@ SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, c
         const NodeMapping* m = byName.at(node.name);
         if (m->units == "view") {
             if (node.opType != "Concat")
-                plan.surfaceOf[node.outputs[0]] = surfaceFor(node.inputs[0]);
-            if (const auto slice = channelSliceOf(legalized, node))
-                plan.channelOffset[node.outputs[0]] = plan.channelOffsetOf(node.inputs[0]) + unsigned(slice->first);
+                for (TensorId output : node.outputs)
+                    plan.surfaceOf[output] = surfaceFor(node.inputs[0]);
+            // Slices and Splits at memory atoms: parts of their input's surface.
+            if (const auto parts = channelParts(legalized, node))
+                for (std::size_t k = 0; k < parts->size(); ++k)
+                    plan.channelOffset[node.outputs[k]] = plan.channelOffsetOf(node.inputs[0]) + unsigned((*parts)[k].first);
             continue;
         }
         for (TensorId input : node.inputs)
@@ -75,9 +78,20 @@ SurfacePlan planSurfaces(const Graph& legalized, const MappingReport& mapping, c
             surface.firstStep = std::min(surface.firstStep < 0 ? step : surface.firstStep, step);
             surface.lastStep = std::max(surface.lastStep, step);
         }
+        // RUBIK's copies go through planes: a channel permutation through two sets (split, reordered),
+        // a Concat through the output's, a Slice or Split through the input's.
+        std::vector<const char*> planeSets;
+        TensorId planed = node.inputs[0];
         if (m->units == "RUBIK+BDMA") {
-            const auto cube = cubeOf(legalized.tensor(node.inputs[0]).shape);
-            for (const char* part : {"/planes", "/planes-reordered"}) {
+            planeSets = {"/planes", "/planes-reordered"};
+        } else if (m->units == "RUBIK" && node.opType != "DepthToSpace") {
+            planeSets = {"/planes"};
+            if (node.opType == "Concat")
+                planed = node.outputs[0];
+        }
+        if (!planeSets.empty()) {
+            const auto cube = cubeOf(legalized.tensor(planed).shape);
+            for (const char* part : planeSets) {
                 Surface workspace;
                 workspace.name = node.name + part;
                 workspace.layout = planarLayout(unsigned(cube->width), unsigned(cube->height), unsigned(cube->channels),

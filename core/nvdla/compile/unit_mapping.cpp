@@ -54,6 +54,32 @@ bool isConstantCube(const Graph& graph, TensorId id, TensorId output)
            tensor.elements() == cube->channels * cube->height * cube->width;
 }
 
+// Why a Concat's producers cannot write into one surface at their channel offsets (empty when they
+// can): each offset must start at a memory atom, and each input must be written by a DLA operation
+// for this Concat alone.
+std::string concatAliasProblem(const Graph& graph, NodeId id, const NvdlaConfig& config,
+                               target::NvdlaPrecision precision)
+{
+    const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
+    std::int64_t offset = 0;
+    for (TensorId input : graph.node(id).inputs) {
+        const Tensor& tensor = graph.tensor(input);
+        if (offset % perAtom != 0)
+            return fmt::format("input '{}' starts at channel {}, not at a memory atom of {} channels", tensor.name,
+                               offset, perAtom);
+        const auto producer = producerOf(graph, input);
+        if (!producer || soleConsumer(graph, input) != id)
+            return fmt::format("input '{}' is a network input or read by other nodes too", tensor.name);
+        const Node& writer = graph.node(*producer);
+        if (writer.opType == "Softmax" || writer.opType == "Concat" || writer.opType == "Slice" ||
+            writer.opType == "Split" || isCubeView(graph, writer))
+            return fmt::format("input '{}' comes from a {}, which does not write into part of a surface", tensor.name,
+                               writer.opType);
+        offset += cubeOf(tensor.shape)->channels;
+    }
+    return {};
+}
+
 void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::NvdlaPrecision precision,
              NodeMapping& m)
 {
@@ -290,57 +316,65 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
     if (op == "Concat") {
         // The producers write into one surface, each at its channel offset: the offsets must start at
         // a memory atom, and each input must be written by a DLA operation for this Concat alone.
+        // Otherwise RUBIK copies the inputs in: each split into planes at its channel offset, the
+        // planes merged into the output.
         const std::int64_t rank = std::int64_t(graph.tensor(node.outputs[0]).shape.size());
         std::int64_t axis = node.attrInt("axis", 1);
         if (axis < 0)
             axis += rank;
         if (rank != 4 || axis != 1)
             return refuse("Concat along other than the channels of an NCHW tensor: a copy is not built yet");
-        const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
-        std::int64_t offset = 0;
-        for (TensorId input : node.inputs) {
-            const Tensor& tensor = graph.tensor(input);
-            if (offset % perAtom != 0)
-                return refuse(fmt::format("input '{}' would start at channel {}, not at a memory atom of {} channels; "
-                                          "a copy is not built yet",
-                                          tensor.name, offset, perAtom));
-            const auto producer = producerOf(graph, input);
-            if (tensor.isConstant() || !producer || soleConsumer(graph, input) != id)
-                return refuse(fmt::format("input '{}' is a network input, a constant, or read by other nodes too: "
-                                          "its producer cannot write it into the joined surface (a copy is not built "
-                                          "yet)",
-                                          tensor.name));
-            const std::string& producerOp = graph.node(*producer).opType;
-            if (producerOp == "Softmax" || producerOp == "Concat" || producerOp == "Slice" ||
-                isCubeView(graph, graph.node(*producer)))
-                return refuse(fmt::format("input '{}' comes from a {}, which does not write into part of a surface",
-                                          tensor.name, producerOp));
-            offset += cube(input)->channels;
+        for (TensorId input : node.inputs)
+            if (graph.tensor(input).isConstant())
+                return refuse(fmt::format("input '{}' is a constant: NVDLA joins feature surfaces only",
+                                          graph.tensor(input).name));
+        const std::string aliasProblem = concatAliasProblem(graph, id, config, precision);
+        if (aliasProblem.empty()) {
+            m.units = "view";
+            m.detail = "the producers write into one surface at their channel offsets";
+            return;
         }
-        m.units = "view";
-        m.detail = "the producers write into one surface at their channel offsets";
+        if (!config.hasRubik)
+            return refuse(aliasProblem + fmt::format("; a copy needs RUBIK, absent on {}", config.name),
+                          "--config nv_full, which has RUBIK");
+        m.units = "RUBIK";
+        m.detail = fmt::format("copied: RUBIK splits each input into planes at its channel offset and merges them "
+                               "({})",
+                               aliasProblem);
         return;
     }
-    if (op == "Slice") {
-        const auto slice = channelSliceOf(graph, node);
-        if (!slice)
-            return refuse("Slice other than of the channels with constant bounds and step 1: a copy is not built yet");
+    if (op == "Slice" || op == "Split") {
+        std::string problem;
+        const auto parts = channelParts(graph, node);
+        if (!parts)
+            return refuse(fmt::format("{} other than of the channels of a cube with constant bounds and step 1", op));
         const std::int64_t perAtom = config.memoryAtomicBytes / target::NvdlaConfig::elementBytes(precision);
-        if (slice->first % perAtom != 0)
-            return refuse(fmt::format("the slice starts at channel {}, not at a memory atom of {} channels: a copy is "
-                                      "not built yet",
-                                      slice->first, perAtom));
-        if (std::find(graph.outputs.begin(), graph.outputs.end(), node.outputs[0]) != graph.outputs.end())
-            return refuse("a slice as the network's output: the output would be part of another surface, and a copy "
-                          "is not built yet");
-        m.units = "view";
-        m.detail = fmt::format("channels {}..{} of the input's surface", slice->first, slice->first + slice->second - 1);
+        for (std::size_t k = 0; k < parts->size() && problem.empty(); ++k) {
+            if ((*parts)[k].first % perAtom != 0)
+                problem = fmt::format("output '{}' starts at channel {}, not at a memory atom of {} channels",
+                                      graph.tensor(node.outputs[k]).name, (*parts)[k].first, perAtom);
+            else if (std::find(graph.outputs.begin(), graph.outputs.end(), node.outputs[k]) != graph.outputs.end())
+                problem = fmt::format("output '{}' is a network output, which cannot be part of another surface",
+                                      graph.tensor(node.outputs[k]).name);
+        }
+        if (problem.empty()) {
+            m.units = "view";
+            m.detail = parts->size() == 1 ? fmt::format("channels {}..{} of the input's surface", parts->front().first,
+                                                        parts->front().first + parts->front().second - 1)
+                                          : fmt::format("{} parts of the input's surface", parts->size());
+            return;
+        }
+        if (!config.hasRubik)
+            return refuse(problem + fmt::format("; a copy needs RUBIK, absent on {}", config.name),
+                          "--config nv_full, which has RUBIK");
+        m.units = "RUBIK";
+        m.detail = fmt::format("copied: RUBIK splits the input into planes and merges each part ({})", problem);
         return;
     }
     if (op == "DepthToSpace") {
         if (!config.hasRubik)
             return refuse(fmt::format("DepthToSpace needs RUBIK's contract mode, absent on {}", config.name),
-                          "nv_full");
+                          "--config nv_full, which has RUBIK");
         if (node.attrString("mode", "DCR") != "DCR")
             return refuse("DepthToSpace in CRD order whose input is not written by a convolution for it alone: "
                           "RUBIK reads the DCR order, and depth-to-space-order could not reorder the channels",
@@ -364,7 +398,7 @@ void mapNode(const Graph& graph, NodeId id, const NvdlaConfig& config, target::N
             return refuse("Gather other than a permutation of the channels with constant indices");
         if (!config.hasRubik || !config.hasBdma)
             return refuse(fmt::format("a permutation of the channels needs RUBIK and BDMA, absent on {}", config.name),
-                          "nv_full");
+                          "--config nv_full, which has RUBIK and BDMA");
         const auto in = cube(node.inputs[0]);
         const std::uint64_t line = (std::uint64_t(in->width) * target::NvdlaConfig::elementBytes(precision) + 31) / 32 * 32;
         if (line > kBdmaMaxLineBytes)
