@@ -9,6 +9,7 @@
 
 #include "gap_project/gap_project_writer.h"
 #include "nvdla/compile/nvdla_compiler.h"
+#include "nvdla_project/nvdla_project_writer.h"
 #include "onnx/input_sets.h"
 #include "session/model_loader.h"
 #include "target/nvdla_configs.h"
@@ -60,9 +61,11 @@ int compileForNvdla(const CompileOptions& options)
     const nvdla::NvdlaCompilation compilation = nvdla::compileForNvdla(graph, nvdlaOptions);
     for (const std::string& warning : compilation.warnings)
         fmt::print(stderr, "warning: {}\n", warning);
-    nvdla::writeNvdlaOutput(compilation, options.outputDir);
+    fmt::print(stderr, "tessera compile: writing the project (sample input, expected output from the simulator)\n");
+    nvdla::exportNvdlaProject(compilation, options.outputDir);
     fmt::print("{}", compilation.reportText());
-    fmt::print("loadable written to {}/model.nvdla (check it: tessera nvdla inspect {}/model.nvdla)\n", options.outputDir,
+    fmt::print("project written to {0}: model.nvdla, the sample input and its expected output, run.sh for "
+               "nvdla_runtime, README.md (check the loadable: tessera nvdla inspect {0}/model.nvdla)\n",
                options.outputDir);
     return 0;
 }

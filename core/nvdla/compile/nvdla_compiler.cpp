@@ -1,15 +1,12 @@
 #include "nvdla/compile/nvdla_compiler.h"
 
 #include "base/error.h"
-#include "io/file_io.h"
 #include "interp/calibration.h"
-#include "io/staged_folder.h"
 #include "nvdla/loadable_validator.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <map>
 
 namespace tessera::nvdla {
@@ -146,16 +143,6 @@ nlohmann::json NvdlaCompilation::reportJson() const
             {"mapping", mapping.json()},
             {"emitted", nodes},
             {"surfaces", surfaceList}};
-}
-
-void writeNvdlaOutput(const NvdlaCompilation& compilation, const std::string& directory)
-{
-    StagedFolder folder(directory);
-    const std::filesystem::path root(folder.path());
-    writeFileAtomically((root / "model.nvdla").string(), std::string(compilation.bytes.begin(), compilation.bytes.end()));
-    writeFileAtomically((root / "report.txt").string(), compilation.reportText());
-    writeFileAtomically((root / "report.json").string(), compilation.reportJson().dump(2) + "\n");
-    folder.commit();
 }
 
 }  // namespace tessera::nvdla

@@ -54,8 +54,4 @@ struct NvdlaCompilation {
 // configuration lacks), tessera::Error for what does not fit the hardware.
 NvdlaCompilation compileForNvdla(const Graph& model, const NvdlaCompileOptions& options);
 
-// Writes DIR/model.nvdla, DIR/report.txt and DIR/report.json (in INT8 with every tensor's scale),
-// the folder as a whole or not at all.
-void writeNvdlaOutput(const NvdlaCompilation& compilation, const std::string& directory);
-
 }  // namespace tessera::nvdla
