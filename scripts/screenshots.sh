@@ -12,3 +12,6 @@ QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root
     "$root/resources/samples/mnist.onnx"
 QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-scamp.png" \
     "$root/resources/scamp/gauss5x5_3x3.json"
+"$build/app/cli/tessera" compile "$root/resources/samples/mnist.onnx" --target nvdla -o "$work/nvdla" > /dev/null 2>&1
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-nvdla.png" \
+    "$work/nvdla/model.nvdla"

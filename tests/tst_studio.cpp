@@ -2,12 +2,15 @@
 // bad budgets and files, and project files.
 #include "aie_view.h"
 #include "graph_view.h"
+#include "loadable_inspector_view.h"
 #include "memory_timeline.h"
 #include "step_table_model.h"
 #include "studio_window.h"
 #include "tiling_panel.h"
 
 #include "memory/hierarchy_planner.h"
+#include "nvdla/compile/nvdla_compiler.h"
+#include "nvdla/loadable_contents.h"
 #include "onnx/onnx_export.h"
 #include "session/deployed_memory_plan.h"
 #include "session/model_loader.h"
@@ -16,6 +19,8 @@
 #include "zoo/zoo.h"
 
 #include <QJsonArray>
+#include <QListWidget>
+#include <QTreeWidget>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
@@ -452,6 +457,58 @@ private slots:
         QVERIFY(errors.wait(kWaitMs));
         QVERIFY2(window.lastError().contains("garbage.onnx"), qPrintable(window.lastError()));
         QVERIFY(window.graph() == nullptr);
+    }
+
+    // An NVDLA loadable opens into the inspector (the lists as a tree, an operation graph node per
+    // operation, the validator's findings); a corrupt one shows the error, and the window keeps
+    // what it showed and opens the next file.
+    void nvdlaLoadableOpensIntoTheInspector()
+    {
+        Graph lenet = buildZooModel("lenet5", {});
+        prepareGraph(lenet);
+        const nvdla::NvdlaCompilation compiled = nvdla::compileForNvdla(lenet, {});
+        const QString path = dir_.filePath("lenet5.nvdla");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(reinterpret_cast<const char*>(compiled.bytes.data()), qint64(compiled.bytes.size()));
+        file.close();
+        std::size_t operations = 0;
+        for (const nvdla::TaskEntry& task : compiled.loadable.tasks)
+            operations += task.interface == nvdla::kInterfaceDla1
+                              ? nvdla::decodeDlaTask(compiled.loadable, task).operations.size()
+                              : nvdla::decodeEmuTask(compiled.loadable, task).operations.size();
+
+        StudioWindow window;
+        window.show();
+        QSignalSpy shown(&window, &StudioWindow::loadableShown);
+        QSignalSpy errors(&window, &StudioWindow::errorShown);
+        window.openAnyFile(path);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(errors.count(), 0);
+        views::LoadableInspectorView* inspector = window.loadableView();
+        QTreeWidgetItem* root = inspector->tree()->topLevelItem(0);
+        QStringList lists;
+        for (int i = 0; i < root->childCount(); ++i)
+            lists << root->child(i)->text(0);
+        for (const char* list : {"task_list", "memory_list", "address_list", "event_list", "submit_list",
+                                 "tensor_desc_list", "reloc_list", "blobs"})
+            QVERIFY2(lists.contains(list), qPrintable(lists.join(", ")));
+        QCOMPARE(inspector->operations()->nodeItemCount(), int(operations));
+        QVERIFY(inspector->findings()->item(0)->text().startsWith("no findings"));
+        QVERIFY(inspector->summary().contains("lenet5.nvdla"));
+
+        // Truncated: the error names the file's problem; the inspector keeps the good loadable.
+        const QString broken = dir_.filePath("broken.nvdla");
+        QFile truncated(broken);
+        QVERIFY(truncated.open(QIODevice::WriteOnly));
+        truncated.write(reinterpret_cast<const char*>(compiled.bytes.data()), 100);
+        truncated.close();
+        window.openAnyFile(broken);
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(window.lastError().contains("broken.nvdla"), qPrintable(window.lastError()));
+        QCOMPARE(inspector->operations()->nodeItemCount(), int(operations));
+        QVERIFY(inspector->summary().contains("lenet5.nvdla"));
+        QVERIFY(openAndWait(window, zooFile("mnist")));
     }
 
     void projectReopensTheSameView()

@@ -17,7 +17,7 @@ int main(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription("Tessera design studio: see a model's graph and memory, drag budgets");
     parser.addHelpOption();
-    parser.addPositionalArgument("file", "ONNX model or Tessera project (.json) to open");
+    parser.addPositionalArgument("file", "ONNX model, Tessera project (.json) or NVDLA loadable (.nvdla) to open");
     const QCommandLineOption screenshot("screenshot", "Save a PNG of the window once the model is shown, then exit",
                                         "file");
     parser.addOption(screenshot);
@@ -40,16 +40,13 @@ int main(int argc, char** argv)
             });
         };
         QObject::connect(&window, &tessera::studio::StudioWindow::planShown, &window, save);
+        QObject::connect(&window, &tessera::studio::StudioWindow::loadableShown, &window, save);
         QObject::connect(&window, &tessera::studio::StudioWindow::errorShown, &window, [](const QString& message) {
             std::fprintf(stderr, "error: %s\n", qPrintable(message));
             QApplication::exit(1);
         });
     }
-    if (!files.isEmpty()) {
-        if (files.front().endsWith(".json"))
-            window.openProject(files.front());
-        else
-            window.openModel(files.front());
-    }
+    if (!files.isEmpty())
+        window.openAnyFile(files.front());
     return app.exec();
 }

@@ -3,6 +3,7 @@
 
 #include "aie_view.h"
 #include "graph_view.h"
+#include "loadable_inspector_view.h"
 #include "memory_timeline.h"
 #include "scamp_view.h"
 #include "scamp_workbench.h"
@@ -188,6 +189,9 @@ void StudioWindow::buildDocks()
         if (std::exchange(scampKernelsOpening_, false))
             emit planShown();
     });
+
+    loadableView_ = new views::LoadableInspectorView(this);
+    addTabBehind(tableDock, "NVDLA loadable", "nvdla", loadableView_);
 
     properties_ = new QTextBrowser(this);
     auto* propertiesDock = new QDockWidget("Properties", this);

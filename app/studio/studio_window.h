@@ -1,6 +1,7 @@
 #pragma once
 // The studio's main window: graph view in the centre, memory timeline, step table, the tiling
-// of an Autotiler report and the SCAMP-5 compiler's trace in docks, properties of the selection,
+// of an Autotiler report, the SCAMP-5 compiler's trace and the NVDLA loadable inspector in docks,
+// properties of the selection,
 // and the budget bar (target, L1, L2, L3 and flash budgets). Loading, layout and planning run off
 // the GUI thread; a budget change re-plans after a short debounce and results of superseded
 // requests are dropped. The window is built in studio_window.cpp; its work with the session
@@ -28,6 +29,7 @@ class QTimer;
 namespace tessera::views {
 class AieView;
 class GraphView;
+class LoadableInspectorView;
 class MemoryTimeline;
 class StepTableModel;
 class ScampView;
@@ -48,11 +50,18 @@ public:
     // Starts loading; modelShown() or errorShown() follows.
     void openModel(const QString& path);
     void openProject(const QString& path);
+    // A model, project, tiling report, kernels file or NVDLA loadable, by its name (the command
+    // line, drops and the recent files).
+    void openAnyFile(const QString& path);
     // Shows an Autotiler tiling report (*.tiling.json) in the Tiling dock; false when it cannot.
     bool openTilingReport(const QString& path);
     // Opens a SCAMP-5 kernels file in the SCAMP-5 dock and starts compiling it; false (and the
     // problem shown there) when the file cannot be used.
     bool openScampKernels(const QString& path);
+    // Opens an NVDLA loadable (.nvdla) in the NVDLA loadable dock: its lists as a tree, its
+    // operations as a graph, the validator's findings; false (and the problem shown, what was shown
+    // before kept) when the file is not a loadable.
+    bool openLoadable(const QString& path);
     // Writes the project atomically; false (and an error shown) when it cannot.
     bool saveProject(const QString& path);
     // Compiles the open model for the GAP target and budgets shown and writes the GAP project to
@@ -67,6 +76,7 @@ public:
     views::AieView* aieView() const { return aieView_; }
     views::TilingPanel* tilingPanel() const { return tilingPanel_; }
     views::ScampView* scampView() const { return scampView_; }
+    views::LoadableInspectorView* loadableView() const { return loadableView_; }
     ScampWorkbench* scampWorkbench() const { return scampWorkbench_; }
     QTableView* stepTable() const { return stepTable_; }
     const views::StepTableModel* stepModel() const { return stepModel_; }
@@ -101,6 +111,7 @@ signals:
     void planShown();
     void errorShown(const QString& message);
     void projectExported(const QString& folder);
+    void loadableShown();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -142,6 +153,7 @@ private:
     views::AieView* aieView_ = nullptr;
     views::TilingPanel* tilingPanel_ = nullptr;
     views::ScampView* scampView_ = nullptr;
+    views::LoadableInspectorView* loadableView_ = nullptr;
     ScampWorkbench* scampWorkbench_ = nullptr;
     views::StepTableModel* stepModel_ = nullptr;
     QSortFilterProxyModel* stepProxy_ = nullptr;

@@ -3,6 +3,7 @@
 #include "studio_window.h"
 #include "studio_support.h"
 
+#include "loadable_inspector_view.h"
 #include "scamp_view.h"
 #include "scamp_workbench.h"
 #include "step_table_model.h"
@@ -18,6 +19,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
@@ -43,18 +45,43 @@ void StudioWindow::dropEvent(QDropEvent* event)
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.isEmpty())
         return;
-    const QString path = urls.front().toLocalFile();
+    openAnyFile(urls.front().toLocalFile());
+}
+
+void StudioWindow::openAnyFile(const QString& path)
+{
     if (path.endsWith(".json", Qt::CaseInsensitive))
         openProject(path);
+    else if (path.endsWith(".nvdla", Qt::CaseInsensitive))
+        openLoadable(path);
     else
         openModel(path);
 }
 
+bool StudioWindow::openLoadable(const QString& path)
+{
+    auto* dock = findChild<QDockWidget*>("nvdla");
+    dock->show();
+    dock->raise();
+    if (!loadableView_->openFile(path)) {
+        showError("Cannot open NVDLA loadable", loadableView_->message());
+        return false;
+    }
+    rememberRecent(path);
+    if (!graph_) // nothing else to look at: give the inspector room
+        resizeDocks({dock}, {height() * 2 / 3}, Qt::Vertical);
+    statusLabel_->setText("NVDLA loadable " + loadableView_->fileName() + ": " +
+                          QString(loadableView_->summary()).replace("<br>", "; ").remove(QRegularExpression("<[^>]*>")));
+    emit loadableShown();
+    return true;
+}
+
 void StudioWindow::openFileDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, "Open model", {}, "ONNX models (*.onnx);;All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, "Open model or loadable", {},
+                                                      "ONNX models (*.onnx);;NVDLA loadables (*.nvdla);;All files (*)");
     if (!path.isEmpty())
-        openModel(path);
+        openAnyFile(path);
 }
 
 void StudioWindow::openProjectDialog()
@@ -220,19 +247,14 @@ void StudioWindow::rebuildRecentMenu()
     recentMenu_->clear();
     const QStringList files = recentFiles();
     for (const QString& file : files)
-        recentMenu_->addAction(QFileInfo(file).fileName(), this, [this, file] {
-            if (file.endsWith(".json", Qt::CaseInsensitive))
-                openProject(file);
-            else
-                openModel(file);
-        })->setToolTip(file);
+        recentMenu_->addAction(QFileInfo(file).fileName(), this, [this, file] { openAnyFile(file); })->setToolTip(file);
     recentMenu_->setEnabled(!files.isEmpty());
 }
 
 void StudioWindow::showShortcuts()
 {
     QMessageBox::information(this, "Keyboard shortcuts",
-                             "Ctrl+O  open model\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\n"
+                             "Ctrl+O  open model or NVDLA loadable\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\n"
                              "Ctrl+K  open SCAMP-5 kernels\n"
                              "Ctrl+S  save project\n"
                              "Ctrl+E  export step table\nCtrl+Shift+E  export GAP project\nCtrl+F  find node\n"
