@@ -15,3 +15,8 @@ QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root
 "$build/app/cli/tessera" compile "$root/resources/samples/mnist.onnx" --target nvdla -o "$work/nvdla" > /dev/null 2>&1
 QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-nvdla.png" \
     "$work/nvdla/model.nvdla"
+"$build/app/cli/tessera" zoo lenet5 -o "$work/lenet5.onnx" > /dev/null
+printf '{"tessera_project": 1, "model": "%s", "target": "nvdla:nv_full:fp16", "l2_budget": 0}\n' "$work/lenet5.onnx" \
+    > "$work/lenet5-nvdla.json"
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-nvdla-target.png" \
+    "$work/lenet5-nvdla.json"

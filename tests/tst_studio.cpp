@@ -17,9 +17,11 @@
 #include "session/session.h"
 #include "target/chip_table.h"
 #include "zoo/zoo.h"
+#include "nvdla_networks.h"
 
 #include <QJsonArray>
 #include <QListWidget>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -509,6 +511,72 @@ private slots:
         QCOMPARE(inspector->operations()->nodeItemCount(), int(operations));
         QVERIFY(inspector->summary().contains("lenet5.nvdla"));
         QVERIFY(openAndWait(window, zooFile("mnist")));
+    }
+
+    // Target NVDLA: every node of the graph is marked with the unit that runs it and the Capability
+    // dock has a row per operation; nv_small has no SDP lookup table, so its Sigmoid and Tanh become
+    // problems and there is no compilation; Export NVDLA project writes the folder; back on GAP8
+    // the marks go.
+    void nvdlaTargetMarksEveryNodeWithItsUnit()
+    {
+        const QString path = dir_.filePath("lookup.onnx");
+        exportOnnxFile(test::lookupNetwork(), path.toStdString());
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, path));
+        const auto nodeNamed = [&](const std::string& name) {
+            for (NodeId n = 0; n < NodeId(window.graph()->nodeCount()); ++n)
+                if (window.graph()->node(n).name == name)
+                    return int(n);
+            return -1;
+        };
+        QSignalSpy planned(&window, &StudioWindow::planShown);
+        window.setTarget("nvdla:nv_full:fp16");
+        QVERIFY(planned.wait(kWaitMs));
+        QVERIFY(window.nvdla() && window.nvdla()->compilation);
+        for (int n = 0; n < int(window.graph()->nodeCount()); ++n)
+            QVERIFY2(!window.graphView()->nodeUnit(n).isEmpty(), window.graph()->node(NodeId(n)).name.c_str());
+        QCOMPARE(window.graphView()->nodeUnit(nodeNamed("conv1")), QString("CONV+SDP"));
+        QCOMPARE(window.graphView()->nodeUnit(nodeNamed("sigmoid")), QString("SDP"));
+        QVERIFY(window.capabilityTable()->rowCount() >= int(window.graph()->nodeCount()));
+        QVERIFY(window.capabilityTable()->findItems("CANNOT RUN", Qt::MatchExactly).isEmpty());
+        QVERIFY2(window.planStatus().contains("loadable"), qPrintable(window.planStatus()));
+        // The timeline draws the DRAM surfaces: the scratch ones packed by the planner, the bound ones below.
+        std::size_t scratch = 0;
+        for (const nvdla::Surface& surface : window.nvdla()->compilation->surfaces.surfaces)
+            scratch += surface.place == nvdla::Surface::Place::Scratch;
+        QVERIFY(scratch > 0);
+        QCOMPARE(window.timeline()->rectangleCount("DRAM scratch"), int(scratch));
+        QCOMPARE(window.timeline()->rectangleCount("bound I/O"), 2);
+        window.graphView()->selectNode(nodeNamed("sigmoid"));
+        QVERIFY2(window.propertiesText().contains("through the SDP's lookup table"), qPrintable(window.propertiesText()));
+
+        QSignalSpy exported(&window, &StudioWindow::projectExported);
+        const QString folder = dir_.filePath("lookup-nvdla");
+        window.exportNvdlaProject(folder);
+        QVERIFY(exported.wait(kWaitMs));
+        for (const char* file : {"model.nvdla", "report.txt", "input.pb", "expected_output.pb", "run.sh", "README.md"})
+            QVERIFY2(QFile::exists(folder + "/" + file), file);
+
+        window.setTarget("nvdla:nv_small:int8");
+        QVERIFY(planned.wait(kWaitMs));
+        QVERIFY(window.nvdla() && !window.nvdla()->compilation);
+        QCOMPARE(window.graphView()->nodeUnit(nodeNamed("sigmoid")), QString("CANNOT RUN"));
+        QCOMPARE(window.graphView()->nodeUnit(nodeNamed("conv1")), QString("CONV+SDP"));
+        QCOMPARE(window.capabilityTable()->item(0, 2)->text(), QString("CANNOT RUN"));
+        QVERIFY2(window.planStatus().contains("2 nodes no unit runs"), qPrintable(window.planStatus()));
+        QSignalSpy errors(&window, &StudioWindow::errorShown);
+        window.exportNvdlaProject(dir_.filePath("refused"));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(window.lastError().contains("Sigmoid needs the SDP LUT, absent on nv_small"), qPrintable(window.lastError()));
+
+        window.setTarget("gap8");
+        QVERIFY(planned.wait(kWaitMs));
+        QVERIFY(!window.nvdla());
+        // (GAP8 cannot run this model's Sigmoid and Tanh yet: its message replaces the DRAM plan.)
+        QCOMPARE(window.timeline()->rectangleCount("DRAM scratch"), 0);
+        QVERIFY2(window.timeline()->message().contains("GAP CNN generators"), qPrintable(window.timeline()->message()));
+        QVERIFY(window.graphView()->nodeUnit(nodeNamed("conv1")).isEmpty());
     }
 
     void projectReopensTheSameView()

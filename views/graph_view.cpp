@@ -63,9 +63,23 @@ public:
         }
         QPainterPath header;
         header.addRoundedRect(QRectF(0, 0, box_.width, kHeader), 4, 4);
-        painter->fillPath(header, color_);
+        painter->fillPath(header, unit_.isEmpty() ? color_ : unitColor_);
         painter->setPen(Qt::white);
-        painter->drawText(QRectF(kPadding, 0, box_.width - 2 * kPadding, kHeader), Qt::AlignVCenter | Qt::AlignLeft, title_);
+        const QRectF title(kPadding, 0, box_.width - 2 * kPadding, kHeader);
+        painter->drawText(title, Qt::AlignVCenter | Qt::AlignLeft, title_);
+        // The unit at the right of the header, in a smaller font, where it fits beside the op type.
+        if (!unit_.isEmpty()) {
+            QFont small = painter->font();
+            small.setPointSizeF(small.pointSizeF() * 0.8);
+            const QFontMetricsF metrics(small);
+            if (QFontMetricsF(painter->font()).horizontalAdvance(title_) + metrics.horizontalAdvance(unit_) + 6 <
+                title.width()) {
+                painter->save();
+                painter->setFont(small);
+                painter->drawText(title, Qt::AlignVCenter | Qt::AlignRight, unit_);
+                painter->restore();
+            }
+        }
         painter->setPen(palette.text().color());
         for (int r = 0; r < rows_.size(); ++r)
             painter->drawText(QRectF(kPadding, kHeader + r * kRow, box_.width - 2 * kPadding, kRow),
@@ -73,6 +87,15 @@ public:
     }
 
     const LayoutBox& box() const { return box_; }
+    // The unit that runs this operator on a target (empty: the op type's colour again).
+    void setUnit(const QString& unit, QColor color)
+    {
+        unit_ = unit;
+        unitColor_ = color;
+        setToolTip(title_ + (unit.isEmpty() ? QString() : " (" + unit + ")") + "\n" + rows_.join("\n"));
+        update();
+    }
+    QString unit() const { return unit_; }
     void setHighlighted(bool on)
     {
         highlighted_ = on;
@@ -88,6 +111,8 @@ private:
     QString title_;
     QStringList rows_;
     QColor color_;
+    QString unit_;
+    QColor unitColor_;
     bool highlighted_ = false;
 };
 
@@ -192,6 +217,23 @@ void GraphView::showGraph(std::shared_ptr<const Graph> graph, const GraphLayout&
     }
     scene()->setSceneRect(QRectF(-20, -20, layout.width + 40, layout.height + 40));
     fitAll();
+}
+
+void GraphView::setNodeUnits(const QStringList& units)
+{
+    for (size_t n = 0; n < nodeItems_.size(); ++n) {
+        if (!nodeItems_[n])
+            continue;
+        const QString unit = int(n) < units.size() ? units[int(n)] : QString();
+        nodeItems_[n]->setUnit(unit, unitColor(unit));
+    }
+}
+
+QString GraphView::nodeUnit(int node) const
+{
+    if (node < 0 || node >= int(nodeItems_.size()) || !nodeItems_[size_t(node)])
+        return {};
+    return nodeItems_[size_t(node)]->unit();
 }
 
 void GraphView::selectNode(int node)

@@ -29,6 +29,11 @@ public:
     void clear();
 
     int nodeItemCount() const { return int(nodeItems_.size()); }
+    // Marks each operator (by NodeId) with the unit that runs it on a target ("CONV+SDP", "view",
+    // "CANNOT RUN"): the header takes the unit's colour and names it. An empty list (or an empty
+    // entry) restores the op type's colour.
+    void setNodeUnits(const QStringList& units);
+    QString nodeUnit(int node) const;
     // Selects operator `node` and centres on it; -1 clears the selection.
     void selectNode(int node);
     int selectedNode() const;

@@ -150,7 +150,7 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
         currentLevels_.insert(motionKey(p), QString::fromStdString(p.level));
     QSet<QString> inL3;
     for (const TensorPlacement& p : plan.placements)
-        if (p.kind == PlacementKind::Activation && p.level != "L2")
+        if (p.kind == PlacementKind::Activation && QString::fromStdString(p.level) != l2_->level)
             inL3.insert(QString::fromStdString(p.tensor));
     newlyInL3_ = hasPlan_ ? inL3 - previouslyInL3_ : QSet<QString>();
     previouslyInL3_ = inL3;
@@ -189,6 +189,16 @@ void MemoryTimeline::showProblem(const QString& message, qint64 l2Budget)
     budget_ = l2Budget;
     message_->setText(message);
     message_->setVisible(true);
+    redraw();
+}
+
+void MemoryTimeline::setPrimaryLevel(const QString& level)
+{
+    if (l2_->level == level)
+        return;
+    l2_->level = level;
+    l2_->plot->yAxis->setLabel(level == "L2" ? "address (KiB)" : level + " address (KiB)");
+    previousPlacements_.clear();  // nothing moves between the levels of different targets
     redraw();
 }
 
@@ -244,7 +254,7 @@ void MemoryTimeline::redraw()
 {
     l3_->level.clear();
     for (const TensorPlacement& p : plan_.placements)
-        if (p.level != "L2" && hasPlan_) {
+        if (QString::fromStdString(p.level) != l2_->level && hasPlan_) {
             l3_->level = QString::fromStdString(p.level);
             break;
         }
@@ -346,8 +356,9 @@ void MemoryTimeline::drawPanel(Panel& panel)
                        QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1), 0.5,
                        Qt::AlignHCenter);
         }
-        horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2), QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1), 0.0,
-                   Qt::AlignLeft);
+        if (budget_ > 0)  // 0: a target without an L2 budget (NVDLA)
+            horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2),
+                       QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1), 0.0, Qt::AlignLeft);
     }
     plot->replot(dragging_ || animating ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
 }
@@ -376,7 +387,7 @@ void MemoryTimeline::drawLeaving(Panel& panel)
 
 const MemoryTimeline::Panel* MemoryTimeline::panelOf(const QString& level) const
 {
-    if (level == "L2")
+    if (level == l2_->level)
         return l2_.get();
     return !level.isEmpty() && level == l3_->level ? l3_.get() : nullptr;
 }

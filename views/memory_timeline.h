@@ -32,9 +32,14 @@ public:
     ~MemoryTimeline() override;
 
     void showPlan(const HierarchyPlan& plan, qint64 l2Budget);
-    // A budget the planner rejected: the line stays where the user put it, the message shows.
+    // A budget the planner rejected: the line stays where the user put it, the message shows
+    // (budget 0: no line, for a target without an L2 budget).
     void showProblem(const QString& message, qint64 l2Budget);
     void clear();
+
+    // The level the upper panel draws ("L2", the default; "DRAM scratch" for NVDLA); the lower panel
+    // draws the plan's other level.
+    void setPrimaryLevel(const QString& level);
 
     qint64 budget() const { return budget_; }
     // Moves the budget line without emitting a signal.

@@ -58,4 +58,13 @@ QColor categoryColor(OperatorCategory category)
     return QColor(0x55, 0x55, 0x55);
 }
 
+QColor unitColor(const QString& units)
+{
+    if (units == "view")
+        return QColor(0xa0, 0xa0, 0xa0);
+    if (units == "CANNOT RUN")
+        return QColor(0xc0, 0x20, 0x20);
+    return categoryColor(operatorCategory(units.section('+', 0, 0)));
+}
+
 } // namespace tessera::views

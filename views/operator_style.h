@@ -16,5 +16,8 @@ enum class OperatorCategory {
 
 OperatorCategory operatorCategory(const QString& opType);
 QColor categoryColor(OperatorCategory category);
+// The colour of a unit mapping ("CONV+SDP" takes the first unit's; "view" a light grey; "CANNOT
+// RUN" red).
+QColor unitColor(const QString& units);
 
 } // namespace tessera::views

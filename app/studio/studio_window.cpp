@@ -31,6 +31,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
@@ -94,6 +95,8 @@ void StudioWindow::buildBudgetBar()
     targetBox_ = new QComboBox(bar);
     for (const target::ChipDescription& chip : target::chips())
         targetBox_->addItem(QString::fromStdString(chip.displayName), QString::fromStdString(chip.name));
+    for (const NvdlaTargetEntry& entry : nvdlaTargets())
+        targetBox_->addItem(entry.displayName, entry.name);
     bar->addWidget(targetBox_);
     // A budget in KiB, with its label.
     const auto budgetBox = [bar](const QString& label, int minimum, int maximum, const QString& tip) {
@@ -190,6 +193,9 @@ void StudioWindow::buildDocks()
             emit planShown();
     });
 
+    capabilityTable_ = buildCapabilityTable();
+    addTabBehind(tableDock, "Capability", "capability", capabilityTable_);
+
     loadableView_ = new views::LoadableInspectorView(this);
     addTabBehind(tableDock, "NVDLA loadable", "nvdla", loadableView_);
 
@@ -223,6 +229,8 @@ void StudioWindow::buildMenus()
     file->addAction("&Export step table as CSV...", QKeySequence("Ctrl+E"), this, &StudioWindow::exportStepTable);
     file->addAction("Export &GAP project...", QKeySequence("Ctrl+Shift+E"), this,
                     &StudioWindow::exportGapProjectDialog);
+    file->addAction("Export &NVDLA project...", QKeySequence("Ctrl+Shift+N"), this,
+                    &StudioWindow::exportNvdlaProjectDialog);
     file->addSeparator();
     file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
     QMenu* view = menuBar()->addMenu("&View");
@@ -240,6 +248,12 @@ void StudioWindow::buildMenus()
 // The chip's default budgets (core/target/chip_table.h), the command line's defaults too.
 void StudioWindow::applyTargetDefaults()
 {
+    // NVDLA keeps everything in DRAM: the GAP budgets do not apply.
+    const bool nvdla = parseNvdlaTarget(target()).has_value();
+    for (QSpinBox* box : {l1Box_, l2Box_, l3Box_, flashBox_})
+        box->setEnabled(!nvdla);
+    if (nvdla)
+        return;
     const target::Budgets defaults = target::chip(target().toStdString()).defaultBudgets();
     const qint64 l2 = pendingL2_.value_or(qint64(defaults.l2));
     const std::initializer_list<QSpinBox*> boxes{l1Box_, l2Box_, l3Box_, flashBox_};

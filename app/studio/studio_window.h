@@ -1,12 +1,14 @@
 #pragma once
 // The studio's main window: graph view in the centre, memory timeline, step table, the tiling
 // of an Autotiler report, the SCAMP-5 compiler's trace and the NVDLA loadable inspector in docks,
-// properties of the selection,
+// properties of the selection, the capability report of an NVDLA target,
 // and the budget bar (target, L1, L2, L3 and flash budgets). Loading, layout and planning run off
 // the GUI thread; a budget change re-plans after a short debounce and results of superseded
 // requests are dropped. The window is built in studio_window.cpp; its work with the session
 // (load, plan, export) is in studio_window_jobs.cpp, the properties pane in
-// studio_window_properties.cpp, files and dialogs in studio_window_files.cpp.
+// studio_window_properties.cpp, files and dialogs in studio_window_files.cpp, the NVDLA target in
+// studio_window_nvdla.cpp.
+#include "nvdla_job.h"
 #include "plan_job.h"
 
 #include <QMainWindow>
@@ -22,6 +24,7 @@ class QLineEdit;
 class QMenu;
 class QSortFilterProxyModel;
 class QSpinBox;
+class QTableWidget;
 class QTableView;
 class QTextBrowser;
 class QTimer;
@@ -67,6 +70,9 @@ public:
     // Compiles the open model for the GAP target and budgets shown and writes the GAP project to
     // `folder` off the GUI thread; projectExported() or errorShown() follows.
     void exportGapProject(const QString& folder);
+    // Writes the NVDLA project of the compilation shown (an NVDLA target in the bar) to `folder` off
+    // the GUI thread; projectExported() or errorShown() follows.
+    void exportNvdlaProject(const QString& folder);
 
     void setTarget(const QString& target);
     void setL2Budget(qint64 bytes);
@@ -77,6 +83,9 @@ public:
     views::TilingPanel* tilingPanel() const { return tilingPanel_; }
     views::ScampView* scampView() const { return scampView_; }
     views::LoadableInspectorView* loadableView() const { return loadableView_; }
+    QTableWidget* capabilityTable() const { return capabilityTable_; }
+    // The open model on the NVDLA target of the bar: the report, each node's unit, the compilation.
+    const std::optional<NvdlaOutcome>& nvdla() const { return nvdla_; }
     ScampWorkbench* scampWorkbench() const { return scampWorkbench_; }
     QTableView* stepTable() const { return stepTable_; }
     const views::StepTableModel* stepModel() const { return stepModel_; }
@@ -141,6 +150,14 @@ private:
     void openScampDialog();
     void exportStepTable();
     void exportGapProjectDialog();
+    void exportNvdlaProjectDialog();
+    // NVDLA (studio_window_nvdla.cpp).
+    void startNvdla(quint64 generation, const NvdlaTarget& nvdla);
+    void onNvdlaDone(quint64 generation, const NvdlaOutcome& outcome);
+    void fillCapabilityTable();
+    void showNvdlaUnits();
+    QString nvdlaHtml(int node) const;
+    QTableWidget* buildCapabilityTable();
     void showShortcuts();
     void replanAie();
     void rememberRecent(const QString& path);
@@ -154,6 +171,7 @@ private:
     views::TilingPanel* tilingPanel_ = nullptr;
     views::ScampView* scampView_ = nullptr;
     views::LoadableInspectorView* loadableView_ = nullptr;
+    QTableWidget* capabilityTable_ = nullptr;
     ScampWorkbench* scampWorkbench_ = nullptr;
     views::StepTableModel* stepModel_ = nullptr;
     QSortFilterProxyModel* stepProxy_ = nullptr;
@@ -186,6 +204,7 @@ private:
     double lastPlanMs_ = 0;
     qint64 shownPlanBudget_ = 0;
     std::optional<ExportOutcome> gapTiling_;
+    std::optional<NvdlaOutcome> nvdla_;
     Budgets gapTilingBudgets_;
     std::optional<qint64> pendingL2_; // budget from a project being opened
     bool tilingReportOpening_ = false;

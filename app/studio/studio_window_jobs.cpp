@@ -44,6 +44,8 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     plan_.reset();
     planShortfall_.reset();
     gapTiling_.reset();
+    nvdla_.reset();
+    fillCapabilityTable();
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
     stepModel_->setStats(computeModelStats(*graph_));
@@ -68,6 +70,7 @@ void StudioWindow::onLayoutDone(const LaidOutModel& laidOut)
         return;
     }
     graphView_->showGraph(graph_, *laidOut.layout);
+    showNvdlaUnits();  // when the NVDLA mapping came first
     emit modelShown();
 }
 
@@ -82,6 +85,17 @@ void StudioWindow::startPlan()
     if (!graph_)
         return;
     const quint64 generation = ++planGeneration_;
+    if (const std::optional<NvdlaTarget> nvdla = parseNvdlaTarget(target())) {
+        startNvdla(generation, *nvdla);
+        return;
+    }
+    if (nvdla_) {  // back to a GAP target: the graph loses the NVDLA units
+        nvdla_.reset();
+        showNvdlaUnits();
+        fillCapabilityTable();
+        timeline_->clear();
+    }
+    timeline_->setPrimaryLevel("L2");
     if (!plan_)
         statusLabel_->setText("Preparing " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() +
                               " (lowering, calibration, quantization) ...");

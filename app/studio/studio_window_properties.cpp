@@ -83,7 +83,10 @@ void StudioWindow::showNodeProperties(int node)
     };
     tensorRows(n.inputs, "inputs");
     tensorRows(n.outputs, "outputs");
-    html += gapTilingHtml(QString::fromStdString(n.name));
+    if (nvdla_)
+        html += nvdlaHtml(node);
+    else
+        html += gapTilingHtml(QString::fromStdString(n.name));
     properties_->setHtml(html);
     if (gapTiling_) // the Tiling dock follows to the node's GAP kernel
         if (const QString layer = gapTiling_->layerOfNode.value(QString::fromStdString(n.name)); !layer.isEmpty())

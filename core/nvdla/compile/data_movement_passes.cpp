@@ -115,6 +115,8 @@ void channelShufflePass(Graph& graph, const target::NvdlaConfig&, LegalizationLo
         gather.outputs = {output};
         gather.attributes["axis"] = Attribute::ofInt(1);
         remove[n] = remove[std::size_t(*transpose)] = remove[std::size_t(*join)] = true;
+        for (const std::string& removed : {split.name, graph.node(*transpose).name, name})
+            log.addRemoved("channel-shuffle", removed, gather.name, "part of the channel shuffle '" + gather.name + "'");
         log.add("channel-shuffle", gather.name,
                 fmt::format("Reshape '{}', Transpose '{}' and Reshape '{}' (a shuffle of {} groups of {} channels) as "
                             "one Gather of the channels",

@@ -56,7 +56,7 @@ void foldBatchNormPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog
         takeOverOutput(graph, *conv, norm.inputs[0], norm.outputs[0]);
         remove[n] = true;
         log.add("fold-batchnorm", folded.name, "folded BatchNormalization '" + norm.name + "' into the weights and bias");
-        log.add("fold-batchnorm", norm.name, "folded into Conv '" + folded.name + "'");
+        log.addRemoved("fold-batchnorm", norm.name, folded.name, "folded into Conv '" + folded.name + "'");
     }
     graph.removeNodes(remove);
 }

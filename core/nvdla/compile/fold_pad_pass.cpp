@@ -55,7 +55,7 @@ void foldPadPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& log)
         remove[n] = true;
         log.add("fold-pad", layer.name, fmt::format("Pad '{}' folded into the padding ({},{},{},{})", pad.name, pads[0],
                                                     pads[1], pads[2], pads[3]));
-        log.add("fold-pad", pad.name, "folded into '" + layer.name + "'");
+        log.addRemoved("fold-pad", pad.name, layer.name, "folded into '" + layer.name + "'");
     }
     graph.removeNodes(remove);
 }

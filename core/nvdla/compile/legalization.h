@@ -17,13 +17,20 @@ struct PassRecord {
     std::string pass;
     std::string node;
     std::string what;
+    // For a node the pass removed: the node that does its work now (empty for a view, which does
+    // none), so that a front end can show the unit a removed node's work went to.
+    std::string into;
 };
 
 struct LegalizationLog {
     std::vector<PassRecord> records;
     void add(const std::string& pass, const std::string& node, const std::string& what)
     {
-        records.push_back({pass, node, what});
+        records.push_back({pass, node, what, {}});
+    }
+    void addRemoved(const std::string& pass, const std::string& node, const std::string& into, const std::string& what)
+    {
+        records.push_back({pass, node, what, into});
     }
     // The records of `node`, in pass order.
     std::vector<const PassRecord*> of(const std::string& node) const;

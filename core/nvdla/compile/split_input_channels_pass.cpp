@@ -116,7 +116,7 @@ void splitInputChannelsPass(Graph& graph, const target::NvdlaConfig& config, Leg
             remove.push_back(false);
         }
         remove[n] = true;
-        log.add("split-input-channels", conv.name,
+        log.addRemoved("split-input-channels", conv.name, fmt::format("{}_channels0", conv.name),
                 fmt::format("one group of kernels ({} CBUF banks) and {} input lines ({} banks) exceed the {} banks: "
                             "split into {} convolutions over at most {} input channels, their results added",
                             whole.groupWeightBanks, w[2], whole.dataBanks(std::uint64_t(w[2])), config.cbufBanks, parts,

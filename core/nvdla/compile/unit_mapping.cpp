@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace tessera::nvdla {
 
@@ -453,6 +454,61 @@ MappingReport mapToUnits(const Graph& legalized, const NvdlaConfig& config, targ
     return report;
 }
 
+std::vector<ModelNodeMapping> mapModelNodes(const Graph& model, const MappingReport& report)
+{
+    std::unordered_map<std::string, const NodeMapping*> mapped;
+    for (const NodeMapping& m : report.nodes)
+        mapped[m.node] = &m;
+    std::unordered_map<std::string, std::vector<const PassRecord*>> removed;
+    for (const PassRecord& record : report.removed)
+        removed[record.node].push_back(&record);
+    std::vector<ModelNodeMapping> result(model.nodeCount());
+    for (std::size_t n = 0; n < model.nodeCount(); ++n) {
+        ModelNodeMapping& entry = result[n];
+        std::string name = model.node(NodeId(n)).name;
+        for (const PassRecord* record : removed[name])
+            entry.passes.push_back(record->pass + ": " + record->what);
+        // Follow the removals to the node doing the work (a ReLU fused into a convolution that was
+        // then split goes to the split's first part).
+        for (int hop = 0; hop < 16 && !mapped.count(name); ++hop) {
+            const auto found = removed.find(name);
+            if (found == removed.end())
+                break;
+            std::string into;
+            bool view = false;
+            for (const PassRecord* record : found->second) {
+                if (!record->into.empty())
+                    into = record->into;
+                view = view || record->pass == "views";
+            }
+            if (into.empty()) {
+                if (view) {
+                    entry.units = "view";
+                    entry.detail = "removed: its readers read its input";
+                }
+                break;
+            }
+            name = into;
+            entry.doneBy = into;
+        }
+        const auto found = mapped.find(name);
+        if (found == mapped.end())
+            continue;
+        const NodeMapping& m = *found->second;
+        entry.units = m.problem.empty() ? m.units : "CANNOT RUN";
+        // An activation fused into an operation runs in that operation's SDP.
+        const auto& own = removed[model.node(NodeId(n)).name];
+        if (m.problem.empty() &&
+            std::any_of(own.begin(), own.end(), [](const PassRecord* r) { return r->pass == "fuse-activation"; }))
+            entry.units = "SDP";
+        entry.detail = m.detail;
+        entry.problem = m.problem.empty() ? std::string() : m.problem + (m.fallback.empty() ? "" : "; " + m.fallback);
+        if (entry.doneBy.empty())
+            entry.passes.insert(entry.passes.end(), m.passes.begin(), m.passes.end());
+    }
+    return result;
+}
+
 bool MappingReport::ok() const
 {
     return std::none_of(nodes.begin(), nodes.end(), [](const NodeMapping& m) { return !m.problem.empty(); });
@@ -497,7 +553,7 @@ nlohmann::json MappingReport::json() const
                         {"passes", m.passes}, {"problem", m.problem}, {"fallback", m.fallback}});
     nlohmann::json removedList = nlohmann::json::array();
     for (const PassRecord& record : removed)
-        removedList.push_back({{"node", record.node}, {"pass", record.pass}, {"what", record.what}});
+        removedList.push_back({{"node", record.node}, {"pass", record.pass}, {"what", record.what}, {"into", record.into}});
     return {{"config", config}, {"precision", target::nvdlaPrecisionName(precision)}, {"ok", ok()},
             {"nodes", list}, {"removed", removedList}};
 }

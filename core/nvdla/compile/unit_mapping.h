@@ -37,6 +37,19 @@ struct MappingReport {
     std::string problems() const;
 };
 
+// How a node of the model the mapping was made from runs: the units of the node itself, or for a
+// node legalization removed, of the node that does its work now (`doneBy`); "view" for a view;
+// "CANNOT RUN" with the problem for a node no unit runs.
+struct ModelNodeMapping {
+    std::string units;
+    std::string detail;
+    std::string problem;
+    std::string doneBy;               // empty when the node itself runs
+    std::vector<std::string> passes;  // what legalization did to it
+};
+// One entry per node of `model`, by NodeId.
+std::vector<ModelNodeMapping> mapModelNodes(const Graph& model, const MappingReport& report);
+
 // Throws tessera::UnsupportedError when the configuration does not run `precision` at all.
 void requirePrecision(const target::NvdlaConfig& config, target::NvdlaPrecision precision);
 

@@ -36,7 +36,7 @@ void removeViewsPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& 
             continue;  // a graph input passed straight through: nothing to run, left to the mapping
         }
         remove[n] = true;
-        log.add("views", node.name, node.opType + " removed: its readers read its input");
+        log.addRemoved("views", node.name, {}, node.opType + " removed: its readers read its input");
     }
     graph.removeNodes(remove);
 }
@@ -102,7 +102,7 @@ void fuseActivationPass(Graph& graph, const target::NvdlaConfig&, LegalizationLo
         takeOverOutput(graph, view ? *view : *producer, relu.inputs[0], relu.outputs[0]);
         remove[n] = true;
         log.add("fuse-activation", layerName, relu.opType + " '" + relu.name + "' done by this operation's SDP");
-        log.add("fuse-activation", relu.name, "fused into '" + layerName + "'");
+        log.addRemoved("fuse-activation", relu.name, layerName, "fused into '" + layerName + "'");
     }
     graph.removeNodes(remove);
 }

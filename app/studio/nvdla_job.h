@@ -1,0 +1,48 @@
+#pragma once
+// The studio's NVDLA work off the GUI thread, as plain functions returning a value or an error
+// message: the capability report of the open model on a configuration, the compilation when every
+// node maps, and the project export.
+#include "nvdla/compile/nvdla_compiler.h"
+#include "session/session.h"
+#include "target/nvdla_configs.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tessera::studio {
+
+// The bar's NVDLA targets: "nvdla:<config>:<precision>" ("nvdla:nv_small:int8"), one per
+// configuration and precision it runs, with a display name ("NVDLA nv_small INT8").
+struct NvdlaTarget {
+    std::string config;
+    target::NvdlaPrecision precision = target::NvdlaPrecision::Fp16;
+};
+struct NvdlaTargetEntry {
+    QString name, displayName;
+};
+std::vector<NvdlaTargetEntry> nvdlaTargets();
+std::optional<NvdlaTarget> parseNvdlaTarget(const QString& target);  // nullopt for a GAP target
+
+struct NvdlaOutcome {
+    std::optional<nvdla::MappingReport> mapping;  // absent when the configuration refuses the precision
+    std::vector<nvdla::ModelNodeMapping> modelNodes;  // per model node (NodeId)
+    std::shared_ptr<const nvdla::NvdlaCompilation> compilation;  // when every node maps and it compiled
+    QString error;    // why there is no compilation
+    double milliseconds = 0;
+};
+// INT8 calibrates on seeded random inputs (the compilation's warnings say so).
+NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget& target);
+
+struct NvdlaExportOutcome {
+    QString folder, summary, error;
+};
+// File > Export NVDLA project: the exporter around the compilation shown, as `tessera compile
+// --target nvdla` writes it.
+NvdlaExportOutcome exportNvdlaProjectJob(std::shared_ptr<const nvdla::NvdlaCompilation> compilation,
+                                         const QString& folder);
+
+} // namespace tessera::studio

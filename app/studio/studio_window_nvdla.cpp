@@ -1,0 +1,237 @@
+// The studio window's NVDLA target: the capability report of the open model on the configuration
+// of the bar (each node of the graph marked with its unit, the Capability dock with one row per
+// operation, problems first), the compilation when every node maps, and File > Export NVDLA
+// project.
+#include "studio_window.h"
+#include "studio_support.h"
+
+#include "graph_view.h"
+#include "memory_timeline.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+
+namespace tessera::studio {
+
+namespace {
+
+const char* const kNvdlaScratch = "DRAM scratch";
+
+// The compilation's DRAM surfaces as the memory timeline draws a plan: the scratch memory the
+// planner packed in the upper panel, the memories the application binds (inputs, outputs) below.
+HierarchyPlan dramPlan(const nvdla::NvdlaCompilation& compilation)
+{
+    HierarchyPlan plan;
+    plan.steps = std::int64_t(compilation.surfaces.operations.size());
+    plan.l2.peak = std::int64_t(compilation.surfaces.scratchBytes);
+    plan.l2.lowerBound = compilation.surfaces.scratchLowerBound;
+    plan.l2.status = PlanStatus::Feasible;
+    std::int64_t bound = 0;
+    for (const nvdla::Surface& surface : compilation.surfaces.surfaces) {
+        TensorPlacement placement;
+        placement.tensor = surface.name;
+        placement.size = std::int64_t(surface.layout.bytes);
+        placement.lower = surface.firstStep;
+        placement.upper = surface.lastStep + 1;
+        if (surface.place == nvdla::Surface::Place::Scratch) {
+            placement.level = kNvdlaScratch;
+            placement.offset = std::int64_t(surface.offset);
+            placement.reason = surface.layout.planar ? "planes of a RUBIK copy" : "scratch surface";
+        } else {
+            // Each bound memory is its own buffer; drawn one above the other, alive throughout.
+            placement.level = "bound I/O";
+            placement.offset = bound;
+            placement.lower = 0;
+            placement.upper = std::max<std::int64_t>(plan.steps, 1);
+            placement.reason = surface.place == nvdla::Surface::Place::Input ? "bound input" : "bound output";
+            bound += placement.size;
+        }
+        plan.placements.push_back(std::move(placement));
+    }
+    return plan;
+}
+
+} // namespace
+
+void StudioWindow::startNvdla(quint64 generation, const NvdlaTarget& nvdla)
+{
+    statusLabel_->setText("Mapping " + QFileInfo(modelPath_).fileName() + " onto NVDLA " +
+                          QString::fromStdString(nvdla.config) + " (legalization, units, compilation) ...");
+    runInBackground<NvdlaOutcome>(this, [session = session_, nvdla] { return nvdlaJob(session, nvdla); },
+                                  [this, generation](const NvdlaOutcome& outcome) { onNvdlaDone(generation, outcome); });
+}
+
+void StudioWindow::onNvdlaDone(quint64 generation, const NvdlaOutcome& outcome)
+{
+    if (generation != planGeneration_)
+        return;  // superseded by another target or model
+    nvdla_ = outcome;
+    lastPlanMs_ = outcome.milliseconds;
+    showNvdlaUnits();
+    fillCapabilityTable();
+    std::size_t problems = 0;
+    if (outcome.mapping)
+        for (const nvdla::NodeMapping& m : outcome.mapping->nodes)
+            problems += !m.problem.empty();
+    const QString where = QString("%1 on %2").arg(QString::fromStdString(graph_->name), targetBox_->currentText());
+    if (outcome.compilation) {
+        const nvdla::NvdlaCompilation& c = *outcome.compilation;
+        std::size_t operations = 0;
+        for (const nvdla::EmittedNode& node : c.emitted)
+            operations += node.operations.size();
+        planStatus_ = QString("%1: %2 operations in %3 tasks, loadable %4 bytes, DRAM scratch %5 (at least %6 live at "
+                              "once); compiled in %7 ms%8")
+                          .arg(where)
+                          .arg(operations)
+                          .arg(c.loadable.tasks.size())
+                          .arg(qint64(c.bytes.size()))
+                          .arg(kib(qint64(c.surfaces.scratchBytes)), kib(c.surfaces.scratchLowerBound))
+                          .arg(outcome.milliseconds, 0, 'f', 0)
+                          .arg(c.warnings.empty() ? QString() : "; " + QString::fromStdString(c.warnings.front()));
+    } else {
+        planStatus_ = problems > 0 ? QString("%1: %2 nodes no unit runs (the Capability dock says why)").arg(where).arg(problems)
+                                   : QString("%1: %2").arg(where, outcome.error);
+    }
+    timeline_->setPrimaryLevel(kNvdlaScratch);
+    if (outcome.compilation) {
+        timeline_->showPlan(dramPlan(*outcome.compilation), 0);
+    } else {
+        timeline_->clear();
+        timeline_->showProblem("no DRAM plan: nodes of the model do not run on this configuration", 0);
+    }
+    statusLabel_->setText(planStatus_);
+    if (graphView_->selectedNode() >= 0)
+        showNodeProperties(graphView_->selectedNode());
+    emit planShown();
+}
+
+void StudioWindow::showNvdlaUnits()
+{
+    QStringList units;
+    if (nvdla_)
+        for (const nvdla::ModelNodeMapping& node : nvdla_->modelNodes)
+            units << QString::fromStdString(node.units);
+    graphView_->setNodeUnits(units);
+}
+
+void StudioWindow::fillCapabilityTable()
+{
+    capabilityTable_->clearContents();
+    capabilityTable_->setRowCount(0);
+    if (!nvdla_ || !nvdla_->mapping) {
+        if (nvdla_) {
+            capabilityTable_->setRowCount(1);
+            capabilityTable_->setItem(0, 3, new QTableWidgetItem(nvdla_->error));
+        }
+        return;
+    }
+    const nvdla::MappingReport& report = *nvdla_->mapping;
+    const auto addRow = [&](const std::string& node, const std::string& op, const std::string& units,
+                            const std::string& text, bool problem) {
+        const int row = capabilityTable_->rowCount();
+        capabilityTable_->insertRow(row);
+        const QStringList cells{QString::fromStdString(node), QString::fromStdString(op), QString::fromStdString(units),
+                                QString::fromStdString(text)};
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (problem)
+                item->setForeground(QColor(0xb0, 0x20, 0x20));
+            capabilityTable_->setItem(row, column, item);
+        }
+    };
+    for (const nvdla::NodeMapping& m : report.nodes)  // problems first
+        addRow(m.node, m.opType, m.problem.empty() ? m.units : "CANNOT RUN",
+               m.problem.empty() ? m.detail : m.problem + (m.fallback.empty() ? "" : " (" + m.fallback + ")"),
+               !m.problem.empty());
+    for (const nvdla::PassRecord& record : report.removed)
+        addRow(record.node, "(removed)", "", record.pass + ": " + record.what, false);
+    capabilityTable_->resizeColumnsToContents();
+}
+
+QString StudioWindow::nvdlaHtml(int node) const
+{
+    if (!nvdla_ || node < 0 || std::size_t(node) >= nvdla_->modelNodes.size())
+        return {};
+    const nvdla::ModelNodeMapping& m = nvdla_->modelNodes[std::size_t(node)];
+    QString html = QString("<p><b>NVDLA</b> (%1)<br>").arg(targetBox_->currentText().toHtmlEscaped());
+    if (!m.problem.empty())
+        html += "<span style='color:#b02020'>cannot run: " + QString::fromStdString(m.problem).toHtmlEscaped() + "</span><br>";
+    else if (!m.units.empty())
+        html += QString("unit %1%2<br>%3<br>")
+                    .arg(QString::fromStdString(m.units).toHtmlEscaped(),
+                         m.doneBy.empty() ? QString() : " (done by " + QString::fromStdString(m.doneBy).toHtmlEscaped() + ")",
+                         QString::fromStdString(m.detail).toHtmlEscaped());
+    for (const std::string& pass : m.passes)
+        html += QString::fromStdString(pass).toHtmlEscaped() + "<br>";
+    if (nvdla_->compilation && nvdla_->compilation->int8) {
+        const Node& n = graph_->node(NodeId(node));
+        for (TensorId output : n.outputs) {
+            const auto scale = nvdla_->compilation->int8->scales.find(graph_->tensor(output).name);
+            if (scale != nvdla_->compilation->int8->scales.end())
+                html += QString("INT8 scale of %1: %2<br>")
+                            .arg(QString::fromStdString(scale->first).toHtmlEscaped())
+                            .arg(scale->second, 0, 'g', 6);
+        }
+    }
+    return html + "</p>";
+}
+
+void StudioWindow::exportNvdlaProjectDialog()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, "Folder for the NVDLA project");
+    if (!folder.isEmpty())
+        exportNvdlaProject(folder);
+}
+
+void StudioWindow::exportNvdlaProject(const QString& folder)
+{
+    if (!graph_) {
+        showError("Export NVDLA project", "open a model first (File > Open model)");
+        return;
+    }
+    if (!parseNvdlaTarget(target())) {
+        showError("Export NVDLA project", "choose an NVDLA target in the bar first (NVDLA nv_full FP16, ...)");
+        return;
+    }
+    if (!nvdla_ || !nvdla_->compilation) {
+        showError("Export NVDLA project", nvdla_ ? nvdla_->error : "the model is still being mapped; try again");
+        return;
+    }
+    statusLabel_->setText("Writing the NVDLA project (simulating the sample input) ...");
+    runInBackground<NvdlaExportOutcome>(
+        this, [compilation = nvdla_->compilation, folder] { return exportNvdlaProjectJob(compilation, folder); },
+        [this](const NvdlaExportOutcome& outcome) {
+            if (!outcome.error.isEmpty()) {
+                showError("Export NVDLA project", outcome.error);
+                return;
+            }
+            statusLabel_->setText(outcome.summary);
+            emit projectExported(outcome.folder);
+        });
+}
+
+QTableWidget* StudioWindow::buildCapabilityTable()
+{
+    auto* table = new QTableWidget(0, 4, this);
+    table->setObjectName("capabilityTable");
+    table->setHorizontalHeaderLabels({"node", "op", "unit", "what it does, or why it cannot run"});
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(table, &QTableWidget::cellClicked, this, [this, table](int row) {
+        if (!graph_ || !table->item(row, 0))
+            return;
+        const std::string name = table->item(row, 0)->text().toStdString();
+        for (NodeId node = 0; node < NodeId(graph_->nodeCount()); ++node)
+            if (graph_->node(node).name == name)
+                graphView_->selectNode(int(node));
+    });
+    return table;
+}
+
+} // namespace tessera::studio
