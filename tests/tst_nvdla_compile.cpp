@@ -689,11 +689,7 @@ private slots:
             graph = builder.finish();
             prepareGraph(graph);
         } else {
-            ZooOptions options;
-            options.width = 0.25;
-            options.resolution = 128;
-            graph = buildZooModel(network.toStdString(), options);
-            prepareGraph(graph);
+            graph = test::zooNetwork(network.toStdString());
         }
         NvdlaCompileOptions options;
         options.config = config.toStdString();

@@ -324,11 +324,7 @@ private slots:
         } else if (network == "fire") {
             graph = fireNetwork();
         } else {
-            ZooOptions options;
-            options.width = 0.25;
-            options.resolution = 128;
-            graph = buildZooModel(network.toStdString(), options);
-            prepareGraph(graph);
+            graph = test::zooNetwork(network.toStdString());
         }
         const NvdlaCompilation compiled = compileForNvdla(graph, int8On(config.toStdString(), calibrationSets(graph, 100)));
         QCOMPARE(compiled.precision, target::NvdlaPrecision::Int8);

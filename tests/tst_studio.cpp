@@ -551,6 +551,20 @@ private slots:
         window.graphView()->selectNode(nodeNamed("sigmoid"));
         QVERIFY2(window.propertiesText().contains("through the SDP's lookup table"), qPrintable(window.propertiesText()));
 
+        // Run: every node whose output one operation writes is compared with the reference.
+        QSignalSpy simulated(&window, &StudioWindow::simulationShown);
+        window.simulateNvdla();
+        QVERIFY(simulated.wait(kWaitMs));
+        QTableWidget* simulation = window.simulationTable();
+        int compared = 0;
+        for (int row = 0; row < simulation->rowCount(); ++row)
+            if (!simulation->item(row, 4)->text().isEmpty()) {
+                ++compared;
+                QVERIFY2(simulation->item(row, 4)->text().toDouble() < 2e-2,
+                         qPrintable(simulation->item(row, 0)->text() + " " + simulation->item(row, 4)->text()));
+            }
+        QVERIFY2(compared >= 4, qPrintable(QString::number(compared)));
+
         QSignalSpy exported(&window, &StudioWindow::projectExported);
         const QString folder = dir_.filePath("lookup-nvdla");
         window.exportNvdlaProject(folder);

@@ -2,9 +2,16 @@
 
 #include "nvdla/compile/legalization.h"
 #include "nvdla/compile/unit_mapping.h"
+#include "interp/interpreter.h"
+#include "nvdla/simulator/descriptor_simulator.h"
 #include "nvdla_project/nvdla_project_writer.h"
+#include "nvdla_project/nvdla_sample.h"
+
+#include <QRegularExpression>
 
 #include <chrono>
+#include <cmath>
+#include <map>
 
 namespace tessera::studio {
 
@@ -60,6 +67,92 @@ NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget&
         result.error = QString::fromStdString(error.what());
     }
     result.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+NvdlaRunOutcome simulateNvdlaJob(std::shared_ptr<const Session> session,
+                                 std::shared_ptr<const nvdla::NvdlaCompilation> compilation)
+{
+    NvdlaRunOutcome result;
+    try {
+        const nvdla::NvdlaCompilation& c = *compilation;
+        const nvdla::NvdlaSample sample = nvdla::nvdlaSample(c);
+        // The reference: every tensor of the model on the real values the network sees.
+        const Graph& model = session->graph();
+        std::vector<TensorData> realInputs;
+        for (std::size_t k = 0; k < sample.realInputs.size() && k < model.inputs.size(); ++k)
+            realInputs.push_back(TensorData::fromDoubles(DType::Float32, model.tensor(model.inputs[k]).shape,
+                                                         sample.realInputs[k].toDoubles()));
+        std::map<std::string, TensorData> reference;
+        Interpreter(model).run(realInputs, [&](std::size_t, const Node& node, const std::vector<TensorData>& outputs) {
+            for (std::size_t k = 0; k < outputs.size() && k < node.outputs.size(); ++k)
+                reference.insert_or_assign(model.tensor(node.outputs[k]).name, outputs[k]);
+        });
+        std::map<std::pair<int, std::size_t>, TensorData> written;
+        const nvdla::SimulationResult simulated = nvdla::simulateLoadable(
+            c.loadable, sample.inputs, target::nvdlaConfig(c.config),
+            [&](std::uint16_t task, std::size_t operation, const TensorData& cube) {
+                written.insert_or_assign({int(task), operation}, cube);
+            });
+        const QRegularExpression operationName("^([A-Z]+) (\\d+)");
+        double worst = 0;
+        QString worstNode;
+        std::size_t compared = 0;
+        for (const nvdla::EmittedNode& emitted : c.emitted) {
+            NvdlaRunRow row;
+            row.node = QString::fromStdString(emitted.node);
+            QStringList operations;
+            std::vector<const TensorData*> parts;
+            for (const std::string& operation : emitted.operations) {
+                operations << QString::fromStdString(operation);
+                const QRegularExpressionMatch match = operationName.match(QString::fromStdString(operation));
+                if (match.hasMatch())
+                    if (const auto found = written.find({emitted.task, std::size_t(match.captured(2).toULongLong())});
+                        found != written.end())
+                        parts.push_back(&found->second);
+            }
+            row.operations = QString("task %1: %2").arg(emitted.task).arg(operations.join(", "));
+            std::string tensorName;
+            for (NodeId n = 0; n < NodeId(c.legalized.nodeCount()); ++n)
+                if (c.legalized.node(n).name == emitted.node && !c.legalized.node(n).outputs.empty())
+                    tensorName = c.legalized.tensor(c.legalized.node(n).outputs[0]).name;
+            const auto expected = reference.find(tensorName);
+            if (parts.empty()) {
+                row.note = "on the CPU or in planes: its output is checked where it is read";
+            } else if (expected == reference.end()) {
+                row.note = "a tensor legalization made (no tensor of the model to compare with)";
+            } else if (parts.size() > 1 || parts.front()->elements() != expected->second.elements()) {
+                row.note = QString("written in %1 parts (bands or slices): the next node's check covers it").arg(parts.size());
+            } else {
+                const TensorData& cube = *parts.front();
+                row.shape = QString::fromStdString(shapeToString(cube.shape()));
+                const double scale = c.int8 ? c.int8->scales.at(tensorName) : 1.0;
+                for (std::int64_t i = 0; i < cube.elements(); ++i) {
+                    const double value = cube.getDouble(i) * scale, want = expected->second.getDouble(i);
+                    row.largestDifference = std::max(row.largestDifference, std::abs(value - want));
+                    row.largestReference = std::max(row.largestReference, std::abs(want));
+                }
+                row.compared = true;
+                ++compared;
+                const double relative = row.largestDifference / std::max(row.largestReference, 1e-6);
+                if (relative >= worst) {
+                    worst = relative;
+                    worstNode = row.node;
+                }
+            }
+            result.rows.push_back(std::move(row));
+        }
+        result.summary = QString("simulated %1 operations on the sample input (%2): %3 nodes compared with the "
+                                 "reference, the largest difference %4 of the largest value, at '%5'")
+                             .arg(simulated.trace.size())
+                             .arg(sample.imageName.empty() ? QString("a seeded sample")
+                                                           : QString::fromStdString(sample.imageName))
+                             .arg(compared)
+                             .arg(worst, 0, 'g', 3)
+                             .arg(worstNode);
+    } catch (const std::exception& error) {
+        result.error = QString::fromStdString(error.what());
+    }
     return result;
 }
 

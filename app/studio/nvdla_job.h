@@ -37,6 +37,20 @@ struct NvdlaOutcome {
 // INT8 calibrates on seeded random inputs (the compilation's warnings say so).
 NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget& target);
 
+// Run: the loadable simulated on the project's sample input, each node's output (the last
+// operation writing it) compared with the reference interpreter's on the same real values.
+struct NvdlaRunRow {
+    QString node, operations, shape, note;
+    bool compared = false;
+    double largestDifference = 0, largestReference = 0;  // real values (INT8: int8 x scale)
+};
+struct NvdlaRunOutcome {
+    std::vector<NvdlaRunRow> rows;
+    QString summary, error;
+};
+NvdlaRunOutcome simulateNvdlaJob(std::shared_ptr<const Session> session,
+                                 std::shared_ptr<const nvdla::NvdlaCompilation> compilation);
+
 struct NvdlaExportOutcome {
     QString folder, summary, error;
 };

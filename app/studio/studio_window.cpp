@@ -195,6 +195,8 @@ void StudioWindow::buildDocks()
 
     capabilityTable_ = buildCapabilityTable();
     addTabBehind(tableDock, "Capability", "capability", capabilityTable_);
+    simulationTable_ = buildSimulationTable();
+    addTabBehind(tableDock, "Simulation", "simulation", simulationTable_);
 
     loadableView_ = new views::LoadableInspectorView(this);
     addTabBehind(tableDock, "NVDLA loadable", "nvdla", loadableView_);
@@ -241,6 +243,8 @@ void StudioWindow::buildMenus()
     view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graphView_, &views::GraphView::fitAll);
     view->addAction("&Next step", QKeySequence("Alt+Down"), this, [this] { stepBy(1); });
     view->addAction("&Previous step", QKeySequence("Alt+Up"), this, [this] { stepBy(-1); });
+    QMenu* run = menuBar()->addMenu("&Run");
+    run->addAction("&Simulate on NVDLA", QKeySequence("Ctrl+R"), this, &StudioWindow::simulateNvdla);
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&Keyboard shortcuts", QKeySequence::HelpContents, this, &StudioWindow::showShortcuts);
 }

@@ -73,6 +73,10 @@ public:
     // Writes the NVDLA project of the compilation shown (an NVDLA target in the bar) to `folder` off
     // the GUI thread; projectExported() or errorShown() follows.
     void exportNvdlaProject(const QString& folder);
+    // Run: simulates the loadable shown (an NVDLA target) on the project's sample input off the GUI
+    // thread and fills the Simulation tab, each node against the reference; simulationShown() or
+    // errorShown() follows.
+    void simulateNvdla();
 
     void setTarget(const QString& target);
     void setL2Budget(qint64 bytes);
@@ -84,6 +88,7 @@ public:
     views::ScampView* scampView() const { return scampView_; }
     views::LoadableInspectorView* loadableView() const { return loadableView_; }
     QTableWidget* capabilityTable() const { return capabilityTable_; }
+    QTableWidget* simulationTable() const { return simulationTable_; }
     // The open model on the NVDLA target of the bar: the report, each node's unit, the compilation.
     const std::optional<NvdlaOutcome>& nvdla() const { return nvdla_; }
     ScampWorkbench* scampWorkbench() const { return scampWorkbench_; }
@@ -121,6 +126,7 @@ signals:
     void errorShown(const QString& message);
     void projectExported(const QString& folder);
     void loadableShown();
+    void simulationShown();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -158,6 +164,10 @@ private:
     void showNvdlaUnits();
     QString nvdlaHtml(int node) const;
     QTableWidget* buildCapabilityTable();
+    QTableWidget* buildSimulationTable();
+    void showSimulation(const NvdlaRunOutcome& outcome);
+    // Selects the graph node named in column 0 of `table`'s `row`.
+    void selectNodeNamed(QTableWidget* table, int row);
     void showShortcuts();
     void replanAie();
     void rememberRecent(const QString& path);
@@ -172,6 +182,7 @@ private:
     views::ScampView* scampView_ = nullptr;
     views::LoadableInspectorView* loadableView_ = nullptr;
     QTableWidget* capabilityTable_ = nullptr;
+    QTableWidget* simulationTable_ = nullptr;
     ScampWorkbench* scampWorkbench_ = nullptr;
     views::StepTableModel* stepModel_ = nullptr;
     QSortFilterProxyModel* stepProxy_ = nullptr;

@@ -1,7 +1,7 @@
 // The studio window's NVDLA target: the capability report of the open model on the configuration
 // of the bar (each node of the graph marked with its unit, the Capability dock with one row per
-// operation, problems first), the compilation when every node maps, and File > Export NVDLA
-// project.
+// operation, problems first), the compilation when every node maps and its DRAM surfaces in the
+// timeline, Run > Simulate on NVDLA (the Simulation dock), and File > Export NVDLA project.
 #include "studio_window.h"
 #include "studio_support.h"
 
@@ -215,6 +215,77 @@ void StudioWindow::exportNvdlaProject(const QString& folder)
         });
 }
 
+void StudioWindow::simulateNvdla()
+{
+    if (!graph_ || !nvdla_ || !nvdla_->compilation) {
+        showError("Simulate on NVDLA", nvdla_ ? nvdla_->error
+                                              : "open a model and choose an NVDLA target in the bar first (NVDLA "
+                                                "nv_full FP16, ...)");
+        return;
+    }
+    statusLabel_->setText("Simulating the loadable on the sample input ...");
+    runInBackground<NvdlaRunOutcome>(
+        this, [session = session_, compilation = nvdla_->compilation] { return simulateNvdlaJob(session, compilation); },
+        [this](const NvdlaRunOutcome& outcome) {
+            if (!outcome.error.isEmpty()) {
+                showError("Simulate on NVDLA", outcome.error);
+                return;
+            }
+            showSimulation(outcome);
+        });
+}
+
+void StudioWindow::showSimulation(const NvdlaRunOutcome& outcome)
+{
+    simulationTable_->setRowCount(0);
+    for (const NvdlaRunRow& row : outcome.rows) {
+        const int r = simulationTable_->rowCount();
+        simulationTable_->insertRow(r);
+        const double relative = row.largestDifference / std::max(row.largestReference, 1e-6);
+        const QStringList cells{row.node,
+                                row.shape,
+                                row.compared ? QString::number(row.largestDifference, 'g', 4) : QString(),
+                                row.compared ? QString::number(row.largestReference, 'g', 4) : QString(),
+                                row.compared ? QString::number(relative, 'g', 3) : QString(),
+                                row.compared ? row.operations : row.note + " (" + row.operations + ")"};
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (row.compared && relative > 0.05)
+                item->setForeground(QColor(0xb0, 0x20, 0x20));
+            simulationTable_->setItem(r, column, item);
+        }
+    }
+    simulationTable_->resizeColumnsToContents();
+    auto* dock = findChild<QDockWidget*>("simulation");
+    dock->show();
+    dock->raise();
+    statusLabel_->setText(outcome.summary);
+    emit simulationShown();
+}
+
+QTableWidget* StudioWindow::buildSimulationTable()
+{
+    auto* table = new QTableWidget(0, 6, this);
+    table->setObjectName("simulationTable");
+    table->setHorizontalHeaderLabels({"node", "output", "largest difference", "largest value", "relative",
+                                      "operations"});
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(table, &QTableWidget::cellClicked, this, [this, table](int row) { selectNodeNamed(table, row); });
+    return table;
+}
+
+void StudioWindow::selectNodeNamed(QTableWidget* table, int row)
+{
+    if (!graph_ || !table->item(row, 0))
+        return;
+    const std::string name = table->item(row, 0)->text().toStdString();
+    for (NodeId node = 0; node < NodeId(graph_->nodeCount()); ++node)
+        if (graph_->node(node).name == name)
+            graphView_->selectNode(int(node));
+}
+
 QTableWidget* StudioWindow::buildCapabilityTable()
 {
     auto* table = new QTableWidget(0, 4, this);
@@ -223,14 +294,7 @@ QTableWidget* StudioWindow::buildCapabilityTable()
     table->horizontalHeader()->setStretchLastSection(true);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    connect(table, &QTableWidget::cellClicked, this, [this, table](int row) {
-        if (!graph_ || !table->item(row, 0))
-            return;
-        const std::string name = table->item(row, 0)->text().toStdString();
-        for (NodeId node = 0; node < NodeId(graph_->nodeCount()); ++node)
-            if (graph_->node(node).name == name)
-                graphView_->selectNode(int(node));
-    });
+    connect(table, &QTableWidget::cellClicked, this, [this, table](int row) { selectNodeNamed(table, row); });
     return table;
 }
 

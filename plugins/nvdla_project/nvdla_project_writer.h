@@ -10,11 +10,6 @@
 
 namespace tessera::nvdla {
 
-// What nvdla_runtime does with --image: FP16 inputs take (pixel - mean) / normalize; INT8 inputs take
-// floor(pixel * 127 / 255 + 0.5) whatever the options say. Tessera's projects use mean 0 and
-// normalize 255, so an FP16 network sees pixels in [0, 1].
-inline constexpr int kRuntimeNormalize = 255;
-
 // Writes DIR: model.nvdla, report.txt and report.json; for a single input of 1 or 3 channels an image
 // the runtime reads (input.pgm, or input.jpg whose channels the runtime orders blue, green, red);
 // input.pb, the tensor the runtime makes of it (for other inputs a seeded sample in [0, 1]);

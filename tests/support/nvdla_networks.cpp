@@ -3,8 +3,19 @@
 #include "ir/builder.h"
 #include "session/model_loader.h"
 #include "test_support.h"
+#include "zoo/zoo.h"
 
 namespace tessera::test {
+
+Graph zooNetwork(const std::string& name)
+{
+    ZooOptions options;
+    options.width = 0.25;
+    options.resolution = 128;
+    Graph graph = buildZooModel(name, options);
+    prepareGraph(graph);
+    return graph;
+}
 
 Graph caffeLenet()
 {

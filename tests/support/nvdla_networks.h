@@ -3,7 +3,12 @@
 // the lookup-table activations.
 #include "ir/graph.h"
 
+#include <string>
+
 namespace tessera::test {
+
+// A zoo model as the NVDLA acceptance takes it (MobileNet v1 at width 0.25 and 128 pixels), prepared.
+Graph zooNetwork(const std::string& name);
 
 // The LeNet of NVIDIA's MNIST sample (Caffe's): conv 20 5x5, max pool 2, conv 50 5x5, max pool 2,
 // inner product 500, ReLU, inner product 10, softmax; input 1x1x28x28.

@@ -229,6 +229,39 @@ void Machine::runDla(const TaskEntry& task)
             throw ModelError(fmt::format("{}: operation type {} is not a unit of NVDLA", where,
                                          unsigned(view.operations[i].type)));
         }
+        if (observer)
+            observe(task, view, i, where);
+    }
+}
+
+void Machine::observe(const TaskEntry& task, const DlaTaskView& view, std::size_t i, const std::string& where)
+{
+    const ConstRecord op = view.op(i), surface = view.surface(i);
+    std::int64_t precision = 0;
+    switch (view.operations[i].type) {
+    case DlaOp::Sdp: precision = op.get("dst_precision"); break;
+    case DlaOp::Pdp: precision = op.get("precision"); break;
+    case DlaOp::Cdp: precision = op.get("out_precision"); break;
+    case DlaOp::Rubik:
+        if (op.get("mode") == kRubikSplit)
+            return;  // planes, not a feature cube
+        precision = op.get("precision");
+        break;
+    default:
+        return;
+    }
+    if (surface.get("dst_data.type") == kMemoryHw)
+        return;
+    const bool int8 = precision == kPrecisionInt8;
+    const CubeAccess cube = access(view, surface, "dst_data", where, int8 ? 1 : 2);
+    const Shape shape{1, cube.channels, cube.height, cube.width};
+    if (int8) {
+        const IntCube values = loadInt8(cube);
+        observer(task.id, i,
+                 TensorData::fromInts(DType::Int8, shape, std::vector<std::int64_t>(values.values.begin(), values.values.end())));
+    } else {
+        const Cube values = loadHalves(cube);
+        observer(task.id, i, TensorData::fromFloats(shape, values.values));
     }
 }
 
@@ -316,9 +349,10 @@ std::vector<TensorDesc> loadableInputs(const Loadable& loadable)
 }
 
 SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<TensorData>& inputs,
-                                  const target::NvdlaConfig& config)
+                                  const target::NvdlaConfig& config, const OperationObserver& observer)
 {
     Machine machine(loadable, config);
+    machine.observer = observer;
     const auto inputMemories = boundMemories(loadable, kMemoryInput);
     if (inputs.size() != inputMemories.size())
         throw ModelError(fmt::format("the loadable binds {} inputs, {} given", inputMemories.size(), inputs.size()));

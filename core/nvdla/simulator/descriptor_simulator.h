@@ -11,6 +11,8 @@
 #include "nvdla/loadable.h"
 #include "target/nvdla_configs.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,13 +24,17 @@ struct SimulationResult {
     std::vector<std::string> trace;   // one line per operation run
 };
 
+// Called after each DLA operation that writes a feature cube to memory (SDP, PDP, CDP; RUBIK's
+// contract and merge) with what it wrote: [1,C,H,W], float32 for FP16 data, int8 for INT8 data.
+using OperationObserver = std::function<void(std::uint16_t task, std::size_t operation, const TensorData& written)>;
+
 // `inputs` in input bind order with C*H*W elements of the input's tensor description: real values
 // for FP16 inputs, the int8 values themselves for INT8 inputs (rounded and saturated if given as
 // floats).
 // Throws tessera::ModelError naming the task, operation and field when the loadable asks for
 // something outside its memories or a unit mode the simulator does not model.
 SimulationResult simulateLoadable(const Loadable& loadable, const std::vector<TensorData>& inputs,
-                                  const target::NvdlaConfig& config);
+                                  const target::NvdlaConfig& config, const OperationObserver& observer = {});
 
 // The inputs' tensor descriptions, in bind order (what `inputs` must match).
 std::vector<TensorDesc> loadableInputs(const Loadable& loadable);

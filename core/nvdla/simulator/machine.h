@@ -6,6 +6,7 @@
 #include "ir/dtype.h"
 #include "interp/fixed_point/dla_arithmetic.h"
 #include "nvdla/loadable_contents.h"
+#include "nvdla/simulator/descriptor_simulator.h"
 #include "nvdla/weight_layout.h"
 #include "target/nvdla_configs.h"
 
@@ -86,6 +87,7 @@ public:
                                                                   std::int64_t index, const std::string& where);
 
     std::vector<std::string> trace;
+    OperationObserver observer;
 
     void runDla(const TaskEntry& task);
     void runEmu(const TaskEntry& task);
@@ -120,6 +122,8 @@ private:
     void cdpInt8(const DlaTaskView& view, std::size_t i, const std::string& where);
     void bdma(const DlaTaskView& view, std::size_t i, const std::string& where);
     void rubik(const DlaTaskView& view, std::size_t i, const std::string& where);
+    // Hands operation i's destination cube to the observer, if it wrote one to memory.
+    void observe(const TaskEntry& task, const DlaTaskView& view, std::size_t i, const std::string& where);
 
     const Loadable& l_;
     const target::NvdlaConfig& config_;
