@@ -16,6 +16,9 @@
 #include <QLabel>
 #include <QTableWidget>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace tessera::studio {
 
 namespace {
@@ -168,6 +171,19 @@ QString StudioWindow::nvdlaHtml(int node) const
                          QString::fromStdString(m.detail).toHtmlEscaped());
     for (const std::string& pass : m.passes)
         html += QString::fromStdString(pass).toHtmlEscaped() + "<br>";
+    // Where it runs: the task, the operations, and for a convolution its CBUF banks.
+    if (nvdla_->compilation) {
+        const std::string runner = m.doneBy.empty() ? graph_->node(NodeId(node)).name : m.doneBy;
+        for (const nvdla::EmittedNode& emitted : nvdla_->compilation->emitted)
+            if (emitted.node == runner || emitted.node.rfind(runner + "_channels", 0) == 0) {
+                html += QString("task %1: %2")
+                            .arg(emitted.task)
+                            .arg(QString::fromStdString(fmt::format("{}", fmt::join(emitted.operations, ", "))).toHtmlEscaped());
+                if (!emitted.note.empty())
+                    html += " (" + QString::fromStdString(emitted.note).toHtmlEscaped() + ")";
+                html += "<br>";
+            }
+    }
     if (nvdla_->compilation && nvdla_->compilation->int8) {
         const Node& n = graph_->node(NodeId(node));
         for (TensorId output : n.outputs) {

@@ -113,6 +113,9 @@ void gemmToConvPass(Graph& graph, const target::NvdlaConfig&, LegalizationLog& l
         unused[n] = (node.opType == "Flatten" || node.opType == "Reshape") && node.outputs.size() == 1 &&
                     uses.consumers[std::size_t(output)].empty() &&
                     std::find(graph.outputs.begin(), graph.outputs.end(), output) == graph.outputs.end();
+        if (unused[n])
+            log.addRemoved("gemm-to-conv", node.name, {},
+                           node.opType + " removed: the convolution reads the cube it flattened");
     }
     graph.removeNodes(unused);
 }

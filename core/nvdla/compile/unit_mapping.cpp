@@ -479,7 +479,7 @@ std::vector<ModelNodeMapping> mapModelNodes(const Graph& model, const MappingRep
             for (const PassRecord* record : found->second) {
                 if (!record->into.empty())
                     into = record->into;
-                view = view || record->pass == "views";
+                view = view || record->pass == "views" || record->pass == "gemm-to-conv";
             }
             if (into.empty()) {
                 if (view) {
