@@ -2,6 +2,7 @@
 
 #include "nvdla/compile/legalization.h"
 #include "nvdla/compile/unit_mapping.h"
+#include "base/error.h"
 #include "interp/interpreter.h"
 #include "nvdla/simulator/descriptor_simulator.h"
 #include "nvdla_project/nvdla_project_writer.h"
@@ -47,22 +48,27 @@ NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget&
     NvdlaOutcome result;
     const auto start = std::chrono::steady_clock::now();
     try {
-        // The report first, as `tessera nvdla check` makes it: it exists even when nodes do not map.
-        const target::NvdlaConfig& config = target::nvdlaConfig(target.config);
-        Graph legalized = session->graph();
-        nvdla::LegalizationLog log;
-        nvdla::legalize(legalized, config, log);
-        result.mapping = nvdla::mapToUnits(legalized, config, target.precision, log);
-        result.modelNodes = nvdla::mapModelNodes(session->graph(), *result.mapping);
-        if (!result.mapping->ok()) {
-            result.error = QString::fromStdString(result.mapping->problems());
-        } else {
-            nvdla::NvdlaCompileOptions options;
-            options.config = target.config;
-            options.precision = target.precision;
+        // The compilation carries its capability report; when nodes do not map it throws, and the
+        // report is made as `tessera nvdla check` makes it.
+        nvdla::NvdlaCompileOptions options;
+        options.config = target.config;
+        options.precision = target.precision;
+        try {
             result.compilation =
                 std::make_shared<const nvdla::NvdlaCompilation>(nvdla::compileForNvdla(session->graph(), options));
+            result.mapping = result.compilation->mapping;
+        } catch (const UnsupportedError& error) {
+            result.error = QString::fromStdString(error.what());
+            const target::NvdlaConfig& config = target::nvdlaConfig(target.config);
+            nvdla::requirePrecision(config, target.precision);
+            Graph legalized = session->graph();
+            nvdla::LegalizationLog log;
+            nvdla::legalize(legalized, config, log);
+            result.mapping = nvdla::mapToUnits(legalized, config, target.precision, log);
+            if (!result.mapping->ok())
+                result.error = QString::fromStdString(result.mapping->problems());
         }
+        result.modelNodes = nvdla::mapModelNodes(session->graph(), *result.mapping);
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());
     }
