@@ -18,5 +18,5 @@ QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root
 "$build/app/cli/tessera" zoo lenet5 -o "$work/lenet5.onnx" > /dev/null
 printf '{"tessera_project": 1, "model": "%s", "target": "nvdla:nv_full:fp16", "l2_budget": 0}\n' "$work/lenet5.onnx" \
     > "$work/lenet5-nvdla.json"
-QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-nvdla-target.png" \
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --select c3 --screenshot "$root/docs/studio-nvdla-target.png" \
     "$work/lenet5-nvdla.json"

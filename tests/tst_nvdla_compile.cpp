@@ -163,6 +163,21 @@ private slots:
             QCOMPARE(op.get("data_format"), std::int64_t(36));
             QCOMPARE(op.get("out_cvt.scale"), std::int64_t(1));  // the firmware asserts it
         }
+        // What the emitter records of each convolution's banks (the studio draws it) is what the
+        // descriptors program.
+        int recorded = 0;
+        for (const EmittedNode& emitted : compiled.emitted)
+            for (const ConvolutionBufferUse& use : emitted.convolutionBuffer) {
+                const auto conv = std::find_if(emitted.operations.begin(), emitted.operations.end(),
+                                               [](const std::string& op) { return op.rfind("CONV ", 0) == 0; });
+                QVERIFY(conv != emitted.operations.end());
+                const std::size_t index = std::stoul(conv->substr(5));
+                QCOMPARE(dla.op(index).get("data_bank"), std::int64_t(use.dataBanks));
+                QCOMPARE(dla.op(index).get("weight_bank"), std::int64_t(use.weightBanks));
+                QCOMPARE(use.bands, 1u);
+                ++recorded;
+            }
+        QCOMPARE(recorded, 4);
         QCOMPARE(dla.surface(0).get("src_data.line_stride"), std::int64_t(896));
         QCOMPARE(dla.surface(0).get("src_data.surf_stride"), std::int64_t(25088));
         QCOMPARE(dla.op(2).get("pool_width"), std::int64_t(1));  // 2x2 as size - 1

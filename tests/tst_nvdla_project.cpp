@@ -2,10 +2,14 @@
 // makes of it, the simulator's expected output in the runtime's forms, run.sh and the README.
 #include "ir/builder.h"
 #include "nvdla/compile/nvdla_compiler.h"
+#include "nvdla/simulator/descriptor_simulator.h"
 #include "nvdla_project/nvdla_project_writer.h"
+#include "nvdla_project/nvdla_sample.h"
+#include "nvdla_project/runtime_image.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
 #include "nvdla_networks.h"
+#include "op_test_support.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -86,7 +90,7 @@ private slots:
             QCOMPARE(bytes.size(), header.size() + 28 * 28);
             for (int i = 0; i < 28 * 28; ++i) {
                 const double pixel = std::uint8_t(bytes[header.size() + i]);
-                QCOMPARE(input.getDouble(i), int8 ? std::floor(pixel * 127 / 255 + 0.5) : double(float(pixel / 255)));
+                QCOMPARE(input.getDouble(i), int8 ? std::floor(pixel * 127 / 255 + 0.5) : double(float(pixel) / 255.0f));
             }
         } else if (image == "input.jpg") {
             QFile jpeg(out + "/input.jpg");
@@ -108,6 +112,14 @@ private slots:
         const TensorData simulated = readTensorFile(dir.filePath("sim/output_0.pb").toStdString());
         const TensorData expected = readTensorFile((out + "/expected_output.pb").toStdString());
         QCOMPARE(simulated.toDoubles(), expected.toDoubles());
+        // And from the image itself, as run.sh gives it to the runtime.
+        QStringList fromImage{"nvdla", "run", out + "/model.nvdla", "--image", out + "/" + image, "-o",
+                              dir.filePath("sim_image")};
+        if (!int8)
+            fromImage << "--normalize" << "255";
+        QCOMPARE(runCli(fromImage).exitCode, 0);
+        QCOMPARE(readTensorFile(dir.filePath("sim_image/output_0.pb").toStdString()).toDoubles(), expected.toDoubles());
+        QVERIFY(readmeText.contains("--image " + image));
         QFile dump(out + "/expected_output.txt");
         QVERIFY(dump.open(QIODevice::ReadOnly));
         const QStringList dumped = QString(dump.readAll()).split(' ', Qt::SkipEmptyParts);
@@ -141,6 +153,86 @@ private slots:
             if (!changed)
                 QVERIFY2(run.readAllStandardOutput().contains("largest difference 0"), "run.sh compared");
         }
+    }
+
+    // A user's input file: an image read as nvdla_runtime reads it, or a tensor of real or int8
+    // values; every file the runtime would refuse or misread is refused with what to change.
+    void userInputFiles()
+    {
+        NvdlaCompileOptions options;
+        options.config = "nv_full";
+        const NvdlaCompilation lenet = compileForNvdla(test::caffeLenet(), options);  // one input 1x28x28
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile file(dir.filePath(name));
+            file.open(QIODevice::WriteOnly);
+            file.write(bytes);
+            return dir.filePath(name).toStdString();
+        };
+        QByteArray pixels(28 * 28, '\0');
+        for (int i = 0; i < pixels.size(); ++i)
+            pixels[i] = char(i * 7 % 256);
+        // A good PGM, with a comment line as image tools write it: pixel / 255 as FP16 sees it.
+        const NvdlaSample fromPgm =
+            nvdlaSampleFromFile(lenet, write("digit.pgm", "P5\n# made by hand\n28 28\n255\n" + pixels));
+        QCOMPARE(fromPgm.inputs.size(), std::size_t(1));
+        QCOMPARE(fromPgm.inputs[0].shape(), (Shape{1, 1, 28, 28}));
+        QCOMPARE(fromPgm.inputs[0].getDouble(5), double(float(35) / 255.0f));
+        QCOMPARE(fromPgm.imageName, std::string("digit.pgm"));
+        // The same values as a tensor file give the same input.
+        const std::string tensorPath = dir.filePath("digit.pb").toStdString();
+        writeTensorFile(tensorPath, fromPgm.inputs[0], "data");
+        QCOMPARE(nvdlaSampleFromFile(lenet, tensorPath).inputs[0].toDoubles(), fromPgm.inputs[0].toDoubles());
+
+        using test::expectError;
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("small.pgm", "P5\n27 28\n255\n" + pixels)); },
+                           "does not resize");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("deep.pgm", "P5\n28 28\n65535\n" + pixels)); },
+                           "only 8-bit PGMs");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("cut.pgm", "P5\n28 28\n255\n" + pixels.left(100))); },
+                           "cut short");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("ascii.pgm", "P2\n28 28\n255\n0 0 0")); },
+                           "not a binary PGM");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("broken.jpg", "\xFF\xD8\xFF\xE0garbage")); },
+                           "cannot read the JPEG");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("digit.png", pixels)); }, ".pgm or .jpg");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, write("digit.JPG", pixels)); }, ".pgm or .jpg");
+        const std::string wrongSize = dir.filePath("wrong.pb").toStdString();
+        writeTensorFile(wrongSize, TensorData::fromDoubles(DType::Float32, {1, 1, 28, 27}, std::vector<double>(28 * 27)),
+                        "data");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, wrongSize); }, "is 1x1x28x28");
+        const std::string int8Values = dir.filePath("int8.pb").toStdString();
+        writeTensorFile(int8Values, TensorData::fromDoubles(DType::Int8, {1, 1, 28, 28}, std::vector<double>(28 * 28)),
+                        "data");
+        expectError<Error>([&] { nvdlaSampleFromFile(lenet, int8Values); }, "is FP16");
+        // A colour image into a one-channel input, and a grey one into a three-channel input.
+        const NvdlaCompilation mobilenet = compileForNvdla(test::zooNetwork("mobilenet_v1"), options);
+        const NvdlaSample colour = nvdlaSample(mobilenet);
+        const RuntimeImage decoded = readRuntimeImage(colour.imageName, colour.imageBytes);
+        QCOMPARE(decoded.channels, 3u);
+        TensorDesc grey = loadableInputs(lenet.loadable).front();
+        grey.w = grey.h = 128;
+        expectError<Error>([&] { runtimeImageInput(decoded, grey, "colour.jpg"); }, "has 3 channels");
+        RuntimeImage greyImage{128, 128, 1, std::vector<std::uint8_t>(128 * 128, 255)};
+        const TensorData padded = runtimeImageInput(greyImage, loadableInputs(mobilenet.loadable).front(), "grey.jpg");
+        QCOMPARE(padded.getDouble(0), 255.0);                      // channel 0 from the image (normalize 1)
+        QCOMPARE(padded.getDouble(128 * 128), 0.0);                // channels beyond the image's stay 0
+        // The command line refuses --image for a loadable of two inputs and a normalize out of a byte.
+        const QString model = dir.filePath("lenet.nvdla");
+        QFile loadable(model);
+        QVERIFY(loadable.open(QIODevice::WriteOnly));
+        loadable.write(reinterpret_cast<const char*>(lenet.bytes.data()), qint64(lenet.bytes.size()));
+        loadable.close();
+        const test::CliResult badNormalize =
+            runCli({"nvdla", "run", model, "--image", QString::fromStdString(write("ok.pgm", "P5\n28 28\n255\n" + pixels)),
+                    "--normalize", "0", "-o", dir.filePath("out")});
+        QVERIFY(badNormalize.exitCode != 0);
+        QVERIFY2(badNormalize.err.contains("--normalize"), qPrintable(badNormalize.err));
+        const test::CliResult wrongImage = runCli({"nvdla", "run", model, "--image",
+                                                   QString::fromStdString(write("s.pgm", "P5\n27 28\n255\n" + pixels)),
+                                                   "-o", dir.filePath("out")});
+        QVERIFY(wrongImage.exitCode != 0);
+        QVERIFY2(wrongImage.err.contains("does not resize"), qPrintable(wrongImage.err));
     }
 };
 

@@ -1,6 +1,7 @@
 // The studio, driven offscreen: opening models, dragging the L2 budget, selection across views,
 // bad budgets and files, and project files.
 #include "aie_view.h"
+#include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "loadable_inspector_view.h"
 #include "memory_timeline.h"
@@ -571,6 +572,15 @@ private slots:
         QVERIFY(exported.wait(kWaitMs));
         for (const char* file : {"model.nvdla", "report.txt", "input.pb", "expected_output.pb", "run.sh", "README.md"})
             QVERIFY2(QFile::exists(folder + "/" + file), file);
+        // Run on a file of the user's: the exported input tensor; a file of another kind is refused.
+        window.simulateNvdla(folder + "/input.pb");
+        QVERIFY(simulated.wait(kWaitMs));
+        QVERIFY2(window.statusText().contains("on input.pb"), qPrintable(window.statusText()));
+        QVERIFY(window.simulationTable()->rowCount() > 0);
+        QSignalSpy runErrors(&window, &StudioWindow::errorShown);
+        window.simulateNvdla(folder + "/README.md");
+        QVERIFY(runErrors.wait(kWaitMs));
+        QVERIFY2(window.lastError().contains(".pgm or .jpg"), qPrintable(window.lastError()));
 
         window.setTarget("nvdla:nv_small:int8");
         QVERIFY(planned.wait(kWaitMs));
@@ -592,6 +602,30 @@ private slots:
             QVERIFY2(!window.graphView()->nodeUnit(n).isEmpty(), window.graph()->node(NodeId(n)).name.c_str());
         window.graphView()->selectNode(0);
         QVERIFY2(window.propertiesText().contains("CBUF banks"), qPrintable(window.propertiesText()));
+        // Under the timeline, the convolution's banks: data first, weights last, as the descriptor has them.
+        QVERIFY(window.cbufView()->isVisible());
+        const views::CbufBanks& banks = window.cbufView()->banks();
+        QCOMPARE(banks.banks, 16);
+        QCOMPARE(banks.rows.size(), std::size_t(1));
+        QVERIFY(banks.rows[0].dataBanks >= 1 && banks.rows[0].weightBanks >= 1);
+        QVERIFY(banks.rows[0].dataBanks + banks.rows[0].weightBanks <= banks.banks);
+        QVERIFY2(window.cbufView()->summary().contains("of 16 banks of 32 KiB"), qPrintable(window.cbufView()->summary()));
+        window.graphView()->selectNode(-1);
+        QVERIFY(!window.cbufView()->isVisible());
+
+        // A convolution too wide for the CBUF is marked split, its ReLU fused, and the banks show each part.
+        const QString wide = dir_.filePath("wide.onnx");
+        exportOnnxFile(test::wideChannelsNetwork(), wide.toStdString());
+        QVERIFY(openAndWait(window, wide));
+        QVERIFY(window.nvdla() && window.nvdla()->compilation);
+        QCOMPARE(window.graphView()->nodeMark(nodeNamed("wide_conv")), QString("split \u00d72"));
+        QCOMPARE(window.graphView()->nodeMark(nodeNamed("wide_conv_relu")), QString("fused"));
+        QCOMPARE(window.graphView()->nodeMark(nodeNamed("flatten_a")), QString());
+        window.graphView()->selectNode(nodeNamed("wide_conv"));
+        QCOMPARE(window.cbufView()->banks().rows.size(), std::size_t(2));
+        QVERIFY2(window.cbufView()->summary().contains("split into 2"), qPrintable(window.cbufView()->summary()));
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(!window.cbufView()->isVisible());  // a new model starts with no selection
 
         window.setTarget("gap8");
         QVERIFY(planned.wait(kWaitMs));

@@ -44,7 +44,7 @@ public:
         setToolTip(title_ + "\n" + rows_.join("\n"));
     }
 
-    QRectF boundingRect() const override { return QRectF(-2, -2, box_.width + 4, box_.height + 4); }
+    QRectF boundingRect() const override { return QRectF(-2, -2, box_.width + 4, box_.height + 14); }
 
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override
     {
@@ -84,6 +84,22 @@ public:
         for (int r = 0; r < rows_.size(); ++r)
             painter->drawText(QRectF(kPadding, kHeader + r * kRow, box_.width - 2 * kPadding, kRow),
                               Qt::AlignVCenter | Qt::AlignLeft, rows_[r]);
+        // A mark ("fused", "split x3") as a tag straddling the box's lower right corner.
+        if (!mark_.isEmpty()) {
+            QFont small = painter->font();
+            small.setPointSizeF(small.pointSizeF() * 0.75);
+            const QFontMetricsF metrics(small);
+            const double width = metrics.horizontalAdvance(mark_) + 8, height = metrics.height() + 2;
+            const QRectF tag(box_.width - width - 2, box_.height - height / 2, width, height);
+            painter->save();
+            painter->setFont(small);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(QColor(0x55, 0x55, 0x55));
+            painter->drawRoundedRect(tag, 3, 3);
+            painter->setPen(Qt::white);
+            painter->drawText(tag, Qt::AlignCenter, mark_);
+            painter->restore();
+        }
     }
 
     const LayoutBox& box() const { return box_; }
@@ -96,6 +112,15 @@ public:
         update();
     }
     QString unit() const { return unit_; }
+    void setMark(const QString& mark, const QString& explanation)
+    {
+        prepareGeometryChange();
+        mark_ = mark;
+        setToolTip(title_ + (unit_.isEmpty() ? QString() : " (" + unit_ + ")") +
+                   (explanation.isEmpty() ? QString() : "\n" + explanation) + "\n" + rows_.join("\n"));
+        update();
+    }
+    QString mark() const { return mark_; }
     void setHighlighted(bool on)
     {
         highlighted_ = on;
@@ -113,6 +138,7 @@ private:
     QColor color_;
     QString unit_;
     QColor unitColor_;
+    QString mark_;
     bool highlighted_ = false;
 };
 
@@ -227,6 +253,21 @@ void GraphView::setNodeUnits(const QStringList& units)
         const QString unit = int(n) < units.size() ? units[int(n)] : QString();
         nodeItems_[n]->setUnit(unit, unitColor(unit));
     }
+}
+
+void GraphView::setNodeMarks(const QStringList& marks, const QStringList& explanations)
+{
+    for (size_t n = 0; n < nodeItems_.size(); ++n)
+        if (nodeItems_[n])
+            nodeItems_[n]->setMark(int(n) < marks.size() ? marks[int(n)] : QString(),
+                                   int(n) < explanations.size() ? explanations[int(n)] : QString());
+}
+
+QString GraphView::nodeMark(int node) const
+{
+    if (node < 0 || node >= int(nodeItems_.size()) || !nodeItems_[size_t(node)])
+        return {};
+    return nodeItems_[size_t(node)]->mark();
 }
 
 QString GraphView::nodeUnit(int node) const

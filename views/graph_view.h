@@ -34,6 +34,10 @@ public:
     // entry) restores the op type's colour.
     void setNodeUnits(const QStringList& units);
     QString nodeUnit(int node) const;
+    // A short tag per node (by NodeId) drawn at its lower right corner, such as "fused" or
+    // "split x3", with a longer explanation in its tooltip; empty strings clear.
+    void setNodeMarks(const QStringList& marks, const QStringList& explanations = {});
+    QString nodeMark(int node) const;
     // Selects operator `node` and centres on it; -1 clears the selection.
     void selectNode(int node);
     int selectedNode() const;

@@ -12,6 +12,7 @@
 #include "nvdla/loadable_inspector.h"
 #include "nvdla/loadable_validator.h"
 #include "nvdla/simulator/descriptor_simulator.h"
+#include "nvdla_project/runtime_image.h"
 #include "onnx/tensor_proto.h"
 #include "session/model_loader.h"
 #include "target/nvdla_configs.h"
@@ -130,6 +131,9 @@ int check(const CheckOptions& options)
 struct RunOptions {
     std::string loadable;
     std::vector<std::string> inputs;
+    std::string image;  // instead of -i: an image as nvdla_runtime --image reads it
+    int normalize = 1;
+    std::vector<float> mean;
     std::string outputDir;
     std::string config;  // empty: nv_small for loadables of 8-byte atoms, else nv_full
     bool trace = false;
@@ -143,14 +147,25 @@ int runLoadable(const RunOptions& options)
         throw tessera::Error(options.loadable + ": the loadable breaks what NVIDIA's runtime or firmware require; "
                     "`tessera nvdla inspect` names each violation:\n" + nvdla::formatFindings(findings));
     const std::vector<nvdla::TensorDesc> expected = nvdla::loadableInputs(loadable);
-    if (options.inputs.size() != expected.size()) {
+    std::vector<TensorData> inputs;
+    if (!options.image.empty()) {
+        if (expected.size() != 1)
+            throw tessera::Error(fmt::format("{}: the loadable binds {} inputs; --image fills one, so give a tensor "
+                                             "file per input with -i",
+                                             options.loadable, expected.size()));
+        nvdla::RuntimeImageOptions imageOptions;
+        imageOptions.normalize = options.normalize;
+        for (std::size_t c = 0; c < options.mean.size(); ++c)
+            imageOptions.mean[c] = options.mean[c];
+        inputs.push_back(nvdla::runtimeImageInput(nvdla::readRuntimeImageFile(options.image), expected[0],
+                                                  options.image, imageOptions));
+    } else if (options.inputs.size() != expected.size()) {
         std::string names;
         for (const nvdla::TensorDesc& tensor : expected)
             names += fmt::format("{}'{}' {}x{}x{}", names.empty() ? "" : ", ", tensor.name, tensor.c, tensor.h, tensor.w);
         throw tessera::Error(fmt::format("{}: the loadable binds {} inputs ({}), {} given with -i", options.loadable,
                                 expected.size(), names, options.inputs.size()));
     }
-    std::vector<TensorData> inputs;
     for (std::size_t k = 0; k < options.inputs.size(); ++k) {
         if (expected[k].dataType != nvdla::kDataTypeInt8) {
             inputs.push_back(readTensorFileAs(options.inputs[k], DType::Float32));
@@ -226,6 +241,16 @@ void addNvdlaCommand(CLI::App& app, Action& action)
     runCommand->add_option("-i,--input", runOptions->inputs,
                            "Input tensor files (.pb) in bind order: real values (float) for FP16 inputs, the "
                            "quantized int8 values for INT8 inputs");
+    auto* image = runCommand->add_option("--image", runOptions->image,
+                                         "Instead of -i: an image (.pgm or .jpg) made into the input as nvdla_runtime "
+                                         "--image makes it");
+    image->excludes(runCommand->get_option("--input"));
+    runCommand->add_option("--normalize", runOptions->normalize,
+                           "With --image: FP16 inputs take (pixel - mean) / normalize, as nvdla_runtime's option")
+        ->check(CLI::Range(1, 255))->needs(image)->capture_default_str();
+    runCommand->add_option("--mean", runOptions->mean, "With --image: the mean per image channel (blue, green, red "
+                                                       "for a colour JPEG), comma-separated")
+        ->delimiter(',')->expected(1, 4)->needs(image);
     runCommand->add_option("-o,--output-dir", runOptions->outputDir, "Directory for output_<k>.pb")
         ->required()->check(nonEmptyPath());
     runCommand->add_option("--config", runOptions->config,

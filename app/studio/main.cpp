@@ -1,6 +1,6 @@
 // tessera-studio: opens the model or project given on the command line, if any.
 // With --screenshot FILE it saves a picture of the window once the model and its plan are shown,
-// then exits (the README's screenshots are taken this way, offscreen).
+// then exits (the README's screenshots are taken this way, offscreen); --select NODE selects a node.
 #include "studio_window.h"
 
 #include <QApplication>
@@ -21,10 +21,17 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot("screenshot", "Save a PNG of the window once the model is shown, then exit",
                                         "file");
     parser.addOption(screenshot);
+    const QCommandLineOption select("select", "Select the node of this name once the model is shown", "node");
+    parser.addOption(select);
     parser.process(app);
     tessera::studio::StudioWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
+    if (parser.isSet(select))
+        QObject::connect(&window, &tessera::studio::StudioWindow::planShown, &window, [&window, name = parser.value(select)] {
+            if (!window.selectNodeNamed(name))
+                std::fprintf(stderr, "warning: --select: the model has no node '%s'\n", qPrintable(name));
+        });
     if (parser.isSet(screenshot)) {
         if (files.isEmpty()) {
             std::fprintf(stderr, "error: --screenshot needs a model or project to open\n");

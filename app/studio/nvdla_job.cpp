@@ -8,11 +8,14 @@
 #include "nvdla_project/nvdla_project_writer.h"
 #include "nvdla_project/nvdla_sample.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <regex>
 
 namespace tessera::studio {
 
@@ -76,13 +79,70 @@ NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget&
     return result;
 }
 
+std::vector<const nvdla::EmittedNode*> emittedFor(const NvdlaOutcome& outcome, const Graph& model, NodeId node)
+{
+    std::vector<const nvdla::EmittedNode*> result;
+    if (!outcome.compilation || node < 0 || std::size_t(node) >= outcome.modelNodes.size())
+        return result;
+    const nvdla::ModelNodeMapping& m = outcome.modelNodes[std::size_t(node)];
+    std::string runner = m.doneBy.empty() ? model.node(node).name : m.doneBy;
+    // split-input-channels hands a convolution's work to its first part, "<conv>_channels0": the
+    // parts together do it.
+    static const std::regex firstPart("(.*)_channels0");
+    if (std::smatch match; std::regex_match(runner, match, firstPart))
+        runner = match[1];
+    for (const nvdla::EmittedNode& emitted : outcome.compilation->emitted)
+        if (emitted.node == runner || emitted.node.rfind(runner + "_channels", 0) == 0)
+            result.push_back(&emitted);
+    return result;
+}
+
+NvdlaNodeMarks nvdlaNodeMarks(const NvdlaOutcome& outcome, const Graph& model)
+{
+    NvdlaNodeMarks result;
+    for (NodeId n = 0; n < NodeId(outcome.modelNodes.size()); ++n) {
+        const nvdla::ModelNodeMapping& m = outcome.modelNodes[std::size_t(n)];
+        QString mark, explanation;
+        const bool fused = std::any_of(m.passes.begin(), m.passes.end(), [](const std::string& pass) {
+            return pass.rfind("fuse-activation", 0) == 0;
+        });
+        if (fused && m.problem.empty() && !m.doneBy.empty()) {
+            mark = "fused";
+            explanation = "runs in the SDP of " + QString::fromStdString(m.doneBy);
+        } else if (m.problem.empty()) {
+            std::size_t convolutions = 0, parts = 0, bands = 0;
+            for (const nvdla::EmittedNode* emitted : emittedFor(outcome, model, n)) {
+                for (const std::string& operation : emitted->operations)
+                    convolutions += operation.rfind("CONV ", 0) == 0;
+                for (const nvdla::ConvolutionBufferUse& use : emitted->convolutionBuffer) {
+                    ++parts;
+                    bands = std::max<std::size_t>(bands, use.bands);
+                }
+            }
+            if (convolutions > 1) {
+                mark = QString("split \u00d7%1").arg(convolutions);
+                explanation = QString("runs as %1 CONV operations: %2 part%3 (input-channel slices, groups or "
+                                      "blocks of channels)%4")
+                                  .arg(convolutions)
+                                  .arg(parts)
+                                  .arg(parts == 1 ? "" : "s")
+                                  .arg(bands > 1 ? QString(", in up to %1 bands of output rows").arg(bands) : QString());
+            }
+        }
+        result.marks << mark;
+        result.explanations << explanation;
+    }
+    return result;
+}
+
 NvdlaRunOutcome simulateNvdlaJob(std::shared_ptr<const Session> session,
-                                 std::shared_ptr<const nvdla::NvdlaCompilation> compilation)
+                                 std::shared_ptr<const nvdla::NvdlaCompilation> compilation, const QString& inputFile)
 {
     NvdlaRunOutcome result;
     try {
         const nvdla::NvdlaCompilation& c = *compilation;
-        const nvdla::NvdlaSample sample = nvdla::nvdlaSample(c);
+        const nvdla::NvdlaSample sample =
+            inputFile.isEmpty() ? nvdla::nvdlaSample(c) : nvdla::nvdlaSampleFromFile(c, inputFile.toStdString());
         // The reference: every tensor of the model on the real values the network sees.
         const Graph& model = session->graph();
         std::vector<TensorData> realInputs;
@@ -148,11 +208,13 @@ NvdlaRunOutcome simulateNvdlaJob(std::shared_ptr<const Session> session,
             }
             result.rows.push_back(std::move(row));
         }
-        result.summary = QString("simulated %1 operations on the sample input (%2): %3 nodes compared with the "
+        const QString source = !inputFile.isEmpty()          ? QFileInfo(inputFile).fileName()
+                               : sample.imageName.empty() ? QString("the sample input, seeded")
+                                                          : "the sample input " + QString::fromStdString(sample.imageName);
+        result.summary = QString("simulated %1 operations on %2: %3 nodes compared with the "
                                  "reference, the largest difference %4 of the largest value, at '%5'")
                              .arg(simulated.trace.size())
-                             .arg(sample.imageName.empty() ? QString("a seeded sample")
-                                                           : QString::fromStdString(sample.imageName))
+                             .arg(source)
                              .arg(compared)
                              .arg(worst, 0, 'g', 3)
                              .arg(worstNode);

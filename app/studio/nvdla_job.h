@@ -37,8 +37,20 @@ struct NvdlaOutcome {
 // INT8 calibrates on seeded random inputs (the compilation's warnings say so).
 NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget& target);
 
-// Run: the loadable simulated on the project's sample input, each node's output (the last
-// operation writing it) compared with the reference interpreter's on the same real values.
+// What the compilation emitted for model node `node`: the legalized node doing its work (itself, or
+// the node an activation was fused into) and the parts split-input-channels made of it.
+std::vector<const nvdla::EmittedNode*> emittedFor(const NvdlaOutcome& outcome, const Graph& model, NodeId node);
+
+// The graph's marks per model node: "fused" for an activation an SDP stage runs, "split xN" for a
+// convolution that runs as N CONV operations; with the explanation for the tooltip.
+struct NvdlaNodeMarks {
+    QStringList marks, explanations;
+};
+NvdlaNodeMarks nvdlaNodeMarks(const NvdlaOutcome& outcome, const Graph& model);
+
+// Run: the loadable simulated on the project's sample input, or on a user's file (an image as
+// nvdla_runtime reads it, or a tensor file), each node's output (the last operation writing it)
+// compared with the reference interpreter's on the same real values.
 struct NvdlaRunRow {
     QString node, operations, shape, note;
     bool compared = false;
@@ -49,7 +61,8 @@ struct NvdlaRunOutcome {
     QString summary, error;
 };
 NvdlaRunOutcome simulateNvdlaJob(std::shared_ptr<const Session> session,
-                                 std::shared_ptr<const nvdla::NvdlaCompilation> compilation);
+                                 std::shared_ptr<const nvdla::NvdlaCompilation> compilation,
+                                 const QString& inputFile = {});
 
 struct NvdlaExportOutcome {
     QString folder, summary, error;

@@ -2,6 +2,7 @@
 #include "studio_support.h"
 
 #include "aie_view.h"
+#include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "loadable_inspector_view.h"
 #include "memory_timeline.h"
@@ -36,6 +37,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -136,9 +138,15 @@ void StudioWindow::buildBudgetBar()
 void StudioWindow::buildDocks()
 {
     timeline_ = new views::MemoryTimeline(this);
+    cbufView_ = new views::CbufBanksView(this);
+    auto* timelineArea = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelineArea);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->addWidget(timeline_, 1);
+    timelineLayout->addWidget(cbufView_);
     auto* timelineDock = new QDockWidget("Memory timeline", this);
     timelineDock->setObjectName("timeline");
-    timelineDock->setWidget(timeline_);
+    timelineDock->setWidget(timelineArea);
     addDockWidget(Qt::RightDockWidgetArea, timelineDock);
 
     stepModel_ = new views::StepTableModel(this);
@@ -244,7 +252,9 @@ void StudioWindow::buildMenus()
     view->addAction("&Next step", QKeySequence("Alt+Down"), this, [this] { stepBy(1); });
     view->addAction("&Previous step", QKeySequence("Alt+Up"), this, [this] { stepBy(-1); });
     QMenu* run = menuBar()->addMenu("&Run");
-    run->addAction("&Simulate on NVDLA", QKeySequence("Ctrl+R"), this, &StudioWindow::simulateNvdla);
+    run->addAction("&Simulate on NVDLA", QKeySequence("Ctrl+R"), this, [this] { simulateNvdla(); });
+    run->addAction("Simulate on NVDLA with &input file...", QKeySequence("Ctrl+Shift+R"), this,
+                   &StudioWindow::simulateNvdlaOnFileDialog);
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&Keyboard shortcuts", QKeySequence::HelpContents, this, &StudioWindow::showShortcuts);
 }
@@ -273,6 +283,7 @@ void StudioWindow::applyTargetDefaults()
 }
 
 QString StudioWindow::target() const { return targetBox_->currentData().toString(); }
+QString StudioWindow::statusText() const { return statusLabel_->text(); }
 
 qint64 StudioWindow::l2Budget() const { return qint64(l2Box_->value()) * 1024; }
 

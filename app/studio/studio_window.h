@@ -33,6 +33,7 @@ namespace tessera::views {
 class AieView;
 class GraphView;
 class LoadableInspectorView;
+class CbufBanksView;
 class MemoryTimeline;
 class StepTableModel;
 class ScampView;
@@ -73,11 +74,16 @@ public:
     // Writes the NVDLA project of the compilation shown (an NVDLA target in the bar) to `folder` off
     // the GUI thread; projectExported() or errorShown() follows.
     void exportNvdlaProject(const QString& folder);
-    // Run: simulates the loadable shown (an NVDLA target) on the project's sample input off the GUI
-    // thread and fills the Simulation tab, each node against the reference; simulationShown() or
+    // Run: simulates the loadable shown (an NVDLA target) on the project's sample input, or on
+    // `inputFile` (an image .pgm/.jpg as nvdla_runtime reads it, or a tensor .pb), off the GUI thread
+    // and fills the Simulation tab, each node against the reference; simulationShown() or
     // errorShown() follows.
-    void simulateNvdla();
+    void simulateNvdla(const QString& inputFile = {});
+    void simulateNvdlaOnFileDialog();
 
+    // Selects the operator called `name` in the graph (properties, steps and the CBUF follow);
+    // false when the open model has none.
+    bool selectNodeNamed(const QString& name);
     void setTarget(const QString& target);
     void setL2Budget(qint64 bytes);
 
@@ -87,6 +93,7 @@ public:
     views::TilingPanel* tilingPanel() const { return tilingPanel_; }
     views::ScampView* scampView() const { return scampView_; }
     views::LoadableInspectorView* loadableView() const { return loadableView_; }
+    views::CbufBanksView* cbufView() const { return cbufView_; }
     QTableWidget* capabilityTable() const { return capabilityTable_; }
     QTableWidget* simulationTable() const { return simulationTable_; }
     // The open model on the NVDLA target of the bar: the report, each node's unit, the compilation.
@@ -105,6 +112,7 @@ public:
     QString modelTensorOf(const QString& symbol) const { return planSymbols_.modelTensorOf.value(symbol, symbol); }
     QString planStatus() const;
     QString lastError() const { return lastError_; }
+    QString statusText() const;  // the status bar's line
     // Models and projects opened successfully, newest first (kept in the user's settings).
     QStringList recentFiles() const;
     QString modelPath() const { return modelPath_; }
@@ -163,6 +171,7 @@ private:
     void fillCapabilityTable();
     void showNvdlaUnits();
     QString nvdlaHtml(int node) const;
+    void showCbufBanks(int node);  // node -1 or no NVDLA convolution: hidden
     QTableWidget* buildCapabilityTable();
     QTableWidget* buildSimulationTable();
     void showSimulation(const NvdlaRunOutcome& outcome);
@@ -181,6 +190,7 @@ private:
     views::TilingPanel* tilingPanel_ = nullptr;
     views::ScampView* scampView_ = nullptr;
     views::LoadableInspectorView* loadableView_ = nullptr;
+    views::CbufBanksView* cbufView_ = nullptr;  // under the timeline: the selected convolution's banks
     QTableWidget* capabilityTable_ = nullptr;
     QTableWidget* simulationTable_ = nullptr;
     ScampWorkbench* scampWorkbench_ = nullptr;

@@ -1,9 +1,12 @@
 // The studio window's work with the session: loading a model, laying it out, planning it at the
 // budgets shown, exporting it, and following the selection between the views.
 #include "studio_window.h"
+
+#include "cbuf_banks_view.h"
 #include "studio_support.h"
 
 #include "aie_view.h"
+#include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "step_table_model.h"
@@ -45,6 +48,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     planShortfall_.reset();
     gapTiling_.reset();
     nvdla_.reset();
+    cbufView_->clear();
     fillCapabilityTable();
     lastError_.clear();
     setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
@@ -91,6 +95,7 @@ void StudioWindow::startPlan()
     }
     if (nvdla_) {  // back to a GAP target: the graph loses the NVDLA units
         nvdla_.reset();
+        cbufView_->clear();
         showNvdlaUnits();
         fillCapabilityTable();
         timeline_->clear();

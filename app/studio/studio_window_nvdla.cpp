@@ -5,6 +5,7 @@
 #include "studio_window.h"
 #include "studio_support.h"
 
+#include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
 
@@ -116,10 +117,35 @@ void StudioWindow::onNvdlaDone(quint64 generation, const NvdlaOutcome& outcome)
 void StudioWindow::showNvdlaUnits()
 {
     QStringList units;
-    if (nvdla_)
+    NvdlaNodeMarks marks;
+    if (nvdla_) {
         for (const nvdla::ModelNodeMapping& node : nvdla_->modelNodes)
             units << QString::fromStdString(node.units);
+        if (graph_)
+            marks = nvdlaNodeMarks(*nvdla_, *graph_);
+    }
     graphView_->setNodeUnits(units);
+    graphView_->setNodeMarks(marks.marks, marks.explanations);
+}
+
+void StudioWindow::showCbufBanks(int node)
+{
+    views::CbufBanks banks;
+    if (nvdla_ && nvdla_->compilation && graph_ && node >= 0 && node < int(graph_->nodeCount())) {
+        const target::NvdlaConfig& config = target::nvdlaConfig(nvdla_->compilation->config);
+        banks.node = QString::fromStdString(graph_->node(NodeId(node)).name);
+        banks.config = QString::fromStdString(config.name);
+        banks.banks = int(config.cbufBanks);
+        banks.bankBytes = qint64(config.cbufBankBytes());
+        for (const nvdla::EmittedNode* emitted : emittedFor(*nvdla_, *graph_, NodeId(node)))
+            for (const nvdla::ConvolutionBufferUse& use : emitted->convolutionBuffer)
+                banks.rows.push_back({QString::fromStdString(use.part), int(use.dataBanks), int(use.weightBanks),
+                                      int(use.bands), int(use.bandRows)});
+    }
+    if (banks.rows.empty())
+        cbufView_->clear();
+    else
+        cbufView_->showBanks(banks);
 }
 
 void StudioWindow::fillCapabilityTable()
@@ -172,17 +198,13 @@ QString StudioWindow::nvdlaHtml(int node) const
     for (const std::string& pass : m.passes)
         html += QString::fromStdString(pass).toHtmlEscaped() + "<br>";
     // Where it runs: the task, the operations, and for a convolution its CBUF banks.
-    if (nvdla_->compilation) {
-        const std::string runner = m.doneBy.empty() ? graph_->node(NodeId(node)).name : m.doneBy;
-        for (const nvdla::EmittedNode& emitted : nvdla_->compilation->emitted)
-            if (emitted.node == runner || emitted.node.rfind(runner + "_channels", 0) == 0) {
-                html += QString("task %1: %2")
-                            .arg(emitted.task)
-                            .arg(QString::fromStdString(fmt::format("{}", fmt::join(emitted.operations, ", "))).toHtmlEscaped());
-                if (!emitted.note.empty())
-                    html += " (" + QString::fromStdString(emitted.note).toHtmlEscaped() + ")";
-                html += "<br>";
-            }
+    for (const nvdla::EmittedNode* emitted : emittedFor(*nvdla_, *graph_, NodeId(node))) {
+        html += QString("task %1: %2")
+                    .arg(emitted->task)
+                    .arg(QString::fromStdString(fmt::format("{}", fmt::join(emitted->operations, ", "))).toHtmlEscaped());
+        if (!emitted->note.empty())
+            html += " (" + QString::fromStdString(emitted->note).toHtmlEscaped() + ")";
+        html += "<br>";
     }
     if (nvdla_->compilation && nvdla_->compilation->int8) {
         const Node& n = graph_->node(NodeId(node));
@@ -231,7 +253,16 @@ void StudioWindow::exportNvdlaProject(const QString& folder)
         });
 }
 
-void StudioWindow::simulateNvdla()
+void StudioWindow::simulateNvdlaOnFileDialog()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, "Input for the NVDLA simulation", QFileInfo(modelPath_).absolutePath(),
+        "Inputs (*.pgm *.jpg *.pb);;Images as nvdla_runtime reads them (*.pgm *.jpg);;ONNX tensors (*.pb);;All files (*)");
+    if (!file.isEmpty())
+        simulateNvdla(file);
+}
+
+void StudioWindow::simulateNvdla(const QString& inputFile)
 {
     if (!graph_ || !nvdla_ || !nvdla_->compilation) {
         showError("Simulate on NVDLA", nvdla_ ? nvdla_->error
@@ -239,9 +270,13 @@ void StudioWindow::simulateNvdla()
                                                 "nv_full FP16, ...)");
         return;
     }
-    statusLabel_->setText("Simulating the loadable on the sample input ...");
+    statusLabel_->setText("Simulating the loadable on " +
+                          (inputFile.isEmpty() ? QString("the sample input") : QFileInfo(inputFile).fileName()) + " ...");
     runInBackground<NvdlaRunOutcome>(
-        this, [session = session_, compilation = nvdla_->compilation] { return simulateNvdlaJob(session, compilation); },
+        this,
+        [session = session_, compilation = nvdla_->compilation, inputFile] {
+            return simulateNvdlaJob(session, compilation, inputFile);
+        },
         [this](const NvdlaRunOutcome& outcome) {
             if (!outcome.error.isEmpty()) {
                 showError("Simulate on NVDLA", outcome.error);
@@ -294,12 +329,8 @@ QTableWidget* StudioWindow::buildSimulationTable()
 
 void StudioWindow::selectNodeNamed(QTableWidget* table, int row)
 {
-    if (!graph_ || !table->item(row, 0))
-        return;
-    const std::string name = table->item(row, 0)->text().toStdString();
-    for (NodeId node = 0; node < NodeId(graph_->nodeCount()); ++node)
-        if (graph_->node(node).name == name)
-            graphView_->selectNode(int(node));
+    if (table->item(row, 0))
+        selectNodeNamed(table->item(row, 0)->text());
 }
 
 QTableWidget* StudioWindow::buildCapabilityTable()

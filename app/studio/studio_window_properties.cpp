@@ -36,8 +36,21 @@ QString StudioWindow::propertiesText() const { return properties_->toPlainText()
 
 QString StudioWindow::planStatus() const { return planStatus_; }
 
+bool StudioWindow::selectNodeNamed(const QString& name)
+{
+    if (!graph_)
+        return false;
+    for (NodeId node = 0; node < NodeId(graph_->nodeCount()); ++node)
+        if (graph_->node(node).name == name.toStdString()) {
+            graphView_->selectNode(int(node));
+            return true;
+        }
+    return false;
+}
+
 void StudioWindow::showNodeProperties(int node)
 {
+    showCbufBanks(node);
     if (!graph_ || node < 0 || node >= int(graph_->nodeCount())) {
         properties_->clear();
         return;

@@ -153,13 +153,17 @@ without it as a binary DIMG file.
 
     tessera nvdla inspect model.nvdla          # every list and descriptor, and the firmware's rules
     tessera nvdla run model.nvdla -i input.pb -o out   # out/output_0.pb equals expected_output.pb
-)MD",
+{imageCheck})MD",
                       fmt::arg("config", compilation.config),
                       fmt::arg("precision", target::nvdlaPrecisionName(compilation.precision)),
                       fmt::arg("scales", int8 ? "; every tensor's INT8 scale" : ""),
                       fmt::arg("imageRow", image ? fmt::format("| `{}` | the sample image `run.sh` gives the runtime |\n",
                                                                imageName)
                                                  : std::string()),
+                      fmt::arg("imageCheck", image ? fmt::format("    tessera nvdla run model.nvdla --image {} {}-o out   "
+                                                                 "# the same, from the image as run.sh gives it\n",
+                                                                 imageName, int8 ? std::string() : fmt::format("--normalize {} ", kRuntimeNormalize))
+                                                   : std::string()),
                       fmt::arg("imageSource", image ? " the runtime makes of the image" : ", a seeded sample in [0, 1]"),
                       fmt::arg("inputs", inputList), fmt::arg("contract", contract), fmt::arg("outputs", outputList),
                       fmt::arg("valueForm", int8 ? "int8 values, not rescaled" : "FP16 values printed to 6 digits")));

@@ -1,12 +1,16 @@
 #include "nvdla_project/nvdla_sample.h"
 
 #include "base/error.h"
+#include "io/file_io.h"
 #include "nvdla/simulator/descriptor_simulator.h"
+#include "nvdla_project/runtime_image.h"
+#include "onnx/tensor_proto.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
 
 #include <jpeglib.h>
@@ -77,37 +81,17 @@ std::string jpegFile(const std::vector<std::uint8_t>& rgb, unsigned width, unsig
     return bytes;
 }
 
-// The pixels nvdla_runtime reads from a JPEG: libjpeg's accurate integer DCT, channels blue,
-// green, red.
-std::vector<std::uint8_t> decodeAsRuntime(const std::string& jpeg, unsigned width, unsigned height)
+// The real values the network sees: INT8 inputs are their int8 values times the input's scale.
+void addRealInputs(const NvdlaCompilation& compilation, NvdlaSample& sample)
 {
-    jpeg_decompress_struct decompressor{};
-    jpeg_error_mgr errors{};
-    decompressor.err = jpeg_std_error(&errors);
-    errors.error_exit = [](j_common_ptr info) {
-        char message[JMSG_LENGTH_MAX];
-        (*info->err->format_message)(info, message);
-        throw Error(std::string("reading the sample JPEG back: ") + message);
-    };
-    jpeg_create_decompress(&decompressor);
-    std::vector<std::uint8_t> bgr(std::size_t(width) * height * 3);
-    try {
-        jpeg_mem_src(&decompressor, reinterpret_cast<const unsigned char*>(jpeg.data()), jpeg.size());
-        jpeg_read_header(&decompressor, TRUE);
-        decompressor.out_color_space = JCS_EXT_BGR;
-        decompressor.dct_method = JDCT_ISLOW;
-        jpeg_start_decompress(&decompressor);
-        while (decompressor.output_scanline < height) {
-            JSAMPROW row = &bgr[std::size_t(decompressor.output_scanline) * width * 3];
-            jpeg_read_scanlines(&decompressor, &row, 1);
-        }
-        jpeg_finish_decompress(&decompressor);
-    } catch (...) {
-        jpeg_destroy_decompress(&decompressor);
-        throw;
+    const std::vector<TensorDesc> inputs = loadableInputs(compilation.loadable);
+    for (std::size_t k = 0; k < sample.inputs.size(); ++k) {
+        TensorData real = TensorData::fromDoubles(DType::Float32, sample.inputs[k].shape(), sample.inputs[k].toDoubles());
+        if (compilation.int8)
+            for (std::int64_t i = 0; i < real.elements(); ++i)
+                real.setDouble(i, real.getDouble(i) * compilation.int8->scales.at(inputs[k].name));
+        sample.realInputs.push_back(std::move(real));
     }
-    jpeg_destroy_decompress(&decompressor);
-    return bgr;
 }
 
 }  // namespace
@@ -126,25 +110,19 @@ NvdlaSample nvdlaSample(const NvdlaCompilation& compilation)
     };
     NvdlaSample sample;
     if (image) {
-        std::vector<std::uint8_t> pixels = samplePixels(width, height, channels);
+        const std::vector<std::uint8_t> pixels = samplePixels(width, height, channels);
         if (channels == 1) {
             sample.imageName = "input.pgm";
             sample.imageBytes = pgmFile(pixels, width, height);
         } else {
             sample.imageName = "input.jpg";
             sample.imageBytes = jpegFile(pixels, width, height);
-            pixels = decodeAsRuntime(sample.imageBytes, width, height);  // what the runtime sees: lossy, blue first
         }
-        std::vector<double> values(pixels.size());
-        for (unsigned c = 0; c < channels; ++c)
-            for (unsigned y = 0; y < height; ++y)
-                for (unsigned x = 0; x < width; ++x) {
-                    const double pixel = pixels[(std::size_t(y) * width + x) * channels + c];
-                    values[(std::size_t(c) * height + y) * width + x] =
-                        int8 ? std::floor(pixel * 127.0 / 255.0 + 0.5) : pixel / kRuntimeNormalize;
-                }
-        sample.inputs.push_back(TensorData::fromDoubles(int8 ? DType::Int8 : DType::Float32,
-                                                  {1, first.c, first.h, first.w}, values));
+        // What the runtime makes of the file (a JPEG lossy, blue first), as run.sh runs it.
+        RuntimeImageOptions options;
+        options.normalize = kRuntimeNormalize;
+        sample.inputs.push_back(
+            runtimeImageInput(readRuntimeImage(sample.imageName, sample.imageBytes), first, sample.imageName, options));
         sample.contract = int8 ? fmt::format("the runtime writes each pixel p as the int8 value round(p x 127 / 255) "
                                       "(it ignores --mean and --normalize for INT8); the network reads it as real "
                                       "value int8 x {:.6g} (the input's scale in report.json), so p / 255 x "
@@ -168,13 +146,51 @@ NvdlaSample nvdlaSample(const NvdlaCompilation& compilation)
                    "input is not an image of 1 or 3 channels: give it its input through your own application, "
                    "with the tensor of input.pb";
     }
-    for (std::size_t k = 0; k < sample.inputs.size(); ++k) {
-        TensorData real = TensorData::fromDoubles(DType::Float32, sample.inputs[k].shape(), sample.inputs[k].toDoubles());
-        if (int8)
-            for (std::int64_t i = 0; i < real.elements(); ++i)
-                real.setDouble(i, real.getDouble(i) * scaleOf(inputs[k].name));
-        sample.realInputs.push_back(std::move(real));
+    addRealInputs(compilation, sample);
+    return sample;
+}
+
+NvdlaSample nvdlaSampleFromFile(const NvdlaCompilation& compilation, const std::string& path)
+{
+    const std::vector<TensorDesc> inputs = loadableInputs(compilation.loadable);
+    if (inputs.size() != 1)
+        throw Error(fmt::format("{}: the loadable binds {} inputs and one file gives one; run it with `tessera nvdla "
+                                "run model.nvdla -i FILE ...`, a tensor file per input",
+                                path, inputs.size()));
+    const TensorDesc& input = inputs.front();
+    const bool int8 = compilation.precision == target::NvdlaPrecision::Int8;
+    const std::string fileName = std::filesystem::path(path).filename().string();
+    NvdlaSample sample;
+    if (isRuntimeImageName(path)) {
+        RuntimeImageOptions options;
+        options.normalize = kRuntimeNormalize;
+        sample.imageName = fileName;
+        sample.imageBytes = readFileBytes(path);
+        sample.inputs.push_back(runtimeImageInput(readRuntimeImage(path, sample.imageBytes), input, path, options));
+        sample.contract = "the image as nvdla_runtime reads it with --normalize " + std::to_string(kRuntimeNormalize);
+    } else if (path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0) {
+        // A tensor of int8 values is what an INT8 input holds; any other type holds real values.
+        const TensorData tensor = readTensorFile(path);
+        const std::int64_t elements = std::int64_t(input.c) * input.h * input.w;
+        if (tensor.elements() != elements)
+            throw Error(fmt::format("{}: the tensor has shape {} ({} values) but input '{}' is 1x{}x{}x{} ({} values)",
+                                    path, shapeToString(tensor.shape()), tensor.elements(), input.name, input.c,
+                                    input.h, input.w, elements));
+        std::vector<double> values = tensor.toDoubles();
+        if (tensor.dtype() == DType::Int8 && !int8)
+            throw Error(fmt::format("{}: the tensor holds int8 values but input '{}' is FP16; give its real values "
+                                    "as a float tensor",
+                                    path, input.name));
+        if (int8 && tensor.dtype() != DType::Int8)
+            for (double& v : values)  // real values quantized with the input's scale
+                v = std::clamp(std::round(v / compilation.int8->scales.at(input.name)), -128.0, 127.0);
+        sample.inputs.push_back(
+            TensorData::fromDoubles(int8 ? DType::Int8 : DType::Float32, {1, input.c, input.h, input.w}, values));
+        sample.contract = "the tensor of " + fileName;
+    } else {
+        throw Error(path + ": give an image as nvdla_runtime reads it (.pgm or .jpg) or an ONNX tensor file (.pb)");
     }
+    addRealInputs(compilation, sample);
     return sample;
 }
 

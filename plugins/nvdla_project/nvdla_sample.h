@@ -25,4 +25,9 @@ struct NvdlaSample {
 
 NvdlaSample nvdlaSample(const NvdlaCompilation& compilation);
 
+// The input from a user's file for a loadable of one input: an image (.pgm, .jpg) as nvdla_runtime
+// reads it with Tessera's --normalize, or an ONNX tensor file (.pb) of the input's values (int8
+// values for an INT8 input, or real values, which an INT8 input quantizes with its scale).
+NvdlaSample nvdlaSampleFromFile(const NvdlaCompilation& compilation, const std::string& path);
+
 }  // namespace tessera::nvdla

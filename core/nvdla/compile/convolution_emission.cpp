@@ -137,21 +137,24 @@ void Emitter::emitConvolutionPart(const Node& node, const ConvolutionPart& part,
         bandRows = unsigned((inputRowsThatFit - rows) / unsigned(strideY) + 1);
     }
     unsigned bands = 0;
+    std::uint64_t dataBankCount = 0;  // the most any band programs
     for (unsigned first = 0; first < outputHeight; first += bandRows, ++bands) {
         const unsigned last = std::min(outputHeight, first + bandRows);  // exclusive
         const int top = int(first) * strideY - padTop;
         const int bottom = int(last - 1) * strideY - padTop + int(rows);  // exclusive
         const unsigned inputFirst = unsigned(std::max(0, top));
         const unsigned inputEnd = unsigned(std::min(int(in.height), bottom));
+        dataBankCount = std::max(dataBankCount, need.dataBanks(inputEnd - inputFirst));
         emitConvolutionBand(node, part, layout, weightAddress, biasAddress, part.sdpOperands.size(),
                             {first, last - first, inputFirst, inputEnd - inputFirst, unsigned(int(inputFirst) - top),
                              unsigned(std::max(0, bottom - int(in.height))), entriesPerSlice,
                              need.dataBanks(inputEnd - inputFirst), weightBankCount},
                             record);
     }
+    record.convolutionBuffer.push_back({part.name, unsigned(dataBankCount), unsigned(weightBankCount), bands, bandRows});
     if (record.note.empty())
-        record.note = fmt::format("weights {} B, CBUF banks: data {}, weights {}{}", layout.bytes,
-                                  std::min(wholeData, banks - weightBankCount), weightBankCount,
+        record.note = fmt::format("weights {} B, CBUF banks: data {}, weights {}{}", layout.bytes, dataBankCount,
+                                  weightBankCount,
                                   bands > 1 ? fmt::format("; {} bands of {} output rows", bands, bandRows) : "");
     else
         record.note += fmt::format("; {} B", layout.bytes);

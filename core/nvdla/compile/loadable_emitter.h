@@ -17,11 +17,21 @@
 namespace tessera::nvdla {
 
 // What one graph node became, for the report.
+// How one convolution part (the whole convolution, a group, a depthwise block) holds the CBUF:
+// the banks of input lines (data, the first banks) and of kernels (weights, the last), and the
+// bands of output rows it is computed in when the whole input does not fit beside the weights.
+struct ConvolutionBufferUse {
+    std::string part;
+    unsigned dataBanks = 0, weightBanks = 0;
+    unsigned bands = 1, bandRows = 0;
+};
+
 struct EmittedNode {
     std::string node;
     int task = -1;
     std::vector<std::string> operations;  // "CONV 0", "SDP 1", "EMU SOFTMAX 0"
     std::string note;                     // banks, weights
+    std::vector<ConvolutionBufferUse> convolutionBuffer;  // convolutions: one per part
 };
 
 // `int8`: the quantization of an INT8 loadable (the plan's surfaces are then INT8); null for FP16.
