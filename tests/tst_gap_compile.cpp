@@ -487,6 +487,26 @@ private slots:
             QVERIFY2(message.contains("supported: Conv"), error.what());
         }
         QVERIFY(!QFile::exists(dir.path() + "/project/Makefile"));
+
+        // A long model refused by one early node: that node first, the rest cut after 20 lines.
+        GraphBuilder chain("long_net", 13);
+        TensorId y = chain.input("input", DType::Float32, {1, 4, 8, 8});
+        y = chain.op("Sigmoid", {y}, {}, "cause");
+        for (int k = 0; k < 40; ++k) {
+            const std::vector<float> w(16, 0.1f);
+            y = chain.op("Conv", {y, chain.constant("w" + std::to_string(k), TensorData::fromFloats({4, 4, 1, 1}, w))}, {},
+                         "conv" + std::to_string(k));
+        }
+        chain.output(y);
+        try {
+            gap::lowerForGap(chain.finish());
+            QFAIL("a model after an unsupported operator was lowered");
+        } catch (const UnsupportedError& error) {
+            const QStringList lines = QString(error.what()).split('\n');
+            QVERIFY2(lines.value(1).contains("node 'cause' (Sigmoid)"), error.what());
+            QCOMPARE(lines.size(), 1 + 20 + 1);
+            QVERIFY2(lines.last().contains("... and 21 more"), error.what());
+        }
     }
 
     // Calibration from a folder of .pb files replaces the random inputs (and their warning).

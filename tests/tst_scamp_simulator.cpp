@@ -86,6 +86,7 @@ private slots:
         QTest::newRow("shared output") << R"({"kernels": [{"output_register": "A", "weights": [[1]]},
             {"output_register": "A", "weights": [[2]]}]})" << "used by two kernels";
         QTest::newRow("json") << "{kernels" << "not valid JSON";
+        QTest::newRow("wrong type") << R"({"registers": 5, "kernels": []})" << "type must be array";
         // (An ordinary string: moc's tokenizer loses track in a raw string holding a parenthesis.)
         QTest::newRow("register with a parenthesis")
             << "{\"registers\": [\"A\", \"B(\"], \"kernels\": [{\"output_register\": \"A\", \"weights\": [[1]]}]}"
@@ -109,6 +110,7 @@ private slots:
             QFAIL("no error");
         } catch (const Error& error) {
             QVERIFY2(QString(error.what()).contains(message), error.what());
+            QVERIFY2(!QString(error.what()).contains("json.exception"), error.what());  // the library's tag is not for users
         }
     }
 

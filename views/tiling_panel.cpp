@@ -2,6 +2,7 @@
 
 #include "tile_layout_view.h"
 
+#include "base/error.h"
 #include "tiler/model_json.h"
 
 #include <QElapsedTimer>
@@ -138,7 +139,7 @@ bool TilingPanel::openTilingFile(const QString& path)
     try {
         report = nlohmann::json::parse(bytes.begin(), bytes.end());
     } catch (const std::exception& error) {
-        return fail(path + " is not a valid tiling report (corrupt JSON: " + QString::fromUtf8(error.what()) + ")");
+        return fail(path + " is not a valid tiling report (corrupt JSON: " + QString::fromStdString(jsonErrorText(error)) + ")");
     }
     if (!report.is_object() || !report.contains("model"))
         return fail(path + " has no \"model\" section, so its kernels cannot be solved again; generate it again "
@@ -147,7 +148,7 @@ bool TilingPanel::openTilingFile(const QString& path)
     try {
         *model = tiler::kernelModelFromJson(report["model"]);
     } catch (const std::exception& error) {
-        return fail(path + ": " + QString::fromStdString(error.what()));
+        return fail(path + ": " + QString::fromStdString(jsonErrorText(error)));
     }
     std::uint64_t budget = model->options.l1Size;
     if (const auto it = report.find("l1_budget"); it != report.end() && it->is_number_unsigned())

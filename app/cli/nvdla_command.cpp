@@ -50,7 +50,7 @@ int printConfigs(bool json)
                             {"sdp_elementwise", c.hasSdpElementwise}, {"batch", c.hasBatch},
                             {"pdp", c.hasPdp}, {"cdp", c.hasCdp}, {"precisions", precisions}});
         }
-        fmt::print("{}\n", list.dump(2));
+        fmt::print("{}\n", list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
         return 0;
     }
     fmt::print("{:<9} {:>8} {:>8} {:>7} {:>15} {:>9}  {:<4} {:<5} {:<7} {:<8} {:<5} {}\n", "config", "atomic C",

@@ -8,6 +8,17 @@
 
 namespace tessera {
 
+// The message of a JSON library exception without the library's "[json.exception.type_error.302] "
+// tag, for messages users read.
+inline std::string jsonErrorText(const std::exception& error)
+{
+    std::string text = error.what();
+    if (text.rfind("[json.exception.", 0) == 0)
+        if (const auto end = text.find("] "); end != std::string::npos)
+            text.erase(0, end + 2);
+    return text;
+}
+
 // Base of every error the core reports to a user (CLI prints "error: <what>", the studio shows it).
 class Error : public std::runtime_error {
 public:

@@ -1,5 +1,7 @@
 #include "memory/greedy_planner.h"
 
+#include "memory/live_index.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -36,35 +38,32 @@ std::vector<size_t> placementOrder(const std::vector<Buffer>& buffers, GreedyOrd
 enum class Placement { Complete, Overflow, Stopped };
 
 // First fit in `order`; stops early as soon as a buffer would end above `limit` (Overflow), or
-// when `limits` says so (Stopped: each buffer costs a pass over those placed, so large instances
-// take long enough for a deadline to matter).
+// when `limits` says so (Stopped: large instances take long enough for a deadline to matter).
+// The buffers placed before one that are live with it come from a LiveIndex, so each placement
+// costs about the size of its live set, not the number of buffers placed.
 Placement placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, int64_t limit,
                         std::vector<int64_t>& offsets, const SearchLimits& limits = {})
 {
     offsets.assign(buffers.size(), 0);
-    // Placed buffers as (offset, end) intervals, kept sorted by offset for the gap search.
-    std::vector<std::pair<int64_t, size_t>> placed;
-    std::vector<std::pair<int64_t, int64_t>> blocking;
-    // Each placement scans those placed before it; the limits are read after every ~64k of those
-    // steps (well under a millisecond), so small instances always complete.
+    LiveIndex placed(buffers);
+    std::vector<std::pair<int64_t, int64_t>> blocking;  // (offset, end) of those live with the next one
+    // The limits are read after every ~64k steps of work (well under a millisecond), so small
+    // instances always complete.
     constexpr std::uint64_t kStepsBetweenChecks = 1 << 16;
     const bool timed = limits.deadline != std::chrono::steady_clock::time_point::max() || limits.cancel;
     std::uint64_t steps = 0;
     for (size_t index : placementOrder(buffers, order)) {
-        steps += placed.size() + 1;
-        if (timed && steps >= kStepsBetweenChecks) {
-            steps = 0;
-            if (std::chrono::steady_clock::now() >= limits.deadline || (limits.cancel && limits.cancel->load()))
-                return Placement::Stopped;
-        }
         const Buffer& buffer = buffers[index];
         if (buffer.fixedOffset) {
             offsets[index] = *buffer.fixedOffset;
         } else {
             blocking.clear();
-            for (const auto& [offset, other] : placed)
-                if (buffers[other].size > 0 && buffers[other].overlapsInTime(buffer))
-                    blocking.emplace_back(offset, offset + buffers[other].size);
+            steps += placed.forEachOverlapping(index, [&](size_t other) {
+                if (buffers[other].size > 0)
+                    blocking.emplace_back(offsets[other], offsets[other] + buffers[other].size);
+            });
+            steps += blocking.size();
+            std::sort(blocking.begin(), blocking.end());
             int64_t candidate = 0;
             for (const auto& [start, end] : blocking) {
                 if (candidate + buffer.size <= start)
@@ -75,8 +74,12 @@ Placement placeGreedily(const std::vector<Buffer>& buffers, GreedyOrder order, i
         }
         if (buffer.size > 0 && offsets[index] + buffer.size > limit)
             return Placement::Overflow;
-        const auto position = std::lower_bound(placed.begin(), placed.end(), std::make_pair(offsets[index], index));
-        placed.insert(position, {offsets[index], index});
+        placed.add(index);
+        if (timed && ++steps >= kStepsBetweenChecks) {
+            steps = 0;
+            if (std::chrono::steady_clock::now() >= limits.deadline || (limits.cancel && limits.cancel->load()))
+                return Placement::Stopped;
+        }
     }
     return Placement::Complete;
 }

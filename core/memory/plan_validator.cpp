@@ -1,5 +1,7 @@
 #include "memory/plan_validator.h"
 
+#include "memory/live_index.h"
+
 namespace tessera {
 
 std::vector<std::string> validatePlan(const std::vector<Buffer>& buffers, const std::vector<int64_t>& offsets,
@@ -24,15 +26,17 @@ std::vector<std::string> validatePlan(const std::vector<Buffer>& buffers, const 
             problems.push_back(name + " is pinned to " + std::to_string(*b.fixedOffset) + " but placed at " +
                                std::to_string(offsets[i]));
     }
-    for (size_t i = 0; i < buffers.size(); ++i) {
-        for (size_t j = i + 1; j < buffers.size(); ++j) {
-            const Buffer& a = buffers[i];
-            const Buffer& b = buffers[j];
-            if (a.size == 0 || b.size == 0 || !a.overlapsInTime(b))
-                continue;
-            if (offsets[i] < offsets[j] + b.size && offsets[j] < offsets[i] + a.size)
-                problems.push_back("buffers '" + a.id + "' and '" + b.id + "' are live together and overlap in memory");
-        }
+    // Each buffer against those before it that are live with it.
+    LiveIndex earlier(buffers);
+    for (size_t j = 0; j < buffers.size(); ++j) {
+        const Buffer& b = buffers[j];
+        if (b.size > 0)
+            earlier.forEachOverlapping(j, [&](size_t i) {
+                const Buffer& a = buffers[i];
+                if (a.size > 0 && offsets[i] < offsets[j] + b.size && offsets[j] < offsets[i] + a.size)
+                    problems.push_back("buffers '" + a.id + "' and '" + b.id + "' are live together and overlap in memory");
+            });
+        earlier.add(j);
     }
     return problems;
 }

@@ -51,7 +51,7 @@ void applyQuantizationMetadata(const onnx::ModelProto& model, Graph& graph)
             if (value.contains("fractional_bits"))
                 q.fractionalBits = value.at("fractional_bits").get<int>();
         } catch (const nlohmann::json::exception& error) {
-            throw ModelError("metadata entry '" + entry.key() + "' is not valid quantization JSON: " + error.what());
+            throw ModelError("metadata entry '" + entry.key() + "' is not valid quantization JSON: " + jsonErrorText(error));
         }
         if (!q.zeroPoint.empty() && q.zeroPoint.size() != q.scale.size())
             throw ModelError("metadata entry '" + entry.key() + "' has " + std::to_string(q.scale.size()) +

@@ -60,7 +60,7 @@ KernelSet parseKernelSet(const std::string& text, const std::string& source)
     try {
         document = json::parse(text);
     } catch (const json::parse_error& error) {
-        throw Error(source + ": not valid JSON (" + error.what() + ")");
+        throw Error(source + ": not valid JSON (" + jsonErrorText(error) + ")");
     }
     if (!document.is_object())
         throw Error(source + ": expected a JSON object with a \"kernels\" array");
@@ -72,7 +72,7 @@ KernelSet parseKernelSet(const std::string& text, const std::string& source)
         set.maxApproximationDepth = document.value("max_approximation_depth", set.maxApproximationDepth);
         set.maxApproximationError = document.value("max_approximation_error", set.maxApproximationError);
     } catch (const json::exception& error) {
-        throw Error(source + ": " + error.what());
+        throw Error(source + ": " + jsonErrorText(error));
     }
     if (set.maxApproximationDepth < 0 || set.maxApproximationDepth > 20)
         throw Error(source + ": max_approximation_depth must be between 0 and 20");

@@ -36,7 +36,7 @@ Project projectFromJson(const std::string& text, const std::string& source)
     try {
         json = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& error) {
-        throw ModelError(source + ": not a Tessera project (" + error.what() + ")");
+        throw ModelError(source + ": not a Tessera project (" + jsonErrorText(error) + ")");
     }
     if (!json.is_object() || !json.contains("tessera_project"))
         throw ModelError(source + ": not a Tessera project (no \"tessera_project\" field)");
@@ -60,7 +60,7 @@ Project projectFromJson(const std::string& text, const std::string& source)
         if (json.contains("flash_budget"))
             project.flashBudget = json.at("flash_budget").get<int64_t>();
     } catch (const nlohmann::json::exception& error) {
-        throw ModelError(source + ": a field has the wrong type (" + error.what() + ")");
+        throw ModelError(source + ": a field has the wrong type (" + jsonErrorText(error) + ")");
     }
     const auto negative = [](const std::optional<int64_t>& budget) { return budget && *budget < 0; };
     if (project.l2Budget < 0 || negative(project.l3Budget) || negative(project.l1Budget) ||

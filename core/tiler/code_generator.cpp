@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 namespace tessera::tiler {
 namespace {
@@ -162,6 +163,10 @@ std::vector<std::pair<std::string, std::string>> flashReads(const NodeExecution&
 KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAllocation>& allocations)
 {
     KernelModel result = model;
+    // By name, the first of each as findUserKernel finds it (looked up per node).
+    std::unordered_map<std::string, std::size_t> indexOf;
+    for (std::size_t k = 0; k < model.userKernels.size(); ++k)
+        indexOf.emplace(model.userKernels[k].name, k);
     for (std::size_t g = 0; g < model.graphs.size(); ++g) {
         const GraphSymbols symbols = graphSymbols(model, model.graphs[g], 0);
         for (std::size_t n = 0; n < allocations[g].nodes.size(); ++n) {
@@ -169,17 +174,14 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
             if (node.l3Arguments.empty())
                 continue;
             const UserKernel variant =
-                l3HomedVariant(*model.findUserKernel(node.sourceKernel), node.l3Arguments, node.kernel,
+                l3HomedVariant(model.userKernels.at(indexOf.at(node.sourceKernel)), node.l3Arguments, node.kernel,
                                symbols.l2Dynamic + "+" + std::to_string(node.stagingOffset), node.stagingLimit,
                                flashReads(node, model.graphs[g].name, model.options.reentrant));
             result.graphs[g].nodes[n].kernel = node.kernel;
-            bool replaced = false;
-            for (UserKernel& kernel : result.userKernels)
-                if (kernel.name == variant.name) {
-                    kernel = variant;
-                    replaced = true;
-                }
-            if (!replaced) {
+            if (const auto found = indexOf.find(variant.name); found != indexOf.end()) {
+                result.userKernels[found->second] = variant;
+            } else {
+                indexOf.emplace(variant.name, result.userKernels.size());
                 result.userKernels.push_back(variant);
                 result.items.push_back({ModelItem::Kind::UserKernel, result.userKernels.size() - 1});
             }

@@ -53,37 +53,75 @@ const GraphTensor* GraphAllocation::find(const std::string& name) const
     return nullptr;
 }
 
-std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name)
-{
+namespace {
+
+// Where each graph symbol is used and its size, from one pass over the nodes (a model of 10^5
+// layers has as many symbols: looking each one up across all nodes would be quadratic).
+struct SymbolUse {
+    int firstNode = -1, lastNode = -1;
     std::uint64_t bytes = 0;
     std::string decidedBy;
-    for (const GraphNode& node : graph.nodes) {
-        const UserKernel* kernel = model.findUserKernel(node.kernel);
-        if (!kernel)
+    std::string error;  // the first disagreement on its size
+};
+
+std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& model, const GraphModel& graph)
+{
+    std::unordered_map<std::string, const UserKernel*> kernels;
+    for (const UserKernel& kernel : model.userKernels)
+        kernels.emplace(kernel.name, &kernel);
+    std::unordered_map<std::string, SymbolUse> uses;
+    for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
+        const GraphNode& node = graph.nodes[n];
+        for (const GraphNodeBinding& binding : node.bindings) {
+            SymbolUse& use = uses[binding.symbol];
+            if (use.firstNode < 0)
+                use.firstNode = int(n);
+            use.lastNode = int(n);
+        }
+        const auto found = kernels.find(node.kernel);
+        if (found == kernels.end())
             continue;
-        for (std::size_t i = 0; i < node.bindings.size() && i < kernel->cargs.size(); ++i) {
-            if (node.bindings[i].symbol != name)
-                continue;
-            for (const KernelArgument& arg : kernel->args) {
-                if (arg.cArgName != kernel->cargs[i].name)
+        const UserKernel& kernel = *found->second;
+        for (std::size_t i = 0; i < node.bindings.size() && i < kernel.cargs.size(); ++i) {
+            SymbolUse& use = uses[node.bindings[i].symbol];
+            for (const KernelArgument& arg : kernel.args) {
+                if (arg.cArgName != kernel.cargs[i].name || !use.error.empty())
                     continue;
-                const std::uint64_t implied = homeBytes(*kernel, arg);
-                if (bytes != 0 && implied != bytes)
-                    throw ModelError("graph " + graph.name + ": " + name + " is " + std::to_string(bytes) +
-                                     " bytes for " + decidedBy + " but " + std::to_string(implied) +
-                                     " bytes for node " + node.kernel + " (argument " + arg.name +
-                                     "); bind tensors of one size");
-                bytes = implied;
-                decidedBy = "node " + node.kernel + " (argument " + arg.name + ")";
+                const std::uint64_t implied = homeBytes(kernel, arg);
+                if (use.bytes != 0 && implied != use.bytes) {
+                    use.error = "graph " + graph.name + ": " + node.bindings[i].symbol + " is " +
+                                std::to_string(use.bytes) + " bytes for " + use.decidedBy + " but " +
+                                std::to_string(implied) + " bytes for node " + node.kernel + " (argument " + arg.name +
+                                "); bind tensors of one size";
+                    continue;
+                }
+                use.bytes = implied;
+                use.decidedBy = "node " + node.kernel + " (argument " + arg.name + ")";
             }
         }
     }
-    if (bytes == 0)
-        throw ModelError("graph " + graph.name + ": the size of " + name +
-                         " is unknown: no node binds it to a tiled kernel argument");
-    return bytes;
+    return uses;
 }
 
+// The size of a symbol bound to nodes, or ModelError.
+std::uint64_t symbolBytes(const GraphModel& graph, const std::string& name, const SymbolUse& use)
+{
+    if (!use.error.empty())
+        throw ModelError(use.error);
+    if (use.bytes == 0)
+        throw ModelError("graph " + graph.name + ": the size of " + name +
+                         " is unknown: no node binds it to a tiled kernel argument");
+    return use.bytes;
+}
+
+}  // namespace
+
+std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name)
+{
+    const auto uses = graphSymbolUses(model, graph);
+    const auto found = uses.find(name);
+    return symbolBytes(graph, name, found == uses.end() ? SymbolUse{} : found->second);
+}
 
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
                           const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit,
@@ -120,20 +158,19 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     for (const GraphArgument& argument : graph.locals)
         symbols.push_back(&argument);
 
+    const std::unordered_map<std::string, SymbolUse> uses = graphSymbolUses(model, graph);
     for (const GraphArgument* argument : symbols) {
         GraphTensor tensor;
         tensor.name = argument->carg.name;
         tensor.argument = argument;
-        for (std::size_t n = 0; n < graph.nodes.size(); ++n)
-            for (const GraphNodeBinding& binding : graph.nodes[n].bindings)
-                if (binding.symbol == tensor.name) {
-                    if (tensor.firstNode < 0)
-                        tensor.firstNode = int(n);
-                    tensor.lastNode = int(n);
-                }
+        const auto use = uses.find(tensor.name);
+        if (use != uses.end()) {
+            tensor.firstNode = use->second.firstNode;
+            tensor.lastNode = use->second.lastNode;
+        }
         if (tensor.firstNode >= 0) {
             try {
-                tensor.bytes = graphSymbolBytes(model, graph, tensor.name);
+                tensor.bytes = symbolBytes(graph, tensor.name, use->second);
             } catch (const ModelError& error) {
                 allocation.error = error.what();
                 return allocation;
@@ -168,6 +205,23 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     };
     while (current.total() > l2Budget || overStaticBudget(current)) {
         const bool staticOnly = current.total() <= l2Budget;
+        if (movableCount(placer, current, tensors, immovable, staticOnly) > kSingleMoveCandidates) {
+            const std::uint64_t excess = staticOnly ? current.l2Static - staticBudget : current.total() - l2Budget;
+            Placement next;
+            const std::vector<std::size_t> batch =
+                batchMove(placer, current, tensors, immovable, staticOnly, excess, next);
+            if (batch.empty())
+                break;
+            for (std::size_t i : batch)
+                moveReasons[i] = "move " + std::to_string(moveReasons.size() + 1) + " to L3, in a batch of " +
+                                 std::to_string(batch.size()) + " (the graph has more than " +
+                                 std::to_string(kSingleMoveCandidates) + " tensors that could move, so they move "
+                                 "largest first): the graph then needs " + bytesText(next.total()) + " of L2 instead of " +
+                                 bytesText(current.total());
+            current = std::move(next);
+            smallest = std::min(smallest, current.total());
+            continue;
+        }
         Move move = chooseMove(placer, current, tensors, immovable, staticOnly);
         if (!move.found())
             break;
@@ -243,6 +297,7 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         final = current;  // never worse than what was judged to fit
 
     // Nodes: the kernel each runs and its staging buffers.
+    std::unordered_map<std::string, int> kernelUsers;  // by kernel name, counted when first needed
     for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
         NodeExecution node;
         node.kernel = node.sourceKernel = graph.nodes[n].kernel;
@@ -257,14 +312,15 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         allocation.l3Traffic += node.l3Read + node.l3Write;
         if (!node.l3Arguments.empty()) {
             // The model's kernel keeps its name when this node is its only user.
-            int users = 0;
-            for (const GraphModel& other : model.graphs)
-                for (const GraphNode& otherNode : other.nodes)
-                    users += otherNode.kernel == node.sourceKernel;
-            for (const KernelGroup& group : model.groups)
-                for (const KernelCall& call : group.calls)
-                    users += call.callee == node.sourceKernel;
-            if (users > 1)
+            if (kernelUsers.empty()) {
+                for (const GraphModel& other : model.graphs)
+                    for (const GraphNode& otherNode : other.nodes)
+                        ++kernelUsers[otherNode.kernel];
+                for (const KernelGroup& group : model.groups)
+                    for (const KernelCall& call : group.calls)
+                        ++kernelUsers[call.callee];
+            }
+            if (kernelUsers[node.sourceKernel] > 1)
                 node.kernel = node.sourceKernel + "_" + graph.name + "_N" + std::to_string(n);
         }
         allocation.nodes.push_back(node);

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace tessera::tiler {
 
@@ -59,7 +60,12 @@ struct NodeCallee {
 
 class GraphChecker {
 public:
-    explicit GraphChecker(const KernelModel& model) : model_(model) {}
+    explicit GraphChecker(const KernelModel& model) : model_(model)
+    {
+        // Looked up once per node: a model of 10^5 layers would make linear searches quadratic.
+        for (const UserKernel& kernel : model.userKernels)
+            userKernels_.emplace(kernel.name, &kernel);
+    }
 
     std::vector<std::string> run()
     {
@@ -171,8 +177,8 @@ private:
 
     std::optional<NodeCallee> calleeOf(const std::string& name) const
     {
-        if (const UserKernel* kernel = model_.findUserKernel(name))
-            return NodeCallee{"user kernel", &kernel->cargs};
+        if (const auto kernel = userKernels_.find(name); kernel != userKernels_.end())
+            return NodeCallee{"user kernel", &kernel->second->cargs};
         for (const KernelGroup& group : model_.groups)
             if (group.name == name)
                 return NodeCallee{"kernel group", group.hasTemplate ? &group.cargs : nullptr};
@@ -181,6 +187,10 @@ private:
 
     void checkNodes(const GraphModel& graph, const std::string& where)
     {
+        symbols_.clear();
+        for (const std::vector<GraphArgument>* list : {&graph.arguments, &graph.locals})
+            for (const GraphArgument& argument : *list)
+                symbols_.emplace(argument.carg.name, &argument);  // the first of a name, as findSymbol
         std::set<std::string> written;
         for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
             const GraphNode& node = graph.nodes[i];
@@ -220,7 +230,8 @@ private:
                       std::set<std::string>& written)
     {
         const char* direction = nodeBindingDirectionName(binding.direction);
-        const GraphArgument* symbol = graph.findSymbol(binding.symbol);
+        const auto found = symbols_.find(binding.symbol);
+        const GraphArgument* symbol = found == symbols_.end() ? nullptr : found->second;
         if (symbol == nullptr) {
             report(label + ": GNodeArg(" + direction + ", \"" + binding.symbol + "\") names no symbol of graph "
                    + graph.name + "; its symbols are " + symbolNames(graph) + "; declare it in CreateGraph()");
@@ -241,6 +252,8 @@ private:
 
     const KernelModel& model_;
     std::vector<std::string> problems_;
+    std::unordered_map<std::string, const UserKernel*> userKernels_;   // the first of each name
+    std::unordered_map<std::string, const GraphArgument*> symbols_;    // of the graph being checked
 };
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "tiler/placement_search.h"
 
+#include <array>
+#include <memory>
+
 namespace tessera::tiler {
 
 AllocationMemo::AllocationMemo() : state_(std::make_unique<State>()) {}
@@ -36,9 +39,13 @@ Move chooseMove(Placer& placer, const Placement& current, const std::vector<Grap
     }
     Move move = searchMove(placer, current, tensors, immovable, staticOnly, budgetBound, largestStaging);
     if (!budgetBound) {
-        if (memo->moves.size() >= kMemoPlacements)
+        const std::size_t bytes = move.placement.approximateBytes() + immovable.size() * 48 + key.size();
+        if (memo->moveBytes + bytes > kMemoBytes) {
             memo->moves.clear();
-        memo->moves[key] = {move.tensor, move.node, move.placement, immovable, largestStaging};
+            memo->moveBytes = 0;
+        }
+        if (memo->moves.emplace(key, KeptMove{move.tensor, move.node, move.placement, immovable, largestStaging}).second)
+            memo->moveBytes += bytes;
     }
     return move;
 }
@@ -62,7 +69,27 @@ Move searchMove(Placer& placer, const Placement& current, const std::vector<Grap
         default: return double(current.area) - double(next.area);
         }
     };
-    std::vector<Move> candidates;
+    // The best candidate by each criterion, kept as the candidates are judged (holding every
+    // candidate's placement would take memory quadratic in the graph's size).
+    struct Best {
+        std::shared_ptr<Move> move;
+        double score = 0, gain = 0;
+    };
+    std::array<Best, 3> best;
+    const auto consider = [&](int tensor, int node, Placement&& next) {
+        auto candidate = std::make_shared<Move>(Move{tensor, node, std::move(next)});
+        // Each L3 transfer also pays its setup: a tensor costs at least kL3SetupBytes to move.
+        const double added = double(candidate->placement.traffic) - double(current.traffic) + kL3SetupBytes;
+        for (int criterion = 0; criterion < 3; ++criterion) {
+            const double freed = gain(candidate->placement, criterion);
+            if (freed <= 0)
+                continue;
+            const double score = freed / std::max(1.0, added);
+            Best& kept = best[std::size_t(criterion)];
+            if (!kept.move || score > kept.score || (score == kept.score && freed > kept.gain))
+                kept = {candidate, score, freed};
+        }
+    };
     for (std::size_t i = 0; i < tensors.size(); ++i) {
         if (current.inL3.count(i) || immovable.count(i) || !placer.movable(i) ||
             (staticOnly && !isConstant(tensors[i])))
@@ -83,7 +110,7 @@ Move searchMove(Placer& placer, const Placement& current, const std::vector<Grap
             immovable.insert(i);  // its node cannot stream it from L3 (the tile solver said why)
             continue;
         }
-        candidates.push_back({int(i), -1, std::move(next)});
+        consider(int(i), -1, std::move(next));
     }
     // Nodes that stream from L3 may also take smaller tiles and half the staging buffers: L2 freed
     // for little or no more traffic.
@@ -97,28 +124,76 @@ Move searchMove(Placer& placer, const Placement& current, const std::vector<Grap
         Placement next = placer.evaluate(current.inL3, 0.02, {}, limits);
         judged(next);
         if (next.ok)
-            candidates.push_back({-1, int(n), std::move(next)});
+            consider(-1, int(n), std::move(next));
     }
-    for (int criterion = 0; criterion < 3; ++criterion) {
-        Move best;
-        double bestScore = 0, bestGain = 0;
-        for (Move& candidate : candidates) {
-            const double freed = gain(candidate.placement, criterion);
-            if (freed <= 0)
-                continue;
-            // Each L3 transfer also pays its setup: a tensor costs at least kL3SetupBytes to move.
-            const double added = double(candidate.placement.traffic) - double(current.traffic) + kL3SetupBytes;
-            const double score = freed / std::max(1.0, added);
-            if (!best.found() || score > bestScore || (score == bestScore && freed > bestGain)) {
-                best.tensor = candidate.tensor;
-                best.node = candidate.node;
-                best.placement = candidate.placement;
-                bestScore = score;
-                bestGain = freed;
+    for (const Best& kept : best)  // the criteria in order: the first that frees anything decides
+        if (kept.move)
+            return *kept.move;
+    return {};
+}
+
+namespace {
+
+bool moveCandidate(const Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                   const std::set<std::size_t>& immovable, bool staticOnly, std::size_t i)
+{
+    return !current.inL3.count(i) && !immovable.count(i) && placer.movable(i) &&
+           (!staticOnly || isConstant(tensors[i]));
+}
+
+}  // namespace
+
+std::size_t movableCount(const Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                         const std::set<std::size_t>& immovable, bool staticOnly)
+{
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+        count += moveCandidate(placer, current, tensors, immovable, staticOnly, i);
+    return count;
+}
+
+std::vector<std::size_t> batchMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                                   std::set<std::size_t>& immovable, bool staticOnly, std::uint64_t excess,
+                                   Placement& next)
+{
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+        if (moveCandidate(placer, current, tensors, immovable, staticOnly, i))
+            candidates.push_back(i);
+    std::stable_sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+        if (isConstant(tensors[a]) != isConstant(tensors[b]))
+            return isConstant(tensors[a]);
+        return tensors[a].bytes > tensors[b].bytes;
+    });
+    const auto frees = [&](const Placement& placement) {
+        return staticOnly ? placement.l2Static < current.l2Static : placement.total() < current.total();
+    };
+    // Batch sizes are searched between `low` and `high`: a batch that does not place asks for fewer
+    // tensors, one that places but frees nothing for more (a node streaming several constants
+    // pays its staging once).
+    std::size_t first = 0;  // candidates before it were set aside
+    while (first < candidates.size()) {
+        const std::size_t left = candidates.size() - first;
+        std::size_t count = 0;  // the fewest whose bytes cover half the excess
+        for (std::uint64_t covered = 0; count < left && covered < (excess + 1) / 2;)
+            covered += tensors[candidates[first + count++]].bytes;
+        std::size_t low = 1, high = left;
+        count = std::clamp<std::size_t>(count, low, std::max<std::size_t>(1, left / 2));
+        while (low <= high) {
+            std::set<std::size_t> inL3 = current.inL3;
+            inL3.insert(candidates.begin() + std::ptrdiff_t(first), candidates.begin() + std::ptrdiff_t(first + count));
+            Placement placement = placer.evaluate(inL3, 0.02, {}, current.stagingLimits);
+            if (placement.ok && frees(placement)) {
+                next = std::move(placement);
+                return {candidates.begin() + std::ptrdiff_t(first), candidates.begin() + std::ptrdiff_t(first + count)};
             }
+            if (placement.ok)
+                low = count + 1;
+            else
+                high = count - 1;
+            count = placement.ok ? std::min(high, 2 * count) : std::max(low, count / 2);
         }
-        if (best.found())
-            return best;
+        immovable.insert(candidates[first++]);  // no batch starting with it places and frees anything
     }
     return {};
 }
@@ -137,6 +212,12 @@ Placement choosePrefetches(Placer& placer, Placement current, const std::vector<
     for (std::size_t i : current.inL3)
         if (isConstant(tensors[i]) && tensors[i].firstNode > 0)
             constants.push_back(i);
+    // Each prefetch is judged by placements of the whole graph, each costing about a step per node:
+    // the judging stops after kPrefetchWork such steps (a few thousand placements of a small graph,
+    // a handful of a huge one), and the constants not judged by then are read from L3 where used.
+    constexpr std::uint64_t kPrefetchWork = 4000000;
+    const std::uint64_t placementsAllowed = std::max<std::uint64_t>(1, kPrefetchWork / std::max<std::size_t>(1, tensors.size()));
+    std::uint64_t placementsMade = 0;
     std::stable_sort(constants.begin(), constants.end(),
                      [&](std::size_t a, std::size_t b) { return tensors[a].firstNode < tensors[b].firstNode; });
     for (std::size_t index : constants) {
@@ -149,6 +230,8 @@ Placement choosePrefetches(Placer& placer, Placement current, const std::vector<
         int chosen = -1;
         for (int node = tensor.firstNode - 1; node >= 0; --node) {
             hiding += placer.nodeCycles(std::size_t(node), placer.l3ArgumentsOf(std::size_t(node), streamed));
+            if (++placementsMade > placementsAllowed)
+                break;
             std::map<std::size_t, int> trial = current.prefetch;
             trial[index] = node;
             const Placement candidate = placer.evaluate(current.inL3, 0.02, trial, current.stagingLimits);

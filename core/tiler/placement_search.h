@@ -62,6 +62,13 @@ struct Placement {
     std::uint64_t largestStaging = 0;
 
     std::uint64_t total() const { return l2Static + l2Dynamic; }
+    // Roughly what it holds in memory (the memo keeps placements up to a byte budget).
+    std::size_t approximateBytes() const
+    {
+        return sizeof(Placement) + error.size() + inL3.size() * 48 + nodes.size() * sizeof(NodeCost) +
+               plan.offsets.size() * sizeof(std::int64_t) + planned.size() * sizeof(int) +
+               (prefetch.size() + stagingLimits.size()) * 64 + prefetched.size() * 16;
+    }
 };
 
 // A move chosen from a placement, with the tensors found unable to move on the way: the same at
@@ -84,12 +91,14 @@ struct AllocationMemo::State {
     std::unordered_map<std::string, std::uint64_t> unboundedCyclesStaging;
     std::unordered_map<std::string, placement_search::Placement> placements;
     std::unordered_map<std::string, placement_search::KeptMove> moves;
+    std::size_t placementBytes = 0, moveBytes = 0;  // what the two hold, roughly
 };
 
 namespace placement_search {
 
-// Kept placements are dropped past this many (a few kB each).
-constexpr std::size_t kMemoPlacements = 40000;
+// Kept placements (and kept moves) are dropped past this many bytes: a placement holds a few
+// entries per node, so a graph of 10^4 nodes keeps a few hundred, a small one tens of thousands.
+constexpr std::size_t kMemoBytes = std::size_t(128) << 20;
 
 class Placer {
 public:
@@ -151,9 +160,13 @@ public:
             return found->second;
         Placement placement = computePlacement(inL3, planSeconds, prefetch, stagingLimits);
         if (!placement.budgetBound) {
-            if (memo_->placements.size() >= kMemoPlacements)
+            const std::size_t bytes = placement.approximateBytes() + key.size();
+            if (memo_->placementBytes + bytes > kMemoBytes) {
                 memo_->placements.clear();
-            memo_->placements[key] = placement;
+                memo_->placementBytes = 0;
+            }
+            if (memo_->placements.emplace(key, placement).second)
+                memo_->placementBytes += bytes;
         }
         return placement;
     }
@@ -367,6 +380,24 @@ struct Move {
     Placement placement;
     bool found() const { return tensor >= 0 || node >= 0; }
 };
+
+// Past this many movable tensors a graph moves tensors to L3 in batches (batchMove): judging each
+// candidate by a placement of the whole graph, one move at a time, costs candidates x moves
+// placements, cubic in the graph's size.
+constexpr std::size_t kSingleMoveCandidates = 400;
+
+// How many tensors a move from `current` may choose among.
+std::size_t movableCount(const Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                         const std::set<std::size_t>& immovable, bool staticOnly);
+
+// A move of several tensors to L3 at once, for large graphs: the candidates largest first
+// (constants before buffers between nodes, as a constant in L3 frees its whole size), as many as
+// cover half of `excess` (the bytes over the budget), judged by one placement; a batch that does not
+// place or frees nothing is halved, a single tensor that does not is set aside in `immovable`.
+// Returns the tensors moved (empty: nothing could move) and sets `next` to their placement.
+std::vector<std::size_t> batchMove(Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
+                                   std::set<std::size_t>& immovable, bool staticOnly, std::uint64_t excess,
+                                   Placement& next);
 
 // The next move from `current` (see searchMove in placement_search.cpp), from the memo when it
 // kept one that holds at this budget.

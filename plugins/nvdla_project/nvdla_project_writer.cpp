@@ -81,7 +81,7 @@ void exportNvdlaProject(const NvdlaCompilation& compilation, const std::string& 
     const auto write = [&](const char* name, const std::string& bytes) { writeFileAtomically((root / name).string(), bytes); };
     write("model.nvdla", std::string(compilation.bytes.begin(), compilation.bytes.end()));
     write("report.txt", compilation.reportText());
-    write("report.json", compilation.reportJson().dump(2) + "\n");
+    write("report.json", compilation.reportJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
     // The inputs as the runtime fills them: from an image's pixels, or a seeded sample.
     const NvdlaSample sample = nvdlaSample(compilation);

@@ -86,8 +86,17 @@ public:
         if (!problems_.empty()) {
             std::string message = fmt::format("{} node{} of '{}' cannot be mapped onto the GAP CNN generators:",
                                               problems_.size(), problems_.size() == 1 ? "" : "s", graph_.name);
-            for (const std::string& problem : problems_)
-                message += "\n  " + problem;
+            // The causes first, then the nodes refused only because a node before them was; a long
+            // list is cut (a model of thousands of layers would print thousands of lines).
+            std::stable_partition(problems_.begin(), problems_.end(), [](const std::string& problem) {
+                return problem.find("was not lowered") == std::string::npos &&
+                       problem.find("follows a node that cannot take it") == std::string::npos;
+            });
+            constexpr std::size_t kShown = 20;
+            for (std::size_t k = 0; k < problems_.size() && k < kShown; ++k)
+                message += "\n  " + problems_[k];
+            if (problems_.size() > kShown)
+                message += fmt::format("\n  ... and {} more", problems_.size() - kShown);
             throw UnsupportedError(message);
         }
         return std::move(network_);
