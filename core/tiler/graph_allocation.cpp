@@ -103,7 +103,8 @@ std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& mo
     return uses;
 }
 
-// The size of a symbol bound to nodes, or ModelError.
+// The bytes of a symbol bound to nodes, implied by the C arguments it is bound to; ModelError when
+// the nodes disagree or no kernel argument tells.
 std::uint64_t symbolBytes(const GraphModel& graph, const std::string& name, const SymbolUse& use)
 {
     if (!use.error.empty())
@@ -115,13 +116,6 @@ std::uint64_t symbolBytes(const GraphModel& graph, const std::string& name, cons
 }
 
 }  // namespace
-
-std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name)
-{
-    const auto uses = graphSymbolUses(model, graph);
-    const auto found = uses.find(name);
-    return symbolBytes(graph, name, found == uses.end() ? SymbolUse{} : found->second);
-}
 
 UserKernel l3HomedVariant(const UserKernel& source, const std::vector<std::string>& l3Arguments,
                           const std::string& name, const std::string& stagingBase, std::uint64_t stagingLimit,

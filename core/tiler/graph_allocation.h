@@ -84,10 +84,6 @@ struct GraphAllocation {
     std::uint64_t l2Total() const { return l2Static + l2Dynamic; }
 };
 
-// The bytes of graph symbol `name` implied by the C arguments it is bound to. Throws ModelError when
-// the nodes disagree or no kernel argument tells.
-std::uint64_t graphSymbolBytes(const KernelModel& model, const GraphModel& graph, const std::string& name);
-
 // What placing a graph learns that holds at other L2 budgets, kept for the next placement of the
 // same graph (the studio's drag re-places one model at budget after budget). Valid for one graph
 // with one L1 budget, cost model and set of L3 devices; used by one placement at a time.
