@@ -463,6 +463,49 @@ private slots:
         QCOMPARE(runIdentityConv(p, negative), (Values{-5, -5, -7, -6}));
     }
 
+    void poolingCeilModeKeepsTheLastPartialWindow()
+    {
+        // 5x5 input, 2x2 windows, stride 2: floor mode gives 2x2, ceil mode 3x3, the last row and
+        // column of windows holding the input's last row / column only.
+        Values input;
+        for (int v = 1; v <= 25; ++v)
+            input.push_back(int16_t(v));
+        PoolReluParams p;
+        p.features = 1;
+        p.width = p.height = 5;
+        p.poolWidth = p.poolHeight = 2;
+        p.strideX = p.strideY = 2;
+        p.pool = Pool::Max;
+        QCOMPARE(poolRelu(p, input), (Values{7, 9, 17, 19}));
+        p.ceilMode = true;
+        QCOMPARE(poolRelu(p, input), (Values{7, 9, 10, 17, 19, 20, 22, 24, 25}));
+        // Average over the values met: (21 + 22) / 2 -> 22 (half up), 25 / 1.
+        p.pool = Pool::Average;
+        const Values averages = poolRelu(p, input);
+        QCOMPARE(averages.at(6), int16_t(22));
+        QCOMPARE(averages.at(8), int16_t(25));
+        // A window that would start in the padding is dropped (PyTorch's rule): 5 + 2 - 2 = 5
+        // positions, stride 2, rounds up to 4 windows, but the 4th starts at 6 - 1 = 5 >= 5.
+        p.pad = 1;
+        QCOMPARE(poolOutputShape("pool", p), (std::pair<int64_t, int64_t>{3, 3}));
+        // Fused after a convolution the same rule applies to the convolution's output.
+        ConvPoolReluParams c = identityConv(5, 5);
+        c.pool = Pool::Max;
+        c.poolWidth = c.poolHeight = 2;
+        c.poolStrideX = c.poolStrideY = 2;
+        c.poolCeilMode = true;
+        QCOMPARE(runIdentityConv(c, input), (Values{7, 9, 10, 17, 19, 20, 22, 24, 25}));
+    }
+
+    void concatenationBringsEachInputToTheOutputFormat()
+    {
+        // Q4 values to Q2 (rounded halves up), Q2 values copied.
+        QCOMPARE(concatenate({{6, -6, 7}, {5}}, {4, 2}, 2), (Values{2, -1, 2, 5}));
+        // A finer output format shifts left and saturates.
+        QCOMPARE(concatenate({{20000}}, {2}, 3), (Values{32767}));
+        requireMessage([] { concatenate({{1}}, {2, 3}, 2); }, {"concatenate", "one per input"});
+    }
+
     void reluComesAfterPooling()
     {
         // Two 2x2 features through a 1x1 identity filter, 2x2 average pooling, ReLU.

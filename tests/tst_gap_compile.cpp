@@ -2,6 +2,7 @@
 // project folder; the project's host emulation build runs and its outputs equal the fixed-point
 // reference bit for bit, with the L3 traffic the report predicts.
 #include "gap/compile/gap_compiler.h"
+#include "gap/compile/gap_deployment.h"
 #include "gap/compile/gap_lowering.h"
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
@@ -47,10 +48,12 @@ struct ProjectRun {
     qint64 l3Traffic = -1;
 };
 
-ProjectRun buildAndRun(const QString& project, const TensorData& input, const std::string& inputName)
+ProjectRun buildAndRun(const QString& project, const TensorData& input, const std::string& inputName, int cores = 1)
 {
     ProjectRun run;
-    const test::ProcessResult built = test::runProcess(QStringLiteral("make"), {"-s", "-C", project, "emul"});
+    // The parallel basic kernels are forked on `cores` emulated cluster cores.
+    const QStringList make{"-s", "-B", "-C", project, "emul", QStringLiteral("CFLAGS=-O2 -DAT_EMUL_CORES=%1").arg(cores)};
+    const test::ProcessResult built = test::runProcess(QStringLiteral("make"), make);
     if (built.exitCode != 0) {
         run.error = test::describe(QStringLiteral("make emul"), {"make", "-C", project, "emul"}, built);
         return run;
@@ -106,11 +109,11 @@ QString gapBuildProblem(const QString& project, const gap::GapCompileResult& res
 // Compiles `graph`, runs the project on a fresh input (not a calibration set) and checks it against
 // the reference bit for bit and against the report's L3 traffic. Returns the compile result.
 gap::GapCompileResult compileAndCheck(const Graph& graph, const gap::GapCompileOptions& options, const QString& project,
-                                      double minimumSqnrDb)
+                                      double minimumSqnrDb, int cores = 1)
 {
     const gap::GapCompileResult result = compileProject(graph, options, project);
     const TensorData input = randomInput(graph, 777);
-    const ProjectRun run = buildAndRun(project, input, graph.tensor(graph.inputs[0]).name);
+    const ProjectRun run = buildAndRun(project, input, graph.tensor(graph.inputs[0]).name, cores);
     if (!run.error.isEmpty())
         QTest::qFail(qPrintable(run.error), __FILE__, __LINE__);
     const std::vector<float> expected = referenceOutput(result.network, input);
@@ -208,6 +211,77 @@ Graph paddedPoolingGraph(int countIncludePad)
     return graph;
 }
 
+// The operators real classifiers add to the plain chain: fire-module Concat of inputs in different
+// formats (a branch scaled up 8 times), max and average pooling in ceil mode, fused and alone,
+// GlobalMaxPool, ReduceMax and ReduceMean over H and W (keepdims 0), and a Concat of vectors.
+Graph realOperatorsGraph()
+{
+    GraphBuilder builder("real_ops", 13);
+    std::mt19937 random(23);
+    auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
+        const float limit = scale * std::sqrt(6.0f / float(in * k * k));
+        const TensorId w = builder.constant(name + ".weight", uniformTensor({out, in, k, k}, random, -limit, limit));
+        const TensorId b = builder.constant(name + ".bias", uniformTensor({out}, random, -0.1f, 0.1f));
+        return builder.op("Conv", {x, w, b},
+                          {{"kernel_shape", Attribute::ofInts({k, k})},
+                           {"pads", Attribute::ofInts({k / 2, k / 2, k / 2, k / 2})}},
+                          name);
+    };
+    auto pool = [&](const char* op, TensorId x, int64_t k, int64_t stride, int64_t pad, const std::string& name) {
+        return builder.op(op, {x},
+                          {{"kernel_shape", Attribute::ofInts({k, k})},
+                           {"strides", Attribute::ofInts({stride, stride})},
+                           {"pads", Attribute::ofInts({pad, pad, pad, pad})},
+                           {"ceil_mode", Attribute::ofInt(1)}},
+                          name);
+    };
+    TensorId x = builder.input("input", DType::Float32, {1, 3, 19, 18});
+    // Conv + ReLU + MaxPool 3x3/2 in ceil mode, fused: 19x18 -> 9x9 (floor would give 9x8).
+    x = pool("MaxPool", builder.op("Relu", {conv(x, 3, 8, 3, 1.0f, "stem")}, {}, "stem_relu"), 3, 2, 0, "stem_pool");
+    const TensorId squeeze = builder.op("Relu", {conv(x, 8, 4, 1, 1.0f, "squeeze")}, {}, "squeeze_relu");
+    const TensorId left = builder.op("Relu", {conv(squeeze, 4, 6, 1, 1.0f, "expand1x1")}, {}, "expand1x1_relu");
+    const TensorId right = builder.op("Relu", {conv(squeeze, 4, 6, 3, 8.0f, "expand3x3")}, {}, "expand3x3_relu");
+    x = builder.op("Concat", {left, right, x}, {{"axis", Attribute::ofInt(1)}}, "fire_concat");
+    // Pooling layers alone in ceil mode: max 2x2/2 (9x9 -> 5x5) and average 3x3/2 padded by 1.
+    const TensorId maxPooled = pool("MaxPool", x, 2, 2, 0, "pool_max");
+    const TensorId averaged = pool("AveragePool", maxPooled, 3, 2, 1, "pool_avg");
+    const TensorId globalMax = builder.op("GlobalMaxPool", {averaged}, {}, "global_max");
+    const TensorId mean = builder.op("ReduceMean", {maxPooled}, {{"axes", Attribute::ofInts({2, 3})}, {"keepdims", Attribute::ofInt(0)}},
+                                     "reduce_mean");
+    const TensorId reducedMax =
+        builder.op("ReduceMax", {x}, {{"axes", Attribute::ofInts({-1, -2})}, {"keepdims", Attribute::ofInt(1)}}, "reduce_max");
+    const TensorId flatMax = builder.op("Flatten", {globalMax}, {{"axis", Attribute::ofInt(1)}}, "flatten_max");
+    const TensorId flatReduced = builder.op("Flatten", {reducedMax}, {{"axis", Attribute::ofInt(1)}}, "flatten_reduced");
+    x = builder.op("Concat", {flatMax, mean, flatReduced}, {{"axis", Attribute::ofInt(1)}}, "vector_concat");
+    const TensorId fcW = builder.constant("fc.weight", uniformTensor({5, 60}, random, -0.3f, 0.3f));
+    const TensorId fcB = builder.constant("fc.bias", uniformTensor({5}, random, -0.1f, 0.1f));
+    builder.output(builder.op("Gemm", {x, fcW, fcB}, {{"transB", Attribute::ofInt(1)}}, "fc"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+// A classifier head as SqueezeNet's: a 1x1 convolution to many features over a wide plane with its
+// ReLU and a max pooling, then global pooling. Its 32-bit accumulators for all 192 features of a
+// line take 192 x 24 x 4 bytes, more than a small L1 holds.
+Graph wideHeadGraph()
+{
+    GraphBuilder builder("wide_head", 13);
+    std::mt19937 random(29);
+    TensorId x = builder.input("input", DType::Float32, {1, 6, 10, 24});
+    const TensorId w = builder.constant("head.weight", uniformTensor({192, 6, 1, 1}, random, -0.8f, 0.8f));
+    const TensorId b = builder.constant("head.bias", uniformTensor({192}, random, -0.1f, 0.1f));
+    x = builder.op("Conv", {x, w, b}, {{"kernel_shape", Attribute::ofInts({1, 1})}}, "head");
+    x = builder.op("Relu", {x}, {}, "head_relu");
+    x = builder.op("MaxPool", {x}, {{"kernel_shape", Attribute::ofInts({2, 2})}, {"strides", Attribute::ofInts({2, 2})}},
+                   "head_pool");
+    x = builder.op("GlobalAveragePool", {x}, {}, "gap");
+    builder.output(builder.op("Flatten", {x}, {{"axis", Attribute::ofInt(1)}}, "flatten"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace
 
 class GapCompileTest : public QObject {
@@ -241,6 +315,13 @@ private slots:
         QTest::newRow("mobilenet_v1 0.25/128 int8") << "mobilenet_v1" << 0.25 << 128 << 30 << "int8" << 15.0;
         // 4.2 MB of 8-bit weights, just over half the L3 RAM: they are read from flash too.
         QTest::newRow("mobilenet_v1 1.0/224 int8") << "mobilenet_v1" << 1.0 << 224 << 30 << "int8" << 15.0;
+        // Fire modules (Concat) and ceil-mode pooling; at 64x64 to keep the run short.
+        QTest::newRow("squeezenet1_1 64") << "squeezenet1_1" << 1.0 << 64 << 37 << "int16" << 30.0;
+        QTest::newRow("squeezenet1_1 64 int8") << "squeezenet1_1" << 1.0 << 64 << 37 << "int8" << 15.0;
+        // Inverted residuals and the global pooling as ReduceMean.
+        QTest::newRow("mnasnet1_0 64") << "mnasnet1_0" << 1.0 << 64 << 64 << "int16" << 30.0;
+        // 11.7 M weights: 23 MB in 16 bits would exceed GAP8's 16 MB of flash; 8 bits fit.
+        QTest::newRow("resnet18 64 int8") << "resnet18" << 1.0 << 64 << 30 << "int8" << 15.0;
     }
 
     void zooModelsRunBitExact()
@@ -465,6 +546,154 @@ private slots:
                          QString(error.what()).contains("count_include_pad = 0"),
                      error.what());
         }
+    }
+
+    // The operators of real classifiers (Concat, ceil-mode pooling, global max pooling, ReduceMean
+    // and ReduceMax) lowered as the generators take them, bit-exact in 16 and 8 bits on 1 and 8
+    // emulated cores, at 64 KB of L1 and at a small L1 that tiles every layer finely.
+    void realOperators_data()
+    {
+        QTest::addColumn<QString>("quantization");
+        QTest::addColumn<int>("cores");
+        QTest::addColumn<int>("l1");
+        QTest::newRow("int16, 1 core") << "int16" << 1 << 65536;
+        QTest::newRow("int16, 8 cores") << "int16" << 8 << 65536;
+        QTest::newRow("int16, 8 cores, small L1") << "int16" << 8 << 3000;
+        QTest::newRow("int8, 1 core") << "int8" << 1 << 65536;
+        QTest::newRow("int8, 8 cores, small L1") << "int8" << 8 << 3000;
+    }
+
+    void realOperators()
+    {
+        QFETCH(QString, quantization);
+        QFETCH(int, cores);
+        QFETCH(int, l1);
+        const Graph graph = realOperatorsGraph();
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QStringList layers;
+        for (const gap::GapLayer& layer : network.layers)
+            layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
+        QCOMPARE(layers.join(' '),
+                 QStringLiteral("stem:convolution squeeze:convolution expand1x1:convolution expand3x3:convolution "
+                                "fire_concat:concatenation pool_max:pooling pool_avg:pooling global_max:pooling "
+                                "reduce_mean:global average pooling reduce_max:pooling vector_concat:concatenation "
+                                "fc:linear"));
+        QVERIFY(network.layers[0].conv.poolCeilMode);
+        QCOMPARE(network.layers[4].channels, (std::vector<int>{6, 6, 8}));
+        QCOMPARE(network.layers[10].plane, 1);
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = uint64_t(l1);
+        QTemporaryDir dir;
+        const gap::GapCompileResult result =
+            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        // The branch scaled up 8 times has a coarser format than the other inputs of the fire Concat,
+        // which brings them to it.
+        const gap::GapLayer& concat = result.network.layers[4];
+        if (quantization == "int16") {
+            const int outQ = result.network.tensors[size_t(concat.output)].q;
+            QCOMPARE(outQ, result.network.tensors[size_t(concat.inputs[1])].q);
+            QVERIFY(result.network.tensors[size_t(concat.inputs[0])].q > outQ);
+        } else {
+            QCOMPARE(concat.inputScales.size(), size_t(3));
+            QVERIFY(concat.inputScales[0].shift > 0);
+        }
+    }
+
+    // A convolution whose fused pooling does not tile in L1 runs as two layers when the two apart
+    // do: found by lowering the L1 budget until the fused stem no longer fits, the project stays
+    // bit-exact, and with room enough the pooling stays fused.
+    void poolingSplitWhereFusedDoesNotFit()
+    {
+        const Graph graph = realOperatorsGraph();
+        gap::GapCompileOptions options;
+        const gap::GapDeployment deployment = gap::prepareGapDeployment(graph, options);
+        QCOMPARE(deployment.network.layers[0].name, std::string("stem"));
+        const gap::GapBudgets generous = options.budgetsOn(deployment.target);
+        const gap::GapPlan fused = gap::planGapDeployment(deployment, generous);
+        QVERIFY(fused.ok());
+        QVERIFY(!fused.network);  // nothing split: the deployment's network
+        std::optional<uint64_t> splitBudget;
+        for (uint64_t l1 = 4096; l1 >= 256 && !splitBudget; l1 -= 64) {
+            gap::GapBudgets budgets = generous;
+            budgets.l1 = l1;
+            const gap::GapPlan plan = gap::planGapDeployment(deployment, budgets);
+            if (gap::plannedNetwork(deployment, plan).layers.size() > deployment.network.layers.size()) {
+                QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().c_str());
+                splitBudget = l1;
+            }
+        }
+        QVERIFY(splitBudget.has_value());
+        options.l1 = *splitBudget;
+        QTemporaryDir dir;
+        const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", 30.0, 8);
+        const gap::GapLayer& convolution = result.network.layers[0];
+        const gap::GapLayer& pooling = result.network.layers[1];
+        QCOMPARE(convolution.conv.pool, fixed_point::ConvPoolReluParams::Pool::None);
+        QVERIFY(convolution.conv.relu);
+        QCOMPARE(pooling.name, std::string("stem_pool"));
+        QCOMPARE(pooling.kind, gap::GapLayerKind::Pooling);
+        QVERIFY(pooling.pool.ceilMode);
+        QCOMPARE(pooling.nodes, std::vector<std::string>{"stem_pool"});
+        QCOMPARE(result.network.tensors[size_t(pooling.inputs[0])].shape, (Shape{8, 19, 18}));
+        qInfo("the fused stem no longer tiles at %llu bytes of L1; split, it does", (unsigned long long)*splitBudget);
+    }
+
+    // A convolution with no tiling in L1 runs as convolutions over runs of its output features,
+    // joined by a copy layer, bit-exact in 16 and 8 bits on 8 cores; with room enough it stays whole.
+    void convolutionSplitOverOutputFeatures_data()
+    {
+        QTest::addColumn<QString>("quantization");
+        QTest::newRow("int16") << "int16";
+        QTest::newRow("int8") << "int8";
+    }
+
+    void convolutionSplitOverOutputFeatures()
+    {
+        QFETCH(QString, quantization);
+        const Graph graph = wideHeadGraph();
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = 12000;
+        QTemporaryDir dir;
+        const gap::GapCompileResult result =
+            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, 8);
+        QStringList layers;
+        for (const gap::GapLayer& layer : result.network.layers)
+            layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
+        qInfo("%s", qPrintable(layers.join(' ')));
+        QVERIFY(result.network.layers.size() >= 4);
+        QCOMPARE(result.network.layers[0].name, std::string("head_part0"));
+        const auto concat = std::find_if(result.network.layers.begin(), result.network.layers.end(),
+                                         [](const gap::GapLayer& layer) { return layer.kind == gap::GapLayerKind::Concat; });
+        QVERIFY(concat != result.network.layers.end());
+        QCOMPARE(concat->name, std::string("head"));
+        int features = 0;
+        for (int channels : concat->channels)
+            features += channels;
+        QCOMPARE(features, 192);
+        QCOMPARE(int(concat->channels.size()), int(concat - result.network.layers.begin()));
+        // At 64 KB the convolution is one layer.
+        const gap::GapDeployment deployment = gap::prepareGapDeployment(graph, options);
+        const gap::GapPlan whole = gap::planGapDeployment(deployment, gap::GapCompileOptions{}.budgetsOn(deployment.target));
+        QVERIFY(whole.ok());
+        QCOMPARE(gap::plannedNetwork(deployment, whole).layers.size(), size_t(2));
+    }
+
+    // With both L1 and L2 too small, the budget named is L1 when a kernel has no tiling in it
+    // whatever the placement: more L2 would not help.
+    void kernelOverL1NamedBeforeL2()
+    {
+        const gap::GapDeployment deployment = gap::prepareGapDeployment(realOperatorsGraph(), {});
+        gap::GapBudgets budgets = gap::GapCompileOptions{}.budgetsOn(deployment.target);
+        budgets.l1 = 200;
+        budgets.l2 = 1500;
+        const gap::GapPlan plan = gap::planGapDeployment(deployment, budgets);
+        QVERIFY(!plan.ok());
+        QVERIFY2(plan.shortfall().has_value(), plan.error().c_str());
+        QCOMPARE(plan.shortfall()->memory, std::string("L1"));
+        QVERIFY(plan.shortfall()->smallest > 200);
+        QVERIFY2(QString::fromStdString(plan.error()).contains("bytes of L1 for all its kernels"), plan.error().c_str());
     }
 
     // Every node the generators cannot take is listed with what it would need; nothing is written.

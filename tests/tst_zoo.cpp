@@ -50,6 +50,13 @@ private slots:
         // 14 M / 0.47 M at 0.25/128 (batch norm folded into the convolution biases here).
         QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224 << qint64(4200000) << 0.02 << qint64(569000000) << 0.01;
         QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128 << qint64(470000) << 0.02 << qint64(14000000) << 0.05;
+        // torchvision's squeezenet1_1: 1,235,496 parameters, 0.35 G multiply-adds at 224.
+        QTest::newRow("squeezenet1_1") << "squeezenet1_1" << 1.0 << 224 << qint64(1235496) << 0.0 << qint64(350000000) << 0.02;
+        // torchvision's resnet18: 11,689,512 parameters, 1.81 G; mnasnet1_0: 4,383,312, 0.31 G. Their
+        // batch norms carry two parameters per channel, folded here into one bias per channel:
+        // 4,800 channels of batch norm in ResNet-18, 18,960 in MnasNet 1.0.
+        QTest::newRow("resnet18") << "resnet18" << 1.0 << 224 << qint64(11689512 - 4800) << 0.0 << qint64(1814000000) << 0.02;
+        QTest::newRow("mnasnet1_0") << "mnasnet1_0" << 1.0 << 224 << qint64(4383312 - 18960) << 0.0 << qint64(312000000) << 0.05;
     }
     void publishedSizes()
     {
@@ -87,6 +94,9 @@ private slots:
         QTest::newRow("lenet5") << "lenet5" << qint64(10);
         QTest::newRow("radioml") << "radioml" << qint64(24);
         QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << qint64(1000);
+        QTest::newRow("squeezenet1_1 128") << "squeezenet1_1" << qint64(1000);
+        QTest::newRow("resnet18 128") << "resnet18" << qint64(1000);
+        QTest::newRow("mnasnet1_0 128") << "mnasnet1_0" << qint64(1000);
     }
     void modelsRunAndSurviveExport()
     {

@@ -54,7 +54,8 @@ PlanOutcome planJob(std::shared_ptr<const Session> session, const SessionChoices
     try {
         const gap::GapPlan plan = session->plan(choices);
         const std::shared_ptr<const gap::GapDeployment> deployment = session->deployment(choices);
-        for (const gap::GapTensor& tensor : deployment->network.tensors)
+        const gap::GapNetwork& network = gap::plannedNetwork(*deployment, plan);
+        for (const gap::GapTensor& tensor : network.tensors)
             if (tensor.source != kNoTensor) {
                 const QString symbol = QString::fromStdString(tensor.name);
                 const QString modelTensor = QString::fromStdString(session->graph().tensor(tensor.source).name);

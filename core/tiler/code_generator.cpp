@@ -190,6 +190,29 @@ KernelModel withNodeVariants(const KernelModel& model, const std::vector<GraphAl
     return result;
 }
 
+// When the graph cannot be placed: the kernels that have no tiling in L1 even with all their
+// arguments in L2 and L2 unbounded fail whatever the placement, so that is the budget to name.
+void reportKernelsOverL1(const KernelModel& model, PlacedModel& placed)
+{
+    const GenerationOptions& options = model.options;
+    std::string failures;
+    std::uint64_t minimumL1 = 0;
+    for (const UserKernel& kernel : model.userKernels) {
+        const TileSolverResult solved =
+            solveTiling(kernel, options.l1Size, UINT64_MAX, options.costModel, promotionPolicy(options));
+        if (!solved.ok && !solved.badKernel && solved.minimumL1 > options.l1Size) {
+            failures += solved.error + "\n";
+            minimumL1 = std::max(minimumL1, solved.minimumL1);
+        }
+    }
+    if (failures.empty())
+        return;
+    placed.minimumL1 = minimumL1;
+    placed.shortfall = BudgetShortfall{"L1", options.l1Size, minimumL1, "the model's kernels"};
+    placed.error = failures + "the model needs at least " + std::to_string(minimumL1) +
+                   " bytes of L1 for all its kernels, budget is " + std::to_string(options.l1Size);
+}
+
 }  // namespace
 
 const KernelTiling* PlacedModel::tilingOf(const std::string& kernel) const
@@ -244,6 +267,7 @@ std::shared_ptr<const PlacedModel> placeModel(const KernelModel& model, Allocati
         if (!placed->allocations.back().ok) {
             placed->error = placed->allocations.back().error;
             placed->shortfall = placed->allocations.back().shortfall;
+            reportKernelsOverL1(named, *placed);
             return placed;
         }
     }

@@ -23,12 +23,21 @@ const std::vector<Recipe>& recipes()
         {{"mobilenet_v1", "MobileNet v1, --width 1.0|0.5|0.25 --resolution 224|192|160|128 -> 1000"},
          zoo::buildMobilenetV1},
         {{"radioml", "RadioML 2018 1-D conv classifier, 2x1024 I/Q -> 24"}, zoo::buildRadioml},
+        {{"squeezenet1_1", "SqueezeNet 1.1 (fire modules, ceil-mode pooling), --resolution 32 to 512 -> 1000"},
+         zoo::buildSqueezenet11},
+        {{"resnet18", "ResNet-18 (basic blocks, 7x7/2 stem with padded max pooling), --resolution 32 to 512 -> 1000"},
+         zoo::buildResnet18},
+        {{"mnasnet1_0", "MnasNet 1.0 (inverted residuals, ReduceMean global pooling), --resolution 32 to 512 -> 1000"},
+         zoo::buildMnasnet10},
     };
     return all;
 }
 
 void checkOptions(const std::string& name, const ZooOptions& options)
 {
+    if ((name == "squeezenet1_1" || name == "resnet18" || name == "mnasnet1_0") &&
+        (options.resolution < 32 || options.resolution > 512))
+        throw Error(name + ": resolution " + std::to_string(options.resolution) + " is not within 32 to 512");
     if (name != "mobilenet_v1")
         return;
     const double widths[] = {1.0, 0.5, 0.25};

@@ -8,5 +8,8 @@ Graph buildMnist(const ZooOptions& options);
 Graph buildLenet5(const ZooOptions& options);
 Graph buildMobilenetV1(const ZooOptions& options);
 Graph buildRadioml(const ZooOptions& options);
+Graph buildSqueezenet11(const ZooOptions& options);
+Graph buildResnet18(const ZooOptions& options);
+Graph buildMnasnet10(const ZooOptions& options);
 
 } // namespace tessera::zoo

@@ -258,3 +258,18 @@ void KerSoftMax(KerSoftMax_Arg_T *Arg)
         softmax_q15(Arg->In, 0, 0, 0, Arg->N, Arg->InQ, Arg->Out);
     rt_team_barrier();
 }
+
+/* ---- KerCopyRows ---- */
+
+void KerCopyRows(KerCopyRows_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+    short int * __restrict__ Out = Arg->Out + Arg->RowOffset * W;
+    const int Norm = Arg->Norm;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Out[i] = (short int) clip16(roundnorm(Arg->In[i], Norm));
+    rt_team_barrier();
+}

@@ -182,4 +182,17 @@ typedef struct {
 } KerSoftMax_Arg_T;
 void KerSoftMax(KerSoftMax_Arg_T *Arg);
 
+/* One input of a concatenation along channels, tile by tile: Rows lines of W values of In (a vertical
+ * tile: W columns of each of the input's channels) are brought to the output's format,
+ * clip16(roundnorm(In, Norm)), and written to lines RowOffset.. of Out, whose lines are W wide too. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    short int * __restrict__ Out;
+    unsigned int RowOffset;
+    int Norm;
+} KerCopyRows_Arg_T;
+void KerCopyRows(KerCopyRows_Arg_T *Arg);
+
 #endif

@@ -229,3 +229,19 @@ void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg)
         softmax_q15(0, Arg->In, Arg->Scale, Arg->ScaleN, Arg->N, Arg->InQ, Arg->Out);
     rt_team_barrier();
 }
+
+/* ---- KerCopyRows_SQ8 ---- */
+
+void KerCopyRows_SQ8(KerCopyRows_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+    signed char * __restrict__ Out = Arg->Out + Arg->RowOffset * W;
+    const int64_t Scale = Arg->Scale;
+    const int ScaleN = Arg->ScaleN;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Out[i] = (signed char) clip8(roundnorm((int64_t) Arg->In[i] * Scale, ScaleN));
+    rt_team_barrier();
+}

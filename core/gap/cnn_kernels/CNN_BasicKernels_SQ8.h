@@ -156,4 +156,18 @@ typedef struct {
 } KerSoftMax_SQ8_Arg_T;
 void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg);
 
+/* One input of a concatenation along channels (see KerCopyRows): Rows lines of W int8 values of In
+ * brought to the output's scale, clip8(roundnorm(In * Scale, ScaleN)) (Scale 0..32767), written to
+ * lines RowOffset.. of Out. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    signed char * __restrict__ Out;
+    unsigned int RowOffset;
+    int Scale;
+    int ScaleN;
+} KerCopyRows_SQ8_Arg_T;
+void KerCopyRows_SQ8(KerCopyRows_SQ8_Arg_T *Arg);
+
 #endif

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -34,6 +36,8 @@ std::string formatName(const GapTensor& tensor)
 
 std::string sqnrText(double value)
 {
+    if (std::isnan(value))
+        return "-";  // a part of a split layer: no model tensor to compare with
     return std::isfinite(value) ? fmt::format("{:.1f} dB", value) : std::string("exact");
 }
 
@@ -52,7 +56,7 @@ GapCompileResult compileGapPlan(const Graph& graph, const GapDeployment& deploym
     result.target = deployment.target;
     result.budgets = plan.budgets;
     result.plan = plan;
-    result.network = deployment.network;
+    result.network = plannedNetwork(deployment, plan);
     result.warnings = deployment.warnings;
     result.calibrationSets = deployment.calibrationSets;
     result.sampleInputs = deployment.sampleInputs;
@@ -77,6 +81,8 @@ GapCompileResult compileGapPlan(const Graph& graph, const GapDeployment& deploym
         const std::vector<std::vector<int16_t>> fixedValues = runFixedPoint(result.network, quantizedInputs);
         auto sqnrOf = [&](int tensor) {
             const GapTensor& gapTensor = result.network.tensors[size_t(tensor)];
+            if (gapTensor.source == kNoTensor)  // a part of a split layer: no model tensor holds it
+                return std::numeric_limits<double>::quiet_NaN();
             return sqnrDb(floatValues[size_t(gapTensor.source)].toFloats(),
                           dequantizeTensor(result.network, tensor, fixedValues[size_t(tensor)]));
         };

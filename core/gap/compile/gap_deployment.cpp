@@ -3,6 +3,8 @@
 #include "gap/compile/gap_lowering.h"
 #include "gap/compile/gap_quantizer.h"
 #include "gap/compile/gap_reference.h"
+#include "gap/compile/channel_split.h"
+#include "gap/compile/pooling_split.h"
 #include "base/error.h"
 #include "onnx/input_sets.h"
 
@@ -80,13 +82,30 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
     return deployment;
 }
 
+const GapNetwork& plannedNetwork(const GapDeployment& deployment, const GapPlan& plan)
+{
+    return plan.network ? *plan.network : deployment.network;
+}
+
 GapPlan planGapDeployment(const GapDeployment& deployment, const GapBudgets& budgets, tiler::AllocationMemo* memo)
 {
     const auto started = std::chrono::steady_clock::now();
     GapPlan plan;
     plan.budgets = budgets;
-    plan.placed = tiler::placeModel(
-        buildGapKernelModel(deployment.network, budgets, deployment.target.costModel, deployment.constants), memo);
+    // Layers with no tiling in the L1 budget are split where that helps: a fused pooling first,
+    // then a convolution's output features.
+    const tiler::TilerCostModel& costModel = deployment.target.costModel;
+    tiler::KernelModel model = buildGapKernelModel(deployment.network, budgets, costModel, deployment.constants);
+    if (const auto poolings = fusedPoolingOverL1(deployment.network, model, budgets.l1); !poolings.empty()) {
+        plan.network = std::make_shared<const GapNetwork>(splitFusedPooling(deployment.network, poolings));
+        model = buildGapKernelModel(*plan.network, budgets, costModel, deployment.constants);
+    }
+    const GapNetwork& network = plannedNetwork(deployment, plan);
+    if (const auto convolutions = convolutionsToSplit(network, model, budgets, costModel); !convolutions.empty()) {
+        plan.network = std::make_shared<const GapNetwork>(splitOutputFeatures(network, convolutions));
+        model = buildGapKernelModel(*plan.network, budgets, costModel, gapConstantValues(*plan.network));
+    }
+    plan.placed = tiler::placeModel(std::move(model), memo);
     plan.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     return plan;
 }

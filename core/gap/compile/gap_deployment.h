@@ -58,6 +58,10 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
 // Where everything goes at one set of budgets.
 struct GapPlan {
     GapBudgets budgets;
+    // The network as planned when it differs from the deployment's (plannedNetwork gives either):
+    // layers with no tiling in the L1 budget split, a fused pooling into a layer of its own
+    // (pooling_split.h), a convolution into runs of output features (channel_split.h).
+    std::shared_ptr<const GapNetwork> network;
     std::shared_ptr<const tiler::PlacedModel> placed;
     double milliseconds = 0;
 
@@ -76,5 +80,8 @@ struct GapPlan {
 // one faster with the same result.
 GapPlan planGapDeployment(const GapDeployment& deployment, const GapBudgets& budgets,
                           tiler::AllocationMemo* memo = nullptr);
+
+// The network `plan` places: the deployment's, or its split form.
+const GapNetwork& plannedNetwork(const GapDeployment& deployment, const GapPlan& plan);
 
 }  // namespace tessera::gap

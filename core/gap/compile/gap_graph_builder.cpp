@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <type_traits>
@@ -31,6 +32,17 @@ KernelOper_T poolOperation(fixed_point::ConvPoolReluParams::Pool pool)
 KernelOper_T reluOperation(bool relu, bool relu6 = false)
 {
     return relu6 ? KOP_RELUN : relu ? KOP_RELU : KOP_NONE;
+}
+
+// Pooling padding of `pad` on every side, and in ceil mode as much more below and right as the
+// last window, which the rounded-up output count keeps, reaches past the plane.
+Padding poolPadding(int pad, int height, int width, int outHeight, int outWidth, int windowY, int windowX,
+                    int strideY, int strideX)
+{
+    Padding padding = Padding::uniform(pad);
+    padding.bottom = std::max(pad, (outHeight - 1) * strideY + windowY - height - pad);
+    padding.right = std::max(pad, (outWidth - 1) * strideX + windowX - width - pad);
+    return padding;
 }
 
 // The generators' shapes of the lowered layers: ONNX pads every side alike.
@@ -56,7 +68,9 @@ ConvLayerShape convShape(const fixed_point::ConvPoolReluParams& c)
         shape.fpy = c.poolHeight;
         shape.spx = c.poolStrideX;
         shape.spy = c.poolStrideY;
-        shape.poolPad = Padding::uniform(c.poolPad);
+        const fixed_point::ConvPoolReluShape out = fixed_point::convPoolReluOutputShape(c);
+        shape.poolPad = poolPadding(c.poolPad, out.convHeight, out.convWidth, out.height, out.width, c.poolHeight,
+                                    c.poolWidth, c.poolStrideY, c.poolStrideX);
     }
     return shape;
 }
@@ -72,8 +86,29 @@ PoolLayerShape poolShape(const fixed_point::PoolReluParams& p)
     shape.fpy = p.poolHeight;
     shape.spx = p.strideX;
     shape.spy = p.strideY;
-    shape.pad = Padding::uniform(p.pad);
+    const auto [outHeight, outWidth] = fixed_point::poolOutputShape("pooling", p);
+    shape.pad = poolPadding(p.pad, p.height, p.width, int(outHeight), int(outWidth), p.poolHeight, p.poolWidth,
+                            p.strideY, p.strideX);
     return shape;
+}
+
+// The inputs of a concatenation as the copy layer takes them: channel counts and the conversion to
+// the output's format.
+std::vector<ConcatInput> concatInputs(const GapNetwork& network, const GapLayer& layer)
+{
+    std::vector<ConcatInput> inputs;
+    const int outQ = network.tensors[size_t(layer.output)].q;
+    for (size_t k = 0; k < layer.inputs.size(); ++k) {
+        ConcatInput input;
+        input.channels = layer.channels.at(k);
+        input.norm = network.tensors[size_t(layer.inputs[k])].q - outQ;
+        if (k < layer.inputScales.size()) {
+            input.scale = layer.inputScales[k].scale;
+            input.scaleN = layer.inputScales[k].shift;
+        }
+        inputs.push_back(input);
+    }
+    return inputs;
 }
 
 // One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph
@@ -108,6 +143,9 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
                    layer.pool.features, layer.pool.features, layer.pool.width, layer.pool.height,
                    layer.relu ? KOP_MATADD_RELU : KOP_MATADD);
         break;
+    case GapLayerKind::Concat:
+        concatChannels(name, 2, layer.plane, concatInputs(network, layer));
+        break;
     }
 }
 
@@ -137,6 +175,9 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Add:
         CNN_MatAdd_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height,
                        layer.relu ? KOP_MATADD_RELU : KOP_MATADD, layer.addScale1, layer.addScale2, layer.addShift);
+        break;
+    case GapLayerKind::Concat:
+        concatChannels(name, 1, layer.plane, concatInputs(network, layer));
         break;
     }
 }

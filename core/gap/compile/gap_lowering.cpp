@@ -23,6 +23,7 @@ const char* gapLayerKindName(GapLayerKind kind)
     case GapLayerKind::Linear: return "linear";
     case GapLayerKind::Softmax: return "softmax";
     case GapLayerKind::Add: return "addition";
+    case GapLayerKind::Concat: return "concatenation";
     }
     return "?";
 }
@@ -229,10 +230,16 @@ private:
             return lowerPool(id);
         if (op == "GlobalAveragePool")
             return lowerGlobalAveragePool(node);
+        if (op == "GlobalMaxPool")
+            return lowerGlobalMaxPool(node);
+        if (op == "ReduceMean" || op == "ReduceMax")
+            return lowerSpatialReduction(node);
         if (op == "Softmax")
             return lowerSoftmax(node);
         if (op == "Add")
             return lowerAdd(id);
+        if (op == "Concat")
+            return lowerConcat(node);
         if (op == "Relu")
             throw NodeProblem("a ReLU is fused into the convolution, linear, pooling or addition before it; this one "
                               "follows a node that cannot take it");
@@ -241,7 +248,8 @@ private:
                               "it; this one has other bounds or follows another node");
         throw NodeProblem("no GAP CNN generator implements " + op +
                           " (supported: Conv, BatchNormalization after Conv, Relu, MaxPool, AveragePool, "
-                          "GlobalAveragePool, Gemm, MatMul, Add, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
+                          "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, "
+                          "Add, Concat along channels, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
     }
 
     void lowerView(const Node& node)
@@ -356,6 +364,9 @@ private:
                 setPooling(follower, layer.conv.pool, layer.conv.poolWidth, layer.conv.poolHeight,
                            layer.conv.poolStrideX, layer.conv.poolStrideY);
                 layer.conv.poolPad = int(follower.attrInts("pads", {0, 0, 0, 0}).at(0));
+                layer.conv.poolCeilMode = follower.attrInt("ceil_mode", 0) != 0;
+                layer.poolNode = follower.name;
+                layer.poolInput = current;
                 pooled = true;
             }
             fuse(layer, *next);
@@ -376,12 +387,13 @@ private:
         if (pads.size() != 4 || kernel.size() != 2 || std::adjacent_find(pads.begin(), pads.end(), std::not_equal_to<>()) != pads.end() ||
             pads[0] < 0 || pads[0] >= kernel[0] || pads[0] >= kernel[1])
             return false;
-        if (pads[0] > 0 && pool.opType == "AveragePool" && pool.attrInt("count_include_pad", 0) != 0)
+        const bool ceilMode = pool.attrInt("ceil_mode", 0) != 0;
+        if ((pads[0] > 0 || ceilMode) && pool.opType == "AveragePool" && pool.attrInt("count_include_pad", 0) != 0)
             return false;
         for (int64_t dilation : pool.attrInts("dilations", {1, 1}))
             if (dilation != 1)
                 return false;
-        return pool.attrInt("ceil_mode", 0) == 0 && pool.attrInts("kernel_shape").size() == 2 &&
+        return pool.attrInts("kernel_shape").size() == 2 &&
                pool.attrString("auto_pad", "NOTSET") != "SAME_UPPER" &&
                pool.attrString("auto_pad", "NOTSET") != "SAME_LOWER";
     }
@@ -438,9 +450,9 @@ private:
     {
         const Node& node = graph_.node(id);
         if (!poolFitsStandalone(node))
-            throw NodeProblem("the pooling generator takes 2-D windows without dilation or ceil mode, and padding "
-                              "only when it is the same on every side, smaller than the window, and (for "
-                              "AveragePool) left out of the average (count_include_pad = 0)");
+            throw NodeProblem("the pooling generator takes 2-D windows without dilation, and padding only when it is "
+                              "the same on every side and smaller than the window; an AveragePool with padding or "
+                              "ceil_mode must leave the padding out of the average (count_include_pad = 0)");
         const Tensor& x = graph_.tensor(node.inputs.at(0));
         GapLayer& layer = addLayer(GapLayerKind::Pooling, node, {activation(node.inputs.at(0))});
         layer.pool.features = int(x.shape.at(1));
@@ -449,6 +461,7 @@ private:
         setPooling(node, layer.pool.pool, layer.pool.poolWidth, layer.pool.poolHeight, layer.pool.strideX,
                    layer.pool.strideY);
         layer.pool.pad = int(node.attrInts("pads", {0, 0, 0, 0}).at(0));
+        layer.pool.ceilMode = node.attrInt("ceil_mode", 0) != 0;
         TensorId current = node.outputs.at(0);
         fuseRelu(layer, current, layer.pool.relu);
         finishLayer(layer, current);
@@ -466,6 +479,45 @@ private:
         layer.pool.height = int(x.shape[2]);
         layer.pool.width = int(x.shape[3]);
         finishLayer(layer, node.outputs.at(0));
+    }
+
+    // GlobalMaxPool: a pooling layer whose one window is the whole plane.
+    void lowerGlobalMaxPool(const Node& node)
+    {
+        const Tensor& x = graph_.tensor(node.inputs.at(0));
+        if (x.shape.size() != 4)
+            throw NodeProblem("only NCHW inputs are supported");
+        GapLayer& layer = addLayer(GapLayerKind::Pooling, node, {activation(node.inputs.at(0))});
+        layer.pool.features = int(x.shape[1]);
+        layer.pool.height = layer.pool.poolHeight = int(x.shape[2]);
+        layer.pool.width = layer.pool.poolWidth = int(x.shape[3]);
+        layer.pool.pool = fixed_point::PoolReluParams::Pool::Max;
+        TensorId current = node.outputs.at(0);
+        fuseRelu(layer, current, layer.pool.relu);
+        finishLayer(layer, current);
+    }
+
+    // ReduceMean / ReduceMax over H and W of an NCHW tensor, as PyTorch writes x.mean((2, 3)):
+    // global average or max pooling. The axes come from the attribute (opset < 18) or the input.
+    void lowerSpatialReduction(const Node& node)
+    {
+        const Tensor& x = graph_.tensor(node.inputs.at(0));
+        if (x.shape.size() != 4)
+            throw NodeProblem("only the H and W axes of an NCHW input reduce as global pooling");
+        std::vector<int64_t> axes = node.attrInts("axes", {});
+        if (node.inputs.size() > 1 && node.inputs[1] != kNoTensor)
+            axes = constantInput(node, 1, "axes").toInts();
+        for (int64_t& axis : axes)
+            if (axis < 0)
+                axis += 4;
+        std::sort(axes.begin(), axes.end());
+        if (axes != std::vector<int64_t>{2, 3})
+            throw NodeProblem(fmt::format("only a reduction over the axes H and W ([2, 3]) is global pooling; this one "
+                                          "reduces [{}]",
+                                          fmt::join(axes, ", ")));
+        if (node.opType == "ReduceMax")
+            return lowerGlobalMaxPool(node);
+        lowerGlobalAveragePool(node);
     }
 
     void lowerLinear(NodeId id)
@@ -560,6 +612,38 @@ private:
         layer.normalized = current;
         fuseRelu(layer, current, layer.relu);
         finishLayer(layer, current);
+    }
+
+    // Concat along the channels of NCHW tensors (or of [1, N] vectors): a copy layer writing each
+    // input after the channels of the ones before it, which CHW order keeps contiguous.
+    void lowerConcat(const Node& node)
+    {
+        const Shape& first = graph_.tensor(node.inputs.at(0)).shape;
+        const int64_t rank = int64_t(first.size());
+        int64_t axis = node.attrInt("axis", 1);
+        if (axis < 0)
+            axis += rank;
+        if ((rank != 4 && rank != 2) || axis != 1)
+            throw NodeProblem(fmt::format("only a concatenation along the channels (axis 1) of NCHW tensors or [1, N] "
+                                          "vectors maps onto a copy layer; this one joins axis {} of rank {} tensors",
+                                          node.attrInt("axis", 1), rank));
+        std::vector<int> inputs;
+        std::vector<int> channels;
+        for (TensorId input : node.inputs) {
+            const Shape& shape = graph_.tensor(input).shape;
+            Shape other = shape, expected = first;
+            if (shape.size() == first.size())
+                other[1] = expected[1] = 0;
+            if (other != expected)
+                throw NodeProblem(fmt::format("input '{}' has shape {}, which differs from {} outside the channels",
+                                              graph_.tensor(input).name, shapeToString(shape), shapeToString(first)));
+            inputs.push_back(activation(input));
+            channels.push_back(int(shape[1]));
+        }
+        GapLayer& layer = addLayer(GapLayerKind::Concat, node, inputs);
+        layer.plane = rank == 4 ? int(first[2] * first[3]) : 1;
+        layer.channels = std::move(channels);
+        finishLayer(layer, node.outputs.at(0));
     }
 
     struct PendingPad {

@@ -31,7 +31,7 @@ enum class GapQuantization {
     SymmetricInt8,  // 8-bit, a scale per tensor and per output feature (the SQ8 generators)
 };
 
-enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add };
+enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Concat };
 
 const char* gapLayerKindName(GapLayerKind kind);
 
@@ -47,6 +47,8 @@ struct GapLayer {
     TensorId normalized = kNoTensor;
 
     fixed_point::ConvPoolReluParams conv;  // Convolution; its Q fields are set by the quantizer
+    std::string poolNode;                  // Convolution with a fused pooling: the pooling's node
+    TensorId poolInput = kNoTensor;        // and the ONNX tensor it reads
     fixed_point::PoolReluParams pool;      // Pooling
     int inDim = 0;                         // Linear
     int outDim = 0;
@@ -72,6 +74,12 @@ struct GapLayer {
     int addScale1 = 0, addScale2 = 0, addShift = 0; // Add: both inputs to the output's scale
     fixed_point::sq8::Multiplier softmaxInput;     // Softmax: the int8 input to Q softmaxInputQ
     int softmaxInputQ = 0;
+
+    // Concat (along channels): the values of one channel (H x W, 1 for [1, N] vectors), each
+    // input's channel count, and (SQ8) each input's multiplier to the output's scale.
+    int plane = 0;
+    std::vector<int> channels;
+    std::vector<fixed_point::sq8::Multiplier> inputScales;
 
     bool hasConstants() const { return kind == GapLayerKind::Convolution || kind == GapLayerKind::Linear; }
 };

@@ -59,6 +59,12 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
         case GapLayerKind::Softmax:
             output.q = 15;
             break;
+        case GapLayerKind::Concat:
+            // No finer than any input, so that the copies only round, never saturate.
+            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            for (int input : layer.inputs)
+                output.q = std::min(output.q, network.tensors[size_t(input)].q);
+            break;
         case GapLayerKind::Add: {
             const double range = std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false));
             output.q = qFormatFor(range, kMaxQ);

@@ -128,6 +128,18 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             layer.addScale2 = std::min(layer.addScale2, 32767);
             break;
         }
+        case GapLayerKind::Concat: {
+            // At least every input's scale, so that the copies only round, never saturate.
+            output.scale = scaleFor(rangeOf(output.source, false));
+            for (int input : layer.inputs)
+                output.scale = std::max(output.scale, network.tensors[size_t(input)].scale);
+            layer.inputScales.clear();
+            for (int input : layer.inputs) {
+                const double factor = network.tensors[size_t(input)].scale / output.scale;
+                layer.inputScales.push_back(factor == 1.0 ? sq8::Multiplier{1, 0} : sq8::multiplier15For(factor));
+            }
+            break;
+        }
         case GapLayerKind::Convolution:
         case GapLayerKind::Linear: {
             const bool conv = layer.kind == GapLayerKind::Convolution;

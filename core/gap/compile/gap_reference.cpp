@@ -41,6 +41,12 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
     case GapLayerKind::Add:
         return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]), layer.addScale2,
                                  layer.addShift, layer.relu));
+    case GapLayerKind::Concat: {
+        std::vector<std::vector<int8_t>> inputs;
+        for (int input : layer.inputs)
+            inputs.push_back(narrow(values[size_t(input)]));
+        return widen(sq8::concatenate(inputs, layer.inputScales));
+    }
     }
     return {};
 }
@@ -91,6 +97,16 @@ std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
             out = fixed_point::matAdd(in, inQ, values[size_t(layer.inputs.at(1))],
                                       network.tensors[size_t(layer.inputs.at(1))].q, outQ, layer.relu);
             break;
+        case GapLayerKind::Concat: {
+            std::vector<std::vector<int16_t>> inputs;
+            std::vector<int> inputQ;
+            for (int input : layer.inputs) {
+                inputs.push_back(values[size_t(input)]);
+                inputQ.push_back(network.tensors[size_t(input)].q);
+            }
+            out = fixed_point::concatenate(inputs, inputQ, outQ);
+            break;
+        }
         }
     }
     return values;

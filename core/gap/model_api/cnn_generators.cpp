@@ -140,6 +140,10 @@ void LoadCNNLibrary(void)
                     TCArg("unsigned int", "Lines"), TCArg("unsigned int", "Cols1"), TCArg("unsigned int", "Cols2"),
                     TCArg("int", "NormBias"), TCArg("int", "Norm"), TCArg("unsigned int", "ReLU")),
               "KerMatMul_Arg_T");
+    LibKernel("KerCopyRows", CALL_PARALLEL,
+              CArgs(6, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
+                    TCArg(kShort, "Out"), TCArg("unsigned int", "RowOffset"), TCArg("int", "Norm")),
+              "KerCopyRows_Arg_T");
     LibKernel("KerSoftMax", CALL_PARALLEL,
               CArgs(4, TCArg(kShort, "In"), TCArg("unsigned int", "N"), TCArg("int", "InQ"), TCArg(kShort, "Out")),
               "KerSoftMax_Arg_T");

@@ -98,6 +98,10 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "OutDim"), TCArg(kUChar, "Scale"), TCArg(kUChar, "ScaleN"),
                     TCArg(kUnsigned, "ReLU")),
               "KerLinear_SQ8_Arg_T");
+    LibKernel("KerCopyRows_SQ8", CALL_PARALLEL,
+              CArgs(7, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"), TCArg(kChar, "Out"),
+                    TCArg(kUnsigned, "RowOffset"), TCArg("int", "Scale"), TCArg("int", "ScaleN")),
+              "KerCopyRows_SQ8_Arg_T");
     LibKernel("KerPoolAct_SQ8", CALL_PARALLEL,
               CArgs(17, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "PoolOper"),

@@ -6,6 +6,8 @@
 
 #include "CNN_Generators.h"
 
+#include <vector>
+
 namespace tessera::gap {
 
 // Zero padding around a plane: lines above and below, columns left and right.
@@ -49,5 +51,18 @@ int poolReLU(const char* Name, const PoolLayerShape& shape, int Q, KernelOper_T 
 int convolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper, int ActCap);
 // CNN_PoolAct_SQ8.
 int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper, int ActCap);
+
+// One input of a concatenation along channels: its channel count and how its values reach the
+// output's format (16-bit: Norm = In_Q - Out_Q; SQ8: Scale, ScaleN as docs/gap-fixed-point.md).
+struct ConcatInput {
+    int channels = 0;
+    int norm = 0;
+    int scale = 1, scaleN = 0;
+};
+
+// The concatenation along channels of CHW tensors of Plane (H x W) values per channel: a copy layer
+// with DataSize 2 (KerCopyRows, LoadCNNLibrary) or 1 (KerCopyRows_SQ8, LoadCNN_SQ8_Library). Its C
+// arguments are In0, In1, ..., Out.
+int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<ConcatInput>& inputs);
 
 }  // namespace tessera::gap

@@ -64,16 +64,23 @@ int64_t requireInt32(const std::string& kernel, const char* what, int64_t value)
 }
 
 // Number of window positions along one axis: (extent + 2*pad - window) / stride + 1, refused when
-// the numerator is negative (C division would truncate it to 0 and claim one output).
+// the numerator is negative (C division would truncate it to 0 and claim one output). Ceil mode
+// (ONNX ceil_mode, PyTorch's rule): the division rounds up, and a last window that would start
+// past extent + pad (wholly in the padding) is dropped.
 int64_t outputExtent(const std::string& kernel, const char* axis, int64_t extent, int64_t pad, int64_t window,
-                     int64_t stride)
+                     int64_t stride, bool ceilMode = false)
 {
     const int64_t numerator = extent + 2 * pad - window;
     if (numerator < 0)
         invalid(kernel, std::string(axis) + ": a window of " + std::to_string(window) + " does not fit " +
                             std::to_string(extent) + " + 2*" + std::to_string(pad) +
                             " (padding) positions, the output would be empty");
-    return numerator / stride + 1;
+    if (!ceilMode)
+        return numerator / stride + 1;
+    int64_t count = (numerator + stride - 1) / stride + 1;
+    if ((count - 1) * stride >= extent + pad)
+        --count;
+    return count;
 }
 
 // ReLU when asked, capped at `cap` when cap > 0 (KOP_RELUN).
@@ -163,8 +170,8 @@ ConvPoolReluShape convPoolReluOutputShape(const ConvPoolReluParams& p)
         if (p.poolPad >= p.poolWidth || p.poolPad >= p.poolHeight)
             invalid(k, "poolPad " + std::to_string(p.poolPad) + " must be smaller than the pooling window " +
                            std::to_string(p.poolWidth) + "x" + std::to_string(p.poolHeight));
-        height = outputExtent(k, "pooling height", convHeight, p.poolPad, p.poolHeight, p.poolStrideY);
-        width = outputExtent(k, "pooling width", convWidth, p.poolPad, p.poolWidth, p.poolStrideX);
+        height = outputExtent(k, "pooling height", convHeight, p.poolPad, p.poolHeight, p.poolStrideY, p.poolCeilMode);
+        width = outputExtent(k, "pooling width", convWidth, p.poolPad, p.poolWidth, p.poolStrideX, p.poolCeilMode);
     }
     return {p.outFeatures, int(convHeight), int(convWidth), int(height), int(width)};
 }
@@ -270,8 +277,8 @@ std::pair<int64_t, int64_t> poolOutputShape(const std::string& k, const PoolRelu
     if (p.pad >= p.poolWidth || p.pad >= p.poolHeight)
         invalid(k, "pad " + std::to_string(p.pad) + " must be smaller than the pooling window " +
                        std::to_string(p.poolWidth) + "x" + std::to_string(p.poolHeight));
-    return {outputExtent(k, "height", p.height, p.pad, p.poolHeight, p.strideY),
-            outputExtent(k, "width", p.width, p.pad, p.poolWidth, p.strideX)};
+    return {outputExtent(k, "height", p.height, p.pad, p.poolHeight, p.strideY, p.ceilMode),
+            outputExtent(k, "width", p.width, p.pad, p.poolWidth, p.strideX, p.ceilMode)};
 }
 
 std::vector<int16_t> poolRelu(const PoolReluParams& p, const std::vector<int16_t>& input)
@@ -321,6 +328,21 @@ std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::ve
     std::vector<int16_t> out(a.size());
     for (size_t i = 0; i < a.size(); ++i)
         out[i] = relu(clip16(roundnorm(a[i], aQ - outQ) + roundnorm(b[i], bQ - outQ)), applyRelu);
+    return out;
+}
+
+std::vector<int16_t> concatenate(const std::vector<std::vector<int16_t>>& inputs, const std::vector<int>& inQ,
+                                 int outQ)
+{
+    const std::string k = "concatenate";
+    requireQ(k, "outQ", outQ);
+    requireSize(k, "the input formats", inQ.size(), int64_t(inputs.size()), "one per input");
+    std::vector<int16_t> out;
+    for (size_t input = 0; input < inputs.size(); ++input) {
+        requireQ(k, "inQ", inQ[input]);
+        for (int16_t v : inputs[input])
+            out.push_back(clip16(roundnorm(v, inQ[input] - outQ)));
+    }
     return out;
 }
 

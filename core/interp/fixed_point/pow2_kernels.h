@@ -53,6 +53,9 @@ struct ConvPoolReluParams {
     int poolStrideX = 1;    // Spx
     int poolStrideY = 1;    // Spy
     int poolPad = 0;        // PoolPad; positions outside the conv output are skipped
+    // ONNX ceil_mode: the output extent is rounded up, a last window reaching past the conv
+    // output (and its bottom / right padding) still counts when it starts inside them.
+    bool poolCeilMode = false;
 
     bool relu = false; // KOP_RELU after pooling
     int reluCap = 0;   // KOP_RELUN: the ReLU also caps values at reluCap (6 in Q outQ); 0: no cap
@@ -100,11 +103,13 @@ struct PoolReluParams {
     int strideX = 1;
     int strideY = 1;
     int pad = 0;  // PoolPad on every side; window positions in the padding are skipped
+    bool ceilMode = false;  // ONNX ceil_mode, as poolCeilMode of ConvPoolReluParams
     bool relu = false;
 };
 
 // Checks the parameters of pooling alone for `kernel` (std::invalid_argument naming it) and
-// returns the output {Hp, Wp}: (H + 2*pad - poolHeight) / strideY + 1, the same across.
+// returns the output {Hp, Wp}: (H + 2*pad - poolHeight) / strideY + 1, the same across; in ceil mode
+// the division rounds up, less one when the last window would start past H + pad.
 std::pair<int64_t, int64_t> poolOutputShape(const std::string& kernel, const PoolReluParams& params);
 
 // The pooled value of output (y, x) of plane c, over the window positions inside the plane: their
@@ -125,6 +130,12 @@ std::vector<int16_t> globalAveragePool(int features, int width, int height, cons
 // a in Q aQ, b in Q bQ (same size); returns a + b in Q outQ, then ReLU when asked.
 std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::vector<int16_t>& b, int bQ, int outQ,
                             bool relu);
+
+// --- Concatenation along channels (a copy layer) ----------------------------------------------
+
+// The CHW inputs one after the other, each brought to Q outQ: clip16(roundnorm(v, inQ[k] - outQ)).
+std::vector<int16_t> concatenate(const std::vector<std::vector<int16_t>>& inputs, const std::vector<int>& inQ,
+                                 int outQ);
 
 // --- Matrix product (CNN_MatMul) --------------------------------------------------------------
 

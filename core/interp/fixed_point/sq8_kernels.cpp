@@ -282,6 +282,20 @@ std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::
     return out;
 }
 
+std::vector<int8_t> concatenate(const std::vector<std::vector<int8_t>>& inputs, const std::vector<Multiplier>& scales)
+{
+    const std::string k = "sq8::concatenate";
+    requireSize(k, "the input scales", scales.size(), int64_t(inputs.size()));
+    std::vector<int8_t> out;
+    for (size_t input = 0; input < inputs.size(); ++input) {
+        requireRange(k, "scale", scales[input].scale, 0, 32767);
+        requireRange(k, "shift", scales[input].shift, 0, maxShift);
+        for (int8_t v : inputs[input])
+            out.push_back(clip8(roundnorm(int64_t(v) * scales[input].scale, scales[input].shift)));
+    }
+    return out;
+}
+
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ)
 {
     const std::string k = "sq8::softmaxQ15";

@@ -64,6 +64,10 @@ std::vector<int8_t> linearAct(int inDim, int outDim, bool relu, int reluCap, con
 std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,
                            int shift, bool relu);
 
+// Concatenation along channels (a copy layer): the inputs one after the other, each brought to the
+// output's scale, clip8(roundnorm(v * scales[k].scale, scales[k].shift)) (scale 0..32767).
+std::vector<int8_t> concatenate(const std::vector<std::vector<int8_t>>& inputs, const std::vector<Multiplier>& scales);
+
 // Softmax (CNN_SoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
 // softmaxQ15 of t. Returns [Dim] in Q15.
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ);
