@@ -261,6 +261,37 @@ Graph realOperatorsGraph()
     return graph;
 }
 
+// ShuffleNet's data movement on a small plane: a Split in halves (sizes as an input), a Slice of
+// the channels (starts, ends and axes as inputs, the end past the last channel), a Concat, and
+// the channel shuffle of 3 groups as Reshape-Transpose-Reshape.
+Graph channelMovesGraph()
+{
+    GraphBuilder builder("channel_moves", 13);
+    std::mt19937 random(31);
+    auto ints = [&](const std::string& name, const std::vector<int64_t>& values) {
+        return builder.constant(name, TensorData::fromInts(DType::Int64, {int64_t(values.size())}, values));
+    };
+    TensorId x = builder.input("input", DType::Float32, {1, 4, 7, 9});
+    const TensorId w = builder.constant("conv.weight", uniformTensor({12, 4, 3, 3}, random, -0.4f, 0.4f));
+    const TensorId b = builder.constant("conv.bias", uniformTensor({12}, random, -0.1f, 0.1f));
+    x = builder.op("Conv", {x, w, b}, {{"kernel_shape", Attribute::ofInts({3, 3})}, {"pads", Attribute::ofInts({1, 1, 1, 1})}},
+                   "conv");
+    const std::vector<TensorId> halves =
+        builder.node("Split", {x, ints("split_sizes", {6, 6})}, {{"axis", Attribute::ofInt(1)}}, 2, "split");
+    const TensorId tail = builder.op("Slice", {halves[1], ints("starts", {2}), ints("ends", {1000}), ints("axes", {1})},
+                                     {}, "slice");
+    x = builder.op("Concat", {tail, halves[0], halves[1]}, {{"axis", Attribute::ofInt(1)}}, "concat");  // 4 + 6 + 6
+    // 15 of the 16 channels would not split in 3 groups: take 15 first.
+    x = builder.op("Slice", {x, ints("starts15", {0}), ints("ends15", {15}), ints("axes15", {1})}, {}, "first15");
+    x = builder.op("Reshape", {x, ints("grouped", {1, 3, 5, 7, 9})}, {}, "shuffle_reshape");
+    x = builder.op("Transpose", {x}, {{"perm", Attribute::ofInts({0, 2, 1, 3, 4})}}, "shuffle_transpose");
+    x = builder.op("Reshape", {x, ints("back", {1, -1, 7, 9})}, {}, "shuffle_back");
+    builder.output(x);
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 // A classifier head as SqueezeNet's: a 1x1 convolution to many features over a wide plane with its
 // ReLU and a max pooling, then global pooling. Its 32-bit accumulators for all 192 features of a
 // line take 192 x 24 x 4 bytes, more than a small L1 holds.
@@ -322,6 +353,8 @@ private slots:
         QTest::newRow("mnasnet1_0 64") << "mnasnet1_0" << 1.0 << 64 << 64 << "int16" << 30.0;
         // 11.7 M weights: 23 MB in 16 bits would exceed GAP8's 16 MB of flash; 8 bits fit.
         QTest::newRow("resnet18 64 int8") << "resnet18" << 1.0 << 64 << 30 << "int8" << 15.0;
+        // Split, Concat and the channel shuffle in every unit.
+        QTest::newRow("shufflenet_v2_x1_0 64") << "shufflenet_v2_x1_0" << 1.0 << 64 << 116 << "int16" << 30.0;
     }
 
     void zooModelsRunBitExact()
@@ -517,6 +550,16 @@ private slots:
         const gap::GapCompileResult result8 = compileAndCheck(graph, int8, dir.path() + "/project8", 15.0);
         const gap::GapLayer& add = result8.network.layers[3];
         QVERIFY(add.addScale1 > 0 && add.addScale2 > 0 && add.addShift > 0);
+        // Each layer's own noise: the first layer reads the network input, so alone it is the
+        // same computation as in the network; the later ones read exact float inputs.
+        QCOMPARE(result8.layerAloneSqnrDb.size(), result8.network.layers.size());
+        QCOMPARE(result8.layerAloneSqnrDb[0], result8.layerSqnrDb[0]);
+        for (size_t k = 1; k < result8.layerAloneSqnrDb.size(); ++k)
+            QVERIFY2(std::isfinite(result8.layerAloneSqnrDb[k]) && result8.layerAloneSqnrDb[k] > 10.0,
+                     qPrintable(QString::number(result8.layerAloneSqnrDb[k])));
+        const nlohmann::json report = result8.report();
+        QVERIFY(report["layers"][1].contains("alone_sqnr_db"));
+        QVERIFY(QString::fromStdString(result8.reportText()).contains("alone"));
     }
 
     // Padded pooling (PoolPad) fused into a convolution and as a layer of its own, in 16 and 8 bits,
@@ -637,6 +680,41 @@ private slots:
         QCOMPARE(pooling.nodes, std::vector<std::string>{"stem_pool"});
         QCOMPARE(result.network.tensors[size_t(pooling.inputs[0])].shape, (Shape{8, 19, 18}));
         qInfo("the fused stem no longer tiles at %llu bytes of L1; split, it does", (unsigned long long)*splitBudget);
+    }
+
+    // Split, Slice and the channel shuffle are copy layers, bit-exact in 16 and 8 bits on 1 and 8
+    // cores, and with small tiles.
+    void channelMoves_data()
+    {
+        QTest::addColumn<QString>("quantization");
+        QTest::addColumn<int>("cores");
+        QTest::addColumn<int>("l1");
+        QTest::newRow("int16, 1 core") << "int16" << 1 << 65536;
+        QTest::newRow("int16, 8 cores, small L1") << "int16" << 8 << 2500;
+        QTest::newRow("int8, 8 cores") << "int8" << 8 << 65536;
+    }
+
+    void channelMoves()
+    {
+        QFETCH(QString, quantization);
+        QFETCH(int, cores);
+        QFETCH(int, l1);
+        const Graph graph = channelMovesGraph();
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QStringList layers;
+        for (const gap::GapLayer& layer : network.layers)
+            layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
+        QCOMPARE(layers.join(' '), QStringLiteral("conv:convolution split:channel slice split_1:channel slice "
+                                                  "slice:channel slice concat:concatenation first15:channel slice "
+                                                  "shuffle_reshape:channel shuffle"));
+        QCOMPARE(network.layers[3].sliceBegin, 2);
+        QCOMPARE(network.layers[3].sliceCount, 4);
+        QCOMPARE(network.layers[6].groups, 3);
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = uint64_t(l1);
+        QTemporaryDir dir;
+        compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
     }
 
     // A convolution with no tiling in L1 runs as convolutions over runs of its output features,

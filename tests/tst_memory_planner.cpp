@@ -5,6 +5,7 @@
 #include "memory/exact_planner.h"
 #include "memory/greedy_planner.h"
 #include "memory/instance_generator.h"
+#include "memory/live_index.h"
 #include "memory/memory_planner.h"
 #include "memory/plan_validator.h"
 
@@ -16,6 +17,7 @@
 #include <array>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -142,6 +144,43 @@ private slots:
         QVERIFY(!validatePlan(buffers, {0, 16, 0}, 25).empty());  // b beyond the capacity
         // a and c do not overlap in time: [0,4) and [4,8) are half-open.
         QVERIFY(validatePlan(buffers, {0, 16, 0}, 26).empty());
+    }
+
+    // The lifetime index reports exactly the added buffers live at some step of the query's
+    // lifetime, each once, never the query itself, whatever the order of additions.
+    void liveIndexFindsExactlyTheOverlappingBuffers()
+    {
+        std::mt19937 random(41);
+        for (int round = 0; round < 50; ++round) {
+            std::vector<Buffer> buffers;
+            const int count = 1 + int(random() % 120);
+            for (int k = 0; k < count; ++k) {
+                Buffer b;
+                b.id = std::to_string(k);
+                b.lower = int64_t(random() % 60) - 10;
+                b.upper = b.lower + 1 + int64_t(random() % (round % 2 ? 4 : 40));
+                b.size = 1;
+                buffers.push_back(b);
+            }
+            std::vector<size_t> order(buffers.size());
+            std::iota(order.begin(), order.end(), size_t(0));
+            std::shuffle(order.begin(), order.end(), random);
+            LiveIndex index(buffers);
+            std::vector<bool> added(buffers.size(), false);
+            for (size_t step = 0; step < order.size(); ++step) {
+                const size_t query = order[size_t(random() % order.size())];
+                std::vector<size_t> found;
+                index.forEachOverlapping(query, [&](size_t other) { found.push_back(other); });
+                std::sort(found.begin(), found.end());
+                std::vector<size_t> expected;
+                for (size_t k = 0; k < buffers.size(); ++k)
+                    if (added[k] && k != query && buffers[k].overlapsInTime(buffers[query]))
+                        expected.push_back(k);
+                QCOMPARE(found, expected);
+                index.add(order[step]);
+                added[order[step]] = true;
+            }
+        }
     }
 
     void lowerBoundIsMaxLive()

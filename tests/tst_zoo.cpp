@@ -57,6 +57,10 @@ private slots:
         // 4,800 channels of batch norm in ResNet-18, 18,960 in MnasNet 1.0.
         QTest::newRow("resnet18") << "resnet18" << 1.0 << 224 << qint64(11689512 - 4800) << 0.0 << qint64(1814000000) << 0.02;
         QTest::newRow("mnasnet1_0") << "mnasnet1_0" << 1.0 << 224 << qint64(4383312 - 18960) << 0.0 << qint64(312000000) << 0.05;
+        // torchvision's shufflenet_v2_x1_0: 2,278,604 parameters, 0.14 G (8,090 channels of batch
+        // norm folded).
+        QTest::newRow("shufflenet_v2_x1_0") << "shufflenet_v2_x1_0" << 1.0 << 224 << qint64(2278604 - 8090) << 0.001
+                                            << qint64(146000000) << 0.05;
     }
     void publishedSizes()
     {
@@ -97,6 +101,7 @@ private slots:
         QTest::newRow("squeezenet1_1 128") << "squeezenet1_1" << qint64(1000);
         QTest::newRow("resnet18 128") << "resnet18" << qint64(1000);
         QTest::newRow("mnasnet1_0 128") << "mnasnet1_0" << qint64(1000);
+        QTest::newRow("shufflenet_v2_x1_0 128") << "shufflenet_v2_x1_0" << qint64(1000);
     }
     void modelsRunAndSurviveExport()
     {

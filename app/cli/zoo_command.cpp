@@ -19,13 +19,13 @@ void addZooCommand(CLI::App& app, Action& action)
         bool list = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("name", options->name, "mnist, lenet5, mobilenet_v1, radioml, squeezenet1_1, resnet18 or mnasnet1_0 (--list describes them)");
+    command->add_option("name", options->name, "mnist, lenet5, mobilenet_v1, radioml, squeezenet1_1, resnet18, mnasnet1_0 or shufflenet_v2_x1_0 (--list describes them)");
     command->add_option("-o,--output", options->output, "ONNX file to write ('-': standard output)")
         ->check(nonEmptyPath());
     command->add_option("--seed", options->zoo.seed, "Seed of the random weights")->capture_default_str();
     command->add_option("--width", options->zoo.width, "MobileNet width multiplier (1.0, 0.5, 0.25)")
         ->capture_default_str();
-    command->add_option("--resolution", options->zoo.resolution, "input resolution: MobileNet 224, 192, 160 or 128; SqueezeNet, ResNet-18, MnasNet 32 to 512")
+    command->add_option("--resolution", options->zoo.resolution, "input resolution: MobileNet 224, 192, 160 or 128; SqueezeNet, ResNet-18, MnasNet, ShuffleNet 32 to 512")
         ->capture_default_str();
     command->add_flag("--list", options->list, "List the available networks");
     command->callback([&action, options] {

@@ -14,7 +14,12 @@ LiveIndex::LiveIndex(const std::vector<Buffer>& buffers) : buffers_(buffers), se
     std::sort(steps_.begin(), steps_.end());
     steps_.erase(std::unique(steps_.begin(), steps_.end()), steps_.end());
     leaves_ = std::max<size_t>(steps_.size(), 2) - 1;
-    nodes_.resize(4 * leaves_);
+    heads_.assign(4 * leaves_, kNone);
+    // A lifetime is covered by at most about 2 log2(leaves) nodes.
+    size_t depth = 1;
+    while ((size_t(1) << depth) < leaves_)
+        ++depth;
+    entries_.reserve(buffers.size() * std::min<size_t>(2 * depth, 16));
 }
 
 size_t LiveIndex::firstLeaf(int64_t step) const
@@ -33,7 +38,8 @@ void LiveIndex::insert(size_t node, size_t low, size_t high, size_t from, size_t
     if (to <= low || high <= from)
         return;
     if (from <= low && high <= to) {
-        nodes_[node].push_back(buffer);
+        entries_.push_back({buffer, heads_[node]});
+        heads_[node] = uint32_t(entries_.size() - 1);
         return;
     }
     const size_t middle = low + (high - low) / 2;

@@ -28,10 +28,19 @@ private:
     void collect(size_t node, size_t low, size_t high, size_t from, size_t to, size_t query, Visit& visit,
                  uint64_t& work);
 
+    static constexpr uint32_t kNone = UINT32_MAX;
+    // The buffers kept at a tree node, as a list threaded through one array (the index is built
+    // afresh for every greedy plan: one growing array instead of a vector per node).
+    struct Entry {
+        uint32_t buffer;
+        uint32_t next;  // the node's next entry, or kNone
+    };
+
     const std::vector<Buffer>& buffers_;
     std::vector<int64_t> steps_;                  // distinct lower/upper steps, ascending
     size_t leaves_ = 0;                           // elementary intervals [steps_[i], steps_[i + 1])
-    std::vector<std::vector<uint32_t>> nodes_;    // buffers covering each node's whole range
+    std::vector<uint32_t> heads_;                 // per tree node: its first entry, or kNone
+    std::vector<Entry> entries_;
     std::vector<uint32_t> seen_;                  // the query a buffer was last reported for
     uint32_t query_ = 0;
 };
@@ -56,11 +65,13 @@ void LiveIndex::collect(size_t node, size_t low, size_t high, size_t from, size_
         return;
     ++work;
     // Every buffer kept here covers all of [low, high), which meets the query's lifetime.
-    for (const uint32_t other : nodes_[node])
+    for (uint32_t entry = heads_[node]; entry != kNone; entry = entries_[entry].next) {
+        const uint32_t other = entries_[entry].buffer;
         if (other != query && seen_[other] != query_) {
             seen_[other] = query_;
             visit(size_t(other));
         }
+    }
     if (high - low > 1) {
         const size_t middle = low + (high - low) / 2;
         collect(2 * node, low, middle, from, to, query, visit, work);

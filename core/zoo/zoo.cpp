@@ -29,13 +29,15 @@ const std::vector<Recipe>& recipes()
          zoo::buildResnet18},
         {{"mnasnet1_0", "MnasNet 1.0 (inverted residuals, ReduceMean global pooling), --resolution 32 to 512 -> 1000"},
          zoo::buildMnasnet10},
+        {{"shufflenet_v2_x1_0", "ShuffleNet v2 1.0x (Split, Concat, channel shuffle), --resolution 32 to 512 -> 1000"},
+         zoo::buildShufflenetV2},
     };
     return all;
 }
 
 void checkOptions(const std::string& name, const ZooOptions& options)
 {
-    if ((name == "squeezenet1_1" || name == "resnet18" || name == "mnasnet1_0") &&
+    if ((name == "squeezenet1_1" || name == "resnet18" || name == "mnasnet1_0" || name == "shufflenet_v2_x1_0") &&
         (options.resolution < 32 || options.resolution > 512))
         throw Error(name + ": resolution " + std::to_string(options.resolution) + " is not within 32 to 512");
     if (name != "mobilenet_v1")

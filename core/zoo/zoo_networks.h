@@ -11,5 +11,6 @@ Graph buildRadioml(const ZooOptions& options);
 Graph buildSqueezenet11(const ZooOptions& options);
 Graph buildResnet18(const ZooOptions& options);
 Graph buildMnasnet10(const ZooOptions& options);
+Graph buildShufflenetV2(const ZooOptions& options);
 
 } // namespace tessera::zoo

@@ -273,3 +273,31 @@ void KerCopyRows(KerCopyRows_Arg_T *Arg)
         Out[i] = (short int) clip16(roundnorm(Arg->In[i], Norm));
     rt_team_barrier();
 }
+
+/* ---- KerSliceRows ---- */
+
+void KerSliceRows(KerSliceRows_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const short int * __restrict__ In = Arg->In + Arg->InRowOffset * Arg->W;
+
+    core_range(Arg->W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Arg->Out[i] = In[i];
+    rt_team_barrier();
+}
+
+/* ---- KerShuffleRows ---- */
+
+void KerShuffleRows(KerShuffleRows_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W, Groups = Arg->Groups, PerGroup = Arg->Rows / Arg->Groups;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        const unsigned int r = i / W, x = i % W;
+        Arg->Out[i] = Arg->In[((r % Groups) * PerGroup + r / Groups) * W + x];
+    }
+    rt_team_barrier();
+}

@@ -195,4 +195,26 @@ typedef struct {
 } KerCopyRows_Arg_T;
 void KerCopyRows(KerCopyRows_Arg_T *Arg);
 
+/* A run of channels (Split, Slice along channels), tile by tile: lines InRowOffset to
+ * InRowOffset + Rows - 1 of In (a vertical tile, W columns of each channel) copied to Out. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    unsigned int InRowOffset;
+    short int * __restrict__ Out;
+} KerSliceRows_Arg_T;
+void KerSliceRows(KerSliceRows_Arg_T *Arg);
+
+/* The channel shuffle of ShuffleNet (Reshape to [Groups][Rows / Groups], Transpose, Reshape),
+ * tile by tile: line r of Out is line (r % Groups) * (Rows / Groups) + r / Groups of In. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    unsigned int Groups;
+    short int * __restrict__ Out;
+} KerShuffleRows_Arg_T;
+void KerShuffleRows(KerShuffleRows_Arg_T *Arg);
+
 #endif

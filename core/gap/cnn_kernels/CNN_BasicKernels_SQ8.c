@@ -245,3 +245,31 @@ void KerCopyRows_SQ8(KerCopyRows_SQ8_Arg_T *Arg)
         Out[i] = (signed char) clip8(roundnorm((int64_t) Arg->In[i] * Scale, ScaleN));
     rt_team_barrier();
 }
+
+/* ---- KerSliceRows_SQ8 ---- */
+
+void KerSliceRows_SQ8(KerSliceRows_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const signed char * __restrict__ In = Arg->In + Arg->InRowOffset * Arg->W;
+
+    core_range(Arg->W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Arg->Out[i] = In[i];
+    rt_team_barrier();
+}
+
+/* ---- KerShuffleRows_SQ8 ---- */
+
+void KerShuffleRows_SQ8(KerShuffleRows_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W, Groups = Arg->Groups, PerGroup = Arg->Rows / Arg->Groups;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        const unsigned int r = i / W, x = i % W;
+        Arg->Out[i] = Arg->In[((r % Groups) * PerGroup + r / Groups) * W + x];
+    }
+    rt_team_barrier();
+}

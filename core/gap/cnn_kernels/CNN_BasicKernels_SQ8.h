@@ -170,4 +170,26 @@ typedef struct {
 } KerCopyRows_SQ8_Arg_T;
 void KerCopyRows_SQ8(KerCopyRows_SQ8_Arg_T *Arg);
 
+/* A run of channels (Split, Slice along channels), tile by tile: lines InRowOffset to
+ * InRowOffset + Rows - 1 of In (a vertical tile, W columns of each channel) copied to Out. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    unsigned int InRowOffset;
+    signed char * __restrict__ Out;
+} KerSliceRows_SQ8_Arg_T;
+void KerSliceRows_SQ8(KerSliceRows_SQ8_Arg_T *Arg);
+
+/* The channel shuffle of ShuffleNet (Reshape to [Groups][Rows / Groups], Transpose, Reshape),
+ * tile by tile: line r of Out is line (r % Groups) * (Rows / Groups) + r / Groups of In. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    unsigned int Groups;
+    signed char * __restrict__ Out;
+} KerShuffleRows_SQ8_Arg_T;
+void KerShuffleRows_SQ8(KerShuffleRows_SQ8_Arg_T *Arg);
+
 #endif

@@ -1,6 +1,6 @@
 #include "gap/compile/channel_split.h"
 
-#include "tiler/tile_solver.h"
+#include "gap/compile/pooling_split.h"
 
 #include <algorithm>
 
@@ -65,9 +65,7 @@ bool tilesInL1(const GapNetwork& network, const GapLayer& layer, int parts, cons
     part.inputs = {0};
     alone.layers = {part};
     const tiler::KernelModel model = buildGapKernelModel(alone, budgets, costModel, {});
-    const tiler::TileSolverResult solved = tiler::solveTiling(model.userKernels.at(0), budgets.l1, UINT64_MAX, costModel,
-                                                              tiler::promotionPolicy(model.options));
-    return solved.ok;
+    return kernelTilesInL1(model, part.name, budgets.l1);
 }
 
 }  // namespace
@@ -76,17 +74,9 @@ std::map<std::string, int> convolutionsToSplit(const GapNetwork& network, const 
                                                const GapBudgets& budgets, const tiler::TilerCostModel& costModel)
 {
     std::map<std::string, int> split;
-    const tiler::PromotionPolicy promotions = tiler::promotionPolicy(model.options);
     for (const GapLayer& layer : network.layers) {
-        if (layer.kind != GapLayerKind::Convolution || layer.conv.depthwise || layer.conv.outFeatures < 2)
-            continue;
-        const auto kernel = std::find_if(model.userKernels.begin(), model.userKernels.end(),
-                                         [&](const tiler::UserKernel& k) { return k.name == layer.name; });
-        if (kernel == model.userKernels.end())
-            continue;
-        const tiler::TileSolverResult solved =
-            tiler::solveTiling(*kernel, budgets.l1, UINT64_MAX, costModel, promotions);
-        if (solved.ok || solved.badKernel)
+        if (layer.kind != GapLayerKind::Convolution || layer.conv.depthwise || layer.conv.outFeatures < 2 ||
+            kernelTilesInL1(model, layer.name, budgets.l1))
             continue;
         // Halving the features roughly halves the accumulators; try counts up to the features.
         for (int parts = 2; parts <= layer.conv.outFeatures; parts = parts < 8 ? parts + 1 : parts * 2) {

@@ -25,6 +25,9 @@ struct GapCompileResult {
     GapPlan plan;                      // what was generated: placement and tilings
     GapNetwork network;
     std::vector<double> layerSqnrDb;   // per layer, fixed point against float on the first input set
+    // Per layer, the layer alone in fixed point on the float values of its inputs, against float:
+    // the noise that layer adds, where layerSqnrDb also carries the noise of the layers before.
+    std::vector<double> layerAloneSqnrDb;
     std::vector<double> outputSqnrDb;  // per graph output
     GapGeneration generation;
     std::vector<std::string> warnings;

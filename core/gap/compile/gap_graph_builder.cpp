@@ -111,6 +111,18 @@ std::vector<ConcatInput> concatInputs(const GapNetwork& network, const GapLayer&
     return inputs;
 }
 
+// The copy layers (Concat, Slice, Shuffle) in DataSize bytes per item.
+void declareCopyLayer(const GapNetwork& network, const GapLayer& layer, int dataSize)
+{
+    const char* name = layer.name.c_str();
+    if (layer.kind == GapLayerKind::Concat)
+        concatChannels(name, dataSize, layer.plane, concatInputs(network, layer));
+    else if (layer.kind == GapLayerKind::Slice)
+        sliceChannels(name, dataSize, layer.plane, layer.channels.at(0), layer.sliceBegin, layer.sliceCount);
+    else
+        shuffleChannels(name, dataSize, layer.plane, layer.channels.at(0), layer.groups);
+}
+
 // One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph
 // (the *_InL3 flags are 0).
 void declareLayer(const GapNetwork& network, const GapLayer& layer)
@@ -144,7 +156,9 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
                    layer.relu ? KOP_MATADD_RELU : KOP_MATADD);
         break;
     case GapLayerKind::Concat:
-        concatChannels(name, 2, layer.plane, concatInputs(network, layer));
+    case GapLayerKind::Slice:
+    case GapLayerKind::Shuffle:
+        declareCopyLayer(network, layer, 2);
         break;
     }
 }
@@ -177,7 +191,9 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
                        layer.relu ? KOP_MATADD_RELU : KOP_MATADD, layer.addScale1, layer.addScale2, layer.addShift);
         break;
     case GapLayerKind::Concat:
-        concatChannels(name, 1, layer.plane, concatInputs(network, layer));
+    case GapLayerKind::Slice:
+    case GapLayerKind::Shuffle:
+        declareCopyLayer(network, layer, 1);
         break;
     }
 }

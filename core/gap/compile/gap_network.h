@@ -31,7 +31,7 @@ enum class GapQuantization {
     SymmetricInt8,  // 8-bit, a scale per tensor and per output feature (the SQ8 generators)
 };
 
-enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Concat };
+enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Concat, Slice, Shuffle };
 
 const char* gapLayerKindName(GapLayerKind kind);
 
@@ -76,10 +76,14 @@ struct GapLayer {
     int softmaxInputQ = 0;
 
     // Concat (along channels): the values of one channel (H x W, 1 for [1, N] vectors), each
-    // input's channel count, and (SQ8) each input's multiplier to the output's scale.
+    // input's channel count, and (SQ8) each input's multiplier to the output's scale. Slice and
+    // Shuffle: plane and channels (the input's) too; Slice copies sliceCount channels from
+    // sliceBegin on, Shuffle interleaves `groups` groups.
     int plane = 0;
     std::vector<int> channels;
     std::vector<fixed_point::sq8::Multiplier> inputScales;
+    int sliceBegin = 0, sliceCount = 0;
+    int groups = 0;
 
     bool hasConstants() const { return kind == GapLayerKind::Convolution || kind == GapLayerKind::Linear; }
 };

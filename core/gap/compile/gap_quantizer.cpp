@@ -54,6 +54,8 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
         switch (layer.kind) {
         case GapLayerKind::Pooling:
         case GapLayerKind::GlobalAveragePool:
+        case GapLayerKind::Slice:
+        case GapLayerKind::Shuffle:
             output.q = inQ;  // the generators keep the format
             break;
         case GapLayerKind::Softmax:

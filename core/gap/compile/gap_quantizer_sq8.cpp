@@ -101,6 +101,8 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
         switch (layer.kind) {
         case GapLayerKind::Pooling:
         case GapLayerKind::GlobalAveragePool:
+        case GapLayerKind::Slice:
+        case GapLayerKind::Shuffle:
             output.scale = inputScale;  // the generators keep the scale
             break;
         case GapLayerKind::Softmax: {

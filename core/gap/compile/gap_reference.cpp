@@ -41,6 +41,10 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
     case GapLayerKind::Add:
         return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]), layer.addScale2,
                                  layer.addShift, layer.relu));
+    case GapLayerKind::Slice:
+        return widen(fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount));
+    case GapLayerKind::Shuffle:
+        return widen(fixed_point::shuffleChannels(in, layer.channels.at(0), layer.plane, layer.groups));
     case GapLayerKind::Concat: {
         std::vector<std::vector<int8_t>> inputs;
         for (int input : layer.inputs)
@@ -52,6 +56,57 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
 }
 
 }  // namespace
+
+std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
+                              const std::vector<std::vector<int16_t>>& values)
+{
+    if (network.quantization == GapQuantization::SymmetricInt8)
+        return runSq8Layer(layer, values);
+    const std::vector<int16_t>& in = values[size_t(layer.inputs.at(0))];
+    const int inQ = network.tensors[size_t(layer.inputs.at(0))].q;
+    const int outQ = network.tensors[size_t(layer.output)].q;
+    std::vector<int16_t> out;
+    switch (layer.kind) {
+    case GapLayerKind::Convolution:
+        out = fixed_point::convPoolRelu(layer.conv, in, layer.quantizedWeights, layer.quantizedBias);
+        break;
+    case GapLayerKind::Pooling:
+        out = fixed_point::poolRelu(layer.pool, in);
+        break;
+    case GapLayerKind::GlobalAveragePool:
+        out = fixed_point::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in);
+        break;
+    case GapLayerKind::Linear:
+        out = fixed_point::linearRelu(layer.inDim, layer.outDim, layer.relu, inQ, layer.weightsQ, layer.biasQ,
+                                      outQ, in, layer.quantizedWeights, layer.quantizedBias,
+                                      layer.relu6 ? 6 << outQ : 0);
+        break;
+    case GapLayerKind::Softmax:
+        out = fixed_point::softmaxQ15(in, inQ);
+        break;
+    case GapLayerKind::Add:
+        out = fixed_point::matAdd(in, inQ, values[size_t(layer.inputs.at(1))],
+                                  network.tensors[size_t(layer.inputs.at(1))].q, outQ, layer.relu);
+        break;
+    case GapLayerKind::Slice:
+        out = fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount);
+        break;
+    case GapLayerKind::Shuffle:
+        out = fixed_point::shuffleChannels(in, layer.channels.at(0), layer.plane, layer.groups);
+        break;
+    case GapLayerKind::Concat: {
+        std::vector<std::vector<int16_t>> inputs;
+        std::vector<int> inputQ;
+        for (int input : layer.inputs) {
+            inputs.push_back(values[size_t(input)]);
+            inputQ.push_back(network.tensors[size_t(input)].q);
+        }
+        out = fixed_point::concatenate(inputs, inputQ, outQ);
+        break;
+    }
+    }
+    return out;
+}
 
 std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
                                                 const std::vector<std::vector<int16_t>>& inputs)
@@ -66,49 +121,8 @@ std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
                                          tensor.elements));
         values[size_t(network.inputs[k])] = inputs[k];
     }
-    for (const GapLayer& layer : network.layers) {
-        if (network.quantization == GapQuantization::SymmetricInt8) {
-            values[size_t(layer.output)] = runSq8Layer(layer, values);
-            continue;
-        }
-        const std::vector<int16_t>& in = values[size_t(layer.inputs.at(0))];
-        const int inQ = network.tensors[size_t(layer.inputs.at(0))].q;
-        const int outQ = network.tensors[size_t(layer.output)].q;
-        std::vector<int16_t>& out = values[size_t(layer.output)];
-        switch (layer.kind) {
-        case GapLayerKind::Convolution:
-            out = fixed_point::convPoolRelu(layer.conv, in, layer.quantizedWeights, layer.quantizedBias);
-            break;
-        case GapLayerKind::Pooling:
-            out = fixed_point::poolRelu(layer.pool, in);
-            break;
-        case GapLayerKind::GlobalAveragePool:
-            out = fixed_point::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in);
-            break;
-        case GapLayerKind::Linear:
-            out = fixed_point::linearRelu(layer.inDim, layer.outDim, layer.relu, inQ, layer.weightsQ, layer.biasQ,
-                                          outQ, in, layer.quantizedWeights, layer.quantizedBias,
-                                          layer.relu6 ? 6 << outQ : 0);
-            break;
-        case GapLayerKind::Softmax:
-            out = fixed_point::softmaxQ15(in, inQ);
-            break;
-        case GapLayerKind::Add:
-            out = fixed_point::matAdd(in, inQ, values[size_t(layer.inputs.at(1))],
-                                      network.tensors[size_t(layer.inputs.at(1))].q, outQ, layer.relu);
-            break;
-        case GapLayerKind::Concat: {
-            std::vector<std::vector<int16_t>> inputs;
-            std::vector<int> inputQ;
-            for (int input : layer.inputs) {
-                inputs.push_back(values[size_t(input)]);
-                inputQ.push_back(network.tensors[size_t(input)].q);
-            }
-            out = fixed_point::concatenate(inputs, inputQ, outQ);
-            break;
-        }
-        }
-    }
+    for (const GapLayer& layer : network.layers)
+        values[size_t(layer.output)] = runLayer(network, layer, values);
     return values;
 }
 

@@ -15,6 +15,11 @@ namespace tessera::gap {
 std::vector<std::vector<int16_t>> runFixedPoint(const GapNetwork& network,
                                                 const std::vector<std::vector<int16_t>>& inputs);
 
+// One layer on the values of its inputs in `values` (indexed by network tensor; the others are
+// not read): its output's values.
+std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
+                              const std::vector<std::vector<int16_t>>& values);
+
 // A float tensor in the format of network tensor `tensor` (its Q format, or its int8 scale: the
 // conversion generated code applies to its inputs), and back.
 std::vector<int16_t> quantizeInput(const GapNetwork& network, int tensor, const TensorData& value);

@@ -17,23 +17,24 @@ bool splittable(const GapLayer& layer)
 
 }  // namespace
 
+bool kernelTilesInL1(const tiler::KernelModel& model, const std::string& kernel, std::uint64_t l1Budget)
+{
+    const auto found = std::find_if(model.userKernels.begin(), model.userKernels.end(),
+                                    [&](const tiler::UserKernel& k) { return k.name == kernel; });
+    if (found == model.userKernels.end())
+        return true;
+    const tiler::TileSolverResult solved = tiler::solveTiling(*found, l1Budget, UINT64_MAX, model.options.costModel,
+                                                              tiler::promotionPolicy(model.options));
+    return solved.ok || solved.badKernel;
+}
+
 std::vector<std::string> fusedPoolingOverL1(const GapNetwork& network, const tiler::KernelModel& model,
                                             std::uint64_t l1Budget)
 {
     std::vector<std::string> layers;
-    const tiler::PromotionPolicy promotions = tiler::promotionPolicy(model.options);
-    for (const GapLayer& layer : network.layers) {
-        if (!splittable(layer))
-            continue;
-        const auto kernel = std::find_if(model.userKernels.begin(), model.userKernels.end(),
-                                         [&](const tiler::UserKernel& k) { return k.name == layer.name; });
-        if (kernel == model.userKernels.end())
-            continue;
-        const tiler::TileSolverResult solved =
-            tiler::solveTiling(*kernel, l1Budget, UINT64_MAX, model.options.costModel, promotions);
-        if (!solved.ok && !solved.badKernel)
+    for (const GapLayer& layer : network.layers)
+        if (splittable(layer) && !kernelTilesInL1(model, layer.name, l1Budget))
             layers.push_back(layer.name);
-    }
     return layers;
 }
 

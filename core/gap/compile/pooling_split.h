@@ -13,6 +13,11 @@
 
 namespace tessera::gap {
 
+// Whether the user kernel `kernel` of `model` has a tiling within `l1Budget` bytes with all its
+// arguments in L2 (L2 unbounded); nothing is known (true) of a kernel the model lacks or one that
+// is malformed.
+bool kernelTilesInL1(const tiler::KernelModel& model, const std::string& kernel, std::uint64_t l1Budget);
+
 // The convolution layers with a fused pooling whose user kernel in `model` has no tiling within
 // `l1Budget` bytes and which can be split (not a ReLU6 after an average pooling).
 std::vector<std::string> fusedPoolingOverL1(const GapNetwork& network, const tiler::KernelModel& model,

@@ -1,8 +1,8 @@
-// Copy layers: a concatenation along channels. In CHW order the inputs of such a concatenation lie
-// one after the other in the output, so the layer copies each of them into its rows of the output
-// seen as a [channels][H x W] matrix. It is tiled vertically: a tile is a band of columns of every
-// channel of every input and of the output, so all of them iterate together whatever their
-// channel counts, and any of them may live in L3.
+// Copy layers: a concatenation along channels, a run of channels (Split, Slice), a channel
+// shuffle. In CHW order a tensor is a [channels][H x W] matrix and these layers move its rows: a
+// concatenation copies each input into its rows of the output. They are tiled vertically: a tile
+// is a band of columns of every channel of every argument, so all of them iterate together
+// whatever their channel counts, and any of them may live in L3.
 #include "cnn_generator_support.h"
 
 #include <cstdint>
@@ -66,6 +66,59 @@ int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<
                TILE_VER, arena.makeList(std::move(cArgs)), arena.makeList(std::move(calls)),
                arena.makeList(std::move(kerArgs)));
     declaredKernel(Name).operations = std::uint64_t(rows) * unsigned(Plane);
+    return layer.conclude();
+}
+
+namespace {
+
+// One input, one output, a basic kernel moving rows: the user kernel of a slice or a shuffle.
+int rowMove(const char* Name, int DataSize, int Plane, int InRows, int OutRows, const char* basicKernel16,
+            const char* basicKernel8, int immediate, std::uint64_t operations)
+{
+    if (DataSize != 1 && DataSize != 2)
+        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    requirePositive(Name, {{"Plane", Plane}, {"the input channels", InRows}, {"the output channels", OutRows}});
+    const bool sq8 = DataSize == 1;
+    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
+    const char* basicKernel = sq8 ? basicKernel8 : basicKernel16;
+    if (currentModel().findBasicKernel(basicKernel) == nullptr)
+        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
+                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    UserKernel(Name, KernelDimensions(1, unsigned(Plane), unsigned(OutRows), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_VER, CArgs(2, TCArg(pointerType, "In"), TCArg(pointerType, "Out")),
+               Calls(1, Call(basicKernel, LOC_INNER_LOOP,
+                             Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), Imm(OutRows),
+                                      Imm(immediate), K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(2,
+                       KerArg("In", OBJ_IN_DB, unsigned(Plane), unsigned(InRows), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Plane), unsigned(OutRows), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = operations;
+    return 1;
+}
+
+}  // namespace
+
+int sliceChannels(const char* Name, int DataSize, int Plane, int InChannels, int Begin, int Count)
+{
+    LayerDeclaration layer(Name);
+    if (Begin < 0 || Count < 1 || Begin + Count > InChannels)
+        layerError(Name, "channels " + std::to_string(Begin) + " to " + std::to_string(Begin + Count - 1) +
+                             " are not within the input's " + std::to_string(InChannels));
+    rowMove(Name, DataSize, Plane, InChannels, Count, "KerSliceRows", "KerSliceRows_SQ8", Begin,
+            std::uint64_t(Count) * unsigned(Plane));
+    return layer.conclude();
+}
+
+int shuffleChannels(const char* Name, int DataSize, int Plane, int Channels, int Groups)
+{
+    LayerDeclaration layer(Name);
+    if (Groups < 1 || Channels % Groups != 0)
+        layerError(Name, std::to_string(Channels) + " channels do not make " + std::to_string(Groups) +
+                             " groups of the same size");
+    rowMove(Name, DataSize, Plane, Channels, Channels, "KerShuffleRows", "KerShuffleRows_SQ8", Groups,
+            std::uint64_t(Channels) * unsigned(Plane));
     return layer.conclude();
 }
 

@@ -144,6 +144,14 @@ void LoadCNNLibrary(void)
               CArgs(6, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
                     TCArg(kShort, "Out"), TCArg("unsigned int", "RowOffset"), TCArg("int", "Norm")),
               "KerCopyRows_Arg_T");
+    LibKernel("KerSliceRows", CALL_PARALLEL,
+              CArgs(5, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
+                    TCArg("unsigned int", "InRowOffset"), TCArg(kShort, "Out")),
+              "KerSliceRows_Arg_T");
+    LibKernel("KerShuffleRows", CALL_PARALLEL,
+              CArgs(5, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
+                    TCArg("unsigned int", "Groups"), TCArg(kShort, "Out")),
+              "KerShuffleRows_Arg_T");
     LibKernel("KerSoftMax", CALL_PARALLEL,
               CArgs(4, TCArg(kShort, "In"), TCArg("unsigned int", "N"), TCArg("int", "InQ"), TCArg(kShort, "Out")),
               "KerSoftMax_Arg_T");

@@ -102,6 +102,14 @@ void LoadCNN_SQ8_Library(void)
               CArgs(7, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"), TCArg(kChar, "Out"),
                     TCArg(kUnsigned, "RowOffset"), TCArg("int", "Scale"), TCArg("int", "ScaleN")),
               "KerCopyRows_SQ8_Arg_T");
+    LibKernel("KerSliceRows_SQ8", CALL_PARALLEL,
+              CArgs(5, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"),
+                    TCArg(kUnsigned, "InRowOffset"), TCArg(kChar, "Out")),
+              "KerSliceRows_SQ8_Arg_T");
+    LibKernel("KerShuffleRows_SQ8", CALL_PARALLEL,
+              CArgs(5, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"),
+                    TCArg(kUnsigned, "Groups"), TCArg(kChar, "Out")),
+              "KerShuffleRows_SQ8_Arg_T");
     LibKernel("KerPoolAct_SQ8", CALL_PARALLEL,
               CArgs(17, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "PoolOper"),

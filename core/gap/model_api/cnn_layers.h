@@ -65,4 +65,12 @@ struct ConcatInput {
 // arguments are In0, In1, ..., Out.
 int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<ConcatInput>& inputs);
 
+// Channels [Begin, Begin + Count) of a CHW tensor of InChannels channels of Plane values (Split,
+// Slice): a copy layer, KerSliceRows or KerSliceRows_SQ8. C arguments In, Out.
+int sliceChannels(const char* Name, int DataSize, int Plane, int InChannels, int Begin, int Count);
+
+// ShuffleNet's channel shuffle of Groups groups (KerShuffleRows or KerShuffleRows_SQ8). C arguments
+// In, Out.
+int shuffleChannels(const char* Name, int DataSize, int Plane, int Channels, int Groups);
+
 }  // namespace tessera::gap

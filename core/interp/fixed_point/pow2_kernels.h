@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,17 @@ std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::ve
 std::vector<int16_t> concatenate(const std::vector<std::vector<int16_t>>& inputs, const std::vector<int>& inQ,
                                  int outQ);
 
+// --- Channel runs and channel shuffle (copy layers, any item type, the format kept) ------------
+
+// Channels [begin, begin + count) of a CHW tensor of `plane` values per channel (Split, Slice).
+template <class T>
+std::vector<T> sliceChannels(const std::vector<T>& input, int64_t plane, int64_t begin, int64_t count);
+
+// ShuffleNet's shuffle of `groups` groups: output channel c is input channel
+// (c mod groups) * (channels / groups) + c / groups.
+template <class T>
+std::vector<T> shuffleChannels(const std::vector<T>& input, int64_t channels, int64_t plane, int64_t groups);
+
 // --- Matrix product (CNN_MatMul) --------------------------------------------------------------
 
 // a [lines][inner] in Q aQ, b [inner][columns] in Q bQ, bias [lines] in Q biasQ; returns
@@ -183,6 +195,32 @@ int64_t pooledValue(const PoolReluParams& p, const std::vector<T>& input, int64_
         }
     // count >= 1: poolOutputShape keeps the padding smaller than the window.
     return p.pool == PoolReluParams::Pool::Max ? largest : ndiv(sum, count);
+}
+
+template <class T>
+std::vector<T> sliceChannels(const std::vector<T>& input, int64_t plane, int64_t begin, int64_t count)
+{
+    if (plane < 1 || begin < 0 || count < 1 || (begin + count) * plane > int64_t(input.size()))
+        throw std::invalid_argument("sliceChannels: channels " + std::to_string(begin) + " to " +
+                                    std::to_string(begin + count - 1) + " of planes of " + std::to_string(plane) +
+                                    " values are not within the " + std::to_string(input.size()) + " values given");
+    return {input.begin() + begin * plane, input.begin() + (begin + count) * plane};
+}
+
+template <class T>
+std::vector<T> shuffleChannels(const std::vector<T>& input, int64_t channels, int64_t plane, int64_t groups)
+{
+    if (channels < 1 || plane < 1 || groups < 1 || channels % groups != 0 || channels * plane != int64_t(input.size()))
+        throw std::invalid_argument("shuffleChannels: " + std::to_string(input.size()) + " values are not " +
+                                    std::to_string(channels) + " channels of " + std::to_string(plane) +
+                                    " values in groups of " + std::to_string(groups));
+    const int64_t perGroup = channels / groups;
+    std::vector<T> out(input.size());
+    for (int64_t c = 0; c < channels; ++c) {
+        const int64_t from = (c % groups) * perGroup + c / groups;
+        std::copy(input.begin() + from * plane, input.begin() + (from + 1) * plane, out.begin() + c * plane);
+    }
+    return out;
 }
 
 } // namespace tessera::fixed_point
