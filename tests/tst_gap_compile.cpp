@@ -8,6 +8,7 @@
 #include "gap/compile/gap_reference.h"
 #include "gap_project/gap_project_writer.h"
 #include "gap_toolchain.h"
+#include "interp/calibration.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "base/error.h"
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
 #include <random>
 
 using namespace tessera;
@@ -831,6 +833,75 @@ private slots:
         const gap::GapCompileResult result = compileAndCheck(graph, options, dir.path() + "/project", 30.0);
         QCOMPARE(result.calibrationSets, size_t(3));
         QVERIFY(result.warnings.empty());
+    }
+
+    // --calibration-method: a calibration set with one outlier (50 among values in [-1, 1]) sets
+    // the input's int8 scale under minmax; percentile and mse clip it, and the network is then
+    // far more accurate on ordinary inputs. Every project stays bit-exact with its reference.
+    void calibrationMethods()
+    {
+        // The ranges themselves on Laplace-distributed values (scale 1): the 99th percentile of
+        // |x| is ln 100 = 4.61; the clipping with the least squared error at 4 bits is about 5.03
+        // (Banner et al., "ACIQ", 2018); minmax keeps the largest.
+        {
+            GraphBuilder builder("laplace", 13);
+            builder.output(builder.op("Identity", {builder.input("x", DType::Float32, {1, 40000})}, {}, "copy"));
+            const Graph identity = builder.finish();
+            std::mt19937 random(3);
+            std::exponential_distribution<float> magnitude(1.0f);
+            std::vector<float> values(40000);
+            for (size_t k = 0; k < values.size(); ++k)
+                values[k] = (k % 2 ? 1.0f : -1.0f) * magnitude(random);
+            const std::vector<std::vector<TensorData>> sets{{TensorData::fromFloats({1, 40000}, values)}};
+            float largest = 0.0f;
+            for (float v : values)
+                largest = std::max(largest, std::fabs(v));
+            const TensorId x = identity.inputs[0];
+            QCOMPARE(calibrate(identity, sets).maxAbs[size_t(x)], largest);
+            const float percentile = calibrate(identity, sets, {CalibrationMethod::Percentile, 99.0, 8}).maxAbs[size_t(x)];
+            const float mse = calibrate(identity, sets, {CalibrationMethod::MinimumError, 99.99, 4}).maxAbs[size_t(x)];
+            qInfo("Laplace: largest %.2f, 99th percentile %.2f, least error at 4 bits %.2f", largest, percentile, mse);
+            QVERIFY(percentile > 4.3f && percentile < 4.9f);
+            QVERIFY(mse > 4.4f && mse < 5.7f);
+        }
+        const Graph graph = pytorchStyleGraph();
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.path() + "/calibration"));
+        for (unsigned k = 0; k < 16; ++k) {
+            TensorData input = randomInput(graph, 200 + k);
+            if (k == 0)
+                input.data<float>()[17] = 50.0f;
+            writeTensorFile((dir.path() + QStringLiteral("/calibration/sample_%1.pb").arg(k)).toStdString(), input,
+                            "input");
+        }
+        const TensorData ordinary = randomInput(graph, 777);
+        const std::vector<float> floatOutput = Interpreter(graph).run({ordinary}).at(0).toFloats();
+        std::map<std::string, double> inputScale, sqnr;
+        for (const char* method : {"minmax", "percentile", "mse"}) {
+            gap::GapCompileOptions options;
+            options.quantization = "int8";
+            options.calibrationDir = (dir.path() + "/calibration").toStdString();
+            options.calibrationMethod = method;
+            const gap::GapCompileResult result =
+                compileAndCheck(graph, options, dir.path() + "/project_" + method, 0.0);
+            inputScale[method] = result.network.tensors[size_t(result.network.inputs[0])].scale;
+            sqnr[method] = gap::sqnrDb(floatOutput, referenceOutput(result.network, ordinary));
+            qInfo("%s: input scale %.4f, SQNR %.1f dB on an ordinary input", method, inputScale[method], sqnr[method]);
+        }
+        QCOMPARE(inputScale["minmax"], 50.0 / 127.0);
+        // 16 sets of 768 values: the outlier is beyond the 99.99th percentile. A single value far
+        // out weighs more in the squared error than the rounding of all the others: mse keeps it.
+        QVERIFY(inputScale["percentile"] < inputScale["minmax"] / 10);
+        QVERIFY(sqnr["percentile"] > sqnr["minmax"] + 6.0);
+        QVERIFY(inputScale["mse"] <= inputScale["minmax"]);
+        gap::GapCompileOptions unknown;
+        unknown.calibrationMethod = "kl";
+        try {
+            gap::prepareGapDeployment(graph, unknown);
+            QFAIL("an unknown calibration method was taken");
+        } catch (const Error& error) {
+            QVERIFY2(QString(error.what()).contains("minmax") && QString(error.what()).contains("mse"), error.what());
+        }
     }
 
     // The command line: a compiled project and its report, in 16 and 8 bits; an unknown

@@ -39,6 +39,11 @@ void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::str
         ->capture_default_str();
     command.add_option("--calibration", choices.quantization.calibrationDir,
                        prefix + "Folder of calibration inputs (.pb files, or folders of input_K.pb)");
+    command.add_option("--calibration-method", choices.quantization.calibrationMethod,
+                       prefix + "How ranges are taken from the calibration runs: minmax (largest values), percentile "
+                                "(99.99th percentile of the magnitudes) or mse (least squared quantization error)")
+        ->check(CLI::IsMember({"minmax", "percentile", "mse"}))
+        ->capture_default_str();
     command.add_option("--seed", choices.quantization.seed, prefix + "Seed of the random calibration inputs")
         ->capture_default_str();
 }

@@ -53,6 +53,7 @@ int compileForNvdla(const CompileOptions& options)
         nvdlaOptions.calibrationSource = quantization.calibrationDir;
     }
     nvdlaOptions.seed = quantization.seed;
+    nvdlaOptions.calibrationMethod = calibrationMethodNamed(quantization.calibrationMethod);
     const target::NvdlaPrecision precision =
         nvdlaOptions.precision.value_or(target::nvdlaConfig(options.nvdlaConfig).precisions.back());
     fmt::print(stderr, "tessera compile: legalizing, mapping{} and emitting for NVDLA {} {}\n",

@@ -95,6 +95,7 @@ std::shared_ptr<const gap::GapDeployment> Session::deployment(const SessionChoic
     options.target = target;
     options.quantization = choices.quantization.quantization;
     options.calibrationDir = choices.quantization.calibrationDir;
+    options.calibrationMethod = choices.quantization.calibrationMethod;
     options.seed = choices.quantization.seed;
     options.randomCalibrationSets = choices.quantization.randomCalibrationSets;
     auto prepared = std::make_shared<const gap::GapDeployment>(gap::prepareGapDeployment(*graph_, options, progress));

@@ -31,6 +31,7 @@ struct BudgetRequest {
 struct QuantizationChoice {
     std::string quantization = "int16";  // "int16" (power-of-two Q formats) or "int8" (SQ8)
     std::string calibrationDir;          // empty: seeded random inputs, with a warning
+    std::string calibrationMethod = "minmax";  // "minmax", "percentile" or "mse"
     unsigned seed = 1;
     std::size_t randomCalibrationSets = 4;
     bool operator==(const QuantizationChoice&) const = default;

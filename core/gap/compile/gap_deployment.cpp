@@ -56,6 +56,10 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
                                "' is not available for GAP; use --quant int16 (16-bit power-of-two Q formats) or "
                                "--quant int8 (8-bit symmetric, per-channel filter scales)");
 
+    CalibrationSettings calibration;
+    calibration.method = calibrationMethodNamed(options.calibrationMethod);
+    calibration.bits = options.quantization == "int8" ? 8 : 16;
+
     say("lowering " + graph.name + " onto the GAP CNN generators");
     deployment.network = lowerForGap(graph);
     requireFiniteConstants(deployment.network);
@@ -74,9 +78,9 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
     deployment.calibrationSets = inputSets.size();
     say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
     if (options.quantization == "int8")
-        quantizeNetworkSq8(deployment.network, calibrate(graph, inputSets));
+        quantizeNetworkSq8(deployment.network, calibrate(graph, inputSets, calibration));
     else
-        quantizeNetwork(deployment.network, calibrate(graph, inputSets));
+        quantizeNetwork(deployment.network, calibrate(graph, inputSets, calibration));
     deployment.constants = gapConstantValues(deployment.network);
     deployment.sampleInputs = inputSets.front();
     return deployment;

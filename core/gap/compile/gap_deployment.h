@@ -32,6 +32,9 @@ struct GapCompileOptions {
     // A folder of .pb input files (one per input set for single-input models, or test_data_set_N
     // folders of input_K.pb); empty: seeded random inputs, with a warning.
     std::string calibrationDir;
+    // How each tensor's range is taken from the calibration runs: "minmax", "percentile" (99.99th)
+    // or "mse" (least squared quantization error at the quantization's width).
+    std::string calibrationMethod = "minmax";
     size_t randomCalibrationSets = 4;
     unsigned seed = 1;
 

@@ -40,7 +40,7 @@ NvdlaCompilation compileForNvdla(const Graph& model, const NvdlaCompileOptions& 
         }
         requireFiniteInputs(plainOnnx, sets, options.calibrationSource);
         result.calibrationSets = sets.size();
-        const CalibrationRanges ranges = calibrate(plainOnnx, sets);
+        const CalibrationRanges ranges = calibrate(plainOnnx, sets, {options.calibrationMethod, 99.99, 8});
         std::map<std::string, float> maxAbs;
         for (std::size_t t = 0; t < plainOnnx.tensorCount(); ++t)
             maxAbs[plainOnnx.tensor(TensorId(t)).name] = ranges.maxAbs[t];

@@ -4,6 +4,7 @@
 // run it and where its output lives.
 #pragma once
 
+#include "interp/calibration.h"
 #include "ir/graph.h"
 #include "ir/tensor_data.h"
 #include "nvdla/compile/int8_quantization.h"
@@ -28,6 +29,7 @@ struct NvdlaCompileOptions {
     // random inputs in [-1, 1], with a warning.
     std::vector<std::vector<TensorData>> calibrationSets;
     std::string calibrationSource;
+    CalibrationMethod calibrationMethod = CalibrationMethod::MinMax;  // how INT8 ranges are taken
     std::size_t randomCalibrationSets = 4;
     unsigned seed = 1;
 };
