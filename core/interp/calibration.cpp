@@ -38,8 +38,10 @@ void fill(std::vector<uint32_t>& bins, float top, float value)
 {
     if (bins.empty() || !(top > 0.0f))
         return;
-    const size_t bin = std::min(kBins - 1, size_t(double(value) / double(top) * double(kBins)));
-    ++bins[bin];
+    const double position = double(value) / double(top) * double(kBins);
+    if (!(position >= 0.0))  // NaN values are not counted
+        return;
+    ++bins[position >= double(kBins - 1) ? kBins - 1 : size_t(position)];
 }
 
 void recordHistogram(Histograms& histograms, const CalibrationRanges& ranges, TensorId id, const TensorData& data)
