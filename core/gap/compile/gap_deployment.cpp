@@ -86,6 +86,16 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
     return deployment;
 }
 
+namespace {
+
+GapPlan finished(GapPlan& plan, std::chrono::steady_clock::time_point started)
+{
+    plan.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return std::move(plan);
+}
+
+}  // namespace
+
 const GapNetwork& plannedNetwork(const GapDeployment& deployment, const GapPlan& plan)
 {
     return plan.network ? *plan.network : deployment.network;
@@ -96,22 +106,30 @@ GapPlan planGapDeployment(const GapDeployment& deployment, const GapBudgets& bud
     const auto started = std::chrono::steady_clock::now();
     GapPlan plan;
     plan.budgets = budgets;
-    // Layers with no tiling in the L1 budget are split where that helps: a fused pooling first,
-    // then a convolution's output features.
     const tiler::TilerCostModel& costModel = deployment.target.costModel;
     tiler::KernelModel model = buildGapKernelModel(deployment.network, budgets, costModel, deployment.constants);
+    plan.placed = tiler::placeModel(model, memo);
+    // Layers with no tiling in the L1 budget are split where that helps (a fused pooling first,
+    // then a convolution's output features), only when the plan fails on L1: a plan that works
+    // pays nothing for the check. The split network is placed without the memo, which holds the
+    // deployment's network.
+    if (plan.placed->ok || !plan.placed->shortfall || plan.placed->shortfall->memory != "L1")
+        return finished(plan, started);
+    std::shared_ptr<GapNetwork> split;
     if (const auto poolings = fusedPoolingOverL1(deployment.network, model, budgets.l1); !poolings.empty()) {
-        plan.network = std::make_shared<const GapNetwork>(splitFusedPooling(deployment.network, poolings));
-        model = buildGapKernelModel(*plan.network, budgets, costModel, deployment.constants);
+        split = std::make_shared<GapNetwork>(splitFusedPooling(deployment.network, poolings));
+        model = buildGapKernelModel(*split, budgets, costModel, deployment.constants);
     }
-    const GapNetwork& network = plannedNetwork(deployment, plan);
+    const GapNetwork& network = split ? *split : deployment.network;
     if (const auto convolutions = convolutionsToSplit(network, model, budgets, costModel); !convolutions.empty()) {
-        plan.network = std::make_shared<const GapNetwork>(splitOutputFeatures(network, convolutions));
-        model = buildGapKernelModel(*plan.network, budgets, costModel, gapConstantValues(*plan.network));
+        split = std::make_shared<GapNetwork>(splitOutputFeatures(network, convolutions));
+        model = buildGapKernelModel(*split, budgets, costModel, gapConstantValues(*split));
     }
-    plan.placed = tiler::placeModel(std::move(model), memo);
-    plan.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    return plan;
+    if (!split)
+        return finished(plan, started);
+    plan.network = std::move(split);
+    plan.placed = tiler::placeModel(std::move(model), nullptr);
+    return finished(plan, started);
 }
 
 }  // namespace tessera::gap
