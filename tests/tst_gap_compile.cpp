@@ -213,6 +213,15 @@ Graph paddedPoolingGraph(int countIncludePad)
     return graph;
 }
 
+// "name:kind" of every layer, in order.
+QString layerKinds(const gap::GapNetwork& network)
+{
+    QStringList layers;
+    for (const gap::GapLayer& layer : network.layers)
+        layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
+    return layers.join(' ');
+}
+
 // The operators real classifiers add to the plain chain: fire-module Concat of inputs in different
 // formats (a branch scaled up 8 times), max and average pooling in ceil mode, fused and alone,
 // GlobalMaxPool, ReduceMax and ReduceMean over H and W (keepdims 0), and a Concat of vectors.
@@ -615,10 +624,8 @@ private slots:
         QFETCH(int, l1);
         const Graph graph = realOperatorsGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
-        QStringList layers;
-        for (const gap::GapLayer& layer : network.layers)
-            layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
-        QCOMPARE(layers.join(' '),
+        const QString layers = layerKinds(network);
+        QCOMPARE(layers,
                  QStringLiteral("stem:convolution squeeze:convolution expand1x1:convolution expand3x3:convolution "
                                 "fire_concat:concatenation pool_max:pooling pool_avg:pooling global_max:pooling "
                                 "reduce_mean:global average pooling reduce_max:pooling vector_concat:concatenation "
@@ -703,10 +710,8 @@ private slots:
         QFETCH(int, l1);
         const Graph graph = channelMovesGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
-        QStringList layers;
-        for (const gap::GapLayer& layer : network.layers)
-            layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
-        QCOMPARE(layers.join(' '), QStringLiteral("conv:convolution split:channel slice split_1:channel slice "
+        const QString layers = layerKinds(network);
+        QCOMPARE(layers, QStringLiteral("conv:convolution split:channel slice split_1:channel slice "
                                                   "slice:channel slice concat:concatenation first15:channel slice "
                                                   "shuffle_reshape:channel shuffle"));
         QCOMPARE(network.layers[3].sliceBegin, 2);
@@ -738,10 +743,8 @@ private slots:
         QTemporaryDir dir;
         const gap::GapCompileResult result =
             compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, 8);
-        QStringList layers;
-        for (const gap::GapLayer& layer : result.network.layers)
-            layers << QString::fromStdString(layer.name + ":" + gap::gapLayerKindName(layer.kind));
-        qInfo("%s", qPrintable(layers.join(' ')));
+        const QString layers = layerKinds(result.network);
+        qInfo("%s", qPrintable(layers));
         QVERIFY(result.network.layers.size() >= 4);
         QCOMPARE(result.network.layers[0].name, std::string("head_part0"));
         const auto concat = std::find_if(result.network.layers.begin(), result.network.layers.end(),
