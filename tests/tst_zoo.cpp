@@ -61,6 +61,15 @@ private slots:
         // norm folded).
         QTest::newRow("shufflenet_v2_x1_0") << "shufflenet_v2_x1_0" << 1.0 << 224 << qint64(2278604 - 8090) << 0.001
                                             << qint64(146000000) << 0.05;
+        // torchvision's mobilenet_v3_large: 5,483,032 parameters, 0.22 G; mobilenet_v3_small:
+        // 2,542,856, 0.06 G; efficientnet_b0: 5,288,548, 0.39 G. Batch norm channels folded:
+        // 12,200, 6,056 and 21,008.
+        QTest::newRow("mobilenet_v3_large") << "mobilenet_v3_large" << 1.0 << 224 << qint64(5483032 - 12200) << 0.0
+                                            << qint64(217000000) << 0.05;
+        QTest::newRow("mobilenet_v3_small") << "mobilenet_v3_small" << 1.0 << 224 << qint64(2542856 - 6056) << 0.0
+                                            << qint64(56500000) << 0.1;
+        QTest::newRow("efficientnet_b0") << "efficientnet_b0" << 1.0 << 224 << qint64(5288548 - 21008) << 0.0
+                                         << qint64(386000000) << 0.05;
     }
     void publishedSizes()
     {
@@ -102,6 +111,9 @@ private slots:
         QTest::newRow("resnet18 128") << "resnet18" << qint64(1000);
         QTest::newRow("mnasnet1_0 128") << "mnasnet1_0" << qint64(1000);
         QTest::newRow("shufflenet_v2_x1_0 128") << "shufflenet_v2_x1_0" << qint64(1000);
+        QTest::newRow("mobilenet_v3_large 128") << "mobilenet_v3_large" << qint64(1000);
+        QTest::newRow("mobilenet_v3_small 128") << "mobilenet_v3_small" << qint64(1000);
+        QTest::newRow("efficientnet_b0 128") << "efficientnet_b0" << qint64(1000);
     }
     void modelsRunAndSurviveExport()
     {

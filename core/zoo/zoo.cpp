@@ -31,13 +31,19 @@ const std::vector<Recipe>& recipes()
          zoo::buildMnasnet10},
         {{"shufflenet_v2_x1_0", "ShuffleNet v2 1.0x (Split, Concat, channel shuffle), --resolution 32 to 512 -> 1000"},
          zoo::buildShufflenetV2},
+        {{"mobilenet_v3_large", "MobileNet v3 Large (Hardswish, squeeze-and-excitation), --resolution 32 to 512 -> 1000"},
+         zoo::buildMobilenetV3Large},
+        {{"mobilenet_v3_small", "MobileNet v3 Small (Hardswish, squeeze-and-excitation), --resolution 32 to 512 -> 1000"},
+         zoo::buildMobilenetV3Small},
+        {{"efficientnet_b0", "EfficientNet-B0 (SiLU, squeeze-and-excitation), --resolution 32 to 512 -> 1000"},
+         zoo::buildEfficientnetB0},
     };
     return all;
 }
 
 void checkOptions(const std::string& name, const ZooOptions& options)
 {
-    if ((name == "squeezenet1_1" || name == "resnet18" || name == "mnasnet1_0" || name == "shufflenet_v2_x1_0") &&
+    if (name != "mobilenet_v1" && name != "mnist" && name != "lenet5" && name != "radioml" &&
         (options.resolution < 32 || options.resolution > 512))
         throw Error(name + ": resolution " + std::to_string(options.resolution) + " is not within 32 to 512");
     if (name != "mobilenet_v1")

@@ -54,6 +54,11 @@ TensorId LayerBuilder::relu6(TensorId x, const std::string& name)
     return builder_.op("Clip", {x, low, high}, {}, name);
 }
 
+TensorId LayerBuilder::hardSigmoid(TensorId x, const std::string& name)
+{
+    return builder_.op("HardSigmoid", {x}, {{"alpha", Attribute::ofFloat(1.0f / 6.0f)}}, name);
+}
+
 TensorId LayerBuilder::maxPool(TensorId x, std::vector<int64_t> kernel, std::vector<int64_t> strides,
                                const std::string& name)
 {

@@ -30,6 +30,19 @@ public:
     TensorId maxPool(TensorId x, std::vector<int64_t> kernel, std::vector<int64_t> strides, const std::string& name);
     TensorId averagePool(TensorId x, std::vector<int64_t> kernel, std::vector<int64_t> strides, const std::string& name);
     TensorId flatten(TensorId x, const std::string& name);
+    TensorId globalAveragePool(TensorId x, const std::string& name)
+    {
+        return builder_.op("GlobalAveragePool", {x}, {}, name);
+    }
+    // HardSigmoid with PyTorch's alpha 1/6 (beta 0.5).
+    TensorId hardSigmoid(TensorId x, const std::string& name);
+    // Hardswish and SiLU as PyTorch's exporter writes them before opset 14: x * HardSigmoid(x) and
+    // x * Sigmoid(x), the Mul named name + "_mul".
+    TensorId hardSwish(TensorId x, const std::string& name) { return builder_.op("Mul", {x, hardSigmoid(x, name)}, {}, name + "_mul"); }
+    TensorId silu(TensorId x, const std::string& name)
+    {
+        return builder_.op("Mul", {x, builder_.op("Sigmoid", {x}, {}, name)}, {}, name + "_mul");
+    }
 
     GraphBuilder& builder() { return builder_; }
 

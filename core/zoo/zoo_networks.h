@@ -12,5 +12,8 @@ Graph buildSqueezenet11(const ZooOptions& options);
 Graph buildResnet18(const ZooOptions& options);
 Graph buildMnasnet10(const ZooOptions& options);
 Graph buildShufflenetV2(const ZooOptions& options);
+Graph buildMobilenetV3Large(const ZooOptions& options);
+Graph buildMobilenetV3Small(const ZooOptions& options);
+Graph buildEfficientnetB0(const ZooOptions& options);
 
 } // namespace tessera::zoo

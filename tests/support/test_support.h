@@ -32,4 +32,13 @@ struct CliResult {
 };
 CliResult runCli(const QStringList& arguments);
 
+// The sanitized build (TESSERA_SANITIZE) runs the suites on the smaller models only: a 224x224
+// network takes minutes there and goes through the same code as its smaller variants, which the
+// release build runs too.
+#ifdef TESSERA_SANITIZED
+constexpr bool kSanitizedBuild = true;
+#else
+constexpr bool kSanitizedBuild = false;
+#endif
+
 } // namespace tessera::test

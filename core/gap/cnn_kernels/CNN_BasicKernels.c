@@ -301,3 +301,31 @@ void KerShuffleRows(KerShuffleRows_Arg_T *Arg)
     }
     rt_team_barrier();
 }
+
+/* ---- KerActivation ---- */
+
+void KerActivation(KerActivation_Arg_T *Arg)
+{
+    unsigned int First, Last;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        int64_t x12 = roundnorm((int64_t) Arg->In[i] * Arg->InScale, Arg->InShift);
+        int64_t v = activation_value(Arg->Kind, x12, Arg->Offset, Arg->Cap, Arg->Alpha);
+        Arg->Out[i] = (short int) clip16(roundnorm(v * Arg->OutScale, Arg->OutShift));
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerScaleChannels ---- */
+
+void KerScaleChannels(KerScaleChannels_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Arg->Out[i] = (short int) clip16(roundnorm((int64_t) Arg->In[i] * Arg->Gate[i / W], Arg->Norm));
+    rt_team_barrier();
+}

@@ -217,4 +217,36 @@ typedef struct {
 } KerShuffleRows_Arg_T;
 void KerShuffleRows(KerShuffleRows_Arg_T *Arg);
 
+/* An activation (docs/gap-fixed-point.md, "Activations") on the W x H items of a tile: Kind is
+ * AT_ACT_SIGMOID, AT_ACT_TANH, AT_ACT_HSIGMOID, AT_ACT_HSWISH, AT_ACT_LEAKYRELU or AT_ACT_SWISH
+ * (CNN_KernelHelpers.h);
+ * the input reaches Q12 by InScale / 2^InShift, the result the output's Q by OutScale / 2^OutShift. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    short int * __restrict__ Out;
+    int Kind;
+    int InScale;
+    int InShift;
+    int Offset;
+    int Cap;
+    int Alpha;
+    int OutScale;
+    int OutShift;
+} KerActivation_Arg_T;
+void KerActivation(KerActivation_Arg_T *Arg);
+
+/* Channel scaling (a squeeze-and-excitation gate), tile by tile: line r of In (a vertical tile, W
+ * columns of each of Rows channels) times Gate[r], out = clip16(roundnorm(In * Gate[r], Norm)). */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    short int * __restrict__ Gate;
+    short int * __restrict__ Out;
+    int Norm;
+} KerScaleChannels_Arg_T;
+void KerScaleChannels(KerScaleChannels_Arg_T *Arg);
+
 #endif

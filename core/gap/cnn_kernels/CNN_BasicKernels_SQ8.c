@@ -273,3 +273,31 @@ void KerShuffleRows_SQ8(KerShuffleRows_SQ8_Arg_T *Arg)
     }
     rt_team_barrier();
 }
+
+/* ---- KerActivation_SQ8 ---- */
+
+void KerActivation_SQ8(KerActivation_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        int64_t x12 = roundnorm((int64_t) Arg->In[i] * Arg->InScale, Arg->InShift);
+        int64_t v = activation_value(Arg->Kind, x12, Arg->Offset, Arg->Cap, Arg->Alpha);
+        Arg->Out[i] = (signed char) clip8(roundnorm(v * Arg->OutScale, Arg->OutShift));
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerScaleChannels_SQ8 ---- */
+
+void KerScaleChannels_SQ8(KerScaleChannels_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Arg->Out[i] = (signed char) clip8(roundnorm((int64_t) Arg->In[i] * Arg->Gate[i / W] * Arg->Scale, Arg->ScaleN));
+    rt_team_barrier();
+}

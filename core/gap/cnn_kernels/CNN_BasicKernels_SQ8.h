@@ -192,4 +192,38 @@ typedef struct {
 } KerShuffleRows_SQ8_Arg_T;
 void KerShuffleRows_SQ8(KerShuffleRows_SQ8_Arg_T *Arg);
 
+/* An activation of int8 items (docs/gap-fixed-point.md, "Activations") on the W x H items of a tile: Kind is
+ * AT_ACT_SIGMOID, AT_ACT_TANH, AT_ACT_HSIGMOID, AT_ACT_HSWISH, AT_ACT_LEAKYRELU or AT_ACT_SWISH
+ * (CNN_KernelHelpers.h);
+ * the input reaches Q12 by InScale / 2^InShift, the result the output's scale by OutScale / 2^OutShift. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int H;
+    signed char * __restrict__ Out;
+    int Kind;
+    int InScale;
+    int InShift;
+    int Offset;
+    int Cap;
+    int Alpha;
+    int OutScale;
+    int OutShift;
+} KerActivation_SQ8_Arg_T;
+void KerActivation_SQ8(KerActivation_SQ8_Arg_T *Arg);
+
+/* Channel scaling (a squeeze-and-excitation gate), tile by tile: line r of In (a vertical tile, W
+ * columns of each of Rows channels) times Gate[r] to the output's scale,
+ * out = clip8(roundnorm(In * Gate[r] * Scale, ScaleN)). */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    signed char * __restrict__ Gate;
+    signed char * __restrict__ Out;
+    int Scale;
+    int ScaleN;
+} KerScaleChannels_SQ8_Arg_T;
+void KerScaleChannels_SQ8(KerScaleChannels_SQ8_Arg_T *Arg);
+
 #endif

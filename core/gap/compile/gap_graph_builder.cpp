@@ -123,6 +123,22 @@ void declareCopyLayer(const GapNetwork& network, const GapLayer& layer, int data
         shuffleChannels(name, dataSize, layer.plane, layer.channels.at(0), layer.groups);
 }
 
+// An activation layer over the items of its input, in DataSize bytes per item.
+void declareActivationLayer(const GapNetwork& network, const GapLayer& layer, int dataSize)
+{
+    const fixed_point::ActivationParams& p = layer.activation;
+    ActivationArguments arguments;
+    arguments.kind = int(p.kind);
+    arguments.inScale = p.inScale;
+    arguments.inShift = p.inShift;
+    arguments.offset = p.offset;
+    arguments.cap = p.cap;
+    arguments.alpha = p.alpha;
+    arguments.outScale = p.outScale;
+    arguments.outShift = p.outShift;
+    activationLayer(layer.name.c_str(), dataSize, int(network.tensors[size_t(layer.inputs.at(0))].elements), arguments);
+}
+
 // One generator call per layer; every data size is 2 (16-bit) and tensor homes are left to the graph
 // (the *_InL3 flags are 0).
 void declareLayer(const GapNetwork& network, const GapLayer& layer)
@@ -160,6 +176,13 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Shuffle:
         declareCopyLayer(network, layer, 2);
         break;
+    case GapLayerKind::Activation:
+        declareActivationLayer(network, layer, 2);
+        break;
+    case GapLayerKind::ChannelScale:
+        scaleChannels(name, 2, layer.plane, layer.channels.at(0),
+                      inQ + network.tensors[size_t(layer.inputs.at(1))].q - outQ, 1, 0);
+        break;
     }
 }
 
@@ -194,6 +217,13 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Slice:
     case GapLayerKind::Shuffle:
         declareCopyLayer(network, layer, 1);
+        break;
+    case GapLayerKind::Activation:
+        declareActivationLayer(network, layer, 1);
+        break;
+    case GapLayerKind::ChannelScale:
+        scaleChannels(name, 1, layer.plane, layer.channels.at(0), 0, layer.inputScales.at(0).scale,
+                      layer.inputScales.at(0).shift);
         break;
     }
 }

@@ -26,17 +26,31 @@ const char* gapLayerKindName(GapLayerKind kind)
     case GapLayerKind::Concat: return "concatenation";
     case GapLayerKind::Slice: return "channel slice";
     case GapLayerKind::Shuffle: return "channel shuffle";
+    case GapLayerKind::Activation: return "activation";
+    case GapLayerKind::ChannelScale: return "channel scaling";
     }
     return "?";
 }
 
 std::string cIdentifier(const std::string& name)
 {
+    // C keywords and the C library's functions that generated code sees through the headers it
+    // includes (a node named "tanh" must not declare a kernel tanh()).
+    static const std::set<std::string> reserved = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+        "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+        "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "main",
+        "abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cosh", "div", "erf", "exit", "exp", "exp2", "fabs",
+        "floor", "fmax", "fmin", "fmod", "free", "log", "log2", "log10", "malloc", "memcpy", "memset", "pow", "printf",
+        "rand", "round", "sin", "sinh", "sqrt", "tan", "tanh", "time", "trunc", "abort", "calloc", "realloc", "clock",
+        "signal", "raise", "index", "select", "read", "write", "open", "close"};
     std::string identifier;
     for (char c : name)
         identifier += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (identifier.empty() || std::isdigit(static_cast<unsigned char>(identifier.front())))
         identifier = "N" + identifier;
+    if (reserved.count(identifier) != 0)
+        identifier += "_";
     return identifier;
 }
 
@@ -248,6 +262,11 @@ private:
             return lowerAdd(id);
         if (op == "Concat")
             return lowerConcat(node);
+        if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" || op == "HardSwish" || op == "LeakyRelu" ||
+            op == "PRelu")
+            return lowerActivation(node);
+        if (op == "Mul")
+            return lowerMul(node);
         if (op == "Relu")
             throw NodeProblem("a ReLU is fused into the convolution, linear, pooling or addition before it; this one "
                               "follows a node that cannot take it");
@@ -258,7 +277,8 @@ private:
                           " (supported: Conv, BatchNormalization after Conv, Relu, MaxPool, AveragePool, "
                           "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, "
                           "Add, Concat, Split and Slice along channels, the Reshape-Transpose-Reshape channel "
-                          "shuffle, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
+                          "shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope, Mul by one value "
+                          "per channel, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
     }
 
     void lowerView(const Node& node)
@@ -652,6 +672,100 @@ private:
         GapLayer& layer = addLayer(GapLayerKind::Concat, node, inputs);
         layer.plane = rank == 4 ? int(first[2] * first[3]) : 1;
         layer.channels = std::move(channels);
+        finishLayer(layer, node.outputs.at(0));
+    }
+
+    // The Mul of x * f(x) when f's output feeds only that: x * sigmoid(x) is Swish (SiLU, as PyTorch
+    // writes it), x * HardSigmoid(x) is HardSwish (as PyTorch writes it before opset 14).
+    std::optional<NodeId> gatedProduct(const Node& gate) const
+    {
+        const TensorId output = gate.outputs.at(0);
+        const std::optional<NodeId> mul = soleConsumer(output);
+        if (!mul || graph_.node(*mul).opType != "Mul" || graph_.node(*mul).inputs.size() != 2)
+            return std::nullopt;
+        const Node& product = graph_.node(*mul);
+        const TensorId other = product.inputs[0] == output ? product.inputs[1] : product.inputs[0];
+        return other == gate.inputs.at(0) ? mul : std::nullopt;
+    }
+
+    // Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope, and the gated
+    // products above: an activation layer.
+    void lowerActivation(const Node& node)
+    {
+        using fixed_point::ActivationKind;
+        const std::string& op = node.opType;
+        ActivationKind kind = ActivationKind::LeakyRelu;
+        double alpha = 0.0, beta = 0.0;
+        std::optional<NodeId> multiply;
+        if (op == "Sigmoid") {
+            multiply = gatedProduct(node);
+            kind = multiply ? ActivationKind::Swish : ActivationKind::Sigmoid;
+        } else if (op == "Tanh") {
+            kind = ActivationKind::Tanh;
+        } else if (op == "HardSwish") {
+            kind = ActivationKind::HardSwish;
+            alpha = 1.0 / 6.0;
+            beta = 0.5;
+        } else if (op == "HardSigmoid") {
+            alpha = node.attrFloat("alpha", 0.2f);
+            beta = node.attrFloat("beta", 0.5f);
+            if (!(alpha >= 1.0 / 256 && alpha <= 16.0) || !(std::fabs(beta / alpha) <= 256.0))
+                throw NodeProblem(fmt::format("alpha {} and beta {} are outside what the fixed-point HardSigmoid takes "
+                                              "(alpha 1/256 to 16, |beta / alpha| at most 256)",
+                                              alpha, beta));
+            multiply = gatedProduct(node);
+            kind = multiply ? ActivationKind::HardSwish : ActivationKind::HardSigmoid;
+        } else if (op == "LeakyRelu") {
+            alpha = node.attrFloat("alpha", 0.01f);
+        } else {
+            const TensorData& slope = constantInput(node, 1, "slope");
+            if (slope.elements() != 1)
+                throw NodeProblem(fmt::format("PRelu with {} slopes is not supported; only one slope for every channel "
+                                              "(PyTorch's nn.PReLU() default) maps onto the activation layer",
+                                              slope.elements()));
+            alpha = slope.getDouble(0);
+        }
+        if (kind == ActivationKind::LeakyRelu && !(std::fabs(alpha) < 1.0))
+            throw NodeProblem(fmt::format("a negative slope of {} is outside (-1, 1), what the fixed-point LeakyRelu "
+                                          "takes",
+                                          alpha));
+        GapLayer& layer = addLayer(GapLayerKind::Activation, node, {activation(node.inputs.at(0))});
+        layer.activation.kind = kind;
+        layer.activationAlpha = alpha;
+        layer.activationBeta = beta;
+        TensorId output = node.outputs.at(0);
+        if (multiply) {
+            fuse(layer, *multiply);
+            output = graph_.node(*multiply).outputs.at(0);
+        }
+        finishLayer(layer, output);
+    }
+
+    // Mul of an NCHW activation by a per-channel [N, C, 1, 1] one (a squeeze-and-excitation block's
+    // gate): a channel scaling layer.
+    void lowerMul(const Node& node)
+    {
+        if (node.inputs.size() != 2)
+            throw NodeProblem("a Mul takes two inputs");
+        TensorId x = node.inputs[0], gate = node.inputs[1];
+        auto perChannel = [&](TensorId t) {
+            const Shape& shape = graph_.tensor(t).shape;
+            return shape.size() == 4 && shape[2] == 1 && shape[3] == 1;
+        };
+        if (perChannel(x) && !perChannel(gate))
+            std::swap(x, gate);
+        const Shape& shape = graph_.tensor(x).shape;
+        const Shape& gateShape = graph_.tensor(gate).shape;
+        if (graph_.tensor(x).isConstant() || graph_.tensor(gate).isConstant())
+            throw NodeProblem("a Mul by a constant is not supported; fold it into the convolution before it");
+        if (shape.size() != 4 || gateShape.size() != 4 || gateShape[0] != shape[0] || gateShape[1] != shape[1] ||
+            gateShape[2] != 1 || gateShape[3] != 1)
+            throw NodeProblem(fmt::format("only a Mul of an NCHW tensor by one value per channel ([N, C, 1, 1], as in "
+                                          "squeeze-and-excitation blocks) is supported; this one multiplies {} by {}",
+                                          shapeToString(shape), shapeToString(gateShape)));
+        GapLayer& layer = addLayer(GapLayerKind::ChannelScale, node, {activation(x), activation(gate)});
+        layer.plane = int(shape[2] * shape[3]);
+        layer.channels = {int(shape[1])};
         finishLayer(layer, node.outputs.at(0));
     }
 

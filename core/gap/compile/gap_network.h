@@ -4,6 +4,7 @@
 // calls and a graph.
 #pragma once
 
+#include "interp/fixed_point/activations.h"
 #include "interp/fixed_point/pow2_kernels.h"
 #include "interp/fixed_point/sq8_kernels.h"
 #include "ir/graph.h"
@@ -31,7 +32,8 @@ enum class GapQuantization {
     SymmetricInt8,  // 8-bit, a scale per tensor and per output feature (the SQ8 generators)
 };
 
-enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Concat, Slice, Shuffle };
+enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Concat, Slice, Shuffle,
+                          Activation, ChannelScale };
 
 const char* gapLayerKindName(GapLayerKind kind);
 
@@ -75,6 +77,8 @@ struct GapLayer {
     fixed_point::sq8::Multiplier softmaxInput;     // Softmax: the int8 input to Q softmaxInputQ
     int softmaxInputQ = 0;
 
+    // ChannelScale: inputs x [C][H][W] and gate [C]; plane and channels as below, and (SQ8) the
+    // multiplier from x's scale times the gate's to the output's in inputScales[0].
     // Concat (along channels): the values of one channel (H x W, 1 for [1, N] vectors), each
     // input's channel count, and (SQ8) each input's multiplier to the output's scale. Slice and
     // Shuffle: plane and channels (the input's) too; Slice copies sliceCount channels from
@@ -84,6 +88,12 @@ struct GapLayer {
     std::vector<fixed_point::sq8::Multiplier> inputScales;
     int sliceBegin = 0, sliceCount = 0;
     int groups = 0;
+
+    // Activation: which one, the ONNX alpha and beta it was given (HardSigmoid: clip(alpha * x +
+    // beta, 0, 1); HardSwish: alpha 1/6, beta 1/2; LeakyRelu: alpha the negative slope), and the
+    // integer parameters the quantizer derives from them.
+    fixed_point::ActivationParams activation;
+    double activationAlpha = 0.0, activationBeta = 0.0;
 
     bool hasConstants() const { return kind == GapLayerKind::Convolution || kind == GapLayerKind::Linear; }
 };

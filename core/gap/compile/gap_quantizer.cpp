@@ -61,6 +61,13 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
         case GapLayerKind::Softmax:
             output.q = 15;
             break;
+        case GapLayerKind::ChannelScale:
+            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            break;
+        case GapLayerKind::Activation:
+            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            quantizeActivation(layer, std::ldexp(1.0, -inQ), std::ldexp(1.0, -output.q));
+            break;
         case GapLayerKind::Concat:
             // No finer than any input, so that the copies only round, never saturate.
             output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);

@@ -24,6 +24,11 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges);
 // UnsupportedError naming the layer when a value cannot be represented.
 void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges);
 
+// The integer parameters of an activation layer whose input and output items are worth
+// inputScale and outputScale (2^-Q in 16-bit networks): docs/gap-fixed-point.md, "Activations".
+// Throws UnsupportedError naming the layer when a multiplier cannot be represented.
+void quantizeActivation(GapLayer& layer, double inputScale, double outputScale);
+
 // The largest Q format in [0, limit] that holds values up to maxAbs in int16.
 int qFormatFor(double maxAbs, int limit);
 

@@ -130,6 +130,20 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             layer.addScale2 = std::min(layer.addScale2, 32767);
             break;
         }
+        case GapLayerKind::ChannelScale: {
+            output.scale = scaleFor(rangeOf(output.source, false));
+            const double factor = inputScale * network.tensors[size_t(layer.inputs.at(1))].scale / output.scale;
+            if (!(factor < 32768.0))
+                throw UnsupportedError(fmt::format("layer {}: the product of its inputs' scales is over 32768 times "
+                                                   "the output's",
+                                                   layer.name));
+            layer.inputScales = {sq8::multiplier15For(factor)};
+            break;
+        }
+        case GapLayerKind::Activation:
+            output.scale = scaleFor(rangeOf(output.source, false));
+            quantizeActivation(layer, inputScale, output.scale);
+            break;
         case GapLayerKind::Concat: {
             // At least every input's scale, so that the copies only round, never saturate.
             output.scale = scaleFor(rangeOf(output.source, false));

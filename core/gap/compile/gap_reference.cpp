@@ -51,6 +51,11 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
             inputs.push_back(narrow(values[size_t(input)]));
         return widen(sq8::concatenate(inputs, layer.inputScales));
     }
+    case GapLayerKind::Activation:
+        return widen(fixed_point::activate(layer.activation, in));
+    case GapLayerKind::ChannelScale:
+        return widen(sq8::scaleChannels(in, narrow(values[size_t(layer.inputs.at(1))]), layer.plane,
+                                        layer.inputScales.at(0)));
     }
     return {};
 }
@@ -104,6 +109,13 @@ std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
         out = fixed_point::concatenate(inputs, inputQ, outQ);
         break;
     }
+    case GapLayerKind::Activation:
+        out = fixed_point::activate(layer.activation, in);
+        break;
+    case GapLayerKind::ChannelScale:
+        out = fixed_point::scaleChannels(in, values[size_t(layer.inputs.at(1))], layer.plane,
+                                         inQ + network.tensors[size_t(layer.inputs.at(1))].q - outQ);
+        break;
     }
     return out;
 }

@@ -152,6 +152,16 @@ void LoadCNNLibrary(void)
               CArgs(5, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
                     TCArg("unsigned int", "Groups"), TCArg(kShort, "Out")),
               "KerShuffleRows_Arg_T");
+    LibKernel("KerScaleChannels", CALL_PARALLEL,
+              CArgs(6, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
+                    TCArg(kShort, "Gate"), TCArg(kShort, "Out"), TCArg("int", "Norm")),
+              "KerScaleChannels_Arg_T");
+    LibKernel("KerActivation", CALL_PARALLEL,
+              CArgs(12, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
+                    TCArg(kShort, "Out"), TCArg("int", "Kind"), TCArg("int", "InScale"), TCArg("int", "InShift"),
+                    TCArg("int", "Offset"), TCArg("int", "Cap"), TCArg("int", "Alpha"), TCArg("int", "OutScale"),
+                    TCArg("int", "OutShift")),
+              "KerActivation_Arg_T");
     LibKernel("KerSoftMax", CALL_PARALLEL,
               CArgs(4, TCArg(kShort, "In"), TCArg("unsigned int", "N"), TCArg("int", "InQ"), TCArg(kShort, "Out")),
               "KerSoftMax_Arg_T");

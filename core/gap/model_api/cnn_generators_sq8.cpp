@@ -110,6 +110,15 @@ void LoadCNN_SQ8_Library(void)
               CArgs(5, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"),
                     TCArg(kUnsigned, "Groups"), TCArg(kChar, "Out")),
               "KerShuffleRows_SQ8_Arg_T");
+    LibKernel("KerScaleChannels_SQ8", CALL_PARALLEL,
+              CArgs(7, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"), TCArg(kChar, "Gate"),
+                    TCArg(kChar, "Out"), TCArg("int", "Scale"), TCArg("int", "ScaleN")),
+              "KerScaleChannels_SQ8_Arg_T");
+    LibKernel("KerActivation_SQ8", CALL_PARALLEL,
+              CArgs(12, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kChar, "Out"),
+                    TCArg("int", "Kind"), TCArg("int", "InScale"), TCArg("int", "InShift"), TCArg("int", "Offset"),
+                    TCArg("int", "Cap"), TCArg("int", "Alpha"), TCArg("int", "OutScale"), TCArg("int", "OutShift")),
+              "KerActivation_SQ8_Arg_T");
     LibKernel("KerPoolAct_SQ8", CALL_PARALLEL,
               CArgs(17, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kChar, "Out"), TCArg(kUnsigned, "Wo"), TCArg(kUnsigned, "Ho"), TCArg(kUnsigned, "PoolOper"),

@@ -73,4 +73,23 @@ int sliceChannels(const char* Name, int DataSize, int Plane, int InChannels, int
 // In, Out.
 int shuffleChannels(const char* Name, int DataSize, int Plane, int Channels, int Groups);
 
+// The integer arguments of an activation layer (docs/gap-fixed-point.md, "Activations"): Kind is
+// AT_ACT_SIGMOID (0), AT_ACT_TANH, AT_ACT_HSIGMOID, AT_ACT_HSWISH, AT_ACT_LEAKYRELU or AT_ACT_SWISH (5).
+struct ActivationArguments {
+    int kind = 0;
+    int inScale = 1, inShift = 0;
+    int offset = 0, cap = 0, alpha = 0;
+    int outScale = 1, outShift = 0;
+};
+
+// An element-wise activation of Items values (KerActivation with DataSize 2, KerActivation_SQ8
+// with DataSize 1). C arguments In, Out.
+int activationLayer(const char* Name, int DataSize, int Items, const ActivationArguments& arguments);
+
+// Each channel of a CHW tensor (Channels x Plane) times one value of a gate vector (a
+// squeeze-and-excitation block): KerScaleChannels (DataSize 2, Norm = In_Q + Gate_Q - Out_Q) or
+// KerScaleChannels_SQ8 (DataSize 1, Scale / 2^ScaleN from In times Gate to Out). C arguments In,
+// Gate, Out.
+int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int Norm, int Scale, int ScaleN);
+
 }  // namespace tessera::gap

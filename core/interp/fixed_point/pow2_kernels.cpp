@@ -346,6 +346,20 @@ std::vector<int16_t> concatenate(const std::vector<std::vector<int16_t>>& inputs
     return out;
 }
 
+std::vector<int16_t> scaleChannels(const std::vector<int16_t>& x, const std::vector<int16_t>& gate, int64_t plane,
+                                   int norm)
+{
+    const std::string k = "scaleChannels";
+    requireAtLeast(k, "plane", plane, 1);
+    if (norm < -31 || norm > 31)
+        invalid(k, "norm is " + std::to_string(norm) + ", must be in [-31, 31]");
+    requireSize(k, "the input", x.size(), int64_t(gate.size()) * plane, "channels*plane");
+    std::vector<int16_t> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        out[i] = clip16(roundnorm(int64_t(x[i]) * gate[i / size_t(plane)], norm));
+    return out;
+}
+
 std::vector<int16_t> matMul(int lines, int inner, int columns, const std::vector<int16_t>& a, int aQ,
                             const std::vector<int16_t>& b, int bQ, const std::vector<int16_t>& bias, int biasQ,
                             int outQ, bool applyRelu)

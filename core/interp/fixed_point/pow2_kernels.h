@@ -138,6 +138,13 @@ std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::ve
 std::vector<int16_t> concatenate(const std::vector<std::vector<int16_t>>& inputs, const std::vector<int>& inQ,
                                  int outQ);
 
+// --- Channel scaling (a squeeze-and-excitation gate) --------------------------------------------
+
+// Each channel of x [C][plane] times its gate value: clip16(roundnorm(x * gate[c], norm)), with
+// norm = xQ + gateQ - outQ (-31..31).
+std::vector<int16_t> scaleChannels(const std::vector<int16_t>& x, const std::vector<int16_t>& gate, int64_t plane,
+                                   int norm);
+
 // --- Channel runs and channel shuffle (copy layers, any item type, the format kept) ------------
 
 // Channels [begin, begin + count) of a CHW tensor of `plane` values per channel (Split, Slice).

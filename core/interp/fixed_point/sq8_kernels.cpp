@@ -296,6 +296,20 @@ std::vector<int8_t> concatenate(const std::vector<std::vector<int8_t>>& inputs, 
     return out;
 }
 
+std::vector<int8_t> scaleChannels(const std::vector<int8_t>& x, const std::vector<int8_t>& gate, int64_t plane,
+                                  Multiplier multiplier)
+{
+    const std::string k = "sq8::scaleChannels";
+    requireAtLeast(k, "plane", plane, 1);
+    requireRange(k, "scale", multiplier.scale, 0, 32767);
+    requireRange(k, "shift", multiplier.shift, 0, maxShift);
+    requireSize(k, "the input", x.size(), int64_t(gate.size()) * plane);
+    std::vector<int8_t> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        out[i] = clip8(roundnorm(int64_t(x[i]) * gate[i / size_t(plane)] * multiplier.scale, multiplier.shift));
+    return out;
+}
+
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ)
 {
     const std::string k = "sq8::softmaxQ15";

@@ -68,6 +68,11 @@ std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::
 // output's scale, clip8(roundnorm(v * scales[k].scale, scales[k].shift)) (scale 0..32767).
 std::vector<int8_t> concatenate(const std::vector<std::vector<int8_t>>& inputs, const std::vector<Multiplier>& scales);
 
+// Each channel of x [C][plane] times its gate value, to the output's scale:
+// clip8(roundnorm(x * gate[c] * scale, shift)) (scale 0..32767).
+std::vector<int8_t> scaleChannels(const std::vector<int8_t>& x, const std::vector<int8_t>& gate, int64_t plane,
+                                  Multiplier multiplier);
+
 // Softmax (CNN_SoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
 // softmaxQ15 of t. Returns [Dim] in Q15.
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ);

@@ -1,0 +1,103 @@
+// Element-wise layers. The activation layer (Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu or
+// Swish on every item) sees its tensor as a matrix of lines of at most kLineItems items, tiled
+// horizontally: a tile is a run of whole lines, contiguous in memory, and the smallest tile is one
+// line whatever the tensor's shape. The channel scaling (a squeeze-and-excitation gate) is tiled
+// vertically like the copy layers, every channel of a band of columns, with the gate whole in L1.
+#include "cnn_generator_support.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace tessera::gap {
+namespace {
+
+constexpr int kLineItems = 256;
+
+// The longest line of at most kLineItems items that divides Items (1 for a large prime).
+int lineLength(int Items)
+{
+    for (int length = std::min(Items, kLineItems); length > 1; --length)
+        if (Items % length == 0)
+            return length;
+    return 1;
+}
+
+}  // namespace
+
+int activationLayer(const char* Name, int DataSize, int Items, const ActivationArguments& a)
+{
+    LayerDeclaration layer(Name);
+    if (DataSize != 1 && DataSize != 2)
+        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    if (Items < 1)
+        layerError(Name, "Items is " + std::to_string(Items) + ", expected at least 1");
+    if (a.kind < 0 || a.kind > 5)
+        layerError(Name, "activation kind " + std::to_string(a.kind) + " is not one of 0 (sigmoid) to 5 (swish)");
+    if (a.inScale < 0 || a.inScale > 32767 || a.outScale < 0 || a.outScale > 32767 || a.inShift < 0 ||
+        a.inShift > 62 || a.outShift < 0 || a.outShift > 62)
+        layerError(Name, "the input and output multipliers need scales 0 to 32767 and shifts 0 to 62");
+    const bool sq8 = DataSize == 1;
+    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
+    const char* basicKernel = sq8 ? "KerActivation_SQ8" : "KerActivation";
+    if (currentModel().findBasicKernel(basicKernel) == nullptr)
+        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
+                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    const int width = lineLength(Items), height = Items / width;
+    requirePositive(Name, {{"the number of lines of up to 256 items", height}});
+    UserKernel(Name, KernelDimensions(1, unsigned(width), unsigned(height), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR, CArgs(2, TCArg(pointerType, "In"), TCArg(pointerType, "Out")),
+               Calls(1, Call(basicKernel, LOC_INNER_LOOP,
+                             Bindings(12, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                      K_Arg("In", KER_ARG_TILE_H), K_Arg("Out", KER_ARG_TILE), Imm(a.kind),
+                                      Imm(a.inScale), Imm(a.inShift), Imm(a.offset), Imm(a.cap), Imm(a.alpha),
+                                      Imm(a.outScale), Imm(a.outShift)))),
+               KerArgs(2,
+                       KerArg("In", OBJ_IN_DB, unsigned(width), unsigned(height), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(width), unsigned(height), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(Items);
+    return layer.conclude();
+}
+
+int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int Norm, int Scale, int ScaleN)
+{
+    LayerDeclaration layer(Name);
+    if (DataSize != 1 && DataSize != 2)
+        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    requirePositive(Name, {{"Plane", Plane}, {"Channels", Channels}});
+    const bool sq8 = DataSize == 1;
+    if (!sq8 && (Norm < -31 || Norm > 31))
+        layerError(Name, "Norm " + std::to_string(Norm) + " is outside -31 to 31");
+    if (sq8 && (Scale < 0 || Scale > 32767 || ScaleN < 0 || ScaleN > 62))
+        layerError(Name, "Scale must be 0 to 32767 and ScaleN 0 to 62");
+    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
+    const char* basicKernel = sq8 ? "KerScaleChannels_SQ8" : "KerScaleChannels";
+    if (currentModel().findBasicKernel(basicKernel) == nullptr)
+        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
+                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    std::vector<ArgBindingDescr_T*> bindings{K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), Imm(Channels),
+                                              K_Arg("Gate", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)};
+    if (sq8) {
+        bindings.push_back(Imm(Scale));
+        bindings.push_back(Imm(ScaleN));
+    } else {
+        bindings.push_back(Imm(Norm));
+    }
+    ObjectArena& arena = registry().arena;
+    UserKernel(Name, KernelDimensions(1, unsigned(Plane), unsigned(Channels), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_VER, CArgs(3, TCArg(pointerType, "In"), TCArg(pointerType, "Gate"), TCArg(pointerType, "Out")),
+               Calls(1, Call(basicKernel, LOC_INNER_LOOP, arena.makeList(std::move(bindings)))),
+               KerArgs(3,
+                       KerArg("In", OBJ_IN_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Gate", OBJ_IN_NTILED, unsigned(Channels), 1, unsigned(DataSize), 0, OBJ_CONSTRAINTS_NONE,
+                              0, "Gate", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(Plane) * unsigned(Channels);
+    return layer.conclude();
+}
+
+}  // namespace tessera::gap
