@@ -1,7 +1,7 @@
 // tessera compile for GAP8 with the default budgets, from the ONNX graph to the project folder
 // (lowering, calibration on 4 inputs, quantization, tiling, allocation, code, project files), each
-// phase timed: MobileNet v1 0.25/128 and 1.0/224, SqueezeNet 1.1, ResNet-18, MnasNet 1.0 and
-// ShuffleNet v2 1.0x at 224.
+// phase timed: MobileNet v1 0.25/128 and 1.0/224, SqueezeNet 1.1, ResNet-18, MnasNet 1.0,
+// ShuffleNet v2 1.0x, MobileNet v3 Large and Small and EfficientNet-B0 at 224.
 // Target: each under 10 s. Reference measured in the same run: one float inference of the same
 // model by the reference interpreter. Also prints the report's memory use, L3 traffic and
 // estimated cycles (for MobileNet next to GreenWaves' published 2.1 frames/s at 175 MHz in 8 bits).
@@ -127,6 +127,12 @@ int main()
         benchModel("mnasnet1_0", "224", {1.0, 224, 1}, 10.0, "int8");
         benchModel("shufflenet_v2_x1_0", "224", {1.0, 224, 1}, 10.0, "int16");
         benchModel("shufflenet_v2_x1_0", "224", {1.0, 224, 1}, 10.0, "int8");
+        // Hardswish, SiLU and squeeze-and-excitation gates.
+        benchModel("mobilenet_v3_large", "224", {1.0, 224, 1}, 10.0, "int16");
+        benchModel("mobilenet_v3_large", "224", {1.0, 224, 1}, 10.0, "int8");
+        benchModel("mobilenet_v3_small", "224", {1.0, 224, 1}, 10.0, "int16");
+        benchModel("efficientnet_b0", "224", {1.0, 224, 1}, 10.0, "int16");
+        benchModel("efficientnet_b0", "224", {1.0, 224, 1}, 10.0, "int8");
     } catch (const std::exception& error) {
         fmt::print(stderr, "bench_gap_compile: {}\n", error.what());
         return 1;

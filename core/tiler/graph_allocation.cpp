@@ -199,19 +199,22 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     };
     while (current.total() > l2Budget || overStaticBudget(current)) {
         const bool staticOnly = current.total() <= l2Budget;
-        if (movableCount(placer, current, tensors, immovable, staticOnly) > kSingleMoveCandidates) {
-            const std::uint64_t excess = staticOnly ? current.l2Static - staticBudget : current.total() - l2Budget;
+        const std::uint64_t excess = staticOnly ? current.l2Static - staticBudget : current.total() - l2Budget;
+        const bool manyCandidates = movableCount(placer, current, tensors, immovable, staticOnly) > kSingleMoveCandidates;
+        if (manyCandidates || excess > l2Budget / kBatchExcessDivisor) {
             Placement next;
             const std::vector<std::size_t> batch =
                 batchMove(placer, current, tensors, immovable, staticOnly, excess, next);
             if (batch.empty())
                 break;
+            const std::string why = manyCandidates ? "the graph has more than " + std::to_string(kSingleMoveCandidates) +
+                                                         " tensors that could move"
+                                                   : "the graph is more than " + bytesText(l2Budget / kBatchExcessDivisor) +
+                                                         " over the budget";
             for (std::size_t i : batch)
                 moveReasons[i] = "move " + std::to_string(moveReasons.size() + 1) + " to L3, in a batch of " +
-                                 std::to_string(batch.size()) + " (the graph has more than " +
-                                 std::to_string(kSingleMoveCandidates) + " tensors that could move, so they move "
-                                 "largest first): the graph then needs " + bytesText(next.total()) + " of L2 instead of " +
-                                 bytesText(current.total());
+                                 std::to_string(batch.size()) + " (" + why + ", so they move largest first): the graph "
+                                 "then needs " + bytesText(next.total()) + " of L2 instead of " + bytesText(current.total());
             current = std::move(next);
             smallest = std::min(smallest, current.total());
             continue;
@@ -473,12 +476,31 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
 
 }  // namespace
 
+namespace {
+
+// Whether a node of the graph has no tiling in the L1 budget even with all the L2 it could want:
+// then no L2 budget helps, and the caller names L1 (placeModel's report).
+bool nodeOverL1(const KernelModel& model, const GraphModel& graph)
+{
+    for (const GraphNode& node : graph.nodes)
+        for (const UserKernel& kernel : model.userKernels)
+            if (kernel.name == node.kernel) {
+                const TileSolverResult solved = solveTiling(kernel, model.options.l1Size, UINT64_MAX,
+                                                            model.options.costModel, promotionPolicy(model.options));
+                if (!solved.ok && !solved.badKernel && solved.minimumL1 > model.options.l1Size)
+                    return true;
+            }
+    return false;
+}
+
+}  // namespace
+
 GraphAllocation allocateGraph(const KernelModel& model, const GraphModel& graph, std::uint64_t l2Budget,
                               AllocationMemo* memo)
 {
     AllocationMemo::State* const kept = memo ? memo->state_.get() : nullptr;
     GraphAllocation allocation = allocateGraphWithin(model, graph, l2Budget, kept);
-    if (allocation.ok || allocation.smallestL2 == 0)
+    if (allocation.ok || allocation.smallestL2 == 0 || nodeOverL1(model, graph))
         return allocation;
     // Node tilings adapt their staging buffers to the budget, so the smallest L2 seen under a
     // tighter budget is confirmed by placing the graph within it (and raised until it fits).

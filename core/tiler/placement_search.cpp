@@ -90,9 +90,15 @@ Move searchMove(Placer& placer, const Placement& current, const std::vector<Grap
                 kept = {candidate, score, freed};
         }
     };
+    const bool peakOnly = !staticOnly && movableCount(placer, current, tensors, immovable, staticOnly) > kPeakOnlyCandidates;
+    const auto atPeak = [&](std::int64_t first, std::int64_t end) {
+        return !peakOnly || (first < current.peakEnd && current.peakFirst < end);
+    };
     for (std::size_t i = 0; i < tensors.size(); ++i) {
         if (current.inL3.count(i) || immovable.count(i) || !placer.movable(i) ||
             (staticOnly && !isConstant(tensors[i])))
+            continue;
+        if (!isConstant(tensors[i]) && !atPeak(tensors[i].firstNode, std::int64_t(tensors[i].lastNode) + 1))
             continue;
         std::set<std::size_t> inL3 = current.inL3;
         inL3.insert(i);
@@ -117,7 +123,7 @@ Move searchMove(Placer& placer, const Placement& current, const std::vector<Grap
     for (std::size_t n = 0; n < current.nodes.size() && !staticOnly; ++n) {
         const std::uint64_t staging = current.nodes[n].staging;
         const std::uint64_t limit = staging / 2 / kAlignment * kAlignment;
-        if (staging == 0 || limit == 0)
+        if (staging == 0 || limit == 0 || !atPeak(std::int64_t(n), std::int64_t(n) + 1))
             continue;
         std::map<std::size_t, std::uint64_t> limits = current.stagingLimits;
         limits[n] = limit;

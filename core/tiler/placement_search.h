@@ -56,6 +56,9 @@ struct Placement {
     std::map<std::size_t, int> prefetch;                           // constant -> node starting its copy
     std::map<std::size_t, std::uint64_t> stagingLimits;            // node -> the most L2 its staging may take
     std::vector<std::pair<std::size_t, std::size_t>> prefetched;  // (constant, planner buffer)
+    // The nodes [first, end) spanned by the buffers at the top of the dynamic block: only a buffer
+    // live there can lower it (empty when nothing is planned).
+    std::int64_t peakFirst = 0, peakEnd = 0;
     // Whether the placement holds at other L2 budgets: every node tiled as without a budget, the
     // largest staging among them (it holds at budgets of at least that).
     bool budgetBound = false;
@@ -257,6 +260,15 @@ public:
             }
             placement.l2Dynamic = std::uint64_t(placement.plan.peak);
             placement.l2LowerBound = std::uint64_t(placement.plan.lowerBound);
+            placement.peakFirst = std::numeric_limits<std::int64_t>::max();
+            placement.peakEnd = 0;
+            for (std::size_t k = 0; k < buffers.size() && k < placement.plan.offsets.size(); ++k)
+                if (placement.plan.offsets[k] + buffers[k].size == placement.plan.peak) {
+                    placement.peakFirst = std::min(placement.peakFirst, buffers[k].lower);
+                    placement.peakEnd = std::max(placement.peakEnd, buffers[k].upper);
+                }
+            if (placement.peakEnd == 0)
+                placement.peakFirst = 0;
         }
         placement.ok = true;
         return placement;
@@ -385,6 +397,18 @@ struct Move {
 // candidate by a placement of the whole graph, one move at a time, costs candidates x moves
 // placements, cubic in the graph's size.
 constexpr std::size_t kSingleMoveCandidates = 400;
+
+// Tensors also move in batches while the graph needs more than twice the budget (an excess over
+// the budget divided by this): then most constants must go to L3 anyway, and a constant moved frees
+// its own size for its own size of traffic whichever it is, so the largest go first and moves one
+// at a time judge only the last part.
+constexpr std::uint64_t kBatchExcessDivisor = 1;
+
+// Past this many movable tensors, a single move judges only the constants and the tensors and
+// staging live at the top of the dynamic block (Placement::peakFirst..peakEnd): a move elsewhere
+// cannot lower the L2 needed, and judging every tensor at every move costs tensors x moves
+// placements of the whole graph.
+constexpr std::size_t kPeakOnlyCandidates = 64;
 
 // How many tensors a move from `current` may choose among.
 std::size_t movableCount(const Placer& placer, const Placement& current, const std::vector<GraphTensor>& tensors,
