@@ -245,6 +245,10 @@ private slots:
         QTest::newRow("resnet18 64 int8") << "resnet18" << 1.0 << 64 << 30 << "int8" << 15.0;
         // Split, Concat and the channel shuffle in every unit.
         QTest::newRow("shufflenet_v2_x1_0 64") << "shufflenet_v2_x1_0" << 1.0 << 64 << 116 << "int16" << 30.0;
+        // Hardswish, SiLU and squeeze-and-excitation gates.
+        QTest::newRow("mobilenet_v3_small 64") << "mobilenet_v3_small" << 1.0 << 64 << 107 << "int16" << 30.0;
+        QTest::newRow("mobilenet_v3_large 64 int8") << "mobilenet_v3_large" << 1.0 << 64 << 120 << "int8" << 15.0;
+        QTest::newRow("efficientnet_b0 64") << "efficientnet_b0" << 1.0 << 64 << 189 << "int16" << 30.0;
     }
 
     void zooModelsRunBitExact()
