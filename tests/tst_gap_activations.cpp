@@ -32,13 +32,7 @@ Graph activationsGraph()
     GraphBuilder builder("activations", 14);
     std::mt19937 random(41);
     auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
-        const float limit = scale * std::sqrt(6.0f / float(in * k * k));
-        const TensorId w = builder.constant(name + ".weight", uniformTensor({out, in, k, k}, random, -limit, limit));
-        const TensorId b = builder.constant(name + ".bias", uniformTensor({out}, random, -0.2f, 0.2f));
-        return builder.op("Conv", {x, w, b},
-                          {{"kernel_shape", Attribute::ofInts({k, k})},
-                           {"pads", Attribute::ofInts({k / 2, k / 2, k / 2, k / 2})}},
-                          name);
+        return seededConv(builder, random, x, in, out, k, scale, name);
     };
     TensorId x = builder.input("input", DType::Float32, {1, 3, 12, 10});
     x = builder.op("HardSwish", {conv(x, 3, 8, 3, 3.0f, "conv1")}, {}, "hswish");
@@ -68,13 +62,7 @@ Graph squeezeExcitationGraph()
     GraphBuilder builder("squeeze_excitation", 13);
     std::mt19937 random(43);
     auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
-        const float limit = scale * std::sqrt(6.0f / float(in * k * k));
-        const TensorId w = builder.constant(name + ".weight", uniformTensor({out, in, k, k}, random, -limit, limit));
-        const TensorId b = builder.constant(name + ".bias", uniformTensor({out}, random, -0.2f, 0.2f));
-        return builder.op("Conv", {x, w, b},
-                          {{"kernel_shape", Attribute::ofInts({k, k})},
-                           {"pads", Attribute::ofInts({k / 2, k / 2, k / 2, k / 2})}},
-                          name);
+        return seededConv(builder, random, x, in, out, k, scale, name);
     };
     auto swish = [&](TensorId x, const std::string& name) {
         return builder.op("Mul", {x, builder.op("Sigmoid", {x}, {}, name)}, {}, name + "_mul");
@@ -281,6 +269,18 @@ private slots:
         const QString flat = loweringProblem(singleActivation("HardSigmoid", {{"alpha", Attribute::ofFloat(0.001f)}}));
         QVERIFY2(flat.contains("node 'act' (HardSigmoid)") && flat.contains("1/256"), qPrintable(flat));
         QVERIFY(loweringProblem(singleActivation("Sigmoid", {})).isEmpty());
+        // A transposed convolution has no generator, and says so.
+        {
+            GraphBuilder builder("deconv", 13);
+            const TensorId x = builder.input("x", DType::Float32, {1, 2, 3, 3});
+            const TensorId w = builder.constant("w", TensorData::fromFloats({2, 2, 2, 2}, std::vector<float>(16, 0.1f)));
+            builder.output(builder.op("ConvTranspose", {x, w}, {{"strides", Attribute::ofInts({2, 2})}}, "up"));
+            Graph graph = builder.finish();
+            prepareGraph(graph);
+            const QString deconv = loweringProblem(graph);
+            QVERIFY2(deconv.contains("node 'up' (ConvTranspose)") && deconv.contains("transposed convolution"),
+                     qPrintable(deconv));
+        }
         // A Mul of two full tensors is not a gate.
         GraphBuilder builder("product", 13);
         const TensorId a = builder.input("a", DType::Float32, {1, 2, 3, 3});

@@ -109,13 +109,7 @@ Graph realOperatorsGraph()
     GraphBuilder builder("real_ops", 13);
     std::mt19937 random(23);
     auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
-        const float limit = scale * std::sqrt(6.0f / float(in * k * k));
-        const TensorId w = builder.constant(name + ".weight", uniformTensor({out, in, k, k}, random, -limit, limit));
-        const TensorId b = builder.constant(name + ".bias", uniformTensor({out}, random, -0.1f, 0.1f));
-        return builder.op("Conv", {x, w, b},
-                          {{"kernel_shape", Attribute::ofInts({k, k})},
-                           {"pads", Attribute::ofInts({k / 2, k / 2, k / 2, k / 2})}},
-                          name);
+        return seededConv(builder, random, x, in, out, k, scale, name);
     };
     auto pool = [&](const char* op, TensorId x, int64_t k, int64_t stride, int64_t pad, const std::string& name) {
         return builder.op(op, {x},

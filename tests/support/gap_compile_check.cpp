@@ -11,6 +11,8 @@
 #include <QStringList>
 #include <QtTest>
 
+#include <cmath>
+
 namespace tessera::test {
 namespace {
 
@@ -39,6 +41,17 @@ TensorData uniformTensor(const Shape& shape, std::mt19937& random, float low, fl
     for (int64_t k = 0; k < data.elements(); ++k)
         data.data<float>()[k] = uniform(random);
     return data;
+}
+
+TensorId seededConv(GraphBuilder& builder, std::mt19937& random, TensorId x, int64_t in, int64_t out, int64_t k,
+                    float scale, const std::string& name)
+{
+    const float limit = scale * std::sqrt(6.0f / float(in * k * k));
+    const TensorId w = builder.constant(name + ".weight", uniformTensor({out, in, k, k}, random, -limit, limit));
+    const TensorId b = builder.constant(name + ".bias", uniformTensor({out}, random, -0.1f, 0.1f));
+    return builder.op("Conv", {x, w, b},
+                      {{"kernel_shape", Attribute::ofInts({k, k})}, {"pads", Attribute::ofInts({k / 2, k / 2, k / 2, k / 2})}},
+                      name);
 }
 
 // "name:kind" of every layer, in order.

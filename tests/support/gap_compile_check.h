@@ -3,6 +3,7 @@
 // host emulation and compare its output with the fixed-point reference bit for bit.
 #include "gap/compile/gap_compiler.h"
 #include "gap_project/gap_project_writer.h"
+#include "ir/builder.h"
 #include "ir/graph.h"
 #include "ir/tensor_data.h"
 
@@ -22,6 +23,11 @@ gap::GapCompileResult compileProject(const Graph& graph, const gap::GapCompileOp
 
 // Values drawn uniformly from [low, high).
 TensorData uniformTensor(const Shape& shape, std::mt19937& random, float low, float high);
+
+// A k x k convolution with bias ("same" padding) of `in` to `out` channels: weights uniform within
+// scale * sqrt(6 / fan-in), bias within 0.1, both drawn from `random` in that order.
+TensorId seededConv(GraphBuilder& builder, std::mt19937& random, TensorId x, int64_t in, int64_t out, int64_t k,
+                    float scale, const std::string& name);
 
 // "name:kind" of every layer, in order.
 QString layerKinds(const gap::GapNetwork& network);

@@ -270,6 +270,10 @@ private:
         if (op == "Relu")
             throw NodeProblem("a ReLU is fused into the convolution, linear, pooling or addition before it; this one "
                               "follows a node that cannot take it");
+        if (op == "ConvTranspose")
+            throw NodeProblem("no GAP CNN generator computes a transposed convolution (GreenWaves' CNN generators have "
+                              "convolutions, poolings and linear layers only); a model that upsamples this way cannot "
+                              "run on GAP through them");
         if (op == "Clip")
             throw NodeProblem("a Clip is fused as ReLU6 (bounds 0 and 6) into the convolution or linear layer before "
                               "it; this one has other bounds or follows another node");
