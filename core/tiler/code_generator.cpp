@@ -198,9 +198,9 @@ void reportKernelsOverL1(const KernelModel& model, PlacedModel& placed)
     std::string failures;
     std::uint64_t minimumL1 = 0;
     for (const UserKernel& kernel : model.userKernels) {
-        const TileSolverResult solved =
-            solveTiling(kernel, options.l1Size, UINT64_MAX, options.costModel, promotionPolicy(options));
-        if (!solved.ok && !solved.badKernel && solved.minimumL1 > options.l1Size) {
+        bool overL1 = false;
+        const TileSolverResult solved = solveWithoutL2Limit(kernel, options, overL1);
+        if (overL1) {
             failures += solved.error + "\n";
             minimumL1 = std::max(minimumL1, solved.minimumL1);
         }

@@ -485,9 +485,9 @@ bool nodeOverL1(const KernelModel& model, const GraphModel& graph)
     for (const GraphNode& node : graph.nodes)
         for (const UserKernel& kernel : model.userKernels)
             if (kernel.name == node.kernel) {
-                const TileSolverResult solved = solveTiling(kernel, model.options.l1Size, UINT64_MAX,
-                                                            model.options.costModel, promotionPolicy(model.options));
-                if (!solved.ok && !solved.badKernel && solved.minimumL1 > model.options.l1Size)
+                bool overL1 = false;
+                solveWithoutL2Limit(kernel, model.options, overL1);
+                if (overL1)
                     return true;
             }
     return false;

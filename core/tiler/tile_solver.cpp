@@ -621,6 +621,13 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
 
 }  // namespace
 
+TileSolverResult solveWithoutL2Limit(const UserKernel& kernel, const GenerationOptions& options, bool& overL1)
+{
+    TileSolverResult solved = solveTiling(kernel, options.l1Size, UINT64_MAX, options.costModel, promotionPolicy(options));
+    overL1 = !solved.ok && !solved.badKernel && solved.minimumL1 > options.l1Size;
+    return solved;
+}
+
 PromotionPolicy promotionPolicy(const GenerationOptions& options)
 {
     return {options.promoteBuffers, options.promotePartialBuffers};

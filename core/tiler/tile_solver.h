@@ -34,4 +34,8 @@ TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget,
                              std::uint64_t l2Budget = UINT64_MAX, const TilerCostModel& costModel = {},
                              const PromotionPolicy& promotions = {});
 
+// The kernel solved with the model's L1 budget and all the L2 it could want; `overL1` is set when
+// it has no tiling in that L1 (a well-formed kernel that no L2 budget would help).
+TileSolverResult solveWithoutL2Limit(const UserKernel& kernel, const GenerationOptions& options, bool& overL1);
+
 }  // namespace tessera::tiler

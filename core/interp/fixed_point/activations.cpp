@@ -86,19 +86,6 @@ std::vector<T> activateItems(const ActivationParams& params, const std::vector<T
 
 }  // namespace
 
-const char* activationKindName(ActivationKind kind)
-{
-    switch (kind) {
-    case ActivationKind::Sigmoid: return "Sigmoid";
-    case ActivationKind::Tanh: return "Tanh";
-    case ActivationKind::HardSigmoid: return "HardSigmoid";
-    case ActivationKind::HardSwish: return "HardSwish";
-    case ActivationKind::LeakyRelu: return "LeakyRelu";
-    case ActivationKind::Swish: return "Swish";
-    }
-    return "?";
-}
-
 int activationValueQ(ActivationKind kind)
 {
     switch (kind) {

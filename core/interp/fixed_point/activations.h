@@ -14,9 +14,6 @@ namespace tessera::fixed_point {
 // x * sigmoid(x) (SiLU).
 enum class ActivationKind { Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Swish };
 
-// The ONNX operator name of an activation ("Sigmoid", "HardSwish", ...).
-const char* activationKindName(ActivationKind kind);
-
 struct ActivationParams {
     ActivationKind kind = ActivationKind::Sigmoid;
     int inScale = 1, inShift = 0;    // x12 = roundnorm(x * inScale, inShift): the input in Q12
