@@ -118,9 +118,11 @@ int main()
         benchModel("mobilenet_v1", "0.25/128", {0.25, 128, 1}, 10.0, "int16");
         benchModel("mobilenet_v1", "1.0/224", {1.0, 224, 1}, 10.0, "int16");
         benchModel("mobilenet_v1", "1.0/224", {1.0, 224, 1}, 10.0, "int8");
-        // The architectures of real deployments: fire modules and ceil-mode pooling, the ResNet
+        // The architectures of real deployments: inverted residuals with ReLU6, fire modules and ceil-mode pooling, the ResNet
         // stem (its pooling split out), inverted residuals with ReduceMean. ResNet-18's 23 MB of
         // 16-bit weights do not fit GAP8's 16 MB of flash: it is compiled in 8 bits.
+        benchModel("mobilenet_v2", "224", {1.0, 224, 1}, 10.0, "int16");
+        benchModel("mobilenet_v2", "224", {1.0, 224, 1}, 10.0, "int8");
         benchModel("squeezenet1_1", "224", {1.0, 224, 1}, 10.0, "int16");
         benchModel("resnet18", "224", {1.0, 224, 1}, 10.0, "int8");
         benchModel("mnasnet1_0", "224", {1.0, 224, 1}, 10.0, "int16");

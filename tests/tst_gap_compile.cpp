@@ -233,7 +233,8 @@ private slots:
         // Fire modules (Concat) and ceil-mode pooling; at 64x64 to keep the run short.
         QTest::newRow("squeezenet1_1 64") << "squeezenet1_1" << 1.0 << 64 << 37 << "int16" << 30.0;
         QTest::newRow("squeezenet1_1 64 int8") << "squeezenet1_1" << 1.0 << 64 << 37 << "int8" << 15.0;
-        // Inverted residuals and the global pooling as ReduceMean.
+        // Inverted residuals with ReLU6; and with the global pooling as ReduceMean.
+        QTest::newRow("mobilenet_v2 64") << "mobilenet_v2" << 1.0 << 64 << 64 << "int16" << 30.0;
         QTest::newRow("mnasnet1_0 64") << "mnasnet1_0" << 1.0 << 64 << 64 << "int16" << 30.0;
         // 11.7 M weights: 23 MB in 16 bits would exceed GAP8's 16 MB of flash; 8 bits fit.
         QTest::newRow("resnet18 64 int8") << "resnet18" << 1.0 << 64 << 30 << "int8" << 15.0;

@@ -50,6 +50,10 @@ private slots:
         // 14 M / 0.47 M at 0.25/128 (batch norm folded into the convolution biases here).
         QTest::newRow("mobilenet 1.0/224") << "mobilenet_v1" << 1.0 << 224 << qint64(4200000) << 0.02 << qint64(569000000) << 0.01;
         QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << 0.25 << 128 << qint64(470000) << 0.02 << qint64(14000000) << 0.05;
+        // torchvision's mobilenet_v2: 3,504,872 parameters, 0.30 G multiply-adds at 224 (17,056
+        // channels of batch norm folded). The graph also holds the min and max scalars of its 35
+        // ReLU6 Clips, counted as constants.
+        QTest::newRow("mobilenet_v2") << "mobilenet_v2" << 1.0 << 224 << qint64(3504872 - 17056 + 35 * 2) << 0.0 << qint64(300000000) << 0.02;
         // torchvision's squeezenet1_1: 1,235,496 parameters, 0.35 G multiply-adds at 224.
         QTest::newRow("squeezenet1_1") << "squeezenet1_1" << 1.0 << 224 << qint64(1235496) << 0.0 << qint64(350000000) << 0.02;
         // torchvision's resnet18: 11,689,512 parameters, 1.81 G; mnasnet1_0: 4,383,312, 0.31 G. Their
@@ -109,6 +113,7 @@ private slots:
         QTest::newRow("lenet5") << "lenet5" << qint64(10);
         QTest::newRow("radioml") << "radioml" << qint64(24);
         QTest::newRow("mobilenet 0.25/128") << "mobilenet_v1" << qint64(1000);
+        QTest::newRow("mobilenet_v2 128") << "mobilenet_v2" << qint64(1000);
         QTest::newRow("squeezenet1_1 128") << "squeezenet1_1" << qint64(1000);
         QTest::newRow("resnet18 128") << "resnet18" << qint64(1000);
         QTest::newRow("mnasnet1_0 128") << "mnasnet1_0" << qint64(1000);

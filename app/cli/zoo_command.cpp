@@ -19,7 +19,7 @@ void addZooCommand(CLI::App& app, Action& action)
         bool list = false;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("name", options->name, "mnist, lenet5, mobilenet_v1, radioml, squeezenet1_1, resnet18, mnasnet1_0 or shufflenet_v2_x1_0 (--list describes them)");
+    command->add_option("name", options->name, "mnist, lenet5, mobilenet_v1, mobilenet_v2, radioml, squeezenet1_1, resnet18, mnasnet1_0, shufflenet_v2_x1_0, mobilenet_v3_large, mobilenet_v3_small or efficientnet_b0 (--list describes them)");
     command->add_option("-o,--output", options->output, "ONNX file to write ('-': standard output)")
         ->check(nonEmptyPath());
     command->add_option("--seed", options->zoo.seed, "Seed of the random weights")->capture_default_str();

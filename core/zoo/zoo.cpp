@@ -22,6 +22,8 @@ const std::vector<Recipe>& recipes()
         {{"lenet5", "LeNet-5, 1x1x32x32 -> 10"}, zoo::buildLenet5},
         {{"mobilenet_v1", "MobileNet v1, --width 1.0|0.5|0.25 --resolution 224|192|160|128 -> 1000"},
          zoo::buildMobilenetV1},
+        {{"mobilenet_v2", "MobileNet v2 1.0 (inverted residuals, ReLU6), --resolution 32 to 512 -> 1000"},
+         zoo::buildMobilenetV2},
         {{"radioml", "RadioML 2018 1-D conv classifier, 2x1024 I/Q -> 24"}, zoo::buildRadioml},
         {{"squeezenet1_1", "SqueezeNet 1.1 (fire modules, ceil-mode pooling), --resolution 32 to 512 -> 1000"},
          zoo::buildSqueezenet11},

@@ -7,6 +7,7 @@ namespace tessera::zoo {
 Graph buildMnist(const ZooOptions& options);
 Graph buildLenet5(const ZooOptions& options);
 Graph buildMobilenetV1(const ZooOptions& options);
+Graph buildMobilenetV2(const ZooOptions& options);
 Graph buildRadioml(const ZooOptions& options);
 Graph buildSqueezenet11(const ZooOptions& options);
 Graph buildResnet18(const ZooOptions& options);
