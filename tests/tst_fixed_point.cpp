@@ -388,6 +388,11 @@ private slots:
         QCOMPARE(matAdd(Values{1000, 30000, -5}, 12, Values{1000, 30000, -5}, 10, 11, false),
                  (Values{2500, 32767, -12}));
         QCOMPARE(matAdd(Values{-100, 100}, 12, Values{50, 50}, 12, 12, true), (Values{0, 150}));
+        // The difference of the same inputs brought to Q11: 500 - 2000, 15000 + 60000 (clipped), -2 + 10.
+        QCOMPARE(matAdd(Values{1000, 30000, -5}, 12, Values{1000, -30000, -5}, 10, 11, false, true),
+                 (Values{-1500, 32767, 8}));
+        QCOMPARE(matAdd(Values{1000, 30000, -5}, 12, Values{1000, -30000, -5}, 10, 11, true, true),
+                 (Values{0, 32767, 8}));
         requireMessage([] { matAdd(Values{1, 2}, 12, Values{1}, 12, 12, false); }, {"second input"});
 
         // [[1, 2], [3, 4]] x [[5], [6]] in Q0 plus bias [100, -100] in Q1 (50, -50 in Q0).

@@ -340,6 +340,9 @@ private slots:
         QCOMPARE(sq8::matAdd(a, 16384, b, 24576, 15, true), (Bytes{20, 0, 127, 0, 1}));
         // Shift 0: the plain weighted sum, 10 * 1 + 20 * 2 = 50 etc.
         QCOMPARE(sq8::matAdd({10, -3}, 1, {20, 1}, 2, 0, false), (Bytes{50, -1}));
+        // A subtraction is the second scale negated: 5 - 15 = -10; -5 - 3.75 = -8.75 -> -9;
+        // 63.5 - 95.25 = -31.75 -> -32; -64 + 96 = 32; 0.5 -> 1.
+        QCOMPARE(sq8::matAdd(a, 16384, b, -24576, 15, false), (Bytes{-10, -9, -32, 32, 1}));
     }
 
     void softmaxConvertsThenUsesThe16BitSoftmax()
@@ -562,7 +565,7 @@ private slots:
         QVERIFY(throwsInvalid([] { sq8::linearAct(2, 1, false, 0, {1, 2}, {1, 2, 3}, {0}, scales({1}, {0})); }));
         QVERIFY(throwsInvalid([] { sq8::linearAct(2, 1, false, 0, {1, 2}, {1, 2}, {0}, scales({1, 2}, {0, 0})); }));
         QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 32768, {1}, 1, 0, false); }));
-        QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 1, {1}, -1, 0, false); }));
+        QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 1, {1}, -32768, 0, false); }));
         QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 1, {1}, 1, 63, false); }));
         QVERIFY(throwsInvalid([] { sq8::matAdd({1, 2}, 1, {1}, 1, 0, false); }));
         QVERIFY(throwsInvalid([] { sq8::softmaxQ15({}, 1, 0, 12); }));

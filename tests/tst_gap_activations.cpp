@@ -1,7 +1,7 @@
 // The activation layers of GAP networks (Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu
-// with one slope, Swish) and squeeze-and-excitation gates: the fixed-point definition against the
-// real functions, the C kernels' table against the reference's, and whole projects bit-exact with
-// the reference in 16 and 8 bits.
+// with one slope, Swish), squeeze-and-excitation gates and subtractions: the fixed-point definition
+// against the real functions, the C kernels' table against the reference's, and whole projects
+// bit-exact with the reference in 16 and 8 bits.
 #include "base/error.h"
 #include "gap/compile/gap_lowering.h"
 #include "gap_compile_check.h"
@@ -82,6 +82,29 @@ Graph squeezeExcitationGraph()
     gate = builder.op("Sigmoid", {conv(gate, 3, 6, 1, 2.0f, "se2_fc2")}, {}, "se2_gate");
     x = builder.op("Mul", {gate, x}, {}, "se2_scale");  // the gate first: either order is taken
     builder.output(conv(x, 6, 5, 1, 1.0f, "conv3"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+// Differences of two branches, one with a ReLU fused, one of the block input less a branch (in
+// another format), and one of a tensor less itself.
+Graph subtractionGraph()
+{
+    GraphBuilder builder("subtraction", 13);
+    std::mt19937 random(47);
+    auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
+        return seededConv(builder, random, x, in, out, k, scale, name);
+    };
+    TensorId x = builder.input("input", DType::Float32, {1, 3, 10, 9});
+    x = conv(x, 3, 6, 3, 2.0f, "conv1");
+    const TensorId a = conv(x, 6, 6, 3, 3.0f, "branch_a");
+    const TensorId b = conv(x, 6, 6, 1, 1.0f, "branch_b");
+    TensorId d = builder.op("Relu", {builder.op("Sub", {a, b}, {}, "difference")}, {}, "difference_relu");
+    d = builder.op("Sub", {x, d}, {}, "residual");
+    d = builder.op("Sub", {d, d}, {}, "zero");
+    const TensorId y = builder.op("Sub", {conv(x, 6, 6, 1, 0.5f, "conv2"), d}, {}, "less_zero");
+    builder.output(conv(y, 6, 4, 3, 1.0f, "conv3"));
     Graph graph = builder.finish();
     prepareGraph(graph);
     return graph;
@@ -258,6 +281,38 @@ private slots:
         compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
     }
 
+    // Sub of two tensors is a subtraction layer (KOP_MATSUB), a ReLU after it fused; bit-exact in 16
+    // and 8 bits, on 1 and 8 cores, at 64 KB and at a small L1.
+    void subtractionRunsBitExact_data() { projectsRunBitExact_data(); }
+
+    void subtractionRunsBitExact()
+    {
+        QFETCH(QString, quantization);
+        QFETCH(int, cores);
+        QFETCH(int, l1);
+        const Graph graph = subtractionGraph();
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QCOMPARE(layerKinds(network),
+                 QStringLiteral("conv1:convolution branch_a:convolution branch_b:convolution difference:subtraction "
+                                "residual:subtraction zero:subtraction conv2:convolution less_zero:subtraction "
+                                "conv3:convolution"));
+        QVERIFY(network.layers[3].relu);
+        QVERIFY(!network.layers[4].relu);
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = uint64_t(l1);
+        QTemporaryDir dir;
+        compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        QFile kernels(dir.path() + "/project/subtractionKernels.c");
+        QVERIFY(kernels.open(QIODevice::ReadOnly));
+        const QString code = QString::fromUtf8(kernels.readAll());
+        // 16 bits: the difference kernel; 8 bits: the addition kernel with the second scale negated.
+        if (quantization == "int16")
+            QVERIFY(code.contains("KerMatSub") && !code.contains(QRegularExpression("\\bKerMatAdd\\b")));
+        else
+            QVERIFY(code.contains(QRegularExpression("KerArg\\d+->Scale2 = \\(int\\) \\(-\\d+\\)")));
+    }
+
     // What the activation layer cannot take is named with the node and the reason.
     void unsupportedFormsAreNamed()
     {
@@ -280,6 +335,18 @@ private slots:
             const QString deconv = loweringProblem(graph);
             QVERIFY2(deconv.contains("node 'up' (ConvTranspose)") && deconv.contains("transposed convolution"),
                      qPrintable(deconv));
+        }
+        // A Sub of a constant has no layer.
+        {
+            GraphBuilder builder("offset", 13);
+            const TensorId x = builder.input("x", DType::Float32, {1, 2, 3, 3});
+            const TensorId mean = builder.constant("mean", TensorData::fromFloats({1, 2, 1, 1}, {0.5f, 0.25f}));
+            builder.output(builder.op("Sub", {x, mean}, {}, "centre"));
+            Graph graph = builder.finish();
+            prepareGraph(graph);
+            const QString offset = loweringProblem(graph);
+            QVERIFY2(offset.contains("node 'centre' (Sub)") && offset.contains("subtraction of a constant"),
+                     qPrintable(offset));
         }
         // A Mul of two full tensors is not a gate.
         GraphBuilder builder("product", 13);

@@ -204,6 +204,19 @@ void KerMatAdd(KerMatAdd_Arg_T *Arg)
     rt_team_barrier();
 }
 
+void KerMatSub(KerMatAdd_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    unsigned int ReLU = Arg->ReLU;
+
+    core_range(Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        int32_t v = clip16(roundnorm(Arg->In1[i], Arg->Norm1) - roundnorm(Arg->In2[i], Arg->Norm2));
+        Arg->Out[i] = (short int) apply_relu(v, ReLU);
+    }
+    rt_team_barrier();
+}
+
 /* ---- KerMatMul ---- */
 
 void KerMatMul(KerMatMul_Arg_T *Arg)

@@ -155,6 +155,8 @@ typedef struct {
     unsigned int ReLU;
 } KerMatAdd_Arg_T;
 void KerMatAdd(KerMatAdd_Arg_T *Arg);
+/* The difference: Out = clip16(roundnorm(In1, Norm1) - roundnorm(In2, Norm2)), then ReLU. */
+void KerMatSub(KerMatAdd_Arg_T *Arg);
 
 /* Matrix product of Lines lines of In1 (each Cols1 values) with In2 (Cols1 lines of Cols2 values):
  *   Out[i][j] = clip16(roundnorm(roundnorm(Bias[i], NormBias) + sum_k In1[i][k] * In2[k][j], Norm))

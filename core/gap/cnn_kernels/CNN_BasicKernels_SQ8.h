@@ -128,8 +128,8 @@ void KerGlobalSum_SQ8(KerGlobalSum_SQ8_Arg_T *Arg);
 void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, signed char * __restrict__ Out);
 
 /* Element-wise sum of W x H int8 values of two scales into the output's scale:
- *   Out = clip8(roundnorm(In1 * Scale1 + In2 * Scale2, ScaleN))   (int64; Scale1, Scale2 0..32767)
- * then ReLU. */
+ *   Out = clip8(roundnorm(In1 * Scale1 + In2 * Scale2, ScaleN))   (int64; Scale1 0..32767, Scale2
+ * -32767..32767, negative for a difference) then ReLU. */
 typedef struct {
     signed char * __restrict__ In1;
     signed char * __restrict__ In2;

@@ -29,6 +29,13 @@ KernelOper_T poolOperation(fixed_point::ConvPoolReluParams::Pool pool)
     return KOP_NONE;
 }
 
+KernelOper_T matAddOperation(const GapLayer& layer)
+{
+    if (layer.kind == GapLayerKind::Subtract)
+        return layer.relu ? KOP_MATSUB_RELU : KOP_MATSUB;
+    return layer.relu ? KOP_MATADD_RELU : KOP_MATADD;
+}
+
 KernelOper_T reluOperation(bool relu, bool relu6 = false)
 {
     return relu6 ? KOP_RELUN : relu ? KOP_RELU : KOP_NONE;
@@ -167,9 +174,10 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
                     KOP_SOFTMAX);
         break;
     case GapLayerKind::Add:
+    case GapLayerKind::Subtract:
         CNN_MatAdd(name, nullptr, 2, 2, 2, inQ, network.tensors[size_t(layer.inputs.at(1))].q, outQ, 0, 0, 0,
                    layer.pool.features, layer.pool.features, layer.pool.width, layer.pool.height,
-                   layer.relu ? KOP_MATADD_RELU : KOP_MATADD);
+                   matAddOperation(layer));
         break;
     case GapLayerKind::Concat:
     case GapLayerKind::Slice:
@@ -210,8 +218,9 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
                         layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
         break;
     case GapLayerKind::Add:
-        CNN_MatAdd_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height,
-                       layer.relu ? KOP_MATADD_RELU : KOP_MATADD, layer.addScale1, layer.addScale2, layer.addShift);
+    case GapLayerKind::Subtract:
+        CNN_MatAdd_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height, matAddOperation(layer),
+                       layer.addScale1, layer.addScale2, layer.addShift);
         break;
     case GapLayerKind::Concat:
     case GapLayerKind::Slice:

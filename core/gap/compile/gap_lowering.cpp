@@ -23,6 +23,7 @@ const char* gapLayerKindName(GapLayerKind kind)
     case GapLayerKind::Linear: return "linear";
     case GapLayerKind::Softmax: return "softmax";
     case GapLayerKind::Add: return "addition";
+    case GapLayerKind::Subtract: return "subtraction";
     case GapLayerKind::Concat: return "concatenation";
     case GapLayerKind::Slice: return "channel slice";
     case GapLayerKind::Shuffle: return "channel shuffle";
@@ -258,7 +259,7 @@ private:
             return lowerSpatialReduction(node);
         if (op == "Softmax")
             return lowerSoftmax(node);
-        if (op == "Add")
+        if (op == "Add" || op == "Sub")
             return lowerAdd(id);
         if (op == "Concat")
             return lowerConcat(node);
@@ -280,7 +281,7 @@ private:
         throw NodeProblem("no GAP CNN generator implements " + op +
                           " (supported: Conv, BatchNormalization after Conv, Relu, MaxPool, AveragePool, "
                           "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, "
-                          "Add, Concat, Split and Slice along channels, the Reshape-Transpose-Reshape channel "
+                          "Add, Sub, Concat, Split and Slice along channels, the Reshape-Transpose-Reshape channel "
                           "shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope, Mul by one value "
                           "per channel, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
     }
@@ -632,12 +633,17 @@ private:
         const Node& node = graph_.node(id);
         const Tensor& a = graph_.tensor(node.inputs.at(0));
         const Tensor& b = graph_.tensor(node.inputs.at(1));
+        const bool subtract = node.opType == "Sub";
         if (a.isConstant() || b.isConstant())
-            throw NodeProblem("an addition of a constant is a bias, which only a MatMul before it can take");
+            throw NodeProblem(subtract ? "a subtraction of a constant is not supported; fold it into the convolution "
+                                         "bias before it, or into the input's preprocessing"
+                                       : "an addition of a constant is a bias, which only a MatMul before it can take");
         if (a.shape != b.shape || a.shape.size() != 4)
-            throw NodeProblem(fmt::format("the addition generator adds two NCHW tensors of the same shape, not {} and {}",
-                                          shapeToString(a.shape), shapeToString(b.shape)));
-        GapLayer& layer = addLayer(GapLayerKind::Add, node, {activation(node.inputs[0]), activation(node.inputs[1])});
+            throw NodeProblem(fmt::format("the addition generator {} two NCHW tensors of the same shape, not {} and {}",
+                                          subtract ? "subtracts" : "adds", shapeToString(a.shape),
+                                          shapeToString(b.shape)));
+        GapLayer& layer = addLayer(subtract ? GapLayerKind::Subtract : GapLayerKind::Add, node,
+                                   {activation(node.inputs[0]), activation(node.inputs[1])});
         layer.pool.features = int(a.shape[1]);
         layer.pool.height = int(a.shape[2]);
         layer.pool.width = int(a.shape[3]);

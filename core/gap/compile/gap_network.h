@@ -32,8 +32,8 @@ enum class GapQuantization {
     SymmetricInt8,  // 8-bit, a scale per tensor and per output feature (the SQ8 generators)
 };
 
-enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Concat, Slice, Shuffle,
-                          Activation, ChannelScale };
+enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Subtract, Concat, Slice,
+                          Shuffle, Activation, ChannelScale };
 
 const char* gapLayerKindName(GapLayerKind kind);
 
@@ -54,7 +54,7 @@ struct GapLayer {
     fixed_point::PoolReluParams pool;      // Pooling
     int inDim = 0;                         // Linear
     int outDim = 0;
-    bool relu = false;                     // Linear, Add
+    bool relu = false;                     // Linear, Add, Subtract
     bool relu6 = false;                    // Convolution, Linear: the ReLU is capped at 6 (KOP_RELUN)
 
     // Float constants: convolution [Cout][Cin][Fy][Fx] (depthwise [C][Fy][Fx]), linear [Out][In];
@@ -73,7 +73,7 @@ struct GapLayer {
     std::vector<int32_t> bias32;                   // in the accumulator's scale, per output feature
     fixed_point::sq8::ChannelScales channelScales; // requantization per output feature
     int actCap = 0;                                // ReLU6: the cap in the output's int8 units
-    int addScale1 = 0, addScale2 = 0, addShift = 0; // Add: both inputs to the output's scale
+    int addScale1 = 0, addScale2 = 0, addShift = 0; // Add, Subtract: both inputs to the output's scale
     fixed_point::sq8::Multiplier softmaxInput;     // Softmax: the int8 input to Q softmaxInputQ
     int softmaxInputQ = 0;
 

@@ -74,7 +74,8 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
             for (int input : layer.inputs)
                 output.q = std::min(output.q, network.tensors[size_t(input)].q);
             break;
-        case GapLayerKind::Add: {
+        case GapLayerKind::Add:
+        case GapLayerKind::Subtract: {
             const double range = std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false));
             output.q = qFormatFor(range, kMaxQ);
             break;

@@ -114,13 +114,19 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             output.scale = std::ldexp(1.0, -15);
             break;
         }
-        case GapLayerKind::Add: {
-            output.scale = scaleFor(std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false)));
+        case GapLayerKind::Add:
+        case GapLayerKind::Subtract: {
+            const double largerInputScale = std::max(inputScale, network.tensors[size_t(layer.inputs.at(1))].scale);
+            // A result much smaller than its inputs (a difference that cancels) keeps a scale of at
+            // least 1/16384 of theirs, so that the factors stay within the 15-bit multipliers.
+            output.scale = std::max(
+                scaleFor(std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false))),
+                largerInputScale / 16384.0);
             const double scale1 = inputScale / output.scale;
             const double scale2 = network.tensors[size_t(layer.inputs.at(1))].scale / output.scale;
             // One shift for both: the larger factor gets 15 significant bits.
             const sq8::Multiplier larger = sq8::multiplier15For(std::max(scale1, scale2));
-            if (std::max(scale1, scale2) >= 32768.0 || larger.shift < 0)
+            if (larger.shift < 0)
                 throw UnsupportedError(fmt::format("layer {}: the inputs' scales are over 32768 times the output's",
                                                    layer.name));
             layer.addShift = larger.shift;

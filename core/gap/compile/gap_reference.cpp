@@ -39,7 +39,9 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
     case GapLayerKind::Softmax:
         return sq8::softmaxQ15(in, layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
     case GapLayerKind::Add:
-        return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]), layer.addScale2,
+    case GapLayerKind::Subtract:
+        return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]),
+                                 layer.kind == GapLayerKind::Subtract ? -layer.addScale2 : layer.addScale2,
                                  layer.addShift, layer.relu));
     case GapLayerKind::Slice:
         return widen(fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount));
@@ -90,8 +92,10 @@ std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
         out = fixed_point::softmaxQ15(in, inQ);
         break;
     case GapLayerKind::Add:
+    case GapLayerKind::Subtract:
         out = fixed_point::matAdd(in, inQ, values[size_t(layer.inputs.at(1))],
-                                  network.tensors[size_t(layer.inputs.at(1))].q, outQ, layer.relu);
+                                  network.tensors[size_t(layer.inputs.at(1))].q, outQ, layer.relu,
+                                  layer.kind == GapLayerKind::Subtract);
         break;
     case GapLayerKind::Slice:
         out = fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount);

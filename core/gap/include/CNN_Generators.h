@@ -36,7 +36,9 @@ typedef enum {
     KOP_MATADD,
     KOP_MATADD_RELU,
     KOP_MATMUL,
-    KOP_RELUN       /* ReLU6: min(max(x, 0), 6); convolution and linear layers, Out_Q at most 12 */
+    KOP_RELUN,      /* ReLU6: min(max(x, 0), 6); convolution and linear layers, Out_Q at most 12 */
+    KOP_MATSUB,     /* element-wise In1 - In2 (CNN_MatAdd, CNN_MatAdd_SQ8) */
+    KOP_MATSUB_RELU
 } KernelOper_T;
 
 /* Per-layer generation controls; pass 0 for the defaults. */
@@ -85,7 +87,8 @@ int CNN_GlobalPool(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, in
                    int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper);
 
 /* Element-wise sum of two tensors of Feat planes of Width x Height (residual connections), each
- * input brought to Out_Q first; KOP_MATADD, or KOP_MATADD_RELU with a ReLU after. InFeat == OutFeat. */
+ * input brought to Out_Q first; KOP_MATADD, or KOP_MATADD_RELU with a ReLU after. KOP_MATSUB and
+ * KOP_MATSUB_RELU compute the difference In1 - In2 alike. InFeat == OutFeat. */
 int CNN_MatAdd(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int In2_DataSize, int Out_DataSize,
                int In1_Q, int In2_Q, int Out_Q, int In1_InL3, int In2_InL3, int Out_InL3, int InFeat, int OutFeat,
                int Width, int Height, KernelOper_T AddMatOper);
@@ -139,7 +142,8 @@ int CNN_GlobalPool_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int W
                        KernelOper_T PoolOper);
 
 /* Element-wise sum into the output's scale: clip8((In1 * In1_Scale + In2 * In2_Scale) >> ScaleN,
- * rounded), KOP_MATADD or KOP_MATADD_RELU. Scales 0 to 32767, ScaleN 0 to 62. */
+ * rounded), KOP_MATADD or KOP_MATADD_RELU; KOP_MATSUB and KOP_MATSUB_RELU subtract In2 * In2_Scale
+ * instead. Scales 0 to 32767, ScaleN 0 to 62. */
 int CNN_MatAdd_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
                    KernelOper_T AddMatOper, int In1_Scale, int In2_Scale, int ScaleN);
 

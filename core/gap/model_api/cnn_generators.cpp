@@ -135,6 +135,11 @@ void LoadCNNLibrary(void)
                     TCArg("unsigned int", "H"), TCArg("int", "Norm1"), TCArg("int", "Norm2"),
                     TCArg("unsigned int", "ReLU")),
               "KerMatAdd_Arg_T");
+    LibKernel("KerMatSub", CALL_PARALLEL,
+              CArgs(8, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Out"), TCArg("unsigned int", "W"),
+                    TCArg("unsigned int", "H"), TCArg("int", "Norm1"), TCArg("int", "Norm2"),
+                    TCArg("unsigned int", "ReLU")),
+              "KerMatAdd_Arg_T");
     LibKernel("KerMatMul", CALL_PARALLEL,
               CArgs(10, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Bias"), TCArg(kShort, "Out"),
                     TCArg("unsigned int", "Lines"), TCArg("unsigned int", "Cols1"), TCArg("unsigned int", "Cols2"),
@@ -278,8 +283,10 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
     LayerDeclaration layer(Name);
     (void) Ctrl;
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Out_DataSize});
-    if (AddMatOper != KOP_MATADD && AddMatOper != KOP_MATADD_RELU)
-        layerError(Name, "the operation must be KOP_MATADD or KOP_MATADD_RELU");
+    const bool subtract = AddMatOper == KOP_MATSUB || AddMatOper == KOP_MATSUB_RELU;
+    const bool relu = AddMatOper == KOP_MATADD_RELU || AddMatOper == KOP_MATSUB_RELU;
+    if (AddMatOper != KOP_MATADD && !relu && !subtract)
+        layerError(Name, "the operation must be KOP_MATADD, KOP_MATADD_RELU, KOP_MATSUB or KOP_MATSUB_RELU");
     if (InFeat != OutFeat)
         layerError(Name, "InFeat (" + std::to_string(InFeat) + ") and OutFeat (" + std::to_string(OutFeat) +
                              ") must be equal: the two inputs and the output have one shape");
@@ -293,11 +300,11 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
     const unsigned lines = unsigned(InFeat) * unsigned(Height);
     UserKernel(Name, KernelDimensions(1, unsigned(Width), lines, 1), KernelIterationOrder(KER_DIM2, KER_TILE),
                TILE_HOR, CArgs(3, TCArg(kShort, "In1"), TCArg(kShort, "In2"), TCArg(kShort, "Out")),
-               Calls(1, Call("KerMatAdd", LOC_INNER_LOOP,
+               Calls(1, Call(subtract ? "KerMatSub" : "KerMatAdd", LOC_INNER_LOOP,
                              Bindings(8, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
                                       K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W),
                                       K_Arg("Out", KER_ARG_TILE_H), Imm(In1_Q - Out_Q), Imm(In2_Q - Out_Q),
-                                      Imm(AddMatOper == KOP_MATADD_RELU)))),
+                                      Imm(relu)))),
                KerArgs(3,
                        KerArg("In1", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0),
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),

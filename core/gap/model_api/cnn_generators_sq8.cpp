@@ -239,8 +239,10 @@ int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width
 {
     LayerDeclaration layer(Name);
     (void) Ctrl;
-    if (AddMatOper != KOP_MATADD && AddMatOper != KOP_MATADD_RELU)
-        layerError(Name, "the operation must be KOP_MATADD or KOP_MATADD_RELU");
+    const bool subtract = AddMatOper == KOP_MATSUB || AddMatOper == KOP_MATSUB_RELU;
+    const bool relu = AddMatOper == KOP_MATADD_RELU || AddMatOper == KOP_MATSUB_RELU;
+    if (AddMatOper != KOP_MATADD && !relu && !subtract)
+        layerError(Name, "the operation must be KOP_MATADD, KOP_MATADD_RELU, KOP_MATSUB or KOP_MATSUB_RELU");
     requireRange(Name, "In1_Scale", In1_Scale, 0, 32767);
     requireRange(Name, "In2_Scale", In2_Scale, 0, 32767);
     requireRange(Name, "ScaleN", ScaleN, 0, 62);
@@ -254,8 +256,8 @@ int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width
                Calls(1, Call("KerMatAdd_SQ8", LOC_INNER_LOOP,
                              Bindings(9, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
                                       K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W),
-                                      K_Arg("Out", KER_ARG_TILE_H), Imm(In1_Scale), Imm(In2_Scale), Imm(ScaleN),
-                                      Imm(AddMatOper == KOP_MATADD_RELU)))),
+                                      K_Arg("Out", KER_ARG_TILE_H), Imm(In1_Scale),
+                                      Imm(subtract ? -In2_Scale : In2_Scale), Imm(ScaleN), Imm(relu)))),
                KerArgs(3,
                        KerArg("In1", OBJ_IN_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0),
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),

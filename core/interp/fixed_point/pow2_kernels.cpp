@@ -1,6 +1,8 @@
 // Every formula below is docs/gap-fixed-point.md, step by step; the comments name the steps.
 #include "interp/fixed_point/pow2_kernels.h"
 
+#include "interp/fixed_point/conv_taps.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -192,36 +194,14 @@ std::vector<int16_t> convPoolRelu(const ConvPoolReluParams& p, const std::vector
     requireSize(k, "the bias", bias.size(), p.outFeatures, "outFeatures");
 
     const int accQ = p.inQ + p.filterQ; // products of a Q inQ and a Q filterQ value
-    const int64_t H = p.height, W = p.width;
     const int64_t Hc = shape.convHeight, Wc = shape.convWidth;
-    const auto inAt = [&](int64_t ci, int64_t y, int64_t x) { return input[size_t((ci * H + y) * W + x)]; };
-    const auto filterAt = [&](int64_t co, int64_t ci, int64_t ky, int64_t kx) {
-        return filter[size_t(((co * filterInputs + (p.depthwise ? 0 : ci)) * p.filterHeight + ky) * p.filterWidth + kx)];
-    };
 
     // Steps 1 and 2: accumulate in Q accQ (bias first, brought to that format), normalize to outQ.
-    // The sums are exact (int64), so they are formed one filter tap at a time over the whole output
-    // plane, which reads the input plane in order.
     std::vector<int16_t> conv(size_t(p.outFeatures * Hc * Wc));
     std::vector<int64_t> acc(size_t(Hc * Wc));
     for (int64_t co = 0; co < p.outFeatures; ++co) {
         std::fill(acc.begin(), acc.end(), roundnorm(bias[size_t(co)], p.biasQ - accQ));
-        const int64_t firstInput = p.depthwise ? co : 0, endInput = p.depthwise ? co + 1 : p.inFeatures;
-        for (int64_t ci = firstInput; ci < endInput; ++ci)
-            for (int64_t ky = 0; ky < p.filterHeight; ++ky)
-                for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
-                    const int32_t weight = filterAt(co, ci, ky, kx);
-                    for (int64_t y = 0; y < Hc; ++y) {
-                        const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;
-                        if (iy < 0 || iy >= H)
-                            continue; // zero padding contributes 0
-                        for (int64_t x = 0; x < Wc; ++x) {
-                            const int64_t ix = x * p.strideX + kx * p.dilationX - p.pad;
-                            if (ix >= 0 && ix < W)
-                                acc[size_t(y * Wc + x)] += int32_t(inAt(ci, iy, ix)) * weight;
-                        }
-                    }
-                }
+        accumulateConvTaps(p, input, filter, co, Hc, Wc, acc);
         for (int64_t i = 0; i < Hc * Wc; ++i) {
             // Only the final sum is checked: an int32 accumulator that wraps on the way but ends in
             // range gives the same value whatever the summation order.
@@ -318,7 +298,7 @@ std::vector<int16_t> globalAveragePool(int features, int width, int height, cons
 }
 
 std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::vector<int16_t>& b, int bQ, int outQ,
-                            bool applyRelu)
+                            bool applyRelu, bool subtract)
 {
     const std::string k = "matAdd";
     requireQ(k, "aQ", aQ);
@@ -327,7 +307,9 @@ std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::ve
     requireSize(k, "the second input", b.size(), int64_t(a.size()), "the size of the first");
     std::vector<int16_t> out(a.size());
     for (size_t i = 0; i < a.size(); ++i)
-        out[i] = relu(clip16(roundnorm(a[i], aQ - outQ) + roundnorm(b[i], bQ - outQ)), applyRelu);
+        out[i] = relu(clip16(roundnorm(a[i], aQ - outQ) + (subtract ? -roundnorm(b[i], bQ - outQ)
+                                                                     : roundnorm(b[i], bQ - outQ))),
+                      applyRelu);
     return out;
 }
 

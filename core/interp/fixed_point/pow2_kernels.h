@@ -126,11 +126,12 @@ std::vector<int16_t> poolRelu(const PoolReluParams& params, const std::vector<in
 // input CHW [C][H][W] (H * W <= 65535); returns [C] in the same Q format.
 std::vector<int16_t> globalAveragePool(int features, int width, int height, const std::vector<int16_t>& input);
 
-// --- Element-wise addition (CNN_MatAdd) -------------------------------------------------------
+// --- Element-wise addition and subtraction (CNN_MatAdd) ---------------------------------------
 
-// a in Q aQ, b in Q bQ (same size); returns a + b in Q outQ, then ReLU when asked.
+// a in Q aQ, b in Q bQ (same size); returns a + b in Q outQ (a - b when subtract: each input is
+// brought to Q outQ first), then ReLU when asked.
 std::vector<int16_t> matAdd(const std::vector<int16_t>& a, int aQ, const std::vector<int16_t>& b, int bQ, int outQ,
-                            bool relu);
+                            bool relu, bool subtract = false);
 
 // --- Concatenation along channels (a copy layer) ----------------------------------------------
 

@@ -3,6 +3,8 @@
 // convPoolReluOutputShape and the 16-bit softmax are those of pow2_kernels.
 #include "interp/fixed_point/sq8_kernels.h"
 
+#include "interp/fixed_point/conv_taps.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -146,37 +148,22 @@ std::vector<int8_t> convPoolAct(const ConvPoolReluParams& params, const std::vec
     requireSize(k, "the bias", bias.size(), p.outFeatures);
     requireScales(k, scales, p.outFeatures);
 
-    const int64_t H = p.height, W = p.width;
     const int64_t Hc = shape.convHeight, Wc = shape.convWidth;
 
     // Steps 1 and 2: the int32 accumulator (bias first, already in the accumulator's scale), then
     // requantization with the output feature's multiplier.
     std::vector<int8_t> conv(size_t(p.outFeatures * Hc * Wc));
+    std::vector<int64_t> acc(size_t(Hc * Wc));
     for (int64_t co = 0; co < p.outFeatures; ++co) {
-        const int64_t firstInput = p.depthwise ? co : 0, endInput = p.depthwise ? co + 1 : p.inFeatures;
-        for (int64_t y = 0; y < Hc; ++y)
-            for (int64_t x = 0; x < Wc; ++x) {
-                int64_t acc = bias[size_t(co)];
-                for (int64_t ci = firstInput; ci < endInput; ++ci)
-                    for (int64_t ky = 0; ky < p.filterHeight; ++ky) {
-                        const int64_t iy = y * p.strideY + ky * p.dilationY - p.pad;
-                        if (iy < 0 || iy >= H)
-                            continue; // zero padding contributes 0
-                        for (int64_t kx = 0; kx < p.filterWidth; ++kx) {
-                            const int64_t ix = x * p.strideX + kx * p.dilationX - p.pad;
-                            if (ix < 0 || ix >= W)
-                                continue;
-                            const int64_t w = filter[size_t(
-                                ((co * filterInputs + (ci - firstInput)) * p.filterHeight + ky) * p.filterWidth + kx)];
-                            acc += int64_t(input[size_t((ci * H + iy) * W + ix)]) * w;
-                        }
-                    }
-                // Only the final sum is checked: an int32 accumulator that wraps on the way but ends
-                // in range gives the same value whatever the summation order.
-                requireInt32(k, "the accumulator", acc);
-                conv[size_t((co * Hc + y) * Wc + x)] =
-                    clip8(roundnorm(acc * scales.scale[size_t(co)], scales.shift[size_t(co)]));
-            }
+        std::fill(acc.begin(), acc.end(), int64_t(bias[size_t(co)]));
+        accumulateConvTaps(p, input, filter, co, Hc, Wc, acc);
+        for (int64_t i = 0; i < Hc * Wc; ++i) {
+            // Only the final sum is checked: an int32 accumulator that wraps on the way but ends in
+            // range gives the same value whatever the summation order.
+            requireInt32(k, "the accumulator", acc[size_t(i)]);
+            conv[size_t(co * Hc * Wc + i)] =
+                clip8(roundnorm(acc[size_t(i)] * scales.scale[size_t(co)], scales.shift[size_t(co)]));
+        }
     }
 
     // Step 3: pooling of the int8 values; positions in the pooling padding are skipped.
@@ -273,7 +260,7 @@ std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::
 {
     const std::string k = "sq8::matAdd";
     requireRange(k, "scaleA", scaleA, 0, 32767);
-    requireRange(k, "scaleB", scaleB, 0, 32767);
+    requireRange(k, "scaleB", scaleB, -32767, 32767);
     requireRange(k, "shift", shift, 0, maxShift);
     requireSize(k, "the second input", b.size(), int64_t(a.size()));
     std::vector<int8_t> out(a.size());

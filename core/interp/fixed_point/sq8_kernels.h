@@ -60,7 +60,7 @@ std::vector<int8_t> linearAct(int inDim, int outDim, bool relu, int reluCap, con
                               const ChannelScales& scales);
 
 // Element-wise addition (CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
-// ReLU when asked (scaleA, scaleB 0..32767, shift 0..62).
+// ReLU when asked (scaleA 0..32767, shift 0..62; scaleB -32767..32767, negative for a subtraction).
 std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,
                            int shift, bool relu);
 
