@@ -1,5 +1,6 @@
 // The activation layers of GAP networks (Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu
-// with one slope, Swish), squeeze-and-excitation gates and subtractions: the fixed-point definition
+// with one slope, Swish), squeeze-and-excitation gates, subtractions and nearest upsampling: the
+// fixed-point definition
 // against the real functions, the C kernels' table against the reference's, and whole projects
 // bit-exact with the reference in 16 and 8 bits.
 #include "base/error.h"
@@ -105,6 +106,41 @@ Graph subtractionGraph()
     d = builder.op("Sub", {d, d}, {}, "zero");
     const TensorId y = builder.op("Sub", {conv(x, 6, 6, 1, 0.5f, "conv2"), d}, {}, "less_zero");
     builder.output(conv(y, 6, 4, 3, 1.0f, "conv3"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
+// Upsampling as PyTorch writes nn.Upsample(scale_factor=2) (Resize, asymmetric, floor, with an
+// empty roi) and with ONNX's defaults (half_pixel) by 3 along H and 2 along W, from sizes.
+TensorId upsample(GraphBuilder& builder, TensorId x, std::vector<float> scales, const std::string& name,
+                  bool pytorch = true, std::vector<int64_t> sizes = {})
+{
+    const TensorId roi = builder.constant(name + ".roi", TensorData(DType::Float32, {0}));
+    const TensorId scaleInput = builder.constant(
+        name + ".scales", TensorData::fromFloats({int64_t(scales.size())}, std::move(scales)));
+    std::vector<TensorId> inputs{x, roi, scaleInput};
+    if (!sizes.empty())
+        inputs.push_back(builder.constant(name + ".sizes", TensorData::fromInts(DType::Int64, {4}, sizes)));
+    AttributeMap attributes = {{"mode", Attribute::ofString("nearest")}};
+    if (pytorch) {
+        attributes["coordinate_transformation_mode"] = Attribute::ofString("asymmetric");
+        attributes["nearest_mode"] = Attribute::ofString("floor");
+    }
+    return builder.op("Resize", inputs, std::move(attributes), name);
+}
+
+Graph upsamplingGraph()
+{
+    GraphBuilder builder("upsampling", 13);
+    std::mt19937 random(53);
+    auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
+        return seededConv(builder, random, x, in, out, k, scale, name);
+    };
+    TensorId x = builder.input("input", DType::Float32, {1, 3, 6, 5});
+    x = upsample(builder, conv(x, 3, 6, 3, 2.0f, "conv1"), {1, 1, 2, 2}, "up1");
+    x = upsample(builder, conv(x, 6, 4, 3, 1.5f, "conv2"), {}, "up2", false, {1, 4, 36, 20});
+    builder.output(conv(x, 4, 4, 1, 1.0f, "conv3"));
     Graph graph = builder.finish();
     prepareGraph(graph);
     return graph;
@@ -313,6 +349,36 @@ private slots:
             QVERIFY(code.contains(QRegularExpression("KerArg\\d+->Scale2 = \\(int\\) \\(-\\d+\\)")));
     }
 
+    // Resize and Upsample in nearest mode by whole factors are an upsampling layer that copies
+    // values; bit-exact in 16 and 8 bits, on 1 and 8 cores, at 64 KB and at a small L1.
+    void upsamplingRunsBitExact_data() { projectsRunBitExact_data(); }
+
+    void upsamplingRunsBitExact()
+    {
+        QFETCH(QString, quantization);
+        QFETCH(int, cores);
+        QFETCH(int, l1);
+        const Graph graph = upsamplingGraph();
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QCOMPARE(layerKinds(network), QStringLiteral("conv1:convolution up1:nearest upsampling conv2:convolution "
+                                                     "up2:nearest upsampling conv3:convolution"));
+        QCOMPARE(network.layers[1].factorX, 2);
+        QCOMPARE(network.layers[1].factorY, 2);
+        QCOMPARE(network.layers[3].factorX, 2);
+        QCOMPARE(network.layers[3].factorY, 3);
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = uint64_t(l1);
+        QTemporaryDir dir;
+        const gap::GapCompileResult result =
+            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        // The copies keep the format.
+        const gap::GapTensor& in = result.network.tensors[size_t(result.network.layers[3].inputs[0])];
+        const gap::GapTensor& out = result.network.tensors[size_t(result.network.layers[3].output)];
+        QCOMPARE(in.q, out.q);
+        QCOMPARE(in.scale, out.scale);
+    }
+
     // What the activation layer cannot take is named with the node and the reason.
     void unsupportedFormsAreNamed()
     {
@@ -335,6 +401,26 @@ private slots:
             const QString deconv = loweringProblem(graph);
             QVERIFY2(deconv.contains("node 'up' (ConvTranspose)") && deconv.contains("transposed convolution"),
                      qPrintable(deconv));
+        }
+        // Interpolating or non-whole resizing has no layer.
+        for (const auto& [attributes, scales, fragment] :
+             {std::tuple{AttributeMap{{"mode", Attribute::ofString("linear")}}, std::vector<float>{1, 1, 2, 2},
+                         QString("mode 'linear'")},
+              // Rounding x / 3 to the nearest picks input 1 for output 2, not 2 / 3 = 0.
+              std::tuple{AttributeMap{{"coordinate_transformation_mode", Attribute::ofString("asymmetric")}},
+                         std::vector<float>{1, 1, 3, 3}, QString("nearest_mode 'round_prefer_floor'")},
+              std::tuple{AttributeMap{}, std::vector<float>{1, 1, 1.5f, 1.5f}, QString("H from 4 to 6")},
+              std::tuple{AttributeMap{}, std::vector<float>{1, 2, 1, 1}, QString("channel scales must be 1")}}) {
+            GraphBuilder builder("resize", 13);
+            const TensorId x = builder.input("x", DType::Float32, {1, 2, 4, 4});
+            const TensorId roi = builder.constant("roi", TensorData(DType::Float32, {0}));
+            const TensorId s = builder.constant("scales", TensorData::fromFloats({4}, scales));
+            builder.output(builder.op("Resize", {x, roi, s}, attributes, "up"));
+            Graph graph = builder.finish();
+            prepareGraph(graph);
+            const QString problem = loweringProblem(graph);
+            QVERIFY2(problem.contains("node 'up' (Resize)") && problem.contains(fragment),
+                     qPrintable(problem + " / expected: " + fragment));
         }
         // A Sub of a constant has no layer.
         {

@@ -337,6 +337,101 @@ private slots:
         expectError<ShapeError>([&] { runOne("ReduceSum", {x, ints({1}, {1})}, {}, 13); }, "must be a constant");
     }
 
+    // Resize as PyTorch's exporter writes it (X, an empty roi, constant scales or sizes) and Upsample.
+    void resizeNearest()
+    {
+        const TensorData x = floats({1, 1, 2, 2}, {1, 2, 3, 4});
+        const TensorData roi(f32, {0});
+        const TensorData twice = floats({4}, {1, 1, 2, 2});
+        const TensorData expected = floats({1, 1, 4, 4}, {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
+        // nn.Upsample(scale_factor=2): asymmetric coordinates, floor.
+        const AttributeMap pytorch = {{"mode", Attribute::ofString("nearest")},
+                                      {"coordinate_transformation_mode", Attribute::ofString("asymmetric")},
+                                      {"nearest_mode", Attribute::ofString("floor")}};
+        compare(runWithConstants("Resize", {x, roi, twice}, {false, true, true}, pytorch, 13).front(), expected);
+        // ONNX's defaults (half_pixel, round_prefer_floor) pick the same pixels at a factor of 2.
+        compare(runWithConstants("Resize", {x, roi, twice}, {false, true, true}, {}, 13).front(), expected);
+        // Upsample (opset 9, scales as an input) and Resize-10: floor of x / scale, per axis.
+        compare(runWithConstants("Upsample", {floats({1, 1, 1, 2}, {5, 6}), floats({4}, {1, 1, 2, 3})}, {false, true},
+                                 {}, 9)
+                    .front(),
+                floats({1, 1, 2, 6}, {5, 5, 5, 6, 6, 6, 5, 5, 5, 6, 6, 6}));
+        compare(runWithConstants("Resize", {x, twice}, {false, true}, {}, 10).front(), expected);
+        // Halving, half_pixel: positions 0.5 and 2.5 are ties, resolved down or up by nearest_mode.
+        const TensorData row = floats({1, 4}, {1, 2, 3, 4});
+        const TensorData half = floats({2}, {1, 0.5});
+        compare(runWithConstants("Resize", {row, roi, half}, {false, true, true}, {}, 13).front(), floats({1, 2}, {1, 3}));
+        compare(runWithConstants("Resize", {row, roi, half}, {false, true, true},
+                                 {{"nearest_mode", Attribute::ofString("round_prefer_ceil")}}, 13)
+                    .front(),
+                floats({1, 2}, {2, 4}));
+        // Integer tensors keep their type.
+        compare(runWithConstants("Resize", {tensor(DType::Int32, {1, 2}, {7, -8}), roi, floats({2}, {1, 2})},
+                                 {false, true, true}, pytorch, 13)
+                    .front(),
+                tensor(DType::Int32, {1, 4}, {7, 7, -8, -8}));
+    }
+
+    void resizeLinear()
+    {
+        const TensorData x = floats({1, 1, 1, 2}, {0, 4});
+        const TensorData roi(f32, {0});
+        const TensorData noScales(f32, {0});
+        const AttributeMap linear = {{"mode", Attribute::ofString("linear")}};
+        // half_pixel (bilinear, align_corners=False): -0.25, 0.25, 0.75, 1.25 clamped to [0, 1].
+        compare(runWithConstants("Resize", {x, roi, floats({4}, {1, 1, 1, 2})}, {false, true, true}, linear, 13).front(),
+                floats({1, 1, 1, 4}, {0, 1, 3, 4}));
+        // align_corners to 3 positions by sizes: 0, 0.5, 1.
+        AttributeMap corners = linear;
+        corners["coordinate_transformation_mode"] = Attribute::ofString("align_corners");
+        compare(runWithConstants("Resize", {x, roi, noScales, ints({4}, {1, 1, 1, 3})}, {false, true, true, true},
+                                 corners, 13)
+                    .front(),
+                floats({1, 1, 1, 3}, {0, 2, 4}));
+        // Both axes: the 2x2 square [[0, 4], [8, 12]] at its centre, asymmetric, scale 2: x / 2.
+        AttributeMap asymmetric = linear;
+        asymmetric["coordinate_transformation_mode"] = Attribute::ofString("asymmetric");
+        const TensorData square = floats({1, 1, 2, 2}, {0, 4, 8, 12});
+        compare(runWithConstants("Resize", {square, roi, floats({4}, {1, 1, 2, 2})}, {false, true, true}, asymmetric, 13)
+                    .front(),
+                floats({1, 1, 4, 4}, {0, 2, 4, 4, 4, 6, 8, 8, 8, 10, 12, 12, 8, 10, 12, 12}));
+    }
+
+    void resizeErrors()
+    {
+        const TensorData x = floats({1, 1, 2, 2}, {1, 2, 3, 4});
+        const TensorData roi(f32, {0});
+        const TensorData twice = floats({4}, {1, 1, 2, 2});
+        expectError<ShapeError>(
+            [&] {
+                runWithConstants("Resize", {x, roi, twice}, {false, true, true},
+                                 {{"coordinate_transformation_mode", Attribute::ofString("tf_crop_and_resize")}}, 13);
+            },
+            "tf_crop_and_resize' is not supported");
+        expectError<ShapeError>([&] { runWithConstants("Resize", {x, roi, floats({2}, {1, 2})}, {false, true, true}, {}, 13); },
+                                "2 scales for an input of rank 4");
+        expectError<ShapeError>(
+            [&] { runWithConstants("Resize", {x, roi, twice, ints({4}, {1, 1, 3, 3})}, {false, true, true, true}, {}, 13); },
+            "both scales and sizes");
+        expectError<ShapeError>(
+            [&] { runWithConstants("Resize", {x, roi, floats({4}, {1, 1, 0, 2})}, {false, true, true}, {}, 13); },
+            "not a positive size factor");
+        expectError<ShapeError>(
+            [&] { runWithConstants("Resize", {x, roi, floats({4}, {1, 1, 1e300, 2})}, {false, true, true}, {}, 13); },
+            "not a positive size factor");
+        expectError<ShapeError>([&] { runWithConstants("Resize", {x, roi}, {false, true}, {}, 13); },
+                                "neither scales nor sizes");
+        // Scales computed at run time cannot give a static shape.
+        expectError<ShapeError>([&] { runWithConstants("Resize", {x, roi, twice}, {false, true, false}, {}, 13); },
+                                "must be a constant");
+        expectError<UnsupportedError>(
+            [&] {
+                runWithConstants("Resize", {x, roi, twice}, {false, true, true}, {{"mode", Attribute::ofString("cubic")}},
+                                 13);
+            },
+            "cubic interpolation is not supported");
+    }
+
     void unsupportedRankFailsClearly()
     {
         const TensorData x(f32, {1, 1, 2, 2, 2, 2});

@@ -342,3 +342,21 @@ void KerScaleChannels(KerScaleChannels_Arg_T *Arg)
         Arg->Out[i] = (short int) clip16(roundnorm((int64_t) Arg->In[i] * Arg->Gate[i / W], Arg->Norm));
     rt_team_barrier();
 }
+
+/* ---- KerUpsampleNearest ---- */
+
+void KerUpsampleNearest(KerUpsampleNearest_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W, FactorX = Arg->FactorX, FactorY = Arg->FactorY;
+    const unsigned int OutW = W * FactorX;
+
+    core_range(Arg->Lines * FactorY, &First, &Last); /* output rows */
+    for (unsigned int Row = First; Row < Last; Row++) {
+        const short int * __restrict__ In = Arg->In + (Row / FactorY) * W;
+        short int * __restrict__ Out = Arg->Out + Row * OutW;
+        for (unsigned int x = 0; x < OutW; x++)
+            Out[x] = In[x / FactorX];
+    }
+    rt_team_barrier();
+}

@@ -301,3 +301,21 @@ void KerScaleChannels_SQ8(KerScaleChannels_SQ8_Arg_T *Arg)
         Arg->Out[i] = (signed char) clip8(roundnorm((int64_t) Arg->In[i] * Arg->Gate[i / W] * Arg->Scale, Arg->ScaleN));
     rt_team_barrier();
 }
+
+/* ---- KerUpsampleNearest_SQ8 ---- */
+
+void KerUpsampleNearest_SQ8(KerUpsampleNearest_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W, FactorX = Arg->FactorX, FactorY = Arg->FactorY;
+    const unsigned int OutW = W * FactorX;
+
+    core_range(Arg->Lines * FactorY, &First, &Last); /* output rows */
+    for (unsigned int Row = First; Row < Last; Row++) {
+        const signed char * __restrict__ In = Arg->In + (Row / FactorY) * W;
+        signed char * __restrict__ Out = Arg->Out + Row * OutW;
+        for (unsigned int x = 0; x < OutW; x++)
+            Out[x] = In[x / FactorX];
+    }
+    rt_team_barrier();
+}

@@ -226,4 +226,18 @@ typedef struct {
 } KerScaleChannels_SQ8_Arg_T;
 void KerScaleChannels_SQ8(KerScaleChannels_SQ8_Arg_T *Arg);
 
+/* Nearest-neighbour upsampling by whole factors (ONNX Resize in nearest mode, PyTorch's Upsample):
+ * each of the Lines input lines of W values (a tile of the C x H lines of a CHW tensor) becomes
+ * FactorY output lines of W * FactorX values, consecutive in CHW order:
+ * Out[l][r][x] = In[l][x / FactorX] for r < FactorY. The values are copied, the format kept. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Lines;
+    unsigned int FactorX;
+    unsigned int FactorY;
+    signed char * __restrict__ Out;
+} KerUpsampleNearest_SQ8_Arg_T;
+void KerUpsampleNearest_SQ8(KerUpsampleNearest_SQ8_Arg_T *Arg);
+
 #endif

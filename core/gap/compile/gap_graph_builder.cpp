@@ -187,6 +187,10 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Activation:
         declareActivationLayer(network, layer, 2);
         break;
+    case GapLayerKind::Upsample:
+        upsampleNearest(name, 2, layer.pool.features, layer.pool.width, layer.pool.height, layer.factorX,
+                        layer.factorY);
+        break;
     case GapLayerKind::ChannelScale:
         scaleChannels(name, 2, layer.plane, layer.channels.at(0),
                       inQ + network.tensors[size_t(layer.inputs.at(1))].q - outQ, 1, 0);
@@ -233,6 +237,10 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::ChannelScale:
         scaleChannels(name, 1, layer.plane, layer.channels.at(0), 0, layer.inputScales.at(0).scale,
                       layer.inputScales.at(0).shift);
+        break;
+    case GapLayerKind::Upsample:
+        upsampleNearest(name, 1, layer.pool.features, layer.pool.width, layer.pool.height, layer.factorX,
+                        layer.factorY);
         break;
     }
 }

@@ -1,6 +1,7 @@
 #include "gap/compile/gap_lowering.h"
 
 #include "base/error.h"
+#include "ir/op_shapes/resize_geometry.h"
 #include "ir/topology.h"
 
 #include <fmt/format.h>
@@ -29,6 +30,7 @@ const char* gapLayerKindName(GapLayerKind kind)
     case GapLayerKind::Shuffle: return "channel shuffle";
     case GapLayerKind::Activation: return "activation";
     case GapLayerKind::ChannelScale: return "channel scaling";
+    case GapLayerKind::Upsample: return "nearest upsampling";
     }
     return "?";
 }
@@ -268,6 +270,8 @@ private:
             return lowerActivation(node);
         if (op == "Mul")
             return lowerMul(node);
+        if (op == "Resize" || op == "Upsample")
+            return lowerResize(node);
         if (op == "Relu")
             throw NodeProblem("a ReLU is fused into the convolution, linear, pooling or addition before it; this one "
                               "follows a node that cannot take it");
@@ -283,7 +287,7 @@ private:
                           "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, "
                           "Add, Sub, Concat, Split and Slice along channels, the Reshape-Transpose-Reshape channel "
                           "shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope, Mul by one value "
-                          "per channel, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
+                          "per channel, Resize and Upsample in nearest mode by whole factors, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
     }
 
     void lowerView(const Node& node)
@@ -749,6 +753,51 @@ private:
             output = graph_.node(*multiply).outputs.at(0);
         }
         finishLayer(layer, output);
+    }
+
+    // Resize or Upsample of an NCHW tensor in nearest mode by whole factors along H and W, where
+    // output position o copies input o / factor (PyTorch's Upsample(scale_factor=k, mode="nearest"),
+    // and ONNX's half_pixel modes, which pick the same pixels): a nearest upsampling layer.
+    void lowerResize(const Node& node)
+    {
+        const Tensor& x = graph_.tensor(node.inputs.at(0));
+        if (x.shape.size() != 4)
+            throw NodeProblem(fmt::format("the input has shape {}; the upsampling layer takes NCHW tensors",
+                                          shapeToString(x.shape)));
+        const ResizeInputs where = resizeInputs(node, graph_.opset);
+        auto given = [&](int index) -> const TensorData* {
+            if (index < 0 || size_t(index) >= node.inputs.size() || node.inputs[size_t(index)] == kNoTensor)
+                return nullptr;
+            return &constantInput(node, size_t(index), index == where.scales ? "scales" : "sizes");
+        };
+        const ResizeGeometry g = resizeGeometry(node, graph_.opset, x.shape, given(where.scales), given(where.sizes));
+        if (g.mode != "nearest")
+            throw NodeProblem("only nearest-mode resizing maps onto a GAP layer (the upsampling layer copies values); "
+                              "mode '" + g.mode + "' would need interpolation");
+        if (g.output[0] != x.shape[0] || g.output[1] != x.shape[1])
+            throw NodeProblem("only H and W can be resized; the batch and channel scales must be 1");
+        int factors[2] = {1, 1};
+        for (size_t axis = 2; axis < 4; ++axis) {
+            const int64_t in = x.shape[axis], out = g.output[axis];
+            const int64_t factor = out / in;
+            bool whole = out == factor * in && factor >= 1;
+            for (int64_t o = 0; whole && o < out; ++o)
+                whole = g.nearestIndex(axis, o) == o / factor;
+            if (!whole)
+                throw NodeProblem(fmt::format(
+                    "{} from {} to {} is not an upsampling by a whole factor where position o copies o / factor "
+                    "(coordinate_transformation_mode '{}', nearest_mode '{}'); use scale factors of 1, 2, 3, ... with "
+                    "asymmetric coordinates and floor, or half_pixel coordinates, as PyTorch's nearest Upsample does",
+                    axis == 2 ? "H" : "W", in, out, g.coordinateMode, g.nearestMode));
+            factors[axis - 2] = int(factor);
+        }
+        GapLayer& layer = addLayer(GapLayerKind::Upsample, node, {activation(node.inputs.at(0))});
+        layer.pool.features = int(x.shape[1]);
+        layer.pool.height = int(x.shape[2]);
+        layer.pool.width = int(x.shape[3]);
+        layer.factorY = factors[0];
+        layer.factorX = factors[1];
+        finishLayer(layer, node.outputs.at(0));
     }
 
     // Mul of an NCHW activation by a per-channel [N, C, 1, 1] one (a squeeze-and-excitation block's

@@ -33,7 +33,7 @@ enum class GapQuantization {
 };
 
 enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Subtract, Concat, Slice,
-                          Shuffle, Activation, ChannelScale };
+                          Shuffle, Activation, ChannelScale, Upsample };
 
 const char* gapLayerKindName(GapLayerKind kind);
 
@@ -94,6 +94,10 @@ struct GapLayer {
     // integer parameters the quantizer derives from them.
     fixed_point::ActivationParams activation;
     double activationAlpha = 0.0, activationBeta = 0.0;
+
+    // Upsample: the input's pool.features x pool.height x pool.width, each value repeated
+    // factorX times along W and factorY times along H.
+    int factorX = 1, factorY = 1;
 
     bool hasConstants() const { return kind == GapLayerKind::Convolution || kind == GapLayerKind::Linear; }
 };

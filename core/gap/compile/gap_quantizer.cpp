@@ -56,6 +56,7 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
         case GapLayerKind::GlobalAveragePool:
         case GapLayerKind::Slice:
         case GapLayerKind::Shuffle:
+        case GapLayerKind::Upsample:
             output.q = inQ;  // the generators keep the format
             break;
         case GapLayerKind::Softmax:

@@ -103,6 +103,7 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
         case GapLayerKind::GlobalAveragePool:
         case GapLayerKind::Slice:
         case GapLayerKind::Shuffle:
+        case GapLayerKind::Upsample:
             output.scale = inputScale;  // the generators keep the scale
             break;
         case GapLayerKind::Softmax: {

@@ -47,6 +47,9 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
         return widen(fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount));
     case GapLayerKind::Shuffle:
         return widen(fixed_point::shuffleChannels(in, layer.channels.at(0), layer.plane, layer.groups));
+    case GapLayerKind::Upsample:
+        return widen(fixed_point::upsampleNearest(in, int64_t(layer.pool.features) * layer.pool.height,
+                                                  layer.pool.width, layer.factorX, layer.factorY));
     case GapLayerKind::Concat: {
         std::vector<std::vector<int8_t>> inputs;
         for (int input : layer.inputs)
@@ -102,6 +105,10 @@ std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
         break;
     case GapLayerKind::Shuffle:
         out = fixed_point::shuffleChannels(in, layer.channels.at(0), layer.plane, layer.groups);
+        break;
+    case GapLayerKind::Upsample:
+        out = fixed_point::upsampleNearest(in, int64_t(layer.pool.features) * layer.pool.height, layer.pool.width,
+                                           layer.factorX, layer.factorY);
         break;
     case GapLayerKind::Concat: {
         std::vector<std::vector<int16_t>> inputs;

@@ -3,6 +3,7 @@
 // horizontally: a tile is a run of whole lines, contiguous in memory, and the smallest tile is one
 // line whatever the tensor's shape. The channel scaling (a squeeze-and-excitation gate) is tiled
 // vertically like the copy layers, every channel of a band of columns, with the gate whole in L1.
+// The nearest upsampling is tiled by runs of input lines, each with its FactorY output lines.
 #include "cnn_generator_support.h"
 
 #include <algorithm>
@@ -97,6 +98,38 @@ int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int N
                        KerArg("Out", OBJ_OUT_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
                               OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(Plane) * unsigned(Channels);
+    return layer.conclude();
+}
+
+int upsampleNearest(const char* Name, int DataSize, int Channels, int Width, int Height, int FactorX, int FactorY)
+{
+    LayerDeclaration layer(Name);
+    if (DataSize != 1 && DataSize != 2)
+        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    requirePositive(Name, {{"Channels", Channels}, {"Width", Width}, {"Height", Height}, {"FactorX", FactorX},
+                           {"FactorY", FactorY}});
+    const std::int64_t lines = std::int64_t(Channels) * Height, outWidth = std::int64_t(Width) * FactorX * FactorY;
+    if (lines > 65536 || outWidth > 65536)
+        layerError(Name, "Channels x Height (" + std::to_string(lines) + ") and Width x FactorX x FactorY (" +
+                             std::to_string(outWidth) + ") must each be at most 65536");
+    const bool sq8 = DataSize == 1;
+    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
+    const char* basicKernel = sq8 ? "KerUpsampleNearest_SQ8" : "KerUpsampleNearest";
+    if (currentModel().findBasicKernel(basicKernel) == nullptr)
+        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
+                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    UserKernel(Name, KernelDimensions(1, unsigned(Width), unsigned(lines), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_HOR, CArgs(2, TCArg(pointerType, "In"), TCArg(pointerType, "Out")),
+               Calls(1, Call(basicKernel, LOC_INNER_LOOP,
+                             Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                      K_Arg("In", KER_ARG_TILE_H), Imm(FactorX), Imm(FactorY),
+                                      K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(2,
+                       KerArg("In", OBJ_IN_DB, unsigned(Width), unsigned(lines), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(outWidth), unsigned(lines), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(lines) * std::uint64_t(outWidth);
     return layer.conclude();
 }
 

@@ -114,6 +114,10 @@ void LoadCNN_SQ8_Library(void)
               CArgs(7, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"), TCArg(kChar, "Gate"),
                     TCArg(kChar, "Out"), TCArg("int", "Scale"), TCArg("int", "ScaleN")),
               "KerScaleChannels_SQ8_Arg_T");
+    LibKernel("KerUpsampleNearest_SQ8", CALL_PARALLEL,
+              CArgs(6, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Lines"),
+                    TCArg(kUnsigned, "FactorX"), TCArg(kUnsigned, "FactorY"), TCArg(kChar, "Out")),
+              "KerUpsampleNearest_SQ8_Arg_T");
     LibKernel("KerActivation_SQ8", CALL_PARALLEL,
               CArgs(12, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kChar, "Out"),
                     TCArg("int", "Kind"), TCArg("int", "InScale"), TCArg("int", "InShift"), TCArg("int", "Offset"),

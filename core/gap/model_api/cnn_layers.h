@@ -92,4 +92,10 @@ int activationLayer(const char* Name, int DataSize, int Items, const ActivationA
 // Gate, Out.
 int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int Norm, int Scale, int ScaleN);
 
+// Nearest-neighbour upsampling of a CHW tensor of Channels x Height x Width values by FactorX and
+// FactorY (KerUpsampleNearest with DataSize 2, KerUpsampleNearest_SQ8 with DataSize 1): the input
+// as Channels x Height lines tiled horizontally, each line giving FactorY output lines. C arguments
+// In, Out.
+int upsampleNearest(const char* Name, int DataSize, int Channels, int Width, int Height, int FactorX, int FactorY);
+
 }  // namespace tessera::gap

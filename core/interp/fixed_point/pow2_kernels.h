@@ -157,6 +157,12 @@ std::vector<T> sliceChannels(const std::vector<T>& input, int64_t plane, int64_t
 template <class T>
 std::vector<T> shuffleChannels(const std::vector<T>& input, int64_t channels, int64_t plane, int64_t groups);
 
+// Nearest upsampling (KerUpsampleNearest): each of the `lines` lines of `width` values becomes
+// factorY lines of width * factorX values, out[l][r][x] = in[l][x / factorX].
+template <class T>
+std::vector<T> upsampleNearest(const std::vector<T>& input, int64_t lines, int64_t width, int64_t factorX,
+                               int64_t factorY);
+
 // --- Matrix product (CNN_MatMul) --------------------------------------------------------------
 
 // a [lines][inner] in Q aQ, b [inner][columns] in Q bQ, bias [lines] in Q biasQ; returns
@@ -228,6 +234,22 @@ std::vector<T> shuffleChannels(const std::vector<T>& input, int64_t channels, in
         const int64_t from = (c % groups) * perGroup + c / groups;
         std::copy(input.begin() + from * plane, input.begin() + (from + 1) * plane, out.begin() + c * plane);
     }
+    return out;
+}
+
+template <class T>
+std::vector<T> upsampleNearest(const std::vector<T>& input, int64_t lines, int64_t width, int64_t factorX,
+                               int64_t factorY)
+{
+    if (lines < 1 || width < 1 || factorX < 1 || factorY < 1 || lines * width != int64_t(input.size()))
+        throw std::invalid_argument("upsampleNearest: " + std::to_string(input.size()) + " values are not " +
+                                    std::to_string(lines) + " lines of " + std::to_string(width) +
+                                    ", or a factor is below 1");
+    const int64_t outWidth = width * factorX;
+    std::vector<T> out(size_t(lines * factorY * outWidth));
+    for (int64_t row = 0; row < lines * factorY; ++row)
+        for (int64_t x = 0; x < outWidth; ++x)
+            out[size_t(row * outWidth + x)] = input[size_t((row / factorY) * width + x / factorX)];
     return out;
 }
 

@@ -16,6 +16,7 @@ void registerPoolKernels(KernelTable& table);          // MaxPool, AveragePool, 
 void registerMatrixKernels(KernelTable& table);        // Gemm, MatMul
 void registerNormalizationKernels(KernelTable& table); // BatchNorm, InstanceNorm, LayerNorm, LRN, ...
 void registerSoftmaxKernels(KernelTable& table);       // Softmax, LogSoftmax, Hardmax
+void registerResizeKernels(KernelTable& table);        // Resize, Upsample
 
 // Writes `values` (one per element, row-major) into `out`, rounding to its dtype.
 void storeValues(TensorData& out, const std::vector<double>& values);

@@ -49,6 +49,7 @@ void registerNnKernels(KernelTable& table)
     nn::registerMatrixKernels(table);
     nn::registerNormalizationKernels(table);
     nn::registerSoftmaxKernels(table);
+    nn::registerResizeKernels(table);
 }
 
 } // namespace tessera

@@ -1,6 +1,7 @@
 // Shape rules of the neural-network operators: convolutions, pools, Gemm and MatMul,
 // normalizations and the softmax family.
 #include "ir/op_shapes/op_shapes.h"
+#include "ir/op_shapes/resize_geometry.h"
 #include "ir/op_shapes/rule_helpers.h"
 #include "ir/op_shapes/window_geometry.h"
 
@@ -132,6 +133,25 @@ std::vector<TensorType> globalPoolRule(const InferContext& ctx)
     for (size_t d = 2; d < out.size(); ++d)
         out[d] = 1;
     return {{ctx.dtype(0), out}};
+}
+
+// Resize (opset 10 and later) and Upsample (7 and 9): the output size from constant scales or sizes.
+std::vector<TensorType> resizeRule(const InferContext& ctx)
+{
+    if (ctx.node().opType == "Resize")
+        requireOpset(ctx, 10);
+    requireType(ctx, 0, kNumeric);
+    const ResizeInputs where = resizeInputs(ctx.node(), ctx.opset());
+    auto known = [&](int index, const char* what) -> const TensorData* {
+        if (index < 0 || !ctx.hasInput(size_t(index)))
+            return nullptr;
+        ctx.require(ctx.isConstant(size_t(index)),
+                    std::string(what) + " must be a constant (or computed from constants) to know the output shape");
+        return &ctx.constant(size_t(index), what);
+    };
+    const ResizeGeometry g =
+        resizeGeometry(ctx.node(), ctx.opset(), ctx.shape(0), known(where.scales, "scales"), known(where.sizes, "sizes"));
+    return {{ctx.dtype(0), g.output}};
 }
 
 std::vector<TensorType> gemmRule(const InferContext& ctx)
@@ -276,6 +296,8 @@ void registerNnShapes(ShapeRuleTable& rules)
     rules["GlobalAveragePool"] = globalPoolRule;
     rules["GlobalMaxPool"] = globalPoolRule;
     rules["GlobalLpPool"] = globalPoolRule;
+    rules["Resize"] = resizeRule;
+    rules["Upsample"] = resizeRule;
     rules["Gemm"] = gemmRule;
     rules["MatMul"] = matMulRule;
     rules["BatchNormalization"] = batchNormRule;
