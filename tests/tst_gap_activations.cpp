@@ -146,6 +146,25 @@ Graph upsamplingGraph()
     return graph;
 }
 
+// PRelu with one slope per channel as PyTorch's nn.PReLU(num_parameters=C) exports it (slope
+// [C, 1, 1]), with slopes of both signs and beyond 1, after a convolution and before another.
+Graph channelPReluGraph()
+{
+    GraphBuilder builder("channel_prelu", 13);
+    std::mt19937 random(59);
+    auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
+        return seededConv(builder, random, x, in, out, k, scale, name);
+    };
+    TensorId x = builder.input("input", DType::Float32, {1, 3, 7, 6});
+    const TensorId slopes =
+        builder.constant("prelu.weight", TensorData::fromFloats({5, 1, 1}, {0.25f, 0.01f, -0.5f, 1.5f, 0.0f}));
+    x = builder.op("PRelu", {conv(x, 3, 5, 3, 2.0f, "conv1"), slopes}, {}, "prelu");
+    builder.output(conv(x, 5, 4, 3, 1.0f, "conv2"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 // A one-activation network on a [1, 2, 3, 3] input, with PRelu's slope as a second input when given.
 Graph singleActivation(const std::string& op, AttributeMap attributes, std::optional<TensorData> slope = std::nullopt)
 {
@@ -379,12 +398,39 @@ private slots:
         QCOMPARE(in.scale, out.scale);
     }
 
+    // PRelu with one slope per channel is a layer with the slopes as its constant; bit-exact in 16
+    // and 8 bits, on 1 and 8 cores, at 64 KB and at a small L1.
+    void channelPReluRunsBitExact_data() { projectsRunBitExact_data(); }
+
+    void channelPReluRunsBitExact()
+    {
+        QFETCH(QString, quantization);
+        QFETCH(int, cores);
+        QFETCH(int, l1);
+        const Graph graph = channelPReluGraph();
+        const gap::GapNetwork network = gap::lowerForGap(graph);
+        QCOMPARE(layerKinds(network),
+                 QStringLiteral("conv1:convolution prelu:per-channel PRelu conv2:convolution"));
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = uint64_t(l1);
+        QTemporaryDir dir;
+        const gap::GapCompileResult result =
+            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        // The largest slope, 1.5, leaves room for Q14: 0.25 is 4096.
+        const gap::GapLayer& prelu = result.network.layers[1];
+        QCOMPARE(prelu.weightsQ, 14);
+        QCOMPARE(prelu.quantizedWeights, (std::vector<int16_t>{4096, 164, -8192, 24576, 0}));
+    }
+
     // What the activation layer cannot take is named with the node and the reason.
     void unsupportedFormsAreNamed()
     {
-        const QString perChannel =
-            loweringProblem(singleActivation("PRelu", {}, TensorData::fromFloats({2, 1, 1}, {0.1f, 0.2f})));
-        QVERIFY2(perChannel.contains("node 'act' (PRelu)") && perChannel.contains("2 slopes"), qPrintable(perChannel));
+        // Slopes along W, not along the channels.
+        const QString alongW =
+            loweringProblem(singleActivation("PRelu", {}, TensorData::fromFloats({3}, {0.1f, 0.2f, 0.3f})));
+        QVERIFY2(alongW.contains("node 'act' (PRelu)") && alongW.contains("slopes of shape [3]"), qPrintable(alongW));
+        QVERIFY(loweringProblem(singleActivation("PRelu", {}, TensorData::fromFloats({2, 1, 1}, {0.1f, 0.2f}))).isEmpty());
         const QString steep = loweringProblem(singleActivation("LeakyRelu", {{"alpha", Attribute::ofFloat(1.5f)}}));
         QVERIFY2(steep.contains("node 'act' (LeakyRelu)") && steep.contains("(-1, 1)"), qPrintable(steep));
         const QString flat = loweringProblem(singleActivation("HardSigmoid", {{"alpha", Attribute::ofFloat(0.001f)}}));

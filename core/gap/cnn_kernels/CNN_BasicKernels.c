@@ -360,3 +360,19 @@ void KerUpsampleNearest(KerUpsampleNearest_Arg_T *Arg)
     }
     rt_team_barrier();
 }
+
+/* ---- KerPReluChannels ---- */
+
+void KerPReluChannels(KerPReluChannels_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        const int64_t x = Arg->In[i];
+        Arg->Out[i] = (short int) clip16(x >= 0 ? roundnorm(x, Arg->Norm)
+                                                : roundnorm(x * Arg->Slopes[i / W], Arg->SlopeQ + Arg->Norm));
+    }
+    rt_team_barrier();
+}

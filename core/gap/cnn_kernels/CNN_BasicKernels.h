@@ -265,4 +265,18 @@ typedef struct {
 } KerUpsampleNearest_Arg_T;
 void KerUpsampleNearest(KerUpsampleNearest_Arg_T *Arg);
 
+/* PRelu with one slope per channel, tile by tile: line r of In (a vertical tile, W columns of each
+ * of Rows channels) with Slopes[r] in Q SlopeQ: out = clip16(roundnorm(x, Norm)) where x >= 0,
+ * clip16(roundnorm(x * Slopes[r], SlopeQ + Norm)) elsewhere (Norm = In_Q - Out_Q). */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    short int * __restrict__ Slopes;
+    short int * __restrict__ Out;
+    int SlopeQ;
+    int Norm;
+} KerPReluChannels_Arg_T;
+void KerPReluChannels(KerPReluChannels_Arg_T *Arg);
+
 #endif

@@ -319,3 +319,19 @@ void KerUpsampleNearest_SQ8(KerUpsampleNearest_SQ8_Arg_T *Arg)
     }
     rt_team_barrier();
 }
+
+/* ---- KerPReluChannels_SQ8 ---- */
+
+void KerPReluChannels_SQ8(KerPReluChannels_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+
+    core_range(W * Arg->Rows, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        const int64_t x = Arg->In[i];
+        Arg->Out[i] = (signed char) clip8(x >= 0 ? roundnorm(x * Arg->Scale, Arg->ScaleN)
+                                                 : roundnorm(x * Arg->Slopes[i / W] * Arg->Scale, Arg->ScaleN + Arg->SlopeQ));
+    }
+    rt_team_barrier();
+}

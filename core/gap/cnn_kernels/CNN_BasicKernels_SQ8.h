@@ -240,4 +240,19 @@ typedef struct {
 } KerUpsampleNearest_SQ8_Arg_T;
 void KerUpsampleNearest_SQ8(KerUpsampleNearest_SQ8_Arg_T *Arg);
 
+/* PRelu with one slope per channel, tile by tile: line r of In (a vertical tile, W columns of each
+ * of Rows channels) with Slopes[r] (int16 in Q SlopeQ): out = clip8(roundnorm(x * Scale, ScaleN))
+ * where x >= 0, clip8(roundnorm(x * Slopes[r] * Scale, ScaleN + SlopeQ)) elsewhere. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Rows;
+    short int * __restrict__ Slopes;
+    signed char * __restrict__ Out;
+    int SlopeQ;
+    int Scale;
+    int ScaleN;
+} KerPReluChannels_SQ8_Arg_T;
+void KerPReluChannels_SQ8(KerPReluChannels_SQ8_Arg_T *Arg);
+
 #endif

@@ -187,6 +187,9 @@ void declareLayer(const GapNetwork& network, const GapLayer& layer)
     case GapLayerKind::Activation:
         declareActivationLayer(network, layer, 2);
         break;
+    case GapLayerKind::ChannelPRelu:
+        preluChannels(name, 2, layer.plane, layer.channels.at(0), layer.weightsQ, inQ - outQ, 1, 0);
+        break;
     case GapLayerKind::Upsample:
         upsampleNearest(name, 2, layer.pool.features, layer.pool.width, layer.pool.height, layer.factorX,
                         layer.factorY);
@@ -238,6 +241,10 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
         scaleChannels(name, 1, layer.plane, layer.channels.at(0), 0, layer.inputScales.at(0).scale,
                       layer.inputScales.at(0).shift);
         break;
+    case GapLayerKind::ChannelPRelu:
+        preluChannels(name, 1, layer.plane, layer.channels.at(0), layer.weightsQ, 0, layer.inputScales.at(0).scale,
+                      layer.inputScales.at(0).shift);
+        break;
     case GapLayerKind::Upsample:
         upsampleNearest(name, 1, layer.pool.features, layer.pool.width, layer.pool.height, layer.factorX,
                         layer.factorY);
@@ -256,6 +263,8 @@ struct LayerConstant {
 // The constants a layer's node takes after its activations, in the generator's argument order.
 std::vector<LayerConstant> layerConstants(const GapNetwork& network, const GapLayer& layer)
 {
+    if (layer.kind == GapLayerKind::ChannelPRelu)  // the slopes, int16 in both quantizations
+        return {{layer.name + "_A", kShortPointer, 16, layer.weightsQ}};
     if (!layer.hasConstants())
         return {};
     if (network.quantization == GapQuantization::SymmetricInt8)
@@ -342,7 +351,9 @@ GapConstantValues gapConstantValues(const GapNetwork& network)
         const std::vector<LayerConstant> constants = layerConstants(network, layer);
         if (constants.empty())
             continue;
-        if (network.quantization == GapQuantization::SymmetricInt8) {
+        if (layer.kind == GapLayerKind::ChannelPRelu) {
+            values[constants[0].symbol] = asValues(layer.quantizedWeights);
+        } else if (network.quantization == GapQuantization::SymmetricInt8) {
             values[constants[0].symbol] = asValues(layer.weights8);
             values[constants[1].symbol] = asValues(layer.bias32);
             // Scales and shifts are bytes the kernels read as unsigned char; the image stores the

@@ -31,6 +31,7 @@ const char* gapLayerKindName(GapLayerKind kind)
     case GapLayerKind::Activation: return "activation";
     case GapLayerKind::ChannelScale: return "channel scaling";
     case GapLayerKind::Upsample: return "nearest upsampling";
+    case GapLayerKind::ChannelPRelu: return "per-channel PRelu";
     }
     return "?";
 }
@@ -286,8 +287,8 @@ private:
                           " (supported: Conv, BatchNormalization after Conv, Relu, MaxPool, AveragePool, "
                           "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, "
                           "Add, Sub, Concat, Split and Slice along channels, the Reshape-Transpose-Reshape channel "
-                          "shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope, Mul by one value "
-                          "per channel, Resize and Upsample in nearest mode by whole factors, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
+                          "shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope or one per channel, "
+                          "Mul by one value per channel, Resize and Upsample in nearest mode by whole factors, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
     }
 
     void lowerView(const Node& node)
@@ -734,9 +735,7 @@ private:
         } else {
             const TensorData& slope = constantInput(node, 1, "slope");
             if (slope.elements() != 1)
-                throw NodeProblem(fmt::format("PRelu with {} slopes is not supported; only one slope for every channel "
-                                              "(PyTorch's nn.PReLU() default) maps onto the activation layer",
-                                              slope.elements()));
+                return lowerChannelPRelu(node, slope);
             alpha = slope.getDouble(0);
         }
         if (kind == ActivationKind::LeakyRelu && !(std::fabs(alpha) < 1.0))
@@ -797,6 +796,26 @@ private:
         layer.pool.width = int(x.shape[3]);
         layer.factorY = factors[0];
         layer.factorX = factors[1];
+        finishLayer(layer, node.outputs.at(0));
+    }
+
+    // PRelu with one slope per channel (PyTorch's nn.PReLU(num_parameters=C), its slope [C, 1, 1]):
+    // a per-channel PRelu layer, the slopes a constant of the layer.
+    void lowerChannelPRelu(const Node& node, const TensorData& slope)
+    {
+        const Shape& x = graph_.tensor(node.inputs.at(0)).shape;
+        Shape slopeShape = slope.shape();
+        while (slopeShape.size() < x.size())
+            slopeShape.insert(slopeShape.begin(), 1);
+        if (x.size() != 4 || slopeShape != Shape{1, x[1], 1, 1})
+            throw NodeProblem(fmt::format("PRelu with slopes of shape {} on an input of shape {} is not supported; "
+                                          "one slope for every channel, or one per channel ([C, 1, 1], PyTorch's "
+                                          "nn.PReLU(num_parameters=C)) on an NCHW input map onto GAP layers",
+                                          shapeToString(slope.shape()), shapeToString(x)));
+        GapLayer& layer = addLayer(GapLayerKind::ChannelPRelu, node, {activation(node.inputs.at(0))});
+        layer.plane = int(x[2] * x[3]);
+        layer.channels = {int(x[1])};
+        layer.weights = slope.toFloats();
         finishLayer(layer, node.outputs.at(0));
     }
 

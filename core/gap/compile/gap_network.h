@@ -33,7 +33,7 @@ enum class GapQuantization {
 };
 
 enum class GapLayerKind { Convolution, Pooling, GlobalAveragePool, Linear, Softmax, Add, Subtract, Concat, Slice,
-                          Shuffle, Activation, ChannelScale, Upsample };
+                          Shuffle, Activation, ChannelScale, Upsample, ChannelPRelu };
 
 const char* gapLayerKindName(GapLayerKind kind);
 
@@ -94,6 +94,10 @@ struct GapLayer {
     // integer parameters the quantizer derives from them.
     fixed_point::ActivationParams activation;
     double activationAlpha = 0.0, activationBeta = 0.0;
+
+    // ChannelPRelu: plane and channels as for ChannelScale, the float slopes in `weights`, their
+    // int16 values in `quantizedWeights` in Q weightsQ (in both quantizations) and (SQ8) the
+    // multiplier from the input's scale to the output's in inputScales[0].
 
     // Upsample: the input's pool.features x pool.height x pool.width, each value repeated
     // factorX times along W and factorY times along H.

@@ -65,6 +65,11 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
         case GapLayerKind::ChannelScale:
             output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
             break;
+        case GapLayerKind::ChannelPRelu:
+            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            layer.weightsQ = qFormatFor(largestMagnitude(layer.weights), kMaxQ);
+            layer.quantizedWeights = fixed_point::quantizeQ(layer.weights, layer.weightsQ);
+            break;
         case GapLayerKind::Activation:
             output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
             quantizeActivation(layer, std::ldexp(1.0, -inQ), std::ldexp(1.0, -output.q));

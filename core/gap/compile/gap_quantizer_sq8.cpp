@@ -147,6 +147,22 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             layer.inputScales = {sq8::multiplier15For(factor)};
             break;
         }
+        case GapLayerKind::ChannelPRelu: {
+            output.scale = scaleFor(rangeOf(output.source, false));
+            float largest = 0.0f;
+            for (float slope : layer.weights)
+                largest = std::max(largest, std::fabs(slope));
+            layer.weightsQ = qFormatFor(largest, 15);
+            layer.quantizedWeights = fixed_point::quantizeQ(layer.weights, layer.weightsQ);
+            const double factor = inputScale / output.scale;
+            const sq8::Multiplier multiplier = sq8::multiplier15For(std::min(factor, 32767.0));
+            if (!(factor < 32768.0) || multiplier.shift + layer.weightsQ > 62)
+                throw UnsupportedError(fmt::format("layer {}: its input's scale is {:.4g} times the output's, beyond "
+                                                   "what the PRelu's multiplier reaches",
+                                                   layer.name, factor));
+            layer.inputScales = {multiplier};
+            break;
+        }
         case GapLayerKind::Activation:
             output.scale = scaleFor(rangeOf(output.source, false));
             quantizeActivation(layer, inputScale, output.scale);

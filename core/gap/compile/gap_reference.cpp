@@ -47,6 +47,8 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
         return widen(fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount));
     case GapLayerKind::Shuffle:
         return widen(fixed_point::shuffleChannels(in, layer.channels.at(0), layer.plane, layer.groups));
+    case GapLayerKind::ChannelPRelu:
+        return widen(sq8::preluChannels(in, layer.quantizedWeights, layer.plane, layer.weightsQ, layer.inputScales.at(0)));
     case GapLayerKind::Upsample:
         return widen(fixed_point::upsampleNearest(in, int64_t(layer.pool.features) * layer.pool.height,
                                                   layer.pool.width, layer.factorX, layer.factorY));
@@ -105,6 +107,9 @@ std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
         break;
     case GapLayerKind::Shuffle:
         out = fixed_point::shuffleChannels(in, layer.channels.at(0), layer.plane, layer.groups);
+        break;
+    case GapLayerKind::ChannelPRelu:
+        out = fixed_point::preluChannels(in, layer.quantizedWeights, layer.plane, layer.weightsQ, inQ - outQ);
         break;
     case GapLayerKind::Upsample:
         out = fixed_point::upsampleNearest(in, int64_t(layer.pool.features) * layer.pool.height, layer.pool.width,

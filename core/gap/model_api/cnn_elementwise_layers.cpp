@@ -2,13 +2,15 @@
 // Swish on every item) sees its tensor as a matrix of lines of at most kLineItems items, tiled
 // horizontally: a tile is a run of whole lines, contiguous in memory, and the smallest tile is one
 // line whatever the tensor's shape. The channel scaling (a squeeze-and-excitation gate) is tiled
-// vertically like the copy layers, every channel of a band of columns, with the gate whole in L1.
+// vertically like the copy layers, every channel of a band of columns, with the gate whole in L1;
+// so is the PRelu with one slope per channel, its slopes whole in L1.
 // The nearest upsampling is tiled by runs of input lines, each with its FactorY output lines.
 #include "cnn_generator_support.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tessera::gap {
 namespace {
@@ -22,6 +24,43 @@ int lineLength(int Items)
         if (Items % length == 0)
             return length;
     return 1;
+}
+
+void requireChannelwise(const char* Name, int DataSize, int Plane, int Channels)
+{
+    if (DataSize != 1 && DataSize != 2)
+        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    requirePositive(Name, {{"Plane", Plane}, {"Channels", Channels}});
+}
+
+// A layer over a CHW tensor of Channels x Plane values with one value per channel of a vector
+// argument (VectorName, VectorSize bytes per item) whole in L1, tiled vertically: the basic kernel
+// gets In, the tile width, the channel count, the vector, Out, then the immediates.
+void declareChannelwise(const char* Name, int DataSize, int Plane, int Channels, const char* basicKernel,
+                        const char* VectorName, int VectorSize, const std::vector<int>& immediates)
+{
+    const bool sq8 = DataSize == 1;
+    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
+    const char* vectorType = VectorSize == 1 ? "signed char * __restrict__" : "short int * __restrict__";
+    if (currentModel().findBasicKernel(basicKernel) == nullptr)
+        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
+                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    std::vector<ArgBindingDescr_T*> bindings{K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), Imm(Channels),
+                                              K_Arg(VectorName, KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)};
+    for (int value : immediates)
+        bindings.push_back(Imm(value));
+    ObjectArena& arena = registry().arena;
+    UserKernel(Name, KernelDimensions(1, unsigned(Plane), unsigned(Channels), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
+               TILE_VER, CArgs(3, TCArg(pointerType, "In"), TCArg(vectorType, VectorName), TCArg(pointerType, "Out")),
+               Calls(1, Call(basicKernel, LOC_INNER_LOOP, arena.makeList(std::move(bindings)))),
+               KerArgs(3,
+                       KerArg("In", OBJ_IN_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg(VectorName, OBJ_IN_NTILED, unsigned(Channels), 1, unsigned(VectorSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, VectorName, 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = std::uint64_t(Plane) * unsigned(Channels);
 }
 
 }  // namespace
@@ -65,39 +104,30 @@ int activationLayer(const char* Name, int DataSize, int Items, const ActivationA
 int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int Norm, int Scale, int ScaleN)
 {
     LayerDeclaration layer(Name);
-    if (DataSize != 1 && DataSize != 2)
-        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
-    requirePositive(Name, {{"Plane", Plane}, {"Channels", Channels}});
+    requireChannelwise(Name, DataSize, Plane, Channels);
     const bool sq8 = DataSize == 1;
     if (!sq8 && (Norm < -31 || Norm > 31))
         layerError(Name, "Norm " + std::to_string(Norm) + " is outside -31 to 31");
     if (sq8 && (Scale < 0 || Scale > 32767 || ScaleN < 0 || ScaleN > 62))
         layerError(Name, "Scale must be 0 to 32767 and ScaleN 0 to 62");
-    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
-    const char* basicKernel = sq8 ? "KerScaleChannels_SQ8" : "KerScaleChannels";
-    if (currentModel().findBasicKernel(basicKernel) == nullptr)
-        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
-                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
-    std::vector<ArgBindingDescr_T*> bindings{K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), Imm(Channels),
-                                              K_Arg("Gate", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)};
-    if (sq8) {
-        bindings.push_back(Imm(Scale));
-        bindings.push_back(Imm(ScaleN));
-    } else {
-        bindings.push_back(Imm(Norm));
-    }
-    ObjectArena& arena = registry().arena;
-    UserKernel(Name, KernelDimensions(1, unsigned(Plane), unsigned(Channels), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
-               TILE_VER, CArgs(3, TCArg(pointerType, "In"), TCArg(pointerType, "Gate"), TCArg(pointerType, "Out")),
-               Calls(1, Call(basicKernel, LOC_INNER_LOOP, arena.makeList(std::move(bindings)))),
-               KerArgs(3,
-                       KerArg("In", OBJ_IN_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
-                              OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                       KerArg("Gate", OBJ_IN_NTILED, unsigned(Channels), 1, unsigned(DataSize), 0, OBJ_CONSTRAINTS_NONE,
-                              0, "Gate", 0),
-                       KerArg("Out", OBJ_OUT_DB, unsigned(Plane), unsigned(Channels), unsigned(DataSize), 0,
-                              OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
-    declaredKernel(Name).operations = std::uint64_t(Plane) * unsigned(Channels);
+    declareChannelwise(Name, DataSize, Plane, Channels, sq8 ? "KerScaleChannels_SQ8" : "KerScaleChannels", "Gate",
+                       DataSize, sq8 ? std::vector<int>{Scale, ScaleN} : std::vector<int>{Norm});
+    return layer.conclude();
+}
+
+int preluChannels(const char* Name, int DataSize, int Plane, int Channels, int SlopeQ, int Norm, int Scale, int ScaleN)
+{
+    LayerDeclaration layer(Name);
+    requireChannelwise(Name, DataSize, Plane, Channels);
+    const bool sq8 = DataSize == 1;
+    if (SlopeQ < 0 || SlopeQ > 15)
+        layerError(Name, "SlopeQ " + std::to_string(SlopeQ) + " is outside Q0 to Q15");
+    if (!sq8 && (Norm < -31 || Norm + SlopeQ > 31))
+        layerError(Name, "Norm " + std::to_string(Norm) + " is outside -31 to " + std::to_string(31 - SlopeQ));
+    if (sq8 && (Scale < 0 || Scale > 32767 || ScaleN < 0 || ScaleN + SlopeQ > 62))
+        layerError(Name, "Scale must be 0 to 32767 and ScaleN 0 to " + std::to_string(62 - SlopeQ));
+    declareChannelwise(Name, DataSize, Plane, Channels, sq8 ? "KerPReluChannels_SQ8" : "KerPReluChannels", "Slopes", 2,
+                       sq8 ? std::vector<int>{SlopeQ, Scale, ScaleN} : std::vector<int>{SlopeQ, Norm});
     return layer.conclude();
 }
 

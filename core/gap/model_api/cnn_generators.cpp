@@ -165,6 +165,10 @@ void LoadCNNLibrary(void)
               CArgs(6, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Lines"),
                     TCArg("unsigned int", "FactorX"), TCArg("unsigned int", "FactorY"), TCArg(kShort, "Out")),
               "KerUpsampleNearest_Arg_T");
+    LibKernel("KerPReluChannels", CALL_PARALLEL,
+              CArgs(7, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
+                    TCArg(kShort, "Slopes"), TCArg(kShort, "Out"), TCArg("int", "SlopeQ"), TCArg("int", "Norm")),
+              "KerPReluChannels_Arg_T");
     LibKernel("KerActivation", CALL_PARALLEL,
               CArgs(12, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg(kShort, "Out"), TCArg("int", "Kind"), TCArg("int", "InScale"), TCArg("int", "InShift"),

@@ -118,6 +118,11 @@ void LoadCNN_SQ8_Library(void)
               CArgs(6, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Lines"),
                     TCArg(kUnsigned, "FactorX"), TCArg(kUnsigned, "FactorY"), TCArg(kChar, "Out")),
               "KerUpsampleNearest_SQ8_Arg_T");
+    LibKernel("KerPReluChannels_SQ8", CALL_PARALLEL,
+              CArgs(8, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"),
+                    TCArg("short int * __restrict__", "Slopes"), TCArg(kChar, "Out"), TCArg("int", "SlopeQ"),
+                    TCArg("int", "Scale"), TCArg("int", "ScaleN")),
+              "KerPReluChannels_SQ8_Arg_T");
     LibKernel("KerActivation_SQ8", CALL_PARALLEL,
               CArgs(12, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kChar, "Out"),
                     TCArg("int", "Kind"), TCArg("int", "InScale"), TCArg("int", "InShift"), TCArg("int", "Offset"),

@@ -92,6 +92,12 @@ int activationLayer(const char* Name, int DataSize, int Items, const ActivationA
 // Gate, Out.
 int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int Norm, int Scale, int ScaleN);
 
+// PRelu with one slope per channel of a CHW tensor (Channels x Plane), the slopes int16 in Q
+// SlopeQ: KerPReluChannels (DataSize 2, Norm = In_Q - Out_Q) or KerPReluChannels_SQ8 (DataSize 1,
+// Scale / 2^ScaleN from In's scale to Out's). C arguments In, Slopes, Out.
+int preluChannels(const char* Name, int DataSize, int Plane, int Channels, int SlopeQ, int Norm, int Scale,
+                  int ScaleN);
+
 // Nearest-neighbour upsampling of a CHW tensor of Channels x Height x Width values by FactorX and
 // FactorY (KerUpsampleNearest with DataSize 2, KerUpsampleNearest_SQ8 with DataSize 1): the input
 // as Channels x Height lines tiled horizontally, each line giving FactorY output lines. C arguments

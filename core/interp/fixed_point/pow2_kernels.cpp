@@ -342,6 +342,22 @@ std::vector<int16_t> scaleChannels(const std::vector<int16_t>& x, const std::vec
     return out;
 }
 
+std::vector<int16_t> preluChannels(const std::vector<int16_t>& x, const std::vector<int16_t>& slopes, int64_t plane,
+                                   int slopeQ, int norm)
+{
+    const std::string k = "preluChannels";
+    requireAtLeast(k, "plane", plane, 1);
+    if (norm < -31 || norm > 31)
+        invalid(k, "norm is " + std::to_string(norm) + ", must be in [-31, 31]");
+    requireQ(k, "slopeQ", slopeQ);
+    requireSize(k, "the input", x.size(), int64_t(slopes.size()) * plane, "channels*plane");
+    std::vector<int16_t> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        out[i] = clip16(x[i] >= 0 ? roundnorm(x[i], norm)
+                                  : roundnorm(int64_t(x[i]) * slopes[i / size_t(plane)], slopeQ + norm));
+    return out;
+}
+
 std::vector<int16_t> matMul(int lines, int inner, int columns, const std::vector<int16_t>& a, int aQ,
                             const std::vector<int16_t>& b, int bQ, const std::vector<int16_t>& bias, int biasQ,
                             int outQ, bool applyRelu)

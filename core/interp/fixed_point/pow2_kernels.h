@@ -146,6 +146,12 @@ std::vector<int16_t> concatenate(const std::vector<std::vector<int16_t>>& inputs
 std::vector<int16_t> scaleChannels(const std::vector<int16_t>& x, const std::vector<int16_t>& gate, int64_t plane,
                                    int norm);
 
+// PRelu with one slope per channel (KerPReluChannels): x [C][plane] in Q xQ, slopes [C] in Q
+// slopeQ; out = clip16(x >= 0 ? roundnorm(x, norm) : roundnorm(x * slope[c], slopeQ + norm)) with
+// norm = xQ - outQ (-31..31), slopeQ 0..15.
+std::vector<int16_t> preluChannels(const std::vector<int16_t>& x, const std::vector<int16_t>& slopes, int64_t plane,
+                                   int slopeQ, int norm);
+
 // --- Channel runs and channel shuffle (copy layers, any item type, the format kept) ------------
 
 // Channels [begin, begin + count) of a CHW tensor of `plane` values per channel (Split, Slice).

@@ -297,6 +297,23 @@ std::vector<int8_t> scaleChannels(const std::vector<int8_t>& x, const std::vecto
     return out;
 }
 
+std::vector<int8_t> preluChannels(const std::vector<int8_t>& x, const std::vector<int16_t>& slopes, int64_t plane,
+                                  int slopeQ, Multiplier multiplier)
+{
+    const std::string k = "sq8::preluChannels";
+    requireAtLeast(k, "plane", plane, 1);
+    requireRange(k, "slopeQ", slopeQ, 0, 15);
+    requireRange(k, "scale", multiplier.scale, 0, 32767);
+    requireRange(k, "shift", multiplier.shift, 0, maxShift - 15);
+    requireSize(k, "the input", x.size(), int64_t(slopes.size()) * plane);
+    std::vector<int8_t> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        out[i] = clip8(x[i] >= 0 ? roundnorm(int64_t(x[i]) * multiplier.scale, multiplier.shift)
+                                 : roundnorm(int64_t(x[i]) * slopes[i / size_t(plane)] * multiplier.scale,
+                                             multiplier.shift + slopeQ));
+    return out;
+}
+
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ)
 {
     const std::string k = "sq8::softmaxQ15";

@@ -73,6 +73,12 @@ std::vector<int8_t> concatenate(const std::vector<std::vector<int8_t>>& inputs, 
 std::vector<int8_t> scaleChannels(const std::vector<int8_t>& x, const std::vector<int8_t>& gate, int64_t plane,
                                   Multiplier multiplier);
 
+// PRelu with one slope per channel (KerPReluChannels_SQ8): x [C][plane], slopes [C] as int16 in Q
+// slopeQ (0..15), the multiplier from x's scale to the output's: clip8(roundnorm(x * scale, shift))
+// where x >= 0, clip8(roundnorm(x * slope[c] * scale, shift + slopeQ)) elsewhere.
+std::vector<int8_t> preluChannels(const std::vector<int8_t>& x, const std::vector<int16_t>& slopes, int64_t plane,
+                                  int slopeQ, Multiplier multiplier);
+
 // Softmax (CNN_SoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
 // softmaxQ15 of t. Returns [Dim] in Q15.
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ);
