@@ -400,7 +400,7 @@ static void check_pool_act(unsigned W, unsigned H, unsigned Feat, int PoolOper, 
  * Global average pooling: one plane of W x H values summed in tiles of TileH rows. Fill: 0 random,
  * 1 all -128, 2 all 127. */
 
-static void check_global_avg(unsigned W, unsigned H, unsigned TileH, int Fill)
+static void check_global_avg(unsigned W, unsigned H, unsigned TileH, int Fill, int Scale, int ScaleN)
 {
     char Name[128];
     signed char *In = xmalloc(W * H);
@@ -409,14 +409,15 @@ static void check_global_avg(unsigned W, unsigned H, unsigned TileH, int Fill)
     int64_t Total = 0;
     int32_t Expected;
 
-    snprintf(Name, sizeof Name, "KerGlobalSum_SQ8 %ux%u in tiles of %u rows, %s", W, H, TileH,
-             Fill == 0 ? "random" : Fill == 1 ? "all -128" : "all 127");
+    snprintf(Name, sizeof Name, "KerGlobalSum_SQ8 %ux%u in tiles of %u rows, %s, scale %d >> %d", W, H, TileH,
+             Fill == 0 ? "random" : Fill == 1 ? "all -128" : "all 127", Scale, ScaleN);
     begin_case(Name);
     for (unsigned i = 0; i < W * H; i++) {
         In[i] = Fill == 1 ? -128 : Fill == 2 ? 127 : rnd8();
         Total += In[i];
     }
-    Expected = (int32_t) ref_ndiv(Total, (int64_t) W * H);
+    /* The mean brought to the output's scale: clip8(roundnorm(ndiv(sum * Scale, W * H), ScaleN)). */
+    Expected = (int32_t) ref_clip(ref_roundnorm(ref_ndiv(Total * Scale, (int64_t) W * H), ScaleN), -128, 127);
     KerGlobalSumInit(&Sum);
     for (unsigned y = 0; y < H; y += TileH) {
         KerGlobalSum_SQ8_Arg_T Arg;
@@ -429,7 +430,7 @@ static void check_global_avg(unsigned W, unsigned H, unsigned TileH, int Fill)
     }
     if (Sum != Total)
         mismatch("Sum", 0, Sum, (long) Total);
-    KerGlobalAvgFinish_SQ8(&Sum, W * H, &Out);
+    KerGlobalAvgFinish_SQ8(&Sum, W * H, Scale, ScaleN, &Out);
     if (Out != Expected)
         mismatch("Out", 0, Out, Expected);
     free(In);
@@ -794,13 +795,18 @@ int main(int argc, char **argv)
     check_pool_act(7, 5, 3, CNN_POOL_NONE, 1, 1, 1, 1, 0, 50);
 
     /* Global average pooling */
-    check_global_avg(7, 5, 5, 0);
-    check_global_avg(13, 11, 3, 0);
-    check_global_avg(1, 1, 1, 0);
-    check_global_avg(32, 32, 7, 0);
-    check_global_avg(255, 257, 16, 1); /* 65535 values, the largest plane */
-    check_global_avg(255, 257, 100, 2);
-    check_global_avg(3, 3, 2, 2);
+    check_global_avg(7, 5, 5, 0, 1, 0);
+    check_global_avg(13, 11, 3, 0, 1, 0);
+    check_global_avg(1, 1, 1, 0, 1, 0);
+    check_global_avg(32, 32, 7, 0, 1, 0);
+    check_global_avg(255, 257, 16, 1, 1, 0); /* 65535 values, the largest plane */
+    check_global_avg(255, 257, 100, 2, 1, 0);
+    check_global_avg(3, 3, 2, 2, 1, 0);
+    /* Means rescaled to a finer output scale (x 11.3 and x 1.5), saturating on full planes. */
+    check_global_avg(13, 11, 3, 0, 23142, 11);
+    check_global_avg(32, 32, 7, 0, 24576, 14);
+    check_global_avg(255, 257, 16, 1, 23142, 11);
+    check_global_avg(3, 3, 2, 2, 32767, 15);
 
     /* KerMatAdd_SQ8 */
     check_mat_add(7, 5, 16384, 16384, 15, 0);

@@ -376,3 +376,20 @@ void KerPReluChannels(KerPReluChannels_Arg_T *Arg)
     }
     rt_team_barrier();
 }
+
+/* ---- KerCopyColumns ---- */
+
+void KerCopyColumns(KerCopyColumns_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+
+    core_range(Arg->Lines, &First, &Last);
+    for (unsigned int Line = First; Line < Last; Line++) {
+        const short int * __restrict__ In = Arg->In + Line * W;
+        short int * __restrict__ Out = Arg->Out + Line * Arg->OutW + Arg->ColOffset;
+        for (unsigned int x = 0; x < W; x++)
+            Out[x] = (short int) clip16(roundnorm(In[x], Arg->Norm));
+    }
+    rt_team_barrier();
+}

@@ -197,6 +197,20 @@ typedef struct {
 } KerCopyRows_Arg_T;
 void KerCopyRows(KerCopyRows_Arg_T *Arg);
 
+/* One input of a concatenation along H or W, tile by tile: each of the Lines lines of W values of
+ * In (a horizontal tile) is brought to the output's format, clip16(roundnorm(In, Norm)), and written to
+ * columns ColOffset to ColOffset + W - 1 of the same line of Out, whose lines are OutW wide. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned int W;
+    unsigned int Lines;
+    short int * __restrict__ Out;
+    unsigned int OutW;
+    unsigned int ColOffset;
+    int Norm;
+} KerCopyColumns_Arg_T;
+void KerCopyColumns(KerCopyColumns_Arg_T *Arg);
+
 /* A run of channels (Split, Slice along channels), tile by tile: lines InRowOffset to
  * InRowOffset + Rows - 1 of In (a vertical tile, W columns of each channel) copied to Out. */
 typedef struct {

@@ -198,10 +198,10 @@ void KerGlobalSum_SQ8(KerGlobalSum_SQ8_Arg_T *Arg)
     rt_team_barrier();
 }
 
-void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, signed char * __restrict__ Out)
+void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, int Scale, int ScaleN,
+                            signed char * __restrict__ Out)
 {
-    /* The average of int8 values is an int8 value: the clip only guards against a wrong Count. */
-    *Out = (signed char) clip8(ndiv(*Sum, (int64_t) Count));
+    *Out = (signed char) clip8(roundnorm(ndiv((int64_t) *Sum * Scale, (int64_t) Count), ScaleN));
 }
 
 /* ---- KerMatAdd_SQ8 ---- */
@@ -332,6 +332,23 @@ void KerPReluChannels_SQ8(KerPReluChannels_SQ8_Arg_T *Arg)
         const int64_t x = Arg->In[i];
         Arg->Out[i] = (signed char) clip8(x >= 0 ? roundnorm(x * Arg->Scale, Arg->ScaleN)
                                                  : roundnorm(x * Arg->Slopes[i / W] * Arg->Scale, Arg->ScaleN + Arg->SlopeQ));
+    }
+    rt_team_barrier();
+}
+
+/* ---- KerCopyColumns_SQ8 ---- */
+
+void KerCopyColumns_SQ8(KerCopyColumns_SQ8_Arg_T *Arg)
+{
+    unsigned int First, Last;
+    const unsigned int W = Arg->W;
+
+    core_range(Arg->Lines, &First, &Last);
+    for (unsigned int Line = First; Line < Last; Line++) {
+        const signed char * __restrict__ In = Arg->In + Line * W;
+        signed char * __restrict__ Out = Arg->Out + Line * Arg->OutW + Arg->ColOffset;
+        for (unsigned int x = 0; x < W; x++)
+            Out[x] = (signed char) clip8(roundnorm((int64_t) In[x] * Arg->Scale, Arg->ScaleN));
     }
     rt_team_barrier();
 }

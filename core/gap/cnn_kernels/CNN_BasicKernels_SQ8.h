@@ -116,7 +116,9 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg);
 
 /* Global average pooling of one int8 plane, tile by tile (the sum is cleared by KerGlobalSumInit):
  * KerGlobalSum_SQ8 adds the W x H values of a tile (Partial: one int32 per core, at most 8 cores),
- * KerGlobalAvgFinish_SQ8 writes ndiv(sum, Count) (Count = W x H of the whole plane; same scale). */
+ * KerGlobalAvgFinish_SQ8 writes clip8(roundnorm(ndiv(sum * Scale, Count), ScaleN)) (Count = W x H of
+ * the whole plane; Scale / 2^ScaleN the multiplier from the input's scale to the output's, 1 / 2^0
+ * to keep the scale). */
 typedef struct {
     signed char * __restrict__ In;
     unsigned int W;
@@ -125,7 +127,8 @@ typedef struct {
     int * __restrict__ Partial;
 } KerGlobalSum_SQ8_Arg_T;
 void KerGlobalSum_SQ8(KerGlobalSum_SQ8_Arg_T *Arg);
-void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, signed char * __restrict__ Out);
+void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, int Scale, int ScaleN,
+                            signed char * __restrict__ Out);
 
 /* Element-wise sum of W x H int8 values of two scales into the output's scale:
  *   Out = clip8(roundnorm(In1 * Scale1 + In2 * Scale2, ScaleN))   (int64; Scale1 0..32767, Scale2
@@ -169,6 +172,21 @@ typedef struct {
     int ScaleN;
 } KerCopyRows_SQ8_Arg_T;
 void KerCopyRows_SQ8(KerCopyRows_SQ8_Arg_T *Arg);
+
+/* One input of a concatenation along H or W, tile by tile: each of the Lines lines of W values of
+ * In (a horizontal tile) is brought to the output's format, clip8(roundnorm(In * Scale, ScaleN)), and written to
+ * columns ColOffset to ColOffset + W - 1 of the same line of Out, whose lines are OutW wide. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned int W;
+    unsigned int Lines;
+    signed char * __restrict__ Out;
+    unsigned int OutW;
+    unsigned int ColOffset;
+    int Scale;
+    int ScaleN;
+} KerCopyColumns_SQ8_Arg_T;
+void KerCopyColumns_SQ8(KerCopyColumns_SQ8_Arg_T *Arg);
 
 /* A run of channels (Split, Slice along channels), tile by tile: lines InRowOffset to
  * InRowOffset + Rows - 1 of In (a vertical tile, W columns of each channel) copied to Out. */

@@ -122,7 +122,9 @@ std::vector<ConcatInput> concatInputs(const GapNetwork& network, const GapLayer&
 void declareCopyLayer(const GapNetwork& network, const GapLayer& layer, int dataSize)
 {
     const char* name = layer.name.c_str();
-    if (layer.kind == GapLayerKind::Concat)
+    if (layer.kind == GapLayerKind::Concat && layer.concatLines > 0)
+        concatLines(name, dataSize, layer.concatLines, concatInputs(network, layer));
+    else if (layer.kind == GapLayerKind::Concat)
         concatChannels(name, dataSize, layer.plane, concatInputs(network, layer));
     else if (layer.kind == GapLayerKind::Slice)
         sliceChannels(name, dataSize, layer.plane, layer.channels.at(0), layer.sliceBegin, layer.sliceCount);
@@ -213,8 +215,8 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
         poolAct_SQ8(name, poolShape(layer.pool), reluOperation(layer.pool.relu), 0);
         break;
     case GapLayerKind::GlobalAveragePool:
-        CNN_GlobalPool_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height,
-                           KOP_GLOBAL_AVGPOOL);
+        globalAveragePool_SQ8(name, layer.pool.features, layer.pool.width, layer.pool.height,
+                              layer.inputScales.at(0).scale, layer.inputScales.at(0).shift);
         break;
     case GapLayerKind::Linear:
         CNN_LinearAct_SQ8(name, nullptr, 4, 1, layer.inDim, layer.outDim, KOP_LINEAR,

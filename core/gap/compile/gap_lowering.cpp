@@ -271,10 +271,11 @@ void Lowering::lowerNode(NodeId id)
                           "it; this one has other bounds or follows another node");
     throw NodeProblem("no GAP CNN generator implements " + op +
                       " (supported: Conv, BatchNormalization after Conv, Relu, MaxPool, AveragePool, "
-                      "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, "
-                      "Add, Sub, Concat, Split and Slice along channels, the Reshape-Transpose-Reshape channel "
-                      "shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope or one per channel, "
-                      "Mul by one value per channel, Resize and Upsample in nearest mode by whole factors, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
+                      "GlobalAveragePool, GlobalMaxPool, ReduceMean and ReduceMax over H and W, Gemm, MatMul, Add, "
+                      "Sub, Concat along C, H or W, Split and Slice along channels, the Reshape-Transpose-Reshape "
+                      "channel shuffle, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, PRelu with one slope or "
+                      "one per channel, Mul by one value per channel, Resize and Upsample in nearest mode by whole "
+                      "factors, Softmax, Pad, Flatten, Reshape, Identity, Dropout)");
 }
 
 void Lowering::lowerView(const Node& node)

@@ -12,7 +12,8 @@
 namespace tessera::gap::lowering {
 
 // Concat along the channels of NCHW tensors (or of [1, N] vectors): a copy layer writing each
-// input after the channels of the ones before it, which CHW order keeps contiguous.
+// input after the channels of the ones before it, which CHW order keeps contiguous. Along H or W,
+// a copy layer joining the lines of its inputs.
 void Lowering::lowerConcat(const Node& node)
 {
     const Shape& first = graph_.tensor(node.inputs.at(0)).shape;
@@ -20,26 +21,33 @@ void Lowering::lowerConcat(const Node& node)
     int64_t axis = node.attrInt("axis", 1);
     if (axis < 0)
         axis += rank;
-    if ((rank != 4 && rank != 2) || axis != 1)
-        throw NodeProblem(fmt::format("only a concatenation along the channels (axis 1) of NCHW tensors or [1, N] "
-                                      "vectors maps onto a copy layer; this one joins axis {} of rank {} tensors",
+    if (!(rank == 4 && axis >= 1 && axis <= 3) && !(rank == 2 && axis == 1))
+        throw NodeProblem(fmt::format("only a concatenation along C, H or W of NCHW tensors, or of [1, N] vectors, "
+                                      "maps onto a copy layer; this one joins axis {} of rank {} tensors",
                                       node.attrInt("axis", 1), rank));
     std::vector<int> inputs;
-    std::vector<int> channels;
+    std::vector<int> sizes;  // along the axis
     for (TensorId input : node.inputs) {
         const Shape& shape = graph_.tensor(input).shape;
         Shape other = shape, expected = first;
         if (shape.size() == first.size())
-            other[1] = expected[1] = 0;
+            other[size_t(axis)] = expected[size_t(axis)] = 0;
         if (other != expected)
-            throw NodeProblem(fmt::format("input '{}' has shape {}, which differs from {} outside the channels",
-                                          graph_.tensor(input).name, shapeToString(shape), shapeToString(first)));
+            throw NodeProblem(fmt::format("input '{}' has shape {}, which differs from {} outside axis {}",
+                                          graph_.tensor(input).name, shapeToString(shape), shapeToString(first), axis));
         inputs.push_back(activation(input));
-        channels.push_back(int(shape[1]));
+        sizes.push_back(int(shape[size_t(axis)]));
     }
     GapLayer& layer = addLayer(GapLayerKind::Concat, node, inputs);
     layer.plane = rank == 4 ? int(first[2] * first[3]) : 1;
-    layer.channels = std::move(channels);
+    layer.channels = std::move(sizes);
+    if (axis == 2) {  // C lines of H_k x W values each
+        layer.concatLines = int(first[1]);
+        for (int& height : layer.channels)
+            height *= int(first[3]);
+    } else if (axis == 3) {  // C x H lines of W_k values each
+        layer.concatLines = int(first[1] * first[2]);
+    }
     finishLayer(layer, node.outputs.at(0));
 }
 

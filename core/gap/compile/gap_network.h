@@ -86,6 +86,9 @@ struct GapLayer {
     int plane = 0;
     std::vector<int> channels;
     std::vector<fixed_point::sq8::Multiplier> inputScales;
+    // Concat along H or W: every input is concatLines lines (C, or C x H) and `channels` holds the
+    // width of each input's lines (H_k x W, or W_k) instead of its channel count.
+    int concatLines = 0;
     int sliceBegin = 0, sliceCount = 0;
     int groups = 0;
 

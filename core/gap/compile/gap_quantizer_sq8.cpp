@@ -99,8 +99,16 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
         GapTensor& output = network.tensors[size_t(layer.output)];
         const double inputScale = network.tensors[size_t(layer.inputs.at(0))].scale;
         switch (layer.kind) {
+        case GapLayerKind::GlobalAveragePool: {
+            // A mean is far smaller than the values it averages (a squeeze-and-excitation block's
+            // squeeze, the pooling before a classifier): it gets its own scale, within what one
+            // 15-bit multiplier from the input's reaches.
+            output.scale = std::clamp(scaleFor(rangeOf(output.source, false)), inputScale / 16384.0, inputScale);
+            const double factor = inputScale / output.scale;
+            layer.inputScales = {factor == 1.0 ? sq8::Multiplier{1, 0} : sq8::multiplier15For(factor)};
+            break;
+        }
         case GapLayerKind::Pooling:
-        case GapLayerKind::GlobalAveragePool:
         case GapLayerKind::Slice:
         case GapLayerKind::Shuffle:
         case GapLayerKind::Upsample:

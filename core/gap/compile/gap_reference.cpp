@@ -32,7 +32,8 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
     case GapLayerKind::Pooling:
         return widen(sq8::poolAct(layer.pool, in));
     case GapLayerKind::GlobalAveragePool:
-        return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in));
+        return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in,
+                                            layer.inputScales.empty() ? sq8::Multiplier{1, 0} : layer.inputScales[0]));
     case GapLayerKind::Linear:
         return widen(sq8::linearAct(layer.inDim, layer.outDim, layer.relu, layer.actCap, in, layer.weights8,
                                     layer.bias32, layer.channelScales));
@@ -56,7 +57,8 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
         std::vector<std::vector<int8_t>> inputs;
         for (int input : layer.inputs)
             inputs.push_back(narrow(values[size_t(input)]));
-        return widen(sq8::concatenate(inputs, layer.inputScales));
+        const std::vector<int8_t> blocks = sq8::concatenate(inputs, layer.inputScales);
+        return widen(layer.concatLines > 0 ? fixed_point::joinLines(blocks, layer.concatLines, layer.channels) : blocks);
     }
     case GapLayerKind::Activation:
         return widen(fixed_point::activate(layer.activation, in));
@@ -123,6 +125,8 @@ std::vector<int16_t> runLayer(const GapNetwork& network, const GapLayer& layer,
             inputQ.push_back(network.tensors[size_t(input)].q);
         }
         out = fixed_point::concatenate(inputs, inputQ, outQ);
+        if (layer.concatLines > 0)
+            out = fixed_point::joinLines(out, layer.concatLines, layer.channels);
         break;
     }
     case GapLayerKind::Activation:

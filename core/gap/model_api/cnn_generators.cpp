@@ -149,6 +149,11 @@ void LoadCNNLibrary(void)
               CArgs(6, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
                     TCArg(kShort, "Out"), TCArg("unsigned int", "RowOffset"), TCArg("int", "Norm")),
               "KerCopyRows_Arg_T");
+    LibKernel("KerCopyColumns", CALL_PARALLEL,
+              CArgs(7, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Lines"),
+                    TCArg(kShort, "Out"), TCArg("unsigned int", "OutW"), TCArg("unsigned int", "ColOffset"),
+                    TCArg("int", "Norm")),
+              "KerCopyColumns_Arg_T");
     LibKernel("KerSliceRows", CALL_PARALLEL,
               CArgs(5, TCArg(kShort, "In"), TCArg("unsigned int", "W"), TCArg("unsigned int", "Rows"),
                     TCArg("unsigned int", "InRowOffset"), TCArg(kShort, "Out")),

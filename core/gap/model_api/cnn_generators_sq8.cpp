@@ -102,6 +102,11 @@ void LoadCNN_SQ8_Library(void)
               CArgs(7, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"), TCArg(kChar, "Out"),
                     TCArg(kUnsigned, "RowOffset"), TCArg("int", "Scale"), TCArg("int", "ScaleN")),
               "KerCopyRows_SQ8_Arg_T");
+    LibKernel("KerCopyColumns_SQ8", CALL_PARALLEL,
+              CArgs(8, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Lines"), TCArg(kChar, "Out"),
+                    TCArg(kUnsigned, "OutW"), TCArg(kUnsigned, "ColOffset"), TCArg("int", "Scale"),
+                    TCArg("int", "ScaleN")),
+              "KerCopyColumns_SQ8_Arg_T");
     LibKernel("KerSliceRows_SQ8", CALL_PARALLEL,
               CArgs(5, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"),
                     TCArg(kUnsigned, "InRowOffset"), TCArg(kChar, "Out")),
@@ -143,7 +148,9 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kInt, "Partial")),
               "KerGlobalSum_SQ8_Arg_T");
     LibKernel("KerGlobalAvgFinish_SQ8", CALL_SEQUENTIAL,
-              CArgs(3, TCArg(kInt, "Sum"), TCArg(kUnsigned, "Count"), TCArg(kChar, "Out")), nullptr);
+              CArgs(5, TCArg(kInt, "Sum"), TCArg(kUnsigned, "Count"), TCArg("int", "Scale"), TCArg("int", "ScaleN"),
+                    TCArg(kChar, "Out")),
+              nullptr);
     LibKernel("KerMatAdd_SQ8", CALL_PARALLEL,
               CArgs(9, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out"), TCArg(kUnsigned, "W"),
                     TCArg(kUnsigned, "H"), TCArg("int", "Scale1"), TCArg("int", "Scale2"), TCArg("int", "ScaleN"),
@@ -211,36 +218,12 @@ int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Widt
 int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
                        KernelOper_T PoolOper)
 {
-    LayerDeclaration layer(Name);
     (void) Ctrl;
-    if (PoolOper != KOP_GLOBAL_AVGPOOL)
+    if (PoolOper != KOP_GLOBAL_AVGPOOL) {
+        LayerDeclaration layer(Name);
         layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
-    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
-    if (std::int64_t(Width) * Height > 65535)
-        layerError(Name, "planes of " + std::to_string(Width) + "x" + std::to_string(Height) +
-                             " hold more than 65535 values");
-    // One feature at a time: its sum cleared, the tiles of the plane added, the mean written.
-    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
-               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
-               CArgs(2, TCArg(kChar, "In"), TCArg(kChar, "Out")),
-               Calls(3, Call("KerGlobalSumInit", LOC_INNER_LOOP_PROLOG, Bindings(1, K_Arg("Sum", KER_ARG_TILE))),
-                     Call("KerGlobalSum_SQ8", LOC_INNER_LOOP,
-                          Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
-                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Sum", KER_ARG_TILE),
-                                   K_Arg("Partial", KER_ARG_TILE))),
-                     Call("KerGlobalAvgFinish_SQ8", LOC_INNER_LOOP_EPILOG,
-                          Bindings(3, K_Arg("Sum", KER_ARG_TILE), Imm(Width * Height), K_Arg("Out", KER_ARG_TILE)))),
-               KerArgs(4,
-                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
-                              "In", 0),
-                       KerArg("Sum", O_BUFF, 1, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                       KerArg("Partial", O_BUFF, 8, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
-                       KerArg("Out", O_OUT | O_DB | O_3D, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
-    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
-    kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
-    for (tessera::tiler::KernelArgument& arg : kernel.args)
-        arg.planePerInput = arg.name == "Out";
-    return layer.conclude();
+    }
+    return tessera::gap::globalAveragePool_SQ8(Name, Feat, Width, Height, 1, 0);
 }
 
 int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
@@ -369,6 +352,40 @@ int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActO
         layerError(Name, "pooling dilation must be 1");
     declarePoolingKernel({Name, "KerPoolAct_SQ8", kChar, 1, shape.features, shape.width, shape.height, shape.fpx,
                           shape.fpy, shape.spx, shape.spy, shape.pad, poolCode(shape.poolOper), act});
+    return layer.conclude();
+}
+
+int globalAveragePool_SQ8(const char* Name, int Feat, int Width, int Height, int Scale, int ScaleN)
+{
+    LayerDeclaration layer(Name);
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    if (Scale < 0 || Scale > 32767 || ScaleN < 0 || ScaleN > 62)
+        layerError(Name, "Scale must be 0 to 32767 and ScaleN 0 to 62");
+    if (std::int64_t(Width) * Height > 65535)
+        layerError(Name, "planes of " + std::to_string(Width) + "x" + std::to_string(Height) +
+                             " hold more than 65535 values");
+    // One feature at a time: its sum cleared, the tiles of the plane added, the mean written.
+    UserKernel(Name, KernelDimensions(unsigned(Feat), unsigned(Width), unsigned(Height), 1),
+               KernelIterationOrder(KER_DIM3, KER_IN_PLANE, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kChar, "In"), TCArg(kChar, "Out")),
+               Calls(3, Call("KerGlobalSumInit", LOC_INNER_LOOP_PROLOG, Bindings(1, K_Arg("Sum", KER_ARG_TILE))),
+                     Call("KerGlobalSum_SQ8", LOC_INNER_LOOP,
+                          Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                   K_Arg("In", KER_ARG_TILE_H), K_Arg("Sum", KER_ARG_TILE),
+                                   K_Arg("Partial", KER_ARG_TILE))),
+                     Call("KerGlobalAvgFinish_SQ8", LOC_INNER_LOOP_EPILOG,
+                          Bindings(5, K_Arg("Sum", KER_ARG_TILE), Imm(Width * Height), Imm(Scale), Imm(ScaleN),
+                                   K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(4,
+                       KerArg("In", OBJ_IN_DB_3D, unsigned(Width), unsigned(Height), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                              "In", 0),
+                       KerArg("Sum", O_BUFF, 1, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Partial", O_BUFF, 8, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0, nullptr, 0),
+                       KerArg("Out", O_OUT | O_DB | O_3D, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    tessera::tiler::UserKernel& kernel = declaredKernel(Name);
+    kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
+    for (tessera::tiler::KernelArgument& arg : kernel.args)
+        arg.planePerInput = arg.name == "Out";
     return layer.conclude();
 }
 

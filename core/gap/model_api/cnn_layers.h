@@ -51,6 +51,9 @@ int poolReLU(const char* Name, const PoolLayerShape& shape, int Q, KernelOper_T 
 int convolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper, int ActCap);
 // CNN_PoolAct_SQ8.
 int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper, int ActCap);
+// CNN_GlobalPool_SQ8 with the average brought to the output's scale by Scale / 2^ScaleN (1, 0 keep
+// the input's scale, as CNN_GlobalPool_SQ8 does).
+int globalAveragePool_SQ8(const char* Name, int Feat, int Width, int Height, int Scale, int ScaleN);
 
 // One input of a concatenation along channels: its channel count and how its values reach the
 // output's format (16-bit: Norm = In_Q - Out_Q; SQ8: Scale, ScaleN as docs/gap-fixed-point.md).
@@ -64,6 +67,12 @@ struct ConcatInput {
 // with DataSize 2 (KerCopyRows, LoadCNNLibrary) or 1 (KerCopyRows_SQ8, LoadCNN_SQ8_Library). Its C
 // arguments are In0, In1, ..., Out.
 int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<ConcatInput>& inputs);
+
+// The concatenation along H (Lines = C, widths H_k x W) or W (Lines = C x H, widths W_k) of CHW
+// tensors: each input is Lines lines of its width (ConcatInput::channels holds the width), and
+// line l of the output joins line l of every input. KerCopyColumns (DataSize 2) or
+// KerCopyColumns_SQ8 (DataSize 1), tiled horizontally by runs of lines. C arguments In0, ..., Out.
+int concatLines(const char* Name, int DataSize, int Lines, const std::vector<ConcatInput>& inputs);
 
 // Channels [Begin, Begin + Count) of a CHW tensor of InChannels channels of Plane values (Split,
 // Slice): a copy layer, KerSliceRows or KerSliceRows_SQ8. C arguments In, Out.

@@ -163,6 +163,11 @@ std::vector<T> sliceChannels(const std::vector<T>& input, int64_t plane, int64_t
 template <class T>
 std::vector<T> shuffleChannels(const std::vector<T>& input, int64_t channels, int64_t plane, int64_t groups);
 
+// A concatenation along lines (KerCopyColumns): `blocks` holds the inputs one after the other,
+// input k as `lines` lines of widths[k] values; line l of the result joins line l of each input.
+template <class T>
+std::vector<T> joinLines(const std::vector<T>& blocks, int64_t lines, const std::vector<int>& widths);
+
 // Nearest upsampling (KerUpsampleNearest): each of the `lines` lines of `width` values becomes
 // factorY lines of width * factorX values, out[l][r][x] = in[l][x / factorX].
 template <class T>
@@ -239,6 +244,27 @@ std::vector<T> shuffleChannels(const std::vector<T>& input, int64_t channels, in
     for (int64_t c = 0; c < channels; ++c) {
         const int64_t from = (c % groups) * perGroup + c / groups;
         std::copy(input.begin() + from * plane, input.begin() + (from + 1) * plane, out.begin() + c * plane);
+    }
+    return out;
+}
+
+template <class T>
+std::vector<T> joinLines(const std::vector<T>& blocks, int64_t lines, const std::vector<int>& widths)
+{
+    int64_t outWidth = 0;
+    for (int width : widths)
+        outWidth += width;
+    if (lines < 1 || lines * outWidth != int64_t(blocks.size()))
+        throw std::invalid_argument("joinLines: " + std::to_string(blocks.size()) + " values are not " +
+                                    std::to_string(lines) + " lines of " + std::to_string(outWidth));
+    std::vector<T> out(blocks.size());
+    int64_t block = 0, column = 0;
+    for (int width : widths) {
+        for (int64_t l = 0; l < lines; ++l)
+            std::copy(blocks.begin() + block + l * width, blocks.begin() + block + (l + 1) * width,
+                      out.begin() + l * outWidth + column);
+        block += lines * width;
+        column += width;
     }
     return out;
 }

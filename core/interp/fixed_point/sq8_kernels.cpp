@@ -211,9 +211,12 @@ std::vector<int8_t> poolAct(const PoolReluParams& p, const std::vector<int8_t>& 
     return out;
 }
 
-std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input)
+std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input,
+                                      Multiplier multiplier)
 {
     const std::string k = "sq8::globalAveragePool";
+    requireRange(k, "scale", multiplier.scale, 0, 32767);
+    requireRange(k, "shift", multiplier.shift, 0, maxShift);
     requireAtLeast(k, "features", features, 1);
     requireAtLeast(k, "width", width, 1);
     requireAtLeast(k, "height", height, 1);
@@ -226,7 +229,7 @@ std::vector<int8_t> globalAveragePool(int features, int width, int height, const
         int64_t sum = 0;
         for (int64_t i = 0; i < plane; ++i)
             sum += input[size_t(c * plane + i)];
-        out.push_back(int8_t(ndiv(sum, plane))); // an average of int8 values is in [-128, 127]
+        out.push_back(clip8(roundnorm(ndiv(sum * multiplier.scale, plane), multiplier.shift)));
     }
     return out;
 }

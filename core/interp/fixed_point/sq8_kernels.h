@@ -50,8 +50,11 @@ std::vector<int8_t> convPoolAct(const ConvPoolReluParams& params, const std::vec
 // Pooling + activation alone (CNN_PoolAct_SQ8); same scale in and out. reluCap > 0 caps (with relu).
 std::vector<int8_t> poolAct(const PoolReluParams& params, const std::vector<int8_t>& input, int reluCap = 0);
 
-// Global average pooling (CNN_GlobalPool_SQ8): input [C][H][W] (H * W <= 65535); returns [C].
-std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input);
+// Global average pooling (CNN_GlobalPool_SQ8): input [C][H][W] (H * W <= 65535); returns [C],
+// clip8(roundnorm(ndiv(sum * scale, H * W), shift)): the mean brought to the output's scale by the
+// multiplier ({1, 0}, the default, keeps the input's scale).
+std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input,
+                                      Multiplier multiplier = {1, 0});
 
 // Linear + activation (CNN_LinearAct_SQ8): input [inDim], filter [outDim][inDim], bias [outDim]
 // int32; returns [outDim].
