@@ -252,6 +252,20 @@ private slots:
         s->add_dims(4);
         s->add_float_data(1.0f);
         QTest::newRow("short data") << QByteArray::fromStdString(bytesOf(shortData)) << "holds 1 values";
+
+        // Subgraphs nested 40 deep (120 message levels, beyond protobuf's default limit of 100):
+        // the file is read, and the graph attribute is what is refused.
+        onnx::ModelProto nested = reluModel();
+        onnx::NodeProto* node = nested.mutable_graph()->mutable_node(0);
+        for (int depth = 0; depth < 40; ++depth) {
+            onnx::AttributeProto* branch = node->add_attribute();
+            branch->set_name("then_branch");
+            branch->set_type(onnx::AttributeProto::GRAPH);
+            node = branch->mutable_g()->add_node();
+            node->set_op_type("Identity");
+        }
+        QTest::newRow("nested 40 deep") << QByteArray::fromStdString(bytesOf(nested))
+                                        << "is a graph, sparse tensor or type attribute, which is not supported";
     }
     void badModelsAreRefusedClearly()
     {

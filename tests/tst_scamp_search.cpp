@@ -226,6 +226,35 @@ private slots:
         const KernelSet largest = parseKernelSet(R"({"kernels": [{"output_register": "A", "weights": [[1048576]]}]})", "k.json");
         QCOMPARE(approximateKernels(largest).goals.at(0).coefficientAt({0, 0}), kMaxCoefficient);
     }
+
+    // The largest kernel (15 x 15, weights up to 100): one node's children take a long time to
+    // generate, and the search still ends within its time, not a node later.
+    void timeLimitHoldsOnTheLargestKernels()
+    {
+        std::mt19937 random(7);
+        std::uniform_int_distribution<int> weight(-100, 100);
+        QString rows;
+        for (int y = 0; y < 15; ++y) {
+            QStringList row;
+            for (int x = 0; x < 15; ++x)
+                row << QString::number(weight(random));
+            rows += (y ? ", [" : "[") + row.join(", ") + "]";
+        }
+        const KernelSet set = parseKernelSet(
+            QString(R"({"kernels": [{"output_register": "A", "scale": 0.25, "weights": [%1]}]})").arg(rows).toStdString(),
+            "large.json");
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.threads = 2;
+        options.seconds = 1.0;
+        QElapsedTimer clock;
+        clock.start();
+        const CompileResult result = compileKernels(set, kernels, options);
+        const double seconds = double(clock.nsecsElapsed()) / 1e9;
+        qInfo("15x15 kernel, 1 s limit: stopped after %.3f s, %llu nodes", seconds, (unsigned long long)result.nodes);
+        // Within 10% (the sanitized build is several times slower per check, so more slack).
+        QVERIFY2(seconds <= (test::kSanitizedBuild ? 1.5 : 1.1), qPrintable(QString::number(seconds)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScampSearch)

@@ -6,8 +6,10 @@
 #include "onnx/quantization_metadata.h"
 #include "onnx/tensor_proto.h"
 
+#include <google/protobuf/io/coded_stream.h>
 #include <onnx/onnx_pb.h>
 
+#include <limits>
 #include <unordered_set>
 
 namespace tessera {
@@ -252,13 +254,26 @@ private:
 
 } // namespace
 
+// Nested subgraphs (If, Loop, Scan bodies) take three message levels each, so protobuf's default
+// limit of 100 stops at about 30 levels of nesting; a valid deeper model must reach the importer
+// to be told what is not supported, not be called corrupt.
+constexpr int kMessageNestingLimit = 1000;
+
 Graph importOnnxBytes(const std::string& bytes, const std::string& sourceName)
 {
     onnx::ModelProto model;
     if (bytes.empty())
         throw ModelError(sourceName + ": empty file, not an ONNX model");
-    if (!model.ParseFromString(bytes))
-        throw ModelError(sourceName + ": not an ONNX model (the protobuf data is corrupt or truncated)");
+    if (bytes.size() > size_t(std::numeric_limits<int>::max()))
+        throw ModelError(sourceName + ": " + std::to_string(bytes.size()) +
+                         " bytes is beyond the 2 GB a protobuf ONNX file holds; keep large initializers in "
+                         "external data files");
+    google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
+    input.SetRecursionLimit(kMessageNestingLimit);
+    if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage())
+        throw ModelError(sourceName + ": not an ONNX model (the protobuf data is corrupt or truncated, or nests "
+                                      "messages deeper than " +
+                         std::to_string(kMessageNestingLimit) + " levels)");
     return Importer(model, sourceName).run();
 }
 

@@ -221,6 +221,8 @@ void atomDistanceSteps(StepSink& sink, const Bag& bag, const GenerationContext& 
         if (a == context.input)
             continue;
         for (const Goal& b : bag) {
+            if (context.stopRequested && context.stopRequested())
+                return;
             const bool same = &a == &b;
             for (const Match& m : matchAtoms(a, b, same)) {
                 if (same)
@@ -279,6 +281,8 @@ void exhaustiveSteps(StepSink& sink, const Bag& bag, const GenerationContext& co
         const std::vector<Goal> parts = allParts(u);
         std::unordered_set<Goal, GoalHasher> seen;
         for (const Goal& a : parts) {
+            if (context.stopRequested && context.stopRequested())
+                return;
             const Goal b = u - a;
             const bool mirrored = seen.count(a) > 0; // (b, a) was emitted already
             seen.insert(b);

@@ -9,6 +9,8 @@
 // sub-multiset of atoms, every op). Steps are unsorted; the search orders them by the heuristic.
 #include "scamp/goal_bag.h"
 
+#include <functional>
+
 namespace tessera::scamp {
 
 struct GenerationContext {
@@ -17,6 +19,9 @@ struct GenerationContext {
     bool allOps = true;    // the "all" instruction set, else "basic"
     int registers = 6;
     int64_t exhaustiveThreshold = 10; // largest goal's atom count up to which splits are exhaustive
+    // Asked between goal pairs and parts: true when the search is over (its time is up), so that
+    // one node of large goals does not hold the search past its deadline. Empty: never.
+    std::function<bool()> stopRequested;
 };
 
 // Every step satisfies upper == op(lowers) and uses only ops of the chosen set.

@@ -115,7 +115,7 @@ public:
     }
 
 private:
-    bool stopping()
+    bool stopping() const
     {
         if (stop_.load(std::memory_order_relaxed))
             return true;
@@ -326,6 +326,7 @@ private:
         GenerationContext context = context_;
         if (worker % 2 == 1)
             context.exhaustiveThreshold = 6;
+        context.stopRequested = [this] { return stopping(); };
         return context;
     }
 
@@ -335,6 +336,8 @@ private:
         // Steps with the same upper and the same lowers lead to the same bag: one child.
         std::unordered_set<size_t> distinct;
         for (ReverseStep& step : steps) {
+            if (stopping())
+                break;  // the children so far; the search ends with this step
             std::vector<size_t> hashes;
             for (const Goal& g : step.lowers)
                 hashes.push_back(g.hash());
@@ -370,7 +373,7 @@ private:
     SearchProgress atBest_;
     std::atomic<uint64_t> nodes_{0};
     std::atomic<int> busy_{0};
-    std::atomic<bool> stop_{false};
+    mutable std::atomic<bool> stop_{false};  // set by stopping() when a limit is reached
     std::mutex failureLock_;
     std::exception_ptr failure_;  // the first exception a worker thread raised
 };
