@@ -36,6 +36,23 @@ private slots:
         QVERIFY2(rate >= 0.95, qPrintable(QString("pass rate %1%").arg(100.0 * rate)));
     }
 
+    // Every Resize and Upsample case of ONNX's data (nearest in every mode, linear, cubic, the
+    // coordinate modes including tf_crop_and_resize) passes, none skipped.
+    void resizeCasesAllPass()
+    {
+        std::vector<std::string> cases;
+        for (const std::string& path : findConformanceCases({std::string(TESSERA_ONNX_TESTDATA) + "/node"})) {
+            const std::string name = path.substr(path.find_last_of('/') + 1);
+            if (name.rfind("test_resize_", 0) == 0 || name.rfind("test_upsample_", 0) == 0)
+                cases.push_back(path);
+        }
+        QVERIFY2(cases.size() >= 20, qPrintable(QString::number(cases.size())));
+        const ConformanceSummary summary = runConformance(cases);
+        for (const CaseResult& result : summary.cases)
+            QVERIFY2(result.outcome == CaseOutcome::Passed, (result.name + ": " + result.message).c_str());
+        QCOMPARE(summary.passed, cases.size());
+    }
+
     void failuresAreReportedNotThrown()
     {
         // A case directory whose model is missing its data sets fails with a message.

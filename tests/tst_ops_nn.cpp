@@ -6,6 +6,7 @@
 #include "ir/shape_inference.h"
 #include "op_test_support.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <cmath>
@@ -407,7 +408,7 @@ private slots:
                 runWithConstants("Resize", {x, roi, twice}, {false, true, true},
                                  {{"coordinate_transformation_mode", Attribute::ofString("tf_crop_and_resize")}}, 13);
             },
-            "tf_crop_and_resize' is not supported");
+            "tf_crop_and_resize needs a constant roi of 8 values");
         expectError<ShapeError>([&] { runWithConstants("Resize", {x, roi, floats({2}, {1, 2})}, {false, true, true}, {}, 13); },
                                 "2 scales for an input of rank 4");
         expectError<ShapeError>(
@@ -424,12 +425,27 @@ private slots:
         // Scales computed at run time cannot give a static shape.
         expectError<ShapeError>([&] { runWithConstants("Resize", {x, roi, twice}, {false, true, false}, {}, 13); },
                                 "must be a constant");
-        expectError<UnsupportedError>(
+        expectError<ShapeError>(
             [&] {
-                runWithConstants("Resize", {x, roi, twice}, {false, true, true}, {{"mode", Attribute::ofString("cubic")}},
+                runWithConstants("Resize", {x, roi, twice}, {false, true, true}, {{"mode", Attribute::ofString("bicubic")}},
                                  13);
             },
-            "cubic interpolation is not supported");
+            "mode 'bicubic' is not one of nearest, linear, cubic");
+    }
+
+    // A node whose output would pass what a tensor file holds is refused before anything is
+    // allocated (a Tile to 4 GB here), naming the node, the shape and the limit.
+    void oversizedValuesAreRefusedBeforeAllocating()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        expectError<UnsupportedError>(
+            [&] {
+                runWithConstants("Tile", {floats({1, 1000}, QList<double>(1000, 1.0)), ints({2}, {1000, 1000})},
+                                 {false, true}, {}, 13);
+            },
+            "node 'n' (Tile): output 0 would be float32 [1000, 1000000], 3814 MB, beyond the 2048 MB");
+        QVERIFY(clock.elapsed() < 2000);  // refused, not computed (a 4 GB fill takes far longer)
     }
 
     void unsupportedRankFailsClearly()

@@ -9,6 +9,25 @@
 
 namespace tessera {
 
+namespace {
+
+// The largest value the interpreter computes: what a tensor file (a protobuf message) can hold. A
+// model whose node would make more (a Tile or Expand gone wild) is refused before the allocation.
+constexpr double kLargestValueBytes = double(int64_t(1) << 31);
+
+void requireHoldable(const Node& node, size_t output, const TensorType& type)
+{
+    const double bytes = double(elementCount(type.shape)) * double(dtypeSize(type.dtype));
+    if (bytes > kLargestValueBytes)
+        throw UnsupportedError(node.describe() + ": output " + std::to_string(output) + " would be " +
+                               std::string(dtypeName(type.dtype)) + " " + shapeToString(type.shape) + ", " +
+                               std::to_string(int64_t(bytes / double(1 << 20))) +
+                               " MB, beyond the 2048 MB the reference interpreter holds per value (what a tensor "
+                               "file can store); reduce the shapes that lead to it");
+}
+
+}  // namespace
+
 Interpreter::Interpreter(const Graph& graph) : graph_(graph), order_(topologicalOrder(graph))
 {
     for (NodeId n : order_) {
@@ -78,8 +97,10 @@ std::vector<TensorData> Interpreter::run(const std::vector<TensorData>& inputs,
         // Kernels see as many outputs as the node asks for; optional trailing ones are skipped.
         std::vector<TensorData> outputs;
         outputs.reserve(node.outputs.size());
-        for (size_t k = 0; k < node.outputs.size(); ++k)
+        for (size_t k = 0; k < node.outputs.size(); ++k) {
+            requireHoldable(node, k, types[k]);
             outputs.emplace_back(types[k].dtype, types[k].shape);
+        }
 
         KernelContext context{node, graph_.opset, inputValues, outputs};
         kernels().at(node.opType)(context);

@@ -115,9 +115,11 @@ void Lowering::lowerResize(const Node& node)
     auto given = [&](int index) -> const TensorData* {
         if (index < 0 || size_t(index) >= node.inputs.size() || node.inputs[size_t(index)] == kNoTensor)
             return nullptr;
-        return &constantInput(node, size_t(index), index == where.scales ? "scales" : "sizes");
+        return &constantInput(node, size_t(index),
+                              index == where.roi ? "roi" : index == where.scales ? "scales" : "sizes");
     };
-    const ResizeGeometry g = resizeGeometry(node, graph_.opset, x.shape, given(where.scales), given(where.sizes));
+    const ResizeGeometry g =
+        resizeGeometry(node, graph_.opset, x.shape, given(where.roi), given(where.scales), given(where.sizes));
     if (g.mode != "nearest")
         throw NodeProblem("only nearest-mode resizing maps onto a GAP layer (the upsampling layer copies values); "
                           "mode '" + g.mode + "' would need interpolation");

@@ -149,8 +149,8 @@ std::vector<TensorType> resizeRule(const InferContext& ctx)
                     std::string(what) + " must be a constant (or computed from constants) to know the output shape");
         return &ctx.constant(size_t(index), what);
     };
-    const ResizeGeometry g =
-        resizeGeometry(ctx.node(), ctx.opset(), ctx.shape(0), known(where.scales, "scales"), known(where.sizes, "sizes"));
+    const ResizeGeometry g = resizeGeometry(ctx.node(), ctx.opset(), ctx.shape(0), known(where.roi, "roi"),
+                                            known(where.scales, "scales"), known(where.sizes, "sizes"));
     return {{ctx.dtype(0), g.output}};
 }
 

@@ -33,23 +33,41 @@ constexpr double kLargestDimension = double(int64_t(1) << 40);
 ResizeInputs resizeInputs(const Node& node, int64_t opset)
 {
     if (node.opType == "Upsample")
-        return {opset >= 9 ? 1 : -1, -1};
+        return {-1, opset >= 9 ? 1 : -1, -1};
     if (opset < 11)
-        return {1, -1};
-    return {2, 3};
+        return {-1, 1, -1};
+    return {1, 2, 3};
 }
 
 double ResizeGeometry::sourceCoordinate(size_t axis, int64_t index) const
 {
     const double x = double(index), scale = scales[axis];
     const double in = double(input[axis]), out = double(output[axis]);
+    // ONNX's length of the resized axis where the formulas divide by it: the input's times the
+    // scale, before the output size is rounded down (equal to the output size when sizes are given).
+    const double resized = in * scale;
     if (coordinateMode == "half_pixel")
         return (x + 0.5) / scale - 0.5;
     if (coordinateMode == "pytorch_half_pixel")
         return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
     if (coordinateMode == "align_corners")
-        return out == 1 ? 0.0 : x * (in - 1) / (out - 1);
+        return resized == 1 ? 0.0 : x * (in - 1) / (resized - 1);
+    if (coordinateMode == "tf_half_pixel_for_nn")
+        return (x + 0.5) / scale;
+    if (coordinateMode == "tf_crop_and_resize") {
+        const double start = roi[axis], end = roi[axis + input.size()];
+        return resized > 1 ? start * (in - 1) + x * (end - start) * (in - 1) / (resized - 1)
+                           : 0.5 * (start + end) * (in - 1);
+    }
     return x / scale;  // asymmetric
+}
+
+bool ResizeGeometry::extrapolates(size_t axis, int64_t index) const
+{
+    if (coordinateMode != "tf_crop_and_resize")
+        return false;
+    const double x = sourceCoordinate(axis, index);
+    return x < 0.0 || x > double(input[axis] - 1);
 }
 
 int64_t ResizeGeometry::nearestIndex(size_t axis, int64_t index) const
@@ -69,8 +87,8 @@ int64_t ResizeGeometry::nearestIndex(size_t axis, int64_t index) const
     return std::clamp<int64_t>(int64_t(chosen), 0, input[axis] - 1);
 }
 
-ResizeGeometry resizeGeometry(const Node& node, int64_t opset, const Shape& input, const TensorData* scales,
-                              const TensorData* sizes)
+ResizeGeometry resizeGeometry(const Node& node, int64_t opset, const Shape& input, const TensorData* roi,
+                              const TensorData* scales, const TensorData* sizes)
 {
     ResizeGeometry g;
     g.input = input;
@@ -83,12 +101,20 @@ ResizeGeometry resizeGeometry(const Node& node, int64_t opset, const Shape& inpu
         fail(node, "mode '" + g.mode + "' is not one of nearest, linear, cubic");
     g.coordinateMode = legacy ? "asymmetric" : node.attrString("coordinate_transformation_mode", "half_pixel");
     g.nearestMode = legacy ? "simple" : node.attrString("nearest_mode", "round_prefer_floor");
-    if (g.coordinateMode == "tf_crop_and_resize" || g.coordinateMode == "half_pixel_symmetric")
-        fail(node, "coordinate_transformation_mode '" + g.coordinateMode +
-                       "' is not supported (half_pixel, pytorch_half_pixel, align_corners and asymmetric are)");
+    if (g.coordinateMode == "half_pixel_symmetric")
+        fail(node, "coordinate_transformation_mode 'half_pixel_symmetric' is not supported");
     if (g.coordinateMode != "half_pixel" && g.coordinateMode != "pytorch_half_pixel" &&
-        g.coordinateMode != "align_corners" && g.coordinateMode != "asymmetric")
+        g.coordinateMode != "align_corners" && g.coordinateMode != "asymmetric" &&
+        g.coordinateMode != "tf_half_pixel_for_nn" && g.coordinateMode != "tf_crop_and_resize")
         fail(node, "coordinate_transformation_mode '" + g.coordinateMode + "' is not an ONNX mode");
+    if (g.coordinateMode == "tf_crop_and_resize") {
+        if (!roi || size_t(roi->elements()) != 2 * input.size())
+            fail(node, "tf_crop_and_resize needs a constant roi of " + text(2 * input.size()) +
+                           " values (the starts and the ends of every axis)");
+        for (int64_t i = 0; i < roi->elements(); ++i)
+            g.roi.push_back(roi->getDouble(i));
+        g.extrapolationValue = node.attrFloat("extrapolation_value", 0.0f);
+    }
     if (g.nearestMode != "round_prefer_floor" && g.nearestMode != "round_prefer_ceil" && g.nearestMode != "floor" &&
         g.nearestMode != "ceil" && g.nearestMode != "simple")
         fail(node, "nearest_mode '" + g.nearestMode + "' is not an ONNX mode");
