@@ -277,6 +277,76 @@ private slots:
         QVERIFY(!result.warnings.empty());  // random calibration is announced
     }
 
+    // The project's emul_run takes only an input of the model's shape, and writes its result
+    // through a temporary file: a mis-shaped or absurd input is refused, and the earlier result
+    // stays as it was.
+    void emulRunChecksItsInputAndKeepsEarlierResults()
+    {
+        Graph graph = buildZooModel("mnist");
+        prepareGraph(graph);
+        QTemporaryDir dir;
+        const QString project = dir.path() + "/project";
+        compileProject(graph, gap::GapCompileOptions{}, project);
+        const TensorData input = randomInput(graph, 5);
+        const ProjectRun good = buildAndRun(project, input, "input");
+        QVERIFY2(good.error.isEmpty(), qPrintable(good.error));
+        const QString result = project + "/check_result/output_0.pb";
+        QFile resultFile(result);
+        QVERIFY(resultFile.open(QIODevice::ReadOnly));
+        const QByteArray earlier = resultFile.readAll();
+        resultFile.close();
+
+        auto run = [&](const QString& file) { return runProcess(project + "/emul_run", {file, project + "/check_result"}); };
+        // The same 784 values as [784] and as [28, 28]: not the model's [1, 1, 28, 28].
+        for (const Shape& shape : {Shape{784}, Shape{28, 28}}) {
+            const QString file = dir.path() + "/flat.pb";
+            writeTensorFile(file.toStdString(), TensorData::fromFloats(shape, input.toFloats()), "input");
+            const ProcessResult refused = run(file);
+            QCOMPARE(refused.exitCode, 1);
+            QVERIFY2(refused.err.contains("has shape " + QString::fromStdString(shapeToString(shape))) &&
+                         refused.err.contains("the model's input is [1, 1, 28, 28]"),
+                     qPrintable(refused.err));
+        }
+        // Dims whose product overflows 64 bits ([2^62, 4]) with 16 bytes of data.
+        QByteArray absurd;
+        auto varint = [&](unsigned long long value) {
+            do {
+                unsigned char byte = value & 0x7f;
+                value >>= 7;
+                absurd.append(char(value ? byte | 0x80 : byte));
+            } while (value);
+        };
+        varint(1 << 3);
+        varint(1ULL << 62);
+        varint(1 << 3);
+        varint(4);
+        varint(2 << 3);
+        varint(1);
+        varint(9 << 3 | 2);
+        varint(16);
+        absurd.append(QByteArray(16, '\0'));
+        QFile absurdFile(dir.path() + "/absurd.pb");
+        QVERIFY(absurdFile.open(QIODevice::WriteOnly));
+        absurdFile.write(absurd);
+        absurdFile.close();
+        const ProcessResult overflow = run(absurdFile.fileName());
+        QCOMPARE(overflow.exitCode, 1);
+        QVERIFY2(overflow.err.contains("holds 4 values, the model's input has 784"), qPrintable(overflow.err));
+        // A result that cannot be written (its name taken by a folder) leaves no partial file behind.
+        QVERIFY(QFile::remove(result));
+        QVERIFY(QDir().mkpath(result));
+        writeTensorFile((dir.path() + "/good.pb").toStdString(), input, "input");
+        const ProcessResult blocked = run(dir.path() + "/good.pb");
+        QCOMPARE(blocked.exitCode, 1);
+        QVERIFY2(blocked.err.contains("cannot write " + result), qPrintable(blocked.err));
+        QVERIFY(!QFile::exists(result + ".partial"));
+        // Written again when it can be: the same bytes as the first run.
+        QVERIFY(QDir(result).removeRecursively());
+        QCOMPARE(run(dir.path() + "/good.pb").exitCode, 0);
+        QVERIFY(resultFile.open(QIODevice::ReadOnly));
+        QCOMPARE(resultFile.readAll(), earlier);
+    }
+
     // A budget below the smallest is refused with the smallest named; from generous down to that
     // smallest, every project runs bit-exactly and the L3 traffic and the estimated cycles grow.
     void budgetSweep()

@@ -189,7 +189,11 @@ std::string emulationMainSource(const Graph& graph, const GapNetwork& network, c
     c << " RESULTDIR\\n\", argv[0]);\n        return 2;\n    }\n";
     for (size_t k = 0; k < network.inputs.size(); ++k) {
         const GapTensor& tensor = network.tensors[size_t(network.inputs[k])];
-        c << "    if (ReadTensorFile(argv[" << k + 1 << "], Values, " << tensor.elements << "))\n        return 1;\n"
+        const Shape& shape = graph.tensor(graph.inputs.at(k)).shape;
+        c << "    {\n"
+          << "        static const long long Dims[] = " << dimsInitializer(shape) << ";\n"
+          << "        if (ReadTensorFile(argv[" << k + 1 << "], Dims, " << shape.size() << ", Values, " << tensor.elements
+          << "))\n            return 1;\n    }\n"
           << "    if (" << conversion("Quantize", tensor) << ") {\n"
           << "        fprintf(stderr, \"error: %s holds NaN values\\n\", argv[" << k + 1 << "]);\n        return 1;\n    }\n";
     }

@@ -53,14 +53,27 @@ static unsigned char *ReadWholeFile(const char *path, long *Size)
     return Bytes;
 }
 
-int ReadTensorFile(const char *path, float *Values, int Count)
+/* "[2, 3]" into Text (at most Size bytes). */
+static void ShapeText(char *Text, size_t Size, const unsigned long long *Dims, int DimCount)
+{
+    size_t Used = (size_t) snprintf(Text, Size, "[");
+    for (int k = 0; k < DimCount && Used < Size; ++k)
+        Used += (size_t) snprintf(Text + Used, Size - Used, k ? ", %llu" : "%llu", Dims[k]);
+    if (Used < Size)
+        snprintf(Text + Used, Size - Used, "]");
+}
+
+int ReadTensorFile(const char *path, const long long *Dims, int DimCount, float *Values, int Count)
 {
     long Size = 0;
     unsigned char *Bytes = ReadWholeFile(path, &Size);
     if (!Bytes)
         return -1;
     Reader R = {Bytes, Bytes + Size};
-    long long Elements = 1;
+    /* The dims as the file gives them; more than MAX_DIMS cannot be the model's shape. */
+    enum { MAX_DIMS = 16 };
+    unsigned long long FileDims[MAX_DIMS];
+    int FileDimCount = 0, TooManyDims = 0;
     int DataType = 0, Found = 0, Status = 0;
     while (R.At < R.End && Status == 0) {
         unsigned long long Key, Value;
@@ -71,10 +84,14 @@ int ReadTensorFile(const char *path, float *Values, int Count)
         const unsigned Field = (unsigned) (Key >> 3), Wire = (unsigned) (Key & 7);
         if (Wire == 0) {
             Status = ReadVarint(&R, &Value);
-            if (Field == 1)
-                Elements *= (long long) Value;
-            else if (Field == 2)
+            if (Field == 1) {
+                if (FileDimCount < MAX_DIMS)
+                    FileDims[FileDimCount++] = Value;
+                else
+                    TooManyDims = 1;
+            } else if (Field == 2) {
                 DataType = (int) Value;
+            }
         } else if (Wire == 2) {
             if (ReadVarint(&R, &Value) || Value > (unsigned long long) (R.End - R.At)) {
                 Status = -1;
@@ -83,11 +100,15 @@ int ReadTensorFile(const char *path, float *Values, int Count)
             const unsigned char *Start = R.At;
             R.At += Value;
             if (Field == 1) { /* packed dims */
-                Reader Dims = {Start, R.At};
+                Reader Packed = {Start, R.At};
                 unsigned long long Dim;
-                while (Dims.At < Dims.End && Status == 0)
-                    if ((Status = ReadVarint(&Dims, &Dim)) == 0)
-                        Elements *= (long long) Dim;
+                while (Packed.At < Packed.End && Status == 0)
+                    if ((Status = ReadVarint(&Packed, &Dim)) == 0) {
+                        if (FileDimCount < MAX_DIMS)
+                            FileDims[FileDimCount++] = Dim;
+                        else
+                            TooManyDims = 1;
+                    }
             } else if (Field == 4 || Field == 9) { /* float_data packed, raw_data */
                 if (Value != (unsigned long long) Count * 4) {
                     fprintf(stderr, "error: %s holds %llu values, the model's input has %d\n", path, Value / 4, Count);
@@ -130,8 +151,23 @@ int ReadTensorFile(const char *path, float *Values, int Count)
         fprintf(stderr, "error: %s holds data type %d; the model's input is float32 (1)\n", path, DataType);
         return -1;
     }
-    if (Elements != Count || (Found != 1 && Found != Count)) {
-        fprintf(stderr, "error: %s holds %lld values, the model's input has %d\n", path, Elements, Count);
+    /* The shape must be the model's, dim by dim: a [784] or [28, 28] file is not a [1, 1, 28, 28] input. */
+    int SameShape = !TooManyDims && FileDimCount == DimCount;
+    for (int k = 0; SameShape && k < DimCount; ++k)
+        SameShape = FileDims[k] == (unsigned long long) Dims[k];
+    if (!SameShape) {
+        char Have[256], Want[256];
+        unsigned long long Expected[MAX_DIMS];
+        for (int k = 0; k < DimCount && k < MAX_DIMS; ++k)
+            Expected[k] = (unsigned long long) Dims[k];
+        ShapeText(Have, sizeof Have, FileDims, FileDimCount);
+        ShapeText(Want, sizeof Want, Expected, DimCount < MAX_DIMS ? DimCount : MAX_DIMS);
+        fprintf(stderr, "error: %s has shape %s%s, the model's input is %s\n", path, Have, TooManyDims ? " and more" : "",
+                Want);
+        return -1;
+    }
+    if (Found != 1 && Found != Count) {
+        fprintf(stderr, "error: %s holds %d values, the model's input has %d\n", path, Found, Count);
         return -1;
     }
     return 0;
@@ -151,7 +187,14 @@ static void PutVarint(FILE *File, unsigned long long Value)
 int WriteTensorFile(const char *path, const char *Name, const long long *Dims, int DimCount, const float *Values,
                     int Count)
 {
-    FILE *File = fopen(path, "wb");
+    /* Written beside the final name and renamed when complete, so that a failure (a full disk)
+     * leaves any earlier result as it was, never a truncated file. */
+    char Partial[4096];
+    if (snprintf(Partial, sizeof Partial, "%s.partial", path) >= (int) sizeof Partial) {
+        fprintf(stderr, "error: the path %s is too long\n", path);
+        return -1;
+    }
+    FILE *File = fopen(Partial, "wb");
     if (!File) {
         fprintf(stderr, "error: cannot write %s\n", path);
         return -1;
@@ -173,9 +216,10 @@ int WriteTensorFile(const char *path, const char *Name, const long long *Dims, i
         const unsigned char Bytes[4] = {Bits & 0xff, (Bits >> 8) & 0xff, (Bits >> 16) & 0xff, Bits >> 24};
         fwrite(Bytes, 1, 4, File);
     }
-    const int Failed = ferror(File);
-    if (fclose(File) || Failed) {
+    const int Failed = fflush(File) != 0 || ferror(File);
+    if (fclose(File) || Failed || rename(Partial, path)) {
         fprintf(stderr, "error: cannot write %s\n", path);
+        remove(Partial);
         return -1;
     }
     return 0;
