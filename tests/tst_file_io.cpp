@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "io/file_io.h"
 #include "io/staged_folder.h"
+#include "session/project.h"
 
 #include <QDir>
 #include <QFile>
@@ -169,6 +170,59 @@ private slots:
         StagedFolder staged(path("empty"));
         staged.commit();
         QVERIFY(QFileInfo::exists(dir_.filePath("empty/") + kStagedFolderMarker));
+    }
+
+    // Studio project files: what a hand-edited or damaged file may hold is refused with the field.
+    void projectFilesAreChecked_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message");
+        const QString base = R"("model": "m.onnx", "target": "%1", "l2_budget": %2)";
+        auto project = [&](const QString& version, const QString& target, const QString& l2, const QString& more = {}) {
+            return "{\"tessera_project\": " + version + ", " + base.arg(target, l2) + more + "}";
+        };
+        QTest::newRow("version 1e30") << project("1e30", "gap8", "0") << "\"tessera_project\" is 1e+30";
+        QTest::newRow("version 0") << project("0", "gap8", "0") << "not a whole number from 1";
+        QTest::newRow("newer") << project("7", "gap8", "0") << "written by a newer Tessera (format 7)";
+        QTest::newRow("unknown chip") << project("1", "gap10", "0") << "target 'gap10' is not one Tessera knows";
+        QTest::newRow("unknown nvdla") << project("1", "nvdla:nv_huge:int8", "0") << "target 'nvdla:nv_huge:int8'";
+        QTest::newRow("l2 2^62") << project("1", "gap8", "4611686018427387904")
+                                 << "\"l2_budget\" is 4611686018427387904, not a whole number from 1024 to 1073741824";
+        QTest::newRow("l2 2^64") << project("1", "gap8", "18446744073709551615") << "\"l2_budget\" is 18446744073709551615";
+        QTest::newRow("l2 fraction") << project("1", "gap8", "1500.5") << "\"l2_budget\" is 1500.5";
+        QTest::newRow("l3 negative") << project("1", "gap8", "0", ", \"l3_budget\": -5") << "\"l3_budget\" is -5";
+        QTest::newRow("l1 5 MiB") << project("1", "gap8", "0", ", \"l1_budget\": 5242880") << "to 4194304";
+        QTest::newRow("flash text") << project("1", "gap8", "0", ", \"flash_budget\": \"16M\"") << "\"flash_budget\" is \"16M\"";
+    }
+    void projectFilesAreChecked()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        try {
+            projectFromJson(json.toStdString(), "p.json");
+            QFAIL(qPrintable("accepted: " + json));
+        } catch (const ModelError& error) {
+            QVERIFY2(QString(error.what()).startsWith("p.json: ") && QString(error.what()).contains(message),
+                     error.what());
+        }
+    }
+
+    void projectFilesRoundTrip()
+    {
+        for (const char* target : {"gap8", "gap9", "nvdla:nv_small:int8"}) {
+            Project project;
+            project.modelPath = "m.onnx";
+            project.target = target;
+            project.l2Budget = 300 * 1024;
+            project.l1Budget = 64 * 1024;
+            project.flashBudget = kProjectLargestFlash;
+            const Project back = projectFromJson(projectToJson(project), "p.json");
+            QCOMPARE(back.target, project.target);
+            QCOMPARE(back.l2Budget, project.l2Budget);
+            QCOMPARE(back.l1Budget, project.l1Budget);
+            QCOMPARE(back.flashBudget, project.flashBudget);
+            QVERIFY(!back.l3Budget);
+        }
     }
 };
 

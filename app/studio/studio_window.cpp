@@ -110,10 +110,13 @@ void StudioWindow::buildBudgetBar()
         bar->addWidget(box);
         return box;
     };
-    l1Box_ = budgetBox("  L1 ", 1, 1 << 12, "L1 (shared cluster memory) for the GAP export's tiling");
-    l2Box_ = budgetBox("  L2 budget ", 1, 1 << 20, "L2 for the graph's tensors (drag the red line in the timeline)");
-    l3Box_ = budgetBox("  L3 RAM ", 1, 1 << 22, "L3 RAM for the tensors that do not fit L2");
-    flashBox_ = budgetBox("  Flash ", 1, 1 << 22, "L3 flash holding the constants that do not stay in L2 or L3 RAM");
+    // The ranges a project file may hold (session/project.h), in KiB.
+    l1Box_ = budgetBox("  L1 ", 1, int(kProjectLargestL1 / 1024), "L1 (shared cluster memory) for the GAP export's tiling");
+    l2Box_ = budgetBox("  L2 budget ", 1, int(kProjectLargestL2 / 1024),
+                       "L2 for the graph's tensors (drag the red line in the timeline)");
+    l3Box_ = budgetBox("  L3 RAM ", 1, int(kProjectLargestL3 / 1024), "L3 RAM for the tensors that do not fit L2");
+    flashBox_ = budgetBox("  Flash ", 1, int(kProjectLargestFlash / 1024),
+                          "L3 flash holding the constants that do not stay in L2 or L3 RAM");
     bar->addSeparator();
     findEdit_ = new QLineEdit(bar);
     findEdit_->setPlaceholderText("Find node (Ctrl+F)");
