@@ -8,16 +8,22 @@ namespace tessera {
 
 std::vector<std::pair<int64_t, int64_t>> liveBytesProfile(const std::vector<Buffer>& buffers)
 {
-    std::map<int64_t, int64_t> delta;
+    // Every buffer's start and end as a change of the live bytes, sorted by step (one sort of a
+    // flat array: a million buffers take a fraction of a second).
+    std::vector<std::pair<int64_t, int64_t>> changes;
+    changes.reserve(2 * buffers.size());
     for (const Buffer& buffer : buffers) {
-        delta[buffer.lower] += buffer.size;
-        delta[buffer.upper] -= buffer.size;
+        changes.emplace_back(buffer.lower, buffer.size);
+        changes.emplace_back(buffer.upper, -buffer.size);
     }
+    std::sort(changes.begin(), changes.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::pair<int64_t, int64_t>> profile;
     int64_t live = 0;
-    for (const auto& [step, change] : delta) {
-        live += change;
-        profile.emplace_back(step, live);
+    for (size_t k = 0; k < changes.size(); ++k) {
+        live += changes[k].second;
+        if (k + 1 == changes.size() || changes[k + 1].first != changes[k].first)
+            profile.emplace_back(changes[k].first, live);
     }
     return profile;
 }

@@ -1,9 +1,12 @@
 #pragma once
 // Buffers indexed by lifetime: which of those added are live at some step of a given lifetime.
-// Each buffer is kept at the O(log n) nodes of a segment tree over the distinct steps of the
-// schedule that together cover its lifetime; a query visits the nodes that meet its lifetime, so it
-// costs about the number of distinct steps it spans plus the buffers it finds, not the number
-// added. The greedy placement and the plan validator use it instead of comparing every pair.
+// A buffer live at some step of [lower, upper) is either live at `lower` or starts inside the
+// lifetime, and never both. So each buffer is kept twice: at the O(log n) nodes of a segment tree
+// over the distinct steps of the schedule that together cover its lifetime, where the path from
+// the root to the leaf of `lower` finds every buffer live at that step exactly once; and in the
+// list of the leaf where it starts, where the leaves inside the lifetime find the others. A query
+// costs the tree's depth plus the distinct steps it spans plus the buffers it finds, not the
+// number added. The greedy placement and the plan validator use it instead of comparing pairs.
 #include "memory/buffer.h"
 
 #include <cstdint>
@@ -24,9 +27,7 @@ public:
 private:
     size_t firstLeaf(int64_t step) const;  // index of the elementary interval starting at `step`
     void insert(size_t node, size_t low, size_t high, size_t from, size_t to, uint32_t buffer);
-    template <class Visit>
-    void collect(size_t node, size_t low, size_t high, size_t from, size_t to, size_t query, Visit& visit,
-                 uint64_t& work);
+    void push(uint32_t& head, uint32_t buffer);
 
     static constexpr uint32_t kNone = UINT32_MAX;
     // The buffers kept at a tree node, as a list threaded through one array (the index is built
@@ -40,43 +41,42 @@ private:
     std::vector<int64_t> steps_;                  // distinct lower/upper steps, ascending
     size_t leaves_ = 0;                           // elementary intervals [steps_[i], steps_[i + 1])
     std::vector<uint32_t> heads_;                 // per tree node: its first entry, or kNone
+    std::vector<uint32_t> startHeads_;            // per leaf: the buffers starting there
     std::vector<Entry> entries_;
-    std::vector<uint32_t> seen_;                  // the query a buffer was last reported for
-    uint32_t query_ = 0;
 };
 
 template <class Visit> uint64_t LiveIndex::forEachOverlapping(size_t query, Visit&& visit)
 {
-    if (++query_ == 0) {  // the stamps wrapped: start them again
-        std::fill(seen_.begin(), seen_.end(), 0);
-        query_ = 1;
-    }
-    uint64_t work = 0;
     const Buffer& buffer = buffers_[query];
-    collect(1, 0, leaves_, firstLeaf(buffer.lower), firstLeaf(buffer.upper), query, visit, work);
-    return work;
-}
-
-template <class Visit>
-void LiveIndex::collect(size_t node, size_t low, size_t high, size_t from, size_t to, size_t query, Visit& visit,
-                        uint64_t& work)
-{
-    if (to <= low || high <= from)
-        return;
-    ++work;
-    // Every buffer kept here covers all of [low, high), which meets the query's lifetime.
-    for (uint32_t entry = heads_[node]; entry != kNone; entry = entries_[entry].next) {
-        const uint32_t other = entries_[entry].buffer;
-        if (other != query && seen_[other] != query_) {
-            seen_[other] = query_;
-            visit(size_t(other));
+    const size_t from = firstLeaf(buffer.lower), to = firstLeaf(buffer.upper);
+    if (to <= from)
+        return 0;  // live at no step
+    uint64_t work = 0;
+    auto report = [&](uint32_t head) {
+        for (uint32_t entry = head; entry != kNone; entry = entries_[entry].next)
+            if (entries_[entry].buffer != query)
+                visit(size_t(entries_[entry].buffer));
+    };
+    // Live at `lower`: the tree nodes on the path to its leaf.
+    size_t node = 1, low = 0, high = leaves_;
+    while (true) {
+        ++work;
+        report(heads_[node]);
+        if (high - low <= 1)
+            break;
+        const size_t middle = low + (high - low) / 2;
+        if (from < middle) {
+            node = 2 * node;
+            high = middle;
+        } else {
+            node = 2 * node + 1;
+            low = middle;
         }
     }
-    if (high - low > 1) {
-        const size_t middle = low + (high - low) / 2;
-        collect(2 * node, low, middle, from, to, query, visit, work);
-        collect(2 * node + 1, middle, high, from, to, query, visit, work);
-    }
+    // Starting inside the lifetime, after `lower`.
+    for (size_t leaf = from + 1; leaf < to; ++leaf, ++work)
+        report(startHeads_[leaf]);
+    return work;
 }
 
 } // namespace tessera
