@@ -211,6 +211,19 @@ QString loweringProblem(const Graph& graph)
     return {};
 }
 
+// Compiles `graph` for the current row of a projectsRunBitExact-style table (quantization, cores,
+// L1) and checks the project bit-exact with the reference and near float (30 dB in 16 bits, 15 in 8).
+gap::GapCompileResult compileRowAndCheck(const Graph& graph, const QString& folder)
+{
+    QFETCH(QString, quantization);
+    QFETCH(int, cores);
+    QFETCH(int, l1);
+    gap::GapCompileOptions options;
+    options.quantization = quantization.toStdString();
+    options.l1 = uint64_t(l1);
+    return compileAndCheck(graph, options, folder, quantization == "int8" ? 15.0 : 30.0, cores);
+}
+
 }  // namespace
 
 class GapOperatorsTest : public QObject {
@@ -302,9 +315,6 @@ private slots:
 
     void projectsRunBitExact()
     {
-        QFETCH(QString, quantization);
-        QFETCH(int, cores);
-        QFETCH(int, l1);
         const Graph graph = activationsGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         QCOMPARE(layerKinds(network),
@@ -317,12 +327,8 @@ private slots:
         QCOMPARE(network.layers[11].activation.kind, fp::ActivationKind::LeakyRelu);
         QCOMPARE(network.layers[11].activationAlpha, 0.25);
         QCOMPARE(network.layers[12].activationAlpha, double(0.2f));
-        gap::GapCompileOptions options;
-        options.quantization = quantization.toStdString();
-        options.l1 = uint64_t(l1);
         QTemporaryDir dir;
-        const gap::GapCompileResult result =
-            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        const gap::GapCompileResult result = compileRowAndCheck(graph, dir.path() + "/project");
         // The HardSwish's constants: beta / alpha = 3 and 1 / alpha = 6, in Q12.
         QCOMPARE(result.network.layers[1].activation.offset, 3 * 4096);
         QCOMPARE(result.network.layers[1].activation.cap, 6 * 4096);
@@ -335,9 +341,6 @@ private slots:
 
     void squeezeExcitationRunsBitExact()
     {
-        QFETCH(QString, quantization);
-        QFETCH(int, cores);
-        QFETCH(int, l1);
         const Graph graph = squeezeExcitationGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         QCOMPARE(layerKinds(network),
@@ -351,11 +354,8 @@ private slots:
         QCOMPARE(network.layers[12].activation.kind, fp::ActivationKind::Sigmoid);
         QCOMPARE(network.layers[13].channels, std::vector<int>{6});
         QCOMPARE(network.layers[13].plane, 99);
-        gap::GapCompileOptions options;
-        options.quantization = quantization.toStdString();
-        options.l1 = uint64_t(l1);
         QTemporaryDir dir;
-        compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        compileRowAndCheck(graph, dir.path() + "/project");
     }
 
     // Sub of two tensors is a subtraction layer (KOP_MATSUB), a ReLU after it fused; bit-exact in 16
@@ -364,9 +364,6 @@ private slots:
 
     void subtractionRunsBitExact()
     {
-        QFETCH(QString, quantization);
-        QFETCH(int, cores);
-        QFETCH(int, l1);
         const Graph graph = subtractionGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         QCOMPARE(layerKinds(network),
@@ -375,16 +372,13 @@ private slots:
                                 "conv3:convolution"));
         QVERIFY(network.layers[3].relu);
         QVERIFY(!network.layers[4].relu);
-        gap::GapCompileOptions options;
-        options.quantization = quantization.toStdString();
-        options.l1 = uint64_t(l1);
         QTemporaryDir dir;
-        compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        const gap::GapCompileResult result = compileRowAndCheck(graph, dir.path() + "/project");
         QFile kernels(dir.path() + "/project/subtractionKernels.c");
         QVERIFY(kernels.open(QIODevice::ReadOnly));
         const QString code = QString::fromUtf8(kernels.readAll());
         // 16 bits: the difference kernel; 8 bits: the addition kernel with the second scale negated.
-        if (quantization == "int16")
+        if (result.network.quantization == gap::GapQuantization::Pow2Int16)
             QVERIFY(code.contains("KerMatSub") && !code.contains(QRegularExpression("\\bKerMatAdd\\b")));
         else
             QVERIFY(code.contains(QRegularExpression("KerArg\\d+->Scale2 = \\(int\\) \\(-\\d+\\)")));
@@ -396,9 +390,6 @@ private slots:
 
     void upsamplingRunsBitExact()
     {
-        QFETCH(QString, quantization);
-        QFETCH(int, cores);
-        QFETCH(int, l1);
         const Graph graph = upsamplingGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         QCOMPARE(layerKinds(network), QStringLiteral("conv1:convolution up1:nearest upsampling conv2:convolution "
@@ -407,12 +398,8 @@ private slots:
         QCOMPARE(network.layers[1].factorY, 2);
         QCOMPARE(network.layers[3].factorX, 2);
         QCOMPARE(network.layers[3].factorY, 3);
-        gap::GapCompileOptions options;
-        options.quantization = quantization.toStdString();
-        options.l1 = uint64_t(l1);
         QTemporaryDir dir;
-        const gap::GapCompileResult result =
-            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        const gap::GapCompileResult result = compileRowAndCheck(graph, dir.path() + "/project");
         // The copies keep the format.
         const gap::GapTensor& in = result.network.tensors[size_t(result.network.layers[3].inputs[0])];
         const gap::GapTensor& out = result.network.tensors[size_t(result.network.layers[3].output)];
@@ -426,19 +413,12 @@ private slots:
 
     void channelPReluRunsBitExact()
     {
-        QFETCH(QString, quantization);
-        QFETCH(int, cores);
-        QFETCH(int, l1);
         const Graph graph = channelPReluGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         QCOMPARE(layerKinds(network),
                  QStringLiteral("conv1:convolution prelu:per-channel PRelu conv2:convolution"));
-        gap::GapCompileOptions options;
-        options.quantization = quantization.toStdString();
-        options.l1 = uint64_t(l1);
         QTemporaryDir dir;
-        const gap::GapCompileResult result =
-            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        const gap::GapCompileResult result = compileRowAndCheck(graph, dir.path() + "/project");
         // The largest slope, 1.5, leaves room for Q14: 0.25 is 4096.
         const gap::GapLayer& prelu = result.network.layers[1];
         QCOMPARE(prelu.weightsQ, 14);
@@ -451,9 +431,6 @@ private slots:
 
     void lineConcatRunsBitExact()
     {
-        QFETCH(QString, quantization);
-        QFETCH(int, cores);
-        QFETCH(int, l1);
         const Graph graph = lineConcatGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         QCOMPARE(layerKinds(network), QStringLiteral("conv1:convolution conv2:convolution wide:nearest upsampling "
@@ -464,11 +441,8 @@ private slots:
         QCOMPARE(network.layers[3].channels, (std::vector<int>{5, 10}));
         QCOMPARE(network.layers[6].concatLines, 4);
         QCOMPARE(network.layers[6].channels, (std::vector<int>{90, 180}));
-        gap::GapCompileOptions options;
-        options.quantization = quantization.toStdString();
-        options.l1 = uint64_t(l1);
         QTemporaryDir dir;
-        compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        compileRowAndCheck(graph, dir.path() + "/project");
     }
 
     // What the activation layer cannot take is named with the node and the reason.

@@ -12,20 +12,29 @@
 
 namespace tessera::gap {
 
+namespace {
+
+// How input k of a concatenation reaches the output's format: a shift (16-bit) or a multiplier (SQ8).
+void requireConcatInput(const char* Name, bool sq8, const ConcatInput& input, size_t k)
+{
+    const std::string what = "input " + std::to_string(k) + ": ";
+    if (sq8 && (input.scale < 0 || input.scale > 32767 || input.scaleN < 0 || input.scaleN > 62))
+        layerError(Name, what + "Scale must be 0 to 32767 and ScaleN 0 to 62");
+    if (!sq8 && (input.norm < -15 || input.norm > 15))
+        layerError(Name, what + "Norm " + std::to_string(input.norm) + " is outside -15 to 15");
+}
+
+}  // namespace
+
 int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<ConcatInput>& inputs)
 {
     LayerDeclaration layer(Name);
-    if (DataSize != 1 && DataSize != 2)
-        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    const char* basicKernel = layerBasicKernel(Name, DataSize, "KerCopyRows", "KerCopyRows_SQ8");
+    const char* pointerType = activationPointerType(DataSize);
+    const bool sq8 = DataSize == 1;
     if (inputs.empty())
         layerError(Name, "a concatenation needs at least one input");
     requirePositive(Name, {{"Plane", Plane}});
-    const bool sq8 = DataSize == 1;
-    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
-    const char* basicKernel = sq8 ? "KerCopyRows_SQ8" : "KerCopyRows";
-    if (currentModel().findBasicKernel(basicKernel) == nullptr)
-        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
-                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
 
     ObjectArena& arena = registry().arena;
     std::vector<std::string> names;
@@ -37,12 +46,8 @@ int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<
     int rows = 0;
     for (size_t k = 0; k < inputs.size(); ++k) {
         const ConcatInput& input = inputs[k];
-        const std::string what = "input " + std::to_string(k) + ": ";
         requirePositive(Name, {{"the channel count", input.channels}});
-        if (sq8 && (input.scale < 0 || input.scale > 32767 || input.scaleN < 0 || input.scaleN > 62))
-            layerError(Name, what + "Scale must be 0 to 32767 and ScaleN 0 to 62");
-        if (!sq8 && (input.norm < -15 || input.norm > 15))
-            layerError(Name, what + "Norm " + std::to_string(input.norm) + " is outside -15 to 15");
+        requireConcatInput(Name, sq8, input, k);
         const char* name = names[k].c_str();
         cArgs.push_back(TCArg(pointerType, name));
         std::vector<ArgBindingDescr_T*> bindings{K_Arg(name, KER_ARG_TILE), K_Arg(name, KER_ARG_TILE_W),
@@ -73,17 +78,12 @@ int concatChannels(const char* Name, int DataSize, int Plane, const std::vector<
 int concatLines(const char* Name, int DataSize, int Lines, const std::vector<ConcatInput>& inputs)
 {
     LayerDeclaration layer(Name);
-    if (DataSize != 1 && DataSize != 2)
-        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    const char* basicKernel = layerBasicKernel(Name, DataSize, "KerCopyColumns", "KerCopyColumns_SQ8");
+    const char* pointerType = activationPointerType(DataSize);
+    const bool sq8 = DataSize == 1;
     if (inputs.empty())
         layerError(Name, "a concatenation needs at least one input");
     requirePositive(Name, {{"Lines", Lines}});
-    const bool sq8 = DataSize == 1;
-    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
-    const char* basicKernel = sq8 ? "KerCopyColumns_SQ8" : "KerCopyColumns";
-    if (currentModel().findBasicKernel(basicKernel) == nullptr)
-        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
-                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
     int outWidth = 0;
     for (const ConcatInput& input : inputs) {
         requirePositive(Name, {{"an input's width", input.channels}});
@@ -101,11 +101,7 @@ int concatLines(const char* Name, int DataSize, int Lines, const std::vector<Con
     int column = 0;
     for (size_t k = 0; k < inputs.size(); ++k) {
         const ConcatInput& input = inputs[k];
-        const std::string what = "input " + std::to_string(k) + ": ";
-        if (sq8 && (input.scale < 0 || input.scale > 32767 || input.scaleN < 0 || input.scaleN > 62))
-            layerError(Name, what + "Scale must be 0 to 32767 and ScaleN 0 to 62");
-        if (!sq8 && (input.norm < -15 || input.norm > 15))
-            layerError(Name, what + "Norm " + std::to_string(input.norm) + " is outside -15 to 15");
+        requireConcatInput(Name, sq8, input, k);
         const char* name = names[k].c_str();
         cArgs.push_back(TCArg(pointerType, name));
         std::vector<ArgBindingDescr_T*> bindings{K_Arg(name, KER_ARG_TILE), Imm(input.channels),

@@ -39,12 +39,8 @@ void requireChannelwise(const char* Name, int DataSize, int Plane, int Channels)
 void declareChannelwise(const char* Name, int DataSize, int Plane, int Channels, const char* basicKernel,
                         const char* VectorName, int VectorSize, const std::vector<int>& immediates)
 {
-    const bool sq8 = DataSize == 1;
-    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
-    const char* vectorType = VectorSize == 1 ? "signed char * __restrict__" : "short int * __restrict__";
-    if (currentModel().findBasicKernel(basicKernel) == nullptr)
-        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
-                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    const char* pointerType = activationPointerType(DataSize);
+    const char* vectorType = activationPointerType(VectorSize);
     std::vector<ArgBindingDescr_T*> bindings{K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), Imm(Channels),
                                               K_Arg(VectorName, KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)};
     for (int value : immediates)
@@ -68,8 +64,8 @@ void declareChannelwise(const char* Name, int DataSize, int Plane, int Channels,
 int activationLayer(const char* Name, int DataSize, int Items, const ActivationArguments& a)
 {
     LayerDeclaration layer(Name);
-    if (DataSize != 1 && DataSize != 2)
-        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    const char* basicKernel = layerBasicKernel(Name, DataSize, "KerActivation", "KerActivation_SQ8");
+    const char* pointerType = activationPointerType(DataSize);
     if (Items < 1)
         layerError(Name, "Items is " + std::to_string(Items) + ", expected at least 1");
     if (a.kind < 0 || a.kind > 5)
@@ -77,12 +73,6 @@ int activationLayer(const char* Name, int DataSize, int Items, const ActivationA
     if (a.inScale < 0 || a.inScale > 32767 || a.outScale < 0 || a.outScale > 32767 || a.inShift < 0 ||
         a.inShift > 62 || a.outShift < 0 || a.outShift > 62)
         layerError(Name, "the input and output multipliers need scales 0 to 32767 and shifts 0 to 62");
-    const bool sq8 = DataSize == 1;
-    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
-    const char* basicKernel = sq8 ? "KerActivation_SQ8" : "KerActivation";
-    if (currentModel().findBasicKernel(basicKernel) == nullptr)
-        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
-                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
     const int width = lineLength(Items), height = Items / width;
     requirePositive(Name, {{"the number of lines of up to 256 items", height}});
     UserKernel(Name, KernelDimensions(1, unsigned(width), unsigned(height), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
@@ -110,8 +100,9 @@ int scaleChannels(const char* Name, int DataSize, int Plane, int Channels, int N
         layerError(Name, "Norm " + std::to_string(Norm) + " is outside -31 to 31");
     if (sq8 && (Scale < 0 || Scale > 32767 || ScaleN < 0 || ScaleN > 62))
         layerError(Name, "Scale must be 0 to 32767 and ScaleN 0 to 62");
-    declareChannelwise(Name, DataSize, Plane, Channels, sq8 ? "KerScaleChannels_SQ8" : "KerScaleChannels", "Gate",
-                       DataSize, sq8 ? std::vector<int>{Scale, ScaleN} : std::vector<int>{Norm});
+    declareChannelwise(Name, DataSize, Plane, Channels,
+                       layerBasicKernel(Name, DataSize, "KerScaleChannels", "KerScaleChannels_SQ8"), "Gate", DataSize,
+                       sq8 ? std::vector<int>{Scale, ScaleN} : std::vector<int>{Norm});
     return layer.conclude();
 }
 
@@ -126,7 +117,8 @@ int preluChannels(const char* Name, int DataSize, int Plane, int Channels, int S
         layerError(Name, "Norm " + std::to_string(Norm) + " is outside -31 to " + std::to_string(31 - SlopeQ));
     if (sq8 && (Scale < 0 || Scale > 32767 || ScaleN < 0 || ScaleN + SlopeQ > 62))
         layerError(Name, "Scale must be 0 to 32767 and ScaleN 0 to " + std::to_string(62 - SlopeQ));
-    declareChannelwise(Name, DataSize, Plane, Channels, sq8 ? "KerPReluChannels_SQ8" : "KerPReluChannels", "Slopes", 2,
+    declareChannelwise(Name, DataSize, Plane, Channels,
+                       layerBasicKernel(Name, DataSize, "KerPReluChannels", "KerPReluChannels_SQ8"), "Slopes", 2,
                        sq8 ? std::vector<int>{SlopeQ, Scale, ScaleN} : std::vector<int>{SlopeQ, Norm});
     return layer.conclude();
 }
@@ -134,20 +126,14 @@ int preluChannels(const char* Name, int DataSize, int Plane, int Channels, int S
 int upsampleNearest(const char* Name, int DataSize, int Channels, int Width, int Height, int FactorX, int FactorY)
 {
     LayerDeclaration layer(Name);
-    if (DataSize != 1 && DataSize != 2)
-        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    const char* basicKernel = layerBasicKernel(Name, DataSize, "KerUpsampleNearest", "KerUpsampleNearest_SQ8");
+    const char* pointerType = activationPointerType(DataSize);
     requirePositive(Name, {{"Channels", Channels}, {"Width", Width}, {"Height", Height}, {"FactorX", FactorX},
                            {"FactorY", FactorY}});
     const std::int64_t lines = std::int64_t(Channels) * Height, outWidth = std::int64_t(Width) * FactorX * FactorY;
     if (lines > 65536 || outWidth > 65536)
         layerError(Name, "Channels x Height (" + std::to_string(lines) + ") and Width x FactorX x FactorY (" +
                              std::to_string(outWidth) + ") must each be at most 65536");
-    const bool sq8 = DataSize == 1;
-    const char* pointerType = sq8 ? "signed char * __restrict__" : "short int * __restrict__";
-    const char* basicKernel = sq8 ? "KerUpsampleNearest_SQ8" : "KerUpsampleNearest";
-    if (currentModel().findBasicKernel(basicKernel) == nullptr)
-        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
-                             (sq8 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
     UserKernel(Name, KernelDimensions(1, unsigned(Width), unsigned(lines), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
                TILE_HOR, CArgs(2, TCArg(pointerType, "In"), TCArg(pointerType, "Out")),
                Calls(1, Call(basicKernel, LOC_INNER_LOOP,

@@ -61,6 +61,25 @@ private:
 };
 
 // The user kernel a generator has just declared, to add what the C API cannot say.
+// The basic kernel a Tessera layer of DataSize 2 (16-bit, `sixteenBit`) or 1 (SQ8, `sq8`) calls,
+// after checking the data size and that its library was loaded.
+inline const char* layerBasicKernel(const char* Name, int DataSize, const char* sixteenBit, const char* sq8)
+{
+    if (DataSize != 1 && DataSize != 2)
+        layerError(Name, "data size " + std::to_string(DataSize) + " is neither 1 (SQ8) nor 2 (16-bit)");
+    const char* basicKernel = DataSize == 1 ? sq8 : sixteenBit;
+    if (currentModel().findBasicKernel(basicKernel) == nullptr)
+        layerError(Name, std::string("basic kernel ") + basicKernel + " is not declared; call " +
+                             (DataSize == 1 ? "LoadCNN_SQ8_Library()" : "LoadCNNLibrary()") + " first");
+    return basicKernel;
+}
+
+// The C type of an activation of DataSize bytes.
+inline const char* activationPointerType(int DataSize)
+{
+    return DataSize == 1 ? "signed char * __restrict__" : "short int * __restrict__";
+}
+
 inline tessera::tiler::UserKernel& declaredKernel(const char* name)
 {
     std::vector<tessera::tiler::UserKernel>& kernels = currentModel().userKernels;
