@@ -411,6 +411,15 @@ private slots:
             "tf_crop_and_resize needs a constant roi of 8 values");
         expectError<ShapeError>([&] { runWithConstants("Resize", {x, roi, floats({2}, {1, 2})}, {false, true, true}, {}, 13); },
                                 "2 scales for an input of rank 4");
+        // A crop box of NaN or far outside the input samples nothing: every position extrapolates.
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const AttributeMap crop = {{"coordinate_transformation_mode", Attribute::ofString("tf_crop_and_resize")},
+                                   {"extrapolation_value", Attribute::ofFloat(7.0f)}};
+        for (const double corner : {nan, 1e300}) {
+            const TensorData box = floats({8}, {0, 0, corner, corner, 1, 1, corner, corner});
+            compare(runWithConstants("Resize", {x, box, twice}, {false, true, true}, crop, 13).front(),
+                    floats({1, 1, 4, 4}, QList<double>(16, 7.0)));
+        }
         expectError<ShapeError>(
             [&] { runWithConstants("Resize", {x, roi, twice, ints({4}, {1, 1, 3, 3})}, {false, true, true, true}, {}, 13); },
             "both scales and sizes");

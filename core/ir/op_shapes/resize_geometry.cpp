@@ -67,7 +67,7 @@ bool ResizeGeometry::extrapolates(size_t axis, int64_t index) const
     if (coordinateMode != "tf_crop_and_resize")
         return false;
     const double x = sourceCoordinate(axis, index);
-    return x < 0.0 || x > double(input[axis] - 1);
+    return !(x >= 0.0 && x <= double(input[axis] - 1));  // NaN extrapolates too
 }
 
 int64_t ResizeGeometry::nearestIndex(size_t axis, int64_t index) const
@@ -84,7 +84,10 @@ int64_t ResizeGeometry::nearestIndex(size_t axis, int64_t index) const
         chosen = nearestMode == "round_prefer_ceil" ? std::ceil(x) : std::floor(x);
     else
         chosen = std::round(x);
-    return std::clamp<int64_t>(int64_t(chosen), 0, input[axis] - 1);
+    // Clamped as a double first: a roi of 1e300 or NaN must not reach the integer conversion.
+    if (!(chosen > 0.0))
+        return 0;
+    return chosen >= double(input[axis] - 1) ? input[axis] - 1 : int64_t(chosen);
 }
 
 ResizeGeometry resizeGeometry(const Node& node, int64_t opset, const Shape& input, const TensorData* roi,
