@@ -252,8 +252,11 @@ private slots:
         const CompileResult result = compileKernels(set, kernels, options);
         const double seconds = double(clock.nsecsElapsed()) / 1e9;
         qInfo("15x15 kernel, 1 s limit: stopped after %.3f s, %llu nodes", seconds, (unsigned long long)result.nodes);
-        // Within 10% (the sanitized build is several times slower per check, so more slack).
-        QVERIFY2(seconds <= (test::kSanitizedBuild ? 1.5 : 1.1), qPrintable(QString::number(seconds)));
+        // Within 10%. The sanitized build runs each step of generation several times slower, so its
+        // timing says nothing about the limit: it runs the search for memory errors only.
+        if (test::kSanitizedBuild)
+            QSKIP("the time limit is measured in the release build");
+        QVERIFY2(seconds <= 1.1, qPrintable(QString::number(seconds)));
     }
 };
 
