@@ -19,6 +19,7 @@
 #include "target/chip_table.h"
 #include "zoo/zoo.h"
 #include "nvdla_networks.h"
+#include "studio_harness.h"
 
 #include <QJsonArray>
 #include <QListWidget>
@@ -37,41 +38,7 @@ using namespace tessera;
 using tessera::studio::Budgets;
 using tessera::studio::StudioWindow;
 
-namespace {
-
-constexpr int kWaitMs = 60000;
-
-// Opens `path` and waits until the graph and a plan are shown.
-// The first plan of a model lowers, calibrates and quantizes it: MobileNet 1.0/224 takes about a
-// second in a release build and minutes in the sanitized debug build, hence `planWaitMs`.
-bool openAndWait(StudioWindow& window, const QString& path, int planWaitMs = kWaitMs)
-{
-    QSignalSpy shown(&window, &StudioWindow::modelShown);
-    QSignalSpy planned(&window, &StudioWindow::planShown);
-    window.openModel(path);
-    return (shown.count() > 0 || shown.wait(kWaitMs)) && (planned.count() > 0 || planned.wait(planWaitMs));
-}
-
-// Drags the L2 budget line of `window` by `fraction` of the way down to address 0, slowly: each
-// move waits until the plan for its budget is shown, as when a person drags.
-void dragBudgetDown(StudioWindow& window, double fraction)
-{
-    QSignalSpy planned(&window, &StudioWindow::planShown);
-    QWidget* panel = window.timeline()->l2Panel();
-    const QPoint start = window.timeline()->budgetLinePoint();
-    const QPoint bottom = window.timeline()->l2PointOf(0, 0);
-    const QPoint end(start.x(), start.y() + int((bottom.y() - start.y()) * fraction));
-    QTest::mousePress(panel, Qt::LeftButton, Qt::NoModifier, start);
-    for (int k = 1; k <= 5; ++k) {
-        const QPoint at(start.x(), start.y() + (end.y() - start.y()) * k / 5);
-        QMouseEvent move(QEvent::MouseMove, at, panel->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(panel, &move);
-        planned.wait(kWaitMs);
-    }
-    QTest::mouseRelease(panel, Qt::LeftButton, Qt::NoModifier, end);
-}
-
-} // namespace
+using namespace tessera::studio_testing;
 
 class TestStudio : public QObject {
     Q_OBJECT
@@ -127,6 +94,9 @@ private slots:
               window.lastPlanMilliseconds());
         QCOMPARE(window.graphView()->nodeItemCount(), int(graph.nodeCount()));
         QCOMPARE(window.stepTable()->model()->rowCount(), int(graph.nodeCount()));
+        // Readable on open, as Netron opens: no node text under 9 pixels.
+        QVERIFY2(window.graphView()->textPixelHeight() >= views::GraphView::kReadableTextPixels,
+                 qPrintable(QString::number(window.graphView()->textPixelHeight())));
         if (!deploys) {
             // No plan in place of the real one: the timeline says which node the chip cannot run.
             QVERIFY(!window.plan().has_value());
@@ -285,14 +255,14 @@ private slots:
         int gliding = 0, dropping = 0;
         for (const TensorPlacement& p : after.placements) {
             const std::optional<QRectF> drawn = timeline->drawnRectangle(p);
-            if (!drawn)
-                continue; // a level without a panel (flash)
+            QVERIFY2(drawn, p.tensor.c_str());  // every level has its panel
             if (const TensorPlacement* old = previous(p, true); old && old->offset != p.offset) {
                 // Still at (or near) the old offset: the move has just begun.
                 QVERIFY(std::abs(drawn->top() - double(old->offset)) < std::abs(drawn->top() - double(p.offset)));
                 ++gliding;
             } else if (!previous(p, true) && previous(p, false) && p.level != "L2") {
-                QVERIFY2(timeline->arrivingTensors(l3Level).contains(QString::fromStdString(p.tensor)), p.tensor.c_str());
+                QVERIFY2(timeline->arrivingTensors(QString::fromStdString(p.level)).contains(QString::fromStdString(p.tensor)),
+                         p.tensor.c_str());
                 QVERIFY2(drawn->top() > double(p.offset), p.tensor.c_str()); // still above its place
                 ++dropping;
             }

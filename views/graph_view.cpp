@@ -126,10 +126,6 @@ public:
         highlighted_ = on;
         update();
     }
-    bool matches(const QString& text) const
-    {
-        return title_.contains(text, Qt::CaseInsensitive) || (!rows_.isEmpty() && rows_.front().contains(text, Qt::CaseInsensitive));
-    }
 
 private:
     LayoutBox box_;
@@ -188,6 +184,9 @@ BoxSizer GraphView::boxSizer(const Graph& graph) const
 
 void GraphView::clear()
 {
+    matches_.clear();
+    matchIndex_ = -1;
+    findText_.clear();
     nodeItems_.clear();
     scene()->clear();
     graph_ = nullptr;
@@ -242,7 +241,7 @@ void GraphView::showGraph(std::shared_ptr<const Graph> graph, const GraphLayout&
         scene()->addItem(item);
     }
     scene()->setSceneRect(QRectF(-20, -20, layout.width + 40, layout.height + 40));
-    fitAll();
+    showReadable();
 }
 
 void GraphView::setNodeUnits(const QStringList& units)
@@ -304,47 +303,152 @@ void GraphView::selectTensor(const QString& name)
     const auto id = graph_->findTensor(name.toStdString());
     if (!id)
         return;
-    int producer = -1;
+    int producer = -1, firstReader = -1;
     for (NodeId n = 0; n < NodeId(graph_->nodeCount()); ++n) {
         const Node& node = graph_->node(n);
         const bool produces = std::find(node.outputs.begin(), node.outputs.end(), *id) != node.outputs.end();
         const bool consumes = std::find(node.inputs.begin(), node.inputs.end(), *id) != node.inputs.end();
         if (produces)
             producer = n;
+        if (consumes && firstReader < 0)
+            firstReader = n;
         if ((produces || consumes) && nodeItems_[size_t(n)])
             nodeItems_[size_t(n)]->setHighlighted(true);
     }
-    if (producer >= 0)
-        selectNode(producer);
+    // An initializer or graph input has no producer: its first reader stands for it.
+    selectNode(producer >= 0 ? producer : firstReader);
 }
 
-bool GraphView::findNext(const QString& text)
+std::vector<GraphMatch> GraphView::findAll(const QString& text) const
 {
-    if (text.isEmpty() || nodeItems_.empty())
-        return false;
-    const int count = int(nodeItems_.size());
-    const int start = selectedNode();
-    for (int step = 1; step <= count; ++step) {
-        const int n = (start + step + count) % count;
-        if (nodeItems_[size_t(n)] && nodeItems_[size_t(n)]->matches(text)) {
-            selectNode(n);
-            return true;
-        }
+    std::vector<GraphMatch> found;
+    if (!graph_ || text.isEmpty())
+        return found;
+    const auto contains = [&](const std::string& name) {
+        return QString::fromStdString(name).contains(text, Qt::CaseInsensitive);
+    };
+    for (NodeId n = 0; n < NodeId(graph_->nodeCount()); ++n) {
+        const Node& node = graph_->node(n);
+        if (contains(node.name) || contains(node.opType))
+            found.push_back({int(n), {},
+                             QString("node %1 (%2)").arg(QString::fromStdString(node.name), QString::fromStdString(node.opType))});
     }
-    return false;
+    // Tensors by name: who makes each, who reads it first, and what it is.
+    std::vector<int> producer(graph_->tensorCount(), -1), reader(graph_->tensorCount(), -1);
+    for (NodeId n = 0; n < NodeId(graph_->nodeCount()); ++n) {
+        for (TensorId out : graph_->node(n).outputs)
+            if (out != kNoTensor)
+                producer[size_t(out)] = n;
+        for (TensorId in : graph_->node(n).inputs)
+            if (in != kNoTensor && reader[size_t(in)] < 0)
+                reader[size_t(in)] = n;
+    }
+    const auto isIn = [](const std::vector<TensorId>& list, TensorId id) {
+        return std::find(list.begin(), list.end(), id) != list.end();
+    };
+    for (TensorId t = 0; t < TensorId(graph_->tensorCount()); ++t) {
+        const Tensor& tensor = graph_->tensor(t);
+        if (!contains(tensor.name) || (producer[size_t(t)] < 0 && reader[size_t(t)] < 0))
+            continue;
+        const QString name = QString::fromStdString(tensor.name);
+        QString kind = "tensor";
+        if (isIn(graph_->inputs, t))
+            kind = "graph input";
+        else if (isIn(graph_->outputs, t))
+            kind = "graph output";
+        else if (tensor.isConstant())
+            kind = "initializer";
+        const int shownBy = producer[size_t(t)] >= 0 ? producer[size_t(t)] : reader[size_t(t)];
+        const QString how = producer[size_t(t)] >= 0 ? "made by" : "read by";
+        found.push_back({shownBy, name,
+                         QString("%1 %2 (%3 %4)").arg(kind, name, how, QString::fromStdString(graph_->node(shownBy).name))});
+    }
+    return found;
+}
+
+int GraphView::findNext(const QString& text)
+{
+    if (text != findText_ || matches_.empty()) {
+        findText_ = text;
+        matches_ = findAll(text);
+        matchIndex_ = -1;
+    }
+    if (matches_.empty())
+        return -1;
+    matchIndex_ = (matchIndex_ + 1) % int(matches_.size());
+    const GraphMatch& match = matches_[size_t(matchIndex_)];
+    if (match.tensor.isEmpty())
+        selectNode(match.node);
+    else
+        selectTensor(match.tensor);
+    return matchIndex_;
+}
+
+const GraphMatch* GraphView::currentMatch() const
+{
+    return matchIndex_ >= 0 && matchIndex_ < int(matches_.size()) ? &matches_[size_t(matchIndex_)] : nullptr;
 }
 
 void GraphView::fitAll()
 {
     if (!scene()->items().isEmpty())
         fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
-    // Very tall graphs would shrink to unreadable text: keep at least a readable scale.
-    if (transform().m11() < 0.35) {
-        resetTransform();
-        scale(0.35, 0.35);
-        if (!nodeItems_.empty() && nodeItems_.front())
-            centerOn(nodeItems_.front());
-    }
+}
+
+void GraphView::showReadable()
+{
+    if (scene()->items().isEmpty())
+        return;
+    const QRectF all = scene()->sceneRect();
+    const QRect viewport = this->viewport()->rect();
+    // Fit the whole graph when that keeps its text readable, else the width (or height, for a
+    // graph drawn left to right) within [readable, actual size], starting at the inputs.
+    const double whole = std::min(viewport.width() / all.width(), viewport.height() / all.height());
+    const double readable = kReadableTextPixels / std::max(1.0, QFontMetricsF(font()).height()) * 1.25;
+    const bool wide = all.width() > all.height();
+    const double across = wide ? viewport.height() / all.height() : viewport.width() / all.width();
+    const double scale = whole >= readable ? std::min(whole, 1.0) : std::clamp(across, readable, 1.0);
+    resetTransform();
+    this->scale(scale, scale);
+    if (whole >= readable)
+        centerOn(all.center());
+    else if (wide)
+        centerOn(all.left() + viewport.width() / scale / 2, all.center().y());
+    else
+        centerOn(all.center().x(), all.top() + viewport.height() / scale / 2);
+}
+
+void GraphView::zoomBy(double factor)
+{
+    scale(factor, factor);
+}
+
+void GraphView::actualSize()
+{
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    resetTransform();
+    centerOn(centre);
+}
+
+double GraphView::textPixelHeight() const
+{
+    return QFontMetricsF(font()).height() * transform().m11();
+}
+
+bool GraphView::wholeGraphVisible() const
+{
+    if (scene()->items().isEmpty())
+        return true;
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect().adjusted(-1, -1, 1, 1);
+    return shown.contains(scene()->itemsBoundingRect());
+}
+
+bool GraphView::nodeVisible(int node) const
+{
+    if (node < 0 || node >= int(nodeItems_.size()) || !nodeItems_[size_t(node)])
+        return false;
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+    return shown.contains(nodeItems_[size_t(node)]->sceneBoundingRect());
 }
 
 void GraphView::wheelEvent(QWheelEvent* event)

@@ -1,7 +1,9 @@
 #pragma once
 // The graph view: operators as boxes with a coloured header (op type) and rows (name, output
 // shape), tensors as curved edges labelled with their shapes, graph inputs and outputs as small
-// boxes. It shows a GraphLayout computed elsewhere; zoom with the wheel, drag to pan.
+// boxes. It shows a GraphLayout computed elsewhere; zoom with the wheel or the zoom keys, drag to
+// pan. A graph opens at a scale its text can be read at (never under kReadableTextPixels), Fit shows
+// all of it however small.
 #include "layout/graph_layout.h"
 
 #include <QGraphicsView>
@@ -12,6 +14,14 @@
 namespace tessera::views {
 
 class NodeItem;
+
+// What Find matched: an operator, or a tensor (activation, initializer, graph input or output)
+// shown through the operator that produces it, or else the first that reads it.
+struct GraphMatch {
+    int node = -1;
+    QString tensor;       // empty for an operator match
+    QString description;  // "node conv0 (Conv)", "initializer conv0.weight (read by conv0)"
+};
 
 class GraphView : public QGraphicsView {
     Q_OBJECT
@@ -43,9 +53,28 @@ public:
     int selectedNode() const;
     // Highlights the producer and consumers of tensor `name` and selects its producer.
     void selectTensor(const QString& name);
-    // Selects the next operator (after the current one) whose name or op type contains `text`.
-    bool findNext(const QString& text);
+    // Everything whose name contains `text` (case-insensitive): operators by name or op type, then
+    // tensors, initializers and graph inputs/outputs by name, in graph order.
+    std::vector<GraphMatch> findAll(const QString& text) const;
+    // Selects the next match of `text` (the first when `text` changed) and scrolls it into view;
+    // returns its 0-based index among `matchCount` matches, -1 when none.
+    int findNext(const QString& text);
+    int matchCount() const { return int(matches_.size()); }
+    const GraphMatch* currentMatch() const;
+
+    // Shows the whole graph, however small its text gets.
     void fitAll();
+    // The opening view: the graph's width fitted (when its text stays readable, and never above
+    // actual size), starting at the graph's inputs.
+    void showReadable();
+    void zoomBy(double factor);
+    void actualSize();
+    // Pixel height of node text at the current zoom.
+    double textPixelHeight() const;
+    // Whether every item of the scene lies inside the viewport; whether operator `node` does.
+    bool wholeGraphVisible() const;
+    bool nodeVisible(int node) const;
+    static constexpr double kReadableTextPixels = 9.0;
 
 signals:
     void nodeSelected(int node);
@@ -58,6 +87,9 @@ private:
 
     std::shared_ptr<const Graph> graph_;
     std::vector<NodeItem*> nodeItems_; // indexed by NodeId
+    QString findText_;
+    std::vector<GraphMatch> matches_;
+    int matchIndex_ = -1;
 };
 
 } // namespace tessera::views

@@ -3,8 +3,10 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
-#include <QVariantAnimation>
+#include <QTextDocument>
+#include <QTimer>
 #include <QToolTip>
+#include <QVariantAnimation>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -15,7 +17,11 @@ namespace tessera::views {
 namespace {
 
 constexpr double kKiB = 1024.0;
-constexpr int kGrabPixels = 6; // how close to the budget line a press starts a drag
+constexpr int kGrabPixels = 6;         // how close to the budget line a press starts a drag
+constexpr int kMostNamedBlocks = 400;  // beyond this many rectangles a panel names none
+
+const PlacementKind kKinds[] = {PlacementKind::Activation, PlacementKind::Constant, PlacementKind::Staging,
+                                PlacementKind::Prefetch};
 
 QColor kindColor(PlacementKind kind)
 {
@@ -27,6 +33,10 @@ QColor kindColor(PlacementKind kind)
     }
     return Qt::gray;
 }
+
+const QColor kBudgetColor(0xd0, 0x30, 0x30);
+const QColor kLowerBoundColor(0x40, 0x80, 0x40);
+const QColor kPushedOutColor(0xc0, 0x20, 0x20);
 
 // One placement across plans: the same tensor, kind and first step (a tensor can have several
 // placements, e.g. a constant's L2 copy and its flash image, or a spilled tensor's staging buffer).
@@ -47,6 +57,11 @@ QString describe(const TensorPlacement& p)
         .arg(QString::fromStdString(p.reason));
 }
 
+bool contains(const TensorPlacement& p, double step, qint64 address)
+{
+    return step >= double(p.lower) && step < double(p.upper) && address >= p.offset && address < p.offset + p.size;
+}
+
 } // namespace
 
 struct MemoryTimeline::Moving {
@@ -65,43 +80,93 @@ struct MemoryTimeline::Panel {
     int rectangles = 0;
     QHash<QString, QCPItemRect*> items;  // the rectangles of `placements`, by motionKey
     std::vector<Moving> moving;          // what the running move animation moves in this panel
-    QStringList arriving;                // tensors coming from the other panel
+    QStringList arriving;                // tensors coming from another panel
+    std::vector<QCPItemText*> lineLabels;
+    double keptTop = 0;                  // the y range never shrinks while one model is shown
+    size_t drawn = 0;                    // what was drawn last (drawingKey); 0: nothing yet
 };
 
-MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent), l2_(std::make_unique<Panel>()), l3_(std::make_unique<Panel>())
+MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->setContentsMargins(4, 2, 4, 0);
+    summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // A fixed height, so a longer summary never moves the panels under a dragging pointer.
+    summary_->setFixedHeight(summary_->fontMetrics().lineSpacing() * 3 + 4);
+    summary_->setVisible(false);
+    layout->addWidget(summary_);
+    legend_ = new QLabel(this);
+    legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);
+    legend_->setContentsMargins(4, 2, 4, 0);
+    QString legend;
+    for (PlacementKind kind : kKinds)
+        legend += QString("<span style='color:%1'>&#9632;</span>&nbsp;%2 &nbsp; ")
+                      .arg(kindColor(kind).name(), QString::fromStdString(placementKindName(kind)));
+    legend += QString("<span style='color:%1'>&#9473;</span>&nbsp;budget (drag) &nbsp; &#9476;&nbsp;peak &nbsp; "
+                      "<span style='color:%2'>&#8230;</span>&nbsp;lower bound &nbsp; "
+                      "<span style='color:%3'>&#9633;</span>&nbsp;pushed out by the change &nbsp; "
+                      "&#9646;&nbsp;selected step")
+                  .arg(kBudgetColor.name(), kLowerBoundColor.name(), kPushedOutColor.name());
+    legend_->setText(legend);
+    layout->addWidget(legend_);
     message_ = new QLabel(this);
     message_->setWordWrap(true);
     message_->setVisible(false);
     message_->setStyleSheet("QLabel { color: #b00020; padding: 4px; }");
     layout->addWidget(message_);
-    for (Panel* panel : {l2_.get(), l3_.get()}) {
-        panel->plot = new QCustomPlot(this);
-        panel->plot->setMinimumHeight(140);
-        panel->plot->xAxis->setLabel("step");
-        panel->plot->yAxis->setLabel("address (KiB)");
-        panel->plot->setMouseTracking(true);
-        layout->addWidget(panel->plot, panel == l2_.get() ? 3 : 2);
-    }
-    l2_->level = "L2";
-    applyPalette();
-    connect(l2_->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
-    connect(l2_->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
-    connect(l2_->plot, &QCustomPlot::mouseRelease, this, &MemoryTimeline::onRelease);
-    connect(l3_->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
-    connect(l3_->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
+    setLevels({"L2", "L3 RAM", "flash"});
 }
 
 MemoryTimeline::~MemoryTimeline() = default;
+
+void MemoryTimeline::setLevels(const QStringList& levels)
+{
+    if (levels.isEmpty() || levels == this->levels())
+        return;
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        delete panel->plot;
+    panels_.clear();
+    auto* layout = static_cast<QVBoxLayout*>(this->layout());
+    for (const QString& level : levels) {
+        auto panel = std::make_unique<Panel>();
+        panel->level = level;
+        panel->plot = new QCustomPlot(this);
+        panel->plot->setMinimumHeight(panels_.empty() ? 140 : 90);
+        panel->plot->xAxis->setLabel("step");
+        panel->plot->yAxis->setLabel(level + " (KiB)");
+        panel->plot->setMouseTracking(true);
+        panel->plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msRight | QCP::msBottom);
+        layout->addWidget(panel->plot, panels_.empty() ? 3 : 2);
+        connect(panel->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
+        connect(panel->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
+        connect(panel->plot, &QCustomPlot::mouseRelease, this, &MemoryTimeline::onRelease);
+        panels_.push_back(std::move(panel));
+    }
+    previousPlacements_.clear();  // nothing moves between the levels of different targets
+    applyPalette();
+    redraw();
+}
+
+QStringList MemoryTimeline::levels() const
+{
+    QStringList names;
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        names << panel->level;
+    return names;
+}
 
 // The plots take the window's colours, so a dark system palette gives dark plots.
 void MemoryTimeline::applyPalette()
 {
     const QColor text = palette().color(QPalette::Text);
     const QColor grid = palette().color(QPalette::Mid);
-    for (Panel* panel : {l2_.get(), l3_.get()}) {
+    for (const std::unique_ptr<Panel>& panel : panels_) {
         QCustomPlot* plot = panel->plot;
         plot->setBackground(palette().brush(QPalette::Base));
         for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
@@ -112,6 +177,20 @@ void MemoryTimeline::applyPalette()
             axis->setTickLabelColor(text);
             axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
         }
+    }
+}
+
+// Line labels and block names are laid out in pixels: a new size lays them out again (once the
+// resizing settles).
+void MemoryTimeline::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (!relayoutPending_) {
+        relayoutPending_ = true;
+        QTimer::singleShot(0, this, [this] {
+            relayoutPending_ = false;
+            redraw();
+        });
     }
 }
 
@@ -129,13 +208,40 @@ void MemoryTimeline::clear()
     hasPlan_ = false;
     plan_ = {};
     message_->setVisible(false);
-    previouslyInL3_.clear();
-    newlyInL3_.clear();
+    baselineOut_.clear();
+    pushedOut_.clear();
     previousPlacements_.clear();
+    cursorStep_ = -1;
+    selected_.clear();
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        panel->keptTop = 0;
     if (moveAnimation_)
         moveAnimation_->stop();
     moveProgress_ = 1.0;
     redraw();
+}
+
+QSet<QString> MemoryTimeline::pushedOutOfTop(const HierarchyPlan& plan) const
+{
+    QSet<QString> out;
+    for (const TensorPlacement& p : plan.placements)
+        if (p.kind == PlacementKind::Activation && QString::fromStdString(p.level) != top().level)
+            out.insert(QString::fromStdString(p.tensor));
+    return out;
+}
+
+void MemoryTimeline::markChangeStart()
+{
+    baselineOut_ = hasPlan_ ? pushedOutOfTop(plan_) : QSet<QString>();
+    pushedOut_.clear();
+    redraw();
+}
+
+QStringList MemoryTimeline::pushedOutTensors() const
+{
+    QStringList names(pushedOut_.begin(), pushedOut_.end());
+    names.sort();
+    return names;
 }
 
 void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
@@ -148,18 +254,16 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
     currentLevels_.clear();
     for (const TensorPlacement& p : plan.placements)
         currentLevels_.insert(motionKey(p), QString::fromStdString(p.level));
-    QSet<QString> inL3;
-    for (const TensorPlacement& p : plan.placements)
-        if (p.kind == PlacementKind::Activation && QString::fromStdString(p.level) != l2_->level)
-            inL3.insert(QString::fromStdString(p.tensor));
-    newlyInL3_ = hasPlan_ ? inL3 - previouslyInL3_ : QSet<QString>();
-    previouslyInL3_ = inL3;
+    const QSet<QString> out = pushedOutOfTop(plan);
+    if (!hasPlan_)
+        baselineOut_ = out;  // the first plan of a model changes nothing
+    pushedOut_ = out - baselineOut_;
     plan_ = plan;
     hasPlan_ = true;
     budget_ = l2Budget;
     message_->setVisible(false);
-    l2_->arriving.clear();
-    l3_->arriving.clear();
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        panel->arriving.clear();
     if (moveAnimation_)
         moveAnimation_->stop();
     moveProgress_ = 1.0;
@@ -173,7 +277,7 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
                     [this](const QVariant& value) { onMoveFrame(value.toDouble()); });
             connect(moveAnimation_, &QVariantAnimation::finished, this, [this] {
                 moveProgress_ = 1.0;
-                redraw(); // drops what left each panel
+                redraw(); // drops what left each panel, names the blocks
             });
         }
         moveAnimation_->setDuration(moveDurationMs_);
@@ -192,20 +296,28 @@ void MemoryTimeline::showProblem(const QString& message, qint64 l2Budget)
     redraw();
 }
 
-void MemoryTimeline::setPrimaryLevel(const QString& level)
-{
-    if (l2_->level == level)
-        return;
-    l2_->level = level;
-    l2_->plot->yAxis->setLabel(level == "L2" ? "address (KiB)" : level + " address (KiB)");
-    previousPlacements_.clear();  // nothing moves between the levels of different targets
-    redraw();
-}
-
 void MemoryTimeline::setBudget(qint64 bytes)
 {
     budget_ = bytes;
     redraw();
+}
+
+void MemoryTimeline::setCursorStep(int step)
+{
+    const int clamped = hasPlan_ && step >= 0 && step < plan_.steps ? step : -1;
+    if (clamped == cursorStep_)
+        return;
+    cursorStep_ = clamped;
+    redraw();
+}
+
+std::vector<TensorPlacement> MemoryTimeline::liveAt(int step) const
+{
+    std::vector<TensorPlacement> live;
+    for (const TensorPlacement& p : plan_.placements)
+        if (step >= p.lower && step < p.upper)
+            live.push_back(p);
+    return live;
 }
 
 int MemoryTimeline::rectangleCount(const QString& level) const
@@ -214,32 +326,71 @@ int MemoryTimeline::rectangleCount(const QString& level) const
     return panel ? panel->rectangles : 0;
 }
 
+void MemoryTimeline::setSummary(const QString& text)
+{
+    // Wrapping the text costs milliseconds: while the line is dragged the last one waits for the release.
+    pendingSummary_ = text;
+    if (dragging_)
+        return;
+    summary_->setText(text);
+    summary_->setToolTip(text);
+    summary_->setVisible(!text.isEmpty());
+}
+
+QString MemoryTimeline::summary() const { return pendingSummary_; }
+
 QString MemoryTimeline::message() const { return message_->isVisible() ? message_->text() : QString(); }
 
-QWidget* MemoryTimeline::l2Panel() const { return l2_->plot; }
+QString MemoryTimeline::legendText() const
+{
+    QTextDocument document;
+    document.setHtml(legend_->text());
+    return document.toPlainText();
+}
+
+QWidget* MemoryTimeline::l2Panel() const { return top().plot; }
+
+QWidget* MemoryTimeline::panel(const QString& level) const
+{
+    const Panel* panel = panelOf(level);
+    return panel ? panel->plot : nullptr;
+}
 
 QPoint MemoryTimeline::budgetLinePoint() const
 {
-    const QCPAxisRect* rect = l2_->plot->axisRect();
-    const double y = l2_->plot->yAxis->coordToPixel(double(budget_) / kKiB);
+    const QCPAxisRect* rect = top().plot->axisRect();
+    const double y = top().plot->yAxis->coordToPixel(double(budget_) / kKiB);
     return QPoint(int(rect->center().x()), int(std::lround(y)));
 }
 
-QPoint MemoryTimeline::l2PointOf(double step, qint64 address) const
+QPoint MemoryTimeline::l2PointOf(double step, qint64 address) const { return pointOf(top().level, step, address); }
+
+QPoint MemoryTimeline::pointOf(const QString& level, double step, qint64 address) const
 {
-    return QPoint(int(std::lround(l2_->plot->xAxis->coordToPixel(step))),
-                  int(std::lround(l2_->plot->yAxis->coordToPixel(double(address) / kKiB))));
+    const Panel* panel = panelOf(level);
+    if (!panel)
+        return {};
+    return QPoint(int(std::lround(panel->plot->xAxis->coordToPixel(step))),
+                  int(std::lround(panel->plot->yAxis->coordToPixel(double(address) / kKiB))));
+}
+
+QList<QRectF> MemoryTimeline::lineLabelRects() const
+{
+    QList<QRectF> rects;
+    for (const QCPItemText* label : top().lineLabels)
+        rects << QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+    return rects;
 }
 
 qint64 MemoryTimeline::budgetAtPixel(double y) const
 {
-    return std::max<qint64>(0, qint64(std::llround(l2_->plot->yAxis->pixelToCoord(y) * kKiB)));
+    return std::max<qint64>(0, qint64(std::llround(top().plot->yAxis->pixelToCoord(y) * kKiB)));
 }
 
 QString MemoryTimeline::tensorAt(double step, qint64 address) const
 {
-    for (const TensorPlacement* p : l2_->placements)
-        if (step >= double(p->lower) && step < double(p->upper) && address >= p->offset && address < p->offset + p->size)
+    for (const TensorPlacement* p : top().placements)
+        if (contains(*p, step, address))
             return QString::fromStdString(p->tensor);
     return {};
 }
@@ -252,59 +403,113 @@ void MemoryTimeline::selectTensor(const QString& name)
 
 void MemoryTimeline::redraw()
 {
-    l3_->level.clear();
-    for (const TensorPlacement& p : plan_.placements)
-        if (QString::fromStdString(p.level) != l2_->level && hasPlan_) {
-            l3_->level = QString::fromStdString(p.level);
-            break;
-        }
-    for (Panel* panel : {l2_.get(), l3_.get()}) {
+    for (const std::unique_ptr<Panel>& panel : panels_) {
         panel->placements.clear();
         if (hasPlan_)
             for (const TensorPlacement& p : plan_.placements)
-                if (QString::fromStdString(p.level) == panel->level && !panel->level.isEmpty())
+                if (QString::fromStdString(p.level) == panel->level)
                     panel->placements.push_back(&p);
-        drawPanel(*panel);
     }
+    alignStepAxes();
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        drawPanel(*panel);
+}
+
+// Every panel gets the same left margin, wide enough for the widest address label of any of them,
+// so one step sits at one x in all panels.
+void MemoryTimeline::alignStepAxes()
+{
+    double widest = 1;
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        for (const TensorPlacement* p : panel->placements)
+            widest = std::max(widest, double(p->offset + p->size) / kKiB);
+    widest = std::max({widest, double(budget_) / kKiB, top().keptTop});
+    int margin = 0;
+    for (const std::unique_ptr<Panel>& panel : panels_) {
+        const QFontMetrics ticks(panel->plot->yAxis->tickLabelFont());
+        const QFontMetrics label(panel->plot->yAxis->labelFont());
+        margin = std::max(margin, ticks.horizontalAdvance(QString::number(qint64(widest * 1.2)) + ".5") +
+                                      label.height() + 24);
+    }
+    for (const std::unique_ptr<Panel>& panel : panels_) {
+        QMargins margins = panel->plot->axisRect()->margins();
+        margins.setLeft(margin);
+        panel->plot->axisRect()->setMargins(margins);
+    }
+}
+
+// Everything a panel's drawing depends on: when it has not changed (a re-plan that left this level
+// alone), the panel is not drawn again.
+size_t MemoryTimeline::drawingKey(const Panel& panel) const
+{
+    size_t key = 0x9e3779b9;
+    const auto mix = [&key](size_t value) { key ^= value + 0x9e3779b97f4a7c15ULL + (key << 6) + (key >> 2); };
+    for (const TensorPlacement* p : panel.placements) {
+        mix(std::hash<std::string>()(p->tensor));
+        for (const std::int64_t field : {p->offset, p->size, p->lower, p->upper, std::int64_t(p->kind)})
+            mix(size_t(field));
+        mix(pushedOut_.contains(QString::fromStdString(p->tensor)));
+    }
+    mix(qHash(selected_));
+    for (const std::int64_t field : {std::int64_t(cursorStep_), plan_.steps, std::int64_t(hasPlan_), std::int64_t(dragging_),
+                                     std::int64_t(isMoving()), std::int64_t(panel.plot->width()),
+                                     std::int64_t(panel.plot->height()), std::int64_t(panel.plot->axisRect()->margins().left()),
+                                     std::int64_t(palette().cacheKey())})
+        mix(size_t(field));
+    if (&panel == &top())
+        for (const std::int64_t field : {std::int64_t(budget_), plan_.l2.peak, plan_.l2.lowerBound})
+            mix(size_t(field));
+    return key == 0 ? 1 : key;
 }
 
 void MemoryTimeline::drawPanel(Panel& panel)
 {
+    const size_t key = drawingKey(panel);
+    if (key == panel.drawn)
+        return;
+    panel.drawn = key;
     QCustomPlot* plot = panel.plot;
     plot->clearItems();
     panel.rectangles = 0;
     panel.moving.clear();
     panel.items.clear();
+    panel.lineLabels.clear();
     const double steps = std::max<double>(1.0, double(plan_.steps));
-    double top = 0;
+    const bool isTop = &panel == &top();
+    double highest = 0;
     for (const TensorPlacement* p : panel.placements)
-        top = std::max(top, double(p->offset + p->size) / kKiB);
+        highest = std::max(highest, double(p->offset + p->size) / kKiB);
+    if (isTop)
+        highest = std::max(highest, double(budget_) / kKiB);
     plot->xAxis->setRange(0, steps);
-    if (&panel == l2_.get()) {
-        top = std::max(top, double(budget_) / kKiB);
-        // While the line is dragged the scale stays put (it only grows), so the line follows the
-        // pointer instead of the axis sliding under it; the release fits the scale again.
-        const double upper = std::max(1.0, top * 1.15);
-        plot->yAxis->setRange(0, dragging_ ? std::max(upper, plot->yAxis->range().upper) : upper);
-    } else {
-        plot->yAxis->setLabel(panel.level.isEmpty() ? "L3 (nothing spilled)" : panel.level + " address (KiB)");
-        plot->yAxis->setRange(0, std::max(1.0, top * 1.1));
-    }
-    // Tensors that come from the other panel enter over the edge facing it (L2 is drawn above L3);
-    // those that left slide out over that edge and fade.
-    const bool isL2 = &panel == l2_.get();
-    const double otherPanelEdge = isL2 ? -plot->yAxis->range().upper * kKiB * 0.2 : plot->yAxis->range().upper * kKiB;
+    // The scale only grows while a model is shown, so the budget line follows the pointer during a
+    // drag and nothing jumps when it is let go.
+    panel.keptTop = std::max({1.0, highest * (isTop ? 1.15 : 1.1), panel.keptTop});
+    plot->yAxis->setRange(0, panel.keptTop);
+    plot->yAxis->setLabel(panel.placements.empty() && hasPlan_ ? panel.level + " (empty)" : panel.level + " (KiB)");
+    // Tensors that come from another panel enter over the edge facing it (the top panel is drawn
+    // above the others); those that left slide out over that edge and fade.
+    const double otherPanelEdge = isTop ? -plot->yAxis->range().upper * kKiB * 0.2 : plot->yAxis->range().upper * kKiB;
     const bool animating = isMoving();
+    const bool nameBlocks = !animating && !dragging_ && int(panel.placements.size()) <= kMostNamedBlocks;
+    const QFontMetrics nameMetrics(plot->font());
     for (const TensorPlacement* p : panel.placements) {
         auto* rect = new QCPItemRect(plot);
         const QString name = QString::fromStdString(p->tensor);
         const bool picked = name == selected_;
-        const bool moved = newlyInL3_.contains(name) && &panel == l3_.get();
+        const bool pushed = pushedOut_.contains(name) && !isTop;
+        const bool live = cursorStep_ >= p->lower && cursorStep_ < p->upper;
         QColor fill = kindColor(p->kind);
-        fill.setAlpha(picked ? 255 : 200);
+        fill.setAlpha(picked ? 255 : (cursorStep_ >= 0 && !live ? 120 : 200));
         rect->setBrush(fill);
-        rect->setPen(QPen(picked ? palette().highlight().color() : (moved ? QColor(0xc0, 0x20, 0x20) : fill.darker(140)),
-                          picked || moved ? 2.0 : 1.0));
+        QPen pen(fill.darker(140), 1.0);
+        if (picked)
+            pen = QPen(palette().highlight().color(), 2.5);
+        else if (pushed)
+            pen = QPen(kPushedOutColor, 2.0);
+        else if (live && cursorStep_ >= 0)
+            pen = QPen(palette().color(QPalette::Text), 1.5);
+        rect->setPen(pen);
         Moving motion{rect, double(p->lower), double(p->upper), double(p->offset), double(p->offset), double(p->size),
                       fill, fill.alpha(), fill.alpha()};
         const QString key = motionKey(*p);
@@ -320,7 +525,7 @@ void MemoryTimeline::drawPanel(Panel& panel)
             }
             if (here) {
                 motion.fromOffset = double(here->offset);
-            } else if (elsewhere) { // arrives from the other panel
+            } else if (elsewhere) { // arrives from another panel
                 motion.fromOffset = otherPanelEdge;
                 motion.fromAlpha = 0;
                 panel.arriving << name;
@@ -331,39 +536,92 @@ void MemoryTimeline::drawPanel(Panel& panel)
         placeRectangle(motion, animating ? moveProgress_ : 1.0);
         panel.items.insert(key, rect);
         ++panel.rectangles;
+        // The tensor's name inside its block when the block is wide and tall enough to hold it.
+        if (nameBlocks) {
+            const double width = plot->xAxis->coordToPixel(double(p->upper)) - plot->xAxis->coordToPixel(double(p->lower));
+            const double height = plot->yAxis->coordToPixel(double(p->offset) / kKiB) -
+                                  plot->yAxis->coordToPixel(double(p->offset + p->size) / kKiB);
+            if (height >= nameMetrics.height() && width >= nameMetrics.averageCharWidth() * 6) {
+                auto* text = new QCPItemText(plot);
+                text->setClipToAxisRect(true);
+                text->position->setCoords((double(p->lower) + double(p->upper)) / 2,
+                                          (double(p->offset) + double(p->size) / 2) / kKiB);
+                text->setText(nameMetrics.elidedText(name, Qt::ElideMiddle, int(width) - 4));
+                text->setColor(Qt::white);
+                text->setSelectable(false);
+            }
+        }
     }
     if (animating)
         drawLeaving(panel);
-    if (isL2) {
-        const double budget = double(budget_) / kKiB;
-        // Labels at the left (budget), middle (lower bound) and right (peak) so close lines stay readable.
-        auto horizontal = [&](double y, QPen pen, const QString& label, double xFraction, Qt::Alignment align) {
-            auto* line = new QCPItemStraightLine(plot);
-            line->point1->setCoords(0, y);
-            line->point2->setCoords(1, y);
-            line->setPen(pen);
-            auto* text = new QCPItemText(plot);
-            text->position->setType(QCPItemPosition::ptPlotCoords);
-            text->position->setCoords(steps * xFraction, y);
-            text->setPositionAlignment(align | Qt::AlignBottom);
-            text->setText(label);
-            text->setColor(pen.color());
-        };
-        if (hasPlan_) {
-            horizontal(double(plan_.l2.peak) / kKiB, QPen(palette().color(QPalette::Text), 1, Qt::DashLine),
-                       QString("peak %1 KiB").arg(double(plan_.l2.peak) / kKiB, 0, 'f', 1), 1.0, Qt::AlignRight);
-            horizontal(double(plan_.l2.lowerBound) / kKiB, QPen(QColor(0x40, 0x80, 0x40), 1, Qt::DotLine),
-                       QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1), 0.5,
-                       Qt::AlignHCenter);
-        }
-        if (budget_ > 0)  // 0: a target without an L2 budget (NVDLA)
-            horizontal(budget, QPen(QColor(0xd0, 0x30, 0x30), 2),
-                       QString("L2 budget %1 KiB (drag)").arg(budget, 0, 'f', 1), 0.0, Qt::AlignLeft);
-    }
+    if (isTop)
+        drawLines(panel);
+    drawCursor(panel);
     plot->replot(dragging_ || animating ? QCustomPlot::rpQueuedReplot : QCustomPlot::rpImmediateRefresh);
 }
 
-// What the last re-plan moved from this panel to the other one: dashed rectangles that slide out
+// The budget, peak and lower-bound lines of the top panel. Their labels sit at the right edge,
+// moved apart vertically where lines are close, so they never cover one another.
+void MemoryTimeline::drawLines(Panel& panel)
+{
+    QCustomPlot* plot = panel.plot;
+    struct Line {
+        double kib;
+        QPen pen;
+        QString label;
+    };
+    std::vector<Line> lines;
+    if (hasPlan_) {
+        lines.push_back({double(plan_.l2.peak) / kKiB, QPen(palette().color(QPalette::Text), 1, Qt::DashLine),
+                         QString("peak %1 KiB").arg(double(plan_.l2.peak) / kKiB, 0, 'f', 1)});
+        lines.push_back({double(plan_.l2.lowerBound) / kKiB, QPen(kLowerBoundColor, 1, Qt::DotLine),
+                         QString("lower bound %1 KiB").arg(double(plan_.l2.lowerBound) / kKiB, 0, 'f', 1)});
+    }
+    if (budget_ > 0)  // 0: a target without an L2 budget (NVDLA)
+        lines.push_back({double(budget_) / kKiB, QPen(kBudgetColor, 2),
+                         QString("%1 budget %2 KiB (drag)").arg(panel.level).arg(double(budget_) / kKiB, 0, 'f', 1)});
+    std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.kib > b.kib; });
+    const double lineHeight = QFontMetricsF(plot->font()).height() + 2;
+    double nextFree = -1e9;  // pixel y below which the next label may start (labels end at their line)
+    for (const Line& line : lines) {
+        auto* straight = new QCPItemStraightLine(plot);
+        straight->point1->setCoords(0, line.kib);
+        straight->point2->setCoords(1, line.kib);
+        straight->setPen(line.pen);
+        auto* text = new QCPItemText(plot);
+        text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        text->position->setTypeY(QCPItemPosition::ptAbsolute);
+        const double bottom = std::max(plot->yAxis->coordToPixel(line.kib), nextFree + lineHeight);
+        text->position->setCoords(0.995, bottom);
+        nextFree = bottom;
+        text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        text->setText(line.label);
+        text->setColor(line.pen.color());
+        QColor backing = palette().color(QPalette::Base);
+        backing.setAlpha(210);
+        text->setBrush(backing);
+        panel.lineLabels.push_back(text);
+    }
+}
+
+// The selected step as a band across the panel.
+void MemoryTimeline::drawCursor(Panel& panel)
+{
+    if (cursorStep_ < 0)
+        return;
+    auto* band = new QCPItemRect(panel.plot);
+    for (QCPItemPosition* corner : {band->topLeft, band->bottomRight})
+        corner->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    band->topLeft->setCoords(double(cursorStep_), 0);
+    band->bottomRight->setCoords(double(cursorStep_ + 1), 1);
+    QColor shade = palette().color(QPalette::Highlight);
+    band->setPen(QPen(shade, 1.5));
+    shade.setAlpha(45);
+    band->setBrush(shade);
+    band->setSelectable(false);
+}
+
+// What the last re-plan moved from this panel to another one: dashed rectangles that slide out
 // over the edge facing it and fade.
 void MemoryTimeline::drawLeaving(Panel& panel)
 {
@@ -377,7 +635,7 @@ void MemoryTimeline::drawLeaving(Panel& panel)
         fill.setAlpha(200);
         rect->setBrush(fill);
         rect->setPen(QPen(fill.darker(140), 1.0, Qt::DashLine));
-        const double exit = &panel == l2_.get() ? -double(before->size) - range * 0.2 : range * 1.2;
+        const double exit = &panel == &top() ? -double(before->size) - range * 0.2 : range * 1.2;
         const Moving motion{rect, double(before->lower), double(before->upper), double(before->offset), exit,
                             double(before->size), fill, 200, 0};
         panel.moving.push_back(motion);
@@ -387,9 +645,18 @@ void MemoryTimeline::drawLeaving(Panel& panel)
 
 const MemoryTimeline::Panel* MemoryTimeline::panelOf(const QString& level) const
 {
-    if (level == l2_->level)
-        return l2_.get();
-    return !level.isEmpty() && level == l3_->level ? l3_.get() : nullptr;
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        if (!level.isEmpty() && panel->level == level)
+            return panel.get();
+    return nullptr;
+}
+
+const MemoryTimeline::Panel* MemoryTimeline::panelOf(const QObject* plot) const
+{
+    for (const std::unique_ptr<Panel>& panel : panels_)
+        if (panel->plot == plot)
+            return panel.get();
+    return nullptr;
 }
 
 void MemoryTimeline::placeRectangle(const Moving& motion, double progress)
@@ -405,7 +672,7 @@ void MemoryTimeline::placeRectangle(const Moving& motion, double progress)
 void MemoryTimeline::onMoveFrame(double progress)
 {
     moveProgress_ = progress;
-    for (Panel* panel : {l2_.get(), l3_.get()}) {
+    for (const std::unique_ptr<Panel>& panel : panels_) {
         for (const Moving& motion : panel->moving)
             placeRectangle(motion, progress);
         panel->plot->replot(QCustomPlot::rpQueuedReplot);
@@ -435,38 +702,44 @@ std::optional<QRectF> MemoryTimeline::drawnRectangle(const TensorPlacement& plac
 
 void MemoryTimeline::onPress(QMouseEvent* event)
 {
-    auto* plot = qobject_cast<QCustomPlot*>(sender());
+    const Panel* panel = panelOf(sender());
+    if (!panel)
+        return;
     const QPointF position = event->position();
-    if (plot == l2_->plot && std::abs(position.y() - budgetLinePoint().y()) <= kGrabPixels) {
+    if (panel == &top() && budget_ > 0 && std::abs(position.y() - budgetLinePoint().y()) <= kGrabPixels) {
         dragging_ = true;
+        markChangeStart();
+        emit budgetDragStarted();
         return;
     }
-    const double step = plot->xAxis->pixelToCoord(position.x());
-    const qint64 address = qint64(plot->yAxis->pixelToCoord(position.y()) * kKiB);
-    const Panel& panel = plot == l2_->plot ? *l2_ : *l3_;
-    for (const TensorPlacement* p : panel.placements)
-        if (step >= double(p->lower) && step < double(p->upper) && address >= p->offset && address < p->offset + p->size) {
+    const double step = panel->plot->xAxis->pixelToCoord(position.x());
+    const qint64 address = qint64(panel->plot->yAxis->pixelToCoord(position.y()) * kKiB);
+    for (const TensorPlacement* p : panel->placements)
+        if (contains(*p, step, address)) {
             selectTensor(QString::fromStdString(p->tensor));
             emit tensorSelected(selected_);
             return;
         }
+    if (hasPlan_ && step >= 0 && step < double(plan_.steps) && panel->plot->axisRect()->rect().contains(position.toPoint()))
+        emit stepClicked(int(std::floor(step)));
 }
 
 void MemoryTimeline::onMove(QMouseEvent* event)
 {
-    auto* plot = qobject_cast<QCustomPlot*>(sender());
-    if (dragging_ && plot == l2_->plot) {
+    const Panel* panel = panelOf(sender());
+    if (!panel)
+        return;
+    if (dragging_ && panel == &top()) {
         budget_ = budgetAtPixel(event->position().y());
-        drawPanel(*l2_);
+        drawPanel(top());
         emit budgetDragged(budget_);
         return;
     }
-    const double step = plot->xAxis->pixelToCoord(event->position().x());
-    const qint64 address = qint64(plot->yAxis->pixelToCoord(event->position().y()) * kKiB);
-    const Panel& panel = plot == l2_->plot ? *l2_ : *l3_;
-    for (const TensorPlacement* p : panel.placements)
-        if (step >= double(p->lower) && step < double(p->upper) && address >= p->offset && address < p->offset + p->size) {
-            QToolTip::showText(event->globalPosition().toPoint(), describe(*p), plot);
+    const double step = panel->plot->xAxis->pixelToCoord(event->position().x());
+    const qint64 address = qint64(panel->plot->yAxis->pixelToCoord(event->position().y()) * kKiB);
+    for (const TensorPlacement* p : panel->placements)
+        if (contains(*p, step, address)) {
+            QToolTip::showText(event->globalPosition().toPoint(), describe(*p), panel->plot);
             return;
         }
     QToolTip::hideText();
@@ -478,7 +751,8 @@ void MemoryTimeline::onRelease(QMouseEvent* event)
         return;
     dragging_ = false;
     budget_ = budgetAtPixel(event->position().y());
-    drawPanel(*l2_);
+    drawPanel(top());
+    setSummary(pendingSummary_);
     emit budgetChanged(budget_);
 }
 

@@ -1,5 +1,6 @@
 #include "tiling_panel.h"
 
+#include "byte_size_spin_box.h"
 #include "tile_layout_view.h"
 
 #include "base/error.h"
@@ -61,10 +62,8 @@ TilingPanel::TilingPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel("L1 budget", this));
-    budgetBox_ = new QSpinBox(this);
-    budgetBox_->setRange(kMinBudget, kMaxBudget);
+    budgetBox_ = new ByteSizeSpinBox(1, kMinBudget, kMaxBudget, this);
     budgetBox_->setSingleStep(256);
-    budgetBox_->setSuffix(" B");
     budgetBox_->setToolTip("Bytes of L1 the tiles and buffers of every kernel may use");
     bar->addWidget(budgetBox_);
     budgetSlider_ = new QSlider(Qt::Horizontal, this);
@@ -107,13 +106,15 @@ TilingPanel::TilingPanel(QWidget* parent) : QWidget(parent)
         budgetSlider_->blockSignals(true);
         budgetSlider_->setValue(bytes);
         budgetSlider_->blockSignals(false);
-        onBudgetEdited(bytes);
+        onBudgetEdited();
+        emit budgetEdited(bytes);
     });
     connect(budgetSlider_, &QSlider::valueChanged, this, [this](int bytes) {
         budgetBox_->blockSignals(true);
         budgetBox_->setValue(bytes);
         budgetBox_->blockSignals(false);
-        onBudgetEdited(bytes);
+        onBudgetEdited();
+        emit budgetEdited(bytes);
     });
     connect(table_, &QTableWidget::currentCellChanged, this, [this] { showSelected(); });
     setBudgetControls(64 * 1024);
@@ -183,13 +184,27 @@ void TilingPanel::setBudgetControls(qint64 bytes)
     budgetBox_->setValue(value);
     budgetBox_->blockSignals(false);
     budgetSlider_->blockSignals(false);
-    budgetNote_->setText(QString("= %1 KiB").arg(value / 1024.0, 0, 'f', 1));
+    budgetNote_->clear();
+}
+
+void TilingPanel::clear()
+{
+    ++generation_;  // a solve under way belongs to what is cleared
+    solveTimer_->stop();
+    model_.reset();
+    shown_.reset();
+    path_.clear();
+    table_->setRowCount(0);
+    layout_->clear();
+    message_->clear();
+    message_->setVisible(false);
+    budgetNote_->clear();
 }
 
 void TilingPanel::setL1Budget(qint64 bytes)
 {
     setBudgetControls(bytes);
-    onBudgetEdited(budgetBox_->value());
+    onBudgetEdited();
 }
 
 qint64 TilingPanel::l1Budget() const { return budgetBox_->value(); }
@@ -198,9 +213,9 @@ qint64 TilingPanel::shownBudget() const { return shown_ ? qint64(shown_->l1Budge
 
 double TilingPanel::lastSolveMilliseconds() const { return shown_ ? shown_->milliseconds : 0; }
 
-void TilingPanel::onBudgetEdited(qint64 bytes)
+void TilingPanel::onBudgetEdited()
 {
-    budgetNote_->setText(QString("= %1 KiB").arg(double(bytes) / 1024.0, 0, 'f', 1));
+    budgetNote_->clear();
     if (model_)
         solveTimer_->start();
 }
@@ -234,8 +249,7 @@ void TilingPanel::onSolved(quint64 generation, const ModelTilingSolution& soluti
         problems << QString("the model needs at least %1 bytes of L1 for all its kernels").arg(modelMinimum);
     message_->setText(problems.join('\n'));
     message_->setVisible(!problems.isEmpty());
-    budgetNote_->setText(QString("= %1 KiB; %2 kernel(s) solved in %3 ms")
-                             .arg(double(shown_->l1Budget) / 1024.0, 0, 'f', 1)
+    budgetNote_->setText(QString("%1 kernel(s) solved in %2 ms")
                              .arg(shown_->results.size())
                              .arg(shown_->milliseconds, 0, 'f', 2));
     fillTable();

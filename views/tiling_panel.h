@@ -48,6 +48,8 @@ public:
     void showKernelModel(std::shared_ptr<const tiler::KernelModel> model, std::uint64_t l1Budget,
                          const QString& source);
     QString filePath() const { return path_; }
+    // Shows nothing (another model was opened); the budget stays.
+    void clear();
 
     // Moves the budget controls; the kernels are solved again after the debounce.
     void setL1Budget(qint64 bytes);
@@ -71,9 +73,10 @@ public:
 signals:
     void tilingShown();
     void errorShown(const QString& message);
+    void budgetEdited(qint64 bytes);  // the user moved the budget (not setL1Budget)
 
 private:
-    void onBudgetEdited(qint64 bytes);
+    void onBudgetEdited();
     void startSolve();
     void onSolved(quint64 generation, const ModelTilingSolution& solution);
     void fillTable();

@@ -6,10 +6,12 @@
 #include "base/error.h"
 
 #include "session/deployed_memory_plan.h"
+#include "target/chip_table.h"
 
 #include <QDir>
 
 #include <chrono>
+#include <unordered_map>
 
 namespace tessera::studio {
 
@@ -24,6 +26,17 @@ SessionChoices sessionChoices(const QString& target, const Budgets& budgets)
     return choices;
 }
 
+QStringList gapTimelineLevels(const QString& target)
+{
+    QStringList levels{"L2"};
+    const target::ChipDescription& chip = target::chip(target.toStdString());
+    for (const target::MemoryRole role :
+         {target::MemoryRole::L3Ram, target::MemoryRole::PrivilegedFlash, target::MemoryRole::Flash})
+        if (const target::ChipMemory* memory = chip.memory(role))
+            levels << QString::fromStdString(memory->name);
+    return levels;
+}
+
 LoadedModel loadModelJob(const QString& path)
 {
     LoadedModel result;
@@ -35,11 +48,11 @@ LoadedModel loadModelJob(const QString& path)
     return result;
 }
 
-LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer)
+LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer, LayoutDirection direction)
 {
     LaidOutModel result;
     try {
-        result.layout = layoutGraph(*graph, sizer);
+        result.layout = layoutGraph(*graph, sizer, direction);
     } catch (const std::exception& error) {
         result.error = QString::fromStdString(error.what());
     }
@@ -63,6 +76,20 @@ PlanOutcome planJob(std::shared_ptr<const Session> session, const SessionChoices
                 result.symbolsOf.insert(modelTensor, symbol);
             }
         if (plan.ok()) {
+            // Step n runs the layer of the allocation's node n.
+            std::unordered_map<std::string, const gap::GapLayer*> layerNamed;
+            for (const gap::GapLayer& layer : network.layers)
+                layerNamed.emplace(layer.name, &layer);
+            for (const tiler::NodeExecution& step : plan.allocation().nodes) {
+                QStringList nodes;
+                if (const auto layer = layerNamed.find(step.sourceKernel); layer != layerNamed.end())
+                    for (const std::string& node : layer->second->nodes) {
+                        nodes << QString::fromStdString(node);
+                        result.stepOfNode.insert(nodes.back(), int(result.stepLayers.size()));
+                    }
+                result.stepLayers << QString::fromStdString(step.sourceKernel);
+                result.nodesOfStep << nodes;
+            }
             result.plan = deployedMemoryPlan(*deployment, plan);
             result.gapPlan = plan;
         } else {

@@ -21,6 +21,7 @@ struct Budgets {
     qint64 l2 = 0;
     qint64 l3 = 0;    // L3 RAM
     qint64 flash = 0;
+    bool operator==(const Budgets&) const = default;
 };
 
 // What the session is asked for: the target and the bar's budgets (the privileged flash, which the
@@ -48,7 +49,15 @@ struct PlanOutcome {
     // The ONNX tensor each deployed graph symbol holds, and the symbols of each ONNX tensor.
     QHash<QString, QString> modelTensorOf;
     QMultiHash<QString, QString> symbolsOf;
+    // The deployed graph's steps (its layers, in execution order) and the ONNX nodes each runs.
+    QStringList stepLayers;
+    QHash<QString, int> stepOfNode;  // ONNX node name -> step
+    QList<QStringList> nodesOfStep;
 };
+
+// The panels of the memory timeline for a GAP chip: L2, then its L3 RAM, privileged flash and
+// flash, by the chip table's names.
+QStringList gapTimelineLevels(const QString& target);
 
 // A GAP project written by the exporter: where, the kernels' tiling report, a one-line summary,
 // and how each ONNX node was tiled: the GAP layer it went into and that layer's figures.
@@ -65,7 +74,7 @@ struct ExportOutcome {
 };
 
 LoadedModel loadModelJob(const QString& path);
-LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer);
+LaidOutModel layoutJob(std::shared_ptr<const Graph> graph, const BoxSizer& sizer, LayoutDirection direction);
 // The session's plan of the deployed graph at these choices: what Export writes with them.
 PlanOutcome planJob(std::shared_ptr<const Session> session, const SessionChoices& choices);
 // File > Export GAP project: the session's compilation with these choices (the plan shown), then

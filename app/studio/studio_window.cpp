@@ -2,6 +2,7 @@
 #include "studio_support.h"
 
 #include "aie_view.h"
+#include "byte_size_spin_box.h"
 #include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "loadable_inspector_view.h"
@@ -39,6 +40,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QToolBar>
+#include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <utility>
@@ -48,12 +50,12 @@ namespace tessera::studio {
 namespace {
 
 constexpr int kDebounceMs = 30;
+const char* const kLeftToRightKey = "graph/leftToRight";
 
 } // namespace
 
 StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
 {
-    setWindowTitle("Tessera Studio");
     setAcceptDrops(true);
     graphView_ = new views::GraphView(this);
     setCentralWidget(graphView_);
@@ -61,26 +63,44 @@ StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
     planTimer_->setSingleShot(true);
     planTimer_->setInterval(kDebounceMs);
     connect(planTimer_, &QTimer::timeout, this, &StudioWindow::startPlan);
+    budgetHistory_ = new QUndoStack(this);
+    layoutDirection_ = QSettings().value(kLeftToRightKey, false).toBool() ? LayoutDirection::LeftToRight
+                                                                           : LayoutDirection::TopToBottom;
     buildBudgetBar();
     buildDocks();
     buildMenus();
     statusLabel_ = new QLabel("Open an ONNX model (Ctrl+O) or drop one here.", this);
+    // The line never widens the window; the whole plan summary is in its tooltip and above the timeline.
+    statusLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    statusLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(statusLabel_, 1);
     connect(graphView_, &views::GraphView::nodeSelected, this, &StudioWindow::showNodeProperties);
+    connect(timeline_, &views::MemoryTimeline::budgetDragStarted, this, &StudioWindow::onBudgetDragStarted);
     connect(timeline_, &views::MemoryTimeline::budgetDragged, this, [this](qint64 bytes) {
         l2Box_->blockSignals(true);
-        l2Box_->setValue(int(bytes / 1024));
+        l2Box_->setBytes(bytes);
         l2Box_->blockSignals(false);
         requestPlan();
     });
-    connect(timeline_, &views::MemoryTimeline::budgetChanged, this, [this](qint64 bytes) { setL2Budget(bytes); });
+    connect(timeline_, &views::MemoryTimeline::budgetChanged, this, [this](qint64 bytes) {
+        l2Box_->blockSignals(true);
+        l2Box_->setBytes(std::max<qint64>(1024, bytes));
+        l2Box_->blockSignals(false);
+        timeline_->setBudget(l2Budget());
+        requestPlan();
+        recordBudgets();
+    });
     connect(timeline_, &views::MemoryTimeline::tensorSelected, this, &StudioWindow::selectTensor);
+    connect(timeline_, &views::MemoryTimeline::stepClicked, this, &StudioWindow::showStep);
     applyTargetDefaults();
+    recordedBudgets_ = budgets();
     resize(1400, 900);
-    // Graph in the middle, the timeline a third of the width, the tables a quarter of the height.
+    // Graph in the middle, the timeline a third of the width, the tables a third of the height.
     resizeDocks({findChild<QDockWidget*>("timeline")}, {520}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("properties")}, {260}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("steps")}, {230}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>("properties")}, {280}, Qt::Horizontal);
+    resizeDocks({findChild<QDockWidget*>("steps")}, {300}, Qt::Vertical);
+    defaultDockState_ = saveState();
+    updateTitle();
 }
 
 StudioWindow::~StudioWindow()
@@ -100,42 +120,55 @@ void StudioWindow::buildBudgetBar()
     for (const NvdlaTargetEntry& entry : nvdlaTargets())
         targetBox_->addItem(entry.displayName, entry.name);
     bar->addWidget(targetBox_);
-    // A budget in KiB, with its label.
-    const auto budgetBox = [bar](const QString& label, int minimum, int maximum, const QString& tip) {
+    // A budget with its label, shown and typed as a size ("64 KiB", "22 345 B", "8 MiB").
+    const auto budgetBox = [bar](const QString& label, qint64 granularity, qint64 smallest, qint64 largest,
+                                 const QString& tip) {
         bar->addWidget(new QLabel(label, bar));
-        auto* box = new QSpinBox(bar);
-        box->setSuffix(" KiB");
-        box->setRange(minimum, maximum);
+        auto* box = new views::ByteSizeSpinBox(granularity, smallest, largest, bar);
         box->setToolTip(tip);
         bar->addWidget(box);
         return box;
     };
-    // The ranges a project file may hold (session/project.h), in KiB.
-    l1Box_ = budgetBox("  L1 ", 1, int(kProjectLargestL1 / 1024), "L1 (shared cluster memory) for the GAP export's tiling");
-    l2Box_ = budgetBox("  L2 budget ", 1, int(kProjectLargestL2 / 1024),
+    // The ranges a project file may hold (session/project.h). L1 and L2 to the byte (the Tiling
+    // dock's L1 is the same value), L3 and flash by KiB.
+    l1Box_ = budgetBox("  L1 ", 1, kProjectSmallestBudget, kProjectLargestL1,
+                       "L1 (shared cluster memory) for the tiling of every layer; the Tiling dock shows the same budget");
+    l2Box_ = budgetBox("  L2 budget ", 1, kProjectSmallestBudget, kProjectLargestL2,
                        "L2 for the graph's tensors (drag the red line in the timeline)");
-    l3Box_ = budgetBox("  L3 RAM ", 1, int(kProjectLargestL3 / 1024), "L3 RAM for the tensors that do not fit L2");
-    flashBox_ = budgetBox("  Flash ", 1, int(kProjectLargestFlash / 1024),
+    l3Box_ = budgetBox("  L3 RAM ", 1024, kProjectSmallestBudget, kProjectLargestL3,
+                       "L3 RAM for the tensors that do not fit L2");
+    flashBox_ = budgetBox("  Flash ", 1024, kProjectSmallestBudget, kProjectLargestFlash,
                           "L3 flash holding the constants that do not stay in L2 or L3 RAM");
     bar->addSeparator();
     findEdit_ = new QLineEdit(bar);
-    findEdit_->setPlaceholderText("Find node (Ctrl+F)");
-    findEdit_->setMaximumWidth(220);
+    findEdit_->setPlaceholderText("Find node, tensor, initializer (Ctrl+F)");
+    findEdit_->setToolTip("Operators by name or op type, tensors, initializers and graph inputs/outputs by name; "
+                          "Enter goes to the next match");
+    findEdit_->setClearButtonEnabled(true);
+    findEdit_->setMaximumWidth(260);
     bar->addWidget(findEdit_);
-    connect(findEdit_, &QLineEdit::returnPressed, this, [this] {
-        if (!graphView_->findNext(findEdit_->text()))
-            statusBar()->showMessage("no node matches '" + findEdit_->text() + "'", 3000);
-    });
+    findCount_ = new QLabel(bar);
+    findCount_->setMinimumWidth(70);
+    bar->addWidget(findCount_);
+    connect(findEdit_, &QLineEdit::returnPressed, this, &StudioWindow::findNext);
+    connect(findEdit_, &QLineEdit::textChanged, findCount_, &QLabel::clear);
     connect(targetBox_, &QComboBox::currentIndexChanged, this, [this] {
         applyTargetDefaults();
-        requestPlan();
+        onBudgetEdited();
+        if (graph_)
+            markModified(true);
     });
-    connect(l2Box_, &QSpinBox::valueChanged, this, [this] {
+    connect(l1Box_, &views::ByteSizeSpinBox::bytesChanged, this, [this](qint64 bytes) {
+        if (!syncingL1_ && tilingPanel_->l1Budget() != bytes)
+            tilingPanel_->setL1Budget(bytes);
+        onBudgetEdited();
+    });
+    connect(l2Box_, &views::ByteSizeSpinBox::bytesChanged, this, [this] {
         timeline_->setBudget(l2Budget());
-        requestPlan();
+        onBudgetEdited();
     });
-    connect(l3Box_, &QSpinBox::valueChanged, this, &StudioWindow::requestPlan);
-    connect(flashBox_, &QSpinBox::valueChanged, this, &StudioWindow::requestPlan);
+    connect(l3Box_, &views::ByteSizeSpinBox::bytesChanged, this, &StudioWindow::onBudgetEdited);
+    connect(flashBox_, &views::ByteSizeSpinBox::bytesChanged, this, &StudioWindow::onBudgetEdited);
 }
 
 void StudioWindow::buildDocks()
@@ -161,7 +194,13 @@ void StudioWindow::buildDocks()
     stepTable_->sortByColumn(views::StepTableModel::Step, Qt::AscendingOrder);
     stepTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     stepTable_->setSelectionMode(QAbstractItemView::SingleSelection);
-    stepTable_->horizontalHeader()->setStretchLastSection(true);
+    // Names and shapes get the room; Tab moves on to the next widget instead of walking the cells.
+    stepTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    stepTable_->horizontalHeader()->setSectionResizeMode(views::StepTableModel::Name, QHeaderView::Stretch);
+    stepTable_->horizontalHeader()->setStretchLastSection(false);
+    stepTable_->setTabKeyNavigation(false);
+    stepTable_->setWordWrap(false);
+    stepTable_->setTextElideMode(Qt::ElideMiddle);
     stepTable_->verticalHeader()->hide();
     auto* tableDock = new QDockWidget("Steps", this);
     tableDock->setObjectName("steps");
@@ -181,6 +220,12 @@ void StudioWindow::buildDocks()
 
     tilingPanel_ = new views::TilingPanel(this);
     addTabBehind(tableDock, "Tiling", "tiling", tilingPanel_);
+    // One L1 budget: the Tiling dock's and the bar's are the same value.
+    connect(tilingPanel_, &views::TilingPanel::budgetEdited, this, [this](qint64 bytes) {
+        syncingL1_ = true;
+        l1Box_->setBytes(bytes);
+        syncingL1_ = false;
+    });
     connect(tilingPanel_, &views::TilingPanel::errorShown, this,
             [this](const QString& message) { showError("Cannot open tiling report", message); });
     // --screenshot waits for planShown: the first tiling of an opened report counts as the shown plan.
@@ -227,6 +272,11 @@ void StudioWindow::addTabBehind(QDockWidget* front, const QString& title, const 
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     tabifyDockWidget(front, dock);
     front->raise();
+    // The tools below the graph need more than a table's strip when they come to the front.
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+        if (visible)
+            giveRoom(dock);
+    });
 }
 
 void StudioWindow::buildMenus()
@@ -245,15 +295,41 @@ void StudioWindow::buildMenus()
     file->addAction("Export &NVDLA project...", QKeySequence("Ctrl+Shift+N"), this,
                     &StudioWindow::exportNvdlaProjectDialog);
     file->addSeparator();
-    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    file->addAction("&Quit", QKeySequence("Ctrl+Q"), this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu("&Edit");
+    QAction* undo = budgetHistory_->createUndoAction(this, "&Undo budget change");
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = budgetHistory_->createRedoAction(this, "&Redo budget change");
+    redo->setShortcut(QKeySequence("Ctrl+Shift+Z"));
+    edit->addAction(redo);
     QMenu* view = menuBar()->addMenu("&View");
-    view->addAction("&Find node", QKeySequence::Find, this, [this] {
+    view->addAction("&Find", QKeySequence::Find, this, [this] {
         findEdit_->setFocus();
         findEdit_->selectAll();
     });
+    view->addAction("Find ne&xt", QKeySequence::FindNext, this, &StudioWindow::findNext);
+    view->addSeparator();
+    view->addAction("Zoom &in", QKeySequence("Ctrl+="), graphView_, [this] { graphView_->zoomBy(1.25); });
+    view->addAction("Zoom &out", QKeySequence("Ctrl+-"), graphView_, [this] { graphView_->zoomBy(0.8); });
+    view->addAction("&Actual size", QKeySequence("Ctrl+1"), graphView_, &views::GraphView::actualSize);
     view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graphView_, &views::GraphView::fitAll);
+    QAction* leftToRight = view->addAction("Lay out &left to right", QKeySequence("Ctrl+L"));
+    leftToRight->setCheckable(true);
+    leftToRight->setChecked(layoutDirection_ == LayoutDirection::LeftToRight);
+    connect(leftToRight, &QAction::toggled, this, [this](bool on) {
+        setLayoutDirection(on ? LayoutDirection::LeftToRight : LayoutDirection::TopToBottom);
+    });
+    view->addSeparator();
     view->addAction("&Next step", QKeySequence("Alt+Down"), this, [this] { stepBy(1); });
     view->addAction("&Previous step", QKeySequence("Alt+Up"), this, [this] { stepBy(-1); });
+    view->addAction("Next &tab below the graph", QKeySequence("Ctrl+PgDown"), this, [this] { cycleBottomTabs(1); });
+    view->addAction("Previous tab below the &graph", QKeySequence("Ctrl+PgUp"), this, [this] { cycleBottomTabs(-1); });
+    view->addSeparator();
+    QMenu* panels = view->addMenu("&Panels");
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        panels->addAction(dock->toggleViewAction());
+    view->addAction("&Reset layout", this, &StudioWindow::resetLayout);
     QMenu* run = menuBar()->addMenu("&Run");
     run->addAction("&Simulate on NVDLA", QKeySequence("Ctrl+R"), this, [this] { simulateNvdla(); });
     run->addAction("Simulate on NVDLA with &input file...", QKeySequence("Ctrl+Shift+R"), this,
@@ -267,40 +343,38 @@ void StudioWindow::applyTargetDefaults()
 {
     // NVDLA keeps everything in DRAM: the GAP budgets do not apply.
     const bool nvdla = parseNvdlaTarget(target()).has_value();
-    for (QSpinBox* box : {l1Box_, l2Box_, l3Box_, flashBox_})
+    for (views::ByteSizeSpinBox* box : {l1Box_, l2Box_, l3Box_, flashBox_})
         box->setEnabled(!nvdla);
     if (nvdla)
         return;
     const target::Budgets defaults = target::chip(target().toStdString()).defaultBudgets();
     const qint64 l2 = pendingL2_.value_or(qint64(defaults.l2));
-    const std::initializer_list<QSpinBox*> boxes{l1Box_, l2Box_, l3Box_, flashBox_};
-    for (QSpinBox* box : boxes)
+    const std::initializer_list<views::ByteSizeSpinBox*> boxes{l1Box_, l2Box_, l3Box_, flashBox_};
+    for (views::ByteSizeSpinBox* box : boxes)
         box->blockSignals(true);
-    l1Box_->setValue(int(defaults.l1 / 1024));
-    l2Box_->setValue(int(l2 / 1024));
-    l3Box_->setValue(int(defaults.l3 / 1024));
-    flashBox_->setValue(int(defaults.flash / 1024));
-    for (QSpinBox* box : boxes)
+    l1Box_->setBytes(qint64(defaults.l1));
+    l2Box_->setBytes(l2);
+    l3Box_->setBytes(qint64(defaults.l3));
+    flashBox_->setBytes(qint64(defaults.flash));
+    for (views::ByteSizeSpinBox* box : boxes)
         box->blockSignals(false);
+    if (tilingPanel_->l1Budget() != l1Box_->bytes())
+        tilingPanel_->setL1Budget(l1Box_->bytes());
     timeline_->setBudget(l2Budget());
 }
 
 QString StudioWindow::target() const { return targetBox_->currentData().toString(); }
 QString StudioWindow::statusText() const { return statusLabel_->text(); }
 
-qint64 StudioWindow::l2Budget() const { return qint64(l2Box_->value()) * 1024; }
+qint64 StudioWindow::l2Budget() const { return l2Box_->bytes(); }
 
-Budgets StudioWindow::budgets() const
-{
-    return {qint64(l1Box_->value()) * 1024, l2Budget(), qint64(l3Box_->value()) * 1024,
-            qint64(flashBox_->value()) * 1024};
-}
+Budgets StudioWindow::budgets() const { return {l1Box_->bytes(), l2Budget(), l3Box_->bytes(), flashBox_->bytes()}; }
 
 void StudioWindow::setBudgets(const Budgets& budgets)
 {
-    l1Box_->setValue(int(std::max<qint64>(1, budgets.l1 / 1024)));
-    l3Box_->setValue(int(budgets.l3 / 1024));
-    flashBox_->setValue(int(std::max<qint64>(1, budgets.flash / 1024)));
+    l1Box_->setBytes(budgets.l1);
+    l3Box_->setBytes(budgets.l3);
+    flashBox_->setBytes(budgets.flash);
     setL2Budget(budgets.l2);
 }
 
@@ -313,7 +387,7 @@ void StudioWindow::setTarget(const QString& target)
 
 void StudioWindow::setL2Budget(qint64 bytes)
 {
-    l2Box_->setValue(int(std::max<qint64>(1, bytes / 1024)));
+    l2Box_->setBytes(bytes);
     requestPlan();
 }
 

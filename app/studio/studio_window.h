@@ -23,7 +23,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QSortFilterProxyModel;
-class QSpinBox;
+class QUndoStack;
 class QTableWidget;
 class QTableView;
 class QTextBrowser;
@@ -31,6 +31,7 @@ class QTimer;
 
 namespace tessera::views {
 class AieView;
+class ByteSizeSpinBox;
 class GraphView;
 class LoadableInspectorView;
 class CbufBanksView;
@@ -104,6 +105,10 @@ public:
     const Graph* graph() const { return graph_.get(); }
     // The plan shown: the deployed graph's, as Export generates it with the budgets shown.
     const std::optional<HierarchyPlan>& plan() const { return plan_; }
+    // The deployed graph's step that runs ONNX node `name` in the shown plan (-1: none, e.g. a view).
+    int stepOfNode(const QString& name) const { return planSteps_.stepOfNode.value(name, -1); }
+    // The ONNX nodes the shown plan's step `step` runs.
+    QStringList nodesOfStep(int step) const;
     const std::optional<gap::GapPlan>& gapPlan() const { return gapPlan_; }
     // When no plan could be made because a budget is too small: which one, and what works.
     const std::optional<BudgetShortfall>& planShortfall() const { return planShortfall_; }
@@ -113,6 +118,20 @@ public:
     QString planStatus() const;
     QString lastError() const { return lastError_; }
     QString statusText() const;  // the status bar's line
+    QLineEdit* findEdit() const { return findEdit_; }
+    // What Find matched last: "2 of 7", or "no match".
+    QString findCountText() const;
+    // Budget changes, undone and redone with Edit > Undo / Redo.
+    QUndoStack* budgetHistory() const { return budgetHistory_; }
+    // The project file the window shows (opened or saved), if any.
+    QString projectPath() const { return projectPath_; }
+    // Where the graph's data flows: down the page or to the right (View > Lay out left to right).
+    LayoutDirection layoutDirection() const { return layoutDirection_; }
+    void setLayoutDirection(LayoutDirection direction);
+    // Puts every dock back where a new window has it.
+    void resetLayout();
+    // The keyboard shortcuts of every menu, as F1 lists them.
+    QStringList shortcutList() const;
     // Models and projects opened successfully, newest first (kept in the user's settings).
     QStringList recentFiles() const;
     QString modelPath() const { return modelPath_; }
@@ -137,6 +156,7 @@ signals:
     void simulationShown();
 
 protected:
+    void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -154,6 +174,10 @@ private:
     void onPlanDone(quint64 generation, const PlanOutcome& outcome);
     void showNodeProperties(int node);
     QString gapTilingHtml(const QString& node);
+    QString modelHtml() const;
+    QString liveAtStepHtml(int step) const;
+    // "; change since the drag began: +8 in L3, ..." against the plan the change started from.
+    QString changeSummary(const HierarchyPlan& plan) const;
     void selectTensor(const QString& name);
     void stepBy(int delta);
     void applyTargetDefaults();
@@ -178,6 +202,20 @@ private:
     // Selects the graph node named in column 0 of `table`'s `row`.
     void selectNodeNamed(QTableWidget* table, int row);
     void showShortcuts();
+    // planStatus_ in the status line (and its tooltip) and above the timeline, wrapped.
+    void showPlanStatus();
+    void findNext();
+    void onBudgetEdited();
+    void onBudgetDragStarted();
+    void recordBudgets();
+    void markModified(bool modified);
+    void updateTitle();
+    void relayoutGraph();
+    // Gives a tool dock of the bottom area (SCAMP-5, AI Engine, Tiling, loadable) room when raised.
+    void giveRoom(QDockWidget* dock);
+    // Brings the next (or previous) tab of the docks below the graph to the front.
+    void cycleBottomTabs(int delta);
+    void showStep(int step);
     void replanAie();
     void rememberRecent(const QString& path);
     // Shows and raises the Tiling dock.
@@ -199,11 +237,13 @@ private:
     QTableView* stepTable_ = nullptr;
     QTextBrowser* properties_ = nullptr;
     QComboBox* targetBox_ = nullptr;
-    QSpinBox* l1Box_ = nullptr;
-    QSpinBox* l2Box_ = nullptr;
-    QSpinBox* l3Box_ = nullptr;
-    QSpinBox* flashBox_ = nullptr;
+    views::ByteSizeSpinBox* l1Box_ = nullptr;
+    views::ByteSizeSpinBox* l2Box_ = nullptr;
+    views::ByteSizeSpinBox* l3Box_ = nullptr;
+    views::ByteSizeSpinBox* flashBox_ = nullptr;
     QLineEdit* findEdit_ = nullptr;
+    QLabel* findCount_ = nullptr;
+    QUndoStack* budgetHistory_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QTimer* planTimer_ = nullptr;
     QMenu* recentMenu_ = nullptr;
@@ -218,6 +258,21 @@ private:
         QHash<QString, QString> modelTensorOf;
         QMultiHash<QString, QString> symbolsOf;
     } planSymbols_;
+    // The deployed graph's steps of the shown plan and the ONNX nodes each runs.
+    struct PlanSteps {
+        QHash<QString, int> stepOfNode;
+        QList<QStringList> nodesOfStep;
+    } planSteps_;
+    // The plan a change of budgets is counted from: the one shown when the drag (or edit) began.
+    std::optional<HierarchyPlan> changeBaseline_;
+    bool changeFromDrag_ = false;
+    Budgets recordedBudgets_;         // the budgets after the last change the history holds
+    bool applyingHistory_ = false;    // an undo or redo sets the budgets
+    bool syncingL1_ = false;          // the Tiling dock's budget is being copied to the bar
+    bool projectOpening_ = false;     // the model being loaded comes with a project's budgets
+    QString projectPath_;
+    LayoutDirection layoutDirection_ = LayoutDirection::TopToBottom;
+    QByteArray defaultDockState_;
     QString modelPath_;
     QString lastError_;
     QString planStatus_;

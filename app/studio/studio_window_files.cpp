@@ -3,6 +3,7 @@
 #include "studio_window.h"
 #include "studio_support.h"
 
+#include "byte_size_spin_box.h"
 #include "loadable_inspector_view.h"
 #include "scamp_view.h"
 #include "scamp_workbench.h"
@@ -11,19 +12,22 @@
 
 #include "session/project.h"
 
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
+
+#include <functional>
 
 namespace tessera::studio {
 
@@ -170,11 +174,13 @@ void StudioWindow::openProject(const QString& path)
         setTarget(QString::fromStdString(project.target));
         applyTargetDefaults();
         if (project.l3Budget)
-            l3Box_->setValue(int(*project.l3Budget / 1024));
+            l3Box_->setBytes(*project.l3Budget);
         if (project.l1Budget)
-            l1Box_->setValue(int(*project.l1Budget / 1024));
+            l1Box_->setBytes(*project.l1Budget);
         if (project.flashBudget)
-            flashBox_->setValue(int(*project.flashBudget / 1024));
+            flashBox_->setBytes(*project.flashBudget);
+        projectOpening_ = true;
+        projectPath_ = QFileInfo(path).absoluteFilePath();
         openModel(QString::fromStdString(project.modelPath));
     } catch (const std::exception& error) {
         showError("Cannot open project", QString::fromStdString(error.what()));
@@ -201,6 +207,8 @@ bool StudioWindow::saveProject(const QString& path)
         return false;
     }
     statusBar()->showMessage("saved " + path, 3000);
+    projectPath_ = QFileInfo(path).absoluteFilePath();
+    markModified(false);
     return true;
 }
 
@@ -251,18 +259,71 @@ void StudioWindow::rebuildRecentMenu()
     recentMenu_->setEnabled(!files.isEmpty());
 }
 
+// Every menu action with a shortcut, so the list cannot miss one, then the keys the views take.
+QStringList StudioWindow::shortcutList() const
+{
+    QStringList lines;
+    std::function<void(const QMenu*)> collect = [&](const QMenu* menu) {
+        for (const QAction* action : menu->actions()) {
+            if (action->menu())
+                collect(action->menu());
+            else if (!action->shortcut().isEmpty())
+                lines << QString("%1\t%2").arg(action->shortcut().toString(QKeySequence::NativeText),
+                                              QString(action->text()).remove('&'));
+        }
+    };
+    for (const QAction* action : menuBar()->actions())
+        if (action->menu())
+            collect(action->menu());
+    lines << "Wheel\tzoom the graph (drag to pan)"
+          << "Up / Down\tstep through the SCAMP-5 trace or the Steps table"
+          << "Tab / Shift+Tab\tmove between the bar, the graph and the panels";
+    return lines;
+}
+
 void StudioWindow::showShortcuts()
 {
-    QMessageBox::information(this, "Keyboard shortcuts",
-                             "Ctrl+O  open model or NVDLA loadable\nCtrl+Shift+O  open project\nCtrl+Shift+T  open tiling report\n"
-                             "Ctrl+K  open SCAMP-5 kernels\n"
-                             "Ctrl+S  save project\n"
-                             "Ctrl+E  export step table\nCtrl+Shift+E  export GAP project\nCtrl+Shift+N  export NVDLA project\n"
-                             "Ctrl+R  simulate on NVDLA (an NVDLA target)\nCtrl+F  find node\n"
-                             "Ctrl+0  fit graph\n"
-                             "Alt+Down / Alt+Up  next / previous step\nF1  this list\n\n"
-                             "Drag the red L2 budget line in the memory timeline to re-plan.\n"
-                             "In the SCAMP-5 trace, Up / Down step through the program.");
+    QString html = "<table>";
+    for (const QString& line : shortcutList()) {
+        const QStringList parts = line.split('\t');
+        html += QString("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                    .arg(parts.value(0).toHtmlEscaped(), parts.value(1).toHtmlEscaped());
+    }
+    html += "</table><p>Drag the red L2 budget line in the memory timeline to re-plan; click a step there to "
+            "select what it runs.</p>";
+    auto* box = new QMessageBox(QMessageBox::Information, "Keyboard shortcuts", html, QMessageBox::Ok, this);
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+// Closing with budgets or a target changed since the project was opened or saved asks first.
+void StudioWindow::closeEvent(QCloseEvent* event)
+{
+    if (!isWindowModified() || modelPath_.isEmpty()) {
+        event->accept();
+        return;
+    }
+    const auto answer = QMessageBox::question(
+        this, "Unsaved changes",
+        QString("The budgets or target of %1 changed since it was %2. Save the project before closing?")
+            .arg(QFileInfo(projectPath_.isEmpty() ? modelPath_ : projectPath_).fileName(),
+                 projectPath_.isEmpty() ? "opened" : "saved"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) {
+        event->ignore();
+        return;
+    }
+    if (answer == QMessageBox::Save) {
+        const QString path = projectPath_.isEmpty()
+                                 ? QFileDialog::getSaveFileName(this, "Save project", {}, "Tessera projects (*.json)")
+                                 : projectPath_;
+        if (path.isEmpty() || !saveProject(path)) {
+            event->ignore();
+            return;
+        }
+    }
+    event->accept();
 }
 
 } // namespace tessera::studio

@@ -17,8 +17,11 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QTimer>
+#include <QUndoStack>
 
 #include <utility>
 
@@ -34,11 +37,24 @@ void StudioWindow::openModel(const QString& path)
 void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
 {
     if (!loaded.session) {
+        projectOpening_ = false;
         showError("Cannot open model", loaded.error);
         return;
     }
     // The old model's view goes before the model: nothing shown may point at a graph replaced.
     graphView_->clear();
+    tilingPanel_->clear();
+    findEdit_->clear();
+    findCount_->clear();
+    properties_->clear();
+    planSteps_ = {};
+    changeBaseline_.reset();
+    // A model opened by itself starts from the target's budgets; a project brings its own.
+    if (!std::exchange(projectOpening_, false)) {
+        pendingL2_.reset();
+        projectPath_.clear();
+        applyTargetDefaults();
+    }
     releaseInBackground(std::exchange(session_, loaded.session), std::exchange(gapPlan_, std::nullopt),
                         std::exchange(graph_, loaded.session->sharedGraph()));
     planSymbols_ = {};
@@ -51,18 +67,16 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     cbufView_->clear();
     fillCapabilityTable();
     lastError_.clear();
-    setWindowTitle("Tessera Studio - " + QFileInfo(path).fileName());
+    budgetHistory_->clear();
+    recordedBudgets_ = budgets();
+    markModified(false);
     stepModel_->setStats(computeModelStats(*graph_));
+    properties_->setHtml(modelHtml());
+    stepTable_->resizeColumnsToContents();
     replanAie();
     timeline_->clear();
     statusLabel_->setText("Laying out " + QString::number(graph_->nodeCount()) + " nodes ...");
-    const BoxSizer sizer = graphView_->boxSizer(*graph_);
-    std::shared_ptr<const Graph> graph = graph_;
-    runInBackground<LaidOutModel>(this, [graph, sizer] { return layoutJob(graph, sizer); },
-                                  [this, graph](const LaidOutModel& laidOut) {
-                                      if (graph == graph_) // a newer model may have been opened meanwhile
-                                          onLayoutDone(laidOut);
-                                  });
+    relayoutGraph();
     pendingL2_.reset();
     requestPlan();
 }
@@ -73,8 +87,11 @@ void StudioWindow::onLayoutDone(const LaidOutModel& laidOut)
         showError("Cannot lay out the graph", laidOut.error);
         return;
     }
+    const int selected = graphView_->selectedNode();
     graphView_->showGraph(graph_, *laidOut.layout);
     showNvdlaUnits();  // when the NVDLA mapping came first
+    if (selected >= 0)  // laid out again in another direction: the selection stays
+        graphView_->selectNode(selected);
     emit modelShown();
 }
 
@@ -100,7 +117,7 @@ void StudioWindow::startPlan()
         fillCapabilityTable();
         timeline_->clear();
     }
-    timeline_->setPrimaryLevel("L2");
+    timeline_->setLevels(gapTimelineLevels(target()));
     if (!plan_)
         statusLabel_->setText("Preparing " + QFileInfo(modelPath_).fileName() + " for " + target().toUpper() +
                               " (lowering, calibration, quantization) ...");
@@ -117,24 +134,18 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
     shownPlanBudget_ = outcome.l2Budget;
     planShortfall_ = outcome.shortfall;
     planSymbols_ = {outcome.modelTensorOf, outcome.symbolsOf};
+    planSteps_ = {outcome.stepOfNode, outcome.nodesOfStep};
     if (!outcome.plan) {
         plan_.reset();
         gapPlan_.reset();
         planStatus_ = "no plan at L2 " + kib(outcome.l2Budget) + ": " + outcome.error;
         timeline_->showProblem(outcome.error, outcome.l2Budget);
-        statusLabel_->setText(planStatus_);
+        showPlanStatus();
         emit planShown();
         return;
     }
     const HierarchyPlan& plan = *outcome.plan;
-    QString change;
-    if (plan_) {
-        const auto delta = [](qint64 now, qint64 before) { return (now >= before ? "+" : "") + QString::number(now - before); };
-        change = QString("; change: %1 in L3, %2 promoted, L3 traffic %3 B")
-                     .arg(delta(qint64(plan.spilledTensors), qint64(plan_->spilledTensors)),
-                          delta(qint64(plan.promotedConstants), qint64(plan_->promotedConstants)),
-                          delta(plan.l3TrafficBytes, plan_->l3TrafficBytes));
-    }
+    const QString change = changeSummary(plan);
     plan_ = plan;
     gapPlan_ = outcome.gapPlan;
     const tiler::GraphAllocation& allocation = gapPlan_->allocation();
@@ -150,7 +161,9 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
                       .arg(outcome.milliseconds, 0, 'f', 1)
                       .arg(change);
     timeline_->showPlan(plan, outcome.l2Budget);
-    statusLabel_->setText(planStatus_);
+    if (graphView_->selectedNode() >= 0)  // the steps may have changed: the cursor follows the node
+        timeline_->setCursorStep(stepOfNode(QString::fromStdString(graph_->node(graphView_->selectedNode()).name)));
+    showPlanStatus();
     emit planShown();
 }
 

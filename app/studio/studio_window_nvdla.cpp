@@ -25,6 +25,7 @@ namespace tessera::studio {
 namespace {
 
 const char* const kNvdlaScratch = "DRAM scratch";
+const char* const kNvdlaBound = "bound I/O";
 
 // The compilation's DRAM surfaces as the memory timeline draws a plan: the scratch memory the
 // planner packed in the upper panel, the memories the application binds (inputs, outputs) below.
@@ -48,7 +49,7 @@ HierarchyPlan dramPlan(const nvdla::NvdlaCompilation& compilation)
             placement.reason = surface.layout.planar ? "planes of a RUBIK copy" : "scratch surface";
         } else {
             // Each bound memory is its own buffer; drawn one above the other, alive throughout.
-            placement.level = "bound I/O";
+            placement.level = kNvdlaBound;
             placement.offset = bound;
             placement.lower = 0;
             placement.upper = std::max<std::int64_t>(plan.steps, 1);
@@ -101,14 +102,14 @@ void StudioWindow::onNvdlaDone(quint64 generation, const NvdlaOutcome& outcome)
         planStatus_ = problems > 0 ? QString("%1: %2 nodes no unit runs (the Capability dock says why)").arg(where).arg(problems)
                                    : QString("%1: %2").arg(where, outcome.error);
     }
-    timeline_->setPrimaryLevel(kNvdlaScratch);
+    timeline_->setLevels({kNvdlaScratch, kNvdlaBound});
     if (outcome.compilation) {
         timeline_->showPlan(dramPlan(*outcome.compilation), 0);
     } else {
         timeline_->clear();
         timeline_->showProblem("no DRAM plan: nodes of the model do not run on this configuration", 0);
     }
-    statusLabel_->setText(planStatus_);
+    showPlanStatus();
     if (graphView_->selectedNode() >= 0)
         showNodeProperties(graphView_->selectedNode());
     emit planShown();

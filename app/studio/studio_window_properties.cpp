@@ -4,9 +4,11 @@
 #include "studio_support.h"
 
 #include "graph_view.h"
+#include "memory_timeline.h"
 #include "step_table_model.h"
 #include "tiling_panel.h"
 
+#include <QFileInfo>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTextBrowser>
@@ -32,6 +34,54 @@ QString StudioWindow::gapTilingHtml(const QString& node)
     return html;
 }
 
+// The model as a whole, shown while no node is selected.
+QString StudioWindow::modelHtml() const
+{
+    const ModelStats& stats = stepModel_->stats();
+    QString html = QString("<h3>%1</h3><p>%2<br>ONNX operator set %3<br>produced by %4</p>")
+                       .arg(QString::fromStdString(graph_->name).toHtmlEscaped(), QFileInfo(modelPath_).fileName().toHtmlEscaped())
+                       .arg(graph_->opset)
+                       .arg(graph_->producer.empty() ? QString("(not recorded)")
+                                                     : QString::fromStdString(graph_->producer).toHtmlEscaped());
+    html += QString("<p>%1 nodes, %2 parameters (%3), %4 MACs</p>")
+                .arg(graph_->nodeCount())
+                .arg(stats.parameters)
+                .arg(kib(stats.parameterBytes))
+                .arg(stats.macs);
+    auto tensors = [&](const std::vector<TensorId>& ids, const char* title) {
+        html += QString("<p><b>%1</b><br>").arg(title);
+        for (TensorId id : ids) {
+            const Tensor& t = graph_->tensor(id);
+            html += QString("%1: %2 %3<br>")
+                        .arg(QString::fromStdString(t.name).toHtmlEscaped(), QString::fromStdString(std::string(dtypeName(t.dtype))),
+                             QString::fromStdString(shapeToString(t.shape)));
+        }
+        html += "</p>";
+    };
+    tensors(graph_->inputs, "graph inputs");
+    tensors(graph_->outputs, "graph outputs");
+    for (const std::string& note : graph_->notes)
+        html += "<p><i>" + QString::fromStdString(note).toHtmlEscaped() + "</i></p>";
+    return html;
+}
+
+// What is live at the step: every placement of the shown plan in every memory, and why it is there.
+QString StudioWindow::liveAtStepHtml(int step) const
+{
+    const std::vector<TensorPlacement> live = timeline_->liveAt(step);
+    QString html = QString("<p><b>live at step %1</b> (%2)</p><table cellspacing=2><tr><th align=left>tensor</th>"
+                           "<th align=left>kind</th><th align=right>bytes</th><th align=left>memory</th>"
+                           "<th align=left>why</th></tr>")
+                       .arg(step)
+                       .arg(nodesOfStep(step).join(", ").toHtmlEscaped());
+    for (const TensorPlacement& p : live)
+        html += QString("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td>%4</td><td>%5</td></tr>")
+                    .arg(QString::fromStdString(p.tensor).toHtmlEscaped(), QString::fromStdString(placementKindName(p.kind)))
+                    .arg(p.size)
+                    .arg(QString::fromStdString(p.level), QString::fromStdString(p.reason).toHtmlEscaped());
+    return html + "</table>";
+}
+
 QString StudioWindow::propertiesText() const { return properties_->toPlainText(); }
 
 QString StudioWindow::planStatus() const { return planStatus_; }
@@ -52,10 +102,13 @@ void StudioWindow::showNodeProperties(int node)
 {
     showCbufBanks(node);
     if (!graph_ || node < 0 || node >= int(graph_->nodeCount())) {
-        properties_->clear();
+        timeline_->setCursorStep(-1);
+        properties_->setHtml(graph_ ? modelHtml() : QString());
         return;
     }
     const Node& n = graph_->node(node);
+    const int step = stepOfNode(QString::fromStdString(n.name));
+    timeline_->setCursorStep(step);
     QString html = QString("<h3>%1</h3><p><b>%2</b></p>").arg(QString::fromStdString(n.name).toHtmlEscaped(),
                                                               QString::fromStdString(n.opType));
     const NodeStats& stats = stepModel_->stats().nodes.at(size_t(node));
@@ -83,6 +136,8 @@ void StudioWindow::showNodeProperties(int node)
                         .arg(t.bytes())
                         .arg(t.isConstant() ? " (constant)" : "");
             const QStringList symbols = planSymbols_.symbolsOf.values(QString::fromStdString(t.name));
+            if (plan_ && symbols.isEmpty() && !t.isConstant())
+                html += "&nbsp;&nbsp;&rarr; not stored: computed and used inside one layer (fused), or a view<br>";
             if (plan_)
                 for (const TensorPlacement& p : plan_->placements)
                     if (symbols.contains(QString::fromStdString(p.tensor)))
@@ -96,6 +151,8 @@ void StudioWindow::showNodeProperties(int node)
     };
     tensorRows(n.inputs, "inputs");
     tensorRows(n.outputs, "outputs");
+    if (step >= 0)
+        html += liveAtStepHtml(step);
     if (nvdla_)
         html += nvdlaHtml(node);
     else

@@ -56,6 +56,7 @@ class Graph {
 public:
     std::string name;
     int64_t opset = 17;              // version of the default ONNX operator set
+    std::string producer;            // the tool that wrote the model ("pytorch 2.1.0"), when known
     std::vector<std::string> notes;  // things import changed that a user should know
     std::vector<TensorId> inputs;    // runtime inputs, in order (no constants)
     std::vector<TensorId> outputs;

@@ -57,14 +57,14 @@ std::optional<size_t> GraphLayout::boxOfNode(NodeId node) const
     return std::nullopt;
 }
 
-GraphLayout layoutGraph(const Graph& graph, const BoxSizer& sizeOf)
+GraphLayout layoutGraph(const Graph& graph, const BoxSizer& sizeOf, LayoutDirection direction)
 {
     std::lock_guard<std::mutex> lock(graphvizMutex);
     GraphvizSession session;
     session.graph = agopen(const_cast<char*>("tessera"), Agdirected, nullptr);
     if (!session.graph)
         throw Error("graph layout: Graphviz could not create a graph");
-    setAttribute(session.graph, "rankdir", "TB");
+    setAttribute(session.graph, "rankdir", direction == LayoutDirection::LeftToRight ? "LR" : "TB");
     setAttribute(session.graph, "nodesep", "0.3");
     setAttribute(session.graph, "ranksep", "0.35");
     // Boxes have fixed sizes and edges no labels: Graphviz needs no text measurement.

@@ -47,8 +47,13 @@ struct GraphLayout {
 // Box size in points for a box about to be laid out.
 using BoxSizer = std::function<std::pair<double, double>(BoxKind kind, int32_t id)>;
 
-// Lays `graph` out top to bottom. Throws Error when Graphviz fails. Safe to call from a worker
+// Which way data flows in the drawing: down the page (Netron's default) or to the right (long
+// chains on wide screens).
+enum class LayoutDirection { TopToBottom, LeftToRight };
+
+// Lays `graph` out in `direction`. Throws Error when Graphviz fails. Safe to call from a worker
 // thread (calls are serialized: Graphviz keeps global state).
-GraphLayout layoutGraph(const Graph& graph, const BoxSizer& sizeOf);
+GraphLayout layoutGraph(const Graph& graph, const BoxSizer& sizeOf,
+                        LayoutDirection direction = LayoutDirection::TopToBottom);
 
 } // namespace tessera

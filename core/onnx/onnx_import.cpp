@@ -39,6 +39,9 @@ public:
         const onnx::GraphProto& proto = model_.graph();
         graph_.name = proto.name().empty() ? "model" : proto.name();
         graph_.opset = defaultOpset(model_, source_);
+        graph_.producer = model_.producer_name();
+        if (!model_.producer_version().empty())
+            graph_.producer += " " + model_.producer_version();
         if (graph_.opset < kMinOnnxOpset || graph_.opset > kMaxOnnxOpset)
             throw UnsupportedError(source_ + ": operator set version " + std::to_string(graph_.opset) +
                                    " is outside the supported range " + std::to_string(kMinOnnxOpset) +
