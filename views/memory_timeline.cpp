@@ -581,9 +581,22 @@ void MemoryTimeline::drawLines(Panel& panel)
         lines.push_back({double(budget_) / kKiB, QPen(kBudgetColor, 2),
                          QString("%1 budget %2 KiB (drag)").arg(panel.level).arg(double(budget_) / kKiB, 0, 'f', 1)});
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.kib > b.kib; });
+    // Each label ends at its line, pushed down below the one above when they would meet, then up
+    // again where that would take it under the panel's bottom.
     const double lineHeight = QFontMetricsF(plot->font()).height() + 2;
-    double nextFree = -1e9;  // pixel y below which the next label may start (labels end at their line)
+    std::vector<double> bottoms;
+    double nextFree = -1e9;
     for (const Line& line : lines) {
+        bottoms.push_back(std::max(plot->yAxis->coordToPixel(line.kib), nextFree + lineHeight));
+        nextFree = bottoms.back();
+    }
+    double limit = plot->axisRect()->bottom();
+    for (size_t k = bottoms.size(); k-- > 0;) {
+        bottoms[k] = std::min(bottoms[k], limit);
+        limit = bottoms[k] - lineHeight;
+    }
+    for (size_t k = 0; k < lines.size(); ++k) {
+        const Line& line = lines[k];
         auto* straight = new QCPItemStraightLine(plot);
         straight->point1->setCoords(0, line.kib);
         straight->point2->setCoords(1, line.kib);
@@ -591,9 +604,7 @@ void MemoryTimeline::drawLines(Panel& panel)
         auto* text = new QCPItemText(plot);
         text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         text->position->setTypeY(QCPItemPosition::ptAbsolute);
-        const double bottom = std::max(plot->yAxis->coordToPixel(line.kib), nextFree + lineHeight);
-        text->position->setCoords(0.995, bottom);
-        nextFree = bottom;
+        text->position->setCoords(0.995, bottoms[k]);
         text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         text->setText(line.label);
         text->setColor(line.pen.color());

@@ -1,6 +1,9 @@
 // tessera-studio: opens the model or project given on the command line, if any.
 // With --screenshot FILE it saves a picture of the window once the model and its plan are shown,
-// then exits (the README's screenshots are taken this way, offscreen); --select NODE selects a node.
+// then exits (the README's screenshots are taken this way, offscreen); --select NODE selects a node,
+// --compare SIZE pins the first plan as A and shows the plan at L2 SIZE beside it, --sweep sweeps
+// the L2 budget (the picture waits for the comparison or the sweep).
+#include "byte_size_spin_box.h"
 #include "studio_window.h"
 
 #include <QApplication>
@@ -8,6 +11,9 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <utility>
 
 int main(int argc, char** argv)
 {
@@ -23,6 +29,11 @@ int main(int argc, char** argv)
     parser.addOption(screenshot);
     const QCommandLineOption select("select", "Select the node of this name once the model is shown", "node");
     parser.addOption(select);
+    const QCommandLineOption compare("compare", "Pin the first plan as A, then plan at this L2 budget (e.g. 128K) beside it",
+                                     "size");
+    parser.addOption(compare);
+    const QCommandLineOption sweep("sweep", "Sweep the L2 budget once the model's plan is shown");
+    parser.addOption(sweep);
     parser.process(app);
     tessera::studio::StudioWindow window;
     window.show();
@@ -32,6 +43,27 @@ int main(int argc, char** argv)
             if (!window.selectNodeNamed(name))
                 std::fprintf(stderr, "warning: --select: the model has no node '%s'\n", qPrintable(name));
         });
+    std::optional<qint64> compareBudget;
+    if (parser.isSet(compare)) {
+        compareBudget = tessera::views::parseByteSize(parser.value(compare));
+        if (!compareBudget) {
+            std::fprintf(stderr, "error: --compare: '%s' is not a size (e.g. 128K, 96 KiB, 131072)\n",
+                         qPrintable(parser.value(compare)));
+            return 2;
+        }
+    }
+    // What the screenshot waits for: the first plan, or the comparison or sweep asked for after it.
+    auto firstPlan = std::make_shared<bool>(true);
+    QObject::connect(&window, &tessera::studio::StudioWindow::planShown, &window, [&, firstPlan] {
+        if (!std::exchange(*firstPlan, false))
+            return;
+        if (compareBudget) {
+            window.pinPlan();
+            window.setL2Budget(*compareBudget);
+        }
+        if (parser.isSet(sweep))
+            window.sweepNow();
+    });
     if (parser.isSet(screenshot)) {
         if (files.isEmpty()) {
             std::fprintf(stderr, "error: --screenshot needs a model or project to open\n");
@@ -46,8 +78,16 @@ int main(int argc, char** argv)
                 QApplication::exit(saved ? 0 : 1);
             });
         };
-        QObject::connect(&window, &tessera::studio::StudioWindow::planShown, &window, save);
-        QObject::connect(&window, &tessera::studio::StudioWindow::loadableShown, &window, save);
+        if (parser.isSet(sweep)) {
+            QObject::connect(&window, &tessera::studio::StudioWindow::sweepShown, &window, save);
+        } else {
+            auto plans = std::make_shared<int>(0);
+            QObject::connect(&window, &tessera::studio::StudioWindow::planShown, &window, [save, plans, compareBudget] {
+                if (++*plans == (compareBudget ? 2 : 1))
+                    save();
+            });
+            QObject::connect(&window, &tessera::studio::StudioWindow::loadableShown, &window, save);
+        }
         QObject::connect(&window, &tessera::studio::StudioWindow::errorShown, &window, [](const QString& message) {
             std::fprintf(stderr, "error: %s\n", qPrintable(message));
             QApplication::exit(1);

@@ -2,11 +2,13 @@
 #include "studio_support.h"
 
 #include "aie_view.h"
+#include "budget_sweep_view.h"
 #include "byte_size_spin_box.h"
 #include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "loadable_inspector_view.h"
 #include "memory_timeline.h"
+#include "plan_comparison_view.h"
 #include "scamp_view.h"
 #include "scamp_workbench.h"
 #include "step_table_model.h"
@@ -93,6 +95,7 @@ StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
     connect(timeline_, &views::MemoryTimeline::tensorSelected, this, &StudioWindow::selectTensor);
     connect(timeline_, &views::MemoryTimeline::stepClicked, this, &StudioWindow::showStep);
     applyTargetDefaults();
+    resetSweepRange();
     recordedBudgets_ = budgets();
     resize(1400, 900);
     // Graph in the middle, the timeline a third of the width, the tables a third of the height.
@@ -154,6 +157,7 @@ void StudioWindow::buildBudgetBar()
     connect(findEdit_, &QLineEdit::textChanged, findCount_, &QLabel::clear);
     connect(targetBox_, &QComboBox::currentIndexChanged, this, [this] {
         applyTargetDefaults();
+        resetSweepRange();
         onBudgetEdited();
         if (graph_)
             markModified(true);
@@ -249,6 +253,15 @@ void StudioWindow::buildDocks()
             emit planShown();
     });
 
+    compareView_ = new views::PlanComparisonView(this);
+    addTabBehind(tableDock, "Compare", "compare", compareView_);
+    connect(compareView_, &views::PlanComparisonView::tensorSelected, this, &StudioWindow::selectTensor);
+    sweepView_ = new views::BudgetSweepView(this);
+    addTabBehind(tableDock, "Sweep", "sweep", sweepView_);
+    connect(sweepView_, &views::BudgetSweepView::runRequested, this, &StudioWindow::startSweep);
+    connect(sweepView_, &views::BudgetSweepView::cancelRequested, this, &StudioWindow::cancelSweep);
+    connect(sweepView_, &views::BudgetSweepView::budgetPicked, this, &StudioWindow::setL2Budget);
+
     capabilityTable_ = buildCapabilityTable();
     addTabBehind(tableDock, "Capability", "capability", capabilityTable_);
     simulationTable_ = buildSimulationTable();
@@ -330,6 +343,11 @@ void StudioWindow::buildMenus()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         panels->addAction(dock->toggleViewAction());
     view->addAction("&Reset layout", this, &StudioWindow::resetLayout);
+    QMenu* plan = menuBar()->addMenu("&Plan");
+    plan->addAction("&Pin plan as A", QKeySequence("Ctrl+Shift+P"), this, &StudioWindow::pinPlan);
+    plan->addAction("&Unpin plan A", this, &StudioWindow::unpinPlan);
+    plan->addAction("&Sweep L2 budget", QKeySequence("Ctrl+Shift+W"), this, &StudioWindow::sweepNow);
+    plan->addAction("&Cancel sweep", this, &StudioWindow::cancelSweep);
     QMenu* run = menuBar()->addMenu("&Run");
     run->addAction("&Simulate on NVDLA", QKeySequence("Ctrl+R"), this, [this] { simulateNvdla(); });
     run->addAction("Simulate on NVDLA with &input file...", QKeySequence("Ctrl+Shift+R"), this,

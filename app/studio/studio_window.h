@@ -14,6 +14,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -31,6 +32,8 @@ class QTimer;
 
 namespace tessera::views {
 class AieView;
+class BudgetSweepView;
+class PlanComparisonView;
 class ByteSizeSpinBox;
 class GraphView;
 class LoadableInspectorView;
@@ -82,6 +85,16 @@ public:
     void simulateNvdla(const QString& inputFile = {});
     void simulateNvdlaOnFileDialog();
 
+    // Compare: keeps the plan shown as A; every plan shown after is compared with it (Compare dock).
+    void pinPlan();
+    void unpinPlan();
+    // Plans the model at `count` L2 budgets from `lowest` to `highest` off the GUI thread (the other
+    // budgets as the bar has them); sweepShown() follows. A new sweep or Cancel stops one under way.
+    void startSweep(qint64 lowest, qint64 highest, int count);
+    // Plan > Sweep: raises the Sweep dock and sweeps its range.
+    void sweepNow();
+    void cancelSweep();
+
     // Selects the operator called `name` in the graph (properties, steps and the CBUF follow);
     // false when the open model has none.
     bool selectNodeNamed(const QString& name);
@@ -92,6 +105,8 @@ public:
     views::MemoryTimeline* timeline() const { return timeline_; }
     views::AieView* aieView() const { return aieView_; }
     views::TilingPanel* tilingPanel() const { return tilingPanel_; }
+    views::PlanComparisonView* compareView() const { return compareView_; }
+    views::BudgetSweepView* sweepView() const { return sweepView_; }
     views::ScampView* scampView() const { return scampView_; }
     views::LoadableInspectorView* loadableView() const { return loadableView_; }
     views::CbufBanksView* cbufView() const { return cbufView_; }
@@ -154,6 +169,7 @@ signals:
     void projectExported(const QString& folder);
     void loadableShown();
     void simulationShown();
+    void sweepShown();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -215,6 +231,10 @@ private:
     void giveRoom(QDockWidget* dock);
     // Brings the next (or previous) tab of the docks below the graph to the front.
     void cycleBottomTabs(int delta);
+    // Compare and sweep (studio_window_compare.cpp).
+    void showComparison();
+    void resetCompareAndSweep();
+    void resetSweepRange();
     void showStep(int step);
     void replanAie();
     void rememberRecent(const QString& path);
@@ -226,6 +246,8 @@ private:
     views::MemoryTimeline* timeline_ = nullptr;
     views::AieView* aieView_ = nullptr;
     views::TilingPanel* tilingPanel_ = nullptr;
+    views::PlanComparisonView* compareView_ = nullptr;
+    views::BudgetSweepView* sweepView_ = nullptr;
     views::ScampView* scampView_ = nullptr;
     views::LoadableInspectorView* loadableView_ = nullptr;
     views::CbufBanksView* cbufView_ = nullptr;  // under the timeline: the selected convolution's banks
@@ -273,6 +295,12 @@ private:
     QString projectPath_;
     LayoutDirection layoutDirection_ = LayoutDirection::TopToBottom;
     QByteArray defaultDockState_;
+    struct Pinned {
+        HierarchyPlan plan;
+        QString label;  // its target and budgets
+    };
+    std::optional<Pinned> pinned_;
+    std::shared_ptr<std::atomic<bool>> sweepCancel_;  // the sweep under way, if any
     QString modelPath_;
     QString lastError_;
     QString planStatus_;

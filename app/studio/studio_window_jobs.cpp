@@ -6,6 +6,7 @@
 #include "studio_support.h"
 
 #include "aie_view.h"
+#include "budget_sweep_view.h"
 #include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
@@ -49,6 +50,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     properties_->clear();
     planSteps_ = {};
     changeBaseline_.reset();
+    resetCompareAndSweep();
     // A model opened by itself starts from the target's budgets; a project brings its own.
     if (!std::exchange(projectOpening_, false)) {
         pendingL2_.reset();
@@ -161,6 +163,8 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
                       .arg(outcome.milliseconds, 0, 'f', 1)
                       .arg(change);
     timeline_->showPlan(plan, outcome.l2Budget);
+    showComparison();
+    sweepView_->setCurrentBudget(outcome.l2Budget);
     if (graphView_->selectedNode() >= 0)  // the steps may have changed: the cursor follows the node
         timeline_->setCursorStep(stepOfNode(QString::fromStdString(graph_->node(graphView_->selectedNode()).name)));
     showPlanStatus();

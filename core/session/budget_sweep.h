@@ -1,0 +1,36 @@
+#pragma once
+// A sweep of the L2 budget: the session's plan at each of a series of budgets (every other choice
+// kept), with what a user weighs when picking one: the L2 the plan uses, the bytes it moves to and
+// from L3 per inference, and the estimated cycles of its layers. The studio plots it; each point
+// is exactly the plan `tessera plan --model` (and Export) gives at that budget.
+#include "session/session.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct SweepPoint {
+    std::uint64_t l2Budget = 0;
+    bool ok = false;
+    std::string error;             // why there is no plan at this budget
+    std::uint64_t l2Peak = 0;      // static and dynamic blocks
+    std::uint64_t l3Traffic = 0;   // bytes per inference
+    double estimatedCycles = 0;    // every layer's estimate, summed
+    std::size_t tensorsInL3 = 0;
+};
+
+// `count` budgets from `lowest` to `highest`, evenly spaced and rounded to whole KiB, no repeats.
+std::vector<std::uint64_t> sweepBudgets(std::uint64_t lowest, std::uint64_t highest, int count);
+
+// Called after each point with the points done and the total; returning false stops the sweep
+// (the points done so far are returned).
+using SweepProgress = std::function<bool(std::size_t done, std::size_t total)>;
+
+// The session's plan at `choices` with each L2 budget of `budgets`, in order.
+std::vector<SweepPoint> sweepL2Budget(const Session& session, const SessionChoices& choices,
+                                      const std::vector<std::uint64_t>& budgets, const SweepProgress& progress = {});
+
+} // namespace tessera
