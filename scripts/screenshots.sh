@@ -7,6 +7,13 @@ build="$root/build/release"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$build/app/cli/tessera" zoo radioml -o "$work/radioml.onnx" > /dev/null
+"$build/app/cli/tessera" zoo mobilenet_v1 -o "$work/mobilenet.onnx" > /dev/null
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --select block3_pw --screenshot "$root/docs/studio-mobilenet.png" \
+    "$work/mobilenet.onnx"
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --compare 160K --screenshot "$root/docs/studio-compare.png" \
+    "$work/mobilenet.onnx"
+QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --sweep --screenshot "$root/docs/studio-sweep.png" \
+    "$work/mobilenet.onnx"
 QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-radioml.png" "$work/radioml.onnx"
 QT_QPA_PLATFORM=offscreen "$build/app/studio/tessera-studio" --screenshot "$root/docs/studio-mnist.png" \
     "$root/resources/samples/mnist.onnx"

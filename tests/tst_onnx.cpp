@@ -206,6 +206,7 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("empty") << QByteArray() << "empty file";
         QTest::newRow("garbage") << QByteArray("\xff\xff\xff\xff garbage", 13) << "not an ONNX model";
+        QTest::newRow("markdown") << QByteArray("# Notes\n\nSome *text* about the model.\n") << "a text file, not an ONNX model";
         const std::string good = bytesOf(reluModel());
         QTest::newRow("truncated") << QByteArray(good.data(), int(good.size() / 2)) << "m.onnx";
 

@@ -647,6 +647,10 @@ private slots:
         QCOMPARE(view->cell(2, 0), QString("conv1d_w3"));
         QCOMPARE(view->cell(2, 3), QString("176"));
         QCOMPARE(view->cell(2, 5), QString("8"));
+        // Picking a layer selects its node in the graph.
+        view->selectRow(2);
+        QVERIFY(window.graphView()->selectedNode() >= 0);
+        QCOMPARE(window.graph()->node(window.graphView()->selectedNode()).name, std::string("conv1d_w3"));
         // First-generation AIE: a 32 KB tile and no memory tile; conv1d_w3 needs twice the chunks.
         view->setArchitecture("aie");
         QCOMPARE(view->cell(2, 5), QString("16"));

@@ -11,6 +11,7 @@
 #include "studio_harness.h"
 #include "studio_window.h"
 #include "tiling_panel.h"
+#include "welcome_page.h"
 
 #include "onnx/onnx_export.h"
 #include "session/model_loader.h"
@@ -20,6 +21,7 @@
 #include <QAbstractButton>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
@@ -109,6 +111,42 @@ private slots:
         views::ByteSizeSpinBox box(1024, 1024, qint64(4) << 30);
         box.setBytes(bytes);
         QCOMPARE(box.bytes(), std::max<qint64>(1024, (bytes + 512) / 1024 * 1024));
+    }
+
+    // Before any model: the welcome page with the recent files and the samples; a sample opens with
+    // one click; a file that does not open leaves the page with the reason on it.
+    void welcomePageOpensSamples()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(window.welcomeShown());
+        views::WelcomePage* welcome = window.welcomePage();
+        QCOMPARE(welcome->sampleList()->count(), int(zooModels().size()));
+        QSignalSpy failed(&window, &StudioWindow::errorShown);
+        const QString notes = dir_.filePath("notes.md");
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# Notes\n\nThe model is in the other folder.\n");
+        file.close();
+        window.openModel(notes);
+        QVERIFY(failed.wait(kWaitMs));
+        QVERIFY(window.welcomeShown());
+        QVERIFY2(welcome->problem().contains("a text file, not an ONNX model"), qPrintable(welcome->problem()));
+
+        QListWidgetItem* lenet = nullptr;
+        for (int row = 0; row < welcome->sampleList()->count(); ++row)
+            if (welcome->sampleList()->item(row)->text().startsWith("lenet5"))
+                lenet = welcome->sampleList()->item(row);
+        QVERIFY(lenet);
+        QSignalSpy shown(&window, &StudioWindow::modelShown);
+        emit welcome->sampleList()->itemActivated(lenet);
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(!window.welcomeShown());
+        QCOMPARE(window.graph()->name, std::string("lenet5"));
+        QVERIFY(welcome->problem().isEmpty());
+        // It is remembered: the next window's welcome page lists it.
+        StudioWindow next;
+        QVERIFY(next.welcomePage()->recentList()->item(0)->toolTip().endsWith("lenet5.onnx"));
     }
 
     // MobileNet (a tall chain) opens with text a person can read, Fit shows all of it, the zoom

@@ -101,6 +101,9 @@ private slots:
         QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(view->runButton()->text(), QString("Run"));
         QCOMPARE(view->progressPercent(), 100);
+        // The status line says what the search found, no longer that it is compiling.
+        QVERIFY2(window.statusText().contains(view->progressText()) && !window.statusText().contains("compiling"),
+                 qPrintable(window.statusText()));
         QVERIFY(improved.count() >= 1);
         QVERIFY(window.scampWorkbench()->improvements() >= 1);
 

@@ -112,7 +112,11 @@ AieView::AieView(QWidget* parent) : QWidget(parent)
     layout->addWidget(banks_);
     connect(archBox_, &QComboBox::currentTextChanged, this, &AieView::onArchitectureBox);
     connect(tileBox_, &QSpinBox::valueChanged, this, &AieView::architectureChanged);
-    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { selectLayer(row); });
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
+        selectLayer(row);
+        if (plan_ && row >= 0 && row < int(plan_->layers.size()))
+            emit layerSelected(int(plan_->layers[size_t(row)].layer.node));
+    });
 }
 
 void AieView::onArchitectureBox()
@@ -177,6 +181,8 @@ void AieView::clear()
 }
 
 int AieView::rowCount() const { return table_->rowCount(); }
+
+void AieView::selectRow(int row) { table_->setCurrentCell(row, 0); }
 
 QString AieView::cell(int row, int column) const
 {

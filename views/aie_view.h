@@ -31,12 +31,15 @@ public:
     aie::AieArchitecture architecture() const;
     void setArchitecture(const QString& name);
     int rowCount() const;
+    // Makes `row` the current layer, as a click on it does.
+    void selectRow(int row);
     QString cell(int row, int column) const;
     QString message() const;
     void selectLayer(int row);
 
 signals:
     void architectureChanged();
+    void layerSelected(int node);  // the user picked a layer: its main node (NodeId)
 
 private:
     void onArchitectureBox();

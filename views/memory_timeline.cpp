@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QTextDocument>
 #include <QTimer>
 #include <QToolTip>
@@ -115,10 +116,13 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent)
                   .arg(kBudgetColor.name(), kLowerBoundColor.name(), kPushedOutColor.name());
     legend_->setText(legend);
     layout->addWidget(legend_);
-    message_ = new QLabel(this);
-    message_->setWordWrap(true);
+    // Why there is no plan: a long list for a model with many refused nodes, so it scrolls in a
+    // box of a few lines instead of squeezing the panels.
+    message_ = new QPlainTextEdit(this);
+    message_->setReadOnly(true);
     message_->setVisible(false);
-    message_->setStyleSheet("QLabel { color: #b00020; padding: 4px; }");
+    message_->setStyleSheet("QPlainTextEdit { color: #b00020; }");
+    message_->setMaximumHeight(message_->fontMetrics().lineSpacing() * 7 + 8);
     layout->addWidget(message_);
     setLevels({"L2", "L3 RAM", "flash"});
 }
@@ -139,7 +143,7 @@ void MemoryTimeline::setLevels(const QStringList& levels)
         panel->plot = new QCustomPlot(this);
         panel->plot->setMinimumHeight(panels_.empty() ? 140 : 90);
         panel->plot->xAxis->setLabel("step");
-        panel->plot->yAxis->setLabel(level + " (KiB)");
+        panel->plot->yAxis->setLabel(level + "\n(KiB)");
         panel->plot->setMouseTracking(true);
         panel->plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msRight | QCP::msBottom);
         layout->addWidget(panel->plot, panels_.empty() ? 3 : 2);
@@ -291,7 +295,7 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
 void MemoryTimeline::showProblem(const QString& message, qint64 l2Budget)
 {
     budget_ = l2Budget;
-    message_->setText(message);
+    message_->setPlainText(message);
     message_->setVisible(true);
     redraw();
 }
@@ -339,7 +343,7 @@ void MemoryTimeline::setSummary(const QString& text)
 
 QString MemoryTimeline::summary() const { return pendingSummary_; }
 
-QString MemoryTimeline::message() const { return message_->isVisible() ? message_->text() : QString(); }
+QString MemoryTimeline::message() const { return message_->isHidden() ? QString() : message_->toPlainText(); }
 
 QString MemoryTimeline::legendText() const
 {
@@ -429,7 +433,7 @@ void MemoryTimeline::alignStepAxes()
         const QFontMetrics ticks(panel->plot->yAxis->tickLabelFont());
         const QFontMetrics label(panel->plot->yAxis->labelFont());
         margin = std::max(margin, ticks.horizontalAdvance(QString::number(qint64(widest * 1.2)) + ".5") +
-                                      label.height() + 24);
+                                      2 * label.height() + 24);
     }
     for (const std::unique_ptr<Panel>& panel : panels_) {
         QMargins margins = panel->plot->axisRect()->margins();
@@ -484,9 +488,12 @@ void MemoryTimeline::drawPanel(Panel& panel)
     plot->xAxis->setRange(0, steps);
     // The scale only grows while a model is shown, so the budget line follows the pointer during a
     // drag and nothing jumps when it is let go.
-    panel.keptTop = std::max({1.0, highest * (isTop ? 1.15 : 1.1), panel.keptTop});
-    plot->yAxis->setRange(0, panel.keptTop);
-    plot->yAxis->setLabel(panel.placements.empty() && hasPlan_ ? panel.level + " (empty)" : panel.level + " (KiB)");
+    // (Before the first plan nothing is kept: a budget from another target must not set the scale.)
+    const double needed = std::max(1.0, highest * (isTop ? 1.15 : 1.1));
+    if (hasPlan_)
+        panel.keptTop = std::max(needed, panel.keptTop);
+    plot->yAxis->setRange(0, hasPlan_ ? panel.keptTop : needed);
+    plot->yAxis->setLabel(panel.level + (panel.placements.empty() && hasPlan_ ? "\n(empty)" : "\n(KiB)"));
     // Tensors that come from another panel enter over the edge facing it (the top panel is drawn
     // above the others); those that left slide out over that edge and fade.
     const double otherPanelEdge = isTop ? -plot->yAxis->range().upper * kKiB * 0.2 : plot->yAxis->range().upper * kKiB;

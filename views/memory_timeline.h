@@ -22,6 +22,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QPlainTextEdit;
 class QMouseEvent;
 class QVariantAnimation;
 
@@ -130,7 +131,7 @@ private:
     QLabel* summary_ = nullptr;
     QString pendingSummary_;
     QLabel* legend_ = nullptr;
-    QLabel* message_ = nullptr;
+    QPlainTextEdit* message_ = nullptr;
     HierarchyPlan plan_;
     bool hasPlan_ = false;
     qint64 budget_ = 0;

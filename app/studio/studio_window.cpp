@@ -13,11 +13,13 @@
 #include "scamp_workbench.h"
 #include "step_table_model.h"
 #include "tiling_panel.h"
+#include "welcome_page.h"
 
 #include "aie/split_planner.h"
 #include "session/model_stats.h"
 #include "session/project.h"
 #include "target/chip_table.h"
+#include "zoo/zoo.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -35,6 +37,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTableWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -59,8 +62,23 @@ const char* const kLeftToRightKey = "graph/leftToRight";
 StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
 {
     setAcceptDrops(true);
-    graphView_ = new views::GraphView(this);
-    setCentralWidget(graphView_);
+    // The graph in the middle; until a model opens, the welcome page in its place.
+    central_ = new QStackedWidget(this);
+    welcome_ = new views::WelcomePage(central_);
+    graphView_ = new views::GraphView(central_);
+    central_->addWidget(welcome_);
+    central_->addWidget(graphView_);
+    setCentralWidget(central_);
+    QStringList sampleNames, sampleDescriptions;
+    for (const ZooEntry& entry : zooModels()) {
+        sampleNames << QString::fromStdString(entry.name);
+        sampleDescriptions << QString::fromStdString(entry.description);
+    }
+    welcome_->setSamples(sampleNames, sampleDescriptions);
+    connect(welcome_, &views::WelcomePage::openDialogRequested, this, &StudioWindow::openFileDialog);
+    connect(welcome_, &views::WelcomePage::projectDialogRequested, this, &StudioWindow::openProjectDialog);
+    connect(welcome_, &views::WelcomePage::fileRequested, this, &StudioWindow::openAnyFile);
+    connect(welcome_, &views::WelcomePage::sampleRequested, this, &StudioWindow::openSample);
     planTimer_ = new QTimer(this);
     planTimer_->setSingleShot(true);
     planTimer_->setInterval(kDebounceMs);
@@ -221,6 +239,10 @@ void StudioWindow::buildDocks()
     aieView_ = new views::AieView(this);
     addTabBehind(tableDock, "AI Engine", "aie", aieView_);
     connect(aieView_, &views::AieView::architectureChanged, this, &StudioWindow::replanAie);
+    connect(aieView_, &views::AieView::layerSelected, this, [this](int node) {
+        if (graphView_->selectedNode() != node)
+            graphView_->selectNode(node);
+    });
 
     tilingPanel_ = new views::TilingPanel(this);
     addTabBehind(tableDock, "Tiling", "tiling", tilingPanel_);
@@ -249,6 +271,9 @@ void StudioWindow::buildDocks()
     // --screenshot waits for planShown: a kernels file opened from the command line counts once
     // its search has finished.
     connect(scampWorkbench_, &ScampWorkbench::searchFinished, this, [this] {
+        // The search is over: the line says what it found, not that it is compiling.
+        statusLabel_->setText("SCAMP-5 kernels: " + scampView_->progressText() +
+                              "; select a step to see the register planes");
         if (std::exchange(scampKernelsOpening_, false))
             emit planShown();
     });
@@ -412,6 +437,8 @@ void StudioWindow::setL2Budget(qint64 bytes)
 void StudioWindow::showError(const QString& title, const QString& message)
 {
     lastError_ = message;
+    if (!graph_)  // nothing open: the welcome page says what went wrong and offers the rest
+        welcome_->setProblem(title + ": " + message);
     statusLabel_->setText(title + ": " + message);
     auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);

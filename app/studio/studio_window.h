@@ -24,6 +24,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QUndoStack;
 class QTableWidget;
 class QTableView;
@@ -42,6 +43,7 @@ class MemoryTimeline;
 class StepTableModel;
 class ScampView;
 class TilingPanel;
+class WelcomePage;
 } // namespace tessera::views
 
 namespace tessera::studio {
@@ -61,6 +63,11 @@ public:
     // A model, project, tiling report, kernels file or NVDLA loadable, by its name (the command
     // line, drops and the recent files).
     void openAnyFile(const QString& path);
+    // Writes sample network `name` of the zoo (tessera zoo NAME) to the user's cache and opens it.
+    void openSample(const QString& name);
+    // Whether the welcome page (recent files, samples) stands where the graph goes.
+    bool welcomeShown() const;
+    views::WelcomePage* welcomePage() const { return welcome_; }
     // Shows an Autotiler tiling report (*.tiling.json) in the Tiling dock; false when it cannot.
     bool openTilingReport(const QString& path);
     // Opens a SCAMP-5 kernels file in the SCAMP-5 dock and starts compiling it; false (and the
@@ -242,6 +249,8 @@ private:
     QDockWidget* raiseTilingDock();
     void rebuildRecentMenu();
 
+    QStackedWidget* central_ = nullptr;
+    views::WelcomePage* welcome_ = nullptr;
     views::GraphView* graphView_ = nullptr;
     views::MemoryTimeline* timeline_ = nullptr;
     views::AieView* aieView_ = nullptr;

@@ -111,9 +111,12 @@ QString StudioWindow::changeSummary(const HierarchyPlan& plan) const
 
 void StudioWindow::showPlanStatus()
 {
-    statusLabel_->setText(planStatus_);
+    // One line in the status bar and above the timeline; the whole text (a refusal lists every
+    // node) in the tooltip and the timeline's message.
+    const QString firstLine = planStatus_.section('\n', 0, 0);
+    statusLabel_->setText(firstLine);
     statusLabel_->setToolTip(planStatus_);
-    timeline_->setSummary(planStatus_);
+    timeline_->setSummary(firstLine);
 }
 
 void StudioWindow::markModified(bool modified)

@@ -9,10 +9,15 @@
 #include "scamp_workbench.h"
 #include "step_table_model.h"
 #include "tiling_panel.h"
+#include "welcome_page.h"
 
+#include "base/error.h"
+#include "onnx/onnx_export.h"
 #include "session/project.h"
+#include "zoo/zoo.h"
 
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -25,6 +30,8 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 
 #include <functional>
@@ -233,6 +240,38 @@ void StudioWindow::exportStepTable()
         showError("Cannot export", path + ": " + file.errorString());
 }
 
+bool StudioWindow::welcomeShown() const { return central_->currentWidget() == welcome_; }
+
+void StudioWindow::openSample(const QString& name)
+{
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/samples";
+    const QString path = folder + "/" + name + ".onnx";
+    statusLabel_->setText("Building the sample " + name + " ...");
+    struct Written {
+        QString error;
+    };
+    runInBackground<Written>(
+        this,
+        [name, folder, path] {
+            Written written;
+            try {
+                if (!QDir().mkpath(folder))
+                    throw Error(folder.toStdString() + ": cannot create the folder for samples");
+                if (!QFileInfo::exists(path))  // exportOnnxFile writes it whole or not at all
+                    exportOnnxFile(buildZooModel(name.toStdString()), path.toStdString());
+            } catch (const std::exception& error) {
+                written.error = QString::fromStdString(error.what());
+            }
+            return written;
+        },
+        [this, name, path](const Written& written) {
+            if (!written.error.isEmpty())
+                showError("Cannot build the sample " + name, written.error);
+            else
+                openModel(path);
+        });
+}
+
 QStringList StudioWindow::recentFiles() const
 {
     return QSettings().value(kRecentKey).toStringList();
@@ -254,6 +293,7 @@ void StudioWindow::rebuildRecentMenu()
 {
     recentMenu_->clear();
     const QStringList files = recentFiles();
+    welcome_->setRecentFiles(files);
     for (const QString& file : files)
         recentMenu_->addAction(QFileInfo(file).fileName(), this, [this, file] { openAnyFile(file); })->setToolTip(file);
     recentMenu_->setEnabled(!files.isEmpty());

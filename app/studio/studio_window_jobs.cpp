@@ -12,6 +12,7 @@
 #include "memory_timeline.h"
 #include "step_table_model.h"
 #include "tiling_panel.h"
+#include "welcome_page.h"
 
 #include "aie/split_planner.h"
 #include "session/model_stats.h"
@@ -19,6 +20,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
@@ -90,6 +92,8 @@ void StudioWindow::onLayoutDone(const LaidOutModel& laidOut)
         return;
     }
     const int selected = graphView_->selectedNode();
+    central_->setCurrentWidget(graphView_);
+    welcome_->setProblem({});
     graphView_->showGraph(graph_, *laidOut.layout);
     showNvdlaUnits();  // when the NVDLA mapping came first
     if (selected >= 0)  // laid out again in another direction: the selection stays

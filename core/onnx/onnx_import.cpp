@@ -262,6 +262,25 @@ private:
 // to be told what is not supported, not be called corrupt.
 constexpr int kMessageNestingLimit = 1000;
 
+namespace {
+
+// Whether the start of a file is text (printable ASCII, whitespace or UTF-8 sequences): a README or
+// a JSON file opened by mistake, which gets its own message.
+bool looksLikeText(const std::string& bytes)
+{
+    const std::size_t checked = std::min<std::size_t>(bytes.size(), 512);
+    for (std::size_t k = 0; k < checked; ++k) {
+        const unsigned char c = static_cast<unsigned char>(bytes[k]);
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
+            return false;
+        if (c == 0x7f)
+            return false;
+    }
+    return checked > 0;
+}
+
+} // namespace
+
 Graph importOnnxBytes(const std::string& bytes, const std::string& sourceName)
 {
     onnx::ModelProto model;
@@ -273,10 +292,14 @@ Graph importOnnxBytes(const std::string& bytes, const std::string& sourceName)
                          "external data files");
     google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
     input.SetRecursionLimit(kMessageNestingLimit);
-    if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage())
+    if (!model.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+        if (looksLikeText(bytes))
+            throw ModelError(sourceName + ": a text file, not an ONNX model (an ONNX model is a binary file, "
+                                          "usually .onnx, written by an exporter such as torch.onnx.export)");
         throw ModelError(sourceName + ": not an ONNX model (the protobuf data is corrupt or truncated, or nests "
                                       "messages deeper than " +
                          std::to_string(kMessageNestingLimit) + " levels)");
+    }
     return Importer(model, sourceName).run();
 }
 
