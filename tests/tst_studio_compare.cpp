@@ -155,10 +155,10 @@ private slots:
         const qint64 highest = window.l2Budget();
         window.startSweep(8 * 1024, highest, 8);
         QVERIFY(swept.wait(kWaitMs));
-        const std::vector<SweepPoint>& points = sweep->points();
+        const std::vector<BudgetSweepPoint>& points = sweep->points();
         QCOMPARE(points.size(), std::size_t(8));
         int planned = 0;
-        for (const SweepPoint& point : points) {
+        for (const BudgetSweepPoint& point : points) {
             const DirectPlan direct = directPlan(window, qint64(point.l2Budget));
             QCOMPARE(point.ok, direct.plan.ok());
             if (!point.ok) {

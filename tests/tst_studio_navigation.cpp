@@ -20,6 +20,8 @@
 
 #include <QAbstractButton>
 #include <QDockWidget>
+#include <QImage>
+#include <QWheelEvent>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -185,6 +187,35 @@ private slots:
         QVERIFY(shown.wait(kWaitMs));
     }
 
+    // The graph and the timeline as pictures: PNG at twice the size, SVG as vectors with their text.
+    void graphAndTimelineExportAsPictures()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        window.timeline()->setMoveDuration(0);
+        QTemporaryDir out;
+        QVERIFY(window.exportGraphImage(out.filePath("graph.png")));
+        const QImage graph(out.filePath("graph.png"));
+        QCOMPARE(graph.width(), int(window.graphView()->sceneRect().width()) * 2);
+        QVERIFY(window.exportGraphImage(out.filePath("graph.svg")));
+        QFile graphSvg(out.filePath("graph.svg"));
+        QVERIFY(graphSvg.open(QIODevice::ReadOnly));
+        const QByteArray graphText = graphSvg.readAll();
+        QVERIFY(graphText.contains("<svg") && graphText.contains(">c3_relu<"));
+        QVERIFY(window.exportTimelineImage(out.filePath("timeline.png")));
+        QCOMPARE(QImage(out.filePath("timeline.png")).width(), window.timeline()->width() * 2);
+        QVERIFY(window.exportTimelineImage(out.filePath("timeline.svg")));
+        QFile timelineSvg(out.filePath("timeline.svg"));
+        QVERIFY(timelineSvg.open(QIODevice::ReadOnly));
+        const QByteArray timelineText = timelineSvg.readAll();
+        QVERIFY(timelineText.contains("<svg") && timelineText.contains("HyperFlash") && timelineText.contains("peak"));
+        // A name without a picture format is refused, nothing written.
+        QVERIFY(!window.exportGraphImage(out.filePath("graph.txt")));
+        QVERIFY2(window.lastError().contains(".png or .svg"), qPrintable(window.lastError()));
+        QVERIFY(!QFile::exists(out.filePath("graph.txt")));
+    }
+
     // Find looks at operators, op types, tensors, initializers and graph inputs, counts the
     // matches, and brings each into view.
     void findCoversTensorsAndCounts()
@@ -259,6 +290,16 @@ private slots:
         QCOMPARE(timeline->levels(), (QStringList{"L2", "HyperRAM", "HyperFlash"}));
         for (const QString kind : {"activation", "constant", "staging", "prefetch", "budget", "peak", "lower bound"})
             QVERIFY2(timeline->legendText().contains(kind), qPrintable(timeline->legendText()));
+        // The memory-in-use curve's highest point: the most bytes live in L2 at one step.
+        std::vector<qint64> live(size_t(window.plan()->steps), 0);
+        for (const TensorPlacement& p : window.plan()->placements)
+            if (p.level == "L2")
+                for (std::int64_t step = p.lower; step < p.upper; ++step)
+                    live[size_t(step)] += p.size;
+        const auto most = std::max_element(live.begin(), live.end());
+        QCOMPARE(timeline->mostInUse("L2"), (std::pair<int, qint64>(int(most - live.begin()), *most)));
+        QVERIFY(*most <= window.plan()->l2.peak);
+        QVERIFY(timeline->legendText().contains("in use"));
         // Nothing is spilled at the default budget: the L3 RAM panel stays, empty.
         QCOMPARE(timeline->rectangleCount("HyperRAM"), 0);
         QVERIFY(timeline->panel("HyperRAM")->isVisible());
@@ -278,6 +319,19 @@ private slots:
             QCOMPARE(timeline->pointOf(level, 0, 0).x(), timeline->l2PointOf(0, 0).x());
             QCOMPARE(timeline->pointOf(level, steps, 0).x(), timeline->l2PointOf(steps, 0).x());
         }
+        // The wheel zooms the steps of every panel together; a drag pans; a double click shows all.
+        QWidget* l2 = timeline->l2Panel();
+        const QPoint middle = timeline->l2PointOf(steps / 2, 0) - QPoint(0, 20);
+        QWheelEvent wheel(middle, l2->mapToGlobal(middle), QPoint(), QPoint(0, 480), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(l2, &wheel);
+        const auto zoomed = timeline->shownSteps("L2");
+        QVERIFY2(zoomed.second - zoomed.first < steps * 0.9, qPrintable(QString("%1..%2").arg(zoomed.first).arg(zoomed.second)));
+        QVERIFY(zoomed.first >= 0 && zoomed.second <= steps);
+        for (const QString& level : timeline->levels())
+            QCOMPARE(timeline->shownSteps(level), zoomed);
+        QTest::mouseDClick(l2, Qt::LeftButton, Qt::NoModifier, middle);
+        QCOMPARE(timeline->shownSteps("HyperFlash"), (std::pair<double, double>(0, steps)));
         // GAP9 has its MRAM too.
         window.setTarget("gap9");
         QVERIFY(planned.wait(kWaitMs));

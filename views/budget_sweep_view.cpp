@@ -108,7 +108,7 @@ void BudgetSweepView::showProgress(int done, int total)
     progress_->setValue(done);
 }
 
-void BudgetSweepView::showPoints(const std::vector<SweepPoint>& points, bool cancelled)
+void BudgetSweepView::showPoints(const std::vector<BudgetSweepPoint>& points, bool cancelled)
 {
     points_ = points;
     runButton_->setEnabled(true);
@@ -116,7 +116,7 @@ void BudgetSweepView::showPoints(const std::vector<SweepPoint>& points, bool can
     progress_->setVisible(false);
     int refused = 0;
     QString firstReason;
-    for (const SweepPoint& point : points_)
+    for (const BudgetSweepPoint& point : points_)
         if (!point.ok && refused++ == 0)
             firstReason = QString::fromStdString(point.error);
     QString text = QString("%1 budgets planned%2; click a point to adopt its budget.")
@@ -148,7 +148,7 @@ QWidget* BudgetSweepView::plot() const { return plot_; }
 
 QPoint BudgetSweepView::pointPixel(std::size_t index) const
 {
-    const SweepPoint& point = points_.at(index);
+    const BudgetSweepPoint& point = points_.at(index);
     const QCPGraph* traffic = plot_->graph(1);
     return QPoint(int(std::lround(traffic->keyAxis()->coordToPixel(double(point.l2Budget) / kKiB))),
                   int(std::lround(traffic->valueAxis()->coordToPixel(double(point.l3Traffic) / kKiB / kKiB))));
@@ -158,7 +158,7 @@ void BudgetSweepView::draw()
 {
     QVector<double> budget, used, traffic, cycles;
     plot_->clearItems();
-    for (const SweepPoint& point : points_) {
+    for (const BudgetSweepPoint& point : points_) {
         if (!point.ok) {  // in the L2 row, at the bottom
             auto* cross = new QCPItemText(plot_);
             cross->setClipAxisRect(axisRects_.front());
@@ -206,8 +206,8 @@ void BudgetSweepView::onPress(QMouseEvent* event)
         return;
     // The nearest planned budget along x.
     const double x = plot_->graph(0)->keyAxis()->pixelToCoord(event->position().x()) * kKiB;
-    const SweepPoint* nearest = nullptr;
-    for (const SweepPoint& point : points_)
+    const BudgetSweepPoint* nearest = nullptr;
+    for (const BudgetSweepPoint& point : points_)
         if (point.ok && (!nearest || std::abs(double(point.l2Budget) - x) < std::abs(double(nearest->l2Budget) - x)))
             nearest = &point;
     if (nearest)

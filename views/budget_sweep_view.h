@@ -37,9 +37,9 @@ public:
     void showRunning(int total);
     void showProgress(int done, int total);
     // The points computed (all of them, or those before a cancel).
-    void showPoints(const std::vector<SweepPoint>& points, bool cancelled);
+    void showPoints(const std::vector<BudgetSweepPoint>& points, bool cancelled);
     void clear();
-    const std::vector<SweepPoint>& points() const { return points_; }
+    const std::vector<BudgetSweepPoint>& points() const { return points_; }
     // Marks the budget the studio shows now.
     void setCurrentBudget(qint64 bytes);
     QString message() const;
@@ -66,7 +66,7 @@ private:
     QLabel* message_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     std::vector<QCPAxisRect*> axisRects_;  // L2 used, L3 traffic, estimated cycles
-    std::vector<SweepPoint> points_;
+    std::vector<BudgetSweepPoint> points_;
     qint64 current_ = 0;
 };
 

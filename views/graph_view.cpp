@@ -1,5 +1,6 @@
 #include "graph_view.h"
 
+#include "image_export.h"
 #include "operator_style.h"
 
 #include <QGraphicsPathItem>
@@ -441,6 +442,14 @@ bool GraphView::wholeGraphVisible() const
         return true;
     const QRectF shown = mapToScene(viewport()->rect()).boundingRect().adjusted(-1, -1, 1, 1);
     return shown.contains(scene()->itemsBoundingRect());
+}
+
+QString GraphView::exportImage(const QString& path) const
+{
+    const QRectF all = scene()->sceneRect();
+    const QString title = graph_ ? QString::fromStdString(graph_->name) : QString("graph");
+    return writeImage(path, scene()->items().isEmpty() ? QSize() : all.size().toSize(), title,
+                      [&](QPainter& painter) { scene()->render(&painter, QRectF(QPointF(0, 0), all.size()), all); });
 }
 
 bool GraphView::nodeVisible(int node) const

@@ -71,6 +71,8 @@ public:
     void actualSize();
     // Pixel height of node text at the current zoom.
     double textPixelHeight() const;
+    // The whole graph as a picture: .png or .svg by the name; the problem, or an empty string.
+    QString exportImage(const QString& path) const;
     // Whether every item of the scene lies inside the viewport; whether operator `node` does.
     bool wholeGraphVisible() const;
     bool nodeVisible(int node) const;

@@ -1,8 +1,11 @@
 #include "memory_timeline.h"
 
+#include "image_export.h"
+
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QPicture>
 #include <QPlainTextEdit>
 #include <QTextDocument>
 #include <QTimer>
@@ -84,6 +87,9 @@ struct MemoryTimeline::Panel {
     QStringList arriving;                // tensors coming from another panel
     std::vector<QCPItemText*> lineLabels;
     double keptTop = 0;                  // the y range never shrinks while one model is shown
+    QCPGraph* inUse = nullptr;           // bytes live at each step (the memory-in-use curve)
+    int mostInUseStep = -1;              // where that curve is highest, and how high
+    std::int64_t mostInUse = 0;
     size_t drawn = 0;                    // what was drawn last (drawingKey); 0: nothing yet
 };
 
@@ -105,15 +111,21 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent)
     legend_->setTextFormat(Qt::RichText);
     legend_->setWordWrap(true);
     legend_->setContentsMargins(4, 2, 4, 0);
+    // Short words, so the legend takes two lines at most; each entry's tooltip-free meaning is in
+    // the README.
     QString legend;
     for (PlacementKind kind : kKinds)
-        legend += QString("<span style='color:%1'>&#9632;</span>&nbsp;%2 &nbsp; ")
+        legend += QString("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp; ")
                       .arg(kindColor(kind).name(), QString::fromStdString(placementKindName(kind)));
-    legend += QString("<span style='color:%1'>&#9473;</span>&nbsp;budget (drag) &nbsp; &#9476;&nbsp;peak &nbsp; "
-                      "<span style='color:%2'>&#8230;</span>&nbsp;lower bound &nbsp; "
-                      "<span style='color:%3'>&#9633;</span>&nbsp;pushed out by the change &nbsp; "
-                      "&#9646;&nbsp;selected step")
+    legend += QString("<span style='color:%1'>&#9473;</span>&nbsp;budget&nbsp;&nbsp; &#9476;&nbsp;peak&nbsp;&nbsp; "
+                      "<span style='color:%2'>&#8230;</span>&nbsp;lower bound&nbsp;&nbsp; "
+                      "&#9472;&#9675;&nbsp;in use&nbsp;&nbsp; "
+                      "<span style='color:%3'>&#9633;</span>&nbsp;pushed out&nbsp;&nbsp; "
+                      "&#9646;&nbsp;step")
                   .arg(kBudgetColor.name(), kLowerBoundColor.name(), kPushedOutColor.name());
+    legend_->setToolTip("budget: drag the red line; peak: the highest address used; lower bound: the least any "
+                        "layout needs; in use: bytes live at each step, the most marked; pushed out: tensors the "
+                        "last change moved out of the top panel; step: the step of the selected node");
     legend_->setText(legend);
     layout->addWidget(legend_);
     // Why there is no plan: a long list for a model with many refused nodes, so it scrolls in a
@@ -146,10 +158,20 @@ void MemoryTimeline::setLevels(const QStringList& levels)
         panel->plot->yAxis->setLabel(level + "\n(KiB)");
         panel->plot->setMouseTracking(true);
         panel->plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msRight | QCP::msBottom);
+        panel->inUse = panel->plot->addGraph();
+        panel->inUse->setLineStyle(QCPGraph::lsStepLeft);
+        panel->inUse->setSelectable(QCP::stNone);
         layout->addWidget(panel->plot, panels_.empty() ? 3 : 2);
         connect(panel->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
         connect(panel->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
         connect(panel->plot, &QCustomPlot::mouseRelease, this, &MemoryTimeline::onRelease);
+        // Zoom (wheel) and pan (drag) along the steps, all panels together; a double click shows all.
+        panel->plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+        panel->plot->axisRect()->setRangeDrag(Qt::Horizontal);
+        panel->plot->axisRect()->setRangeZoom(Qt::Horizontal);
+        connect(panel->plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this](const QCPRange& range) { onStepRangeChanged(range.lower, range.upper); });
+        connect(panel->plot, &QCustomPlot::mouseDoubleClick, this, [this] { showAllSteps(); });
         panels_.push_back(std::move(panel));
     }
     previousPlacements_.clear();  // nothing moves between the levels of different targets
@@ -189,6 +211,11 @@ void MemoryTimeline::applyPalette()
 void MemoryTimeline::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    scheduleRelayout();
+}
+
+void MemoryTimeline::scheduleRelayout()
+{
     if (!relayoutPending_) {
         relayoutPending_ = true;
         QTimer::singleShot(0, this, [this] {
@@ -217,6 +244,7 @@ void MemoryTimeline::clear()
     previousPlacements_.clear();
     cursorStep_ = -1;
     selected_.clear();
+    stepRange_.reset();
     for (const std::unique_ptr<Panel>& panel : panels_)
         panel->keptTop = 0;
     if (moveAnimation_)
@@ -262,6 +290,8 @@ void MemoryTimeline::showPlan(const HierarchyPlan& plan, qint64 l2Budget)
     if (!hasPlan_)
         baselineOut_ = out;  // the first plan of a model changes nothing
     pushedOut_ = out - baselineOut_;
+    if (plan.steps != plan_.steps)
+        stepRange_.reset();  // another graph's steps
     plan_ = plan;
     hasPlan_ = true;
     budget_ = l2Budget;
@@ -328,6 +358,70 @@ int MemoryTimeline::rectangleCount(const QString& level) const
 {
     const Panel* panel = panelOf(level);
     return panel ? panel->rectangles : 0;
+}
+
+// The steps shown, zoomed or panned in one panel: every panel shows the same ones, within the plan.
+void MemoryTimeline::onStepRangeChanged(double lower, double upper)
+{
+    if (syncingSteps_)
+        return;
+    const double steps = std::max<double>(1.0, double(plan_.steps));
+    const double width = std::clamp(upper - lower, std::min(2.0, steps), steps);
+    lower = std::clamp(lower, 0.0, steps - width);
+    const bool all = lower <= 0 && width >= steps;
+    stepRange_ = all ? std::nullopt : std::optional<std::pair<double, double>>({lower, lower + width});
+    syncingSteps_ = true;
+    for (const std::unique_ptr<Panel>& panel : panels_) {
+        panel->plot->xAxis->setRange(lower, lower + width);
+        panel->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    syncingSteps_ = false;
+    scheduleRelayout();  // block names fit the new widths once the zoom settles
+}
+
+void MemoryTimeline::showAllSteps()
+{
+    stepRange_.reset();
+    onStepRangeChanged(0, std::max<double>(1.0, double(plan_.steps)));
+}
+
+std::pair<int, qint64> MemoryTimeline::mostInUse(const QString& level) const
+{
+    const Panel* panel = panelOf(level);
+    return panel && hasPlan_ && !panel->placements.empty() ? std::pair<int, qint64>(panel->mostInUseStep, panel->mostInUse)
+                                                           : std::pair<int, qint64>(-1, 0);
+}
+
+std::pair<double, double> MemoryTimeline::shownSteps(const QString& level) const
+{
+    const Panel* panel = panelOf(level);
+    return panel ? std::pair{panel->plot->xAxis->range().lower, panel->plot->xAxis->range().upper} : std::pair{0.0, 0.0};
+}
+
+QString MemoryTimeline::exportImage(const QString& path) const
+{
+    return writeImage(path, hasPlan_ ? size() : QSize(), "memory timeline", [&](QPainter& painter) {
+        painter.fillRect(rect(), palette().color(QPalette::Window));
+        for (const QLabel* label : {summary_, legend_}) {
+            if (label->isHidden())
+                continue;
+            QTextDocument text;
+            text.setHtml(label == legend_ ? label->text() : label->text().toHtmlEscaped());
+            text.setTextWidth(label->width());
+            painter.save();
+            painter.translate(label->geometry().topLeft());
+            text.drawContents(&painter);
+            painter.restore();
+        }
+        for (const std::unique_ptr<Panel>& panel : panels_) {
+            // QCustomPlot draws through a painter of its own: recorded as vector commands first.
+            QPicture picture;
+            QCPPainter recorder(&picture);
+            panel->plot->toPainter(&recorder, panel->plot->width(), panel->plot->height());
+            recorder.end();
+            painter.drawPicture(panel->plot->geometry().topLeft(), picture);
+        }
+    });
 }
 
 void MemoryTimeline::setSummary(const QString& text)
@@ -455,6 +549,8 @@ size_t MemoryTimeline::drawingKey(const Panel& panel) const
         mix(pushedOut_.contains(QString::fromStdString(p->tensor)));
     }
     mix(qHash(selected_));
+    if (stepRange_)
+        mix(std::hash<double>()(stepRange_->first) ^ (std::hash<double>()(stepRange_->second) << 1));
     for (const std::int64_t field : {std::int64_t(cursorStep_), plan_.steps, std::int64_t(hasPlan_), std::int64_t(dragging_),
                                      std::int64_t(isMoving()), std::int64_t(panel.plot->width()),
                                      std::int64_t(panel.plot->height()), std::int64_t(panel.plot->axisRect()->margins().left()),
@@ -485,7 +581,12 @@ void MemoryTimeline::drawPanel(Panel& panel)
         highest = std::max(highest, double(p->offset + p->size) / kKiB);
     if (isTop)
         highest = std::max(highest, double(budget_) / kKiB);
-    plot->xAxis->setRange(0, steps);
+    syncingSteps_ = true;
+    if (stepRange_)
+        plot->xAxis->setRange(stepRange_->first, stepRange_->second);
+    else
+        plot->xAxis->setRange(0, steps);
+    syncingSteps_ = false;
     // The scale only grows while a model is shown, so the budget line follows the pointer during a
     // drag and nothing jumps when it is let go.
     // (Before the first plan nothing is kept: a budget from another target must not set the scale.)
@@ -561,6 +662,7 @@ void MemoryTimeline::drawPanel(Panel& panel)
     }
     if (animating)
         drawLeaving(panel);
+    drawInUse(panel);
     if (isTop)
         drawLines(panel);
     drawCursor(panel);
@@ -620,6 +722,41 @@ void MemoryTimeline::drawLines(Panel& panel)
         text->setBrush(backing);
         panel.lineLabels.push_back(text);
     }
+}
+
+// The bytes live at each step as a step curve over the blocks, its highest point marked: the most the
+// level holds at once (the address peak above it is that plus the gaps the layout leaves).
+void MemoryTimeline::drawInUse(Panel& panel)
+{
+    const std::int64_t steps = std::max<std::int64_t>(1, plan_.steps);
+    std::vector<double> bytes(std::size_t(steps), 0.0);
+    for (const TensorPlacement* p : panel.placements)
+        for (std::int64_t step = std::max<std::int64_t>(0, p->lower); step < std::min(steps, p->upper); ++step)
+            bytes[std::size_t(step)] += double(p->size);
+    QVector<double> keys, values;
+    for (std::int64_t step = 0; step < steps; ++step) {
+        keys << double(step);
+        values << bytes[std::size_t(step)] / kKiB;
+    }
+    keys << double(steps);
+    values << values.back();
+    const bool shown = hasPlan_ && !panel.placements.empty();
+    panel.inUse->setVisible(shown);
+    panel.inUse->setPen(QPen(palette().color(QPalette::Text), 1.5));
+    panel.inUse->setData(keys, values, true);
+    if (!shown)
+        return;
+    const auto most = std::max_element(bytes.begin(), bytes.end());
+    auto* mark = new QCPItemTracer(panel.plot);
+    mark->setGraph(panel.inUse);
+    mark->setGraphKey(double(most - bytes.begin()) + 0.5);
+    mark->setStyle(QCPItemTracer::tsCircle);
+    mark->setSize(7);
+    mark->setPen(QPen(palette().color(QPalette::Text), 1.5));
+    mark->setBrush(palette().color(QPalette::Base));
+    mark->setSelectable(false);
+    panel.mostInUseStep = int(most - bytes.begin());
+    panel.mostInUse = std::int64_t(*most);
 }
 
 // The selected step as a band across the panel.
@@ -726,6 +863,7 @@ void MemoryTimeline::onPress(QMouseEvent* event)
     const QPointF position = event->position();
     if (panel == &top() && budget_ > 0 && std::abs(position.y() - budgetLinePoint().y()) <= kGrabPixels) {
         dragging_ = true;
+        top().plot->setInteraction(QCP::iRangeDrag, false);  // the line moves, not the steps
         markChangeStart();
         emit budgetDragStarted();
         return;
@@ -768,6 +906,7 @@ void MemoryTimeline::onRelease(QMouseEvent* event)
     if (!dragging_)
         return;
     dragging_ = false;
+    top().plot->setInteraction(QCP::iRangeDrag, true);
     budget_ = budgetAtPixel(event->position().y());
     drawPanel(top());
     setSummary(pendingSummary_);

@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QCustomPlot;
@@ -63,8 +64,16 @@ public:
     // The step cursor (-1: none), drawn in every panel; the tensors live at it are outlined.
     void setCursorStep(int step);
     int cursorStep() const { return cursorStep_; }
+    // Where the memory-in-use curve of `level` is highest: the step and the bytes live there
+    // (-1, 0 for an empty panel).
+    std::pair<int, qint64> mostInUse(const QString& level) const;
     // Placements of the shown plan live at `step`, in every level.
     std::vector<TensorPlacement> liveAt(int step) const;
+
+    // The steps shown in the panel of `level` (all panels show the same after a zoom or pan with
+    // the wheel or a drag); showAllSteps() returns to every step.
+    std::pair<double, double> shownSteps(const QString& level) const;
+    void showAllSteps();
 
     // Rectangles drawn in the panel of `level`.
     int rectangleCount(const QString& level) const;
@@ -84,6 +93,10 @@ public:
     QString tensorAt(double step, qint64 address) const;
     void selectTensor(const QString& name);
     QString selectedTensor() const { return selected_; }
+
+    // The timeline as shown (summary, legend, every panel) as a picture: .png or .svg by the name;
+    // the problem, or an empty string. The panels stay vectors in SVG.
+    QString exportImage(const QString& path) const;
 
     // How long a re-plan's moves take on screen (0: no animation).
     void setMoveDuration(int milliseconds);
@@ -115,6 +128,7 @@ private:
     void drawPanel(Panel& panel);
     void drawLines(Panel& panel);
     void drawCursor(Panel& panel);
+    void drawInUse(Panel& panel);
     static void placeRectangle(const Moving& motion, double progress);
     void drawLeaving(Panel& panel);
     void alignStepAxes();
@@ -125,6 +139,8 @@ private:
     void onMove(QMouseEvent* event);
     void onRelease(QMouseEvent* event);
     qint64 budgetAtPixel(double y) const;
+    void onStepRangeChanged(double lower, double upper);
+    void scheduleRelayout();  // lays labels and names out again once the event loop is free
     QSet<QString> pushedOutOfTop(const HierarchyPlan& plan) const;
 
     std::vector<std::unique_ptr<Panel>> panels_;
@@ -146,6 +162,8 @@ private:
     double moveProgress_ = 1.0;
     int moveDurationMs_ = 350;
     bool relayoutPending_ = false;
+    std::optional<std::pair<double, double>> stepRange_;  // zoomed or panned steps; none: all
+    bool syncingSteps_ = false;
 };
 
 } // namespace tessera::views

@@ -332,6 +332,17 @@ void StudioWindow::buildMenus()
                     &StudioWindow::exportGapProjectDialog);
     file->addAction("Export &NVDLA project...", QKeySequence("Ctrl+Shift+N"), this,
                     &StudioWindow::exportNvdlaProjectDialog);
+    // A picture of a view: the format follows the name the user gives.
+    const auto imageDialog = [this](const QString& what, bool (StudioWindow::*write)(const QString&)) {
+        const QString path = QFileDialog::getSaveFileName(this, "Export " + what + " as a picture", {},
+                                                          "PNG picture (*.png);;SVG drawing (*.svg)");
+        if (!path.isEmpty())
+            (this->*write)(path);
+    };
+    file->addAction("Export graph &picture...", QKeySequence("Ctrl+Shift+G"), this,
+                    [imageDialog] { imageDialog("the graph", &StudioWindow::exportGraphImage); });
+    file->addAction("Export &timeline picture...", QKeySequence("Ctrl+Shift+L"), this,
+                    [imageDialog] { imageDialog("the memory timeline", &StudioWindow::exportTimelineImage); });
     file->addSeparator();
     file->addAction("&Quit", QKeySequence("Ctrl+Q"), this, &QWidget::close);
     QMenu* edit = menuBar()->addMenu("&Edit");

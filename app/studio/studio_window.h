@@ -77,6 +77,10 @@ public:
     // operations as a graph, the validator's findings; false (and the problem shown, what was shown
     // before kept) when the file is not a loadable.
     bool openLoadable(const QString& path);
+    // The graph, or the memory timeline, as a picture (.png or .svg by the name); false (and the
+    // problem shown) when it cannot be written.
+    bool exportGraphImage(const QString& path);
+    bool exportTimelineImage(const QString& path);
     // Writes the project atomically; false (and an error shown) when it cannot.
     bool saveProject(const QString& path);
     // Compiles the open model for the GAP target and budgets shown and writes the GAP project to

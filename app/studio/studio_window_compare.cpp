@@ -85,7 +85,7 @@ void StudioWindow::startSweep(qint64 lowest, qint64 highest, int count)
         return !cancel->load();
     };
     struct Swept {
-        std::vector<SweepPoint> points;
+        std::vector<BudgetSweepPoint> points;
         QString error;
     };
     runInBackground<Swept>(

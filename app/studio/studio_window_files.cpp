@@ -4,7 +4,9 @@
 #include "studio_support.h"
 
 #include "byte_size_spin_box.h"
+#include "graph_view.h"
 #include "loadable_inspector_view.h"
+#include "memory_timeline.h"
 #include "scamp_view.h"
 #include "scamp_workbench.h"
 #include "step_table_model.h"
@@ -238,6 +240,28 @@ void StudioWindow::exportStepTable()
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(stepModel_->toCsv().toUtf8()) < 0 || !file.commit())
         showError("Cannot export", path + ": " + file.errorString());
+}
+
+bool StudioWindow::exportGraphImage(const QString& path)
+{
+    const QString problem = graphView_->exportImage(path);
+    if (!problem.isEmpty()) {
+        showError("Cannot export the graph", problem);
+        return false;
+    }
+    statusBar()->showMessage("wrote " + path, 3000);
+    return true;
+}
+
+bool StudioWindow::exportTimelineImage(const QString& path)
+{
+    const QString problem = timeline_->exportImage(path);
+    if (!problem.isEmpty()) {
+        showError("Cannot export the memory timeline", problem);
+        return false;
+    }
+    statusBar()->showMessage("wrote " + path, 3000);
+    return true;
 }
 
 bool StudioWindow::welcomeShown() const { return central_->currentWidget() == welcome_; }

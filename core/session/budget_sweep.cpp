@@ -23,15 +23,15 @@ std::vector<std::uint64_t> sweepBudgets(std::uint64_t lowest, std::uint64_t high
     return budgets;
 }
 
-std::vector<SweepPoint> sweepL2Budget(const Session& session, const SessionChoices& choices,
+std::vector<BudgetSweepPoint> sweepL2Budget(const Session& session, const SessionChoices& choices,
                                       const std::vector<std::uint64_t>& budgets, const SweepProgress& progress)
 {
-    std::vector<SweepPoint> points;
+    std::vector<BudgetSweepPoint> points;
     points.reserve(budgets.size());
     for (const std::uint64_t budget : budgets) {
         SessionChoices at = choices;
         at.budgets.l2 = budget;
-        SweepPoint point;
+        BudgetSweepPoint point;
         point.l2Budget = budget;
         const gap::GapPlan plan = session.plan(at);
         point.ok = plan.ok();

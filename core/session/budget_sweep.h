@@ -12,7 +12,7 @@
 
 namespace tessera {
 
-struct SweepPoint {
+struct BudgetSweepPoint {
     std::uint64_t l2Budget = 0;
     bool ok = false;
     std::string error;             // why there is no plan at this budget
@@ -30,7 +30,7 @@ std::vector<std::uint64_t> sweepBudgets(std::uint64_t lowest, std::uint64_t high
 using SweepProgress = std::function<bool(std::size_t done, std::size_t total)>;
 
 // The session's plan at `choices` with each L2 budget of `budgets`, in order.
-std::vector<SweepPoint> sweepL2Budget(const Session& session, const SessionChoices& choices,
+std::vector<BudgetSweepPoint> sweepL2Budget(const Session& session, const SessionChoices& choices,
                                       const std::vector<std::uint64_t>& budgets, const SweepProgress& progress = {});
 
 } // namespace tessera
