@@ -44,25 +44,15 @@ class TestStudio : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir dir_;
+    ZooFiles zoo_;
 
     QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
     {
-        const QString path = dir_.filePath(QString::fromStdString(name) + QString("_%1_%2.onnx").arg(width).arg(resolution));
-        if (!QFile::exists(path))
-            exportOnnxFile(buildZooModel(name, {width, resolution, 1}), path.toStdString());
-        return path;
+        return zoo_.path(name, width, resolution);
     }
 
 private slots:
-    void initTestCase()
-    {
-        // Recent files go to a throw-away settings location, not the user's.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("Tessera");
-        QCoreApplication::setApplicationName("tst_studio");
-        QSettings().clear();
-    }
+    void initTestCase() { useThrowAwaySettings("tst_studio"); }
 
     void opensZooModels_data()
     {
@@ -118,7 +108,7 @@ private slots:
         window.setBudgets({32 * 1024, 100 * 1024, window.budgets().l3, window.budgets().flash});
         QSignalSpy exported(&window, &StudioWindow::projectExported);
         QSignalSpy errors(&window, &StudioWindow::errorShown);
-        const QString folder = dir_.filePath("lenet5_gap");
+        const QString folder = zoo_.filePath("lenet5_gap");
         window.exportGapProject(folder);
         QVERIFY2(exported.wait(kWaitMs), qPrintable(window.lastError()));
         QCOMPARE(errors.count(), 0);
@@ -184,7 +174,7 @@ private slots:
     {
         StudioWindow window;
         QSignalSpy errors(&window, &StudioWindow::errorShown);
-        window.exportGapProject(dir_.filePath("nothing"));
+        window.exportGapProject(zoo_.filePath("nothing"));
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.first().first().toString().contains("open a model first"));
     }
@@ -418,7 +408,7 @@ private slots:
 
     void corruptModelShowsAnError()
     {
-        const QString path = dir_.filePath("garbage.onnx");
+        const QString path = zoo_.filePath("garbage.onnx");
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("\x08\x07garbage that is not a model");
@@ -440,7 +430,7 @@ private slots:
         Graph lenet = buildZooModel("lenet5", {});
         prepareGraph(lenet);
         const nvdla::NvdlaCompilation compiled = nvdla::compileForNvdla(lenet, {});
-        const QString path = dir_.filePath("lenet5.nvdla");
+        const QString path = zoo_.filePath("lenet5.nvdla");
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(reinterpret_cast<const char*>(compiled.bytes.data()), qint64(compiled.bytes.size()));
@@ -471,7 +461,7 @@ private slots:
         QVERIFY(inspector->summary().contains("lenet5.nvdla"));
 
         // Truncated: the error names the file's problem; the inspector keeps the good loadable.
-        const QString broken = dir_.filePath("broken.nvdla");
+        const QString broken = zoo_.filePath("broken.nvdla");
         QFile truncated(broken);
         QVERIFY(truncated.open(QIODevice::WriteOnly));
         truncated.write(reinterpret_cast<const char*>(compiled.bytes.data()), 100);
@@ -490,7 +480,7 @@ private slots:
     // the marks go.
     void nvdlaTargetMarksEveryNodeWithItsUnit()
     {
-        const QString path = dir_.filePath("lookup.onnx");
+        const QString path = zoo_.filePath("lookup.onnx");
         exportOnnxFile(test::lookupNetwork(), path.toStdString());
         StudioWindow window;
         window.show();
@@ -537,7 +527,7 @@ private slots:
         QVERIFY2(compared >= 4, qPrintable(QString::number(compared)));
 
         QSignalSpy exported(&window, &StudioWindow::projectExported);
-        const QString folder = dir_.filePath("lookup-nvdla");
+        const QString folder = zoo_.filePath("lookup-nvdla");
         window.exportNvdlaProject(folder);
         QVERIFY(exported.wait(kWaitMs));
         for (const char* file : {"model.nvdla", "report.txt", "input.pb", "expected_output.pb", "run.sh", "README.md"})
@@ -560,7 +550,7 @@ private slots:
         QCOMPARE(window.capabilityTable()->item(0, 2)->text(), QString("CANNOT RUN"));
         QVERIFY2(window.planStatus().contains("2 nodes no unit runs"), qPrintable(window.planStatus()));
         QSignalSpy errors(&window, &StudioWindow::errorShown);
-        window.exportNvdlaProject(dir_.filePath("refused"));
+        window.exportNvdlaProject(zoo_.filePath("refused"));
         QCOMPARE(errors.count(), 1);
         QVERIFY2(window.lastError().contains("Sigmoid needs the SDP LUT, absent on nv_small"), qPrintable(window.lastError()));
 
@@ -586,7 +576,7 @@ private slots:
         QVERIFY(!window.cbufView()->isVisible());
 
         // A convolution too wide for the CBUF is marked split, its ReLU fused, and the banks show each part.
-        const QString wide = dir_.filePath("wide.onnx");
+        const QString wide = zoo_.filePath("wide.onnx");
         exportOnnxFile(test::wideChannelsNetwork(), wide.toStdString());
         QVERIFY(openAndWait(window, wide));
         QVERIFY(window.nvdla() && window.nvdla()->compilation);
@@ -609,7 +599,7 @@ private slots:
 
     void projectReopensTheSameView()
     {
-        const QString project = dir_.filePath("mnist.tessera.json");
+        const QString project = zoo_.filePath("mnist.tessera.json");
         qint64 peak = 0;
         {
             StudioWindow window;
@@ -674,7 +664,7 @@ private slots:
 
     void badProjectFileShowsAnError()
     {
-        const QString path = dir_.filePath("bad.json");
+        const QString path = zoo_.filePath("bad.json");
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("{\"tessera_project\": 1, \"model\": 3}");

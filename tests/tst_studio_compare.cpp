@@ -54,24 +54,15 @@ class TestStudioCompare : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir dir_;
+    ZooFiles zoo_;
 
     QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
     {
-        const QString path = dir_.filePath(QString::fromStdString(name) + QString("_%1_%2.onnx").arg(width).arg(resolution));
-        if (!QFile::exists(path))
-            exportOnnxFile(buildZooModel(name, {width, resolution, 1}), path.toStdString());
-        return path;
+        return zoo_.path(name, width, resolution);
     }
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("Tessera");
-        QCoreApplication::setApplicationName("tst_studio_compare");
-        QSettings().clear();
-    }
+    void initTestCase() { useThrowAwaySettings("tst_studio_compare"); }
 
     void sweepBudgetsAreEvenAndWhole()
     {

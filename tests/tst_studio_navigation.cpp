@@ -66,24 +66,15 @@ class TestStudioNavigation : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir dir_;
+    ZooFiles zoo_;
 
     QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
     {
-        const QString path = dir_.filePath(QString::fromStdString(name) + QString("_%1_%2.onnx").arg(width).arg(resolution));
-        if (!QFile::exists(path))
-            exportOnnxFile(buildZooModel(name, {width, resolution, 1}), path.toStdString());
-        return path;
+        return zoo_.path(name, width, resolution);
     }
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("Tessera");
-        QCoreApplication::setApplicationName("tst_studio_navigation");
-        QSettings().clear();
-    }
+    void initTestCase() { useThrowAwaySettings("tst_studio_navigation"); }
 
     void byteSizesReadAndWrite_data()
     {
@@ -125,7 +116,7 @@ private slots:
         views::WelcomePage* welcome = window.welcomePage();
         QCOMPARE(welcome->sampleList()->count(), int(zooModels().size()));
         QSignalSpy failed(&window, &StudioWindow::errorShown);
-        const QString notes = dir_.filePath("notes.md");
+        const QString notes = zoo_.filePath("notes.md");
         QFile file(notes);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("# Notes\n\nThe model is in the other folder.\n");

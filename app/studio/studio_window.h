@@ -229,6 +229,8 @@ private:
     // Selects the graph node named in column 0 of `table`'s `row`.
     void selectNodeNamed(QTableWidget* table, int row);
     void showShortcuts();
+    // A picture written (the path in the status bar) or not (`problem` shown); whether it was.
+    bool reportPicture(const QString& what, const QString& path, const QString& problem);
     // planStatus_ in the status line (and its tooltip) and above the timeline, wrapped.
     void showPlanStatus();
     void findNext();

@@ -244,23 +244,21 @@ void StudioWindow::exportStepTable()
 
 bool StudioWindow::exportGraphImage(const QString& path)
 {
-    const QString problem = graphView_->exportImage(path);
-    if (!problem.isEmpty()) {
-        showError("Cannot export the graph", problem);
-        return false;
-    }
-    statusBar()->showMessage("wrote " + path, 3000);
-    return true;
+    return reportPicture("the graph", path, graphView_->exportImage(path));
 }
 
 bool StudioWindow::exportTimelineImage(const QString& path)
 {
-    const QString problem = timeline_->exportImage(path);
+    return reportPicture("the memory timeline", path, timeline_->exportImage(path));
+}
+
+bool StudioWindow::reportPicture(const QString& what, const QString& path, const QString& problem)
+{
     if (!problem.isEmpty()) {
-        showError("Cannot export the memory timeline", problem);
+        showError("Cannot export " + what, problem);
         return false;
     }
-    statusBar()->showMessage("wrote " + path, 3000);
+    statusBar()->showMessage("wrote " + what + " to " + path, 3000);
     return true;
 }
 

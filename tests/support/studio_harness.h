@@ -5,12 +5,44 @@
 #include "studio_window.h"
 #include "memory_timeline.h"
 
+#include "onnx/onnx_export.h"
+#include "zoo/zoo.h"
+
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace tessera::studio_testing {
 
 inline constexpr int kWaitMs = 60000;
+
+// Recent files and the layout direction of a test program go to a throw-away settings location,
+// not the user's, and start empty.
+inline void useThrowAwaySettings(const char* program)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("Tessera");
+    QCoreApplication::setApplicationName(program);
+    QSettings().clear();
+}
+
+// Networks of the zoo as ONNX files, each written once into a folder that goes with the object.
+class ZooFiles {
+public:
+    QString path(const std::string& name, double width = 1.0, int resolution = 224)
+    {
+        const QString file = dir_.filePath(QString::fromStdString(name) + QString("_%1_%2.onnx").arg(width).arg(resolution));
+        if (!QFile::exists(file))
+            exportOnnxFile(buildZooModel(name, {width, resolution, 1}), file.toStdString());
+        return file;
+    }
+    QString filePath(const QString& name) const { return dir_.filePath(name); }
+
+private:
+    QTemporaryDir dir_;
+};
 
 // Opens `path` and waits until the graph and a plan are shown.
 // The first plan of a model lowers, calibrates and quantizes it: MobileNet 1.0/224 takes about a
