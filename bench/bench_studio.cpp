@@ -162,8 +162,18 @@ int main(int argc, char** argv)
                              tensor.placement == tiler::GraphTensor::Placement::Flash;
         }
     }
-    sendMouse(panel, QEvent::MouseButtonRelease, start, Qt::LeftButton, Qt::NoButton);
     const qint64 draggedTo = window.shownPlanBudget();
+    // Letting go re-plans once more and draws the panels in full (names, curves): part of the drag.
+    {
+        const int before = planned.count();
+        sendMouse(panel, QEvent::MouseButtonRelease, start, Qt::LeftButton, Qt::NoButton);
+        if (!waitFor(planned, before + 1))
+            return 1;
+        QElapsedTimer settle;
+        settle.start();
+        while (settle.elapsed() < 500)  // the move animation and the deferred relayout
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
     const double dragStall = dragHeartbeat.longestStallMs();
 
     // The sweep, from a sixteenth of GAP8's L2 to all of it, as the studio proposes.
