@@ -3,7 +3,7 @@
 // budget whose every point is the planner's plan at that budget, cancellable, a click on a point
 // adopting its budget.
 #include "budget_sweep_view.h"
-#include "byte_size_spin_box.h"
+#include "byte_sizes.h"
 #include "memory_timeline.h"
 #include "plan_comparison_view.h"
 #include "studio_harness.h"

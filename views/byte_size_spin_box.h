@@ -1,19 +1,12 @@
 #pragma once
-// A spin box for a memory size. Every budget of the studio shows its size one way: whole MiB as
-// "8 MiB", whole KiB as "448 KiB", anything else in bytes ("22 345 B"); the user may type a number
-// with B, K/KB/KiB, M/MB/MiB or G/GB/GiB (powers of 1024; a bare number is in bytes). The value is
-// kept in units of `granularity` bytes, so sizes up to 2^31 granules fit (1 B granules for L1 and
-// L2, 1 KiB granules for the GiB-sized L3 and flash).
+// A spin box for a memory size, shown and typed as byte_sizes.h writes and reads sizes. The value
+// is kept in units of `granularity` bytes, so sizes up to 2^31 granules fit (1 B granules for L1
+// and L2, 1 KiB granules for the GiB-sized L3 and flash).
+#include "byte_sizes.h"
+
 #include <QSpinBox>
 
-#include <optional>
-
 namespace tessera::views {
-
-// "8 MiB", "448 KiB", "22 345 B".
-QString formatByteSize(qint64 bytes);
-// The inverse of formatByteSize, also taking "64K", "1.5 MiB", "2000"; nullopt when not a size.
-std::optional<qint64> parseByteSize(const QString& text);
 
 class ByteSizeSpinBox : public QSpinBox {
     Q_OBJECT

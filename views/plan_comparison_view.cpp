@@ -1,6 +1,6 @@
 #include "plan_comparison_view.h"
 
-#include "byte_size_spin_box.h"
+#include "byte_sizes.h"
 
 #include <QHeaderView>
 #include <QLabel>

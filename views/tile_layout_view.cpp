@@ -1,5 +1,7 @@
 #include "tile_layout_view.h"
 
+#include "byte_sizes.h"
+
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QGraphicsRectItem>
@@ -58,15 +60,6 @@ QString kindOf(const ArgTiling& arg)
     return arg.isOutput() ? "output" : "input";
 }
 
-// "51 200 B": digits grouped by three, as the solver's messages are read next to it.
-QString bytesText(std::uint64_t bytes)
-{
-    QString digits = QString::number(bytes);
-    for (int at = digits.size() - 3; at > 0; at -= 3)
-        digits.insert(at, QChar(' '));
-    return digits + " B";
-}
-
 QString unitText(const ArgTiling& arg, unsigned count)
 {
     const bool horizontal = arg.orientation == Orientation::Horizontal;
@@ -90,7 +83,7 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
         buffering = "scratch buffer in L1 only, no DMA";
     QStringList lines{QString("%1: %2, %3").arg(QString::fromStdString(model.name), kindOf(arg), buffering)};
     lines << QString("%1 × %2 items of %3 B, %4 plane(s) of %5")
-                 .arg(model.width).arg(model.height).arg(model.itemSize).arg(arg.planeCount).arg(bytesText(arg.planeBytes));
+                 .arg(model.width).arg(model.height).arg(model.itemSize).arg(arg.planeCount).arg(exactBytes(arg.planeBytes));
     if (arg.residence == ArgResidence::Streamed && arg.tiled)
         lines << QString("%1 %2 tile(s) of %3, last %4, step %5%6")
                      .arg(tiling.tileCount)
@@ -104,14 +97,14 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
     if (arg.planesPerChunk > 1)
         lines << QString("one chunk holds %1 input planes").arg(arg.planesPerChunk);
     lines << QString("L1: %1 at offset %2")
-                 .arg(arg.bufferCount == 2 ? "2 × " + bytesText(arg.chunkBytes) : bytesText(arg.l1Bytes))
+                 .arg(arg.bufferCount == 2 ? "2 × " + exactBytes(arg.chunkBytes) : exactBytes(arg.l1Bytes))
                  .arg(arg.l1Offset);
     if (arg.residence != ArgResidence::Scratch)
-        lines << QString("DMA: %1 L2 → L1, %2 L1 → L2").arg(bytesText(arg.dmaRead), bytesText(arg.dmaWrite));
+        lines << QString("DMA: %1 L2 → L1, %2 L1 → L2").arg(exactBytes(arg.dmaRead), exactBytes(arg.dmaWrite));
     if (arg.stagedInL2)
         lines << QString("home in L3, staged through %1 × %2 of L2 at offset %3; L3: %4 in, %5 out")
-                     .arg(arg.l2BufferCount).arg(bytesText(arg.chunkBytes)).arg(arg.l2Offset)
-                     .arg(bytesText(arg.l3Read), bytesText(arg.l3Write));
+                     .arg(arg.l2BufferCount).arg(exactBytes(arg.chunkBytes)).arg(arg.l2Offset)
+                     .arg(exactBytes(arg.l3Read), exactBytes(arg.l3Write));
     return lines.join('\n');
 }
 
@@ -231,7 +224,7 @@ void TileLayoutView::redraw()
     if (reference && tiling.tileCount > 1 && reference->lastTileSize != reference->tileSize)
         title += " (last " + unitText(*reference, reference->lastTileSize) + ")";
     title += QString(", L1 %1 of %2, DMA %3 in, %4 out")
-                 .arg(bytesText(tiling.l1Bytes), bytesText(budget_), bytesText(tiling.dmaRead), bytesText(tiling.dmaWrite));
+                 .arg(exactBytes(tiling.l1Bytes), exactBytes(budget_), exactBytes(tiling.dmaRead), exactBytes(tiling.dmaWrite));
     addLabel(title, {kMargin, kMargin}, text, true);
 
     unsigned largest = 1;
@@ -346,7 +339,7 @@ void TileLayoutView::drawL1Bar(const KernelTiling& tiling, double top, double wi
     const std::uint64_t total = std::max<std::uint64_t>({budget_, tiling.l1Bytes, 1});
     const auto xOf = [&](std::uint64_t bytes) { return left + double(bytes) / double(total) * width; };
     const std::uint64_t free = budget_ > tiling.l1Bytes ? budget_ - tiling.l1Bytes : 0;
-    addLabel(QString("L1: %1 used of %2, %3 free").arg(bytesText(tiling.l1Bytes), bytesText(budget_), bytesText(free)),
+    addLabel(QString("L1: %1 used of %2, %3 free").arg(exactBytes(tiling.l1Bytes), exactBytes(budget_), exactBytes(free)),
              {left, top}, text, true);
     const double barTop = top + 24;
     QColor frame = text;
@@ -358,7 +351,7 @@ void TileLayoutView::drawL1Bar(const KernelTiling& tiling, double top, double wi
         QGraphicsRectItem* freeArea = scene_->addRect(
             QRectF(xOf(tiling.l1Bytes), barTop, xOf(budget_) - xOf(tiling.l1Bytes), kBarHeight), Qt::NoPen,
             QBrush(hatch, Qt::BDiagPattern));
-        freeArea->setToolTip(QString("free: %1 from offset %2").arg(bytesText(free)).arg(tiling.l1Bytes));
+        freeArea->setToolTip(QString("free: %1 from offset %2").arg(exactBytes(free)).arg(tiling.l1Bytes));
     }
     const QFontMetricsF metrics(font());
     for (const ArgTiling& arg : tiling.args) {
@@ -391,7 +384,7 @@ void TileLayoutView::drawL1Bar(const KernelTiling& tiling, double top, double wi
     // The budget: a marker through the bar with its value below.
     const double budgetX = xOf(budget_);
     scene_->addLine(budgetX, barTop - 6, budgetX, barTop + kBarHeight + 6, QPen(budgetColor(), 2));
-    const QString budgetLabel = "budget " + bytesText(budget_);
+    const QString budgetLabel = "budget " + exactBytes(budget_);
     addLabel(budgetLabel, {budgetX - metrics.horizontalAdvance(budgetLabel), barTop + kBarHeight + 8}, budgetColor());
     addLabel("0", {left, barTop + kBarHeight + 8}, text);
     drawLegend(barTop + kBarHeight + 30);

@@ -33,14 +33,6 @@ constexpr int kMinBudget = 64;
 constexpr int kMaxBudget = 16 * 1024 * 1024;
 constexpr int kMinSliderMax = 128 * 1024;
 
-QString bytesText(std::uint64_t bytes)
-{
-    QString digits = QString::number(bytes);
-    for (int at = digits.size() - 3; at > 0; at -= 3)
-        digits.insert(at, QChar(' '));
-    return digits + " B";
-}
-
 } // namespace
 
 ModelTilingSolution solveModelTiling(std::shared_ptr<const tiler::KernelModel> model, std::uint64_t l1Budget)
@@ -269,18 +261,18 @@ void TilingPanel::fillTable()
         QString tip;
         if (result.ok) {
             const tiler::KernelTiling& tiling = result.tiling;
-            cells << QString::number(tiling.tileCount) << bytesText(tiling.l1Bytes)
-                  << bytesText(tiling.dmaRead + tiling.dmaWrite);
+            cells << QString::number(tiling.tileCount) << exactBytes(tiling.l1Bytes)
+                  << exactBytes(tiling.dmaRead + tiling.dmaWrite);
             tip = QString("%1 tile(s), L1 %2 of %3 (smallest that fits: %4)\nDMA %5 in, %6 out; estimated %7 cycles")
                       .arg(tiling.tileCount)
-                      .arg(bytesText(tiling.l1Bytes), bytesText(shown_->l1Budget), bytesText(result.minimumL1),
-                           bytesText(tiling.dmaRead), bytesText(tiling.dmaWrite))
+                      .arg(exactBytes(tiling.l1Bytes), exactBytes(shown_->l1Budget), exactBytes(result.minimumL1),
+                           exactBytes(tiling.dmaRead), exactBytes(tiling.dmaWrite))
                       .arg(tiling.estimatedCycles, 0, 'f', 0);
             if (tiling.l2Bytes)
                 tip += QString("\nL2 staging %1; L3 %2 in, %3 out")
-                           .arg(bytesText(tiling.l2Bytes), bytesText(tiling.l3Read), bytesText(tiling.l3Write));
+                           .arg(exactBytes(tiling.l2Bytes), exactBytes(tiling.l3Read), exactBytes(tiling.l3Write));
         } else {
-            cells << "-" << (result.minimumL1 ? "needs " + bytesText(result.minimumL1) : QString("-")) << "-";
+            cells << "-" << (result.minimumL1 ? "needs " + exactBytes(result.minimumL1) : QString("-")) << "-";
             tip = QString::fromStdString(result.error);
         }
         for (int column = 0; column < ColumnCount; ++column) {

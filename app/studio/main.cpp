@@ -3,7 +3,7 @@
 // then exits (the README's screenshots are taken this way, offscreen); --select NODE selects a node,
 // --compare SIZE pins the first plan as A and shows the plan at L2 SIZE beside it, --sweep sweeps
 // the L2 budget (the picture waits for the comparison or the sweep).
-#include "byte_size_spin_box.h"
+#include "byte_sizes.h"
 #include "studio_window.h"
 
 #include <QApplication>

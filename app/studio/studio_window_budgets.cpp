@@ -3,7 +3,7 @@
 #include "studio_window.h"
 #include "studio_support.h"
 
-#include "byte_size_spin_box.h"
+#include "byte_sizes.h"
 #include "memory_timeline.h"
 
 #include <QFileInfo>

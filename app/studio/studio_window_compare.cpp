@@ -4,7 +4,7 @@
 #include "studio_support.h"
 
 #include "budget_sweep_view.h"
-#include "byte_size_spin_box.h"
+#include "byte_sizes.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "plan_comparison_view.h"
