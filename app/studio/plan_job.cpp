@@ -28,12 +28,9 @@ SessionChoices sessionChoices(const QString& target, const Budgets& budgets)
 
 QStringList gapTimelineLevels(const QString& target)
 {
-    QStringList levels{"L2"};
-    const target::ChipDescription& chip = target::chip(target.toStdString());
-    for (const target::MemoryRole role :
-         {target::MemoryRole::L3Ram, target::MemoryRole::PrivilegedFlash, target::MemoryRole::Flash})
-        if (const target::ChipMemory* memory = chip.memory(role))
-            levels << QString::fromStdString(memory->name);
+    QStringList levels;
+    for (const std::string& level : deployedPlanLevels(target::chip(target.toStdString())))
+        levels << QString::fromStdString(level);
     return levels;
 }
 

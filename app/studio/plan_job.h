@@ -55,8 +55,8 @@ struct PlanOutcome {
     QList<QStringList> nodesOfStep;
 };
 
-// The panels of the memory timeline for a GAP chip: L2, then its L3 RAM, privileged flash and
-// flash, by the chip table's names.
+// The panels of the memory timeline for a GAP chip: the deployed plan's memories
+// (deployedPlanLevels), so every placement has its panel.
 QStringList gapTimelineLevels(const QString& target);
 
 // A GAP project written by the exporter: where, the kernels' tiling report, a one-line summary,

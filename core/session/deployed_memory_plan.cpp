@@ -19,6 +19,15 @@ std::string levelName(const target::ChipDescription& chip, target::MemoryRole ro
 
 } // namespace
 
+std::vector<std::string> deployedPlanLevels(const target::ChipDescription& chip)
+{
+    std::vector<std::string> levels{"L2", levelName(chip, target::MemoryRole::L3Ram, "L3 RAM")};
+    if (chip.memory(target::MemoryRole::PrivilegedFlash))
+        levels.push_back(levelName(chip, target::MemoryRole::PrivilegedFlash, "privileged flash"));
+    levels.push_back(levelName(chip, target::MemoryRole::Flash, "flash"));
+    return levels;
+}
+
 HierarchyPlan deployedMemoryPlan(const gap::GapDeployment& deployment, const gap::GapPlan& plan)
 {
     using Placement = tiler::GraphTensor::Placement;

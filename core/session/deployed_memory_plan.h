@@ -8,10 +8,18 @@
 
 #include "gap/compile/gap_deployment.h"
 #include "memory/hierarchy_planner.h"
+#include "target/chip_table.h"
+
+#include <string>
+#include <vector>
 
 namespace tessera {
 
 HierarchyPlan deployedMemoryPlan(const gap::GapDeployment& deployment, const gap::GapPlan& plan);
+
+// The memories such a plan places tensors in, top down, by the names its placements carry: L2,
+// the L3 RAM, the privileged flash (on chips that have one) and the flash.
+std::vector<std::string> deployedPlanLevels(const target::ChipDescription& chip);
 
 // The totals of a plan as `tessera plan --model` prints them: L2 peak (static and dynamic blocks)
 // against the budget, L3 RAM, flash images and L3 traffic.
