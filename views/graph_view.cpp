@@ -3,6 +3,8 @@
 #include "image_export.h"
 #include "operator_style.h"
 
+#include "ir/topology.h"
+
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -304,20 +306,16 @@ void GraphView::selectTensor(const QString& name)
     const auto id = graph_->findTensor(name.toStdString());
     if (!id)
         return;
-    int producer = -1, firstReader = -1;
-    for (NodeId n = 0; n < NodeId(graph_->nodeCount()); ++n) {
-        const Node& node = graph_->node(n);
-        const bool produces = std::find(node.outputs.begin(), node.outputs.end(), *id) != node.outputs.end();
-        const bool consumes = std::find(node.inputs.begin(), node.inputs.end(), *id) != node.inputs.end();
-        if (produces)
-            producer = n;
-        if (consumes && firstReader < 0)
-            firstReader = n;
-        if ((produces || consumes) && nodeItems_[size_t(n)])
+    const TensorUses uses = computeUses(*graph_);
+    const NodeId producer = uses.producer[size_t(*id)];
+    const std::vector<NodeId>& readers = uses.consumers[size_t(*id)];
+    for (NodeId n : readers)
+        if (nodeItems_[size_t(n)])
             nodeItems_[size_t(n)]->setHighlighted(true);
-    }
+    if (producer >= 0 && nodeItems_[size_t(producer)])
+        nodeItems_[size_t(producer)]->setHighlighted(true);
     // An initializer or graph input has no producer: its first reader stands for it.
-    selectNode(producer >= 0 ? producer : firstReader);
+    selectNode(producer >= 0 ? producer : (readers.empty() ? -1 : readers.front()));
 }
 
 std::vector<GraphMatch> GraphView::findAll(const QString& text) const
@@ -334,22 +332,16 @@ std::vector<GraphMatch> GraphView::findAll(const QString& text) const
             found.push_back({int(n), {},
                              QString("node %1 (%2)").arg(QString::fromStdString(node.name), QString::fromStdString(node.opType))});
     }
-    // Tensors by name: who makes each, who reads it first, and what it is.
-    std::vector<int> producer(graph_->tensorCount(), -1), reader(graph_->tensorCount(), -1);
-    for (NodeId n = 0; n < NodeId(graph_->nodeCount()); ++n) {
-        for (TensorId out : graph_->node(n).outputs)
-            if (out != kNoTensor)
-                producer[size_t(out)] = n;
-        for (TensorId in : graph_->node(n).inputs)
-            if (in != kNoTensor && reader[size_t(in)] < 0)
-                reader[size_t(in)] = n;
-    }
+    // Tensors by name: what each is, and the node that stands for it (its maker, else its first reader).
+    const TensorUses uses = computeUses(*graph_);
     const auto isIn = [](const std::vector<TensorId>& list, TensorId id) {
         return std::find(list.begin(), list.end(), id) != list.end();
     };
     for (TensorId t = 0; t < TensorId(graph_->tensorCount()); ++t) {
         const Tensor& tensor = graph_->tensor(t);
-        if (!contains(tensor.name) || (producer[size_t(t)] < 0 && reader[size_t(t)] < 0))
+        const NodeId producer = uses.producer[size_t(t)];
+        const std::vector<NodeId>& readers = uses.consumers[size_t(t)];
+        if (!contains(tensor.name) || (producer < 0 && readers.empty()))
             continue;
         const QString name = QString::fromStdString(tensor.name);
         QString kind = "tensor";
@@ -359,9 +351,9 @@ std::vector<GraphMatch> GraphView::findAll(const QString& text) const
             kind = "graph output";
         else if (tensor.isConstant())
             kind = "initializer";
-        const int shownBy = producer[size_t(t)] >= 0 ? producer[size_t(t)] : reader[size_t(t)];
-        const QString how = producer[size_t(t)] >= 0 ? "made by" : "read by";
-        found.push_back({shownBy, name,
+        const NodeId shownBy = producer >= 0 ? producer : readers.front();
+        const QString how = producer >= 0 ? "made by" : "read by";
+        found.push_back({int(shownBy), name,
                          QString("%1 %2 (%3 %4)").arg(kind, name, how, QString::fromStdString(graph_->node(shownBy).name))});
     }
     return found;
