@@ -46,11 +46,6 @@ class TestStudio : public QObject {
 private:
     ZooFiles zoo_;
 
-    QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
-    {
-        return zoo_.path(name, width, resolution);
-    }
-
 private slots:
     void initTestCase() { useThrowAwaySettings("tst_studio"); }
 
@@ -73,7 +68,7 @@ private slots:
         QFETCH(double, width);
         QFETCH(int, resolution);
         QFETCH(bool, deploys);
-        const QString path = zooFile(name.toStdString(), width, resolution);
+        const QString path = zoo_.path(name.toStdString(), width, resolution);
         const Graph graph = loadModel(path.toStdString());
         StudioWindow window;
         window.show();
@@ -104,7 +99,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         window.setBudgets({32 * 1024, 100 * 1024, window.budgets().l3, window.budgets().flash});
         QSignalSpy exported(&window, &StudioWindow::projectExported);
         QSignalSpy errors(&window, &StudioWindow::errorShown);
@@ -163,7 +158,7 @@ private slots:
         }
         QCOMPARE(convolutions, 2);
         // A new model drops the old tiling.
-        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(openAndWait(window, zoo_.path("mnist")));
         QVERIFY(!window.gapTiling().has_value());
         window.graphView()->selectNode(0);
         QVERIFY(window.propertiesText().contains("File > Export GAP project tiles the model"));
@@ -183,7 +178,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
         const qint64 before = window.l2Budget();
         const HierarchyPlan initial = *window.plan();
         QSignalSpy planned(&window, &StudioWindow::planShown);
@@ -221,7 +216,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
         views::MemoryTimeline* timeline = window.timeline();
         timeline->setMoveDuration(1500);
         const HierarchyPlan before = *window.plan();
@@ -273,7 +268,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(openAndWait(window, zoo_.path("mnist")));
         QWidget* panel = window.timeline()->l2Panel();
         QVERIFY(panel->grab().toImage().pixelColor(3, 3).lightness() > 200); // the default light palette
         QPalette dark;
@@ -289,7 +284,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         // An activation in L2 that an operator produces (not the graph input).
         const TensorPlacement* activation = nullptr;
         for (const TensorPlacement& p : window.plan()->placements) {
@@ -344,7 +339,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QString symbol;
         for (const TensorPlacement& p : window.plan()->placements)
             if (p.kind == PlacementKind::Activation && p.level == "L2")
@@ -352,7 +347,7 @@ private slots:
         QVERIFY(!symbol.isEmpty());
         const QString modelTensor = window.modelTensorOf(symbol);
         QSignalSpy shown(&window, &StudioWindow::modelShown);
-        window.openModel(zooFile("mnist"));
+        window.openModel(zoo_.path("mnist"));
         QSignalSpy planned(&window, &StudioWindow::planShown);
         for (int k = 0; k < 200 && shown.count() == 0; ++k) {
             window.graphView()->selectTensor(modelTensor);
@@ -378,7 +373,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(openAndWait(window, zoo_.path("mnist")));
         window.setL2Budget(1024);
         QTRY_VERIFY_WITH_TIMEOUT(!window.timeline()->message().isEmpty(), kWaitMs);
         QVERIFY(!window.plan().has_value());
@@ -471,7 +466,7 @@ private slots:
         QVERIFY2(window.lastError().contains("broken.nvdla"), qPrintable(window.lastError()));
         QCOMPARE(inspector->operations()->nodeItemCount(), int(operations));
         QVERIFY(inspector->summary().contains("lenet5.nvdla"));
-        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(openAndWait(window, zoo_.path("mnist")));
     }
 
     // Target NVDLA: every node of the graph is marked with the unit that runs it and the Capability
@@ -556,7 +551,7 @@ private slots:
 
         // A zoo model: every node gets a unit.
         window.setTarget("nvdla:nv_full:fp16");
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QVERIFY(window.nvdla() && window.nvdla()->compilation);
         // The marks follow the compilation's result, which a slow (sanitized) build may deliver later.
         for (int n = 0; n < int(window.graph()->nodeCount()); ++n)
@@ -586,7 +581,7 @@ private slots:
         window.graphView()->selectNode(nodeNamed("wide_conv"));
         QCOMPARE(window.cbufView()->banks().rows.size(), std::size_t(2));
         QVERIFY2(window.cbufView()->summary().contains("split into 2"), qPrintable(window.cbufView()->summary()));
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QVERIFY(!window.cbufView()->isVisible());  // a new model starts with no selection
 
         window.setTarget("gap8");
@@ -604,7 +599,7 @@ private slots:
         {
             StudioWindow window;
             window.show();
-            QVERIFY(openAndWait(window, zooFile("mnist")));
+            QVERIFY(openAndWait(window, zoo_.path("mnist")));
             window.setTarget("gap9");
             window.setBudgets({96 * 1024, 200 * 1024, 4096 * 1024, 2048 * 1024});
             QTRY_VERIFY_WITH_TIMEOUT(window.plan() && window.shownPlanBudget() == 200 * 1024, kWaitMs);
@@ -623,7 +618,7 @@ private slots:
         QCOMPARE(reopened.budgets().l1, qint64(96 * 1024));
         QCOMPARE(reopened.budgets().l3, qint64(4096 * 1024));
         QCOMPARE(reopened.budgets().flash, qint64(2048 * 1024));
-        QCOMPARE(QFileInfo(reopened.modelPath()).canonicalFilePath(), QFileInfo(zooFile("mnist")).canonicalFilePath());
+        QCOMPARE(QFileInfo(reopened.modelPath()).canonicalFilePath(), QFileInfo(zoo_.path("mnist")).canonicalFilePath());
         QCOMPARE(reopened.plan()->l2.peak, peak);
     }
 
@@ -631,7 +626,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("radioml")));
+        QVERIFY(openAndWait(window, zoo_.path("radioml")));
         views::AieView* view = window.aieView();
         QCOMPARE(view->rowCount(), 17);
         QCOMPARE(view->cell(2, 0), QString("conv1d_w3"));
@@ -646,7 +641,7 @@ private slots:
         QCOMPARE(view->cell(2, 5), QString("16"));
         QCOMPARE(view->cell(2, 6), QString("NA"));
         // A 2-D network is not an AIE 1-D design: the view says why instead of a table.
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QCOMPARE(view->rowCount(), 0);
         QVERIFY2(view->message().contains("not on 1-D"), qPrintable(view->message()));
     }
@@ -654,12 +649,12 @@ private slots:
     void openedModelsAreRemembered()
     {
         StudioWindow window;
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
-        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("mnist")));
         const QStringList recent = window.recentFiles();
         QVERIFY(recent.size() >= 2);
-        QCOMPARE(QFileInfo(recent[0]).fileName(), QFileInfo(zooFile("mnist")).fileName());
-        QCOMPARE(QFileInfo(recent[1]).fileName(), QFileInfo(zooFile("lenet5")).fileName());
+        QCOMPARE(QFileInfo(recent[0]).fileName(), QFileInfo(zoo_.path("mnist")).fileName());
+        QCOMPARE(QFileInfo(recent[1]).fileName(), QFileInfo(zoo_.path("lenet5")).fileName());
     }
 
     void badProjectFileShowsAnError()

@@ -56,11 +56,6 @@ class TestStudioCompare : public QObject {
 private:
     ZooFiles zoo_;
 
-    QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
-    {
-        return zoo_.path(name, width, resolution);
-    }
-
 private slots:
     void initTestCase() { useThrowAwaySettings("tst_studio_compare"); }
 
@@ -84,7 +79,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
         const qint64 budgetA = window.l2Budget();
         window.pinPlan();
         QVERIFY(window.findChild<QDockWidget*>("compare")->isVisible());
@@ -140,7 +135,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
         views::BudgetSweepView* sweep = window.sweepView();
         QSignalSpy swept(&window, &StudioWindow::sweepShown);
         const qint64 highest = window.l2Budget();

@@ -68,11 +68,6 @@ class TestStudioNavigation : public QObject {
 private:
     ZooFiles zoo_;
 
-    QString zooFile(const std::string& name, double width = 1.0, int resolution = 224)
-    {
-        return zoo_.path(name, width, resolution);
-    }
-
 private slots:
     void initTestCase() { useThrowAwaySettings("tst_studio_navigation"); }
 
@@ -148,7 +143,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
         views::GraphView* view = window.graphView();
         QVERIFY2(view->textPixelHeight() >= views::GraphView::kReadableTextPixels, qPrintable(QString::number(view->textPixelHeight())));
         QVERIFY(!view->wholeGraphVisible());  // 58 nodes in a chain do not fit readable
@@ -183,7 +178,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         window.timeline()->setMoveDuration(0);
         QTemporaryDir out;
         QVERIFY(window.exportGraphImage(out.filePath("graph.png")));
@@ -213,7 +208,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         const Graph& graph = *window.graph();
         // An initializer: shown through the node that reads it.
         std::string initializer;
@@ -276,7 +271,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         views::MemoryTimeline* timeline = window.timeline();
         QCOMPARE(timeline->levels(), (QStringList{"L2", "HyperRAM", "HyperFlash"}));
         for (const QString kind : {"activation", "constant", "staging", "prefetch", "budget", "peak", "lower bound"})
@@ -336,7 +331,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         const Graph& graph = *window.graph();
         int stepped = 0, lastStep = -1;
         for (NodeId n = 0; n < NodeId(graph.nodeCount()); ++n) {
@@ -383,7 +378,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("mobilenet_v1", 0.25, 128)));
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
         window.timeline()->setMoveDuration(0);
         const HierarchyPlan before = *window.plan();
         const qint64 budgetBefore = window.l2Budget();
@@ -448,7 +443,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QSignalSpy exported(&window, &StudioWindow::projectExported);
         QTemporaryDir out;
         window.exportGapProject(out.path());
@@ -469,7 +464,7 @@ private slots:
         window.setL2Budget(100 * 1024);
         window.findEdit()->setText("conv");
         QTest::keyClick(window.findEdit(), Qt::Key_Return);
-        QVERIFY(openAndWait(window, zooFile("mnist")));
+        QVERIFY(openAndWait(window, zoo_.path("mnist")));
         QCOMPARE(tiling->kernelCount(), 0);
         QCOMPARE(window.l2Budget(), defaultL2);
         QCOMPARE(window.budgets().l1, qint64(target::chip("gap8").defaultBudgets().l1));
@@ -484,7 +479,7 @@ private slots:
     {
         StudioWindow window;
         window.show();
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QVERIFY2(window.windowTitle().startsWith("lenet5"), qPrintable(window.windowTitle()));
         QVERIFY(!window.isWindowModified());
         window.setL2Budget(window.l2Budget() - 1024);
@@ -508,7 +503,7 @@ private slots:
         StudioWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, zooFile("lenet5")));
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         window.activateWindow();
         QTableView* steps = window.stepTable();
         steps->setFocus();
