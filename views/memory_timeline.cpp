@@ -361,8 +361,6 @@ void MemoryTimeline::setSummary(const QString& text)
     summary_->setVisible(!text.isEmpty());
 }
 
-QString MemoryTimeline::summary() const { return pendingSummary_; }
-
 QString MemoryTimeline::message() const { return message_->isHidden() ? QString() : message_->toPlainText(); }
 
 QString MemoryTimeline::legendText() const

@@ -49,7 +49,6 @@ public:
 
     // A line about the plan shown, wrapped above the legend (empty: none).
     void setSummary(const QString& text);
-    QString summary() const;
 
     qint64 budget() const { return budget_; }
     // Moves the budget line without emitting a signal.
