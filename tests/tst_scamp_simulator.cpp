@@ -120,7 +120,8 @@ private slots:
         for (const char* line : {"res(A);", "mov(B, A);", "movx(B, A, north);", "mov2x(C, A, east, south);",
                                  "add(A, B, C);", "add(A, B, C, D);", "addx(D, B, C, west);",
                                  "add2x(D, F, D, north, north);", "sub(A, B, C);", "subx(B, F, east, A);",
-                                 "sub2x(B, F, north, east, A);", "neg(B, A);", "divq(B, A);", "div(B, C, D, A);"})
+                                 "sub2x(B, F, north, east, A);", "neg(B, A);", "divq(B, A);", "div(B, C, D, A);",
+                                 "div(B, C, A);", "diva(A, B, C);", "res(A, B);"})
             QTest::newRow(line) << line;
     }
     void instructionTextRoundTrips()

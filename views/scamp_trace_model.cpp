@@ -39,8 +39,10 @@ const scamp::Goal* ScampTraceModel::goalAt(const QModelIndex& index) const
 bool ScampTraceModel::isWritten(const QModelIndex& index) const
 {
     const scamp::Instruction* instruction = instructionAt(index.row());
-    return instruction && index.column() > 0 &&
-           instruction->dest == trace_->registers[size_t(index.column() - 1)];
+    if (!instruction || index.column() < 1)
+        return false;
+    const std::string& name = trace_->registers[size_t(index.column() - 1)];
+    return instruction->dest == name || instruction->secondDest == name;
 }
 
 bool ScampTraceModel::isClobbered(const QModelIndex& index) const
@@ -49,7 +51,8 @@ bool ScampTraceModel::isClobbered(const QModelIndex& index) const
     if (!instruction || index.column() < 1)
         return false;
     const std::string& name = trace_->registers[size_t(index.column() - 1)];
-    return std::find(instruction->scratch.begin(), instruction->scratch.end(), name) != instruction->scratch.end();
+    const std::vector<std::string> clobbered = instruction->clobbered();
+    return std::find(clobbered.begin(), clobbered.end(), name) != clobbered.end();
 }
 
 int ScampTraceModel::columnOfRegister(const QString& name) const

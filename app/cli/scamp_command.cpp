@@ -1,8 +1,11 @@
-// tessera scamp KERNELS.json [--ops all|basic] [--registers N] [--threads N] [--time S] [--seed S] [-o FILE]
+// tessera scamp KERNELS.json [--ops all|basic] [--registers N] [--threads N] [--time S] [--nodes N]
+//                            [--seed S] [--format text|cain|scamp5] [-o FILE]
 //   compiles the kernels by reverse search and prints the program, its count, the time to the best
-//   plan and the nodes explored.
+//   plan and the nodes explored. --format cain writes Cain's program text, scamp5 a C++ function
+//   for the SCAMP-5 SDK.
 // tessera scamp --verify PROGRAM.txt KERNELS.json
-//   checks a program in the symbolic and the numeric model: exit 0 only when exact.
+//   checks a program (Tessera's or Cain's text) in the symbolic and the numeric model: exit 0 only
+//   when exact.
 // Exit 1 when no program was found or verification failed, 2 on unreadable input.
 #include "commands.h"
 
@@ -11,6 +14,7 @@
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 #include "scamp/reverse_search.h"
+#include "scamp/scamp5_sdk_code.h"
 #include "scamp/simulator.h"
 
 #include <fmt/format.h>
@@ -29,9 +33,20 @@ struct ScampOptions {
     std::optional<int> registers;
     int threads = 1;
     double seconds = 10.0;
+    uint64_t nodes = 0;
     uint32_t seed = 1;
+    std::string format = "text";
     std::string output;
 };
+
+std::string formatted(const std::string& format, const scamp::Program& program, const scamp::ProgramHeader& header)
+{
+    if (format == "cain")
+        return scamp::formatCainProgram(program, header);
+    if (format == "scamp5")
+        return scamp::formatScamp5Code(program, header);
+    return scamp::formatProgram(program, header);
+}
 
 int verifyCommand(const ScampOptions& options, const scamp::KernelSet& set, const scamp::ApproximatedKernels& kernels)
 {
@@ -63,6 +78,7 @@ int searchCommand(const ScampOptions& options, const scamp::KernelSet& set, cons
     search.threads = options.threads;
     search.seconds = options.seconds;
     search.seed = options.seed;
+    search.nodeLimit = options.nodes;
     const bool progress = ::isatty(STDERR_FILENO) != 0;
     const scamp::CompileResult result = scamp::compileKernels(
         set, kernels, search, [&](const scamp::SearchProgress& p, const scamp::Program&) {
@@ -80,7 +96,13 @@ int searchCommand(const ScampOptions& options, const scamp::KernelSet& set, cons
     std::vector<std::string> outputs;
     for (const scamp::KernelSpec& k : set.kernels)
         outputs.push_back(k.outputRegister);
-    const std::string text = scamp::formatProgram(*result.best, {set.name, set.inputRegister, outputs, kernels.depth});
+    std::string text;
+    try {
+        text = formatted(options.format, *result.best, {set.name, set.inputRegister, outputs, kernels.depth});
+    } catch (const Error& error) {
+        fmt::print(stderr, "error: {}: {}\n", options.kernels, error.what());
+        return 2;
+    }
     if (options.output != "-")
         fmt::print("{}", text);
     fmt::print(summaryStream(options.output), "instructions: {}\ntime_to_best_s: {:.3f}\nnodes_to_best: {}\nnodes: {}\ntime_s: {:.1f}\n"
@@ -108,7 +130,14 @@ void addScampCommand(CLI::App& app, Action& action)
     command->add_option("--time", options->seconds, "Search time in seconds")
         ->check(secondsLimit(kMaxSearchSeconds))
         ->capture_default_str();
+    command->add_option("--nodes", options->nodes, "Stop after this many search nodes (0: no limit); with one "
+                        "thread and a seed, the same program every run")
+        ->capture_default_str();
     command->add_option("--seed", options->seed, "Seed (search order and test images)")->capture_default_str();
+    command->add_option("--format", options->format,
+                        "Program form: text (Tessera's), cain (Cain's program text) or scamp5 (C++ for the SCAMP-5 SDK)")
+        ->check(CLI::IsMember({"text", "cain", "scamp5"}))
+        ->capture_default_str();
     command->add_option("-o,--output", options->output, "Write the program to this file ('-': standard output)")
         ->check(nonEmptyPath());
     command->callback([&action, options] {

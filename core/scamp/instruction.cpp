@@ -18,8 +18,19 @@ const std::vector<OpInfo>& allOps()
         {Op::Sub, "sub", 2, 0, 0, true},     {Op::Subx, "subx", 2, 1, 0, false},
         {Op::Sub2x, "sub2x", 2, 2, 0, false}, {Op::Neg, "neg", 1, 0, 0, true},
         {Op::Divq, "divq", 1, 0, 0, true},   {Op::Div, "div", 1, 0, 2, true},
+        {Op::DivClobber, "div", 1, 0, 1, true, false}, {Op::Diva, "diva", 1, 0, 2, true, false},
+        {Op::Res2, "res", 0, 0, 0, true, false},
     };
     return ops;
+}
+
+size_t operandCount(const OpInfo& info)
+{
+    if (info.op == Op::Diva)
+        return 3;  // the destination is also the source
+    if (info.op == Op::Res2)
+        return 2;
+    return 1 + size_t(info.sources + info.directions + info.scratch);
 }
 
 const OpInfo& opInfo(Op op)
@@ -35,7 +46,9 @@ bool mayShareDestination(Op op, size_t operand)
     switch (op) {
     case Op::Neg:
     case Op::Divq:
-    case Op::Div: return false;
+    case Op::Div:
+    case Op::DivClobber: return false;
+    case Op::Diva: return true;
     case Op::Sub:
     case Op::Subx:
     case Op::Sub2x: return operand == 0;
@@ -56,7 +69,8 @@ Offset Instruction::shift() const
 Goal Instruction::apply(const std::vector<Goal>& in) const
 {
     switch (op) {
-    case Op::Res: return Goal();
+    case Op::Res:
+    case Op::Res2: return Goal();
     case Op::Mov: return in[0];
     case Op::Movx:
     case Op::Mov2x: return in[0].shifted(shift());
@@ -69,18 +83,32 @@ Goal Instruction::apply(const std::vector<Goal>& in) const
     case Op::Sub2x: return in[0].shifted(shift()) - in[1];
     case Op::Neg: return -in[0];
     case Op::Divq:
-    case Op::Div: return in[0].halved();
+    case Op::Div:
+    case Op::DivClobber:
+    case Op::Diva: return in[0].halved();
     }
     return Goal();
+}
+
+std::vector<std::string> Instruction::clobbered() const
+{
+    std::vector<std::string> registers = scratch;
+    if (op == Op::DivClobber)
+        registers.push_back(sources[0]);
+    return registers;
 }
 
 std::string Instruction::toString() const
 {
     const OpInfo& info = opInfo(op);
     std::vector<std::string> operands{dest};
-    if (op == Op::Div) {
+    if (op == Op::Div || op == Op::DivClobber) {
         operands.insert(operands.end(), scratch.begin(), scratch.end());
         operands.push_back(sources[0]);
+    } else if (op == Op::Diva) {
+        operands.insert(operands.end(), scratch.begin(), scratch.end());
+    } else if (op == Op::Res2) {
+        operands.push_back(secondDest);
     } else if (op == Op::Subx || op == Op::Sub2x) {
         // The direction comes before the subtrahend.
         operands.push_back(sources[0]);
@@ -106,9 +134,11 @@ std::vector<std::string> Instruction::check() const
     if (distinct.size() != sources.size())
         problems.push_back(name + ": the sources must be distinct registers");
     // Operands the bus reads after the destination is written may not be the destination.
-    const bool destMustDiffer = op == Op::Neg || op == Op::Divq || op == Op::Div;
+    const bool destMustDiffer = op == Op::Neg || op == Op::Divq || op == Op::Div || op == Op::DivClobber;
     if (destMustDiffer && std::count(sources.begin(), sources.end(), dest))
         problems.push_back(name + ": the destination may not be the source");
+    if (op == Op::Res2 && secondDest == dest)
+        problems.push_back(name + ": the two registers must differ");
     if ((op == Op::Sub || op == Op::Subx || op == Op::Sub2x) && sources.size() == 2 && sources[1] == dest)
         problems.push_back(name + ": the destination may not be the subtrahend");
     for (const std::string& t : scratch)
@@ -143,8 +173,7 @@ Instruction parseInstruction(const std::string& text, int lineNumber)
     Instruction instruction;
     const OpInfo* match = nullptr;
     for (const OpInfo& info : allOps()) {
-        const size_t count = 1 + size_t(info.sources + info.directions + info.scratch);
-        if (mnemonic == info.name && operands.size() == count)
+        if (mnemonic == info.name && operands.size() == operandCount(info))
             match = &info;
     }
     if (!match) {
@@ -157,6 +186,14 @@ Instruction parseInstruction(const std::string& text, int lineNumber)
     if (match->op == Op::Div) {
         instruction.scratch = {operands[1], operands[2]};
         registers = {operands[3]};
+    } else if (match->op == Op::DivClobber) {
+        instruction.scratch = {operands[1]};
+        registers = {operands[2]};
+    } else if (match->op == Op::Diva) {
+        instruction.scratch = {operands[1], operands[2]};
+        registers = {operands[0]};  // halved in place
+    } else if (match->op == Op::Res2) {
+        instruction.secondDest = operands[1];
     } else if (match->op == Op::Subx || match->op == Op::Sub2x) {
         registers = {operands[1], operands.back()};
         directions.assign(operands.begin() + 2, operands.end() - 1);

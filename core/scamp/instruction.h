@@ -24,6 +24,10 @@ enum class Op {
     Neg,   // neg(u, a)                  u := -a
     Divq,  // divq(u, a)                 u := a / 2
     Div,   // div(u, t1, t2, a)          u := a / 2; t1, t2 scratch (clobbered)
+    // The SDK's other forms, which Cain's programs use. The search does not generate them.
+    DivClobber, // div(u, t, a)          u := a / 2; t scratch, a clobbered
+    Diva,  // diva(u, t1, t2)            u := u / 2 in place; t1, t2 scratch
+    Res2,  // res(u, v)                  u := 0, v := 0
 };
 
 struct OpInfo {
@@ -33,10 +37,13 @@ struct OpInfo {
     int directions;        // direction operands
     int scratch;           // scratch registers clobbered
     bool basic;            // in the "basic" instruction set ("all" has every op)
+    bool generated = true; // the search may emit it (else only read from users' programs)
 };
 
 const OpInfo& opInfo(Op op);
 const std::vector<OpInfo>& allOps();
+// Operands in the text form, the destination included.
+size_t operandCount(const OpInfo& info);
 
 // Whether source operand `operand` of `op` may be the destination register (the bus reads it
 // before it writes): not for neg, divq and div, nor for a subtrahend.
@@ -48,6 +55,11 @@ struct Instruction {
     std::vector<std::string> sources;
     std::vector<Direction> directions;
     std::vector<std::string> scratch;
+    std::string secondDest;  // res(u, v): the second register cleared
+
+    // Registers holding no value after the instruction: the scratch registers, and the source of
+    // div(u, t, a), which the SDK leaves as "a + error".
+    std::vector<std::string> clobbered() const;
 
     // The goal written to dest, from the source goals (in `sources` order).
     Goal apply(const std::vector<Goal>& sourceGoals) const;

@@ -20,10 +20,48 @@ std::string formatProgram(const Program& program, const ProgramHeader& header)
     return text;
 }
 
+std::string formatCainProgram(const Program& program, const ProgramHeader& header)
+{
+    std::string text = "//Kernel Code!\n//Inputs in: [" + header.inputRegister + "]\n";
+    for (const Instruction& instruction : program.instructions)
+        text += instruction.toString() + "\n";
+    return text;
+}
+
+namespace {
+
+// Blanks /* ... */ comments, keeping the line breaks so that line numbers stay true.
+std::string withoutBlockComments(const std::string& text, const std::string& source)
+{
+    std::string result = text;
+    size_t open = result.find("/*");
+    while (open != std::string::npos) {
+        const size_t close = result.find("*/", open + 2);
+        if (close == std::string::npos)
+            throw Error(source + ": a /* comment is never closed");
+        for (size_t k = open; k < close + 2; ++k)
+            if (result[k] != '\n')
+                result[k] = ' ';
+        open = result.find("/*", close + 2);
+    }
+    return result;
+}
+
+bool isKernelBracket(const std::string& statement)
+{
+    std::string compact;
+    for (char c : statement)
+        if (c != ' ' && c != '\t')
+            compact += c;
+    return compact == "scamp5_kernel_begin()" || compact == "scamp5_kernel_end()";
+}
+
+} // namespace
+
 Program parseProgram(const std::string& text, const std::string& source)
 {
     Program program;
-    std::stringstream stream(text);
+    std::stringstream stream(withoutBlockComments(text, source));
     std::string line;
     int number = 0;
     while (std::getline(stream, line)) {
@@ -33,12 +71,21 @@ Program parseProgram(const std::string& text, const std::string& source)
         const size_t comment = line.find("//");
         if (comment != std::string::npos)
             line.erase(comment);
-        if (line.find_first_not_of(" \t\r") == std::string::npos)
-            continue;
-        try {
-            program.instructions.push_back(parseInstruction(line, number));
-        } catch (const Error& error) {
-            throw Error(source + " " + error.what());
+        // Statements end with ';' (several may share a line); what follows the last one is an
+        // unterminated statement, which parseInstruction reports.
+        size_t begin = 0;
+        while (begin < line.size()) {
+            const size_t end = line.find(';', begin);
+            const std::string statement = line.substr(begin, end == std::string::npos ? std::string::npos : end + 1 - begin);
+            begin = end == std::string::npos ? line.size() : end + 1;
+            const std::string body = statement.substr(0, statement.find(';'));
+            if (statement.find_first_not_of(" \t;") == std::string::npos || isKernelBracket(body))
+                continue;
+            try {
+                program.instructions.push_back(parseInstruction(statement, number));
+            } catch (const Error& error) {
+                throw Error(source + " " + error.what());
+            }
         }
     }
     return program;

@@ -20,7 +20,11 @@ struct ProgramHeader {
 
 // Header comment naming inputs, outputs, d and the count, then one macro per line.
 std::string formatProgram(const Program& program, const ProgramHeader& header);
-// Ignores blank lines and // comments. Throws Error "<source> line N: ...".
+// The text Cain writes: "//Kernel Code!", "//Inputs in: [A]", then one macro per line.
+std::string formatCainProgram(const Program& program, const ProgramHeader& header);
+// Reads both forms: one or more macros per line ending in ';' (the SDK's names, including Cain's
+// diva, div(u, t, a) and res(u, v)); // and /* */ comments, blank lines and the SDK's
+// scamp5_kernel_begin(); / scamp5_kernel_end(); are skipped. Throws Error "<source> line N: ...".
 Program parseProgram(const std::string& text, const std::string& source);
 
 } // namespace tessera::scamp

@@ -16,6 +16,8 @@ void requireRegisters(const Instruction& instruction, const std::set<std::string
             throw Error("instruction " + std::to_string(step + 1) + " " + instruction.toString() + ": unknown register '" + r + "'");
     };
     check(instruction.dest);
+    if (!instruction.secondDest.empty())
+        check(instruction.secondDest);
     for (const std::string& r : instruction.sources)
         check(r);
     for (const std::string& r : instruction.scratch)
@@ -23,6 +25,11 @@ void requireRegisters(const Instruction& instruction, const std::set<std::string
     const auto problems = instruction.check();
     if (!problems.empty())
         throw Error("instruction " + std::to_string(step + 1) + ": " + problems.front());
+}
+
+bool isHalving(Op op)
+{
+    return op == Op::Div || op == Op::Divq || op == Op::DivClobber || op == Op::Diva;
 }
 
 } // namespace
@@ -47,13 +54,15 @@ SymbolicState runSymbolic(const Program& program, const std::vector<std::string>
                             ", which holds no value (never written, or clobbered as scratch)");
             sources.push_back(*state[r]);
         }
-        if ((instruction.op == Op::Div || instruction.op == Op::Divq) && !sources[0].isEven())
+        if (isHalving(instruction.op) && !sources[0].isEven())
             throw Error("instruction " + std::to_string(step + 1) + " " + instruction.toString() + " halves " +
                         sources[0].toString() + ", which has odd coefficients (increase the depth d)");
         const Goal result = instruction.apply(sources);
-        for (const std::string& t : instruction.scratch)
+        for (const std::string& t : instruction.clobbered())
             state[t] = std::nullopt;
         state[instruction.dest] = result;
+        if (!instruction.secondDest.empty())
+            state[instruction.secondDest] = Goal();
         if (observer)
             observer(step + 1, state);
     }
@@ -79,7 +88,8 @@ NumericState runNumeric(const Program& program, const std::vector<std::string>& 
                 const std::vector<std::string>& s = instruction.sources;
                 double value = 0.0;
                 switch (instruction.op) {
-                case Op::Res: value = 0.0; break;
+                case Op::Res:
+                case Op::Res2: value = 0.0; break;
                 case Op::Mov: value = read(s[0], {}); break;
                 case Op::Movx:
                 case Op::Mov2x: value = read(s[0], shift); break;
@@ -92,13 +102,17 @@ NumericState runNumeric(const Program& program, const std::vector<std::string>& 
                 case Op::Sub2x: value = read(s[0], shift) - read(s[1], {}); break;
                 case Op::Neg: value = -read(s[0], {}); break;
                 case Op::Divq:
-                case Op::Div: value = read(s[0], {}) / 2.0; break;
+                case Op::Div:
+                case Op::DivClobber:
+                case Op::Diva: value = read(s[0], {}) / 2.0; break;
                 }
                 result.values[size_t(y * input.size + x)] = value;
             }
         }
-        for (const std::string& t : instruction.scratch)
+        for (const std::string& t : instruction.clobbered())
             state[t] = Plane{input.size, std::vector<double>(input.values.size(), 0.0)};
+        if (!instruction.secondDest.empty())
+            state[instruction.secondDest] = Plane{input.size, std::vector<double>(input.values.size(), 0.0)};
         state[instruction.dest] = std::move(result);
         if (observer)
             observer(step + 1, state);
