@@ -32,8 +32,18 @@ struct Chain {
 
 struct Child {
     double priority = 0.0;
+    uint64_t tieBreak = 0;  // orders children of equal priority, from the seed
     ReverseStep step;
 };
+
+// SplitMix64's finaliser: spreads a key and the seed over all 64 bits.
+uint64_t mixed(uint64_t value)
+{
+    value += 0x9e3779b97f4a7c15ull;
+    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ull;
+    value = (value ^ (value >> 27)) * 0x94d049bb133111ebull;
+    return value ^ (value >> 31);
+}
 
 struct Node {
     Bag bag;
@@ -347,10 +357,14 @@ private:
                 key = key * 1000003u ^ h;
             if (!fitsRegisters(node.bag, step) || !distinct.insert(key).second)
                 continue;
-            node.children.push_back({patternCost(applyInReverse(node.bag, step), kernels_.depth), std::move(step)});
+            node.children.push_back({patternCost(applyInReverse(node.bag, step), kernels_.depth),
+                                     mixed(uint64_t(key) ^ mixed(options_.seed)), std::move(step)});
         }
-        std::stable_sort(node.children.begin(), node.children.end(),
-                         [](const Child& a, const Child& b) { return a.priority < b.priority; });
+        // Equal priorities are common (mirror images of a symmetric kernel): the seed decides their
+        // order, so that different seeds explore differently and one seed always the same way.
+        std::sort(node.children.begin(), node.children.end(), [](const Child& a, const Child& b) {
+            return a.priority != b.priority ? a.priority < b.priority : a.tieBreak < b.tieBreak;
+        });
         if (node.children.size() > kMaxChildren)
             node.children.resize(kMaxChildren);
         node.children.shrink_to_fit();

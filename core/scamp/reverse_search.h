@@ -27,7 +27,8 @@ struct SearchOptions {
     int threads = 1;              // with one thread the search is deterministic for a seed
     double seconds = 10.0;
     uint64_t nodeLimit = 0;       // 0: no limit
-    uint32_t seed = 1;
+    uint32_t seed = 1;            // orders children of equal promise; with one thread and a node
+                                  // limit, a seed gives the same program every run
     int maxDepth = 80;
     const std::atomic<bool>* cancel = nullptr;
 };
