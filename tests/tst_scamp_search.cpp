@@ -1,7 +1,9 @@
 // The SCAMP-5 compiler: register allocation and the reverse search. Every program it returns must
 // verify exactly in both simulator models.
 #include "base/error.h"
+#include "scamp/compact_step.h"
 #include "scamp/kernel_set.h"
+#include "scamp/pair_generator.h"
 #include "scamp/register_allocator.h"
 #include "scamp/reverse_search.h"
 #include "scamp/simulator.h"
@@ -147,6 +149,62 @@ private slots:
             programs.insert(formatProgram(*a.best, {}));
         }
         QVERIFY2(programs.size() >= 2, "every seed found the same program");
+    }
+
+    // The search stores a step with only the lowers that cannot be derived: every step the
+    // generator makes for the Table 1 bags comes back whole.
+    void compactStepsComeBackWhole()
+    {
+        size_t checked = 0;
+        for (const char* file : {"gauss5x5_3x3", "analognet2"}) {
+            const KernelSet set = readKernelSet(test::sourcePath(std::string("resources/scamp/") + file + ".json"));
+            const ApproximatedKernels kernels = approximateKernels(set);
+            Bag bag = kernels.goals;
+            sortBag(bag);
+            GenerationContext context;
+            context.input = kernels.input();
+            context.inputDepth = kernels.depth;
+            context.exhaustiveThreshold = 6;
+            for (const ReverseStep& step : generateSteps(bag, context)) {
+                const size_t index = size_t(std::find(bag.begin(), bag.end(), step.upper) - bag.begin());
+                QVERIFY(index < bag.size());
+                const auto compact = CompactStep::make(step, index);
+                QVERIFY(compact.has_value());
+                const ReverseStep back = compact->expand(bag);
+                QVERIFY(back.op == step.op && back.directions == step.directions);
+                QVERIFY2(back.upper == step.upper && back.lowers == step.lowers, step.upper.toString().c_str());
+                const auto packed = PackedGoals::pack(step.lowers);
+                QVERIFY(packed && packed->unpack() == step.lowers);
+                ++checked;
+            }
+        }
+        qInfo("%zu generated steps stored compactly and restored", checked);
+        QVERIFY(checked > 100);
+        // Goals beyond the packed range are refused, not truncated.
+        QVERIFY(!PackedGoals::pack({Goal({{{40000, 0}, 1}})}).has_value());
+        QVERIFY(!PackedGoals::pack({Goal::identity(int64_t(1) << 40)}).has_value());
+    }
+
+    // With a small memory budget the search narrows instead of growing, and still finds programs.
+    void memoryBudgetIsHonoured()
+    {
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss5x5_3x3.json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        SearchOptions options;
+        options.nodeLimit = 6000;
+        options.seconds = 120;
+        const CompileResult wide = compileKernels(set, kernels, options);
+        options.frontierBudgetBytes = uint64_t(2) << 20;
+        const CompileResult narrow = compileKernels(set, kernels, options);
+        qInfo("frontier peak: %.1f MiB unbounded, %.1f MiB with a 2 MiB budget; programs of %zu and %zu",
+              double(wide.peakFrontierBytes) / (1 << 20), double(narrow.peakFrontierBytes) / (1 << 20),
+              wide.best ? wide.best->instructions.size() : 0, narrow.best ? narrow.best->instructions.size() : 0);
+        QVERIFY(wide.peakFrontierBytes > options.frontierBudgetBytes * 2);  // the budget had work to do
+        // Over the budget by at most a quarter, plus the children of the node being expanded.
+        QVERIFY(narrow.peakFrontierBytes < options.frontierBudgetBytes + options.frontierBudgetBytes / 4 + (uint64_t(1) << 20));
+        QVERIFY(narrow.best.has_value());
+        QVERIFY(verifyProgram(*narrow.best, set, kernels).exact);
+        QVERIFY(narrow.best->instructions.size() <= 28);
     }
 
     void basicOpsOnlyUseTheBasicSet()

@@ -105,9 +105,11 @@ int searchCommand(const ScampOptions& options, const scamp::KernelSet& set, cons
     }
     if (options.output != "-")
         fmt::print("{}", text);
-    fmt::print(summaryStream(options.output), "instructions: {}\ntime_to_best_s: {:.3f}\nnodes_to_best: {}\nnodes: {}\ntime_s: {:.1f}\n"
-               "verification: exact\n",
-               result.best->instructions.size(), result.atBest.seconds, result.atBest.nodes, result.nodes, result.seconds);
+    fmt::print(summaryStream(options.output),
+               "instructions: {}\ntime_to_best_s: {:.3f}\nnodes_to_best: {}\nnodes: {}\ntime_s: {:.1f}\n"
+               "frontier_peak_mib: {:.1f}\nseen_bags: {}\nverification: exact\n",
+               result.best->instructions.size(), result.atBest.seconds, result.atBest.nodes, result.nodes, result.seconds,
+               double(result.peakFrontierBytes) / (1 << 20), result.seenBags);
     if (!options.output.empty())
         writeOutput(options.output, text);
     return 0;

@@ -1,5 +1,7 @@
 #include "scamp/reverse_search.h"
 
+#include "base/error.h"
+#include "scamp/compact_step.h"
 #include "scamp/direct_solver.h"
 #include "scamp/pair_generator.h"
 #include "scamp/pattern_heuristic.h"
@@ -24,17 +26,10 @@ using Clock = std::chrono::steady_clock;
 // Children kept per node, best first. The traversal rarely comes back for more; the cap bounds
 // the memory of the nodes waiting in the deques.
 constexpr size_t kMaxChildren = 128;
-
-struct Chain {
-    ReverseStep step;
-    std::shared_ptr<const Chain> next; // toward the root (the final goals)
-};
-
-struct Child {
-    double priority = 0.0;
-    uint64_t tieBreak = 0;  // orders children of equal priority, from the seed
-    ReverseStep step;
-};
+// Over the memory budget, a node going back to wait keeps only this many untried children.
+constexpr size_t kChildrenKeptWhenFull = 2;
+// Bags the seen set holds at most (about 50 bytes each).
+constexpr size_t kMaxSeenBags = size_t(1) << 23;
 
 // SplitMix64's finaliser: spreads a key and the seed over all 64 bits.
 uint64_t mixed(uint64_t value)
@@ -45,14 +40,79 @@ uint64_t mixed(uint64_t value)
     return value ^ (value >> 31);
 }
 
+// One instruction of the path from a node back to the root (the final goals), compactly: the
+// step's upper is stored beside the step's kept lowers.
+struct Chain {
+    CompactStep step;
+    PackedGoals upper;
+    std::shared_ptr<const Chain> next; // toward the root
+
+    ReverseStep expand() const { return step.expandWith(upper.unpack().front()); }
+};
+
+// A waiting search node. Its bag and untried children are the bulk of the search's memory; their
+// bytes are counted in the searcher's account while the node lives.
 struct Node {
-    Bag bag;
+    PackedGoals bag;
     std::shared_ptr<const Chain> chain;
     int cost = 0;
     bool expanded = false;
-    std::vector<Child> children;
+    std::vector<CompactStep> children;
     size_t next = 0;
+
+    Node() = default;
+    Node(const Node& other) : bag(other.bag), chain(other.chain), cost(other.cost) {}  // unexpanded, unaccounted
+    ~Node()
+    {
+        if (account_)
+            account_->fetch_sub(bagBytes_ + childBytes_, std::memory_order_relaxed);
+    }
+
+    // Counts the node in `account` from now on.
+    void chargeTo(std::atomic<int64_t>& account)
+    {
+        account_ = &account;
+        bagBytes_ = int64_t(bag.bytes() + sizeof(Node) + sizeof(Chain));
+        account.fetch_add(bagBytes_, std::memory_order_relaxed);
+    }
+    void setChildren(std::vector<CompactStep> list)
+    {
+        children = std::move(list);
+        next = 0;
+        int64_t bytes = 0;
+        for (const CompactStep& c : children)
+            bytes += int64_t(c.bytes());
+        if (account_)
+            account_->fetch_add(bytes - childBytes_, std::memory_order_relaxed);
+        childBytes_ = bytes;
+    }
+    // Keeps the next `count` untried children only.
+    void trimChildren(size_t count)
+    {
+        std::vector<CompactStep> kept(std::make_move_iterator(children.begin() + ptrdiff_t(next)),
+                                      std::make_move_iterator(children.begin() + ptrdiff_t(std::min(children.size(), next + count))));
+        setChildren(std::move(kept));
+    }
+
+private:
+    std::atomic<int64_t>* account_ = nullptr;
+    int64_t bagBytes_ = 0;
+    int64_t childBytes_ = 0;
 };
+
+// A 64-bit fingerprint of a bag for the seen set, which keeps no goals: two different bags share
+// one with a chance of about 2^-64, and then the second is only pruned, never wrongly accepted
+// (every program is verified).
+uint64_t fingerprint(const Bag& bag)
+{
+    uint64_t h = 0x243f6a8885a308d3ull;
+    for (const Goal& g : bag) {
+        h = mixed(h ^ 0x13198a2e03707344ull);
+        for (const Goal::Term& t : g.terms())
+            h = mixed(h ^ (uint64_t(uint32_t(t.at.x)) | uint64_t(uint32_t(t.at.y)) << 32)) ^ uint64_t(t.coefficient);
+    }
+    return mixed(h);
+}
 
 class Searcher {
 public:
@@ -61,6 +121,7 @@ public:
         : set_(set), kernels_(kernels), options_(options), onImprovement_(onImprovement),
           input_(kernels.input()), registers_(int(set.registers.size()))
     {
+        budget_ = int64_t(options.frontierBudgetBytes);
         for (const KernelSpec& k : set.kernels)
             outputRegisters_.push_back(k.outputRegister);
         context_.input = input_;
@@ -82,11 +143,15 @@ public:
         else
             deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.seconds));
         auto root = std::make_shared<Node>();
-        root->bag = kernels_.goals;
-        sortBag(root->bag);
-        if (isComplete(root->bag))
+        Bag rootBag = kernels_.goals;
+        sortBag(rootBag);
+        auto packed = PackedGoals::pack(rootBag);
+        if (!packed)
+            throw Error("the kernels' coefficients or extent are too large for the search");
+        root->bag = std::move(*packed);
+        if (isComplete(rootBag))
             record(nullptr);
-        finishDirectly(*root);
+        finishDirectly(rootBag, 0, nullptr);
         const int workers = std::max(1, options_.threads);
         deques_.resize(size_t(workers));
         locks_ = std::vector<std::mutex>(size_t(workers));
@@ -120,6 +185,8 @@ public:
         result.best = best_;
         result.atBest = atBest_;
         result.nodes = nodes_.load();
+        result.peakFrontierBytes = uint64_t(std::max<int64_t>(0, peakFrontier_.load()));
+        result.seenBags = seen_.size() + seenResets_ * kMaxSeenBags;
         result.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
         return result;
     }
@@ -190,32 +257,55 @@ private:
     void step(size_t worker, const std::shared_ptr<Node>& node)
     {
         nodes_.fetch_add(1, std::memory_order_relaxed);
+        const Bag bag = node->bag.unpack();
         if (!node->expanded) {
-            expand(*node, worker);
+            expand(*node, bag, worker);
             node->expanded = true;
+            notePeak();
         }
         while (node->next < node->children.size()) {
-            Child& child = node->children[node->next++];
-            auto next = std::make_shared<Node>();
-            next->bag = applyInReverse(node->bag, child.step);
-            next->cost = node->cost + 1;
-            next->chain = std::make_shared<const Chain>(Chain{std::move(child.step), node->chain});
-            if (!admit(*next))
+            const ReverseStep reverse = node->children[node->next++].expand(bag);
+            Bag childBag = applyInReverse(bag, reverse);
+            const int cost = node->cost + 1;
+            auto packedBag = PackedGoals::pack(childBag);
+            auto compact = CompactStep::make(reverse, 0);
+            auto upper = PackedGoals::pack({reverse.upper});
+            if (!packedBag || !compact || !upper || !admit(childBag, cost))
                 continue;
-            if (isComplete(next->bag)) {
-                record(next->chain);
+            auto chain = std::make_shared<const Chain>(Chain{std::move(*compact), std::move(*upper), node->chain});
+            if (isComplete(childBag)) {
+                record(chain);
                 continue;
             }
-            finishDirectly(*next);
+            finishDirectly(childBag, cost, chain);
+            auto next = std::make_shared<Node>();
+            next->bag = std::move(*packedBag);
+            next->cost = cost;
+            next->chain = std::move(chain);
+            next->chargeTo(frontierBytes_);
+            // Over the budget, waiting nodes keep fewer siblings, and far over it a node whose
+            // child goes on is not kept waiting at all: the search narrows to depth first instead
+            // of growing without bound.
+            const int64_t held = frontierBytes_.load(std::memory_order_relaxed);
+            if (held > budget_)
+                node->trimChildren(held > budget_ + budget_ / 4 ? 0 : kChildrenKeptWhenFull);
             std::lock_guard lock(locks_[worker]);
             if (node->next < node->children.size())
                 deques_[worker].push_back(node); // siblings later, in turn
             else
-                node->children = {};             // spent: free the memory
+                node->setChildren({});           // spent: free the memory
             deques_[worker].push_front(next);    // depth-first on the best child
             return;
         }
-        node->children = {};
+        node->setChildren({});
+    }
+
+    void notePeak()
+    {
+        const int64_t now = frontierBytes_.load(std::memory_order_relaxed);
+        int64_t peak = peakFrontier_.load(std::memory_order_relaxed);
+        while (now > peak && !peakFrontier_.compare_exchange_weak(peak, now)) {
+        }
     }
 
     bool isComplete(const Bag& bag) const
@@ -235,33 +325,43 @@ private:
         return best_ ? atBest_.bestCount : SIZE_MAX;
     }
 
-    bool admit(const Node& node)
+    bool admit(const Bag& bag, int cost)
     {
-        if (node.cost > options_.maxDepth)
+        if (cost > options_.maxDepth)
             return false;
-        if (int(node.bag.size()) > registers_)
+        if (int(bag.size()) > registers_)
             return false;
-        if (size_t(node.cost + remainingAtLeast(node.bag)) >= bestCount())
+        if (size_t(cost + remainingAtLeast(bag)) >= bestCount())
             return false;
         std::lock_guard lock(seenLock_);
-        auto [it, inserted] = seen_.try_emplace(node.bag, node.cost);
+        // A long search forgets the bags it has seen rather than outgrow the memory: it may then
+        // visit one again, never accept a wrong program.
+        if (seen_.size() >= kMaxSeenBags) {
+            seen_.clear();
+            ++seenResets_;
+        }
+        auto [it, inserted] = seen_.try_emplace(fingerprint(bag), cost);
         if (!inserted) {
-            if (it->second <= node.cost)
+            if (it->second <= cost)
                 return false;
-            it->second = node.cost;
+            it->second = cost;
         }
         return true;
     }
 
     // When the rest follows from the input by halvings, a negation and moves, record that program.
-    void finishDirectly(const Node& node)
+    void finishDirectly(const Bag& bag, int cost, std::shared_ptr<const Chain> chain)
     {
-        const auto steps = solveDirectly(node.bag, input_, options_.allOps);
-        if (!steps || size_t(node.cost) + steps->size() >= bestCount())
+        const auto steps = solveDirectly(bag, input_, options_.allOps);
+        if (!steps || size_t(cost) + steps->size() >= bestCount())
             return;
-        std::shared_ptr<const Chain> chain = node.chain;
-        for (auto it = steps->rbegin(); it != steps->rend(); ++it)
-            chain = std::make_shared<const Chain>(Chain{*it, chain});
+        for (auto it = steps->rbegin(); it != steps->rend(); ++it) {
+            auto compact = CompactStep::make(*it, 0);
+            auto upper = PackedGoals::pack({it->upper});
+            if (!compact || !upper)
+                return;
+            chain = std::make_shared<const Chain>(Chain{std::move(*compact), std::move(*upper), chain});
+        }
         record(chain);
     }
 
@@ -278,18 +378,19 @@ private:
             return std::nullopt;
         };
         for (const Chain* c = head.get(); c; c = c->next.get()) {
+            const ReverseStep reverse = c->expand();
             PlanStep step;
-            step.op = c->step.op;
-            step.directions = c->step.directions;
-            step.result = c->step.upper;
-            for (const Goal& lower : c->step.lowers) {
+            step.op = reverse.op;
+            step.directions = reverse.directions;
+            step.result = reverse.upper;
+            for (const Goal& lower : reverse.lowers) {
                 const auto v = find(lower);
                 if (!v)
                     return; // cannot happen for a complete chain
                 step.sources.push_back(*v);
             }
             plan.steps.push_back(std::move(step));
-            latest.emplace_back(c->step.upper, plan.steps.size());
+            latest.emplace_back(reverse.upper, plan.steps.size());
         }
         for (const Goal& g : kernels_.goals) {
             const auto v = find(g);
@@ -340,14 +441,21 @@ private:
         return context;
     }
 
-    void expand(Node& node, size_t worker)
+    void expand(Node& node, const Bag& bag, size_t worker)
     {
-        std::vector<ReverseStep> steps = generateSteps(node.bag, contextFor(worker));
+        std::vector<ReverseStep> steps = generateSteps(bag, contextFor(worker));
         // Steps with the same upper and the same lowers lead to the same bag: one child.
         std::unordered_set<size_t> distinct;
-        for (ReverseStep& step : steps) {
+        struct Ranked {
+            double priority;
+            uint64_t tieBreak;  // orders children of equal priority, from the seed
+            size_t step;
+        };
+        std::vector<Ranked> ranked;
+        for (size_t k = 0; k < steps.size(); ++k) {
             if (stopping())
                 break;  // the children so far; the search ends with this step
+            const ReverseStep& step = steps[k];
             std::vector<size_t> hashes;
             for (const Goal& g : step.lowers)
                 hashes.push_back(g.hash());
@@ -355,19 +463,27 @@ private:
             size_t key = step.upper.hash();
             for (size_t h : hashes)
                 key = key * 1000003u ^ h;
-            if (!fitsRegisters(node.bag, step) || !distinct.insert(key).second)
+            if (!fitsRegisters(bag, step) || !distinct.insert(key).second)
                 continue;
-            node.children.push_back({patternCost(applyInReverse(node.bag, step), kernels_.depth),
-                                     mixed(uint64_t(key) ^ mixed(options_.seed)), std::move(step)});
+            ranked.push_back({patternCost(applyInReverse(bag, step), kernels_.depth),
+                              mixed(uint64_t(key) ^ mixed(options_.seed)), k});
         }
         // Equal priorities are common (mirror images of a symmetric kernel): the seed decides their
         // order, so that different seeds explore differently and one seed always the same way.
-        std::sort(node.children.begin(), node.children.end(), [](const Child& a, const Child& b) {
+        std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
             return a.priority != b.priority ? a.priority < b.priority : a.tieBreak < b.tieBreak;
         });
-        if (node.children.size() > kMaxChildren)
-            node.children.resize(kMaxChildren);
-        node.children.shrink_to_fit();
+        std::vector<CompactStep> children;
+        children.reserve(std::min(ranked.size(), kMaxChildren));
+        for (const Ranked& r : ranked) {
+            if (children.size() == kMaxChildren)
+                break;
+            const ReverseStep& step = steps[r.step];
+            const size_t upperIndex = size_t(std::find(bag.begin(), bag.end(), step.upper) - bag.begin());
+            if (auto compact = CompactStep::make(step, upperIndex))
+                children.push_back(std::move(*compact));
+        }
+        node.setChildren(std::move(children));
     }
 
     const KernelSet& set_;
@@ -382,7 +498,11 @@ private:
     std::vector<std::deque<std::shared_ptr<Node>>> deques_;
     std::vector<std::mutex> locks_;
     std::mutex seenLock_, bestLock_;
-    std::unordered_map<Bag, int, BagHash> seen_;
+    std::unordered_map<uint64_t, int> seen_;  // bag fingerprint -> lowest cost reached
+    std::atomic<int64_t> frontierBytes_{0};  // untried children held by waiting nodes
+    std::atomic<int64_t> peakFrontier_{0};
+    int64_t budget_ = 0;
+    size_t seenResets_ = 0;
     std::optional<Program> best_;
     SearchProgress atBest_;
     std::atomic<uint64_t> nodes_{0};

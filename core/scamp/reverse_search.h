@@ -30,6 +30,9 @@ struct SearchOptions {
     uint32_t seed = 1;            // orders children of equal promise; with one thread and a node
                                   // limit, a seed gives the same program every run
     int maxDepth = 80;
+    // Memory for the waiting nodes and their untried children; beyond it the search narrows
+    // (nodes keep fewer siblings, then none) rather than grow.
+    uint64_t frontierBudgetBytes = uint64_t(512) << 20;
     const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -44,6 +47,8 @@ struct CompileResult {
     SearchProgress atBest;
     uint64_t nodes = 0;
     double seconds = 0.0;
+    uint64_t peakFrontierBytes = 0;  // the most the waiting nodes took at once
+    size_t seenBags = 0;             // distinct bags reached
 };
 
 using ImprovementCallback = std::function<void(const SearchProgress&, const Program&)>;
