@@ -23,7 +23,7 @@ echo "== benchmarks (release)"
 "$root/build/release/bench/bench_import"
 "$root/build/release/bench/bench_inspect"
 "$root/build/release/bench/bench_planner" 5
-"$root/build/release/bench/bench_scamp" 10
+"$root/build/release/bench/bench_scamp" 5
 "$root/build/release/bench/bench_aie"
 "$root/build/release/bench/bench_tiler"
 "$root/build/release/bench/bench_gap_generate"

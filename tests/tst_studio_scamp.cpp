@@ -337,6 +337,22 @@ private slots:
         const ScampWorkbench& bench = *window.scampWorkbench();
         QVERIFY(scamp::verifyProgram(again, *bench.kernelSet(), *bench.kernels()).exact);
         QVERIFY(!window.scampWorkbench()->saveProgram(dir_.filePath("missing/dir/p.txt")));
+        // Cain's text reads back to the same program; the SDK code brackets the same macros.
+        const QString cain = dir_.filePath("analognet2.cain.txt");
+        QVERIFY(window.scampWorkbench()->saveProgram(cain, scamp::ProgramForm::Cain));
+        QFile cainFile(cain);
+        QVERIFY(cainFile.open(QIODevice::ReadOnly));
+        const QByteArray cainText = cainFile.readAll();
+        QVERIFY(cainText.startsWith("//Kernel Code!"));
+        QCOMPARE(scamp::parseProgram(cainText.toStdString(), "cain").instructions.size(), again.instructions.size());
+        const QString sdk = dir_.filePath("analognet2.hpp");
+        QVERIFY(window.scampWorkbench()->saveProgram(sdk, scamp::ProgramForm::Scamp5Sdk));
+        QFile sdkFile(sdk);
+        QVERIFY(sdkFile.open(QIODevice::ReadOnly));
+        const QByteArray sdkText = sdkFile.readAll();
+        QVERIFY(sdkText.contains("scamp5_kernel_begin();") && sdkText.contains("inline void analognet2()"));
+        QCOMPARE(scamp::programFormForPath("x.hpp"), scamp::ProgramForm::Scamp5Sdk);
+        QCOMPARE(scamp::programFormForPath("x.cain.txt"), scamp::ProgramForm::Cain);
     }
 };
 

@@ -14,7 +14,7 @@
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 #include "scamp/reverse_search.h"
-#include "scamp/scamp5_sdk_code.h"
+#include "scamp/program_forms.h"
 #include "scamp/simulator.h"
 
 #include <fmt/format.h>
@@ -38,15 +38,6 @@ struct ScampOptions {
     std::string format = "text";
     std::string output;
 };
-
-std::string formatted(const std::string& format, const scamp::Program& program, const scamp::ProgramHeader& header)
-{
-    if (format == "cain")
-        return scamp::formatCainProgram(program, header);
-    if (format == "scamp5")
-        return scamp::formatScamp5Code(program, header);
-    return scamp::formatProgram(program, header);
-}
 
 int verifyCommand(const ScampOptions& options, const scamp::KernelSet& set, const scamp::ApproximatedKernels& kernels)
 {
@@ -98,7 +89,8 @@ int searchCommand(const ScampOptions& options, const scamp::KernelSet& set, cons
         outputs.push_back(k.outputRegister);
     std::string text;
     try {
-        text = formatted(options.format, *result.best, {set.name, set.inputRegister, outputs, kernels.depth});
+        text = scamp::formatProgramAs(*scamp::programFormNamed(options.format), *result.best,
+                                      {set.name, set.inputRegister, outputs, kernels.depth});
     } catch (const Error& error) {
         fmt::print(stderr, "error: {}: {}\n", options.kernels, error.what());
         return 2;

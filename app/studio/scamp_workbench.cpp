@@ -69,9 +69,20 @@ ScampWorkbench::ScampWorkbench(views::ScampView* view, QObject* parent)
             openImage(path);
     });
     connect(view_, &views::ScampView::saveProgramRequested, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(view_, "Save SCAMP-5 program", {}, "Programs (*.txt)");
-        if (!path.isEmpty())
-            saveProgram(path);
+        const QString text = "Tessera program (*.txt)", cain = "Cain program (*.cain.txt)",
+                      sdk = "SCAMP-5 SDK code (*.hpp)";
+        QString chosen;
+        const QString path =
+            QFileDialog::getSaveFileName(view_, "Save SCAMP-5 program", {}, text + ";;" + cain + ";;" + sdk, &chosen);
+        if (path.isEmpty())
+            return;
+        // The chosen filter decides; a file name typed with another known ending overrides it.
+        scamp::ProgramForm form = chosen == cain ? scamp::ProgramForm::Cain
+                                  : chosen == sdk ? scamp::ProgramForm::Scamp5Sdk
+                                                  : scamp::ProgramForm::Text;
+        if (scamp::programFormForPath(path.toStdString()) != scamp::ProgramForm::Text)
+            form = scamp::programFormForPath(path.toStdString());
+        saveProgram(path, form);
     });
 }
 
@@ -195,7 +206,7 @@ bool ScampWorkbench::openImage(const QString& path)
     return true;
 }
 
-bool ScampWorkbench::saveProgram(const QString& path)
+bool ScampWorkbench::saveProgram(const QString& path, scamp::ProgramForm form)
 {
     if (!program_ || !set_) {
         showProblem("No program to save: run the search or open a program first.");
@@ -204,8 +215,13 @@ bool ScampWorkbench::saveProgram(const QString& path)
     std::vector<std::string> outputs;
     for (const scamp::KernelSpec& kernel : set_->kernels)
         outputs.push_back(kernel.outputRegister);
-    const std::string text =
-        scamp::formatProgram(*program_, {set_->name, set_->inputRegister, outputs, kernels_->depth});
+    std::string text;
+    try {
+        text = scamp::formatProgramAs(form, *program_, {set_->name, set_->inputRegister, outputs, kernels_->depth});
+    } catch (const std::exception& error) {
+        showProblem(path + ": " + QString::fromStdString(error.what()));
+        return false;
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(text)) < 0 || !file.commit()) {
         showProblem(path + ": cannot write (" + file.errorString() + ")");

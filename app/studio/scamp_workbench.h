@@ -6,6 +6,7 @@
 // what was open before untouched.
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
+#include "scamp/program_forms.h"
 #include "scamp/program_trace.h"
 #include "scamp/reverse_search.h"
 
@@ -43,7 +44,7 @@ public:
     bool openKernels(const QString& path);
     bool openProgram(const QString& path);
     bool openImage(const QString& path);
-    bool saveProgram(const QString& path);
+    bool saveProgram(const QString& path, scamp::ProgramForm form = scamp::ProgramForm::Text);
     void run();
     void stop();
 
