@@ -2,6 +2,7 @@
 // verify exactly in both simulator models.
 #include "base/error.h"
 #include "scamp/compact_step.h"
+#include "scamp/kernel_by_kernel.h"
 #include "scamp/kernel_set.h"
 #include "scamp/pair_generator.h"
 #include "scamp/register_allocator.h"
@@ -205,6 +206,42 @@ private slots:
         QVERIFY(narrow.best.has_value());
         QVERIFY(verifyProgram(*narrow.best, set, kernels).exact);
         QVERIFY(narrow.best->instructions.size() <= 28);
+    }
+
+    // Several kernels compiled one after the other in the registers left free: exact. The
+    // simultaneous search starts from such a program; on eight random kernels it finds none of its
+    // own within the node budget, and returns the start's.
+    void kernelByKernelStartsTheSearch_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("analognet2") << "analognet2";
+        QTest::newRow("random8_3x3") << "random8_3x3";
+    }
+    void kernelByKernelStartsTheSearch()
+    {
+        QFETCH(QString, file);
+        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/" + file.toStdString() + ".json"));
+        const ApproximatedKernels kernels = approximateKernels(set);
+        KernelByKernelOptions separately;
+        separately.nodesPerKernel = 500;
+        const auto separate = compileKernelByKernel(set, kernels, separately);
+        QVERIFY(separate.has_value());
+        const VerificationReport report = verifyProgram(*separate, set, kernels);
+        QVERIFY2(report.exact, report.exact ? "" : report.problems.front().c_str());
+        SearchOptions options;
+        options.nodeLimit = 4000;
+        options.seconds = 120;
+        const CompileResult together = compileKernels(set, kernels, options);
+        QVERIFY(together.best.has_value());
+        QVERIFY(verifyProgram(*together.best, set, kernels).exact);
+        qInfo("%s: kernel by kernel %zu instructions, together %zu", qPrintable(file), separate->instructions.size(),
+              together.best->instructions.size());
+        options.startKernelByKernel = false;
+        const CompileResult alone = compileKernels(set, kernels, options);
+        if (file == "random8_3x3")
+            QVERIFY(!alone.best.has_value());
+        else
+            QVERIFY(alone.best && together.best->instructions.size() <= alone.best->instructions.size());
     }
 
     void basicOpsOnlyUseTheBasicSet()

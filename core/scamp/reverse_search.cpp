@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "scamp/compact_step.h"
 #include "scamp/direct_solver.h"
+#include "scamp/kernel_by_kernel.h"
 #include "scamp/pair_generator.h"
 #include "scamp/pattern_heuristic.h"
 #include "scamp/register_allocator.h"
@@ -151,6 +152,8 @@ public:
         root->bag = std::move(*packed);
         if (isComplete(rootBag))
             record(nullptr);
+        if (options_.startKernelByKernel && set_.kernels.size() > 1)
+            startFromKernelByKernel();
         finishDirectly(rootBag, 0, nullptr);
         const int workers = std::max(1, options_.threads);
         deques_.resize(size_t(workers));
@@ -298,6 +301,27 @@ private:
             return;
         }
         node->setChildren({});
+    }
+
+    void startFromKernelByKernel()
+    {
+        KernelByKernelOptions start;
+        start.allOps = options_.allOps;
+        start.seed = options_.seed;
+        start.cancel = options_.cancel;
+        start.secondsPerKernel = std::min(2.0, options_.seconds / 5.0 / double(set_.kernels.size()));
+        if (options_.nodeLimit)
+            start.nodesPerKernel = std::min<uint64_t>(start.nodesPerKernel, options_.nodeLimit / 5 / set_.kernels.size() + 1);
+        auto program = compileKernelByKernel(set_, kernels_, start);
+        if (!program)
+            return;
+        std::lock_guard lock(bestLock_);
+        best_ = std::move(*program);
+        atBest_.bestCount = best_->instructions.size();
+        atBest_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+        atBest_.nodes = 0;
+        if (onImprovement_)
+            onImprovement_(atBest_, *best_);
     }
 
     void notePeak()
