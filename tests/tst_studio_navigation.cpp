@@ -9,10 +9,12 @@
 #include "memory_timeline.h"
 #include "plan_job.h"
 #include "studio_harness.h"
+#include "studio_support.h"
 #include "studio_window.h"
 #include "tiling_panel.h"
 #include "welcome_page.h"
 
+#include "base/error.h"
 #include "onnx/onnx_export.h"
 #include "session/model_loader.h"
 #include "target/chip_table.h"
@@ -36,6 +38,7 @@
 #include <set>
 
 using namespace tessera;
+using namespace tessera::studio;
 using namespace tessera::studio_testing;
 using tessera::studio::StudioWindow;
 
@@ -69,6 +72,32 @@ private:
     ZooFiles zoo_;
 
 private slots:
+    // A background job that throws what it did not expect (here bad_alloc, an unknown type and an
+    // Error) hands its text back as the result's error, on the GUI thread, instead of ending the
+    // studio; a failure while showing a result is reported, not raised into the event loop.
+    void backgroundJobsReturnTheirFailures()
+    {
+        QObject owner;
+        QStringList errors;
+        auto collect = [&errors](const PlanOutcome& outcome) { errors << outcome.error; };
+        runInBackground<PlanOutcome>(&owner, []() -> PlanOutcome { throw std::bad_alloc(); }, collect);
+        QTRY_COMPARE(errors.size(), 1);
+        runInBackground<PlanOutcome>(&owner, []() -> PlanOutcome { throw 42; }, collect);
+        QTRY_COMPARE(errors.size(), 2);
+        runInBackground<PlanOutcome>(&owner, []() -> PlanOutcome { throw Error("model.onnx: node 3: boom"); }, collect);
+        QTRY_COMPARE(errors.size(), 3);
+        QVERIFY2(errors[0].contains("out of memory"), qPrintable(errors[0]));
+        QVERIFY2(errors[1].contains("unknown type"), qPrintable(errors[1]));
+        QCOMPARE(errors[2], QString("model.onnx: node 3: boom"));
+        bool shown = false;
+        runInBackground<PlanOutcome>(&owner, [] { return PlanOutcome{}; }, [&shown](const PlanOutcome&) {
+            shown = true;
+            throw Error("while showing");
+        });
+        QTest::ignoreMessage(QtCriticalMsg, "tessera-studio: showing a result failed: while showing");
+        QTRY_VERIFY(shown);
+    }
+
     void initTestCase() { useThrowAwaySettings("tst_studio_navigation"); }
 
     void byteSizesReadAndWrite_data()

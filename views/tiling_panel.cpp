@@ -41,9 +41,18 @@ ModelTilingSolution solveModelTiling(std::shared_ptr<const tiler::KernelModel> m
     timer.start();
     ModelTilingSolution solution;
     solution.l1Budget = l1Budget;
-    for (const tiler::UserKernel& kernel : model->userKernels)
-        solution.results.push_back(tiler::solveTiling(kernel, l1Budget, model->options.l2Size, model->options.costModel,
-                                                      tiler::promotionPolicy(model->options)));
+    // Runs on the thread pool: what the solver throws comes back as the solution's error.
+    try {
+        for (const tiler::UserKernel& kernel : model->userKernels)
+            solution.results.push_back(tiler::solveTiling(kernel, l1Budget, model->options.l2Size,
+                                                          model->options.costModel, tiler::promotionPolicy(model->options)));
+    } catch (const std::exception& error) {
+        solution.results.clear();
+        solution.error = error.what();
+    } catch (...) {
+        solution.results.clear();
+        solution.error = "the tile solver failed unexpectedly";
+    }
     solution.model = std::move(model);
     solution.milliseconds = double(timer.nsecsElapsed()) / 1e6;
     return solution;
@@ -237,6 +246,8 @@ void TilingPanel::onSolved(quint64 generation, const ModelTilingSolution& soluti
         if (!result.ok)
             problems << QString::fromStdString(result.error);
     }
+    if (!shown_->error.empty())
+        problems << QString::fromStdString(shown_->error);
     if (!problems.isEmpty() && modelMinimum > shown_->l1Budget)
         problems << QString("the model needs at least %1 bytes of L1 for all its kernels").arg(modelMinimum);
     message_->setText(problems.join('\n'));

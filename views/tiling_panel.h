@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 class QLabel;
@@ -29,6 +30,7 @@ struct ModelTilingSolution {
     std::uint64_t l1Budget = 0;
     std::vector<tiler::TileSolverResult> results;  // in the model's user-kernel order
     double milliseconds = 0;
+    std::string error;  // why there are no results (the solver threw)
 };
 
 class TilingPanel : public QWidget {

@@ -1,5 +1,7 @@
 #include "scamp_search_runner.h"
 
+#include "studio_support.h"
+
 #include <QMetaObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -63,8 +65,8 @@ void ScampSearchRunner::start(const scamp::KernelSet& set, const scamp::Approxim
                 runner.running_ = false;
                 emit runner.finished(result);
             });
-        } catch (const std::exception& error) {
-            post([message = QString::fromStdString(error.what())](ScampSearchRunner& runner) {
+        } catch (...) {
+            post([message = describeCurrentException()](ScampSearchRunner& runner) {
                 runner.running_ = false;
                 emit runner.failed(message);
             });
