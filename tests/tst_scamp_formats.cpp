@@ -9,6 +9,7 @@
 #include "scamp/reverse_search.h"
 #include "scamp/scamp5_sdk_code.h"
 #include "scamp/simulator.h"
+#include "scamp_samples.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -43,11 +44,6 @@ add(A, A, C);
 add(A, A, C);
 )";
 
-KernelSet bundled(const std::string& name)
-{
-    return readKernelSet(test::sourcePath("resources/scamp/" + name + ".json"));
-}
-
 QStringList bundledFilters()
 {
     return QDir(QString::fromStdString(test::sourcePath("resources/scamp"))).entryList({"*.json"}, QDir::Files, QDir::Name);
@@ -67,7 +63,7 @@ class TestScampFormats : public QObject {
 private slots:
     void cainProgramRoundTrips()
     {
-        const KernelSet set = bundled("gauss3x3");
+        const KernelSet set = test::bundledKernels("gauss3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
         QCOMPARE(kernels.depth, 4);
         const Program program = parseProgram(kCainGauss3x3, "cain.txt");
@@ -186,12 +182,9 @@ private slots:
             if (!std::all_of(c.set.registers.begin(), c.set.registers.end(), isScamp5Register))
                 continue;  // more registers than the chip has: refused below
             c.kernels = approximateKernels(c.set);
-            SearchOptions options;
-            options.nodeLimit = 1500;
-            options.seconds = 60;
-            const CompileResult result = compileKernels(c.set, c.kernels, options);
+            const CompileResult result = compileKernels(c.set, c.kernels, test::nodeBudget(1500));
             if (!result.best) {
-                qInfo("%s: no program within %llu nodes", qPrintable(file), (unsigned long long)options.nodeLimit);
+                qInfo("%s: no program within 1500 nodes", qPrintable(file));
                 continue;
             }
             c.program = *result.best;

@@ -8,6 +8,7 @@
 #include "scamp/register_allocator.h"
 #include "scamp/reverse_search.h"
 #include "scamp/simulator.h"
+#include "scamp_samples.h"
 #include "test_support.h"
 
 #include <QtTest>
@@ -71,11 +72,9 @@ private slots:
 
     void gaussianCompilesAndVerifies()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options;
-        options.nodeLimit = 2000;
-        options.seconds = 60;
+        SearchOptions options = test::nodeBudget(2000);
         const CompileResult result = compileKernels(set, kernels, options);
         QVERIFY(result.best.has_value());
         QVERIFY(verifyProgram(*result.best, set, kernels).exact);
@@ -102,11 +101,9 @@ private slots:
         QFETCH(QString, file);
         QFETCH(int, nodes);
         QFETCH(int, atMost);
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/" + file.toStdString() + ".json"));
+        const KernelSet set = test::bundledKernels(file.toStdString());
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options;
-        options.nodeLimit = uint64_t(nodes);
-        options.seconds = 60;
+        SearchOptions options = test::nodeBudget(uint64_t(nodes));
         const CompileResult result = compileKernels(set, kernels, options);
         QVERIFY(result.best.has_value());
         QVERIFY(verifyProgram(*result.best, set, kernels).exact);
@@ -117,11 +114,9 @@ private slots:
 
     void oneThreadIsDeterministic()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options;
-        options.nodeLimit = 1500;
-        options.seconds = 60;
+        SearchOptions options = test::nodeBudget(1500);
         const CompileResult a = compileKernels(set, kernels, options);
         const CompileResult b = compileKernels(set, kernels, options);
         QVERIFY(a.best && b.best);
@@ -133,11 +128,9 @@ private slots:
     // run, and other seeds take other paths through the space.
     void seedDecidesTheSearchOrder()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss5x5_3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss5x5_3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options;
-        options.nodeLimit = 300;
-        options.seconds = 60;
+        SearchOptions options = test::nodeBudget(300);
         std::set<std::string> programs;
         for (uint32_t seed : {1u, 2u, 3u, 4u}) {
             options.seed = seed;
@@ -158,7 +151,7 @@ private slots:
     {
         size_t checked = 0;
         for (const char* file : {"gauss5x5_3x3", "analognet2"}) {
-            const KernelSet set = readKernelSet(test::sourcePath(std::string("resources/scamp/") + file + ".json"));
+            const KernelSet set = test::bundledKernels(file);
             const ApproximatedKernels kernels = approximateKernels(set);
             Bag bag = kernels.goals;
             sortBag(bag);
@@ -189,11 +182,9 @@ private slots:
     // With a small memory budget the search narrows instead of growing, and still finds programs.
     void memoryBudgetIsHonoured()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss5x5_3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss5x5_3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options;
-        options.nodeLimit = 6000;
-        options.seconds = 120;
+        SearchOptions options = test::nodeBudget(6000);
         const CompileResult wide = compileKernels(set, kernels, options);
         options.frontierBudgetBytes = uint64_t(2) << 20;
         const CompileResult narrow = compileKernels(set, kernels, options);
@@ -220,7 +211,7 @@ private slots:
     void kernelByKernelStartsTheSearch()
     {
         QFETCH(QString, file);
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/" + file.toStdString() + ".json"));
+        const KernelSet set = test::bundledKernels(file.toStdString());
         const ApproximatedKernels kernels = approximateKernels(set);
         KernelByKernelOptions separately;
         separately.nodesPerKernel = 500;
@@ -228,9 +219,7 @@ private slots:
         QVERIFY(separate.has_value());
         const VerificationReport report = verifyProgram(*separate, set, kernels);
         QVERIFY2(report.exact, report.exact ? "" : report.problems.front().c_str());
-        SearchOptions options;
-        options.nodeLimit = 4000;
-        options.seconds = 120;
+        SearchOptions options = test::nodeBudget(4000);
         const CompileResult together = compileKernels(set, kernels, options);
         QVERIFY(together.best.has_value());
         QVERIFY(verifyProgram(*together.best, set, kernels).exact);
@@ -246,12 +235,10 @@ private slots:
 
     void basicOpsOnlyUseTheBasicSet()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options;
+        SearchOptions options = test::nodeBudget(2000);
         options.allOps = false;
-        options.nodeLimit = 2000;
-        options.seconds = 60;
         const CompileResult result = compileKernels(set, kernels, options);
         QVERIFY(result.best.has_value());
         for (const Instruction& instruction : result.best->instructions)
@@ -266,9 +253,7 @@ private slots:
         for (uint32_t seed = 1; seed <= 8; ++seed) {
             const KernelSet set = randomKernels(seed, 1 + seed % 2);
             const ApproximatedKernels kernels = approximateKernels(set);
-            SearchOptions options;
-            options.nodeLimit = 1000;
-            options.seconds = 60;
+            SearchOptions options = test::nodeBudget(1000);
             options.seed = seed;
             const CompileResult result = compileKernels(set, kernels, options);
             if (!result.best)
@@ -283,7 +268,7 @@ private slots:
 
     void multiThreadedSearchFindsVerifiedPrograms()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss5x5_3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss5x5_3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
         SearchOptions options;
         options.threads = 2;
@@ -298,7 +283,7 @@ private slots:
     // raised in the caller's thread, instead of terminating the program.
     void workerExceptionsReachTheCaller()
     {
-        const KernelSet set = readKernelSet(test::sourcePath("resources/scamp/gauss3x3.json"));
+        const KernelSet set = test::bundledKernels("gauss3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
         SearchOptions options;
         options.threads = 2;
