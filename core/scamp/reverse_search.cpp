@@ -160,8 +160,11 @@ public:
         locks_ = std::vector<std::mutex>(size_t(workers));
         // Every worker starts at the root with its own ordering of the children; stealing
         // balances the load once a worker runs dry.
-        for (int w = 0; w < workers; ++w)
-            deques_[size_t(w)].push_back(w == 0 ? root : std::make_shared<Node>(*root));
+        for (int w = 0; w < workers; ++w) {
+            auto start = w == 0 ? root : std::make_shared<Node>(*root);
+            start->chargeTo(frontierBytes_);
+            deques_[size_t(w)].push_back(std::move(start));
+        }
         if (workers == 1) {
             work(0);
         } else {
