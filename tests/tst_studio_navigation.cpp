@@ -8,6 +8,7 @@
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "plan_job.h"
+#include "project_folder_dialog.h"
 #include "studio_harness.h"
 #include "studio_support.h"
 #include "studio_window.h"
@@ -21,6 +22,7 @@
 #include "zoo/zoo.h"
 
 #include <QAbstractButton>
+#include <QDir>
 #include <QDockWidget>
 #include <QImage>
 #include <QWheelEvent>
@@ -72,6 +74,33 @@ private:
     ZooFiles zoo_;
 
 private slots:
+    // The export folder may be new: the typed name is created on accept; an existing folder is
+    // taken as it is; the name of a file is refused with the reason.
+    void exportFolderMayBeNew()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir("existing"));
+        QFile file(dir.filePath("afile"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        for (const QString& name : {QString("new_project"), QString("existing"), QString("nested/deeper")}) {
+            views::ProjectFolderDialog dialog(nullptr, "Folder for the GAP project");
+            dialog.setDirectory(dir.path());
+            dialog.selectFile(name);
+            dialog.accept();
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QCOMPARE(dialog.folder(), QDir::cleanPath(dir.filePath(name)));
+            QVERIFY(QFileInfo(dialog.folder()).isDir());
+        }
+        views::ProjectFolderDialog refused(nullptr, "Folder for the GAP project");
+        refused.setDirectory(dir.path());
+        refused.selectFile("afile");
+        refused.accept();
+        QVERIFY(refused.result() != int(QDialog::Accepted));
+        QVERIFY(refused.folder().isEmpty());
+        QVERIFY2(refused.problem().contains("is a file, not a folder"), qPrintable(refused.problem()));
+    }
+
     // A background job that throws what it did not expect (here bad_alloc, an unknown type and an
     // Error) hands its text back as the result's error, on the GUI thread, instead of ending the
     // studio; a failure while showing a result is reported, not raised into the event loop.

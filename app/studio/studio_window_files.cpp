@@ -3,6 +3,7 @@
 #include "studio_window.h"
 #include "studio_support.h"
 
+#include "project_folder_dialog.h"
 #include "byte_size_spin_box.h"
 #include "graph_view.h"
 #include "loadable_inspector_view.h"
@@ -227,7 +228,7 @@ void StudioWindow::exportGapProjectDialog()
         showError("Export GAP project", "open a model first (File > Open model)");
         return;
     }
-    const QString folder = QFileDialog::getExistingDirectory(this, "Folder for the GAP project");
+    const QString folder = views::ProjectFolderDialog::choose(this, "Folder for the GAP project (an existing folder, or a new name)");
     if (!folder.isEmpty())
         exportGapProject(folder);
 }

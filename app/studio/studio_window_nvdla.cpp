@@ -5,6 +5,7 @@
 #include "studio_window.h"
 #include "studio_support.h"
 
+#include "project_folder_dialog.h"
 #include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
@@ -222,7 +223,7 @@ QString StudioWindow::nvdlaHtml(int node) const
 
 void StudioWindow::exportNvdlaProjectDialog()
 {
-    const QString folder = QFileDialog::getExistingDirectory(this, "Folder for the NVDLA project");
+    const QString folder = views::ProjectFolderDialog::choose(this, "Folder for the NVDLA project (an existing folder, or a new name)");
     if (!folder.isEmpty())
         exportNvdlaProject(folder);
 }
