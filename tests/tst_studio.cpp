@@ -640,6 +640,25 @@ private slots:
         view->setArchitecture("aie");
         QCOMPARE(view->cell(2, 5), QString("16"));
         QCOMPARE(view->cell(2, 6), QString("NA"));
+        // A tile too small for some layers: those rows are marked with the reason, the others
+        // keep their plans, and the message counts them.
+        view->setTileKB(8);
+        QCOMPARE(view->rowCount(), 17);
+        int refused = 0;
+        for (int row = 0; row < view->rowCount(); ++row) {
+            if (view->isRefused(row)) {
+                ++refused;
+                QVERIFY2(view->cell(row, 7).startsWith("does not fit: ") && view->cell(row, 7).contains("8 KB tile"),
+                         qPrintable(view->cell(row, 7)));
+            } else {
+                QVERIFY2(view->cell(row, 5).toInt() >= 1, qPrintable(view->cell(row, 0)));
+            }
+        }
+        QVERIFY(refused >= 1 && refused < view->rowCount());
+        QVERIFY2(view->message().startsWith(QString("%1 of 17 layers do not fit a 8 KB tile").arg(refused)),
+                 qPrintable(view->message()));
+        view->setArchitecture("aie-ml");  // its 64 KB tile: nothing refused
+        QCOMPARE(view->message(), QString());
         // A 2-D network is not an AIE 1-D design: the view says why instead of a table.
         QVERIFY(openAndWait(window, zoo_.path("lenet5")));
         QCOMPARE(view->rowCount(), 0);

@@ -2,6 +2,7 @@
 
 #include "aie/aie_report.h"
 
+#include <QColor>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -136,31 +137,56 @@ aie::AieArchitecture AieView::architecture() const
 
 void AieView::setArchitecture(const QString& name) { archBox_->setCurrentText(name); }
 
+void AieView::setTileKB(int kb) { tileBox_->setValue(kb); }
+
 void AieView::showPlan(const aie::AiePlan& plan)
 {
     plan_ = plan;
-    message_->setVisible(false);
     table_->setRowCount(int(plan.layers.size()));
+    QString firstRefusal;
     for (int r = 0; r < int(plan.layers.size()); ++r) {
         const aie::LayerPlan& p = plan.layers[size_t(r)];
-        const QStringList cells{QString::fromStdString(p.layer.name), QString::fromStdString(p.layer.inputShapeText()),
-                                QString::fromStdString(p.layer.outputShapeText()), QString::fromStdString(aie::formatKB(p.inputKB)),
-                                QString::fromStdString(aie::formatKB(p.outputKB)), QString::number(p.kernelInvocations),
-                                p.memtileInvocations ? QString::number(*p.memtileInvocations) : "NA",
-                                QString::fromStdString(p.note)};
+        const bool refused = !p.refusal.empty();
+        QStringList cells{QString::fromStdString(p.layer.name), QString::fromStdString(p.layer.inputShapeText()),
+                          QString::fromStdString(p.layer.outputShapeText())};
+        if (refused) {
+            // The layer keeps its row, marked, with the reason where the plan's figures would be.
+            cells << "-" << "-" << "-" << "-" << "does not fit: " + QString::fromStdString(p.refusal);
+            if (firstRefusal.isEmpty())
+                firstRefusal = QString::fromStdString(p.refusal);
+        } else {
+            cells << QString::fromStdString(aie::formatKB(p.inputKB)) << QString::fromStdString(aie::formatKB(p.outputKB))
+                  << QString::number(p.kernelInvocations)
+                  << (p.memtileInvocations ? QString::number(*p.memtileInvocations) : "NA") << QString::fromStdString(p.note);
+        }
+        std::string tip = refused ? p.refusal + "\n" : "";
+        for (const std::string& reason : p.reasons)
+            tip += "- " + reason + "\n";
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
-            item->setToolTip(QString::fromStdString([&] {
-                std::string text;
-                for (const std::string& reason : p.reasons)
-                    text += "- " + reason + "\n";
-                return text;
-            }()));
+            item->setToolTip(QString::fromStdString(tip));
+            if (refused) {
+                item->setBackground(QColor(255, 225, 225));
+                item->setForeground(QColor(150, 0, 0));
+            }
             table_->setItem(r, c, item);
         }
     }
+    const size_t refusedCount = plan.refusedLayers();
+    message_->setText(refusedCount == 0 ? QString()
+                                        : QString("%1 of %2 layers do not fit a %3 KB tile (marked below). %4")
+                                              .arg(refusedCount)
+                                              .arg(plan.layers.size())
+                                              .arg(plan.arch.tileBytes / 1024)
+                                              .arg(firstRefusal));
+    message_->setVisible(refusedCount > 0);
     table_->resizeColumnsToContents();
     selectLayer(table_->currentRow() >= 0 ? table_->currentRow() : 0);
+}
+
+bool AieView::isRefused(int row) const
+{
+    return plan_ && row >= 0 && row < int(plan_->layers.size()) && !plan_->layers[size_t(row)].refusal.empty();
 }
 
 void AieView::showProblem(const QString& message)
@@ -194,7 +220,7 @@ QString AieView::message() const { return message_->isVisible() ? message_->text
 
 void AieView::selectLayer(int row)
 {
-    if (!plan_ || row < 0 || row >= int(plan_->layers.size())) {
+    if (!plan_ || row < 0 || row >= int(plan_->layers.size()) || isRefused(row)) {
         banks_->setLayer(architecture(), nullptr, 2);
         return;
     }

@@ -30,11 +30,15 @@ public:
     // The architecture chosen, with the tile size the user set.
     aie::AieArchitecture architecture() const;
     void setArchitecture(const QString& name);
+    // The tile's data memory in KB, as the spin box sets it (re-plans).
+    void setTileKB(int kb);
     int rowCount() const;
     // Makes `row` the current layer, as a click on it does.
     void selectRow(int row);
     QString cell(int row, int column) const;
     QString message() const;
+    // Whether the layer of `row` does not fit the tile (its row is marked, with the reason).
+    bool isRefused(int row) const;
     void selectLayer(int row);
 
 signals:

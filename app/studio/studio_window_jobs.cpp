@@ -183,7 +183,7 @@ void StudioWindow::replanAie()
         return;
     }
     try {
-        aieView_->showPlan(aie::planSplits(*graph_, aieView_->architecture()));
+        aieView_->showPlan(aie::planSplitsMarkingRefusals(*graph_, aieView_->architecture()));
     } catch (const std::exception& error) {
         aieView_->showProblem(QString::fromStdString(error.what()));
     }

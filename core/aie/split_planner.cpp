@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tessera::aie {
@@ -237,15 +238,49 @@ int64_t nextPowerOfTwo(int64_t value)
     return power;
 }
 
-AiePlan planSplits(const Graph& graph, const AieArchitecture& arch, const SplitOptions& options)
+size_t AiePlan::refusedLayers() const
+{
+    return size_t(std::count_if(layers.begin(), layers.end(), [](const LayerPlan& p) { return !p.refusal.empty(); }));
+}
+
+namespace {
+
+AiePlan planLayers(const Graph& graph, const AieArchitecture& arch, const SplitOptions& options, bool markRefusals)
 {
     if (options.elementBytes < 1 || options.tileSamples < 1 || options.tileNodes < 1)
         throw Error("aie plan: element size and tile dimensions must be positive");
     AiePlan plan{arch, options, {}};
     Planner planner(plan.arch, plan.options);
-    for (const AieLayer& layer : extractLayers(graph))
-        plan.layers.push_back(planner.plan(layer, plan.layers.empty() ? nullptr : &plan.layers.back()));
+    for (const AieLayer& layer : extractLayers(graph)) {
+        const LayerPlan* previous = plan.layers.empty() || !plan.layers.back().refusal.empty() ? nullptr : &plan.layers.back();
+        if (!markRefusals) {
+            plan.layers.push_back(planner.plan(layer, previous));
+            continue;
+        }
+        try {
+            plan.layers.push_back(planner.plan(layer, previous));
+        } catch (const UnsupportedError&) {
+            throw;  // not a matter of size: the whole graph is not an AIE design
+        } catch (const Error& error) {
+            LayerPlan refused;
+            refused.layer = layer;
+            refused.refusal = error.what();
+            plan.layers.push_back(std::move(refused));
+        }
+    }
     return plan;
+}
+
+} // namespace
+
+AiePlan planSplits(const Graph& graph, const AieArchitecture& arch, const SplitOptions& options)
+{
+    return planLayers(graph, arch, options, false);
+}
+
+AiePlan planSplitsMarkingRefusals(const Graph& graph, const AieArchitecture& arch, const SplitOptions& options)
+{
+    return planLayers(graph, arch, options, true);
 }
 
 } // namespace tessera::aie

@@ -44,17 +44,23 @@ struct LayerPlan {
     int64_t weightTiles = 0;          // tiles holding the single-buffered weights
     std::optional<MemtileTiling> inputTiling;
     std::optional<MemtileTiling> outputTiling;
+    std::string refusal;              // planSplitsMarkingRefusals: why this layer does not fit (else empty)
 };
 
 struct AiePlan {
     AieArchitecture arch;
     SplitOptions options;
     std::vector<LayerPlan> layers;
+
+    size_t refusedLayers() const;
 };
 
 // Plans every layer of `graph`. Throws Error naming the layer when it cannot fit even split to
 // one sample (or node) per chunk, and UnsupportedError for layers the planner does not handle.
 AiePlan planSplits(const Graph& graph, const AieArchitecture& arch, const SplitOptions& options = {});
+// The same, but a layer that cannot fit is kept with its `refusal` and the others are still
+// planned: what a user dragging the tile size needs to see (which layers, and why).
+AiePlan planSplitsMarkingRefusals(const Graph& graph, const AieArchitecture& arch, const SplitOptions& options = {});
 
 // Smallest power of two >= value (value >= 1).
 int64_t nextPowerOfTwo(int64_t value);
