@@ -2,10 +2,12 @@
 // trace against the simulator, stepping through the register planes, stopping a search, and bad
 // kernels, program and image files.
 #include "coefficient_heatmap_delegate.h"
+#include "graph_view.h"
 #include "register_planes_widget.h"
 #include "scamp_trace_model.h"
 #include "scamp_view.h"
 #include "scamp_workbench.h"
+#include "studio_harness.h"
 #include "studio_window.h"
 #include "test_support.h"
 
@@ -315,6 +317,23 @@ private slots:
 
     // A program saved from the view reads back and verifies; a kernels file given where projects
     // go (command line, drop, recent files) opens in the SCAMP-5 view.
+    // Kernels opened with no model take most of the height for the trace; the model opened next
+    // takes its room back instead of inheriting that layout.
+    void aModelTakesItsRoomBackFromTheTrace()
+    {
+        StudioWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(compileAndWait(window, kernelsFile("gauss3x3.json"), 0.5));
+        auto* scampDock = window.findChild<QDockWidget*>("scamp");
+        // As much as the welcome page beside it leaves (the default is 300 px).
+        QTRY_VERIFY2(scampDock->height() > 400, qPrintable(QString("%1 of %2").arg(scampDock->height()).arg(window.height())));
+        studio_testing::ZooFiles zoo;
+        QVERIFY(studio_testing::openAndWait(window, zoo.path("lenet5")));
+        QTRY_VERIFY2(scampDock->height() <= 320, qPrintable(QString::number(scampDock->height())));
+        QVERIFY(window.graphView()->height() > window.height() / 3);
+    }
+
     void savedProgramsReadBackAndKernelsOpenLikeProjects()
     {
         StudioWindow window;

@@ -119,7 +119,7 @@ StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
     // Graph in the middle, the timeline a third of the width, the tables a third of the height.
     resizeDocks({findChild<QDockWidget*>("timeline")}, {520}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget*>("properties")}, {280}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("steps")}, {300}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>("steps")}, {kBottomDockHeight}, Qt::Vertical);
     defaultDockState_ = saveState();
     updateTitle();
 }

@@ -242,6 +242,11 @@ private:
     void relayoutGraph();
     // Gives a tool dock of the bottom area (SCAMP-5, AI Engine, Tiling, loadable) room when raised.
     void giveRoom(QDockWidget* dock);
+    // A bottom dock takes `height` for a file shown without a model; the next model takes its room
+    // back (restoreGraphRoom), so sizes meant for one kind of file do not stay for the next.
+    void enlargeToolDock(QDockWidget* dock, int height);
+    void restoreGraphRoom();
+    static constexpr int kBottomDockHeight = 300;  // the bottom docks' default height, in pixels
     // Brings the next (or previous) tab of the docks below the graph to the front.
     void cycleBottomTabs(int delta);
     // Compare and sweep (studio_window_compare.cpp).
@@ -310,6 +315,7 @@ private:
     QString projectPath_;
     LayoutDirection layoutDirection_ = LayoutDirection::TopToBottom;
     QByteArray defaultDockState_;
+    bool toolDockEnlarged_ = false;  // a bottom dock took most of the height for a file without a model
     struct Pinned {
         HierarchyPlan plan;
         QString label;  // its target and budgets

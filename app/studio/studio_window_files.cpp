@@ -83,7 +83,7 @@ bool StudioWindow::openLoadable(const QString& path)
     }
     rememberRecent(path);
     if (!graph_) // nothing else to look at: give the inspector room
-        resizeDocks({dock}, {height() * 2 / 3}, Qt::Vertical);
+        enlargeToolDock(dock, height() * 2 / 3);
     statusLabel_->setText("NVDLA loadable " + loadableView_->fileName() + ": " +
                           QString(loadableView_->summary()).replace("<br>", "; ").remove(QRegularExpression("<[^>]*>")));
     emit loadableShown();
@@ -130,7 +130,7 @@ bool StudioWindow::openScampKernels(const QString& path)
         return false;
     }
     if (!graph_) // nothing else to look at: give the trace room
-        resizeDocks({dock}, {height() * 2 / 3}, Qt::Vertical);
+        enlargeToolDock(dock, height() * 2 / 3);
     scampKernelsOpening_ = true;
     scampWorkbench_->run();
     return true;
@@ -146,7 +146,7 @@ bool StudioWindow::openTilingReport(const QString& path)
     }
     rememberRecent(path);
     if (!graph_) // nothing else to look at: give the tiles room
-        resizeDocks({dock}, {height() / 2}, Qt::Vertical);
+        enlargeToolDock(dock, height() / 2);
     statusLabel_->setText("Tiling report " + QFileInfo(path).fileName() +
                           ": drag the L1 budget to solve its kernels again");
     return true;

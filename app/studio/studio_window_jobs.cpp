@@ -44,6 +44,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
         showError("Cannot open model", loaded.error);
         return;
     }
+    restoreGraphRoom();
     // The old model's view goes before the model: nothing shown may point at a graph replaced.
     graphView_->clear();
     tilingPanel_->clear();

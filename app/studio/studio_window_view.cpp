@@ -12,6 +12,8 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include <utility>
+
 namespace tessera::studio {
 
 namespace {
@@ -85,6 +87,21 @@ void StudioWindow::giveRoom(QDockWidget* dock)
         resizeDocks({dock}, {wanted}, Qt::Vertical);
 }
 
+void StudioWindow::enlargeToolDock(QDockWidget* dock, int height)
+{
+    resizeDocks({dock}, {height}, Qt::Vertical);
+    toolDockEnlarged_ = true;
+}
+
+void StudioWindow::restoreGraphRoom()
+{
+    if (!std::exchange(toolDockEnlarged_, false))
+        return;
+    // The bottom docks were enlarged for a file shown without a model (kernels, a loadable, a
+    // tiling report); the model's graph gets its room back.
+    resizeDocks({findChild<QDockWidget*>("steps")}, {kBottomDockHeight}, Qt::Vertical);
+}
+
 void StudioWindow::cycleBottomTabs(int delta)
 {
     auto* steps = findChild<QDockWidget*>("steps");
@@ -106,7 +123,8 @@ void StudioWindow::resetLayout()
         dock->setFloating(false);
     resizeDocks({findChild<QDockWidget*>("timeline")}, {520}, Qt::Horizontal);
     resizeDocks({findChild<QDockWidget*>("properties")}, {280}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("steps")}, {300}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>("steps")}, {kBottomDockHeight}, Qt::Vertical);
+    toolDockEnlarged_ = false;
 }
 
 } // namespace tessera::studio
