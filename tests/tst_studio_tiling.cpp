@@ -19,6 +19,8 @@
 #include <QStyleOptionSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QtTest>
 
 #include <fstream>
@@ -330,6 +332,35 @@ private slots:
         QCOMPARE(view->l1Budget(), std::uint64_t(51200));
     }
 
+    // Many thin tiles draw a boundary every few tiles, not a moire of lines a pixel or two apart.
+    void thinTilesDrawAThinnedGrid()
+    {
+        UserKernel kernel = matAdd();
+        TileSolverResult solved;
+        std::uint64_t budget = 51200;
+        for (; budget > 256; budget -= 256) {  // the budget that gives at least 56 tiles
+            solved = solveTiling(kernel, budget);
+            if (solved.ok && solved.tiling.tileCount >= 56)
+                break;
+        }
+        QVERIFY2(solved.ok && solved.tiling.tileCount >= 56, solved.error.c_str());
+        TileLayoutView view;
+        view.resize(900, 600);
+        view.showTiling(solved.tiling, budget);
+        const int tiles = int(solved.tiling.tileCount);
+        const TileLayoutView::ArgumentDrawing* in = view.argument("In1");
+        QVERIFY(in != nullptr);
+        QVERIFY2(in->gridStride > 1, qPrintable(QString::number(tiles)));
+        QCOMPARE(in->gridLines, (tiles - 1) / in->gridStride);
+        // The boundaries drawn are at least 5 scene pixels apart: 190 px planes.
+        QVERIFY(190.0 / tiles * in->gridStride >= 5.0);
+        bool noted = false;
+        for (QGraphicsItem* item : view.scene()->items())
+            if (auto* label = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                noted = noted || label->text().contains(QString("a line every %1 tiles").arg(in->gridStride));
+        QVERIFY(noted);
+    }
+
     void scratchOverlapAndColumnTiles()
     {
         TilingPanel panel;
@@ -383,7 +414,9 @@ private slots:
         QCOMPARE(panel->cell(0, TilingPanel::Tiles), QString("300"));
         QCOMPARE(panel->selectedKernel(), QString("MatAdd"));
         const TileLayoutView* view = panel->layoutView();
-        QCOMPARE(view->gridLineCount("In1"), 299);
+        // 300 tiles of one line on a 190-pixel plane: a boundary every 10 tiles, not 299 lines.
+        QCOMPARE(view->argument("In1")->gridStride, 10);
+        QCOMPARE(view->gridLineCount("In1"), 29);
         for (const TileLayoutView::L1Segment& segment : view->l1Segments())
             QCOMPARE(segment.bufferSlots, 1);
         // Too small for MatAdd: its message instead of a layout, and nothing breaks.

@@ -32,6 +32,7 @@ constexpr double kMinColumn = 170;
 constexpr double kBarHeight = 44;
 constexpr double kMinBarWidth = 640;
 constexpr double kMinScale = 0.55;    // below this the labels stop being readable: scroll instead
+constexpr double kMinGridSpacing = 5; // closer tile boundaries would draw as moire stripes
 
 const char* const kKinds[] = {"input", "output", "in-out", "promoted", "scratch"};
 
@@ -67,6 +68,19 @@ QString unitText(const ArgTiling& arg, unsigned count)
 }
 
 unsigned overlapOf(const ArgTiling& arg) { return arg.tileSize > arg.step ? arg.tileSize - arg.step : 0; }
+
+// Draw every `gridStride`-th tile boundary: 1 when boundaries are kMinGridSpacing apart or more,
+// else the smallest of 2, 5, 10, 20, 50, ... that spaces them so.
+unsigned gridStride(double spacing)
+{
+    if (spacing >= kMinGridSpacing)
+        return 1;
+    const double needed = kMinGridSpacing / std::max(spacing, 1e-9);
+    for (unsigned decade = 1;; decade *= 10)
+        for (unsigned step : {2u, 5u, 10u})
+            if (double(step * decade) >= needed || step * decade >= 1000000000u)
+                return step * decade;
+}
 
 bool hasTileGrid(const KernelTiling& tiling, const ArgTiling& arg)
 {
@@ -295,6 +309,8 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
                               : QRectF(plane.left() + from * unit, plane.top(), (to - from) * unit, plane.height());
         };
         const unsigned lastStart = (tiling.tileCount - 1) * arg.step;
+        // Many thin tiles: only every stride-th boundary (and its overlap band) is drawn.
+        const unsigned stride = gridStride(arg.step * unit);
         if (arg.lastTileSize < arg.tileSize) {
             QGraphicsRectItem* last =
                 scene_->addRect(band(lastStart, arg.extent), QPen(lastTileColor().darker(130), 1, Qt::DashLine), lastTileColor());
@@ -304,7 +320,7 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
             summary += QString(", last %1").arg(unitText(arg, arg.lastTileSize));
         }
         if (const unsigned overlap = overlapOf(arg)) {
-            for (unsigned t = 1; t < tiling.tileCount; ++t) {
+            for (unsigned t = stride; t < tiling.tileCount; t += stride) {
                 QGraphicsRectItem* shared = scene_->addRect(band(t * arg.step, t * arg.step + overlap), Qt::NoPen, overlapColor());
                 shared->setToolTip(
                     QString("tiles %1 and %2 share %3\n\n%4").arg(t - 1).arg(t).arg(unitText(arg, overlap), drawing.toolTip));
@@ -315,7 +331,7 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
         QColor gridColor = text;
         gridColor.setAlpha(170);
         const QPen gridPen(gridColor, 0); // cosmetic: one pixel at any zoom
-        for (unsigned t = 1; t < tiling.tileCount; ++t) {
+        for (unsigned t = stride; t < tiling.tileCount; t += stride) {
             const double at = t * arg.step * unit;
             if (horizontal)
                 scene_->addLine(plane.left(), plane.top() + at, plane.right(), plane.top() + at, gridPen);
@@ -323,6 +339,9 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
                 scene_->addLine(plane.left() + at, plane.top(), plane.left() + at, plane.bottom(), gridPen);
             ++drawing.gridLines;
         }
+        drawing.gridStride = int(stride);
+        if (stride > 1)
+            summary += QString(", a line every %1 tiles").arg(stride);
     }
     QGraphicsSimpleTextItem* below = addLabel(summary, {x, plane.bottom() + 6}, text);
     arguments_.push_back(drawing);

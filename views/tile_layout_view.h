@@ -30,6 +30,7 @@ public:
         QString kind;                // "input", "output", "in-out", "scratch" or "promoted"
         bool verticalTiles = false;  // tiles are column ranges, so the grid lines are vertical
         int gridLines = 0;           // tile boundaries drawn inside the plane
+        int gridStride = 1;          // every how many tiles a boundary is drawn (thin tiles: not each)
         int overlapBands = 0;        // shaded bands shared by consecutive tiles
         bool lastTileHighlighted = false;
         QString toolTip;
