@@ -3,7 +3,8 @@
 // Per filter and instruction set: instructions of the best program against the best count known
 // (Cain's, else AUKE's, "-" where none is published), the time to it, nodes per second, the peak
 // memory of the run (getrusage of a child process per run) and the anytime curve (instructions
-// against time). Usage: bench_scamp [SECONDS per run, default 20] [THREADS, default 2]
+// against time). Usage: bench_scamp [SECONDS per run, default 20] [THREADS, default 2] [FILTER...]
+// (only the filters named, e.g. random4_3x3).
 #include "scamp/kernel_set.h"
 #include "scamp/reverse_search.h"
 #include "scamp/simulator.h"
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -92,6 +94,7 @@ int main(int argc, char** argv)
 {
     const double seconds = argc > 1 ? std::atof(argv[1]) : 20.0;
     const int threads = argc > 2 ? std::atoi(argv[2]) : 2;
+    const std::vector<std::string> only(argv + std::min(argc, 3), argv + argc);
     const std::string root = TESSERA_SOURCE_DIR "/resources/scamp";
     fmt::print("bench_scamp: {} threads, {} s per run, registers as each file names them\n", threads, seconds);
     fmt::print("bench_scamp: {:<13} {:>5} {:>5} {:>10} {:>9} {:>9} {:>9} {:>8} {:>8}  {}\n", "filter", "ops", "count",
@@ -99,6 +102,8 @@ int main(int argc, char** argv)
     RunReport gauss3x3;
     int beaten = 0, matched = 0, behind = 0;
     for (const Filter& filter : kFilters) {
+        if (!only.empty() && std::find(only.begin(), only.end(), filter.file) == only.end())
+            continue;
         const KernelSet set = readKernelSet(root + "/" + filter.file + ".json");
         const ApproximatedKernels kernels = approximateKernels(set);
         for (bool all : {true, false}) {
