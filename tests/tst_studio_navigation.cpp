@@ -5,6 +5,7 @@
 // model, the title's modified mark and the prompt before losing it, the keyboard, and room for the
 // tools below the graph.
 #include "byte_size_spin_box.h"
+#include "graph_minimap.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
 #include "plan_job.h"
@@ -229,6 +230,39 @@ private slots:
         QVERIFY(view->textPixelHeight() >= views::GraphView::kReadableTextPixels);
         window.setLayoutDirection(LayoutDirection::TopToBottom);
         QVERIFY(shown.wait(kWaitMs));
+    }
+
+    // A graph larger than the view shows an overview in the corner with the visible part
+    // outlined; a click there moves the view to that part; when everything fits it goes away.
+    void minimapShowsAndMovesTheView()
+    {
+        StudioWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
+        views::GraphView* view = window.graphView();
+        views::GraphMinimap* minimap = view->minimap();
+        QVERIFY(!view->wholeGraphVisible());
+        QTRY_VERIFY(minimap->isVisible());
+        QVERIFY(minimap->width() <= views::GraphMinimap::kMaxSide + 8 && minimap->height() <= views::GraphMinimap::kMaxSide + 8);
+        QVERIFY(view->viewport()->rect().contains(minimap->geometry()));
+        const QRectF outline = minimap->outline();
+        QVERIFY(outline.height() < minimap->height() / 2.0);  // a tall chain: the view shows a part of it
+        QVERIFY(outline.top() < minimap->height() / 3.0);      // the top, where it opens
+        // Click near the bottom of the overview: the last operator comes into view.
+        const int last = view->nodeItemCount() - 1;
+        QVERIFY(!view->nodeVisible(last));
+        const QPoint bottom(minimap->width() / 2, minimap->height() - 6);
+        QTest::mouseClick(minimap, Qt::LeftButton, {}, bottom);
+        QVERIFY(view->nodeVisible(last));
+        QVERIFY(minimap->outline().bottom() > minimap->height() * 2.0 / 3.0);
+        // The whole graph in view: no overview.
+        QTest::keySequence(&window, QKeySequence("Ctrl+0"));
+        QVERIFY(view->wholeGraphVisible());
+        QTRY_VERIFY(!minimap->isVisible());
+        // Its two mappings are each other's inverse.
+        const QPointF there = minimap->toScene(minimap->toMinimap({10, 20}));
+        QVERIFY(qAbs(there.x() - 10) < 1e-6 && qAbs(there.y() - 20) < 1e-6);
     }
 
     // The graph and the timeline as pictures: PNG at twice the size, SVG as vectors with their text.

@@ -1,5 +1,6 @@
 #include "graph_view.h"
 
+#include "graph_minimap.h"
 #include "image_export.h"
 #include "operator_style.h"
 
@@ -148,6 +149,7 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent)
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     connect(scene(), &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
+    minimap_ = new GraphMinimap(this);
 }
 
 GraphView::~GraphView()
@@ -193,6 +195,7 @@ void GraphView::clear()
     nodeItems_.clear();
     scene()->clear();
     graph_ = nullptr;
+    minimap_->invalidate();
 }
 
 void GraphView::showGraph(std::shared_ptr<const Graph> graph, const GraphLayout& layout)
@@ -245,6 +248,7 @@ void GraphView::showGraph(std::shared_ptr<const Graph> graph, const GraphLayout&
     }
     scene()->setSceneRect(QRectF(-20, -20, layout.width + 40, layout.height + 40));
     showReadable();
+    minimap_->invalidate();
 }
 
 void GraphView::setNodeUnits(const QStringList& units)
@@ -255,6 +259,7 @@ void GraphView::setNodeUnits(const QStringList& units)
         const QString unit = int(n) < units.size() ? units[int(n)] : QString();
         nodeItems_[n]->setUnit(unit, unitColor(unit));
     }
+    minimap_->invalidate();
 }
 
 void GraphView::setNodeMarks(const QStringList& marks, const QStringList& explanations)
@@ -263,6 +268,7 @@ void GraphView::setNodeMarks(const QStringList& marks, const QStringList& explan
         if (nodeItems_[n])
             nodeItems_[n]->setMark(int(n) < marks.size() ? marks[int(n)] : QString(),
                                    int(n) < explanations.size() ? explanations[int(n)] : QString());
+    minimap_->invalidate();
 }
 
 QString GraphView::nodeMark(int node) const
@@ -386,6 +392,7 @@ void GraphView::fitAll()
 {
     if (!scene()->items().isEmpty())
         fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    minimap_->follow();
 }
 
 void GraphView::showReadable()
@@ -409,11 +416,13 @@ void GraphView::showReadable()
         centerOn(all.left() + viewport.width() / scale / 2, all.center().y());
     else
         centerOn(all.center().x(), all.top() + viewport.height() / scale / 2);
+    minimap_->follow();
 }
 
 void GraphView::zoomBy(double factor)
 {
     scale(factor, factor);
+    minimap_->follow();
 }
 
 void GraphView::actualSize()
@@ -421,6 +430,7 @@ void GraphView::actualSize()
     const QPointF centre = mapToScene(viewport()->rect().center());
     resetTransform();
     centerOn(centre);
+    minimap_->follow();
 }
 
 double GraphView::textPixelHeight() const
@@ -452,10 +462,23 @@ bool GraphView::nodeVisible(int node) const
     return shown.contains(nodeItems_[size_t(node)]->sceneBoundingRect());
 }
 
+void GraphView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    minimap_->follow();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    minimap_->follow();
+}
+
 void GraphView::wheelEvent(QWheelEvent* event)
 {
     const double factor = std::pow(1.0015, event->angleDelta().y());
     scale(factor, factor);
+    minimap_->follow();
     event->accept();
 }
 

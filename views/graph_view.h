@@ -13,6 +13,7 @@
 
 namespace tessera::views {
 
+class GraphMinimap;
 class NodeItem;
 
 // What Find matched: an operator, or a tensor (activation, initializer, graph input or output)
@@ -77,12 +78,16 @@ public:
     bool wholeGraphVisible() const;
     bool nodeVisible(int node) const;
     static constexpr double kReadableTextPixels = 9.0;
+    // The overview in the corner, shown while the graph does not fit the view.
+    GraphMinimap* minimap() const { return minimap_; }
 
 signals:
     void nodeSelected(int node);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
 
 private:
     void onSelectionChanged();
@@ -92,6 +97,7 @@ private:
     QString findText_;
     std::vector<GraphMatch> matches_;
     int matchIndex_ = -1;
+    GraphMinimap* minimap_ = nullptr;
 };
 
 } // namespace tessera::views
