@@ -200,15 +200,15 @@ private slots:
     }
 
     // Several kernels compiled one after the other in the registers left free: exact. The
-    // simultaneous search starts from such a program; on eight random kernels it finds none of its
-    // own within the node budget, and returns the start's.
-    void kernelByKernelStartsTheSearch_data()
+    // simultaneous search falls back to such a program when it has none after a fifth of its
+    // budget: on eight random kernels it finds none of its own, and returns that one.
+    void kernelByKernelIsTheFallback_data()
     {
         QTest::addColumn<QString>("file");
         QTest::newRow("analognet2") << "analognet2";
         QTest::newRow("random8_3x3") << "random8_3x3";
     }
-    void kernelByKernelStartsTheSearch()
+    void kernelByKernelIsTheFallback()
     {
         QFETCH(QString, file);
         const KernelSet set = test::bundledKernels(file.toStdString());
@@ -225,7 +225,7 @@ private slots:
         QVERIFY(verifyProgram(*together.best, set, kernels).exact);
         qInfo("%s: kernel by kernel %zu instructions, together %zu", qPrintable(file), separate->instructions.size(),
               together.best->instructions.size());
-        options.startKernelByKernel = false;
+        options.kernelByKernelFallback = false;
         const CompileResult alone = compileKernels(set, kernels, options);
         if (file == "random8_3x3")
             QVERIFY(!alone.best.has_value());

@@ -48,7 +48,7 @@ std::optional<Program> compileKernelByKernel(const KernelSet& set, const Approxi
         search.seconds = options.secondsPerKernel;
         search.seed = options.seed;
         search.cancel = options.cancel;
-        search.startKernelByKernel = false;
+        search.kernelByKernelFallback = false;
         const CompileResult result = compileKernels(part, goals, search);
         if (!result.best)
             return std::nullopt;

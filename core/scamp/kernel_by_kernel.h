@@ -4,7 +4,8 @@
 // until the last kernel. It shares nothing between kernels, so the simultaneous search normally
 // beats it; it gives that search a bound to prune against from the start, and a program at all
 // when registers are so few that the simultaneous search finds none in time (four random 3x3
-// kernels in SCAMP-5's six registers). The comparison is the Cain paper's (its Figure 4).
+// kernels in SCAMP-5's six registers). The search falls back to it when it has found nothing after
+// a fifth of its budget. The comparison is the Cain paper's (its Figure 4).
 #include "scamp/kernel_set.h"
 #include "scamp/program.h"
 

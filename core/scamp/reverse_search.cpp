@@ -152,8 +152,7 @@ public:
         root->bag = std::move(*packed);
         if (isComplete(rootBag))
             record(nullptr);
-        if (options_.startKernelByKernel && set_.kernels.size() > 1)
-            startFromKernelByKernel();
+        fallbackPending_ = options_.kernelByKernelFallback && set_.kernels.size() > 1;
         finishDirectly(rootBag, 0, nullptr);
         const int workers = std::max(1, options_.threads);
         deques_.resize(size_t(workers));
@@ -235,6 +234,8 @@ private:
     void work(size_t worker)
     {
         while (!stopping()) {
+            if (worker == 0 && fallbackPending_ && fallbackDue())
+                fallBackToKernelByKernel();
             // Busy from before taking a node until its step is done, so that an idle worker only
             // concludes the space is exhausted when no other worker can still add nodes.
             busy_.fetch_add(1);
@@ -306,8 +307,21 @@ private:
         node->setChildren({});
     }
 
-    void startFromKernelByKernel()
+    // A fifth of the node limit, or of the time, gone without a program of several kernels.
+    bool fallbackDue()
     {
+        if (bestCount() != SIZE_MAX) {
+            fallbackPending_ = false;  // the simultaneous search found one: no need
+            return false;
+        }
+        if (options_.nodeLimit)
+            return nodes_.load(std::memory_order_relaxed) >= options_.nodeLimit / 5;
+        return Clock::now() - start_ >= std::chrono::duration<double>(options_.seconds / 5.0);
+    }
+
+    void fallBackToKernelByKernel()
+    {
+        fallbackPending_ = false;
         KernelByKernelOptions start;
         start.allOps = options_.allOps;
         start.seed = options_.seed;
@@ -319,6 +333,8 @@ private:
         if (!program)
             return;
         std::lock_guard lock(bestLock_);
+        if (best_ && best_->instructions.size() <= program->instructions.size())
+            return;  // another worker found better meanwhile
         best_ = std::move(*program);
         atBest_.bestCount = best_->instructions.size();
         atBest_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -530,6 +546,7 @@ private:
     std::atomic<int64_t> peakFrontier_{0};
     int64_t budget_ = 0;
     size_t seenResets_ = 0;
+    bool fallbackPending_ = false;  // worker 0 alone reads and clears it
     std::optional<Program> best_;
     SearchProgress atBest_;
     std::atomic<uint64_t> nodes_{0};

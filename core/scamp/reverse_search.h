@@ -30,9 +30,9 @@ struct SearchOptions {
     uint32_t seed = 1;            // orders children of equal promise; with one thread and a node
                                   // limit, a seed gives the same program every run
     int maxDepth = 80;
-    // With several kernels, start from a program compiled kernel by kernel (kernel_by_kernel.h),
-    // taking up to a fifth of the time.
-    bool startKernelByKernel = true;
+    // With several kernels and no program after a fifth of the node limit (or of the time),
+    // compile them kernel by kernel (kernel_by_kernel.h) for a first program, then search on.
+    bool kernelByKernelFallback = true;
     // Memory for the waiting nodes and their untried children; beyond it the search narrows
     // (nodes keep fewer siblings, then none) rather than grow.
     uint64_t frontierBudgetBytes = uint64_t(512) << 20;
