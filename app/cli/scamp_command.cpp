@@ -77,8 +77,11 @@ int searchCommand(const ScampOptions& options, const scamp::KernelSet& set, cons
                 fmt::print(stderr, "best {} instructions at {:.2f} s ({} nodes)\n", p.bestCount, p.seconds, p.nodes);
         });
     if (!result.best) {
-        fmt::print(stderr, "error: no program found in {} s ({} nodes); allow more time (--time) or registers\n",
-                   options.seconds, result.nodes);
+        if (options.nodes && result.nodes >= options.nodes)
+            fmt::print(stderr, "error: no program found within {} nodes; allow more (--nodes) or registers\n", result.nodes);
+        else
+            fmt::print(stderr, "error: no program found in {} s ({} nodes); allow more time (--time) or registers\n",
+                       options.seconds, result.nodes);
         return 1;
     }
     const scamp::VerificationReport report = scamp::verifyProgram(*result.best, set, kernels, options.seed);

@@ -45,8 +45,8 @@ std::string formatScamp5Code(const Program& program, const ProgramHeader& header
             " instructions.\n";
     text += "// Input: the image in " + header.inputRegister + " (e.g. after get_image(" + header.inputRegister +
             ")). Outputs: " + outputs + ",\n";
-    text += "// each scaled by 2^-" + std::to_string(header.depth) + " per unit of the approximated weights. "
-            "Registers the program uses as scratch are overwritten.\n";
+    text += "// with the weights rounded to multiples of 2^-" + std::to_string(header.depth) +
+            ". The other registers are overwritten.\n";
     text += "#pragma once\n#include <scamp5.hpp>\n\n";
     text += "inline void " + function + "()\n{\n";
     text += "    scamp5_kernel_begin();\n";
