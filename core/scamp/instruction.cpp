@@ -90,6 +90,16 @@ Goal Instruction::apply(const std::vector<Goal>& in) const
     return Goal();
 }
 
+std::vector<std::string> Instruction::registersNamed() const
+{
+    std::vector<std::string> named{dest};
+    if (!secondDest.empty())
+        named.push_back(secondDest);
+    named.insert(named.end(), sources.begin(), sources.end());
+    named.insert(named.end(), scratch.begin(), scratch.end());
+    return named;
+}
+
 std::vector<std::string> Instruction::clobbered() const
 {
     std::vector<std::string> registers = scratch;

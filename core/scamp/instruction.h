@@ -60,6 +60,8 @@ struct Instruction {
     // Registers holding no value after the instruction: the scratch registers, and the source of
     // div(u, t, a), which the SDK leaves as "a + error".
     std::vector<std::string> clobbered() const;
+    // Every register the instruction names: destinations, sources and scratch.
+    std::vector<std::string> registersNamed() const;
 
     // The goal written to dest, from the source goals (in `sources` order).
     Goal apply(const std::vector<Goal>& sourceGoals) const;

@@ -26,12 +26,7 @@ bool isScamp5Register(const std::string& name)
 std::string formatScamp5Code(const Program& program, const ProgramHeader& header)
 {
     for (const Instruction& instruction : program.instructions) {
-        std::vector<std::string> used{instruction.dest};
-        used.insert(used.end(), instruction.sources.begin(), instruction.sources.end());
-        used.insert(used.end(), instruction.scratch.begin(), instruction.scratch.end());
-        if (!instruction.secondDest.empty())
-            used.push_back(instruction.secondDest);
-        for (const std::string& r : used)
+        for (const std::string& r : instruction.registersNamed())
             if (!isScamp5Register(r))
                 throw Error(instruction.toString() + " uses register " + r +
                             "; SCAMP-5 has the analogue registers A to F only: list just those in the kernels file's \"registers\"");

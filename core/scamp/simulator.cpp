@@ -11,17 +11,9 @@ namespace {
 
 void requireRegisters(const Instruction& instruction, const std::set<std::string>& known, size_t step)
 {
-    auto check = [&](const std::string& r) {
+    for (const std::string& r : instruction.registersNamed())
         if (!known.count(r))
             throw Error("instruction " + std::to_string(step + 1) + " " + instruction.toString() + ": unknown register '" + r + "'");
-    };
-    check(instruction.dest);
-    if (!instruction.secondDest.empty())
-        check(instruction.secondDest);
-    for (const std::string& r : instruction.sources)
-        check(r);
-    for (const std::string& r : instruction.scratch)
-        check(r);
     const auto problems = instruction.check();
     if (!problems.empty())
         throw Error("instruction " + std::to_string(step + 1) + ": " + problems.front());
