@@ -248,10 +248,21 @@ private slots:
 
         QVERIFY(compilesForGap(out));
 
-        // Without its constants image the graph cannot be constructed: error 1.
-        QVERIFY(QFile::remove(out + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+        // Without its constants image the graph cannot be constructed: error 1, and the emulation
+        // says where it looked. The image is a file of the read-only filesystem: found again in a
+        // folder TESSERA_READFS_PATH lists.
+        QVERIFY(QDir(out).mkdir(QStringLiteral("readfs")));
+        QVERIFY(QFile::rename(out + QStringLiteral("/Mnist_L3_Flash_Const.dat"), out + QStringLiteral("/readfs/Mnist_L3_Flash_Const.dat")));
         const ProcessResult missing = runProcess(harness, arguments, sanitizerEnvironment(), out);
-        QVERIFY2(missing.exitCode == 1 && missing.out.contains(QStringLiteral("CONSTRUCT 1")), qPrintable(missing.out));
+        QVERIFY2(missing.exitCode == 1 && missing.out.contains(QStringLiteral("CONSTRUCT 1")) &&
+                     missing.err.contains(QStringLiteral("no file 'Mnist_L3_Flash_Const.dat'")) &&
+                     missing.err.contains(QStringLiteral("TESSERA_READFS_PATH")),
+                 qPrintable(missing.out + missing.err));
+        QProcessEnvironment readfs = sanitizerEnvironment();
+        readfs.insert(QStringLiteral("TESSERA_READFS_PATH"), out + QStringLiteral("/readfs"));
+        const ProcessResult found = runProcess(harness, arguments, readfs, out);
+        QVERIFY2(found.exitCode == 0, qPrintable(describe(QStringLiteral("the graph, image in readfs/"), QStringList{harness} + arguments, found)));
+        QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
     }
 
     // The same graph with the L2 budget swept from the guide's down to the smallest that works:

@@ -34,8 +34,12 @@ void addGapCommand(CLI::App& app, Action& action)
 #endif
         return libs;
     });
-    add("emul-cflags", "Compiler flags to build generated kernels for the host with the emulation runtime",
-        [](const gap::GapPaths& paths) { return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.cnnKernels; });
+    // pmsis_emul: PMSIS on the host, so that SDK applications build next to the generated kernels.
+    add("emul-cflags",
+        "Compiler flags to build generated kernels and PMSIS applications for the host with the emulation runtime",
+        [](const gap::GapPaths& paths) {
+            return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.runtime + "/pmsis_emul -I" + paths.cnnKernels;
+        });
     add("cnn-sources", "The CNN basic-kernel sources to compile with code from the CNN generators",
         [](const gap::GapPaths& paths) {
             return paths.cnnKernels + "/CNN_BasicKernels.c " + paths.cnnKernels + "/CNN_BasicKernels_SQ8.c";

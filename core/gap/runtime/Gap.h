@@ -1,4 +1,4 @@
-/* The standard GAP C types and cluster helpers basic kernels use.
+/* The standard GAP C types, the cores' DSP instructions and the cluster helpers basic kernels use.
  * Host emulation (__EMUL__ or a non-RISC-V compiler): a team of AT_EMUL_CORES emulated cores
  * (gap_emul_team.h).
  * On GAP: the PMSIS cluster calls. */
@@ -46,9 +46,14 @@ static inline unsigned int gap_cl_readhwtimer(void) { return pi_perf_read(PI_PER
 #define L2_MEM PI_L2
 #endif
 
+/* The cores' DSP instructions (gap_clip, gap_sumdotp2, ...) in portable C. */
+#include "gap_builtins.h"
+
 /* Older spellings kept for basic kernels written against the GAP8 runtime. */
 #define gap8_ncore gap_ncore
 #define gap8_coreid gap_coreid
+#define rt_nb_pe gap_ncore
+#define rt_core_id gap_coreid
 #define rt_team_barrier() gap_waitbarrier(0)
 
 #endif

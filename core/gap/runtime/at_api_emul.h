@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "at_emul_readfs.h"
+
 /* Weak so that every translation unit may see the definition; the linker keeps one. */
 __attribute__((weak)) unsigned int __L2_Read, __L2_Write, __L3_Read, __L3_Write;
 
@@ -72,7 +74,8 @@ typedef FILE *AT_DUMP_FILE_T;
 #define AT_DUMP_FILE_WRITE(File, Data, Size) ((void) fwrite((Data), 1, (Size), (File)))
 #define AT_DUMP_FILE_CLOSE(File) fclose(File)
 
-/* The constants flash image: a file in the working folder; reads count as L3 reads. */
+/* The constants flash image: a file of the read-only filesystem (at_emul_readfs.h: the working
+ * folder or TESSERA_READFS_PATH); reads count as L3 reads. */
 typedef FILE *AT_FLASH_FS_T;
 static inline int AT_EmulFlashRead(FILE *File, unsigned int Offset, void *Local, unsigned int Size)
 {
@@ -82,7 +85,7 @@ static inline int AT_EmulFlashRead(FILE *File, unsigned int Offset, void *Local,
     return 0;
 }
 #define AT_FLASH_FS_OPEN(Fs, Name, Error) \
-    do { *(Fs) = fopen((Name), "rb"); *(Error) = *(Fs) == 0; } while (0)
+    do { *(Fs) = AT_EmulReadfsOpen(Name); *(Error) = *(Fs) == 0; } while (0)
 /* Non-zero when the read failed. */
 #define AT_FLASH_FS_COPY(Fs, Offset, Local, Size) AT_EmulFlashRead(*(Fs), (Offset), (Local), (Size))
 #define AT_FLASH_FS_CLOSE(Fs) fclose(*(Fs))

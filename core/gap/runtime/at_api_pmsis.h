@@ -9,9 +9,10 @@ typedef uint32_t AT_L2_EXT_ADDR_TYPE;
 typedef uint32_t AT_L2_INT_ADDR_TYPE;
 typedef pi_cl_ram_req_t AT_L3_EVENT;
 typedef uint32_t AT_L3_EXT_ADDR_TYPE;
-/* The L3 RAM device generated kernels copy through; the application opens it before the first call. */
-extern struct pi_device AT_L3_Ram;
-#define AT_L3_DEFAULT_DEVICE (&AT_L3_Ram)
+/* The L3 RAM device generated kernels copy through: the application defines and opens it before the
+ * first call, under the name SDK applications give it (struct pi_device DefaultRam). */
+extern struct pi_device DefaultRam;
+#define AT_L3_DEFAULT_DEVICE (&DefaultRam)
 
 #define AT_L2_COPY(Dev, Ext, Loc, Size, Dir, Event) \
     pi_cl_dma_cmd((uint32_t) (Ext), (uint32_t) (Loc), (Size), \

@@ -1,0 +1,2 @@
+/* HyperFlash is the flash device of bsp/flash.h. */
+#include "../flash.h"

@@ -1,0 +1,184 @@
+// What GAP applications written for GreenWaves' SDK need on the host besides the generated kernels,
+// as `tessera gap emul-cflags` provides it: the cores' DSP instructions (gap_* of Gap.h) against
+// their definitions, and PMSIS (pmsis.h, the board's RAM, flash and filesystems, gaplib's image
+// I/O) under an application written the way the SDK's examples are (tests/gap/SdkApplication: L3
+// weights loaded from the read-only filesystem, layers run as a cluster task), whose output must
+// equal the reference interpreter's fixed-point kernels bit for bit on 1 and 8 emulated cores.
+#include "gap_cnn_data.h"
+#include "gap_toolchain.h"
+
+#include "interp/fixed_point/pow2_kernels.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using namespace tessera::test;
+namespace fp = tessera::fixed_point;
+
+namespace {
+
+constexpr int kImageSide = 32;
+
+// What the test gives the application and what it must produce.
+struct ApplicationData {
+    QByteArray pixels;                   // the 32x32 gray image
+    std::vector<int16_t> expected;       // 12 planes of 5x5
+};
+
+ApplicationData writeApplicationData(const QString& work, const QString& weights, unsigned seed)
+{
+    std::mt19937 random(seed);
+    ApplicationData data;
+    std::uniform_int_distribution<int> pixel(0, 255);
+    for (int i = 0; i < kImageSide * kImageSide; ++i)
+        data.pixels.append(char(pixel(random)));
+    QFile image(work + QStringLiteral("/input.pgm"));
+    if (!image.open(QIODevice::WriteOnly) ||
+        image.write(QByteArrayLiteral("P5\n# written by the test\n32 32\n255\n") + data.pixels) < 0)
+        return {};
+    image.close();
+    // The application turns Q8 pixels into Q12 (value * 16), as the SDK's MNIST example does.
+    std::vector<int16_t> input;
+    for (const char p : data.pixels)
+        input.push_back(int16_t(int(uint8_t(p)) * 16));
+    const std::vector<int16_t> filter0 = randomValues(random, 8 * 25, 255), bias0 = randomValues(random, 8, 1023);
+    const std::vector<int16_t> filter1 = randomValues(random, 12 * 8 * 25, 255), bias1 = randomValues(random, 12, 1023);
+    if (!writeValues(weights + QStringLiteral("/Filter0.bin"), filter0) || !writeValues(weights + QStringLiteral("/Bias0.bin"), bias0) ||
+        !writeValues(weights + QStringLiteral("/Filter1.bin"), filter1) || !writeValues(weights + QStringLiteral("/Bias1.bin"), bias1))
+        return {};
+    const std::vector<int16_t> layer0 = fp::convPoolRelu(mnistConv(1, 8, kImageSide), input, filter0, bias0);
+    data.expected = fp::convPoolRelu(mnistConv(8, 12, 14), layer0, filter1, bias1);
+    return data;
+}
+
+}  // namespace
+
+class TestGapSdkRuntime : public QObject {
+    Q_OBJECT
+
+    GapToolchain m_toolchain;
+    QTemporaryDir m_work;
+    QString m_generated;
+
+    // The application built for the host with `cores` emulated cores (and extra flags); its path.
+    QString buildApplication(const QString& name, int cores, const QStringList& extraFlags = {})
+    {
+        const QString program = m_work.filePath(name);
+        const QStringList command = sanitizerFlags(cores) + extraFlags + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Wextra")} +
+                                    m_toolchain.emulCflags +
+                                    QStringList{QStringLiteral("-I"), m_generated, m_generated + QStringLiteral("/AppKernels.c")} +
+                                    m_toolchain.cnnSources +
+                                    QStringList{kGapTests + QStringLiteral("/SdkApplication/App.c"), QStringLiteral("-lm"),
+                                                QStringLiteral("-o"), program};
+        const ProcessResult built = runProcess(m_toolchain.cc, command);
+        if (built.exitCode != 0 || built.err.contains(QStringLiteral("warning"))) {
+            qWarning("%s", qPrintable(describe(QStringLiteral("building the application"), QStringList{m_toolchain.cc} + command, built)));
+            return {};
+        }
+        return program;
+    }
+
+    static QProcessEnvironment withReadfsPath(const QString& path)
+    {
+        QProcessEnvironment environment = sanitizerEnvironment();
+        environment.insert(QStringLiteral("TESSERA_READFS_PATH"), path);
+        return environment;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_work.isValid());
+        QString error;
+        if (!m_toolchain.init(&error) && m_toolchain.cc.isEmpty())
+            QSKIP("no C compiler (cc or gcc) on PATH");
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString generator = m_work.filePath(QStringLiteral("gen_app"));
+        QStringList command;
+        const ProcessResult compiled =
+            m_toolchain.compileModel(kGapTests + QStringLiteral("/SdkApplication/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        m_generated = m_work.filePath(QStringLiteral("generated"));
+        const ProcessResult generated = runProcess(generator, {QStringLiteral("-o"), m_generated});
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+    }
+
+    // Every gap_* instruction on 200,000 operand triples (random and edge values), exactly.
+    void builtinsMatchTheirDefinition()
+    {
+        const QString program = m_work.filePath(QStringLiteral("builtins_check"));
+        const QStringList command = sanitizerFlags(1) + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Wextra"), QStringLiteral("-Werror")} +
+                                    m_toolchain.emulCflags +
+                                    QStringList{kGapTests + QStringLiteral("/builtins_check.c"), QStringLiteral("-lm"), QStringLiteral("-o"), program};
+        const ProcessResult built = runProcess(m_toolchain.cc, command);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + command, built)));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("RESULT ok")), qPrintable(describe(QStringLiteral("the check"), {program}, ran)));
+        const QRegularExpressionMatch checked = QRegularExpression(QStringLiteral("CHECKED (\\d+)")).match(ran.out);
+        QVERIFY2(checked.hasMatch() && checked.captured(1).toLongLong() > 10'000'000, qPrintable(ran.out));
+    }
+
+    void applicationRunsBitExact_data()
+    {
+        QTest::addColumn<int>("cores");
+        QTest::newRow("1 core") << 1;
+        QTest::newRow("8 cores") << 8;
+    }
+    void applicationRunsBitExact()
+    {
+        QFETCH(int, cores);
+        const QString program = buildApplication(QStringLiteral("app_%1").arg(cores), cores);
+        QVERIFY(!program.isEmpty());
+        QTemporaryDir run;
+        const QString weights = run.filePath(QStringLiteral("weights"));
+        QVERIFY(QDir().mkpath(weights));
+        const ApplicationData data = writeApplicationData(run.path(), weights, 7u + unsigned(cores));
+        QVERIFY(!data.expected.empty());
+
+        // The weights are found through TESSERA_READFS_PATH, past a folder that does not exist.
+        const ProcessResult ran = runProcess(program, {}, withReadfsPath(run.filePath(QStringLiteral("none")) + ':' + weights), run.path());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("RESULT ok")), qPrintable(describe(QStringLiteral("the application"), {program}, ran)));
+        const std::vector<int16_t> got = readValues(run.filePath(QStringLiteral("output.bin")), data.expected.size());
+        QCOMPARE(got.size(), data.expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            if (got[i] != data.expected[i])
+                QFAIL(qPrintable(QStringLiteral("output element %1 is %2, the reference gives %3").arg(i).arg(got[i]).arg(data.expected[i])));
+        // gaplib wrote back the pixels it read.
+        QFile echo(run.filePath(QStringLiteral("echo.pgm")));
+        QVERIFY(echo.open(QIODevice::ReadOnly));
+        QVERIFY(echo.readAll().endsWith(data.pixels));
+    }
+
+    // What goes wrong says where and what to do: a weight file the read-only filesystem does not
+    // have, and an L1 smaller than the kernels need.
+    void emulationErrorsNameTheFix()
+    {
+        QTemporaryDir run;
+        const QString weights = run.filePath(QStringLiteral("weights"));
+        QVERIFY(QDir().mkpath(weights));
+        QVERIFY(!writeApplicationData(run.path(), weights, 3u).expected.empty());
+
+        const QString program = buildApplication(QStringLiteral("app_errors"), 1);
+        QVERIFY(!program.isEmpty());
+        const ProcessResult missing = runProcess(program, {}, withReadfsPath(run.filePath(QStringLiteral("elsewhere"))), run.path());
+        QVERIFY2(missing.exitCode != 0 && missing.err.contains(QStringLiteral("no file 'Filter0.bin'")) &&
+                     missing.err.contains(QStringLiteral("TESSERA_READFS_PATH")),
+                 qPrintable(describe(QStringLiteral("without the weights"), {program}, missing)));
+
+        const QString small = buildApplication(QStringLiteral("app_small_l1"), 1, {QStringLiteral("-DPI_EMUL_L1_SIZE=16384")});
+        QVERIFY(!small.isEmpty());
+        const ProcessResult tooSmall = runProcess(small, {}, withReadfsPath(weights), run.path());
+        QVERIFY2(tooSmall.exitCode != 0 && tooSmall.out.contains(QStringLiteral("cannot allocate the kernels' L1")) &&
+                     tooSmall.err.contains(QStringLiteral("of 16384 bytes in use")) && tooSmall.err.contains(QStringLiteral("-DPI_EMUL_L1_SIZE")),
+                 qPrintable(describe(QStringLiteral("with 16 KiB of L1"), {small}, tooSmall)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGapSdkRuntime)
+#include "tst_gap_sdk_runtime.moc"
