@@ -18,7 +18,18 @@ namespace {
 using namespace tessera::test;
 using Result = ProcessResult;
 
-QString exampleDir(const QString& example) { return QStringLiteral(TESSERA_SOURCE_DIR "/tests/gap/") + example; }
+// "<Example>Spaces" is <Example> written a second time with the current SDK's iteration spaces:
+// tests/gap/<Example>/ModelSpaces.c, with the same basic kernels and harness.
+const QString kSpacesSuffix = QStringLiteral("Spaces");
+QString exampleFolder(const QString& example)
+{
+    return example.endsWith(kSpacesSuffix) ? example.chopped(kSpacesSuffix.size()) : example;
+}
+QString exampleDir(const QString& example) { return QStringLiteral(TESSERA_SOURCE_DIR "/tests/gap/") + exampleFolder(example); }
+QString modelSource(const QString& example)
+{
+    return exampleDir(example) + (example.endsWith(kSpacesSuffix) ? QStringLiteral("/ModelSpaces.c") : QStringLiteral("/Model.c"));
+}
 
 const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
                                QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3"),
@@ -48,7 +59,7 @@ class TestGapExamples : public QObject {
         QDir().mkpath(dir);
         const QString path = dir + QStringLiteral("/gen");
         const QStringList command =
-            QStringList{exampleDir(example) + QStringLiteral("/Model.c")} + m_modelCflags + m_modelLibs +
+            QStringList{modelSource(example)} + m_modelCflags + m_modelLibs +
             QStringList{QStringLiteral("-o"), path};
         const Result r = runProcess(m_cc, command);
         if (r.exitCode != 0) {
@@ -133,7 +144,7 @@ class TestGapExamples : public QObject {
                         QStringLiteral("-fno-omit-frame-pointer"), QStringLiteral("-DAT_EMUL_CORES=%1").arg(cores)} +
             m_emulCflags +
             QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), dir, out + QStringLiteral("/GenKernels.c"),
-                        dir + QStringLiteral("/%1BasicKernels.c").arg(example),
+                        dir + QStringLiteral("/%1BasicKernels.c").arg(exampleFolder(example)),
                         dir + QStringLiteral("/harness.c"), QStringLiteral("-lm"), QStringLiteral("-o"), run};
         const Result built = runProcess(m_cc, ccCommand);
         if (built.exitCode != 0)
@@ -303,6 +314,42 @@ private slots:
         QCOMPARE(kernel[QStringLiteral("tiles")].toInt(), tiles);
         QCOMPARE(kernel[QStringLiteral("tile_size")].toInt(), tileSize);
         QCOMPARE(kernel[QStringLiteral("last_tile_size")].toInt(), lastTileSize);
+    }
+
+    // The current SDK's iteration spaces (KernelIterSpace, KerArgSpace, LOC_LOOP, LOC_D1_PROLOG,
+    // C_ArgIndex(KER_ITER_D0), the 5-argument LibKernel) declare the same kernels as the guide's
+    // KernelDimensions / KernelIterationOrder: the same generated files, byte for byte, at the
+    // model's budget and at the smallest; and the program built from them runs bit-exact.
+    void iterationSpacesDeclareTheSameKernels_data()
+    {
+        QTest::addColumn<QString>("example");
+        QTest::newRow("MatAdd: one tiled space") << QStringLiteral("MatAdd");
+        QTest::newRow("Conv5x5: output planes, tiles, input planes") << QStringLiteral("Conv5x5");
+    }
+    void iterationSpacesDeclareTheSameKernels()
+    {
+        QFETCH(QString, example);
+        const QString spaces = example + kSpacesSuffix;
+        QString error;
+        const qint64 needed = minimumL1(example, &error);
+        QVERIFY2(needed > 0, qPrintable(error));
+        QCOMPARE(minimumL1(spaces, &error), needed);
+        for (const qint64 budget : {qint64(0), needed}) {
+            QTemporaryDir guide, current;
+            QStringList command;
+            const QString guideGenerator = generator(example, &error), spacesGenerator = generator(spaces, &error);
+            QVERIFY2(!guideGenerator.isEmpty() && !spacesGenerator.isEmpty(), qPrintable(error));
+            QCOMPARE(generate(guideGenerator, guide.path(), budget, &command).exitCode, 0);
+            const Result generated = generate(spacesGenerator, current.path(), budget, &command);
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), QStringList{spacesGenerator} + command, generated)));
+            for (const char* file : {"GenKernels.c", "GenKernels.h"}) {
+                QFile a(guide.filePath(QLatin1String(file))), b(current.filePath(QLatin1String(file)));
+                QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+                QVERIFY2(a.readAll() == b.readAll(), qPrintable(QStringLiteral("%1 differs at budget %2").arg(QLatin1String(file)).arg(budget)));
+            }
+        }
+        const QString failure = fullFlow(spaces, 0, kModelDefaultL1, 5, 8);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
     // The generated code of every example builds warning-free for the host emulation and for GAP

@@ -348,6 +348,45 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
         {"kernel option both on and off",
          [] { SetKernelOpts(KER_OPT_BUFFER_PROMOTE, KER_OPT_BUFFER_PROMOTE); },
          "SetKernelOpts: options 0x1 are turned both on and off"},
+        // The current SDK's iteration spaces: what Tessera's loop nests cannot express is named.
+        {"two-level tiling", [] { IterTiledSpace(KER_ITER_TILE1); },
+         "error: IterTiledSpace: KER_ITER_TILE1 is a second tiled space (two-level tiling), which Tessera does not support"},
+        {"call in a second tiled loop", [] { Call("MatSumPar", LOC_LOOP1, Bindings(0)); },
+         "the LOC_LOOP1 and LOC_LOOP2 locations belong to two-level tiling"},
+        {"LOC_D* in a guide-style kernel",
+         [] {
+             declareMatSumPar();
+             UserKernel("K", KernelDimensions(1, 8, 8, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+                        CArgs(1, TCArg("int *", "In1")), Calls(1, Call("MatSumPar", LOC_D0_PROLOG, Bindings(0))),
+                        KerArgs(1, KerArg("In1", OBJ_IN_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0)));
+         },
+         "uses a LOC_D* location or a KER_ITER_D* iterator, which refer to a KernelIterSpace()"},
+        {"guide-style argument in a space kernel",
+         [] {
+             UserKernel("K", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR, CArgs(1, TCArg("int *", "In1")),
+                        Calls(0), KerArgs(1, KerArg("In1", OBJ_IN_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In1", 0)));
+         },
+         "error: user kernel K: kernel argument In1 has no KerArgSpace()"},
+        {"argument space not in the kernel",
+         [] {
+             UserKernel("K", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR, CArgs(1, TCArg("int *", "In1")),
+                        Calls(0),
+                        KerArgs(1, KerArg("In1", KerArgSpace(2, KER_ITER_D2, KER_ITER_TILE0), O_IN | O_DB, 8, 8, 4, 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "In1")));
+         },
+         "kernel argument In1: its KerArgSpace names KER_ITER_D2, which is not in the kernel's KernelIterSpace"},
+        {"input along the output planes only",
+         [] {
+             UserKernel("K",
+                        KernelIterSpace(3, IterFixedSpace(KER_ITER_D0, 4), IterTiledSpace(KER_ITER_TILE0),
+                                        IterFixedSpace(KER_ITER_D1, 2)),
+                        TILE_HOR, CArgs(1, TCArg("int *", "In1")), Calls(0),
+                        KerArgs(1, KerArg("In1", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, 8, 8, 4, 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "In1")));
+         },
+         "an input that varies along the output planes only is not supported"},
+        {"CNN operation match", [] { LibKernel("K", CALL_SEQUENTIAL, CArgs(0), "", reinterpret_cast<CNN_LayerOp_T*>(8)); },
+         "its CNN operation match is not NULL"},
     };
     return rows;
 }

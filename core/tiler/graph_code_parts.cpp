@@ -100,7 +100,7 @@ std::string prefetchStatements(const GraphAllocation& allocation, const GraphSym
             out << "    /* Prefetching " << tensor.name << " (" << tensor.bytes << " bytes) for node " << tensor.firstNode
                 << " */\n    AT_L3_COPY(AT_L3_DEFAULT_DEVICE, (AT_L3_EXT_ADDR_TYPE) (" << symbols.l3 << "+"
                 << tensor.offset << "), (AT_L2_INT_ADDR_TYPE) (" << symbols.l2Dynamic << "+" << tensor.prefetchOffset
-                << "), " << tensor.bytes << ", DMA_COPY_IN, &" << events << "Prefetch_" << tensor.name << ");\n";
+                << "), " << tensor.bytes << ", AT_L3_EXT2LOC, &" << events << "Prefetch_" << tensor.name << ");\n";
     return out.str();
 }
 

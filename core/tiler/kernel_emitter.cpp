@@ -211,7 +211,7 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     }
     const std::string home = "(AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
-    const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
+    const std::string direction = in ? "AT_L2_EXT2LOC" : "AT_L2_LOC2EXT";
     const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
     if (model.interleavedPlanes && arg.planeCount > 1) {
         // The plane's lines, every plane's line apart in the home memory.
@@ -277,7 +277,7 @@ void KernelEmitter::copyPadded(const ArgTiling& arg, const std::string& prefix, 
     zeroPadLines(arg, buffer);
     code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + arg.arg->cArgName + "+" + padHomeOffset(arg, prefix) +
                "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" + num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" +
-               num(lineBytes) + ", DMA_COPY_IN, &" + event + ");");
+               num(lineBytes) + ", AT_L2_EXT2LOC, &" + event + ");");
     code_.close();
 }
 
@@ -303,13 +303,13 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
         code_.line(l3CopyCall(arg, false) + "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" +
                    padHomeOffset(arg, prefix) + "), (AT_L2_INT_ADDR_TYPE) ((char *) " + l2Buffer(arg, l2buffer) +
                    "+PadSkip*" + num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) +
-                   ", DMA_COPY_IN, &" + event + ");");
+                   ", AT_L3_EXT2LOC, &" + event + ");");
         code_.close();
         return;
     }
     const std::string home = "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l2Buffer(arg, l2buffer);
-    const std::string direction = in ? "DMA_COPY_IN" : "DMA_COPY_OUT";
+    const std::string direction = in ? "AT_L3_EXT2LOC" : "AT_L3_LOC2EXT";
     const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
     if (model.interleavedPlanes && arg.planeCount > 1) {
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
@@ -355,13 +355,13 @@ void KernelEmitter::copyStaged(const ArgTiling& arg, const std::string& prefix, 
         zeroPadLines(arg, l1buffer);
         code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + l2Buffer(arg, l2buffer) + "+PadSkip*" +
                    num(lineBytes) + "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" + num(lineBytes) +
-                   "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) + ", DMA_COPY_IN, &" + event + ");");
+                   "), (PadEnd - PadFirst - PadSkip)*" + num(lineBytes) + ", AT_L2_EXT2LOC, &" + event + ");");
         code_.close();
         return;
     }
     code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + l2Buffer(arg, l2buffer) + ", (AT_L2_INT_ADDR_TYPE) " +
                l1Buffer(arg, l1buffer) + ", " + chunkSize(arg, prefix) + ", " +
-               (in ? "DMA_COPY_IN" : "DMA_COPY_OUT") + ", &" + event + ");");
+               (in ? "AT_L2_EXT2LOC" : "AT_L2_LOC2EXT") + ", &" + event + ");");
 }
 
 // A blocking read of the chunk at `prefix` from L3 through the first staging buffer.
@@ -627,7 +627,7 @@ std::string KernelEmitter::emit()
         const std::string event = "EvtR_" + arg.arg->name;
         if (arg.residence == ArgResidence::Promoted) {
             code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
-                       l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", DMA_COPY_IN, &" + event + ");");
+                       l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L2_EXT2LOC, &" + event + ");");
             code_.line("AT_L2_WAIT(0, &" + event + ");");
         } else if (arg.level < 0 && arg.stagedInL2) {
             readStagedChunk(arg, "");
@@ -651,7 +651,7 @@ std::string KernelEmitter::emit()
         const std::string event = "EvtW_" + arg.arg->name;
         if (arg.residence == ArgResidence::Promoted) {
             code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
-                       l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", DMA_COPY_OUT, &" + event + ");");
+                       l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L2_LOC2EXT, &" + event + ");");
             code_.line("AT_L2_WAIT(0, &" + event + ");");
         } else if (arg.level < 0 && arg.stagedInL2) {
             writeStagedChunk(arg, "");

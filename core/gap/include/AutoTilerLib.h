@@ -65,8 +65,12 @@ char *AppendNames(const char *Name, const char *Suffix);
 
 CKernel_Arg_T **CArgs(unsigned int ArgCount, ...);
 CKernel_Arg_T *TCArg(const char *ArgType, const char *ArgName);
-void LibKernel(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
-               const char *ParArgTypeName);
+/* LibKernel takes 4 arguments (the guide's) or 5 (the current SDK's, whose last, the CNN operations
+ * the kernel matches, must be NULL), see the macro at the end of this header. */
+void (LibKernel)(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
+                 const char *ParArgTypeName);
+void LibKernelMatching(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
+                       const char *ParArgTypeName, CNN_LayerOp_T *CNN_Match);
 
 /* ---- User kernels ----------------------------------------------------------------------- */
 
@@ -87,15 +91,39 @@ ArgBindingDescr_T *C_ArgIndex(const char *ArgName, KernelIteratorT Iterator, uns
 ArgBindingDescr_T *Imm(int Value);
 
 Object_T **KerArgs(unsigned int KerArgCount, ...);
-Object_T *KerArg(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
-                 unsigned int ItemSize, unsigned int TileOverlap, KernelArgConstraints_T Constraint,
-                 unsigned int PreferedTileSize, const char *CArgName, unsigned int NextPlaneUpdate);
+/* KerArg takes the guide's arguments (an Object_Type_T second) or the current SDK's (a KerArgSpace()
+ * second, no NextPlaneUpdate), see the macro at the end of this header. */
+Object_T *(KerArg)(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
+                   unsigned int ItemSize, unsigned int TileOverlap, KernelArgConstraints_T Constraint,
+                   unsigned int PreferedTileSize, const char *CArgName, unsigned int NextPlaneUpdate);
 
 /* Returns NULL, and adds nothing, when AT_KERNEL_NOSOLUTION_ERROR is off and no tiling fits the
- * L1 budget; with the option on (the default) such a kernel is reported by GenerateTilingCode(). */
-Kernel_T *UserKernel(const char *TemplateName, KernelDimensionT *KerDim, KernelIterationT *KerIter,
-                     Tile_Orientation_T Orientation, CKernel_Arg_T **CArg, CKernelCall_T **CCalls,
-                     Object_T **KerArg);
+ * L1 budget; with the option on (the default) such a kernel is reported by GenerateTilingCode().
+ * UserKernel takes 7 arguments (KernelDimensions and KernelIterationOrder, the guide's) or 6
+ * (KernelIterSpace, the current SDK's), see the macro at the end of this header. */
+Kernel_T *(UserKernel)(const char *TemplateName, KernelDimensionT *KerDim, KernelIterationT *KerIter,
+                       Tile_Orientation_T Orientation, CKernel_Arg_T **CArg, CKernelCall_T **CCalls,
+                       Object_T **KerArg);
+
+/* ---- The current SDK's iteration spaces --------------------------------------------------
+ * KernelIterSpace(N, ...) lists a user kernel's loops, outermost first: one IterTiledSpace(KER_ITER_TILE0)
+ * and up to two non-tiled spaces of a fixed size, IterFixedSpace(KER_ITER_Dk, Size) or
+ * IterParSpace(KER_ITER_Dk, Size, PreferredDivider). KerArgSpace(N, ...) lists the spaces an
+ * argument varies along (its planes, then KER_ITER_TILE0 when it is tiled). A non-tiled space some
+ * input varies along is the kernel's input-plane loop (outputs that vary along it too get one plane
+ * per input plane); otherwise it is the output-plane loop. With two, the outer is the output-plane
+ * loop and the inner the input-plane loop, and arguments varying along both (filters) hold their
+ * planes output-major. These are the loop nests KernelIterationOrder() offers. */
+KernelIterationSpaceT *KernelIterSpace(unsigned int Dim, ...);
+KernelIteratorDescrT *IterTiledSpace(KernelIteratorT IterSpace);
+KernelIteratorDescrT *IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim);
+KernelIteratorDescrT *IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, unsigned int PrefDiv);
+KernelArgDimDescrT *KerArgSpace(unsigned int Dim, ...);
+Object_T *KerArgInSpace(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType,
+                        unsigned int W, unsigned int H, unsigned int ItemSize, int TileOverlap,
+                        KernelArgConstraints_T Constraint, unsigned int PreferedTileSize, const char *CArgName);
+Kernel_T *UserKernelInSpace(const char *TemplateName, KernelIterationSpaceT *KerIter, Tile_Orientation_T Orientation,
+                            CKernel_Arg_T **CArg, CKernelCall_T **CCalls, Object_T **KerArg);
 
 /* ---- Kernel groups ---------------------------------------------------------------------- */
 
@@ -144,7 +172,33 @@ void CloseGraph(void);
 
 #ifdef __cplusplus
 }
+/* C++ model programs: the current SDK's KerArg as an overload. */
+inline Object_T *KerArg(const char *KerArgName, KernelArgDimDescrT *Space, Object_Type_T ObjType, unsigned int W,
+                        unsigned int H, unsigned int ItemSize, int TileOverlap, KernelArgConstraints_T Constraint,
+                        unsigned int PreferedTileSize, const char *CArgName)
+{
+    return KerArgInSpace(KerArgName, Space, ObjType, W, H, ItemSize, TileOverlap, Constraint, PreferedTileSize, CArgName);
+}
+#else
+/* C model programs: KerArg dispatches on the type of its second argument. */
+#define KerArg(Name, Second, ...) \
+    _Generic((Second), KernelArgDimDescrT *: KerArgInSpace, default: (KerArg))(Name, Second, __VA_ARGS__)
 #endif
+
+/* UserKernel(...) dispatches on its argument count: 7 to the function above, 6 to UserKernelInSpace. */
+extern int UserKernel_takes_6_or_7_arguments;
+#define AT_EIGHTH_ARGUMENT(A1, A2, A3, A4, A5, A6, A7, A8, ...) A8
+#define UserKernel(...)                                                                                     \
+    AT_EIGHTH_ARGUMENT(__VA_ARGS__, (UserKernel), UserKernelInSpace, UserKernel_takes_6_or_7_arguments,      \
+                       UserKernel_takes_6_or_7_arguments, UserKernel_takes_6_or_7_arguments,                 \
+                       UserKernel_takes_6_or_7_arguments, UserKernel_takes_6_or_7_arguments, )(__VA_ARGS__)
+
+/* LibKernel(...) likewise: 4 arguments to the function above, 5 to LibKernelMatching. */
+extern int LibKernel_takes_4_or_5_arguments;
+#define AT_SIXTH_ARGUMENT(A1, A2, A3, A4, A5, A6, ...) A6
+#define LibKernel(...)                                                                                      \
+    AT_SIXTH_ARGUMENT(__VA_ARGS__, LibKernelMatching, (LibKernel), LibKernel_takes_4_or_5_arguments,        \
+                      LibKernel_takes_4_or_5_arguments, LibKernel_takes_4_or_5_arguments, )(__VA_ARGS__)
 
 /* SetGeneratedFilesNames(...) dispatches on its argument count: 4 names to the function above, 2 to
  * SetGeneratedKernelFilesNames; any other count names an object that cannot be called. */

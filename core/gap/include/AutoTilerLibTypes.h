@@ -12,6 +12,14 @@ typedef struct Object_S Object_T;
 typedef struct KernelDimension_S KernelDimensionT;
 typedef struct KernelIteration_S KernelIterationT;
 typedef struct Kernel_S Kernel_T;
+/* The current (v3) form of the iteration space: KernelIterSpace(), its IterTiledSpace() /
+ * IterParSpace() / IterFixedSpace() dimensions and each argument's KerArgSpace(). */
+typedef struct KernelIterationSpace_S KernelIterationSpaceT;
+typedef struct KernelIteratorDescr_S KernelIteratorDescrT;
+typedef struct KernelArgDimDescr_S KernelArgDimDescrT;
+/* The CNN operations a basic kernel matches (LibKernel's fifth argument); Tessera's CNN generators
+ * call their kernels by name, so only NULL is passed. */
+typedef struct CNN_LayerOp_S CNN_LayerOp_T;
 
 typedef enum { CALL_SEQUENTIAL = 0, CALL_PARALLEL = 1 } KernelCallTypeT;
 
@@ -34,7 +42,23 @@ typedef enum { TILE_HOR = 0, TILE_VER = 1 } Tile_Orientation_T;
 
 typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;
 
-typedef enum { KER_TILE = 0, KER_IN_PLANE = 1, KER_OUT_PLANE = 2 } KernelIteratorT;
+/* The iterators: the guide's (KER_TILE, KER_IN_PLANE, KER_OUT_PLANE, used with KernelIterationOrder)
+ * and the current API's (KER_ITER_*, used with KernelIterSpace / KerArgSpace / C_ArgIndex): the
+ * tiled space KER_ITER_TILE0 (which is KER_TILE) and up to two non-tiled spaces KER_ITER_D0..D3 (a
+ * kernel's input-plane and output-plane loops; see KernelIterSpace). KER_ITER_TILE1/TILE2
+ * (two-level tiling) are named but refused. */
+typedef enum {
+    KER_TILE = 0,
+    KER_IN_PLANE = 1,
+    KER_OUT_PLANE = 2,
+    KER_ITER_TILE0 = 0,
+    KER_ITER_TILE1 = 8,
+    KER_ITER_TILE2 = 9,
+    KER_ITER_D0 = 10,
+    KER_ITER_D1 = 11,
+    KER_ITER_D2 = 12,
+    KER_ITER_D3 = 13
+} KernelIteratorT;
 
 typedef enum {
     LOC_PROLOG = 0,
@@ -44,7 +68,32 @@ typedef enum {
     LOC_IN_PLANE_EPILOG = 4,
     LOC_INNER_LOOP_EPILOG = 5,
     LOC_EPILOG = 6,
-    LOC_GROUP = 7
+    LOC_GROUP = 7,
+    /* The current API's names: the loop of the tiled space is the inner loop. */
+    LOC_LOOP = 3,
+    LOC_LOOP_PROLOG = 1,
+    LOC_LOOP_EPILOG = 5,
+    /* Before the first / after the last iteration of a non-tiled space, or in its body (the body
+     * only when that space is the innermost loop); resolved against the kernel's KernelIterSpace. */
+    LOC_D0 = 20,
+    LOC_D0_PROLOG = 21,
+    LOC_D0_EPILOG = 22,
+    LOC_D1 = 23,
+    LOC_D1_PROLOG = 24,
+    LOC_D1_EPILOG = 25,
+    LOC_D2 = 26,
+    LOC_D2_PROLOG = 27,
+    LOC_D2_EPILOG = 28,
+    LOC_D3 = 29,
+    LOC_D3_PROLOG = 30,
+    LOC_D3_EPILOG = 31,
+    /* The loops of KER_ITER_TILE1 / TILE2 (two-level tiling): named, refused. */
+    LOC_LOOP1 = 40,
+    LOC_LOOP1_PROLOG = 41,
+    LOC_LOOP1_EPILOG = 42,
+    LOC_LOOP2 = 43,
+    LOC_LOOP2_PROLOG = 44,
+    LOC_LOOP2_EPILOG = 45
 } KernelCallLocationT;
 
 typedef enum {
@@ -56,7 +105,8 @@ typedef enum {
     KER_ARG_TILE_H0 = 5,    /* default tile height (the last tile can be lower) */
     KER_ARG_NTILES = 6,     /* number of tiles in the data plane */
     KER_ARG_TILEINDEX = 7,  /* index of the current tile */
-    KER_ARG_TILEOFFSET = 8  /* lines (columns for vertical tiles) from the plane origin to the current tile */
+    KER_ARG_TILEOFFSET = 8, /* lines (columns for vertical tiles) from the plane origin to the current tile */
+    KER_ARG_TILE_BASE = 8   /* the current API's name for it */
 } KernelArgSelect_T;
 
 typedef enum {

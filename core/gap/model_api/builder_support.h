@@ -16,11 +16,18 @@ inline std::vector<tiler::CArgument> cArgumentsOf(CKernel_Arg_T** list, const st
     return arguments;
 }
 
+// The calls of a user kernel declared with KernelDimensions/KernelIterationOrder, which has no
+// KER_ITER_D* spaces to resolve LOC_D* locations or C_ArgIndex iterators against.
 inline std::vector<tiler::KernelCall> callsOf(CKernelCall_T** list, const std::string& context)
 {
     std::vector<tiler::KernelCall> calls;
-    for (const CKernelCall_T* call : listItems(list, context, "call"))
+    for (const CKernelCall_T* call : listItems(list, context, "call")) {
+        if (call->spaceLocation >= 0 || !call->spaceIterators.empty())
+            failModel(context + ": Call(\"" + call->value.callee + "\") uses a LOC_D* location or a KER_ITER_D* "
+                      "iterator, which refer to a KernelIterSpace(); declare the kernel with KernelIterSpace() or use "
+                      "the LOC_*_PLANE_* locations and KER_IN_PLANE / KER_OUT_PLANE");
         calls.push_back(call->value);
+    }
     return calls;
 }
 
@@ -41,8 +48,13 @@ inline std::vector<tiler::Binding> callBindingsOf(ArgBindingDescr_T** list, cons
 inline std::vector<tiler::KernelArgument> kernelArgumentsOf(Object_T** list, const std::string& context)
 {
     std::vector<tiler::KernelArgument> arguments;
-    for (const Object_T* argument : listItems(list, context, "kernel argument"))
+    for (const Object_T* argument : listItems(list, context, "kernel argument")) {
+        if (argument->space)
+            failModel(context + ": kernel argument " + argument->value.name + " has a KerArgSpace(), which refers "
+                      "to a KernelIterSpace(); declare the kernel with KernelIterSpace() or the argument without "
+                      "KerArgSpace()");
         arguments.push_back(argument->value);
+    }
     return arguments;
 }
 

@@ -113,13 +113,24 @@ CKernelCall_T* Call(const char* CallName, KernelCallLocationT CallLocation, ArgB
 {
     const std::string callee = requireName(CallName, "Call", "the basic kernel name");
     const std::string context = "Call(\"" + callee + "\")";
-    if (int(CallLocation) < int(LOC_PROLOG) || int(CallLocation) > int(LOC_GROUP))
-        failModel(format("%s: call location %d is not one of the LOC_* values", context.c_str(), int(CallLocation)));
-    tiler::KernelCall call;
-    call.callee = callee;
-    call.location = tiler::CallLocation(CallLocation);
-    call.bindings = callBindingsOf(BindingList, context);
-    return registry().arena.make(CKernelCall_S{std::move(call)});
+    const int location = int(CallLocation);
+    if (location >= int(LOC_LOOP1) && location <= int(LOC_LOOP2_EPILOG))
+        failModel(context + ": the LOC_LOOP1 and LOC_LOOP2 locations belong to two-level tiling (KER_ITER_TILE1, "
+                            "KER_ITER_TILE2), which Tessera does not support; tile one space, KER_ITER_TILE0");
+    // LOC_D* locations depend on the kernel's iteration space: UserKernel() resolves them.
+    const bool inSpace = location >= int(LOC_D0) && location <= int(LOC_D3_EPILOG);
+    if (!inSpace && (location < int(LOC_PROLOG) || location > int(LOC_GROUP)))
+        failModel(format("%s: call location %d is not one of the LOC_* values", context.c_str(), location));
+    CKernelCall_S result;
+    result.value.callee = callee;
+    result.value.location = inSpace ? tiler::CallLocation::InnerLoop : tiler::CallLocation(location);
+    result.value.bindings = callBindingsOf(BindingList, context);
+    result.spaceLocation = inSpace ? location : -1;
+    const std::vector<ArgBindingDescr_T*> bindings = listItems(BindingList, context, "binding");
+    for (std::size_t i = 0; i < bindings.size(); ++i)
+        if (bindings[i]->spaceIterator >= 0)
+            result.spaceIterators.emplace_back(i, bindings[i]->spaceIterator);
+    return registry().arena.make(std::move(result));
 }
 
 ArgBindingDescr_T** Bindings(int BCount, ...)
@@ -156,15 +167,19 @@ ArgBindingDescr_T* C_Arg(const char* ArgName)
 ArgBindingDescr_T* C_ArgIndex(const char* ArgName, KernelIteratorT Iterator, unsigned int MultFactor)
 {
     const std::string name = requireName(ArgName, "C_ArgIndex", "the C argument name");
-    if (int(Iterator) < int(KER_TILE) || int(Iterator) > int(KER_OUT_PLANE))
-        failModel(format("C_ArgIndex(\"%s\"): iterator %d is not KER_TILE, KER_IN_PLANE or KER_OUT_PLANE",
-                         name.c_str(), int(Iterator)));
-    tiler::Binding binding;
-    binding.kind = tiler::Binding::Kind::CArgIndex;
-    binding.name = name;
-    binding.iterator = tiler::IterationSpace(Iterator);
-    binding.value = MultFactor;
-    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
+    const int iterator = int(Iterator);
+    const bool inSpace = iterator >= int(KER_ITER_D0) && iterator <= int(KER_ITER_D3);
+    if (!inSpace && (iterator < int(KER_TILE) || iterator > int(KER_OUT_PLANE)))
+        failModel(format("C_ArgIndex(\"%s\"): iterator %d is not KER_TILE, KER_IN_PLANE, KER_OUT_PLANE or "
+                         "KER_ITER_D0..KER_ITER_D3",
+                         name.c_str(), iterator));
+    ArgBindingDescr_S result;
+    result.value.kind = tiler::Binding::Kind::CArgIndex;
+    result.value.name = name;
+    result.value.iterator = inSpace ? tiler::IterationSpace::Tile : tiler::IterationSpace(iterator);
+    result.value.value = MultFactor;
+    result.spaceIterator = inSpace ? iterator : -1;  // its user kernel's KernelIterSpace says which loop
+    return registry().arena.make(std::move(result));
 }
 
 ArgBindingDescr_T* Imm(int Value)

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 // The opaque objects of AutoTilerLibTypes.h (global namespace, as the C header declares them).
@@ -27,15 +28,33 @@ struct CKernel_Arg_S {
 struct ArgBindingDescr_S {
     tessera::tiler::Binding value;
     std::optional<tessera::tiler::GraphNodeBinding> nodeBinding = std::nullopt;  // GNodeArg only
+    int spaceIterator = -1;  // C_ArgIndex with a KER_ITER_D* iterator, resolved by its user kernel
 };
 struct ConstInit_S {
     tessera::tiler::ConstantSource value;
 };
 struct CKernelCall_S {
     tessera::tiler::KernelCall value;
+    // The current API's parts its user kernel's KernelIterSpace resolves (iteration_spaces.cpp): a
+    // LOC_D* location, and the bindings (index, KER_ITER_D* iterator) of C_ArgIndex.
+    int spaceLocation = -1;
+    std::vector<std::pair<std::size_t, int>> spaceIterators;
 };
 struct Object_S {
     tessera::tiler::KernelArgument value;
+    std::optional<std::vector<int>> space = std::nullopt;  // KerArg with a KerArgSpace: its iterators
+};
+// KernelIterSpace(): its dimensions, outermost first.
+struct KernelIteratorDescr_S {
+    int iterator = 0;
+    bool tiled = false;
+    unsigned size = 1;  // non-tiled spaces
+};
+struct KernelIterationSpace_S {
+    std::vector<KernelIteratorDescr_S> spaces;
+};
+struct KernelArgDimDescr_S {
+    std::vector<int> iterators;
 };
 struct KernelDimension_S {
     unsigned inPlanes = 1;

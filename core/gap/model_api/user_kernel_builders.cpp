@@ -113,7 +113,9 @@ CKernelCall_T* UserKernelCall(const char* CallName, KernelCallLocationT CallLoca
     call.callee = callee;
     call.location = tiler::CallLocation::Group;
     call.bindings = callBindingsOf(BindingList, "UserKernelCall(\"" + callee + "\")");
-    return registry().arena.make(CKernelCall_S{std::move(call)});
+    CKernelCall_S result;
+    result.value = std::move(call);
+    return registry().arena.make(std::move(result));
 }
 
 void UserKernelGroup(const char* GroupName, CKernel_Arg_T** CArg, CKernelCall_T** CCalls)

@@ -56,4 +56,14 @@ static inline unsigned int gap_cl_readhwtimer(void) { return pi_perf_read(PI_PER
 #define rt_core_id gap_coreid
 #define rt_team_barrier() gap_waitbarrier(0)
 
+/* As in GreenWaves' Gap.h: the generated code's runtime (AT_L2_COPY, AT_L2_EXT2LOC, ...), and on
+ * the host the PMSIS emulation when `tessera gap emul-cflags` puts it on the include path, so
+ * sources that include Gap.h alone find what they use on the chip. */
+#include "at_api.h"
+#if defined(__EMUL__) && defined(__has_include)
+#if __has_include("pmsis.h")
+#include "pmsis.h"
+#endif
+#endif
+
 #endif

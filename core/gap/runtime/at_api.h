@@ -8,8 +8,12 @@
 
 #include <string.h>
 
-#define DMA_COPY_IN 1   /* external (L2) -> local (L1) */
-#define DMA_COPY_OUT 0  /* local (L1) -> external (L2) */
+/* Copy directions, numbered as in GreenWaves' runtime (basic kernels pass the numbers too): from
+ * the external memory (L2 for the cluster DMA, L3 for the micro DMA) into the local one, and back. */
+#define AT_L2_EXT2LOC 0
+#define AT_L2_LOC2EXT 1
+#define AT_L3_EXT2LOC 0
+#define AT_L3_LOC2EXT 1
 
 /* What <Graph>_Memory(Which) reports. */
 typedef enum { AT_L1_MEM, AT_L2_MEM, AT_L2_DYN_MEM, AT_L3_MEM, AT_L3_DYN_MEM, AT_CTXT_MEM } AT_MEM_TYPE;

@@ -21,15 +21,16 @@ typedef char *AT_L3_EXT_ADDR_TYPE;
 /* The L3 RAM device generated kernels copy through; host memory stands in for it. */
 #define AT_L3_DEFAULT_DEVICE 0
 
+/* In: external to local (AT_L2_EXT2LOC / AT_L3_EXT2LOC), else local to external. */
 static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsigned int Stride,
-                                 unsigned int Length, int Dir, unsigned int *Counter)
+                                 unsigned int Length, int In, unsigned int *Counter)
 {
     unsigned int Done = 0;
     if (Length == 0)
         Length = Size; /* a degenerate 2-D copy is one block */
     while (Done < Size) {
         unsigned int Chunk = (Size - Done) < Length ? (Size - Done) : Length;
-        if (Dir == 1)
+        if (In)
             memcpy(Loc + Done, Ext, Chunk);
         else
             memcpy(Ext, Loc + Done, Chunk);
@@ -41,20 +42,20 @@ static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsign
 
 /* L2 <-> L1 cluster DMA. Size in bytes; 2D: Stride between external lines, Length bytes per line. */
 #define AT_L2_COPY(Dev, Ext, Loc, Size, Dir, Event) \
-    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), 0, (Size), (Dir), \
-             (Dir) == 1 ? &__L2_Read : &__L2_Write); } while (0)
+    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), 0, (Size), \
+             (Dir) == AT_L2_EXT2LOC, (Dir) == AT_L2_EXT2LOC ? &__L2_Read : &__L2_Write); } while (0)
 #define AT_L2_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
     do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), (Stride), (Length), \
-             (Dir), (Dir) == 1 ? &__L2_Read : &__L2_Write); } while (0)
+             (Dir) == AT_L2_EXT2LOC, (Dir) == AT_L2_EXT2LOC ? &__L2_Read : &__L2_Write); } while (0)
 #define AT_L2_WAIT(Dev, Event) ((void) (Dev), (void) (Event))
 
 /* L3 RAM <-> L2 (micro DMA). */
 #define AT_L3_COPY(Dev, Ext, Loc, Size, Dir, Event) \
-    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), 0, (Size), (Dir), \
-             (Dir) == 1 ? &__L3_Read : &__L3_Write); } while (0)
+    do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), 0, (Size), \
+             (Dir) == AT_L3_EXT2LOC, (Dir) == AT_L3_EXT2LOC ? &__L3_Read : &__L3_Write); } while (0)
 #define AT_L3_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
     do { (void) (Dev); *(Event) = 0; AT_EmulCopy2D((char *) (Ext), (char *) (Loc), (Size), (Stride), (Length), \
-             (Dir), (Dir) == 1 ? &__L3_Read : &__L3_Write); } while (0)
+             (Dir) == AT_L3_EXT2LOC, (Dir) == AT_L3_EXT2LOC ? &__L3_Read : &__L3_Write); } while (0)
 #define AT_L3_WAIT(Dev, Event) ((void) (Dev), (void) (Event))
 
 #define AT_L1_ALLOC(Dev, Size) ((char *) malloc(Size))

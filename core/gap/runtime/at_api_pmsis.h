@@ -16,16 +16,16 @@ extern struct pi_device DefaultRam;
 
 #define AT_L2_COPY(Dev, Ext, Loc, Size, Dir, Event) \
     pi_cl_dma_cmd((uint32_t) (Ext), (uint32_t) (Loc), (Size), \
-                  (Dir) == 1 ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
+                  (Dir) == AT_L2_EXT2LOC ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
 #define AT_L2_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
     pi_cl_dma_cmd_2d((uint32_t) (Ext), (uint32_t) (Loc), (Size), (Stride), (Length), \
-                     (Dir) == 1 ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
+                     (Dir) == AT_L2_EXT2LOC ? PI_CL_DMA_DIR_EXT2LOC : PI_CL_DMA_DIR_LOC2EXT, (Event))
 #define AT_L2_WAIT(Dev, Event) pi_cl_dma_cmd_wait(Event)
 
 #define AT_L3_COPY(Dev, Ext, Loc, Size, Dir, Event) \
-    pi_cl_ram_copy((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Dir), (Event))
+    pi_cl_ram_copy((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Dir) == AT_L3_EXT2LOC, (Event))
 #define AT_L3_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
-    pi_cl_ram_copy_2d((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir), (Event))
+    pi_cl_ram_copy_2d((Dev), (uint32_t) (Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir) == AT_L3_EXT2LOC, (Event))
 #define AT_L3_WAIT(Dev, Event) pi_cl_ram_copy_wait(Event)
 
 #define AT_L1_ALLOC(Dev, Size) ((char *) pi_cl_l1_malloc(Dev, Size))
@@ -81,9 +81,9 @@ typedef pi_cl_fs_req_t AT_FLASH_FS_CL_EVENT;
 #define AT_FLASH_ADDRESS(Offset) ((char *) 0 + (Offset))
 #define AT_FLASH_OFFSET(Pointer) ((uint32_t) (Pointer))
 #define AT_FLASH_FS_CL_COPY(Fs, Ext, Loc, Size, Dir, Event) \
-    pi_cl_fs_copy(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Dir) == 1, (Event))
+    pi_cl_fs_copy(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Dir) == AT_L3_EXT2LOC, (Event))
 #define AT_FLASH_FS_CL_COPY2D(Fs, Ext, Loc, Size, Stride, Length, Dir, Event) \
-    pi_cl_fs_copy_2d(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir) == 1, (Event))
+    pi_cl_fs_copy_2d(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir) == AT_L3_EXT2LOC, (Event))
 #define AT_FLASH_FS_CL_WAIT(Fs, Event) pi_cl_fs_wait(Event)
 
 #define AT_FORK(Cores, Kernel, Arg) pi_cl_team_fork((Cores), (void *) (Kernel), (void *) (Arg))

@@ -119,6 +119,11 @@ static inline void pi_cl_l1_free(struct pi_device *device, void *chunk, uint32_t
     (void) device;
     PiEmulFree(&PiEmulL1, chunk, size, "pi_cl_l1_free");
 }
+#define pi_l1_malloc(device, size) pi_cl_l1_malloc((device), (size))
+#define pi_l1_free(device, chunk, size) pi_cl_l1_free((device), (chunk), (size))
+/* The fabric controller's own L1 (FC TCDM): a part of the emulated L2. */
+static inline void *pi_fc_l1_malloc(int size) { return size < 0 ? 0 : PiEmulAlloc(&PiEmulL2, (uint32_t) size); }
+static inline void pi_fc_l1_free(void *chunk, int size) { PiEmulFree(&PiEmulL2, chunk, (uint32_t) size, "pi_fc_l1_free"); }
 static inline void *pmsis_l2_malloc(uint32_t size) { return PiEmulAlloc(&PiEmulL2, size); }
 static inline void pmsis_l2_malloc_free(void *chunk, uint32_t size) { PiEmulFree(&PiEmulL2, chunk, size, "pmsis_l2_malloc_free"); }
 static inline void *pi_l2_malloc(int size) { return size < 0 ? 0 : PiEmulAlloc(&PiEmulL2, (uint32_t) size); }

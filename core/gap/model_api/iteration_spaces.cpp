@@ -1,0 +1,305 @@
+// The current SDK's way of declaring a user kernel's loops (KernelIterSpace, IterTiledSpace,
+// IterFixedSpace, IterParSpace, KerArgSpace, the 6-argument UserKernel) and the 5-argument
+// LibKernel, translated into the loop nests of KernelIterationOrder(): one tiled space, and up to
+// two non-tiled spaces that become the input-plane and output-plane loops (AutoTilerLib.h says
+// which is which). Calls' LOC_D* locations and C_ArgIndex(KER_ITER_D*) bindings are resolved
+// against the kernel's spaces here, and each argument's KerArgSpace becomes its 3-D / 4-D form.
+#include "AutoTilerLib.h"
+#include "builder_support.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <map>
+
+using namespace tessera::gap;
+namespace tiler = tessera::tiler;
+
+namespace {
+
+bool isPlaneSpace(int iterator) { return iterator >= int(KER_ITER_D0) && iterator <= int(KER_ITER_D3); }
+
+std::string spaceName(int iterator)
+{
+    if (iterator == int(KER_ITER_TILE0))
+        return "KER_ITER_TILE0";
+    if (iterator == int(KER_ITER_TILE1) || iterator == int(KER_ITER_TILE2))
+        return iterator == int(KER_ITER_TILE1) ? "KER_ITER_TILE1" : "KER_ITER_TILE2";
+    if (isPlaneSpace(iterator))
+        return "KER_ITER_D" + std::to_string(iterator - int(KER_ITER_D0));
+    return "iterator " + std::to_string(iterator);
+}
+
+// Fails unless `iterator` is KER_ITER_TILE0 (tiled) or KER_ITER_D0..D3 (not tiled).
+void requireSpace(int iterator, bool tiled, const std::string& context)
+{
+    if (iterator == int(KER_ITER_TILE1) || iterator == int(KER_ITER_TILE2))
+        failModel(context + ": " + spaceName(iterator)
+                  + " is a second tiled space (two-level tiling), which Tessera does not support; tile KER_ITER_TILE0 only");
+    if (tiled && iterator != int(KER_ITER_TILE0))
+        failModel(context + ": " + spaceName(iterator) + " is not a tiled space; IterTiledSpace takes KER_ITER_TILE0");
+    if (!tiled && !isPlaneSpace(iterator))
+        failModel(context + ": " + spaceName(iterator) + " is not a non-tiled space; use KER_ITER_D0..KER_ITER_D3");
+}
+
+// What the kernel's spaces became: the loop nest and, per KER_ITER_D*, its plane loop and size.
+struct SpaceMapping {
+    std::vector<tiler::IterationSpace> order;
+    std::map<int, tiler::IterationSpace> planes;
+    unsigned inPlanes = 1;
+    unsigned outPlanes = 1;
+};
+
+bool variesAlong(const Object_S& argument, int iterator)
+{
+    return std::find(argument.space->begin(), argument.space->end(), iterator) != argument.space->end();
+}
+
+SpaceMapping mapSpaces(const KernelIterationSpace_S& spaces, const std::vector<const Object_S*>& arguments,
+                       const std::string& context)
+{
+    std::vector<const KernelIteratorDescr_S*> planeSpaces;
+    std::size_t tiles = 0;
+    for (const KernelIteratorDescr_S& space : spaces.spaces) {
+        if (space.tiled)
+            ++tiles;
+        else
+            planeSpaces.push_back(&space);
+    }
+    if (tiles != 1)
+        failModel(format("%s: the iteration space has %zu tiled spaces; it needs exactly one, "
+                         "IterTiledSpace(KER_ITER_TILE0)",
+                         context.c_str(), tiles));
+    if (planeSpaces.size() > 2)
+        failModel(format("%s: the iteration space has %zu non-tiled spaces; Tessera's loop nests have at most two "
+                         "(the input and the output planes)",
+                         context.c_str(), planeSpaces.size()));
+    const auto readByInput = [&](int iterator) {
+        return std::any_of(arguments.begin(), arguments.end(), [&](const Object_S* argument) {
+            return argument->value.has(tiler::ArgFlag::In) && variesAlong(*argument, iterator);
+        });
+    };
+
+    SpaceMapping mapping;
+    if (planeSpaces.size() == 1) {
+        const int iterator = planeSpaces[0]->iterator;
+        const bool beforeTile = spaces.spaces.front().iterator == iterator;
+        // An input varying along it makes it the input-plane loop (the only one a plane of inputs follows).
+        const bool inputPlanes = readByInput(iterator) || !beforeTile;
+        mapping.planes[iterator] = inputPlanes ? tiler::IterationSpace::InPlane : tiler::IterationSpace::OutPlane;
+        (inputPlanes ? mapping.inPlanes : mapping.outPlanes) = planeSpaces[0]->size;
+    } else if (planeSpaces.size() == 2) {
+        if (spaces.spaces.front().tiled)
+            failModel(context + ": with two non-tiled spaces the outer one must come first (output planes, then "
+                                "input planes around or inside the tiles)");
+        mapping.planes[planeSpaces[0]->iterator] = tiler::IterationSpace::OutPlane;
+        mapping.planes[planeSpaces[1]->iterator] = tiler::IterationSpace::InPlane;
+        mapping.outPlanes = planeSpaces[0]->size;
+        mapping.inPlanes = planeSpaces[1]->size;
+    }
+    for (const KernelIteratorDescr_S& space : spaces.spaces)
+        mapping.order.push_back(space.tiled ? tiler::IterationSpace::Tile : mapping.planes.at(space.iterator));
+    return mapping;
+}
+
+tiler::CallLocation resolveLocation(int location, const SpaceMapping& mapping, const std::string& context)
+{
+    const int offset = location - int(LOC_D0);
+    const int iterator = int(KER_ITER_D0) + offset / 3, where = offset % 3;  // body, prolog, epilog
+    const auto plane = mapping.planes.find(iterator);
+    if (plane == mapping.planes.end())
+        failModel(context + ": the call's location refers to " + spaceName(iterator)
+                  + ", which is not in the kernel's KernelIterSpace");
+    if (where == 0) {
+        if (mapping.order.back() != plane->second)
+            failModel(context + ": a call in the body of " + spaceName(iterator)
+                      + " needs it to be the innermost loop; use LOC_LOOP, or its _PROLOG / _EPILOG");
+        return tiler::CallLocation::InnerLoop;
+    }
+    // The output-plane loop is the outermost: before and after it are the kernel's prolog and epilog.
+    if (plane->second == tiler::IterationSpace::OutPlane)
+        return where == 1 ? tiler::CallLocation::Prolog : tiler::CallLocation::Epilog;
+    return where == 1 ? tiler::CallLocation::InPlaneProlog : tiler::CallLocation::InPlaneEpilog;
+}
+
+// The argument with the flags its KerArgSpace gives in the kernel's loop nest.
+tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMapping& mapping, const std::string& context)
+{
+    tiler::KernelArgument value = argument.value;
+    const std::string where = context + ": kernel argument " + value.name;
+    bool tiled = false, inPlanes = false, outPlanes = false;
+    for (const int iterator : *argument.space) {
+        if (iterator == int(KER_ITER_TILE0)) {
+            tiled = true;
+            continue;
+        }
+        const auto plane = mapping.planes.find(iterator);
+        if (plane == mapping.planes.end())
+            failModel(where + ": its KerArgSpace names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
+        (plane->second == tiler::IterationSpace::InPlane ? inPlanes : outPlanes) = true;
+    }
+    if (tiled && argument.space->back() != int(KER_ITER_TILE0))
+        failModel(where + ": KER_ITER_TILE0 must be the last (innermost) space of its KerArgSpace");
+    value.flags &= ~(tiler::ArgFlag::Tiled | tiler::ArgFlag::ThreeD | tiler::ArgFlag::FourD);
+    if (tiled)
+        value.flags |= tiler::ArgFlag::Tiled;
+    const bool output = value.has(tiler::ArgFlag::Out) && !value.has(tiler::ArgFlag::In);
+    if (inPlanes && outPlanes) {
+        const auto order = std::find_if(argument.space->begin(), argument.space->end(),
+                                        [&](int iterator) { return mapping.planes.count(iterator) != 0; });
+        if (mapping.planes.at(*order) != tiler::IterationSpace::OutPlane)
+            failModel(where + ": its planes must be listed output planes first, as the kernel's spaces are nested");
+        value.flags |= tiler::ArgFlag::FourD | tiler::ArgFlag::ThreeD;  // as O_4D: a 4-D argument is also 3-D
+    } else if (inPlanes) {
+        value.flags |= tiler::ArgFlag::ThreeD;
+        value.planePerInput = output || value.has(tiler::ArgFlag::Buffer);
+    } else if (outPlanes) {
+        if (!output && !value.has(tiler::ArgFlag::Buffer))
+            failModel(where + ": an input that varies along the output planes only is not supported; pass it as a "
+                              "C argument indexed with C_ArgIndex(Name, " + spaceName(argument.space->front()) + ", Size)");
+        value.flags |= tiler::ArgFlag::ThreeD;
+    }
+    return value;
+}
+
+}  // namespace
+
+extern "C" {
+
+KernelIteratorDescrT* IterTiledSpace(KernelIteratorT IterSpace)
+{
+    requireSpace(int(IterSpace), true, "IterTiledSpace");
+    return registry().arena.make(KernelIteratorDescr_S{int(IterSpace), true, 1});
+}
+
+KernelIteratorDescrT* IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim)
+{
+    requireSpace(int(IterSpace), false, "IterFixedSpace");
+    if (Dim == 0)
+        failModel("IterFixedSpace(" + spaceName(int(IterSpace)) + ", 0): a space needs at least one iteration");
+    return registry().arena.make(KernelIteratorDescr_S{int(IterSpace), false, Dim});
+}
+
+// The preferred divider is a hint for splitting the space over several passes; Tessera runs the
+// whole space in one loop, which any divider accepts.
+KernelIteratorDescrT* IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, unsigned int PrefDiv)
+{
+    (void) PrefDiv;
+    return IterFixedSpace(IterSpace, Dim);
+}
+
+KernelIterationSpaceT* KernelIterSpace(unsigned int Dim, ...)
+{
+    if (Dim < 1 || Dim > 3)
+        failModel(format("KernelIterSpace(%u, ...): a kernel has 1 to 3 spaces (a tiled one and up to two others)", Dim));
+    KernelIterationSpace_S spaces;
+    va_list args;
+    va_start(args, Dim);
+    for (unsigned i = 0; i < Dim; ++i) {
+        const KernelIteratorDescr_S* space = va_arg(args, KernelIteratorDescr_S*);
+        if (space == nullptr) {
+            va_end(args);
+            failModel(format("KernelIterSpace(%u, ...): space %u is NULL", Dim, i + 1));
+        }
+        spaces.spaces.push_back(*space);
+    }
+    va_end(args);
+    for (std::size_t i = 0; i < spaces.spaces.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (spaces.spaces[i].iterator == spaces.spaces[j].iterator)
+                failModel("KernelIterSpace: " + spaceName(spaces.spaces[i].iterator) + " is listed twice");
+    return registry().arena.make(std::move(spaces));
+}
+
+KernelArgDimDescrT* KerArgSpace(unsigned int Dim, ...)
+{
+    if (Dim < 1 || Dim > 3)
+        failModel(format("KerArgSpace(%u, ...): an argument varies along 1 to 3 spaces", Dim));
+    KernelArgDimDescr_S space;
+    va_list args;
+    va_start(args, Dim);
+    for (unsigned i = 0; i < Dim; ++i)
+        space.iterators.push_back(va_arg(args, int));  // enums are passed as int
+    va_end(args);
+    for (const int iterator : space.iterators)
+        requireSpace(iterator, iterator == int(KER_ITER_TILE0), "KerArgSpace");
+    return registry().arena.make(std::move(space));
+}
+
+Object_T* KerArgInSpace(const char* KerArgName, KernelArgDimDescrT* Space, Object_Type_T ObjType, unsigned int W,
+                        unsigned int H, unsigned int ItemSize, int TileOverlap, KernelArgConstraints_T Constraint,
+                        unsigned int PreferedTileSize, const char* CArgName)
+{
+    const std::string name = requireName(KerArgName, "KerArg", "the kernel argument name");
+    if (Space == nullptr)
+        failModel("KerArg(\"" + name + "\"): its KerArgSpace is NULL");
+    if (TileOverlap < 0)
+        failModel(format("KerArg(\"%s\"): tile overlap %d is negative", name.c_str(), TileOverlap));
+    Object_S argument{(KerArg)(KerArgName, ObjType, W, H, ItemSize, unsigned(TileOverlap), Constraint, PreferedTileSize,
+                               CArgName, 0)->value,
+                      Space->iterators};
+    return registry().arena.make(std::move(argument));
+}
+
+Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* KerIter, Tile_Orientation_T Orientation,
+                            CKernel_Arg_T** CArg, CKernelCall_T** CCalls, Object_T** KerArg)
+{
+    const std::string name = requireName(TemplateName, "UserKernel", "the user kernel name");
+    const std::string context = "user kernel " + name;
+    if (KerIter == nullptr)
+        failModel(context + ": the iteration space is NULL; pass KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)) or another");
+    std::vector<const Object_S*> arguments;
+    for (const Object_T* argument : listItems(KerArg, context, "kernel argument")) {
+        if (!argument->space)
+            failModel(context + ": kernel argument " + argument->value.name
+                      + " has no KerArgSpace(); in a kernel declared with KernelIterSpace() every argument says its spaces");
+        arguments.push_back(argument);
+    }
+    const SpaceMapping mapping = mapSpaces(*KerIter, arguments, context);
+
+    // The same kernel in the guide's terms, checked and added by the 7-argument UserKernel.
+    ModelRegistry& state = registry();
+    std::vector<Object_T*> plainArguments;
+    for (const Object_S* argument : arguments)
+        plainArguments.push_back(state.arena.make(Object_S{argumentInSpace(*argument, mapping, context)}));
+    std::vector<CKernelCall_T*> plainCalls;
+    for (const CKernelCall_T* call : listItems(CCalls, context, "call")) {
+        const std::string where = context + ": Call(\"" + call->value.callee + "\")";
+        CKernelCall_S plain;
+        plain.value = call->value;
+        if (call->spaceLocation >= 0)
+            plain.value.location = resolveLocation(call->spaceLocation, mapping, where);
+        for (const auto& [index, iterator] : call->spaceIterators) {
+            const auto plane = mapping.planes.find(iterator);
+            if (plane == mapping.planes.end())
+                failModel(where + ": C_ArgIndex names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
+            plain.value.bindings[index].iterator = plane->second;
+        }
+        plainCalls.push_back(state.arena.make(std::move(plain)));
+    }
+    KernelIteration_S iteration;
+    iteration.dimension = int(mapping.order.size()) + 1;  // KER_DIM2 is the tile loop alone
+    iteration.order = mapping.order;
+    // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
+    KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
+    const auto tiled = std::find_if(arguments.begin(), arguments.end(), [](const Object_S* argument) {
+        return std::find(argument->space->begin(), argument->space->end(), int(KER_ITER_TILE0)) != argument->space->end();
+    });
+    if (tiled != arguments.end()) {
+        dimensions.width = (*tiled)->value.width;
+        dimensions.height = (*tiled)->value.height;
+    }
+    return (UserKernel)(TemplateName, state.arena.make(std::move(dimensions)), state.arena.make(std::move(iteration)),
+                        Orientation, CArg, state.arena.makeList(std::move(plainCalls)),
+                        state.arena.makeList(std::move(plainArguments)));
+}
+
+void LibKernelMatching(const char* KernelName, KernelCallTypeT CallType, CKernel_Arg_T** CArgs,
+                       const char* ParArgTypeName, CNN_LayerOp_T* CNN_Match)
+{
+    if (CNN_Match != nullptr)
+        failModel("LibKernel(\"" + std::string(KernelName != nullptr ? KernelName : "") + "\"): its CNN operation "
+                  "match is not NULL; Tessera's CNN generators call their basic kernels by name, pass NULL");
+    (LibKernel)(KernelName, CallType, CArgs, ParArgTypeName);
+}
+
+}  // extern "C"
