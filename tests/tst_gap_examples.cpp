@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QSet>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -325,6 +326,7 @@ private slots:
         QTest::addColumn<QString>("example");
         QTest::newRow("MatAdd: one tiled space") << QStringLiteral("MatAdd");
         QTest::newRow("Conv5x5: output planes, tiles, input planes") << QStringLiteral("Conv5x5");
+        QTest::newRow("PlaneScale: input planes around vertical tiles") << QStringLiteral("PlaneScale");
     }
     void iterationSpacesDeclareTheSameKernels()
     {
@@ -391,6 +393,26 @@ private slots:
         const Result targetBuild = runProcess(m_cc, target);
         QVERIFY2(targetBuild.exitCode == 0,
                  qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_cc} + target, targetBuild)));
+
+        // With a RISC-V cross compiler for GAP's cores (Debian's gcc-riscv64-unknown-elf, picolibc),
+        // rv32imc, together with the CNN basic kernels: no warning at all (pointers are 32-bit), and the
+        // PMSIS declarations split over pmsis.h, bsp/ram.h and bsp/fs.h as the SDK splits them.
+        const QString riscv = QStandardPaths::findExecutable(QStringLiteral("riscv64-unknown-elf-gcc"));
+        QVERIFY2(!riscv.isEmpty(), "riscv64-unknown-elf-gcc is not installed (scripts/setup.sh installs it)");
+        QTemporaryDir objects;
+        const QStringList rv32 = QStringList{QStringLiteral("-march=rv32imc"), QStringLiteral("-mabi=ilp32"),
+                                             QStringLiteral("--specs=picolibc.specs"), QStringLiteral("-O2"), QStringLiteral("-c"),
+                                             QStringLiteral("-Wall"), QStringLiteral("-Wextra"), QStringLiteral("-Werror"),
+                                             QStringLiteral("-I"), out.path(), QStringLiteral("-I"), exampleDir(example),
+                                             QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/tests/gap/pmsis_stub"),
+                                             QStringLiteral("-I"), runtime, QStringLiteral("-I"),
+                                             QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels")} +
+                                 sources +
+                                 QStringList{QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_BasicKernels.c"),
+                                             QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c")};
+        const Result riscvBuild = runProcess(riscv, rv32, QProcessEnvironment::systemEnvironment(), objects.path());
+        QVERIFY2(riscvBuild.exitCode == 0, qPrintable(describe(QStringLiteral("rv32imc build"), QStringList{riscv} + rv32, riscvBuild)));
+        QVERIFY(QFile::exists(objects.filePath(QStringLiteral("GenKernels.o"))));
     }
 
     // Conv5x5Deep at the model's 51200 bytes: its 16 input planes (15360 bytes) are promoted whole,

@@ -558,6 +558,61 @@ private slots:
             QCOMPARE(int(order->order[std::size_t(i)]), iterators[i]);
     }
 
+    // The current SDK's iteration spaces become the guide's loop nests: a space an input varies
+    // along is the input-plane loop (an output varying along it too gets one plane per input plane),
+    // a space only outputs vary along the output-plane loop (its prolog and epilog are the kernel's),
+    // arguments varying along both are 4-D; KER_ARG_W / KER_ARG_H are stored as such.
+    void iterationSpacesBecomeLoopNests()
+    {
+        LibKernel("K", CALL_SEQUENTIAL, CArgs(3, TCArg("int", "A"), TCArg("int", "B"), TCArg("int", "C")), "", nullptr);
+        UserKernel("Depthwise", KernelIterSpace(2, IterParSpace(KER_ITER_D2, 6, 2), IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(2, TCArg("short *", "In"), TCArg("short *", "Out")),
+                   Calls(2, Call("K", LOC_D2_PROLOG, Bindings(3, Imm(0), Imm(0), Imm(0))),
+                         Call("K", LOC_LOOP, Bindings(3, K_Arg("In", KER_ARG_W), K_Arg("In", KER_ARG_H), Imm(1)))),
+                   KerArgs(2, KerArg("In", KerArgSpace(2, KER_ITER_D2, KER_ITER_TILE0), O_IN | O_DB, 20, 10, 2, 2,
+                                     OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Out", KerArgSpace(2, KER_ITER_D2, KER_ITER_TILE0), O_OUT | O_DB, 18, 8, 2, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        UserKernel("Conv", KernelIterSpace(3, IterFixedSpace(KER_ITER_D0, 4), IterFixedSpace(KER_ITER_D1, 3),
+                                           IterTiledSpace(KER_ITER_TILE0)),
+                   TILE_VER, CArgs(3, TCArg("short *", "In"), TCArg("short *", "Filter"), TCArg("short *", "Out")),
+                   Calls(2, Call("K", LOC_D0_PROLOG, Bindings(3, Imm(0), Imm(0), Imm(0))),
+                         Call("K", LOC_D1_EPILOG, Bindings(3, C_ArgIndex("In", KER_ITER_D0, 2), C_ArgIndex("In", KER_ITER_D1, 1), Imm(0)))),
+                   KerArgs(3, KerArg("In", KerArgSpace(2, KER_ITER_D1, KER_ITER_TILE0), O_IN | O_DB, 16, 16, 2, 2, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Filter", KerArgSpace(2, KER_ITER_D0, KER_ITER_D1), O_IN | O_DB | O_BUFF, 3, 3, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Filter"),
+                           KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, 14, 14, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        const tiler::KernelModel& model = gap::currentModel();
+        using I = tiler::IterationSpace;
+
+        const tiler::UserKernel* depthwise = model.findUserKernel("Depthwise");
+        QVERIFY(depthwise != nullptr);
+        QCOMPARE(depthwise->dimension, 3);
+        QVERIFY(depthwise->order == (std::vector<I>{I::InPlane, I::Tile}));
+        QCOMPARE(depthwise->inPlanes, 6u);
+        QCOMPARE(depthwise->outPlanes, 1u);
+        QCOMPARE(depthwise->width, 20u);
+        QVERIFY(depthwise->args[0].has(In | DoubleBuffer | Tiled | tiler::ArgFlag::ThreeD));
+        QVERIFY(!depthwise->args[0].planePerInput);
+        QVERIFY(depthwise->args[1].has(Out | Tiled | tiler::ArgFlag::ThreeD) && depthwise->args[1].planePerInput);
+        QCOMPARE(int(depthwise->calls[0].location), int(tiler::CallLocation::InPlaneProlog));
+        QCOMPARE(int(depthwise->calls[1].bindings[0].select), int(tiler::ArgSelect::Width));
+        QCOMPARE(int(depthwise->calls[1].bindings[1].select), int(tiler::ArgSelect::Height));
+
+        const tiler::UserKernel* conv = model.findUserKernel("Conv");
+        QVERIFY(conv != nullptr);
+        QCOMPARE(conv->dimension, 4);
+        QVERIFY(conv->order == (std::vector<I>{I::OutPlane, I::InPlane, I::Tile}));
+        QCOMPARE(conv->outPlanes, 4u);
+        QCOMPARE(conv->inPlanes, 3u);
+        QVERIFY(conv->args[1].has(tiler::ArgFlag::FourD | tiler::ArgFlag::ThreeD) && !conv->args[1].has(Tiled));
+        QVERIFY(conv->args[2].has(Out | tiler::ArgFlag::ThreeD) && !conv->args[2].planePerInput);
+        QCOMPARE(int(conv->calls[0].location), int(tiler::CallLocation::Prolog));
+        QCOMPARE(int(conv->calls[1].location), int(tiler::CallLocation::InPlaneEpilog));
+        QCOMPARE(int(conv->calls[1].bindings[0].iterator), int(I::OutPlane));
+        QCOMPARE(int(conv->calls[1].bindings[0].value), 2);
+        QCOMPARE(int(conv->calls[1].bindings[1].iterator), int(I::InPlane));
+    }
+
     void groupRecordsItsMembersAndTemplate()
     {
         buildFft2D("Fft", 256);

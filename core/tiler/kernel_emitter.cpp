@@ -468,6 +468,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case ArgSelect::TileCount: return num(tiling_.tileCount);
     case ArgSelect::TileIndex: return "Tile";
     case ArgSelect::TileOffset: return "Tile*" + num(arg->step);
+    case ArgSelect::Width: return num(arg->arg->width);
+    case ArgSelect::Height: return num(arg->arg->height);
     }
     return "0";
 }

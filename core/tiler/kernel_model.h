@@ -55,6 +55,8 @@ enum class ArgSelect {
     TileCount = 6,
     TileIndex = 7,
     TileOffset = 8,
+    Width = 9,   // the argument's plane width (KER_ARG_W)
+    Height = 10, // the argument's plane height (KER_ARG_H)
 };
 
 struct Binding {

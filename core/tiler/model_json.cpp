@@ -29,7 +29,8 @@ constexpr Named<CallLocation> kLocations[] = {
 constexpr Named<ArgSelect> kSelects[] = {
     {ArgSelect::Tile, "tile"},           {ArgSelect::Plane, "plane"},         {ArgSelect::TileWidth, "tile_width"},
     {ArgSelect::TileWidth0, "tile_width0"}, {ArgSelect::TileHeight, "tile_height"}, {ArgSelect::TileHeight0, "tile_height0"},
-    {ArgSelect::TileCount, "tile_count"}, {ArgSelect::TileIndex, "tile_index"}, {ArgSelect::TileOffset, "tile_offset"}};
+    {ArgSelect::TileCount, "tile_count"}, {ArgSelect::TileIndex, "tile_index"}, {ArgSelect::TileOffset, "tile_offset"},
+    {ArgSelect::Width, "width"}, {ArgSelect::Height, "height"}};
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},

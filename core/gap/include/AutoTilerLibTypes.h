@@ -106,7 +106,9 @@ typedef enum {
     KER_ARG_NTILES = 6,     /* number of tiles in the data plane */
     KER_ARG_TILEINDEX = 7,  /* index of the current tile */
     KER_ARG_TILEOFFSET = 8, /* lines (columns for vertical tiles) from the plane origin to the current tile */
-    KER_ARG_TILE_BASE = 8   /* the current API's name for it */
+    KER_ARG_TILE_BASE = 8,  /* the current API's name for it */
+    KER_ARG_W = 9,          /* width of the argument's plane */
+    KER_ARG_H = 10          /* height of the argument's plane */
 } KernelArgSelect_T;
 
 typedef enum {

@@ -147,7 +147,7 @@ ArgBindingDescr_T** Bindings(int BCount, ...)
 ArgBindingDescr_T* K_Arg(const char* KerArgName, KernelArgSelect_T Select)
 {
     const std::string name = requireName(KerArgName, "K_Arg", "the kernel argument name");
-    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_TILEOFFSET))
+    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_H))
         failModel(format("K_Arg(\"%s\"): selector %d is not one of the KER_ARG* values", name.c_str(), int(Select)));
     tiler::Binding binding;
     binding.kind = tiler::Binding::Kind::KernelArg;

@@ -2,6 +2,8 @@
 #ifndef TESSERA_AT_API_PMSIS_H
 #define TESSERA_AT_API_PMSIS_H
 
+#include "bsp/fs.h"
+#include "bsp/ram.h"
 #include "pmsis.h"
 
 typedef pi_cl_dma_cmd_t AT_L2_EVENT;
