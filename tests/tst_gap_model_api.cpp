@@ -385,6 +385,10 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
                                           OBJ_CONSTRAINTS_NONE, 0, "In1")));
          },
          "an input that varies along the output planes only is not supported"},
+        {"graph option through AT_SetKernelCtrl", [] { AT_SetKernelCtrl(AT_GRAPH_TRACE_EXEC, AT_OPT_ON); },
+         "AT_SetKernelCtrl: option 11 is not one of AT_KERNEL_BUFFER_PROMOTE"},
+        {"information about an unknown kernel", [] { AddKernelInfos("Ghost", AT_KERINFO_OPER, 10, nullptr); },
+         "AddKernelInfos(\"Ghost\"): no user kernel of that name was declared before"},
         {"CNN operation match", [] { LibKernel("K", CALL_SEQUENTIAL, CArgs(0), "", reinterpret_cast<CNN_LayerOp_T*>(8)); },
          "its CNN operation match is not NULL"},
     };
@@ -581,6 +585,9 @@ private slots:
                    KerArgs(3, KerArg("In", KerArgSpace(2, KER_ITER_D1, KER_ITER_TILE0), O_IN | O_DB, 16, 16, 2, 2, OBJ_CONSTRAINTS_NONE, 0, "In"),
                            KerArg("Filter", KerArgSpace(2, KER_ITER_D0, KER_ITER_D1), O_IN | O_DB | O_BUFF, 3, 3, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Filter"),
                            KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, 14, 14, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        AddKernelInfos("Conv", AT_KERINFO_OPER, 4 * 3 * 14 * 14 * 9, nullptr);
+        AddKernelInfos("Conv", AT_KERINFO_BANDWIDTH, 1000, nullptr);
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
         const tiler::KernelModel& model = gap::currentModel();
         using I = tiler::IterationSpace;
 
@@ -611,6 +618,8 @@ private slots:
         QCOMPARE(int(conv->calls[1].bindings[0].iterator), int(I::OutPlane));
         QCOMPARE(int(conv->calls[1].bindings[0].value), 2);
         QCOMPARE(int(conv->calls[1].bindings[1].iterator), int(I::InPlane));
+        QCOMPARE(conv->operations, std::uint64_t(4 * 3 * 14 * 14 * 9));
+        QVERIFY(!model.options.noSolutionError);
     }
 
     void groupRecordsItsMembersAndTemplate()

@@ -2,7 +2,7 @@
  * (64-bit or bit-by-bit) arithmetic, then reduced to the register's width. Random operands from a
  * seeded LCG plus the edge values of each width. Prints "CHECKED <n>" and "RESULT ok" (exit 0), or
  * the first mismatches (exit 1). */
-#include "Gap.h"
+#include "Gap8.h" /* the GAP8 runtime name of Gap.h: the same instructions, and their gap8_* spellings */
 
 #include <math.h>
 #include <stdio.h>

@@ -125,6 +125,15 @@ Object_T *KerArgInSpace(const char *KerArgName, KernelArgDimDescrT *KerArgSpace,
 Kernel_T *UserKernelInSpace(const char *TemplateName, KernelIterationSpaceT *KerIter, Tile_Orientation_T Orientation,
                             CKernel_Arg_T **CArg, CKernelCall_T **CCalls, Object_T **KerArg);
 
+/* The user-kernel options of AT_SetGraphCtrl (AT_KERNEL_BUFFER_PROMOTE,
+ * AT_KERNEL_PARTIAL_BUFFER_PROMOTE, AT_KERNEL_NOSOLUTION_ERROR) under the SDK's other name; a graph
+ * option is refused. */
+void AT_SetKernelCtrl(AT_GraphCtrl_T Ctrl, void *Val);
+/* Facts about user kernel Name: AT_KERINFO_OPER, its operations (MACs or comparable) per call, which
+ * the report and AT_GRAPH_PRODUCE_OPERINFOS show; AT_KERINFO_BANDWIDTH, its bytes moved, accepted and
+ * not used (the tile solver counts the DMA itself). */
+void AddKernelInfos(const char *Name, AT_KernelInfo_T Info, long long int NumVal, void *Val);
+
 /* ---- Kernel groups ---------------------------------------------------------------------- */
 
 void OpenKernelGroup(const char *GroupName);

@@ -246,6 +246,9 @@ typedef enum {
     AT_GRAPH_L3_STATIC_MEMORY_BUDGET      /* L3 budget (bytes) for constants promoted to L3 Ram */
 } AT_GraphCtrl_T;
 
+/* AddKernelInfos(): what is said of a user kernel. */
+typedef enum { AT_KERINFO_OPER = 0, AT_KERINFO_BANDWIDTH = 1 } AT_KernelInfo_T;
+
 /* AT_SetGraphCtrl values. AT_OPT_VAL takes a number, an AT_MEM_* location or a string (C names). */
 #define AT_OPT_ON ((void *) 1)
 #define AT_OPT_OFF ((void *) 0)

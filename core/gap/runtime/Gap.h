@@ -52,6 +52,7 @@ static inline unsigned int gap_cl_readhwtimer(void) { return pi_perf_read(PI_PER
 /* Older spellings kept for basic kernels written against the GAP8 runtime. */
 #define gap8_ncore gap_ncore
 #define gap8_coreid gap_coreid
+#define gap8_waitbarrier gap_waitbarrier
 #define rt_nb_pe gap_ncore
 #define rt_core_id gap_coreid
 #define rt_team_barrier() gap_waitbarrier(0)

@@ -274,6 +274,41 @@ typedef _Float16 v2h __attribute__((vector_size(4)));
 #define gap8_roundnorm_reg gap_roundnorm_reg
 #define gap8_roundnormu gap_roundnormu
 #define gap8_roundnormu_reg gap_roundnormu_reg
+#define gap8_addroundnorm gap_addroundnorm
+#define gap8_addroundnorm_reg gap_addroundnorm_reg
+#define gap8_addnorm gap_addnorm
+#define gap8_addnorm_reg gap_addnorm_reg
+#define gap8_subnorm gap_subnorm
+#define gap8_subnorm_reg gap_subnorm_reg
+#define gap8_subroundnorm gap_subroundnorm
+#define gap8_subroundnorm_reg gap_subroundnorm_reg
+#define gap8_dotpu2 gap_dotpu2
+#define gap8_dotpus2 gap_dotpus2
+#define gap8_dotpu4 gap_dotpu4
+#define gap8_dotpus4 gap_dotpus4
+#define gap8_sumdotpu2 gap_sumdotpu2
+#define gap8_sumdotpus2 gap_sumdotpus2
+#define gap8_sumdotpu4 gap_sumdotpu4
+#define gap8_sumdotpus4 gap_sumdotpus4
+#define gap8_macu gap_macu
+#define gap8_machhs gap_machhs
+#define gap8_machhu gap_machhu
+#define gap8_mulu gap_mulu
+#define gap8_mulhhs gap_mulhhs
+#define gap8_mulhhu gap_mulhhu
+#define gap8_muluN gap_muluN
+#define gap8_macsN gap_macsN
+#define gap8_maxu2 gap_maxu2
+#define gap8_maxu4 gap_maxu4
+#define gap8_minu2 gap_minu2
+#define gap8_minu4 gap_minu4
+#define gap8_abs2 gap_abs2
+#define gap8_abs4 gap_abs4
+#define gap8_add4 gap_add4
+#define gap8_sub4 gap_sub4
+#define gap8_packu2 gap_packu2
+#define gap8_packu4 gap_packu4
+#define gap8_cplxmj gap_cplxmj
 
 #undef GAP_LANES2
 #undef GAP_LANES4
