@@ -340,7 +340,7 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: UserKernelGroup(\"Ghost\"): no kernel group Ghost was opened"},
         {"bad iteration dimension",
          [] { KernelIterationOrder(KernelIteratorDimT(5), KER_TILE); },
-         "error: KernelIterationOrder: dimension 5 is not KER_DIM2, KER_DIM3 or KER_DIM4"},
+         "error: KernelIterationOrder(5, ...): 1 iterator(s) follow; give KER_DIM2 (or 1)"},
         {"GenTilingError", [] { GenTilingError("FFT2D: %s, Incorrect Dim: %d", "Fft", 12); },
          "error: FFT2D: Fft, Incorrect Dim: 12\n"},
         {"inline mode out of range", [] { SetInlineMode(InlineModeT(7)); },
@@ -533,12 +533,17 @@ private slots:
     void iterationOrderIsStoredOutermostFirst_data()
     {
         using I = tiler::IterationSpace;
+        QTest::addColumn<int>("stated");  // KernelIterationOrder's first argument as the model writes it
         QTest::addColumn<int>("dimension");
         QTest::addColumn<QList<int>>("iterators");
         const auto row = [](const char* name, int dimension, QList<int> iterators) {
-            QTest::newRow(name) << dimension << iterators;
+            QTest::newRow(name) << dimension << dimension << iterators;
         };
         row("2-D", KER_DIM2, {int(I::Tile)});
+        // The SDK's first Autotiler's form: the number of iterators.
+        QTest::newRow("2-D, iterator count") << 1 << int(KER_DIM2) << QList<int>{int(I::Tile)};
+        QTest::newRow("4-D order 2, iterator count") << 3 << int(KER_DIM4)
+                                                     << QList<int>{int(I::OutPlane), int(I::Tile), int(I::InPlane)};
         row("3-D order 2 in-planes", KER_DIM3, {int(I::Tile), int(I::InPlane)});
         row("3-D order 1 in-planes", KER_DIM3, {int(I::InPlane), int(I::Tile)});
         row("3-D out-planes", KER_DIM3, {int(I::OutPlane), int(I::Tile)});
@@ -548,13 +553,14 @@ private slots:
 
     void iterationOrderIsStoredOutermostFirst()
     {
+        QFETCH(int, stated);
         QFETCH(int, dimension);
         QFETCH(QList<int>, iterators);
         const KernelIterationT* order = iterators.size() == 1
-            ? KernelIterationOrder(KernelIteratorDimT(dimension), KernelIteratorT(iterators[0]))
+            ? KernelIterationOrder(KernelIteratorDimT(stated), KernelIteratorT(iterators[0]))
             : iterators.size() == 2
-            ? KernelIterationOrder(KernelIteratorDimT(dimension), KernelIteratorT(iterators[0]), KernelIteratorT(iterators[1]))
-            : KernelIterationOrder(KernelIteratorDimT(dimension), KernelIteratorT(iterators[0]),
+            ? KernelIterationOrder(KernelIteratorDimT(stated), KernelIteratorT(iterators[0]), KernelIteratorT(iterators[1]))
+            : KernelIterationOrder(KernelIteratorDimT(stated), KernelIteratorT(iterators[0]),
                                    KernelIteratorT(iterators[1]), KernelIteratorT(iterators[2]));
         QCOMPARE(order->dimension, dimension);
         QCOMPARE(order->order.size(), std::size_t(iterators.size()));

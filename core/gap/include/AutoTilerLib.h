@@ -78,8 +78,13 @@ KernelDimensionT *KernelDimensions(unsigned int InPlanes, unsigned int W, unsign
                                    unsigned int OutPlanes);
 /* KernelIterationOrder(KER_DIM2, KER_TILE), (KER_DIM3, KER_TILE, KER_IN_PLANE),
  * (KER_DIM3, KER_OUT_PLANE, KER_TILE), (KER_DIM4, KER_OUT_PLANE, KER_TILE, KER_IN_PLANE), and the
- * order 1 forms (KER_DIM3, KER_IN_PLANE, KER_TILE), (KER_DIM4, KER_OUT_PLANE, KER_IN_PLANE, KER_TILE). */
-KernelIterationT *KernelIterationOrder(KernelIteratorDimT Dim, ...);
+ * order 1 forms (KER_DIM3, KER_IN_PLANE, KER_TILE), (KER_DIM4, KER_OUT_PLANE, KER_IN_PLANE, KER_TILE).
+ * The first argument may also be the number of iterators that follow, as the SDK's first Autotiler
+ * takes it: KernelIterationOrder(1, KER_TILE), (3, KER_OUT_PLANE, KER_TILE, KER_IN_PLANE). The macro
+ * at the end of this header counts the iterators, so both read the same. */
+KernelIterationT *(KernelIterationOrder)(KernelIteratorDimT Dim, ...);
+KernelIterationT *KernelIterationOrderCounted(unsigned int IteratorCount, KernelIteratorDimT Dim, ...);
+/* The SDK accepts 0 planes for a kernel without planes: taken as 1. */
 
 CKernelCall_T **Calls(unsigned int CallCount, ...);
 CKernelCall_T *Call(const char *CallName, KernelCallLocationT CallLocation,
@@ -193,6 +198,10 @@ inline Object_T *KerArg(const char *KerArgName, KernelArgDimDescrT *Space, Objec
 #define KerArg(Name, Second, ...) \
     _Generic((Second), KernelArgDimDescrT *: KerArgInSpace, default: (KerArg))(Name, Second, __VA_ARGS__)
 #endif
+
+/* KernelIterationOrder(Dim, iterators...) passes the number of iterators along. */
+#define AT_ITERATOR_COUNT(...) AT_EIGHTH_ARGUMENT(__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0, )
+#define KernelIterationOrder(...) KernelIterationOrderCounted(AT_ITERATOR_COUNT(__VA_ARGS__), __VA_ARGS__)
 
 /* UserKernel(...) dispatches on its argument count: 7 to the function above, 6 to UserKernelInSpace. */
 extern int UserKernel_takes_6_or_7_arguments;

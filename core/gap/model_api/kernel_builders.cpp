@@ -4,6 +4,7 @@
 #include "AutoTilerLib.h"
 #include "builder_support.h"
 
+#include <algorithm>
 #include <cstdarg>
 
 using namespace tessera::gap;
@@ -70,32 +71,50 @@ void LibKernel(const char* KernelName, KernelCallTypeT CallType, CKernel_Arg_T**
 
 KernelDimensionT* KernelDimensions(unsigned int InPlanes, unsigned int W, unsigned int H, unsigned int OutPlanes)
 {
-    return registry().arena.make(KernelDimension_S{InPlanes, W, H, OutPlanes});
+    // The SDK takes 0 planes for a kernel that has none: one plane.
+    return registry().arena.make(KernelDimension_S{std::max(InPlanes, 1u), W, H, std::max(OutPlanes, 1u)});
 }
 
-KernelIterationT* KernelIterationOrder(KernelIteratorDimT Dim, ...)
+KernelIterationT* KernelIterationOrderCounted(unsigned int IteratorCount, KernelIteratorDimT Dim, ...)
 {
-    const int dimension = int(Dim);
-    if (dimension < int(KER_DIM2) || dimension > int(KER_DIM4))
-        failModel(format("KernelIterationOrder: dimension %d is not KER_DIM2, KER_DIM3 or KER_DIM4", dimension));
-
+    // Dim is KER_DIM<n> (n - 1 iterators follow) or, as the SDK's first Autotiler takes it, the
+    // number of iterators itself.
+    const int stated = int(Dim), count = int(IteratorCount);
+    if (count < 1 || count > 3 || (stated != count && stated != count + 1))
+        failModel(format("KernelIterationOrder(%d, ...): %d iterator(s) follow; give KER_DIM%d (or %d) and 1 to 3 of "
+                         "KER_TILE, KER_IN_PLANE, KER_OUT_PLANE",
+                         stated, count, count + 1, count));
     KernelIteration_S iteration;
-    iteration.dimension = dimension;
+    iteration.dimension = count + 1;
     va_list args;
     va_start(args, Dim);
-    // A 2-D space has the tile iterator only; each further dimension adds a plane iterator.
-    for (int i = 0; i < dimension - 1; ++i) {
+    for (int i = 0; i < count; ++i) {
         const int iterator = va_arg(args, int);  // enums are passed as int
         if (iterator < int(KER_TILE) || iterator > int(KER_OUT_PLANE)) {
             va_end(args);
             failModel(format("KernelIterationOrder(KER_DIM%d): iterator %d has value %d, not KER_TILE, "
                              "KER_IN_PLANE or KER_OUT_PLANE",
-                             dimension, i + 1, iterator));
+                             count + 1, i + 1, iterator));
         }
         iteration.order.push_back(tiler::IterationSpace(iterator));
     }
     va_end(args);
     return registry().arena.make(std::move(iteration));
+}
+
+// Without the macro's count (a caller through a function pointer): KER_DIM<n>, n - 1 iterators.
+KernelIterationT* (KernelIterationOrder)(KernelIteratorDimT Dim, ...)
+{
+    const int dimension = int(Dim);
+    if (dimension < int(KER_DIM2) || dimension > int(KER_DIM4))
+        failModel(format("KernelIterationOrder: dimension %d is not KER_DIM2, KER_DIM3 or KER_DIM4", dimension));
+    int iterators[3] = {0, 0, 0};
+    va_list args;
+    va_start(args, Dim);
+    for (int i = 0; i < dimension - 1; ++i)
+        iterators[i] = va_arg(args, int);
+    va_end(args);
+    return KernelIterationOrderCounted(unsigned(dimension - 1), Dim, iterators[0], iterators[1], iterators[2]);
 }
 
 /* ---- Calls and bindings ----------------------------------------------------------------- */
