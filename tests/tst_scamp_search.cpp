@@ -184,7 +184,9 @@ private slots:
     {
         const KernelSet set = test::bundledKernels("gauss5x5_3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options = test::nodeBudget(3000);
+        // Half the nodes in the sanitized build, which looks for memory errors: the unbounded
+        // frontier still outgrows twice the budget (about 6 MiB at 1500 nodes, 13 MiB at 3000).
+        SearchOptions options = test::nodeBudget(test::kSanitizedBuild ? 1500 : 3000);
         const CompileResult wide = compileKernels(set, kernels, options);
         options.frontierBudgetBytes = uint64_t(2) << 20;
         const CompileResult narrow = compileKernels(set, kernels, options);
@@ -221,7 +223,7 @@ private slots:
         QVERIFY(separate.has_value());
         const VerificationReport report = verifyProgram(*separate, set, kernels);
         QVERIFY2(report.exact, report.exact ? "" : report.problems.front().c_str());
-        SearchOptions options = test::nodeBudget(4000);
+        SearchOptions options = test::nodeBudget(test::kSanitizedBuild ? 1500 : 4000);
         const CompileResult together = compileKernels(set, kernels, options);
         QVERIFY(together.best.has_value());
         QVERIFY(verifyProgram(*together.best, set, kernels).exact);
@@ -251,8 +253,10 @@ private slots:
 
     void randomFiltersVerify()
     {
-        int found = 0;
-        for (uint32_t seed = 1; seed <= 8; ++seed) {
+        // Three sets in the sanitized build, which looks for memory errors, eight in the release build.
+        const uint32_t sets = test::kSanitizedBuild ? 3 : 8;
+        uint32_t found = 0;
+        for (uint32_t seed = 1; seed <= sets; ++seed) {
             const KernelSet set = randomKernels(seed, 1 + seed % 2);
             const ApproximatedKernels kernels = approximateKernels(set);
             SearchOptions options = test::nodeBudget(1000);
@@ -264,8 +268,8 @@ private slots:
             const VerificationReport report = verifyProgram(*result.best, set, kernels, seed);
             QVERIFY2(report.exact, report.problems.empty() ? "" : report.problems.front().c_str());
         }
-        qInfo("%d of 8 random filter sets compiled within 1000 nodes", found);
-        QVERIFY(found >= 6);
+        qInfo("%u of %u random filter sets compiled within 1000 nodes", found, sets);
+        QVERIFY(found >= sets * 3 / 4);
     }
 
     void multiThreadedSearchFindsVerifiedPrograms()
