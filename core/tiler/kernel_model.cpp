@@ -19,6 +19,11 @@ const UserKernel* KernelModel::findUserKernel(const std::string& name) const
     return it == userKernels.end() ? nullptr : &*it;
 }
 
+UserKernel* KernelModel::findUserKernel(const std::string& name)
+{
+    return const_cast<UserKernel*>(static_cast<const KernelModel*>(this)->findUserKernel(name));
+}
+
 const char* memoryLocationName(MemoryLocation location)
 {
     static const char* const names[] = {

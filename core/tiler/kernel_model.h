@@ -365,6 +365,7 @@ struct KernelModel {
 
     const BasicKernel* findBasicKernel(const std::string& name) const;
     const UserKernel* findUserKernel(const std::string& name) const;
+    UserKernel* findUserKernel(const std::string& name);
 };
 
 }  // namespace tessera::tiler

@@ -281,9 +281,8 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     iteration.order = mapping.order;
     // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
     KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
-    const auto tiled = std::find_if(arguments.begin(), arguments.end(), [](const Object_S* argument) {
-        return std::find(argument->space->begin(), argument->space->end(), int(KER_ITER_TILE0)) != argument->space->end();
-    });
+    const auto tiled = std::find_if(arguments.begin(), arguments.end(),
+                                    [](const Object_S* argument) { return variesAlong(*argument, int(KER_ITER_TILE0)); });
     if (tiled != arguments.end()) {
         dimensions.width = (*tiled)->value.width;
         dimensions.height = (*tiled)->value.height;

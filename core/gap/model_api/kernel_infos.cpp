@@ -3,7 +3,6 @@
 #include "AutoTilerLib.h"
 #include "builder_support.h"
 
-#include <algorithm>
 #include <cstdint>
 
 using namespace tessera::gap;
@@ -25,9 +24,8 @@ void AddKernelInfos(const char* Name, AT_KernelInfo_T Info, long long int NumVal
     (void) Val;
     const std::string name = requireName(Name, "AddKernelInfos", "the user kernel name");
     tiler::KernelModel& model = currentModel();
-    const auto found = std::find_if(model.userKernels.begin(), model.userKernels.end(),
-                                    [&](const tiler::UserKernel& kernel) { return kernel.name == name; });
-    if (found == model.userKernels.end())
+    tiler::UserKernel* found = model.findUserKernel(name);
+    if (found == nullptr)
         failModel("AddKernelInfos(\"" + name + "\"): no user kernel of that name was declared before");
     if (Info != AT_KERINFO_OPER && Info != AT_KERINFO_BANDWIDTH)
         failModel(format("AddKernelInfos(\"%s\"): information %d is not AT_KERINFO_OPER or AT_KERINFO_BANDWIDTH",
