@@ -31,6 +31,7 @@ echo "== benchmarks (release)"
 "$root/build/release/bench/bench_nvdla"
 "$root/build/release/bench/bench_session"
 "$root/build/release/bench/bench_scale" 10000 100000
+"$root/build/release/bench/bench_fuzz" 2000
 "$root/build/release/bench/bench_studio"
 build_and_test asan -DCMAKE_BUILD_TYPE=Debug -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF
 echo "== all tests passed (release and asan)"

@@ -24,29 +24,8 @@ using Result = test::CliResult;
 using test::runCli;
 
 // Every file of a folder (relative path -> bytes), hidden ones included.
-QMap<QString, QByteArray> projectFiles(const QString& folder)
-{
-    QMap<QString, QByteArray> files;
-    QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        if (file.open(QIODevice::ReadOnly))
-            files.insert(QDir(folder).relativeFilePath(path), file.readAll());
-    }
-    return files;
-}
-
-// The same project: the same files with the same bytes, except the reports' compile times.
-bool sameProject(const QMap<QString, QByteArray>& a, const QMap<QString, QByteArray>& b)
-{
-    if (a.keys() != b.keys())
-        return false;
-    for (auto it = a.begin(); it != a.end(); ++it)
-        if (!it.key().startsWith("report.") && it.value() != b.value(it.key()))
-            return false;
-    return true;
-}
+using test::folderFiles;
+using test::sameProject;
 
 QString nodeCase(const QString& name) { return QStringLiteral(TESSERA_ONNX_TESTDATA "/node/") + name; }
 
@@ -282,7 +261,7 @@ private slots:
         for (int m = 0; m < 2; ++m) {
             const QString folder = dir.filePath(QString("complete_%1").arg(m));
             QCOMPARE(runCli({"compile", models[m], "-o", folder}).exitCode, 0);
-            complete[size_t(m)] = projectFiles(folder);
+            complete[size_t(m)] = folderFiles(folder);
             QVERIFY(complete[size_t(m)].contains(".tessera-project"));
         }
         const qint64 compileMs = clock.elapsed() / 2;
@@ -302,7 +281,7 @@ private slots:
                 ::kill(pid_t(pid), point % 2 ? SIGTERM : SIGINT);
             if (compile.state() != QProcess::NotRunning)  // (waitForFinished is false for a finished one)
                 QVERIFY(compile.waitForFinished(600000));
-            const QMap<QString, QByteArray> files = projectFiles(project);
+            const QMap<QString, QByteArray> files = folderFiles(project);
             const bool old = sameProject(files, complete[size_t(shown)]);
             const bool fresh = sameProject(files, complete[size_t(next)]);
             QVERIFY2(old || fresh, qPrintable(QString("after an interruption at %1/10 the folder holds %2 files of "
@@ -330,7 +309,7 @@ private slots:
         const Result refused = runCli({"compile", models[0], "-o", own});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("holds files Tessera did not write"), qPrintable(refused.err));
-        QCOMPARE(projectFiles(own).keys(), QStringList{"Makefile"});
+        QCOMPARE(folderFiles(own).keys(), QStringList{"Makefile"});
     }
 
     // A folder without test cases is an error, not "0 passed, 0 failed".

@@ -1,73 +1,24 @@
-// Seeded mutation fuzzing of everything that reads user files: the ONNX importer, shape inference,
-// constant folding, the interpreter, the tensor file reader and the NVDLA loadable reader, validator
-// and inspector. Every mutated input must either
-// work or fail with a tessera::Error; any other exception fails the test, and a crash or memory
-// error fails it under the sanitizer build.
-#include "interp/interpreter.h"
-#include "nvdla/loadable.h"
-#include "nvdla/loadable_inspector.h"
-#include "nvdla/loadable_validator.h"
+// Seeded mutation fuzzing of everything that reads user files (tests/fuzz/fuzz_targets.h): ONNX
+// models (import, shape inference, constant folding, the interpreter), tensor files, NVDLA loadables
+// (reader, validator, inspector, simulator), buffer CSVs (and their plans), SCAMP-5 kernel sets (and
+// a short search) and programs, studio projects and tiling reports (and the solver). Every mutated
+// input must either work or fail with a tessera::Error in Tessera's own words; any other exception
+// fails the test, and a crash or memory error fails it under the sanitizer build. bench_fuzz runs
+// the same campaigns at 10^6 executions per parser.
+#include "fuzz_targets.h"
 #include "nvdla/compile/nvdla_compiler.h"
-#include "nvdla/simulator/descriptor_simulator.h"
-#include "zoo/zoo.h"
-#include "nvdla_samples.h"
-#include "io/file_io.h"
-#include "base/error.h"
-#include "onnx/onnx_import.h"
-#include "onnx/tensor_proto.h"
-#include "session/model_loader.h"
 #include "nvdla_networks.h"
 #include "test_support.h"
 
 #include <QtTest>
 
-#include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
 
-#include <filesystem>
 #include <random>
 
 using namespace tessera;
 
 namespace {
-
-// Largest tensor the fuzzer lets the interpreter allocate, so absurd but valid shapes stay cheap.
-constexpr int64_t kMaxFuzzElements = 1 << 16;
-
-// Every 9th ONNX node test model, a deterministic spread over the operators.
-std::vector<std::string> seedModels()
-{
-    std::vector<std::string> dirs;
-    for (const auto& entry : std::filesystem::directory_iterator(TESSERA_ONNX_TESTDATA "/node"))
-        dirs.push_back(entry.path().string());
-    std::sort(dirs.begin(), dirs.end());
-    std::vector<std::string> seeds;
-    for (size_t k = 0; k < dirs.size(); k += 9)
-        seeds.push_back(readFileBytes(dirs[k] + "/model.onnx"));
-    return seeds;
-}
-
-void mutateBytes(std::string& bytes, std::mt19937& random)
-{
-    if (bytes.empty())
-        return;
-    std::uniform_int_distribution<size_t> position(0, bytes.size() - 1);
-    switch (random() % 4) {
-    case 0: // flip a few bytes
-        for (int k = 0; k < 1 + int(random() % 4); ++k)
-            bytes[position(random)] = static_cast<char>(random());
-        break;
-    case 1: // truncate
-        bytes.resize(position(random));
-        break;
-    case 2: // insert random bytes
-        bytes.insert(position(random), std::string(1 + random() % 8, static_cast<char>(random())));
-        break;
-    default: // duplicate a slice
-        bytes.insert(position(random), bytes.substr(position(random), 1 + random() % 16));
-        break;
-    }
-}
 
 int64_t absurdValue(std::mt19937& random)
 {
@@ -124,30 +75,34 @@ void mutateStructure(onnx::ModelProto& model, std::mt19937& random)
     }
 }
 
-// Imports, prepares and (when small) runs the model on zeros. Returns false for an exception that is
-// not a tessera::Error, with its message in `failure`.
-bool survives(const std::string& bytes, std::string& failure)
+const std::vector<fuzz::FuzzTarget>& targets()
 {
-    try {
-        Graph graph = importOnnxBytes(bytes, "fuzz.onnx");
-        prepareGraph(graph);
-        std::vector<TensorData> inputs;
-        for (TensorId id : graph.inputs) {
-            const Tensor& tensor = graph.tensor(id);
-            if (tensor.elements() > kMaxFuzzElements)
-                return true;
-            inputs.emplace_back(tensor.dtype, tensor.shape);
-        }
-        for (const Tensor& tensor : graph.tensors())
-            if (tensor.typed && tensor.elements() > kMaxFuzzElements)
-                return true;
-        Interpreter(graph).run(inputs);
-    } catch (const Error&) {
-    } catch (const std::exception& error) {
-        failure = std::string(typeid(error).name()) + ": " + error.what();
-        return false;
-    }
-    return true;
+    static const std::vector<fuzz::FuzzTarget> all = [] {
+        std::vector<fuzz::FuzzTarget> made = fuzz::fuzzTargets(TESSERA_FUZZ_CORPUS, TESSERA_FUZZ_ONNX_TESTDATA);
+        // Loadables with lookup tables and with RUBIK and BDMA, beside the library's seeds.
+        for (fuzz::FuzzTarget& target : made)
+            if (target.name == "loadable")
+                for (const Graph& network : {test::lookupNetwork(), test::rearrangeNetwork()}) {
+                    const std::vector<std::uint8_t> bytes = nvdla::compileForNvdla(network, {}).bytes;
+                    target.seeds.emplace_back(bytes.begin(), bytes.end());
+                }
+        return made;
+    }();
+    return all;
+}
+
+const fuzz::FuzzTarget& fuzzTargetNamed(const QString& name)
+{
+    for (const fuzz::FuzzTarget& candidate : targets())
+        if (candidate.name == name.toStdString())
+            return candidate;
+    qFatal("no fuzz target %s", qPrintable(name));
+}
+
+void reportFailures(const fuzz::CampaignResult& result)
+{
+    for (const std::string& failure : result.failures)
+        qWarning("%s", failure.c_str());
 }
 
 } // namespace
@@ -156,27 +111,69 @@ class TestFuzz : public QObject {
     Q_OBJECT
 
 private slots:
-    void mutatedModelBytes()
+    // A seeded slice of each parser's campaign (bench_fuzz runs 10^6 executions of each).
+    void mutatedInputs_data()
     {
-        const std::vector<std::string> seeds = seedModels();
-        QVERIFY(seeds.size() > 50);
-        std::mt19937 random(20261123);
-        int failures = 0;
-        for (int iteration = 0; iteration < 3000; ++iteration) {
-            std::string bytes = seeds[random() % seeds.size()];
-            mutateBytes(bytes, random);
-            std::string failure;
-            if (!survives(bytes, failure)) {
-                qWarning("iteration %d: %s", iteration, failure.c_str());
-                ++failures;
-            }
-        }
-        QCOMPARE(failures, 0);
+        QTest::addColumn<QString>("parser");
+        QTest::addColumn<int>("executions");
+        // The sanitized build runs fewer: it is there to catch memory errors, which show at once.
+        const int scale = test::kSanitizedBuild ? 1 : 2;
+        QTest::newRow("onnx") << "onnx" << 1500 * scale;
+        QTest::newRow("tensor") << "tensor" << 3000 * scale;
+        QTest::newRow("loadable") << "loadable" << 1500 * scale;
+        QTest::newRow("buffer-csv") << "buffer-csv" << 3000 * scale;
+        QTest::newRow("scamp-kernels") << "scamp-kernels" << 1000 * scale;
+        QTest::newRow("scamp-program") << "scamp-program" << 3000 * scale;
+        QTest::newRow("project") << "project" << 3000 * scale;
+        QTest::newRow("tiling") << "tiling" << 1500 * scale;
+    }
+
+    void mutatedInputs()
+    {
+        QFETCH(QString, parser);
+        QFETCH(int, executions);
+        const fuzz::FuzzTarget& fuzzTarget = fuzzTargetNamed(parser);
+        QVERIFY2(fuzzTarget.seeds.size() >= 2, "every parser has seeds in tests/fuzz/corpus or built here");
+        const fuzz::CampaignResult result = fuzz::runCampaign(fuzzTarget, std::uint64_t(executions), 20261129);
+        reportFailures(result);
+        qInfo("%s: %llu mutated inputs, %llu read, %llu refused, %.1f s", qPrintable(parser),
+              (unsigned long long)result.executions, (unsigned long long)result.accepted,
+              (unsigned long long)result.refused, result.seconds);
+        QCOMPARE(result.failed, std::uint64_t{0});
+        // Both outcomes occur, so the mutations reach past the first check of each parser.
+        QVERIFY(result.accepted > 0);
+        QVERIFY(result.refused > 0);
+    }
+
+    // Every seed and kept regression input, unmutated: the well-formed ones are read, none fails.
+    void corpusInputs_data() { mutatedInputs_data(); }
+    void corpusInputs()
+    {
+        QFETCH(QString, parser);
+        const fuzz::CampaignResult result = fuzz::runSeeds(fuzzTargetNamed(parser));
+        reportFailures(result);
+        QCOMPARE(result.failed, std::uint64_t{0});
+        QVERIFY(result.accepted > 0);
+    }
+
+    // The messages a refusal may not carry: a library's own text.
+    void libraryTextIsRecognised()
+    {
+        QVERIFY(fuzz::leaksLibraryText("[json.exception.type_error.302] type must be number"));
+        QVERIFY(fuzz::leaksLibraryText("vector::_M_range_check: __n (which is 3)"));
+        QVERIFY(!fuzz::leaksLibraryText("fuzz.csv line 2: size 'x' is not a whole number"));
     }
 
     void mutatedModelStructure()
     {
-        const std::vector<std::string> seeds = seedModels();
+        const fuzz::FuzzTarget& onnxTarget = fuzzTargetNamed("onnx");
+        std::vector<std::string> seeds;
+        for (const std::string& seed : onnxTarget.seeds) {
+            onnx::ModelProto model;
+            if (model.ParseFromString(seed))
+                seeds.push_back(seed);
+        }
+        QVERIFY(seeds.size() > 50);
         std::mt19937 random(42);
         int failures = 0;
         for (int iteration = 0; iteration < 3000; ++iteration) {
@@ -186,101 +183,14 @@ private slots:
                 mutateStructure(model, random);
             std::string bytes;
             model.SerializeToString(&bytes);
-            std::string failure;
-            if (!survives(bytes, failure)) {
+            const fuzz::Verdict verdict = onnxTarget.run(bytes);
+            if (verdict.outcome == fuzz::Outcome::Failed) {
                 qWarning("iteration %d (%s): %s", iteration, model.graph().node_size() ? model.graph().node(0).op_type().c_str() : "",
-                         failure.c_str());
+                         verdict.detail.c_str());
                 ++failures;
             }
         }
         QCOMPARE(failures, 0);
-    }
-
-    void mutatedTensorFiles()
-    {
-        onnx::TensorProto proto;
-        tensorToProto(TensorData::fromFloats({2, 3}, {1, 2, 3, 4, 5, 6}), "t", proto);
-        std::string good;
-        proto.SerializeToString(&good);
-        std::mt19937 random(7);
-        int accepted = 0, refused = 0;
-        for (int iteration = 0; iteration < 3000; ++iteration) {
-            std::string bytes = good;
-            mutateBytes(bytes, random);
-            onnx::TensorProto mutated;
-            if (!mutated.ParseFromString(bytes))
-                continue;
-            try {
-                const TensorData data = tensorFromProto(mutated, "t.pb");
-                QCOMPARE(int64_t(data.byteSize()), data.elements() * int64_t(dtypeSize(data.dtype())));
-                ++accepted;
-            } catch (const Error&) {
-                ++refused;
-            }
-        }
-        // Both outcomes occur, so the mutations reach past the protobuf parser.
-        QVERIFY(accepted > 0);
-        QVERIFY(refused > 0);
-    }
-
-    // NVDLA loadables: flipped, truncated, inserted and duplicated bytes. Each is refused with a
-    // tessera::Error or read, and then validated, explained and dumped as JSON without a crash.
-    void mutatedLoadables()
-    {
-        // Seeds: the builder's sample, a compiled MNIST classifier, FP16 on nv_full and INT8 on
-        // nv_small (each simulated on its configuration), a network with lookup tables and one that
-        // rearranges channels (RUBIK and BDMA).
-        const std::vector<std::uint8_t> sample = nvdla::writeLoadable(testing::sampleLoadable());
-        Graph mnist = buildZooModel("mnist", {});
-        prepareGraph(mnist);
-        const std::vector<std::uint8_t> compiled = nvdla::compileForNvdla(mnist, {}).bytes;
-        nvdla::NvdlaCompileOptions small;
-        small.config = "nv_small";
-        const std::vector<std::uint8_t> compiledInt8 = nvdla::compileForNvdla(mnist, small).bytes;
-        const std::vector<std::uint8_t> lookup = nvdla::compileForNvdla(test::lookupNetwork(), {}).bytes;
-        const std::vector<std::uint8_t> rearrange = nvdla::compileForNvdla(test::rearrangeNetwork(), {}).bytes;
-        const std::vector<std::string> seeds = {std::string(sample.begin(), sample.end()),
-                                                std::string(compiled.begin(), compiled.end()),
-                                                std::string(compiledInt8.begin(), compiledInt8.end()),
-                                                std::string(lookup.begin(), lookup.end()),
-                                                std::string(rearrange.begin(), rearrange.end())};
-        const std::vector<std::string> configs = {"nv_full", "nv_full", "nv_small", "nv_full", "nv_full"};
-        std::mt19937 random(11);
-        int read = 0, refused = 0, failures = 0, simulated = 0;
-        for (int iteration = 0; iteration < 3000; ++iteration) {
-            std::string bytes = seeds[std::size_t(iteration) % seeds.size()];
-            for (int k = 0; k < 1 + int(random() % 3); ++k)
-                mutateBytes(bytes, random);
-            try {
-                const nvdla::Loadable loadable = nvdla::readLoadable(
-                    std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "fuzz.nvdla");
-                (void)nvdla::validateLoadable(loadable);
-                (void)nvdla::explainLoadable(loadable);
-                (void)nvdla::loadableToJson(loadable).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-                ++read;
-                // What `tessera nvdla run` does: a valid loadable is simulated on inputs of its shapes.
-                if (nvdla::isValid(nvdla::validateLoadable(loadable))) {
-                    std::vector<TensorData> inputs;
-                    for (const nvdla::TensorDesc& tensor : nvdla::loadableInputs(loadable))
-                        inputs.push_back(TensorData::fromFloats(
-                            {1, tensor.c, tensor.h, tensor.w},
-                            std::vector<float>(std::size_t(std::max(0, tensor.c) * std::max(0, tensor.h) * std::max(0, tensor.w)), 0.5f)));
-                    nvdla::simulateLoadable(loadable, inputs,
-                                            target::nvdlaConfig(configs[std::size_t(iteration) % seeds.size()]));
-                    ++simulated;
-                }
-            } catch (const Error&) {
-                ++refused;
-            } catch (const std::exception& other) {
-                qWarning("iteration %d: %s", iteration, other.what());
-                ++failures;
-            }
-        }
-        qInfo("3000 mutated loadables: %d read, %d of them simulated; %d refused by the reader or the simulator", read,
-              simulated, refused);
-        QCOMPARE(failures, 0);
-        QVERIFY(read > 0);
-        QVERIFY(refused > 0);
     }
 };
 

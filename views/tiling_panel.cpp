@@ -4,7 +4,7 @@
 #include "tile_layout_view.h"
 
 #include "base/error.h"
-#include "tiler/model_json.h"
+#include "tiler/tiling_report_file.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -20,7 +20,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -137,24 +136,15 @@ bool TilingPanel::openTilingFile(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return fail("cannot open tiling report " + path + ": " + file.errorString());
     const QByteArray bytes = file.readAll();
-    nlohmann::json report;
-    try {
-        report = nlohmann::json::parse(bytes.begin(), bytes.end());
-    } catch (const std::exception& error) {
-        return fail(path + " is not a valid tiling report (corrupt JSON: " + QString::fromStdString(jsonErrorText(error)) + ")");
-    }
-    if (!report.is_object() || !report.contains("model"))
-        return fail(path + " has no \"model\" section, so its kernels cannot be solved again; generate it again "
-                           "with this version of Tessera (GenerateTilingCode writes the model into the report)");
     auto model = std::make_shared<tiler::KernelModel>();
+    std::uint64_t budget = 0;
     try {
-        *model = tiler::kernelModelFromJson(report["model"]);
-    } catch (const std::exception& error) {
-        return fail(path + ": " + QString::fromStdString(jsonErrorText(error)));
+        tiler::TilingReportFile report = tiler::parseTilingReport(bytes.toStdString(), path.toStdString());
+        *model = std::move(report.model);
+        budget = report.l1Budget;
+    } catch (const Error& error) {
+        return fail(QString::fromStdString(error.what()));
     }
-    std::uint64_t budget = model->options.l1Size;
-    if (const auto it = report.find("l1_budget"); it != report.end() && it->is_number_unsigned())
-        budget = it->get<std::uint64_t>();
     showKernelModel(std::move(model), budget, path);
     return true;
 }

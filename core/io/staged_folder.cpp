@@ -1,12 +1,13 @@
 #include "io/staged_folder.h"
 
+#include "io/file_io.h"
+
 #include "base/error.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include <fcntl.h>
@@ -72,12 +73,8 @@ StagedFolder::~StagedFolder()
 
 void StagedFolder::commit()
 {
-    {
-        std::ofstream marker(fs::path(staging_) / kStagedFolderMarker);
-        marker << "Written by Tessera; Tessera replaces this folder whole when it writes it again.\n";
-        if (!marker)
-            throw Error(target_ + ": cannot write into " + staging_ + " (" + std::strerror(errno) + ")");
-    }
+    writeFileAtomically((fs::path(staging_) / kStagedFolderMarker).string(),
+                        "Written by Tessera; Tessera replaces this folder whole when it writes it again.\n");
     std::error_code error;
     if (!fs::exists(target_, error)) {
         int moved = ::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE);

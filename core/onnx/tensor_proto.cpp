@@ -131,16 +131,22 @@ void tensorToProto(const TensorData& data, const std::string& name, TensorProto&
 
 namespace {
 
-TensorProto parseTensorFile(const std::string& path)
+TensorProto parseTensorProto(const std::string& bytes, const std::string& source)
 {
-    const std::string bytes = readFileBytes(path);
     TensorProto proto;
     if (!proto.ParseFromString(bytes))
-        throw ModelError(path + ": not a serialized ONNX TensorProto (protobuf parse failed)");
+        throw ModelError(source + ": not a serialized ONNX TensorProto (protobuf parse failed)");
     return proto;
 }
 
+TensorProto parseTensorFile(const std::string& path) { return parseTensorProto(readFileBytes(path), path); }
+
 } // namespace
+
+TensorData parseTensorBytes(const std::string& bytes, const std::string& source)
+{
+    return tensorFromProto(parseTensorProto(bytes, source), source);
+}
 
 TensorData readTensorFile(const std::string& path) { return tensorFromProto(parseTensorFile(path), path); }
 

@@ -24,6 +24,7 @@ TensorData tensorFromProto(const onnx::TensorProto& proto, const std::string& wh
 void tensorToProto(const TensorData& data, const std::string& name, onnx::TensorProto& proto);
 
 // One serialized TensorProto per file, as in ONNX's test_data_set_N/input_K.pb.
+TensorData parseTensorBytes(const std::string& bytes, const std::string& source);
 TensorData readTensorFile(const std::string& path);
 // The same for a file whose tensor should have type `declared`: ONNX's own test data stores
 // bfloat16 tensors as uint16 bit patterns, which this reads as bfloat16.

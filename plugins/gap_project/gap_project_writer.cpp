@@ -2,13 +2,13 @@
 #include "gap_project/gap_paths.h"
 
 #include "base/error.h"
+#include "io/file_io.h"
 #include "io/staged_folder.h"
 #include "onnx/tensor_proto.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace tessera::gap {
@@ -16,21 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes through a temporary file renamed into place, so an interrupted write leaves the old file.
-void writeTextFile(const fs::path& path, const std::string& text)
-{
-    const fs::path temporary = path.string() + ".tmp";
-    {
-        std::ofstream file(temporary, std::ios::binary);
-        file << text;
-        if (!file)
-            throw Error("cannot write " + path.string());
-    }
-    std::error_code error;
-    fs::rename(temporary, path, error);
-    if (error)
-        throw Error("cannot write " + path.string() + ": " + error.message());
-}
+// Whole files only: written beside and renamed into place, a full disk reported, never a part left.
+void writeTextFile(const fs::path& path, const std::string& text) { writeFileAtomically(path.string(), text); }
 
 void copyFiles(const fs::path& from, const fs::path& to, std::initializer_list<const char*> extensions)
 {
@@ -42,11 +29,10 @@ void copyFiles(const fs::path& from, const fs::path& to, std::initializer_list<c
         if (!entry.is_regular_file())
             continue;
         for (const char* extension : extensions)
-            if (entry.path().extension() == extension) {
-                fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, error);
-                if (error)
-                    throw Error("cannot copy " + entry.path().string() + " to " + to.string() + ": " + error.message());
-            }
+            // Read and written rather than fs::copy_file, whose short sendfile on a full disk is
+            // reported as "Input/output error" instead of the disk being full.
+            if (entry.path().extension() == extension)
+                writeTextFile(to / entry.path().filename(), readFileBytes(entry.path().string()));
     }
 }
 

@@ -1,5 +1,8 @@
 #include "test_support.h"
 
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
 #include <QProcess>
 
 #include <cmath>
@@ -48,14 +51,41 @@ double maxRelativeError(const TensorData& actual, const TensorData& expected)
 
 std::string sourcePath(const std::string& relative) { return std::string(TESSERA_SOURCE_DIR) + "/" + relative; }
 
-CliResult runCli(const QStringList& arguments)
+CliResult runCli(const QStringList& arguments) { return runCli(arguments, {}); }
+
+CliResult runCli(const QStringList& arguments, const QStringList& environment)
 {
     QProcess process;
+    if (!environment.isEmpty())
+        process.setEnvironment(QProcess::systemEnvironment() + environment);
     process.start(QStringLiteral(TESSERA_CLI_PATH), arguments);
     if (!process.waitForFinished(600000))
         return {};
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+QMap<QString, QByteArray> folderFiles(const QString& folder)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly))
+            files.insert(QDir(folder).relativeFilePath(path), file.readAll());
+    }
+    return files;
+}
+
+bool sameProject(const QMap<QString, QByteArray>& a, const QMap<QString, QByteArray>& b)
+{
+    if (a.keys() != b.keys())
+        return false;
+    for (auto it = a.begin(); it != a.end(); ++it)
+        if (!it.key().startsWith("report.") && it.value() != b.value(it.key()))
+            return false;
+    return true;
 }
 
 } // namespace tessera::test

@@ -3,6 +3,8 @@
 #include "ir/builder.h"
 #include "ir/tensor_data.h"
 
+#include <QByteArray>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -31,6 +33,13 @@ struct CliResult {
     QString err;
 };
 CliResult runCli(const QStringList& arguments);
+// The same with variables added to its environment ("NAME=value").
+CliResult runCli(const QStringList& arguments, const QStringList& environment);
+
+// Every file under `folder` (hidden ones too), by path relative to it, with its bytes.
+QMap<QString, QByteArray> folderFiles(const QString& folder);
+// The same project: the same files with the same bytes, except the reports' compile times.
+bool sameProject(const QMap<QString, QByteArray>& a, const QMap<QString, QByteArray>& b);
 
 // The sanitized build (TESSERA_SANITIZE) runs the suites on the smaller models only: a 224x224
 // network takes minutes there and goes through the same code as its smaller variants, which the

@@ -1,5 +1,6 @@
 #include "tensor_file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +197,7 @@ int WriteTensorFile(const char *path, const char *Name, const long long *Dims, i
     }
     FILE *File = fopen(Partial, "wb");
     if (!File) {
-        fprintf(stderr, "error: cannot write %s\n", path);
+        fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
     for (int k = 0; k < DimCount; ++k) {
@@ -216,9 +217,14 @@ int WriteTensorFile(const char *path, const char *Name, const long long *Dims, i
         const unsigned char Bytes[4] = {Bits & 0xff, (Bits >> 8) & 0xff, (Bits >> 16) & 0xff, Bits >> 24};
         fwrite(Bytes, 1, 4, File);
     }
-    const int Failed = fflush(File) != 0 || ferror(File);
-    if (fclose(File) || Failed || rename(Partial, path)) {
-        fprintf(stderr, "error: cannot write %s\n", path);
+    /* The first error's errno (a full disk: ENOSPC), before fclose or remove can change it. */
+    int Error = fflush(File) != 0 || ferror(File) ? (errno ? errno : EIO) : 0;
+    if (fclose(File) && !Error)
+        Error = errno;
+    if (!Error && rename(Partial, path))
+        Error = errno;
+    if (Error) {
+        fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(Error));
         remove(Partial);
         return -1;
     }
