@@ -1,9 +1,9 @@
 // Tessera at scale: the plan of a model (`tessera plan --model`: lowering for GAP8, tiling, placing
-// every tensor across L2/L3) on chains of 10^3 .. 10^5 convolutions (with their ReLU: 2 nodes each), and the memory planner on a CSV of
+// every tensor across L2/L3) on chains of 10^3 .. 5·10^4 convolutions (with their ReLU: 2 nodes each), and the memory planner on a CSV of
 // 10^4 .. 10^6 buffers, each in a child process so its time and peak memory (getrusage) are its own.
 // The figures: time and peak memory per node or buffer, and the ratio of the largest size's per-item
 // cost to the smallest's (1 when the cost grows linearly; 10 would be quadratic over a decade).
-// Usage: bench_scale [largest model layers, default 100000] [largest CSV rows, default 1000000]
+// Usage: bench_scale [largest model layers, default 50000 (10^5 nodes)] [largest CSV rows, default 1000000]
 //        bench_scale --write-chain LAYERS FILE.onnx   (the chain model, to try `tessera plan --model` on)
 #include "bench_timer.h"
 
@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -124,6 +125,16 @@ template <class F> Measured inChild(F&& work)
     return result;
 }
 
+// smallest, 10x smallest, ... below largest, then largest itself (50000 layers: 10^5 nodes).
+std::vector<int> sizesUpTo(int smallest, int largest)
+{
+    std::vector<int> sizes;
+    for (long long size = smallest; size < largest; size *= 10)
+        sizes.push_back(int(size));
+    sizes.push_back(std::max(largest, 1));
+    return sizes;
+}
+
 void report(const char* what, const std::vector<std::pair<int, Measured>>& rows, const char* unit)
 {
     for (const auto& [count, m] : rows)
@@ -148,10 +159,10 @@ int main(int argc, char** argv)
         exportOnnxFile(chainModel(std::atoi(argv[2])), argv[3]);
         return 0;
     }
-    const int largestModel = argc > 1 ? std::atoi(argv[1]) : 100000;
+    const int largestModel = argc > 1 ? std::atoi(argv[1]) : 50000;
     const int largestCsv = argc > 2 ? std::atoi(argv[2]) : 1000000;
     std::vector<std::pair<int, Measured>> models;
-    for (int layers = 1000; layers <= largestModel; layers *= 10) {
+    for (const int layers : sizesUpTo(1000, largestModel)) {
         models.emplace_back(layers, inChild([layers] {
             const Session session(std::make_shared<const Graph>(chainModel(layers)));
             const gap::GapPlan plan = session.plan(SessionChoices{});
@@ -163,7 +174,7 @@ int main(int argc, char** argv)
     report("plan --model, a chain of", models, "layers");
 
     std::vector<std::pair<int, Measured>> csvs;
-    for (int rows = 10000; rows <= largestCsv; rows *= 10) {
+    for (const int rows : sizesUpTo(10000, largestCsv)) {
         csvs.emplace_back(rows, inChild([rows] {
             const std::vector<Buffer> buffers = csvBuffers(rows);
             // The greedy placement (the plan every search starts from), then the planner with a

@@ -110,6 +110,13 @@ private slots:
         const Result badInput = runCli({"plan", bad.fileName()});
         QCOMPARE(badInput.exitCode, 2);
         QVERIFY2(badInput.err.contains("line 3"), qPrintable(badInput.err));
+        // Pins that overlap while both buffers live: no plan can honour them.
+        QVERIFY(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        bad.write("id,lower,upper,size,offset\nin,0,2,3000,0\nt1,1,5,7000,0\n");
+        bad.close();
+        const Result clash = runCli({"plan", bad.fileName(), "--half-open"});
+        QCOMPARE(clash.exitCode, 2);
+        QVERIFY2(clash.err.contains("'in' and 't1' are pinned to overlapping bytes"), qPrintable(clash.err));
     }
 
     // tessera plan --model: the deployed graph's plan at the chip's default budgets or the ones given.
@@ -199,6 +206,15 @@ private slots:
         QTest::newRow("empty output folder") << QStringList{"compile", sample, "-o", ""} << "an empty name";
         QTest::newRow("empty output file") << QStringList{"zoo", "mnist", "-o", ""} << "an empty name";
         QTest::newRow("not a number") << QStringList{"scamp", kernels, "--threads", "many"} << "--threads";
+        QTest::newRow("quant int4") << QStringList{"compile", sample, "-o", "/tmp/never", "--quant", "int4"} << "--quant";
+        // Files that are not what the command reads, and inputs that do not match the model, are bad
+        // input too.
+        QTest::newRow("text file as a model") << QStringList{"inspect", QStringLiteral(TESSERA_SOURCE_DIR "/README.md")}
+                                              << "not an ONNX model";
+        const QString input = QStringLiteral(TESSERA_SOURCE_DIR "/resources/samples/mnist_input_0.pb");
+        QTest::newRow("inputs not the model's") << QStringList{"run", sample, "-i", input, input, "-o", "/tmp/never"}
+                                                << "2 given with -i";
+        QTest::newRow("model as a loadable") << QStringList{"nvdla", "inspect", sample} << "not an NVDLA loadable";
     }
     void badOptionValuesExitWith2()
     {
@@ -317,7 +333,7 @@ private slots:
     {
         QTemporaryDir empty;
         const Result r = runCli({"conformance", empty.path()});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);  // bad input
         QVERIFY2(r.err.contains("no ONNX backend test cases in " + empty.path()), qPrintable(r.err));
         QVERIFY(!r.out.contains("passed"));
     }

@@ -23,8 +23,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numeric>
 
 using namespace tessera;
 
@@ -85,6 +87,7 @@ private slots:
         const Session planner(graph);
         QTemporaryDir dir;
         int planned = 0, refused = 0;
+        std::ptrdiff_t trafficSteps = 0;
         for (const qint64 l2 : l2Budgets) {
             SessionChoices choices;
             choices.target = target.toStdString();
@@ -147,9 +150,21 @@ private slots:
             for (const TensorPlacement& p : drawn.placements)
                 if (p.level == "L2")
                     QVERIFY2(p.offset + p.size <= drawn.l2.peak, qPrintable(where + " " + QString::fromStdString(p.tensor)));
+            // Its L3 traffic step by step is the report's: each node's streams, each prefetch where it starts.
+            std::vector<qint64> traffic(size_t(drawn.steps), 0);
+            const QJsonArray nodes = memory["nodes"].toArray();
+            QCOMPARE(nodes.size(), qsizetype(drawn.steps));
+            for (qsizetype n = 0; n < nodes.size(); ++n)
+                traffic[size_t(n)] += nodes[n].toObject()["l3_read"].toInteger() + nodes[n].toObject()["l3_write"].toInteger();
+            for (const QJsonValue& tensor : tensors)
+                if (const qint64 step = tensor.toObject()["prefetch_node"].toInteger(); step >= 0)
+                    traffic[size_t(step)] += tensor.toObject()["bytes"].toInteger();
+            QCOMPARE(std::vector<qint64>(drawn.stepTraffic.begin(), drawn.stepTraffic.end()), traffic);
+            QCOMPARE(std::accumulate(traffic.begin(), traffic.end(), qint64(0)), qint64(memory["l3_traffic"].toInteger()));
+            trafficSteps += std::count_if(traffic.begin(), traffic.end(), [](qint64 bytes) { return bytes > 0; });
         }
-        qInfo("%s on %s: %d budgets planned and compiled alike, %d refused by both", qPrintable(name),
-              qPrintable(target), planned, refused);
+        qInfo("%s on %s: %d budgets planned and compiled alike, %d refused by both, %d steps with L3 traffic",
+              qPrintable(name), qPrintable(target), planned, refused, int(trafficSteps));
         QVERIFY(planned > 0);
     }
 

@@ -285,6 +285,42 @@ private slots:
         QCOMPARE(result.offsets[1], int64_t(0));
     }
 
+    // Pins no plan can honour are bad input, named before any search; pins that only touch (in
+    // time or in memory) are fine. The sweep agrees with a check of every pair on random pins.
+    void overlappingPinsAreRefused()
+    {
+        const std::vector<Buffer> clash = {{"in", 0, 2, 3000, 64, 0}, {"w", 0, 10, 1500, 32, {}}, {"t1", 1, 5, 7000, 64, 0}};
+        QVERIFY_THROWS_EXCEPTION(Error, planMemory(clash, {std::nullopt, true, 1.0, nullptr}));
+        const std::string conflict = pinnedConflict(clash);
+        QVERIFY2(conflict.find("'in' and 't1'") != std::string::npos && conflict.find("steps 1 to 1") != std::string::npos,
+                 conflict.c_str());
+        const std::vector<Buffer> touching = {{"a", 0, 2, 100, 1, 0}, {"b", 2, 4, 100, 1, 0}, {"c", 0, 4, 50, 1, 100}};
+        QCOMPARE(pinnedConflict(touching), std::string());
+        const PlanResult placed = planMemory(touching, {std::nullopt, true, 1.0, nullptr});
+        QCOMPARE(placed.status, PlanStatus::Optimal);
+        std::mt19937 random(3);
+        int clashes = 0;
+        for (int trial = 0; trial < 300; ++trial) {
+            std::vector<Buffer> buffers;
+            for (int k = 0; k < 8; ++k) {
+                const int64_t lower = int64_t(random() % 20);
+                const int64_t upper = lower + 1 + int64_t(random() % 6);
+                const int64_t size = int64_t(random() % 40);
+                const std::optional<int64_t> pin = random() % 3 ? std::optional<int64_t>(random() % 200) : std::nullopt;
+                buffers.push_back({"b" + QByteArray::number(k).toStdString(), lower, upper, size, 1, pin});
+            }
+            bool pairClash = false;
+            for (const Buffer& a : buffers)
+                for (const Buffer& b : buffers)
+                    if (&a < &b && a.fixedOffset && b.fixedOffset && a.size > 0 && b.size > 0 && a.lower < b.upper &&
+                        b.lower < a.upper && *a.fixedOffset < *b.fixedOffset + b.size && *b.fixedOffset < *a.fixedOffset + a.size)
+                        pairClash = true;
+            QCOMPARE(!pinnedConflict(buffers).empty(), pairClash);
+            clashes += pairClash;
+        }
+        QVERIFY(clashes > 20 && clashes < 280);
+    }
+
     void capacityBelowTheBoundIsInfeasible()
     {
         const std::vector<Buffer> buffers = {{"a", 0, 2, 600, 1, {}}, {"b", 1, 3, 500, 1, {}}};

@@ -708,7 +708,7 @@ private slots:
         QVERIFY(small.err.contains("nv_small does not run fp16"));
         QVERIFY(!QFile::exists(dir.filePath("small")));
         const CliResult wrongInputs = runCli({"nvdla", "run", out + "/model.nvdla", "-o", dir.filePath("none")});
-        QCOMPARE(wrongInputs.exitCode, 1);
+        QCOMPARE(wrongInputs.exitCode, 2);  // bad input
         QVERIFY(wrongInputs.err.contains("binds 1 inputs ('input' 1x28x28)"));
     }
 };

@@ -34,6 +34,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <numeric>
 #include <set>
 
 using namespace tessera;
@@ -394,6 +395,8 @@ private slots:
         QCOMPARE(QString::fromStdString(graph.node(node).name), window.nodesOfStep(step).front());
         const QString properties = window.propertiesText();
         QVERIFY2(properties.contains(QString("live at step %1").arg(step)), qPrintable(properties));
+        QVERIFY2(properties.contains(QString("L3 traffic at this step: %1 bytes").arg(window.plan()->stepTraffic.at(size_t(step)))),
+                 qPrintable(properties));
         const std::vector<TensorPlacement> live = window.timeline()->liveAt(step);
         QVERIFY(!live.empty());
         for (const TensorPlacement& p : live) {
@@ -446,6 +449,12 @@ private slots:
         QVERIFY(planned.wait(kWaitMs));
         QCOMPARE(window.timeline()->l2PointOf(0, 64 * 1024), marker);  // the scale did not jump
         QVERIFY2(window.planStatus().contains(counted()), qPrintable(window.planStatus()));
+        // What the spills cost, step by step, in the L3 RAM panel against its right scale.
+        const std::vector<std::int64_t>& traffic = window.plan()->stepTraffic;
+        QCOMPARE(window.timeline()->trafficLevel(), QString("HyperRAM"));
+        QCOMPARE(window.timeline()->drawnTraffic(), std::vector<qint64>(traffic.begin(), traffic.end()));
+        QCOMPARE(std::accumulate(traffic.begin(), traffic.end(), std::int64_t(0)), window.plan()->l3TrafficBytes);
+        QVERIFY(window.plan()->l3TrafficBytes > before.l3TrafficBytes);
         std::set<std::string> pushed;
         const std::set<std::string> was = outOfL2(before);
         for (const std::string& name : outOfL2(*window.plan()))

@@ -47,11 +47,13 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent)
                       "<span style='color:%2'>&#8230;</span>&nbsp;lower bound&nbsp;&nbsp; "
                       "&#9472;&#9675;&nbsp;in use&nbsp;&nbsp; "
                       "<span style='color:%3'>&#9633;</span>&nbsp;pushed out&nbsp;&nbsp; "
-                      "&#9646;&nbsp;step")
-                  .arg(kBudgetColor.name(), kLowerBoundColor.name(), kPushedOutColor.name());
+                      "&#9646;&nbsp;step&nbsp;&nbsp; "
+                      "<span style='color:%4'>&#9647;</span>&nbsp;L3 traffic")
+                  .arg(kBudgetColor.name(), kLowerBoundColor.name(), kPushedOutColor.name(), kTrafficColor.name());
     legend_->setToolTip("budget: drag the red line; peak: the highest address used; lower bound: the least any "
                         "layout needs; in use: bytes live at each step, the most marked; pushed out: tensors the "
-                        "last change moved out of the top panel; step: the step of the selected node");
+                        "last change moved out of the top panel; step: the step of the selected node; L3 traffic: bytes "
+                        "moved between L3 and L2 at each step (right scale of the second panel)");
     legend_->setText(legend);
     layout->addWidget(legend_);
     // Why there is no plan: a long list for a model with many refused nodes, so it scrolls in a
@@ -83,10 +85,17 @@ void MemoryTimeline::setLevels(const QStringList& levels)
         panel->plot->xAxis->setLabel("step");
         panel->plot->yAxis->setLabel(level + "\n(KiB)");
         panel->plot->setMouseTracking(true);
-        panel->plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msRight | QCP::msBottom);
+        // Left and right margins are set by alignStepAxes, alike in every panel.
+        panel->plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
         panel->inUse = panel->plot->addGraph();
         panel->inUse->setLineStyle(QCPGraph::lsStepLeft);
         panel->inUse->setSelectable(QCP::stNone);
+        if (panels_.size() == 1) {  // the level under the top one: L3 RAM
+            panel->traffic = new QCPBars(panel->plot->xAxis, panel->plot->yAxis2);
+            panel->traffic->setWidth(0.8);
+            panel->traffic->setSelectable(QCP::stNone);
+            panel->plot->yAxis2->setLabel("L3 traffic\n(KiB/step)");
+        }
         layout->addWidget(panel->plot, panels_.empty() ? 3 : 2);
         connect(panel->plot, &QCustomPlot::mousePress, this, &MemoryTimeline::onPress);
         connect(panel->plot, &QCustomPlot::mouseMove, this, &MemoryTimeline::onMove);
@@ -121,7 +130,7 @@ void MemoryTimeline::applyPalette()
     for (const std::unique_ptr<Panel>& panel : panels_) {
         QCustomPlot* plot = panel->plot;
         plot->setBackground(palette().brush(QPalette::Base));
-        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
             axis->setBasePen(QPen(text));
             axis->setTickPen(QPen(text));
             axis->setSubTickPen(QPen(text));
@@ -370,6 +379,18 @@ QString MemoryTimeline::legendText() const
     return document.toPlainText();
 }
 
+QString MemoryTimeline::trafficLevel() const { return panels_.size() > 1 ? panels_[1]->level : QString(); }
+
+std::vector<qint64> MemoryTimeline::drawnTraffic() const
+{
+    std::vector<qint64> bytes;
+    if (panels_.size() < 2 || !panels_[1]->traffic->visible())
+        return bytes;
+    for (auto bar = panels_[1]->traffic->data()->constBegin(); bar != panels_[1]->traffic->data()->constEnd(); ++bar)
+        bytes.push_back(qint64(std::llround(bar->value * kKiB)));
+    return bytes;
+}
+
 QWidget* MemoryTimeline::l2Panel() const { return top().plot; }
 
 QWidget* MemoryTimeline::panel(const QString& level) const
@@ -503,6 +524,14 @@ void MemoryTimeline::onMove(QMouseEvent* event)
             QToolTip::showText(event->globalPosition().toPoint(), describe(*p), panel->plot);
             return;
         }
+    if (panel->traffic && panel->traffic->visible() && step >= 0 && step < double(plan_.stepTraffic.size())) {
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           QString("step %1: %2 bytes moved between L3 and L2")
+                               .arg(int(step))
+                               .arg(plan_.stepTraffic[std::size_t(step)]),
+                           panel->plot);
+        return;
+    }
     QToolTip::hideText();
 }
 

@@ -7,7 +7,8 @@
 // selected anywhere in the studio and outlines what is live there; clicking empty space picks a
 // step. When a re-plan moves tensors, they are shown moving: rectangles glide to their new offsets,
 // those pushed to another level drop out of one panel into the other, and the tensors a change
-// pushed out of L2 stay outlined in red until the next change begins.
+// pushed out of L2 stay outlined in red until the next change begins. The second panel (the L3 RAM)
+// also shows, against a scale on its right, the bytes moved between L3 and L2 at each step.
 #include "memory/hierarchy_planner.h"
 
 #include <QHash>
@@ -74,6 +75,11 @@ public:
     std::pair<double, double> shownSteps(const QString& level) const;
     void showAllSteps();
 
+    // The level whose panel shows the L3 traffic per step (empty: no such panel), and the bytes
+    // drawn there for each step (empty when the plan does not give them).
+    QString trafficLevel() const;
+    std::vector<qint64> drawnTraffic() const;
+
     // Rectangles drawn in the panel of `level`.
     int rectangleCount(const QString& level) const;
     QString message() const;
@@ -128,6 +134,7 @@ private:
     void drawLines(Panel& panel);
     void drawCursor(Panel& panel);
     void drawInUse(Panel& panel);
+    void drawTraffic(Panel& panel);
     static void placeRectangle(const Moving& motion, double progress);
     void drawLeaving(Panel& panel);
     void alignStepAxes();

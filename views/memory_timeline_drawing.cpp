@@ -43,9 +43,18 @@ void MemoryTimeline::alignStepAxes()
         margin = std::max(margin, ticks.horizontalAdvance(QString::number(qint64(widest * 1.2)) + ".5") +
                                       2 * label.height() + 24);
     }
+    // The right margin holds the traffic scale of the second panel, and the same room in the others.
+    int right = 12;
+    if (panels_.size() > 1 && hasPlan_ && !plan_.stepTraffic.empty()) {
+        const double most = double(*std::max_element(plan_.stepTraffic.begin(), plan_.stepTraffic.end())) / kKiB;
+        const QCPAxis* axis = panels_[1]->plot->yAxis2;
+        right = QFontMetrics(axis->tickLabelFont()).horizontalAdvance(QString::number(qint64(most * 1.2)) + ".5") +
+                2 * QFontMetrics(axis->labelFont()).height() + 24;
+    }
     for (const std::unique_ptr<Panel>& panel : panels_) {
         QMargins margins = panel->plot->axisRect()->margins();
         margins.setLeft(margin);
+        margins.setRight(right);
         panel->plot->axisRect()->setMargins(margins);
     }
 }
@@ -73,6 +82,10 @@ size_t MemoryTimeline::drawingKey(const Panel& panel) const
     if (&panel == &top())
         for (const std::int64_t field : {std::int64_t(budget_), plan_.l2.peak, plan_.l2.lowerBound})
             mix(size_t(field));
+    if (panel.traffic)
+        for (const std::int64_t bytes : plan_.stepTraffic)
+            mix(size_t(bytes));
+    mix(size_t(panel.plot->axisRect()->margins().right()));
     return key == 0 ? 1 : key;
 }
 
@@ -177,6 +190,7 @@ void MemoryTimeline::drawPanel(Panel& panel)
     if (animating)
         drawLeaving(panel);
     drawInUse(panel);
+    drawTraffic(panel);
     if (isTop)
         drawLines(panel);
     drawCursor(panel);
@@ -271,6 +285,34 @@ void MemoryTimeline::drawInUse(Panel& panel)
     mark->setSelectable(false);
     panel.mostInUseStep = int(most - bytes.begin());
     panel.mostInUse = std::int64_t(*most);
+}
+
+// The bytes moved between L3 and L2 at each step, as bars against the panel's right scale.
+void MemoryTimeline::drawTraffic(Panel& panel)
+{
+    if (!panel.traffic)
+        return;
+    const bool shown = hasPlan_ && !plan_.stepTraffic.empty();
+    panel.traffic->setVisible(shown);
+    panel.plot->yAxis2->setVisible(shown);
+    if (!shown) {
+        panel.traffic->data()->clear();
+        return;
+    }
+    QVector<double> keys, values;
+    double most = 0;
+    for (std::size_t step = 0; step < plan_.stepTraffic.size(); ++step) {
+        keys << double(step) + 0.5;
+        values << double(plan_.stepTraffic[step]) / kKiB;
+        most = std::max(most, values.back());
+    }
+    panel.traffic->setData(keys, values, true);
+    QColor fill = kTrafficColor;
+    fill.setAlpha(150);
+    panel.traffic->setBrush(fill);
+    panel.traffic->setPen(QPen(kTrafficColor, 1));
+    panel.plot->yAxis2->setRange(0, most > 0 ? most * 1.15 : 1.0);
+    panel.plot->yAxis2->setLabel(most > 0 ? "L3 traffic\n(KiB/step)" : "L3 traffic\n(none)");
 }
 
 // The selected step as a band across the panel.

@@ -36,6 +36,7 @@ inline QColor kindColor(PlacementKind kind)
 inline const QColor kBudgetColor(0xd0, 0x30, 0x30);
 inline const QColor kLowerBoundColor(0x40, 0x80, 0x40);
 inline const QColor kPushedOutColor(0xc0, 0x20, 0x20);
+inline const QColor kTrafficColor(0x8e, 0x5a, 0xb8);
 
 // One placement across plans: the same tensor, kind and first step (a tensor can have several
 // placements, e.g. a constant's L2 copy and its flash image, or a spilled tensor's staging buffer).
@@ -83,6 +84,7 @@ struct MemoryTimeline::Panel {
     std::vector<QCPItemText*> lineLabels;
     double keptTop = 0;                  // the y range never shrinks while one model is shown
     QCPGraph* inUse = nullptr;           // bytes live at each step (the memory-in-use curve)
+    QCPBars* traffic = nullptr;          // L3 traffic per step, on the right axis (second panel only)
     int mostInUseStep = -1;              // where that curve is highest, and how high
     std::int64_t mostInUse = 0;
     size_t drawn = 0;                    // what was drawn last (drawingKey); 0: nothing yet

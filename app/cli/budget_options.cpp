@@ -36,6 +36,7 @@ void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::str
     command.add_option("--quant", choices.quantization.quantization,
                        prefix + "Quantization: int16 (power-of-two Q formats) or int8 (symmetric, per-channel filter "
                                 "scales)")
+        ->check(CLI::IsMember({"int16", "int8"}))
         ->capture_default_str();
     command.add_option("--calibration", choices.quantization.calibrationDir,
                        prefix + "Folder of calibration inputs (.pb files, or folders of input_K.pb)");

@@ -27,9 +27,9 @@ void addConformanceCommand(CLI::App& app, Action& action)
         action = [options] {
             const std::vector<std::string> cases = findConformanceCases(options->directories);
             if (cases.empty())  // a count of nothing would read as a pass
-                throw Error(fmt::format("no ONNX backend test cases in {}: a case is a folder holding model.onnx and "
-                                        "test_data_set_* folders; give such folders, or folders of them",
-                                        fmt::join(options->directories, ", ")));
+                throw ModelError(fmt::format("no ONNX backend test cases in {}: a case is a folder holding model.onnx and "
+                                             "test_data_set_* folders; give such folders, or folders of them",
+                                             fmt::join(options->directories, ", ")));
             const bool progress = ::isatty(STDERR_FILENO) != 0;
             size_t done = 0;
             const ConformanceSummary summary = runConformance(cases, [&](const CaseResult& result) {

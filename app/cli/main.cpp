@@ -36,6 +36,12 @@ int main(int argc, char** argv)
     }
     try {
         return action ? action() : 0;
+    } catch (const tessera::ModelError& error) {  // a file that cannot be read or is not valid: bad input
+        fmt::print(stderr, "error: {}\n", error.what());
+        return 2;
+    } catch (const tessera::ShapeError& error) {  // a model whose shapes break an operator's rules
+        fmt::print(stderr, "error: {}\n", error.what());
+        return 2;
     } catch (const std::bad_alloc&) {
         fmt::print(stderr, "error: out of memory (the model or its tensors are too large for this machine)\n");
     } catch (const std::exception& error) {

@@ -150,7 +150,7 @@ int runLoadable(const RunOptions& options)
     std::vector<TensorData> inputs;
     if (!options.image.empty()) {
         if (expected.size() != 1)
-            throw tessera::Error(fmt::format("{}: the loadable binds {} inputs; --image fills one, so give a tensor "
+            throw tessera::ModelError(fmt::format("{}: the loadable binds {} inputs; --image fills one, so give a tensor "
                                              "file per input with -i",
                                              options.loadable, expected.size()));
         nvdla::RuntimeImageOptions imageOptions;
@@ -163,7 +163,7 @@ int runLoadable(const RunOptions& options)
         std::string names;
         for (const nvdla::TensorDesc& tensor : expected)
             names += fmt::format("{}'{}' {}x{}x{}", names.empty() ? "" : ", ", tensor.name, tensor.c, tensor.h, tensor.w);
-        throw tessera::Error(fmt::format("{}: the loadable binds {} inputs ({}), {} given with -i", options.loadable,
+        throw tessera::ModelError(fmt::format("{}: the loadable binds {} inputs ({}), {} given with -i", options.loadable,
                                 expected.size(), names, options.inputs.size()));
     }
     for (std::size_t k = 0; k < options.inputs.size(); ++k) {

@@ -23,7 +23,7 @@ int runModel(const std::string& modelPath, const std::vector<std::string>& input
         std::string names;
         for (TensorId id : graph.inputs)
             names += (names.empty() ? "" : ", ") + graph.tensor(id).name;
-        throw tessera::Error(fmt::format("{}: the model has {} inputs ({}), {} given with -i", modelPath, graph.inputs.size(),
+        throw tessera::ModelError(fmt::format("{}: the model has {} inputs ({}), {} given with -i", modelPath, graph.inputs.size(),
                                 names, inputPaths.size()));
     }
     std::vector<TensorData> inputs;

@@ -79,7 +79,10 @@ QString StudioWindow::liveAtStepHtml(int step) const
                     .arg(QString::fromStdString(p.tensor).toHtmlEscaped(), QString::fromStdString(placementKindName(p.kind)))
                     .arg(p.size)
                     .arg(QString::fromStdString(p.level), QString::fromStdString(p.reason).toHtmlEscaped());
-    return html + "</table>";
+    html += "</table>";
+    if (plan_ && step >= 0 && std::size_t(step) < plan_->stepTraffic.size())
+        html += QString("<p>L3 traffic at this step: %1 bytes</p>").arg(plan_->stepTraffic[std::size_t(step)]);
+    return html;
 }
 
 QString StudioWindow::propertiesText() const { return properties_->toPlainText(); }

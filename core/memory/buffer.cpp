@@ -83,4 +83,54 @@ std::vector<std::string> checkBuffers(const std::vector<Buffer>& buffers)
     return problems;
 }
 
+std::string pinnedConflict(const std::vector<Buffer>& buffers)
+{
+    // Sweep the steps; the pinned buffers live at a step never overlap in memory (else the conflict
+    // is already found), so a new one need only be checked against its neighbours by offset.
+    struct Event {
+        int64_t step;
+        bool start;
+        size_t buffer;
+    };
+    std::vector<Event> events;
+    for (size_t k = 0; k < buffers.size(); ++k)
+        if (buffers[k].fixedOffset && buffers[k].size > 0) {
+            events.push_back({buffers[k].lower, true, k});
+            events.push_back({buffers[k].upper, false, k});
+        }
+    // Lifetimes are half-open: at one step, what ends goes before what starts.
+    std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+        return a.step != b.step ? a.step < b.step : (a.start != b.start ? !a.start : a.buffer < b.buffer);
+    });
+    std::map<int64_t, size_t> live;  // offset -> buffer
+    const auto describe = [&](size_t a, size_t b) {
+        const Buffer& x = buffers[a];
+        const Buffer& y = buffers[b];
+        return "buffers '" + x.id + "' and '" + y.id + "' are pinned to overlapping bytes (" +
+               std::to_string(*x.fixedOffset) + ".." + std::to_string(*x.fixedOffset + x.size - 1) + " and " +
+               std::to_string(*y.fixedOffset) + ".." + std::to_string(*y.fixedOffset + y.size - 1) +
+               ") while both are live (steps " + std::to_string(std::max(x.lower, y.lower)) + " to " +
+               std::to_string(std::min(x.upper, y.upper) - 1) + "); pin one elsewhere or leave its offset empty";
+    };
+    for (const Event& event : events) {
+        const Buffer& b = buffers[event.buffer];
+        if (!event.start) {
+            const auto at = live.find(*b.fixedOffset);
+            if (at != live.end() && at->second == event.buffer)
+                live.erase(at);
+            continue;
+        }
+        const auto next = live.lower_bound(*b.fixedOffset);
+        if (next != live.end() && next->first < *b.fixedOffset + b.size)
+            return describe(next->second, event.buffer);
+        if (next != live.begin()) {
+            const size_t before = std::prev(next)->second;
+            if (*buffers[before].fixedOffset + buffers[before].size > *b.fixedOffset)
+                return describe(before, event.buffer);
+        }
+        live.emplace(*b.fixedOffset, event.buffer);
+    }
+    return {};
+}
+
 } // namespace tessera

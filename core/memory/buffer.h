@@ -54,4 +54,8 @@ int64_t planPeak(const std::vector<Buffer>& buffers, const std::vector<int64_t>&
 // formed.
 std::vector<std::string> checkBuffers(const std::vector<Buffer>& buffers);
 
+// Two buffers pinned to offsets whose bytes overlap while both are live, which no plan can honour:
+// the first such pair found, described, or an empty string. O(n log n) in the pinned buffers.
+std::string pinnedConflict(const std::vector<Buffer>& buffers);
+
 } // namespace tessera

@@ -15,6 +15,8 @@ namespace {
 constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
 // valleyEnd_ of a section outside every valley the valley bound checks.
 constexpr size_t kNoValley = std::numeric_limits<size_t>::max();
+// Above this many buffers a search node is slow enough to read the clock at every one.
+constexpr size_t kLargeInstance = 2048;
 
 // Searches over at most this many buffers run on the caller's stack (well under 1 MiB deep).
 constexpr size_t kInlineSearchDepth = 128;
@@ -223,7 +225,10 @@ private:
             return true;
         if (limits_.maxNodes && nodes_ >= limits_.maxNodes)
             stopped_ = true;
-        if ((nodes_ & 1023) == 0 && (std::chrono::steady_clock::now() >= limits_.deadline ||
+        // The clock is read every 1024 nodes, or at every node on large instances, where one node's
+        // bounds sweep thousands of sections and 1024 nodes can take seconds.
+        const uint64_t clockMask = buffers_.size() > kLargeInstance ? 0 : 1023;
+        if ((nodes_ & clockMask) == 0 && (std::chrono::steady_clock::now() >= limits_.deadline ||
                                      (limits_.cancel && limits_.cancel->load(std::memory_order_relaxed))))
             stopped_ = true;
         return stopped_;

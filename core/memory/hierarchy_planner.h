@@ -51,6 +51,9 @@ struct HierarchyPlan {
     int64_t privilegedFlashBytes = 0;
     int64_t flashBytes = 0;
     int64_t l3TrafficBytes = 0;           // bytes moved between L3 and L2 per inference
+    // Those bytes step by step (the streams of the node run there, the prefetches started there);
+    // they sum to l3TrafficBytes. Empty when the plan does not know them.
+    std::vector<int64_t> stepTraffic;
     size_t spilledTensors = 0;
     size_t promotedConstants = 0;
     size_t prefetchedConstants = 0;

@@ -157,6 +157,8 @@ PlanResult planMemory(const std::vector<Buffer>& buffers, const PlanOptions& opt
             message += "\n  ... and " + std::to_string(problems.size() - kShown) + " more";
         throw Error(message);
     }
+    if (const std::string conflict = pinnedConflict(buffers); !conflict.empty())
+        throw Error(conflict);
     const bool minimize = options.minimize || !options.capacity;
     SearchLimits limits;
     limits.cancel = options.cancel;

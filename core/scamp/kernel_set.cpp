@@ -59,7 +59,7 @@ KernelSet parseKernelSet(const std::string& text, const std::string& source)
     json document;
     try {
         document = json::parse(text);
-    } catch (const json::parse_error& error) {
+    } catch (const json::exception& error) {  // parse_error, or out_of_range for a number such as 1e400
         throw Error(source + ": not valid JSON (" + jsonErrorText(error) + ")");
     }
     if (!document.is_object())

@@ -43,6 +43,9 @@ HierarchyPlan deployedMemoryPlan(const gap::GapDeployment& deployment, const gap
     const std::int64_t steps = std::int64_t(graph.nodes.size());
     const std::uint64_t l2DynamicBase = aligned(allocation.l2Static);
     const std::uint64_t l3DynamicBase = aligned(allocation.l3Static);
+    shown.stepTraffic.assign(std::size_t(steps), 0);
+    for (std::size_t n = 0; n < allocation.nodes.size() && n < shown.stepTraffic.size(); ++n)
+        shown.stepTraffic[n] += std::int64_t(allocation.nodes[n].l3Read + allocation.nodes[n].l3Write);
     for (const tiler::GraphTensor& tensor : allocation.tensors) {
         if (tensor.firstNode < 0 || tensor.placement == Placement::Caller)
             continue;
@@ -82,6 +85,8 @@ HierarchyPlan deployedMemoryPlan(const gap::GapDeployment& deployment, const gap
             ++shown.promotedConstants;
         shown.placements.push_back(shownTensor);
         if (tensor.prefetchNode >= 0) {
+            if (std::size_t(tensor.prefetchNode) < shown.stepTraffic.size())
+                shown.stepTraffic[std::size_t(tensor.prefetchNode)] += std::int64_t(tensor.bytes);
             TensorPlacement copy;
             copy.tensor = tensor.name;
             copy.kind = PlacementKind::Prefetch;

@@ -31,6 +31,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <typeinfo>
@@ -262,10 +263,18 @@ void append(std::vector<std::string>& to, std::vector<std::string> more)
 
 bool leaksLibraryText(const std::string& message)
 {
-    for (const char* text : {"json.exception", "vector::", "basic_string", "_M_", "stoll", "stoull", "stod",
-                             "std::", "bad_alloc", "bad_optional_access", "map::at"})
+    for (const char* text : {"json.exception", "vector::", "basic_string", "_M_", "std::", "bad_alloc",
+                             "bad_optional_access", "map::at"})
         if (message.find(text) != std::string::npos)
             return true;
+    // The conversion functions' own messages are their bare names; inside a word ("westode!" in a
+    // quoted line of the user's) they are the user's text.
+    const auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (const std::string name : {"stoi", "stol", "stoll", "stoul", "stoull", "stof", "stod", "stold"})
+        for (std::size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1))
+            if ((at == 0 || !isWordChar(message[at - 1])) &&
+                (at + name.size() == message.size() || !isWordChar(message[at + name.size()])))
+                return true;
     return false;
 }
 
