@@ -165,6 +165,8 @@ private slots:
         QVERIFY(!fuzz::leaksLibraryText("fuzz.csv line 2: size 'x' is not a whole number"));
         QVERIFY(fuzz::leaksLibraryText("stoll"));
         QVERIFY(!fuzz::leaksLibraryText("fuzz.txt line 11: 'westode!' is not a direction"));
+        QVERIFY(!fuzz::leaksLibraryText("fuzz.txt line 1: expected an instruction like add(A, B, C); got 'stod'"));
+        QVERIFY(fuzz::leaksLibraryText("kernels.json: weight: stod"));
     }
 
     void mutatedModelStructure()

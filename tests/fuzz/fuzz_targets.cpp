@@ -267,9 +267,11 @@ bool leaksLibraryText(const std::string& message)
                              "bad_optional_access", "map::at"})
         if (message.find(text) != std::string::npos)
             return true;
-    // The conversion functions' own messages are their bare names; inside a word ("westode!" in a
-    // quoted line of the user's) they are the user's text.
-    const auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    // The conversion functions' own messages are their bare names; inside a word or quoted
+    // ("westode!", "got 'stod'": the user's own text echoed) they are not the library's.
+    const auto isWordChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '"';
+    };
     for (const std::string name : {"stoi", "stol", "stoll", "stoul", "stoull", "stof", "stod", "stold"})
         for (std::size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1))
             if ((at == 0 || !isWordChar(message[at - 1])) &&
