@@ -267,15 +267,24 @@ bool leaksLibraryText(const std::string& message)
                              "bad_optional_access", "map::at"})
         if (message.find(text) != std::string::npos)
             return true;
-    // The conversion functions' own messages are their bare names; inside a word or quoted
-    // ("westode!", "got 'stod'": the user's own text echoed) they are not the library's.
-    const auto isWordChar = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'' || c == '"';
-    };
+    // The conversion functions' own messages are their bare names. The user's own text, which
+    // messages quote ("got 'stod'"), is left out first; inside a word ("westode") a name is not one.
+    std::string unquoted;
+    char quote = 0;
+    for (const char c : message) {
+        if (quote) {
+            quote = c == quote ? 0 : quote;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else {
+            unquoted += c;
+        }
+    }
+    const auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     for (const std::string name : {"stoi", "stol", "stoll", "stoul", "stoull", "stof", "stod", "stold"})
-        for (std::size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1))
-            if ((at == 0 || !isWordChar(message[at - 1])) &&
-                (at + name.size() == message.size() || !isWordChar(message[at + name.size()])))
+        for (std::size_t at = unquoted.find(name); at != std::string::npos; at = unquoted.find(name, at + 1))
+            if ((at == 0 || !isWordChar(unquoted[at - 1])) &&
+                (at + name.size() == unquoted.size() || !isWordChar(unquoted[at + name.size()])))
                 return true;
     return false;
 }
