@@ -68,30 +68,25 @@ static size_t total(const struct iovec* vectors, int count)
     return bytes;
 }
 
-ssize_t writev(int fd, const struct iovec* vectors, int count)
+/* 1 when the whole vector may go to `fd`; else 0 with errno ENOSPC. */
+static int allowedWhole(int fd, const struct iovec* vectors, int count)
 {
     const size_t bytes = total(vectors, count);
     const long long granted = allowed(fd, bytes);
-    if (granted < 0)
-        return -1;
-    if ((size_t)granted < bytes) {
-        errno = ENOSPC;
-        return -1;
-    }
-    return REAL(writev)(fd, vectors, count);
+    if (granted >= 0 && (size_t)granted == bytes)
+        return 1;
+    errno = ENOSPC;
+    return 0;
+}
+
+ssize_t writev(int fd, const struct iovec* vectors, int count)
+{
+    return allowedWhole(fd, vectors, count) ? REAL(writev)(fd, vectors, count) : -1;
 }
 
 ssize_t pwritev(int fd, const struct iovec* vectors, int count, off_t offset)
 {
-    const size_t bytes = total(vectors, count);
-    const long long granted = allowed(fd, bytes);
-    if (granted < 0)
-        return -1;
-    if ((size_t)granted < bytes) {
-        errno = ENOSPC;
-        return -1;
-    }
-    return REAL(pwritev)(fd, vectors, count, offset);
+    return allowedWhole(fd, vectors, count) ? REAL(pwritev)(fd, vectors, count, offset) : -1;
 }
 
 ssize_t sendfile(int out, int in, off_t* offset, size_t count)
