@@ -116,7 +116,7 @@ private slots:
     {
         const KernelSet set = test::bundledKernels("gauss3x3");
         const ApproximatedKernels kernels = approximateKernels(set);
-        SearchOptions options = test::nodeBudget(1500);
+        SearchOptions options = test::nodeBudget(test::kSanitizedBuild ? 400 : 1500);
         const CompileResult a = compileKernels(set, kernels, options);
         const CompileResult b = compileKernels(set, kernels, options);
         QVERIFY(a.best && b.best);
@@ -223,7 +223,7 @@ private slots:
         QVERIFY(separate.has_value());
         const VerificationReport report = verifyProgram(*separate, set, kernels);
         QVERIFY2(report.exact, report.exact ? "" : report.problems.front().c_str());
-        SearchOptions options = test::nodeBudget(test::kSanitizedBuild ? 1500 : 4000);
+        SearchOptions options = test::nodeBudget(test::kSanitizedBuild ? 800 : 4000);
         const CompileResult together = compileKernels(set, kernels, options);
         QVERIFY(together.best.has_value());
         QVERIFY(verifyProgram(*together.best, set, kernels).exact);
@@ -253,8 +253,8 @@ private slots:
 
     void randomFiltersVerify()
     {
-        // Three sets in the sanitized build, which looks for memory errors, eight in the release build.
-        const uint32_t sets = test::kSanitizedBuild ? 3 : 8;
+        // Two sets in the sanitized build, which looks for memory errors, eight in the release build.
+        const uint32_t sets = test::kSanitizedBuild ? 2 : 8;
         uint32_t found = 0;
         for (uint32_t seed = 1; seed <= sets; ++seed) {
             const KernelSet set = randomKernels(seed, 1 + seed % 2);

@@ -10,6 +10,7 @@
 #include "memory_timeline.h"
 #include "plan_job.h"
 #include "studio_harness.h"
+#include "step_table_model.h"
 #include "studio_window.h"
 #include "tiling_panel.h"
 #include "welcome_page.h"
@@ -21,6 +22,7 @@
 
 #include <QAbstractButton>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QImage>
 #include <QWheelEvent>
 #include <QLineEdit>
@@ -173,6 +175,49 @@ private slots:
         QVERIFY(view->textPixelHeight() >= views::GraphView::kReadableTextPixels);
         window.setLayoutDirection(LayoutDirection::TopToBottom);
         QVERIFY(shown.wait(kWaitMs));
+    }
+
+    // The docks open at shares of the window at the size it is shown at: on a 2560x1440 screen the
+    // timeline and properties take their share instead of leaving it to an empty graph pane, and on
+    // a 1280x720 screen (680 pixels under a task bar) the whole window fits. Once the user moves a
+    // dock edge, a resize keeps the user's size. The step table's name column fits the names and
+    // the shapes take the rest.
+    void docksTakeTheirShareOfTheScreen()
+    {
+        StudioWindow window;
+        window.resize(2560, 1440);
+        window.show();
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
+        auto* timeline = window.findChild<QDockWidget*>("timeline");
+        auto* properties = window.findChild<QDockWidget*>("properties");
+        auto* steps = window.findChild<QDockWidget*>("steps");
+        QTRY_VERIFY2(timeline->width() >= 2560 * 0.3, qPrintable(QString::number(timeline->width())));
+        QVERIFY2(properties->width() >= 2560 * 0.17, qPrintable(QString::number(properties->width())));
+        QVERIFY(window.centralWidget()->width() >= 2560 * 0.3);
+        QVERIFY(steps->height() <= 1440 * 0.33);
+
+        window.resize(1280, 680);
+        QTRY_COMPARE(window.height(), 680);
+        QTRY_VERIFY2(timeline->width() <= 1280 * 0.4, qPrintable(QString::number(timeline->width())));
+        QVERIFY2(window.minimumSizeHint().height() <= 680, qPrintable(QString::number(window.minimumSizeHint().height())));
+        QVERIFY(window.centralWidget()->height() >= 150);
+
+        // The user narrows the timeline below any default share: a larger window keeps it so.
+        window.resizeDocks({timeline}, {380}, Qt::Horizontal);
+        QTRY_VERIFY2(qAbs(timeline->width() - 380) < 25, qPrintable(QString::number(timeline->width())));
+        window.resize(1600, 1000);
+        QTRY_COMPARE(window.height(), 1000);
+        QTest::qWait(50);  // a deferred re-layout would have landed
+        QVERIFY2(qAbs(timeline->width() - 380) < 25, qPrintable(QString::number(timeline->width())));
+        // Reset Layout gives the shares back.
+        window.resetLayout();
+        QTRY_VERIFY2(qAbs(timeline->width() - 1600 * 0.34) < 40, qPrintable(QString::number(timeline->width())));
+
+        QHeaderView* header = window.stepTable()->horizontalHeader();
+        QVERIFY(header->sectionSize(views::StepTableModel::Name) <= 320);
+        QVERIFY(header->sectionSize(views::StepTableModel::Inputs) > header->sectionSize(views::StepTableModel::Name));
+        const QFontMetrics metrics(window.stepTable()->font());
+        QVERIFY(header->sectionSize(views::StepTableModel::Name) >= metrics.horizontalAdvance("block13_pw_relu6"));
     }
 
     // A graph larger than the view shows an overview in the corner with the visible part

@@ -53,7 +53,7 @@ BudgetSweepView::BudgetSweepView(QWidget* parent) : QWidget(parent)
     layout->addWidget(message_);
     // Three rows sharing the budget axis: L2 used, L3 traffic, estimated cycles, each its own scale.
     plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(220);
+    plot_->setMinimumHeight(120);
     plot_->plotLayout()->clear();
     const QColor colours[] = {QColor(0x4a, 0x86, 0xc8), QColor(0xd0, 0x30, 0x30), QColor(0x40, 0x80, 0x40)};
     const char* names[] = {"L2 used\n(KiB)", "L3 traffic\n(MiB/inference)", "estimated\n(M cycles)"};

@@ -81,7 +81,7 @@ void MemoryTimeline::setLevels(const QStringList& levels)
         auto panel = std::make_unique<Panel>();
         panel->level = level;
         panel->plot = new QCustomPlot(this);
-        panel->plot->setMinimumHeight(panels_.empty() ? 140 : 90);
+        panel->plot->setMinimumHeight(panels_.empty() ? 100 : 64);
         panel->plot->xAxis->setLabel("step");
         panel->plot->yAxis->setLabel(level + "\n(KiB)");
         panel->plot->setMouseTracking(true);

@@ -116,10 +116,7 @@ StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
     resetSweepRange();
     recordedBudgets_ = budgets();
     resize(1400, 900);
-    // Graph in the middle, the timeline a third of the width, the tables a third of the height.
-    resizeDocks({findChild<QDockWidget*>("timeline")}, {520}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("properties")}, {280}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("steps")}, {kBottomDockHeight}, Qt::Vertical);
+    applyDefaultDockSizes();
     defaultDockState_ = saveState();
     updateTitle();
 }
@@ -218,7 +215,7 @@ void StudioWindow::buildDocks()
     stepTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     // Names and shapes get the room; Tab moves on to the next widget instead of walking the cells.
     stepTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    stepTable_->horizontalHeader()->setSectionResizeMode(views::StepTableModel::Name, QHeaderView::Stretch);
+    stepTable_->horizontalHeader()->setSectionResizeMode(views::StepTableModel::Inputs, QHeaderView::Stretch);
     stepTable_->horizontalHeader()->setStretchLastSection(false);
     stepTable_->setTabKeyNavigation(false);
     stepTable_->setWordWrap(false);

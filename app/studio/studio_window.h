@@ -57,6 +57,12 @@ public:
     explicit StudioWindow(QWidget* parent = nullptr);
     ~StudioWindow() override;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+public:
+
     // Starts loading; modelShown() or errorShown() follows.
     void openModel(const QString& path);
     void openProject(const QString& path);
@@ -246,7 +252,14 @@ private:
     // back (restoreGraphRoom), so sizes meant for one kind of file do not stay for the next.
     void enlargeToolDock(QDockWidget* dock, int height);
     void restoreGraphRoom();
-    static constexpr int kBottomDockHeight = 300;  // the bottom docks' default height, in pixels
+    // The docks' default sizes, as shares of the window: the timeline about a third of the width,
+    // the properties a fifth, the bottom docks under a third of the height (clamped to what reads
+    // well). Applied when the window is first shown, on Reset Layout, and while the window grows or
+    // shrinks as long as the user has not moved a dock edge.
+    void applyDefaultDockSizes();
+    int defaultBottomDockHeight() const;
+    // The node and shape columns of the step table fitted to the model's names.
+    void fitStepColumns();
     // Brings the next (or previous) tab of the docks below the graph to the front.
     void cycleBottomTabs(int delta);
     // Compare and sweep (studio_window_compare.cpp).
@@ -316,6 +329,8 @@ private:
     LayoutDirection layoutDirection_ = LayoutDirection::TopToBottom;
     QByteArray defaultDockState_;
     bool toolDockEnlarged_ = false;  // a bottom dock took most of the height for a file without a model
+    bool shownOnce_ = false;
+    QList<int> appliedDockSizes_;  // timeline width, properties width, steps height last applied
     struct Pinned {
         HierarchyPlan plan;
         QString label;  // its target and budgets

@@ -77,7 +77,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     markModified(false);
     stepModel_->setStats(computeModelStats(*graph_));
     properties_->setHtml(modelHtml());
-    stepTable_->resizeColumnsToContents();
+    fitStepColumns();
     replanAie();
     timeline_->clear();
     statusLabel_->setText("Laying out " + QString::number(graph_->nodeCount()) + " nodes ...");

@@ -6,12 +6,18 @@
 #include "graph_view.h"
 #include "memory_timeline.h"
 
+#include "step_table_model.h"
 #include <QDockWidget>
+#include <QHeaderView>
+#include <QTableView>
+#include <QTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QStatusBar>
 
+#include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 namespace tessera::studio {
@@ -99,7 +105,7 @@ void StudioWindow::restoreGraphRoom()
         return;
     // The bottom docks were enlarged for a file shown without a model (kernels, a loadable, a
     // tiling report); the model's graph gets its room back.
-    resizeDocks({findChild<QDockWidget*>("steps")}, {kBottomDockHeight}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>("steps")}, {defaultBottomDockHeight()}, Qt::Vertical);
 }
 
 void StudioWindow::cycleBottomTabs(int delta)
@@ -121,10 +127,69 @@ void StudioWindow::resetLayout()
     restoreState(defaultDockState_);
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->setFloating(false);
-    resizeDocks({findChild<QDockWidget*>("timeline")}, {520}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("properties")}, {280}, Qt::Horizontal);
-    resizeDocks({findChild<QDockWidget*>("steps")}, {kBottomDockHeight}, Qt::Vertical);
     toolDockEnlarged_ = false;
+    applyDefaultDockSizes();
+}
+
+int StudioWindow::defaultBottomDockHeight() const
+{
+    return std::clamp(int(height() * 0.3), 160, 420);
+}
+
+void StudioWindow::applyDefaultDockSizes()
+{
+    auto* timeline = findChild<QDockWidget*>("timeline");
+    auto* properties = findChild<QDockWidget*>("properties");
+    auto* steps = findChild<QDockWidget*>("steps");
+    const QList<int> sizes{std::clamp(int(width() * 0.34), 420, 900), std::clamp(int(width() * 0.19), 260, 520),
+                           defaultBottomDockHeight()};
+    resizeDocks({timeline, properties}, {sizes[0], sizes[1]}, Qt::Horizontal);
+    if (!toolDockEnlarged_)  // a tool dock shown without a model keeps the height it was given
+        resizeDocks({steps}, {sizes[2]}, Qt::Vertical);
+    // What the layout gives once it has run (the docks' frames and minimum sizes take their share),
+    // so that a later resize can tell these sizes from ones the user chose.
+    appliedDockSizes_ = sizes;
+    QTimer::singleShot(0, this, [this, timeline, properties, steps] {
+        appliedDockSizes_ = {timeline->width(), properties->width(), steps->height()};
+    });
+}
+
+void StudioWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // The size the window is shown at, not the one it was built at, once its layout has that size.
+    if (!std::exchange(shownOnce_, true))
+        QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+}
+
+void StudioWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // Docks the user has not moved keep their shares of a window that is maximised or resized;
+    // once an edge is dragged, the user's sizes stay.
+    auto* timeline = findChild<QDockWidget*>("timeline");
+    auto* properties = findChild<QDockWidget*>("properties");
+    auto* steps = findChild<QDockWidget*>("steps");
+    if (!shownOnce_ || toolDockEnlarged_ || appliedDockSizes_.size() != 3 || !timeline || !properties || !steps)
+        return;
+    auto near = [](int actual, int applied) { return std::abs(actual - applied) <= 8; };
+    const bool untouched = (!timeline->isVisible() || timeline->isFloating() || near(timeline->width(), appliedDockSizes_[0])) &&
+                           (!properties->isVisible() || properties->isFloating() || near(properties->width(), appliedDockSizes_[1])) &&
+                           (!steps->isVisible() || steps->isFloating() || near(steps->height(), appliedDockSizes_[2]));
+    if (untouched)
+        QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+}
+
+void StudioWindow::fitStepColumns()
+{
+    QHeaderView* header = stepTable_->horizontalHeader();
+    for (int column : {views::StepTableModel::Step, views::StepTableModel::Name, views::StepTableModel::Op,
+                       views::StepTableModel::Outputs, views::StepTableModel::LiveBytes, views::StepTableModel::Params,
+                       views::StepTableModel::Macs}) {
+        stepTable_->resizeColumnToContents(column);
+        // A long generated name is elided in the middle rather than taking the inputs' room.
+        header->resizeSection(column, std::min(header->sectionSize(column), column == views::StepTableModel::Name ? 320 : 200));
+    }
 }
 
 } // namespace tessera::studio

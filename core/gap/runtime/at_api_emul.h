@@ -76,20 +76,54 @@ typedef FILE *AT_DUMP_FILE_T;
 #define AT_DUMP_FILE_CLOSE(File) fclose(File)
 
 /* The constants flash image: a file of the read-only filesystem (at_emul_readfs.h: the working
- * folder or TESSERA_READFS_PATH); reads count as L3 reads. */
-typedef FILE *AT_FLASH_FS_T;
-static inline int AT_EmulFlashRead(FILE *File, unsigned int Offset, void *Local, unsigned int Size)
+ * folder or TESSERA_READFS_PATH), read whole into host memory when it is opened, since kernels read
+ * it a few bytes at a time; reads count as L3 reads. */
+typedef struct AT_EmulFlashImage {
+    unsigned char *Data;
+    size_t Size;
+} *AT_FLASH_FS_T;
+static inline AT_FLASH_FS_T AT_EmulFlashOpen(const char *Name)
 {
-    if (File == 0 || fseek(File, (long) Offset, SEEK_SET) != 0 || fread(Local, 1, Size, File) != Size)
+    FILE *File = AT_EmulReadfsOpen(Name);
+    if (File == 0)
+        return 0;
+    AT_FLASH_FS_T Image = (AT_FLASH_FS_T) calloc(1, sizeof *Image);
+    long Size = -1;
+    if (Image && fseek(File, 0, SEEK_END) == 0 && (Size = ftell(File)) >= 0 && fseek(File, 0, SEEK_SET) == 0) {
+        Image->Size = (size_t) Size;
+        Image->Data = (unsigned char *) malloc(Image->Size ? Image->Size : 1);
+        if (Image->Data && fread(Image->Data, 1, Image->Size, File) == Image->Size) {
+            fclose(File);
+            return Image;
+        }
+    }
+    fprintf(stderr, "emulation: the read-only filesystem's file '%s' could not be read whole\n", Name);
+    fclose(File);
+    if (Image)
+        free(Image->Data);
+    free(Image);
+    return 0;
+}
+static inline void AT_EmulFlashClose(AT_FLASH_FS_T Image)
+{
+    if (Image)
+        free(Image->Data);
+    free(Image);
+}
+/* Non-zero when the bytes asked for are not all in the image. */
+static inline int AT_EmulFlashRead(AT_FLASH_FS_T Image, unsigned int Offset, void *Local, unsigned int Size)
+{
+    if (Image == 0 || Offset > Image->Size || Size > Image->Size - Offset)
         return 1;
+    memcpy(Local, Image->Data + Offset, Size);
     __L3_Read += Size;
     return 0;
 }
 #define AT_FLASH_FS_OPEN(Fs, Name, Error) \
-    do { *(Fs) = AT_EmulReadfsOpen(Name); *(Error) = *(Fs) == 0; } while (0)
+    do { *(Fs) = AT_EmulFlashOpen(Name); *(Error) = *(Fs) == 0; } while (0)
 /* Non-zero when the read failed. */
 #define AT_FLASH_FS_COPY(Fs, Offset, Local, Size) AT_EmulFlashRead(*(Fs), (Offset), (Local), (Size))
-#define AT_FLASH_FS_CLOSE(Fs) fclose(*(Fs))
+#define AT_FLASH_FS_CLOSE(Fs) AT_EmulFlashClose(*(Fs))
 
 /* Constants executed from flash (AT_GRAPH_CONST_EXEC_FROM_FLASH): their addresses are offsets in the
  * constants image, kept apart from host pointers by AT_EmulFlashOrigin; kernels read them from the
@@ -98,7 +132,7 @@ __attribute__((weak)) char AT_EmulFlashOrigin[1];
 typedef int AT_FLASH_FS_CL_EVENT;
 #define AT_FLASH_ADDRESS(Offset) (AT_EmulFlashOrigin + (Offset))
 #define AT_FLASH_OFFSET(Pointer) ((unsigned int) ((char *) (Pointer) - AT_EmulFlashOrigin))
-static inline int AT_EmulFlashRead2D(FILE *File, unsigned int Offset, char *Local, unsigned int Size,
+static inline int AT_EmulFlashRead2D(AT_FLASH_FS_T File, unsigned int Offset, char *Local, unsigned int Size,
                                      unsigned int Stride, unsigned int Length)
 {
     for (unsigned int Done = 0; Done < Size; Done += Length, Offset += Stride)
