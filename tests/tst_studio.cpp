@@ -469,6 +469,53 @@ private slots:
         QVERIFY(openAndWait(window, zoo_.path("mnist")));
     }
 
+    // Target NVDLA: the DRAM timeline's steps are the compilation's operations, and the step cursor
+    // follows the selection as on GAP: a node's step runs the operation that does its work (a fused
+    // ReLU shares its convolution's), the steps follow the model's order, and a step picked in the
+    // timeline selects its first node.
+    void nvdlaStepCursorFollowsTheSelection()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zoo_.path("lenet5")));
+        QSignalSpy planned(&window, &StudioWindow::planShown);
+        window.setTarget("nvdla:nv_full:fp16");
+        QVERIFY(planned.wait(kWaitMs));
+        QVERIFY(window.nvdla() && window.nvdla()->compilation);
+        const nvdla::NvdlaCompilation& compilation = *window.nvdla()->compilation;
+        const std::vector<NodeId>& operations = compilation.surfaces.operations;
+        const Graph& model = *window.graph();
+        int withStep = 0;
+        for (NodeId n = 0; n < NodeId(model.nodeCount()); ++n) {
+            const QString name = QString::fromStdString(model.node(n).name);
+            const int step = window.stepOfNode(name);
+            window.graphView()->selectNode(int(n));
+            QCOMPARE(window.timeline()->cursorStep(), step);
+            if (step < 0)
+                continue;
+            ++withStep;
+            QVERIFY(step < int(operations.size()));
+            QVERIFY2(window.nodesOfStep(step).contains(name), qPrintable(name));
+            QVERIFY2(window.propertiesText().contains(QString("live at step %1").arg(step)), qPrintable(window.propertiesText()));
+        }
+        QVERIFY2(withStep >= 8, qPrintable(QString::number(withStep)));  // all but the pools' and flatten's views at most
+        // The convolutions and fully connected layers run under their own names, in the model's order.
+        int previous = -1;
+        for (const char* layer : {"c1", "c3", "c5", "f6", "output"}) {
+            const int step = window.stepOfNode(layer);
+            QVERIFY2(step > previous, layer);
+            QCOMPARE(QString::fromStdString(compilation.legalized.node(operations[std::size_t(step)]).name), QString(layer));
+            previous = step;
+        }
+        QCOMPARE(window.stepOfNode("c1_relu"), window.stepOfNode("c1"));
+        QCOMPARE(window.stepOfNode("c3_relu"), window.stepOfNode("c3"));
+        // A step picked in the timeline selects its first node.
+        window.showStep(window.stepOfNode("c3"));
+        QCOMPARE(QString::fromStdString(model.node(NodeId(window.graphView()->selectedNode())).name),
+                 window.nodesOfStep(window.stepOfNode("c3")).front());
+        QCOMPARE(window.timeline()->cursorStep(), window.stepOfNode("c3"));
+    }
+
     // Target NVDLA: every node of the graph is marked with the unit that runs it and the Capability
     // dock has a row per operation; nv_small has no SDP lookup table, so its Sigmoid and Tanh become
     // problems and there is no compilation; Export NVDLA project writes the folder; back on GAP8

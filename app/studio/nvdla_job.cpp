@@ -16,6 +16,7 @@
 #include <cmath>
 #include <map>
 #include <regex>
+#include <unordered_map>
 
 namespace tessera::studio {
 
@@ -94,6 +95,35 @@ std::vector<const nvdla::EmittedNode*> emittedFor(const NvdlaOutcome& outcome, c
     for (const nvdla::EmittedNode& emitted : outcome.compilation->emitted)
         if (emitted.node == runner || emitted.node.rfind(runner + "_channels", 0) == 0)
             result.push_back(&emitted);
+    return result;
+}
+
+NvdlaSteps nvdlaSteps(const NvdlaOutcome& outcome, const Graph& model)
+{
+    NvdlaSteps result;
+    if (!outcome.compilation)
+        return result;
+    const nvdla::NvdlaCompilation& compilation = *outcome.compilation;
+    std::unordered_map<std::string, int> stepOfOperation;  // legalized node name -> its step
+    const std::vector<NodeId>& operations = compilation.surfaces.operations;
+    for (std::size_t step = 0; step < operations.size(); ++step)
+        stepOfOperation.emplace(compilation.legalized.node(operations[step]).name, int(step));
+    for (std::size_t step = 0; step < operations.size(); ++step)
+        result.nodesOfStep << QStringList();
+    for (NodeId node = 0; node < NodeId(model.nodeCount()); ++node) {
+        const QString name = QString::fromStdString(model.node(node).name);
+        std::vector<int> steps;
+        for (const nvdla::EmittedNode* emitted : emittedFor(outcome, model, node))
+            if (const auto found = stepOfOperation.find(emitted->node); found != stepOfOperation.end())
+                steps.push_back(found->second);
+        if (steps.empty())
+            continue;
+        std::sort(steps.begin(), steps.end());
+        steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+        result.stepOfNode.insert(name, steps.front());
+        for (int step : steps)
+            result.nodesOfStep[step] << name;
+    }
     return result;
 }
 

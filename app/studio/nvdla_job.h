@@ -6,6 +6,8 @@
 #include "session/session.h"
 #include "target/nvdla_configs.h"
 
+#include <QHash>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -40,6 +42,16 @@ NvdlaOutcome nvdlaJob(std::shared_ptr<const Session> session, const NvdlaTarget&
 // What the compilation emitted for model node `node`: the legalized node doing its work (itself, or
 // the node an activation was fused into) and the parts split-input-channels made of it.
 std::vector<const nvdla::EmittedNode*> emittedFor(const NvdlaOutcome& outcome, const Graph& model, NodeId node);
+
+// The steps of the DRAM timeline (one per operation of the surface plan) and the model nodes each
+// runs: a fused activation shares its convolution's step, a convolution split into parts has the
+// first part's step and is listed at every part's. Nodes that run as views have no step. Empty
+// without a compilation.
+struct NvdlaSteps {
+    QHash<QString, int> stepOfNode;  // model node name -> step
+    QList<QStringList> nodesOfStep;
+};
+NvdlaSteps nvdlaSteps(const NvdlaOutcome& outcome, const Graph& model);
 
 // The graph's marks per model node: "fused" for an activation an SDP stage runs, "split xN" for a
 // convolution that runs as N CONV operations; with the explanation for the tooltip.

@@ -141,6 +141,8 @@ public:
     int stepOfNode(const QString& name) const { return planSteps_.stepOfNode.value(name, -1); }
     // The ONNX nodes the shown plan's step `step` runs.
     QStringList nodesOfStep(int step) const;
+    // A step picked in the timeline: its first node is selected (the properties, steps and cursor follow).
+    void showStep(int step);
     const std::optional<gap::GapPlan>& gapPlan() const { return gapPlan_; }
     // When no plan could be made because a budget is too small: which one, and what works.
     const std::optional<BudgetShortfall>& planShortfall() const { return planShortfall_; }
@@ -266,7 +268,6 @@ private:
     void showComparison();
     void resetCompareAndSweep();
     void resetSweepRange();
-    void showStep(int step);
     void replanAie();
     void rememberRecent(const QString& path);
     // Shows and raises the Tiling dock.

@@ -103,6 +103,8 @@ void StudioWindow::onNvdlaDone(quint64 generation, const NvdlaOutcome& outcome)
         planStatus_ = problems > 0 ? QString("%1: %2 nodes no unit runs (the Capability dock says why)").arg(where).arg(problems)
                                    : QString("%1: %2").arg(where, outcome.error);
     }
+    const NvdlaSteps steps = nvdlaSteps(outcome, *graph_);
+    planSteps_ = {steps.stepOfNode, steps.nodesOfStep};
     timeline_->setLevels({kNvdlaScratch, kNvdlaBound});
     if (outcome.compilation) {
         timeline_->showPlan(dramPlan(*outcome.compilation), 0);

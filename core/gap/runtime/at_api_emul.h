@@ -127,7 +127,7 @@ static inline int AT_EmulFlashRead(AT_FLASH_FS_T Image, unsigned int Offset, voi
 
 /* Constants executed from flash (AT_GRAPH_CONST_EXEC_FROM_FLASH): their addresses are offsets in the
  * constants image, kept apart from host pointers by AT_EmulFlashOrigin; kernels read them from the
- * open image file (counted as L3 reads). A failed read stops the program at the wait. */
+ * open image (counted as L3 reads). A failed read stops the program at the wait. */
 __attribute__((weak)) char AT_EmulFlashOrigin[1];
 typedef int AT_FLASH_FS_CL_EVENT;
 #define AT_FLASH_ADDRESS(Offset) (AT_EmulFlashOrigin + (Offset))
