@@ -108,8 +108,7 @@ NvdlaSteps nvdlaSteps(const NvdlaOutcome& outcome, const Graph& model)
     const std::vector<NodeId>& operations = compilation.surfaces.operations;
     for (std::size_t step = 0; step < operations.size(); ++step)
         stepOfOperation.emplace(compilation.legalized.node(operations[step]).name, int(step));
-    for (std::size_t step = 0; step < operations.size(); ++step)
-        result.nodesOfStep << QStringList();
+    result.nodesOfStep.resize(qsizetype(operations.size()));
     for (NodeId node = 0; node < NodeId(model.nodeCount()); ++node) {
         const QString name = QString::fromStdString(model.node(node).name);
         std::vector<int> steps;

@@ -57,12 +57,6 @@ public:
     explicit StudioWindow(QWidget* parent = nullptr);
     ~StudioWindow() override;
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-
-public:
-
     // Starts loading; modelShown() or errorShown() follows.
     void openModel(const QString& path);
     void openProject(const QString& path);
@@ -191,6 +185,8 @@ signals:
     void sweepShown();
 
 protected:
+    void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -260,7 +256,12 @@ private:
     // shrinks as long as the user has not moved a dock edge.
     void applyDefaultDockSizes();
     int defaultBottomDockHeight() const;
-    // The node and shape columns of the step table fitted to the model's names.
+    struct DockSizes {
+        int timeline = 0, properties = 0, steps = 0;  // widths of the side docks, height of the bottom one
+    };
+    DockSizes dockSizes() const;
+    // Every column of the step table but the inputs fitted to its contents (names at most 320 px);
+    // the inputs take the rest.
     void fitStepColumns();
     // Brings the next (or previous) tab of the docks below the graph to the front.
     void cycleBottomTabs(int delta);
@@ -331,7 +332,7 @@ private:
     QByteArray defaultDockState_;
     bool toolDockEnlarged_ = false;  // a bottom dock took most of the height for a file without a model
     bool shownOnce_ = false;
-    QList<int> appliedDockSizes_;  // timeline width, properties width, steps height last applied
+    std::optional<DockSizes> appliedDockSizes_;  // as the layout gave them after applyDefaultDockSizes
     struct Pinned {
         HierarchyPlan plan;
         QString label;  // its target and budgets

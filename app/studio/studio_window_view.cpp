@@ -136,22 +136,22 @@ int StudioWindow::defaultBottomDockHeight() const
     return std::clamp(int(height() * 0.3), 160, 420);
 }
 
+StudioWindow::DockSizes StudioWindow::dockSizes() const
+{
+    return {findChild<QDockWidget*>("timeline")->width(), findChild<QDockWidget*>("properties")->width(),
+            findChild<QDockWidget*>("steps")->height()};
+}
+
 void StudioWindow::applyDefaultDockSizes()
 {
-    auto* timeline = findChild<QDockWidget*>("timeline");
-    auto* properties = findChild<QDockWidget*>("properties");
-    auto* steps = findChild<QDockWidget*>("steps");
-    const QList<int> sizes{std::clamp(int(width() * 0.34), 420, 900), std::clamp(int(width() * 0.19), 260, 520),
-                           defaultBottomDockHeight()};
-    resizeDocks({timeline, properties}, {sizes[0], sizes[1]}, Qt::Horizontal);
+    resizeDocks({findChild<QDockWidget*>("timeline"), findChild<QDockWidget*>("properties")},
+                {std::clamp(int(width() * 0.34), 420, 900), std::clamp(int(width() * 0.19), 260, 520)}, Qt::Horizontal);
     if (!toolDockEnlarged_)  // a tool dock shown without a model keeps the height it was given
-        resizeDocks({steps}, {sizes[2]}, Qt::Vertical);
+        resizeDocks({findChild<QDockWidget*>("steps")}, {defaultBottomDockHeight()}, Qt::Vertical);
     // What the layout gives once it has run (the docks' frames and minimum sizes take their share),
     // so that a later resize can tell these sizes from ones the user chose.
-    appliedDockSizes_ = sizes;
-    QTimer::singleShot(0, this, [this, timeline, properties, steps] {
-        appliedDockSizes_ = {timeline->width(), properties->width(), steps->height()};
-    });
+    appliedDockSizes_.reset();
+    QTimer::singleShot(0, this, [this] { appliedDockSizes_ = dockSizes(); });
 }
 
 void StudioWindow::showEvent(QShowEvent* event)
@@ -166,17 +166,22 @@ void StudioWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
     // Docks the user has not moved keep their shares of a window that is maximised or resized;
-    // once an edge is dragged, the user's sizes stay.
-    auto* timeline = findChild<QDockWidget*>("timeline");
-    auto* properties = findChild<QDockWidget*>("properties");
-    auto* steps = findChild<QDockWidget*>("steps");
-    if (!shownOnce_ || toolDockEnlarged_ || appliedDockSizes_.size() != 3 || !timeline || !properties || !steps)
+    // once an edge is dragged, the user's sizes stay. A hidden or floating dock does not count, and
+    // while the sizes just applied are not yet recorded the docks are still the default ones.
+    if (!shownOnce_ || toolDockEnlarged_)
         return;
-    auto near = [](int actual, int applied) { return std::abs(actual - applied) <= 8; };
-    const bool untouched = (!timeline->isVisible() || timeline->isFloating() || near(timeline->width(), appliedDockSizes_[0])) &&
-                           (!properties->isVisible() || properties->isFloating() || near(properties->width(), appliedDockSizes_[1])) &&
-                           (!steps->isVisible() || steps->isFloating() || near(steps->height(), appliedDockSizes_[2]));
-    if (untouched)
+    if (!appliedDockSizes_) {
+        QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
+        return;
+    }
+    const DockSizes now = dockSizes();
+    auto kept = [this](const char* name, int actual, int applied) {
+        const auto* dock = findChild<QDockWidget*>(name);
+        return !dock->isVisible() || dock->isFloating() || std::abs(actual - applied) <= 8;
+    };
+    if (kept("timeline", now.timeline, appliedDockSizes_->timeline) &&
+        kept("properties", now.properties, appliedDockSizes_->properties) &&
+        kept("steps", now.steps, appliedDockSizes_->steps))
         QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
 }
 
