@@ -144,7 +144,9 @@ private slots:
         QVERIFY2(old.exitCode == 0, qPrintable(old.err));
         const QMap<QString, QByteArray> oldProject = test::folderFiles(project);
 
-        for (const qint64 room : {qint64(0), qint64(100), size / 3, size * 2 / 3, size - 1}) {
+        // The report's compile time differs in length from run to run by a few characters, so the
+        // last cut is a little before the measured end.
+        for (const qint64 room : {qint64(0), qint64(100), size / 3, size * 2 / 3, size - 16}) {
             const CliResult result = runOnFullDisk(compileLenet, room);
             checkRefusal(result, "compile with " + QString::number(room) + " of " + QString::number(size) + " bytes");
             QVERIFY2(test::sameProject(test::folderFiles(project), oldProject),

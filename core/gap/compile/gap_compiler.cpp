@@ -225,7 +225,7 @@ nlohmann::json GapCompileResult::report() const
               {"macs_per_cycle", cycles > 0 ? operations / cycles : 0.0},
               {"cluster_mhz", target.clusterMhz},
               {"milliseconds", cycles > 0 ? cycles / (target.clusterMhz * 1000.0) : 0.0}}},
-            {"compile_seconds", seconds}};
+            {"compile_seconds", std::round(seconds * 1000.0) / 1000.0}}; // milliseconds: finer is noise
 }
 
 std::string GapCompileResult::reportText() const
