@@ -4,6 +4,7 @@
 // GenerateTilingCode() is not called: it needs the tiling engine.
 #include "AutoTilerLib.h"
 #include "gap/model_api/model_registry.h"
+#include "tiler/kernel_emitter.h"
 #include "tiler/model_check.h"
 
 #include <QDir>
@@ -243,8 +244,8 @@ const std::vector<CheckRow>& checkRows()
          {"user kernel MatAdd: argument In2: it is an input but names no C argument", "In1, In2, Out"}},
         {"output without C argument", [](auto& m) { userKernel(m, "MatAdd").args[2].cArgName.clear(); },
          {"user kernel MatAdd: argument Out: it is an output but names no C argument"}},
-        {"buffer with a direction", [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= Buffer; },
-         {"user kernel MatAdd: argument In1: O_BUFF cannot be combined with O_IN or O_OUT"}},
+        {"tiled buffer with a direction", [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= Buffer; },
+         {"user kernel MatAdd: argument In1: O_BUFF with O_IN or O_OUT is supported untiled and homed in L2 only"}},
         {"one tile without buffer", [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= tiler::ArgFlag::OneTile; },
          {"user kernel MatAdd: argument In1: O_ONETILE is a buffer property"}},
         {"dynamic tile without buffer",
@@ -389,6 +390,9 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "AT_SetKernelCtrl: option 11 is not one of AT_KERNEL_BUFFER_PROMOTE"},
         {"information about an unknown kernel", [] { AddKernelInfos("Ghost", AT_KERINFO_OPER, 10, nullptr); },
          "AddKernelInfos(\"Ghost\"): no user kernel of that name was declared before"},
+        {"absurd room around a buffer",
+         [] { KerArgPad("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 1, 100, 1u << 30, 0, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In"); },
+         "error: KerArgPad(\"In\"): room of 1073741824 items before and 0 after is absurd"},
         {"CNN operation match", [] { LibKernel("K", CALL_SEQUENTIAL, CArgs(0), "", reinterpret_cast<CNN_LayerOp_T*>(8)); },
          "its CNN operation match is not NULL"},
     };
@@ -628,6 +632,37 @@ private slots:
         QVERIFY(!model.options.noSolutionError);
     }
 
+    // KerArgPad in both forms keeps its room; O_NTILED keeps an argument untiled although its
+    // KerArgSpace lists the tiled space; K_Arg takes KER_ARG_TILE_NEXTDB.
+    void paddedArgumentsAndUntiledMarks()
+    {
+        LibKernel("K", CALL_SEQUENTIAL, CArgs(2, TCArg("short *", "A"), TCArg("short *", "B")), "", nullptr);
+        UserKernel("Fir", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(3, TCArg("short *", "In"), TCArg("short *", "Coeffs"), TCArg("short *", "Out")),
+                   Calls(1, Call("K", LOC_LOOP, Bindings(2, K_Arg("KerIn", KER_ARG_TILE), K_Arg("KerIn", KER_ARG_TILE_NEXTDB)))),
+                   KerArgs(3, KerArgPad("KerIn", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 1, 100, 9, 2, 2, 0, OBJ_CONSTRAINTS_NONE, 10, "In"),
+                           KerArg("KerCoeffs", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_NTILED | O_BUFF, 1, 10, 2, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Coeffs"),
+                           KerArg("KerOut", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 1, 100, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        UserKernel("FirPlain", KernelDimensions(1, 1, 100, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+                   CArgs(2, TCArg("short *", "In"), TCArg("short *", "Out")),
+                   Calls(1, Call("K", LOC_INNER_LOOP, Bindings(2, K_Arg("KerIn", KER_ARG_TILE), K_Arg("KerIn", KER_ARG_TILE_NEXTDB)))),
+                   KerArgs(2, KerArgPad("KerIn", OBJ_IN_DB, 1, 100, 4, 0, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                           KerArg("KerOut", OBJ_OUT_DB, 1, 100, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+        const tiler::KernelModel& model = gap::currentModel();
+        const tiler::UserKernel* fir = model.findUserKernel("Fir");
+        QVERIFY(fir != nullptr);
+        QCOMPARE(fir->args[0].roomBefore, 9u);
+        QCOMPARE(fir->args[0].roomAfter, 2u);
+        QVERIFY(fir->args[0].has(In | DoubleBuffer | Tiled));
+        QCOMPARE(fir->args[1].flags, In | Buffer);  // untiled, and the O_NTILED mark is not kept
+        QCOMPARE(int(fir->calls[0].bindings[1].select), int(tiler::ArgSelect::NextTile));
+        const tiler::UserKernel* plain = model.findUserKernel("FirPlain");
+        QVERIFY(plain != nullptr);
+        QCOMPARE(plain->args[0].roomBefore, 4u);
+        QCOMPARE(plain->args[0].roomAfter, 0u);
+    }
+
     void groupRecordsItsMembersAndTemplate()
     {
         buildFft2D("Fft", 256);
@@ -661,6 +696,34 @@ private slots:
         QVERIFY(model.items[1].kind == tiler::ModelItem::Kind::UserKernel);
         QCOMPARE(model.items[1].index, std::size_t(2));
         QVERIFY(model.userKernels[2].group.empty());
+    }
+
+    // C_ArgPlusImmOffset: a group passes its members a C argument plus an offset in items.
+    void groupCallsWithOffsetArguments()
+    {
+        declareMatSumPar();
+        OpenKernelGroup("Halves");
+        buildMatAdd("HalfAdd", 8, 4);
+        CloseKernelGroup();
+        UserKernelGroup("Halves",
+                        CArgs(3, TCArg("Word32 * __restrict__", "A"), TCArg("Word32 * __restrict__", "B"),
+                              TCArg("Word32 * __restrict__", "Sum")),
+                        Calls(2,
+                              UserKernelCall("HalfAdd", LOC_GROUP, Bindings(3, C_Arg("A"), C_Arg("B"), C_Arg("Sum"))),
+                              UserKernelCall("HalfAdd", LOC_GROUP,
+                                             Bindings(3, C_ArgPlusImmOffset("A", 32), C_ArgPlusImmOffset("B", 32),
+                                                      C_ArgPlusImmOffset("Sum", 32)))));
+        const tiler::KernelModel& model = gap::currentModel();
+        VERIFY_NO_PROBLEMS(model);
+        const tiler::Binding& offset = model.groups[0].calls[1].bindings[2];
+        QVERIFY(offset.kind == tiler::Binding::Kind::CArg);
+        QCOMPARE(offset.name, std::string("Sum"));
+        QCOMPARE(offset.value, std::int64_t(32));
+        const std::string code = tiler::emitKernelGroup(model, model.groups[0]);
+        QVERIFY2(code.find("HalfAdd((Word32 * __restrict__) (A), ") != std::string::npos, code.c_str());
+        QVERIFY2(code.find("HalfAdd((Word32 * __restrict__) ((A+32)), (Word32 * __restrict__) ((B+32)), "
+                           "(Word32 * __restrict__) ((Sum+32)));") != std::string::npos,
+                 code.c_str());
     }
 
     void groupLeftOpenIsReported()

@@ -343,6 +343,57 @@ private slots:
         QVERIFY(limited.tiling.tileCount > staged.tiling.tileCount);
     }
 
+    // KerArgPad: each L1 buffer of a double-buffered input has its room before and after, counted
+    // in the L1 used and never promoted away, even where promotion would pay.
+    void roomAroundBuffers()
+    {
+        UserKernel kernel = matAdd(1, 3000);
+        kernel.args[0].itemSize = kernel.args[1].itemSize = kernel.args[2].itemSize = 2;
+        kernel.args[0].roomBefore = 19;  // items
+        kernel.args[0].roomAfter = 3;
+        const TileSolverResult result = solveTiling(kernel, 4000);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, 4000), QString());
+        const ArgTiling& in = result.tiling.args[0];
+        QCOMPARE(in.residence, ArgResidence::Streamed);
+        QCOMPARE(in.bufferCount, 2u);
+        QCOMPARE(in.roomBefore, std::uint64_t(38));
+        QCOMPARE(in.roomAfter, std::uint64_t(6));
+        QCOMPARE(in.bufferStride(), in.chunkBytes + 44);
+        QCOMPARE(in.l1Bytes, 2 * in.bufferStride());
+        // The room moves no bytes: the input is read once, sample for sample.
+        QCOMPARE(in.dmaRead, std::uint64_t(6000));
+        // The smallest budget counts the room too: one buffer of one line plus 44 bytes.
+        const TileSolverResult tight = solveTiling(kernel, 40);
+        QVERIFY(!tight.ok);
+        QCOMPARE(tight.minimumL1, std::uint64_t((2 + 44 + 2) + (2 + 2) + (2 + 2)));  // each aligned to 4
+        // A whole-argument promotion would break the room: with plenty of L1 the input still streams.
+        UserKernel reread = conv5x5(3, 2, 64, 100);
+        reread.args[1].roomBefore = 4;
+        const TileSolverResult roomy = solveTiling(reread, 16000);
+        QVERIFY2(roomy.ok, roomy.error.c_str());
+        QCOMPARE(roomy.tiling.args[1].residence, ArgResidence::Streamed);
+        QCOMPARE(checkTiling(roomy.tiling, 16000), QString());
+    }
+
+    // O_BUFF with O_IN / O_OUT (OBJ_BUFFER_IN_NTILED ...): the whole argument sits in L1 for the
+    // kernel's run, read once before the loops and written once after them, even where streaming
+    // it would take less L1.
+    void loadedBuffersAreWholeInL1()
+    {
+        UserKernel kernel = conv5x5(3, 2, 64, 100);
+        kernel.args[1].flags = ArgFlag::In | ArgFlag::Buffer | ArgFlag::FourD;
+        const TileSolverResult tight = solveTiling(kernel, 64);
+        QVERIFY(!tight.ok);
+        const TileSolverResult result = solveTiling(kernel, tight.minimumL1);
+        QVERIFY2(result.ok, result.error.c_str());
+        QCOMPARE(checkTiling(result.tiling, tight.minimumL1), QString());
+        const ArgTiling& filter = result.tiling.args[1];
+        QCOMPARE(filter.residence, ArgResidence::Promoted);
+        QCOMPARE(filter.l1Bytes, std::uint64_t(6 * 50));
+        QCOMPARE(filter.dmaRead, std::uint64_t(6 * 50));
+    }
+
     void overlapLargerThanThePlaneIsRefused()
     {
         UserKernel kernel = matAdd(8, 4);

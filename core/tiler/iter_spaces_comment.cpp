@@ -48,6 +48,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
             break;
         }
         out << ", " << arg.l1Bytes << " B of L1 at " << arg.l1Offset;
+        if (arg.roomBefore || arg.roomAfter)
+            out << " (" << arg.roomBefore << " B of room before and " << arg.roomAfter << " B after each buffer)";
         if (arg.stagedInL2)
             out << ", homed in L3 through " << arg.l2BufferCount << " L2 staging buffer(s) (" << arg.l2Bytes
                 << " B at " << arg.l2Offset << ")";

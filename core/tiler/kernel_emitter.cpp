@@ -168,11 +168,12 @@ std::string KernelEmitter::chunkSize(const ArgTiling& arg, const std::string& pr
     return num(arg.planesPerChunk) + "*" + planeChunkSize(arg, prefix);
 }
 
+// The start of the chunk in one of the argument's L1 buffers (after the room before it, if any).
 std::string KernelEmitter::l1Buffer(const ArgTiling& arg, const std::string& buffer) const
 {
-    std::string pointer = "(" + l1_ + "+" + num(arg.l1Offset);
+    std::string pointer = "(" + l1_ + "+" + num(arg.l1Offset + arg.roomBefore);
     if (!buffer.empty())
-        pointer += "+" + num(arg.chunkBytes) + "*(" + buffer + ")";
+        pointer += "+" + num(arg.bufferStride()) + "*(" + buffer + ")";
     return pointer + ")";
 }
 
@@ -183,7 +184,7 @@ std::string KernelEmitter::tilePointer(const ArgTiling& arg) const
     switch (arg.residence) {
     case ArgResidence::Scratch:
         if (model.has(ArgFlag::DynTile))
-            return "(" + l1_ + "+" + num(arg.l1Offset) + "+Tile*" +
+            return "(" + l1_ + "+" + num(arg.l1Offset + arg.roomBefore) + "+Tile*" +
                    num(std::uint64_t(arg.crossExtent) * model.itemSize) + ")";
         return l1Buffer(arg, "");
     case ArgResidence::Promoted: {
@@ -429,7 +430,7 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case Binding::Kind::Immediate:
         return std::to_string(binding.value);
     case Binding::Kind::CArg:
-        return binding.name;
+        return cArgumentExpr(binding);
     case Binding::Kind::CArgIndex:
         return binding.name + "[(" + loopVariable(binding.iterator) + ")*" + std::to_string(binding.value) + "]";
     case Binding::Kind::KernelArg:
@@ -457,6 +458,11 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     };
     switch (binding.select) {
     case ArgSelect::Tile: return tilePointer(*arg);
+    case ArgSelect::NextTile:
+        // The next chunk is read into (or written from) the other buffer; with one buffer it is this one.
+        if (doubleBuffered(*arg) && !arg->acrossInPlanes)
+            return l1Buffer(*arg, "Buf_" + arg->arg->name + "^1");
+        return tilePointer(*arg);
     case ArgSelect::Plane:
         if (arg->residence == ArgResidence::Streamed)
             return tilePointer(*arg);
@@ -676,6 +682,13 @@ std::string KernelEmitter::emit()
 
 }  // namespace
 
+std::string cArgumentExpr(const Binding& binding)
+{
+    if (binding.value == 0)
+        return binding.name;
+    return "(" + binding.name + (binding.value < 0 ? "" : "+") + std::to_string(binding.value) + ")";
+}
+
 std::string noinlinePrefix(const KernelModel& model)
 {
     return model.options.noinlineKernels ? "__attribute__((noinline))\n" : "";
@@ -709,7 +722,7 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
         for (std::size_t i = 0; i < call.bindings.size(); ++i) {
             const Binding& binding = call.bindings[i];
             const std::string value =
-                binding.kind == Binding::Kind::Immediate ? std::to_string(binding.value) : binding.name;
+                binding.kind == Binding::Kind::Immediate ? std::to_string(binding.value) : cArgumentExpr(binding);
             const std::string type = callee && i < callee->cargs.size() ? callee->cargs[i].type : "";
             out << (i ? ", " : "") << (type.empty() ? "" : "(" + type + ") ") << "(" << value << ")";
         }

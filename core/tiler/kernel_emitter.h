@@ -17,6 +17,8 @@ std::string functionSignature(const std::string& name, const std::vector<CArgume
 // What starts a user kernel's or group's definition under AT_GRAPH_NOINLINE_NODE: the attribute
 // that keeps the compiler from inlining it into the graph runner (so each node shows in profiles).
 std::string noinlinePrefix(const KernelModel& model);
+// A C_Arg binding as C: the argument's name, plus its offset (C_ArgPlusImmOffset) when it has one.
+std::string cArgumentExpr(const Binding& binding);
 
 // A comment stating the loops, tiles, sizes, buffering and predicted DMA of a tiled kernel.
 std::string iterSpacesComment(const KernelTiling& tiling);

@@ -57,6 +57,10 @@ enum class ArgSelect {
     TileOffset = 8,
     Width = 9,   // the argument's plane width (KER_ARG_W)
     Height = 10, // the argument's plane height (KER_ARG_H)
+    // Where the next tile goes (KER_ARG_TILE_NEXTDB): the other L1 buffer of a double-buffered
+    // argument, the same buffer otherwise. With room before the buffers (KerArgPad) a kernel leaves
+    // data there for the next tile, such as a FIR's delay line.
+    NextTile = 11,
 };
 
 struct Binding {
@@ -65,7 +69,9 @@ struct Binding {
     std::string name;                            // kernel argument or C argument name
     ArgSelect select = ArgSelect::Tile;          // for KernelArg
     IterationSpace iterator = IterationSpace::Tile;  // for CArgIndex
-    std::int64_t value = 0;                      // immediate value, or CArgIndex multiplier
+    // Immediate value, CArgIndex multiplier, or CArg offset (C_ArgPlusImmOffset: the C argument plus
+    // this many of its items, C pointer arithmetic).
+    std::int64_t value = 0;
 };
 
 struct KernelCall {
@@ -120,6 +126,10 @@ struct KernelArgument {
     // its home memory: the tiles see them (a padded convolution input), the DMA moves only real lines.
     unsigned padBefore = 0;
     unsigned padAfter = 0;
+    // Items of L1 room before and after each of its L1 buffers (KerArgPad's BottomBuffer and
+    // TopBuffer): the kernel keeps data there from one tile to the next, and no DMA touches it.
+    unsigned roomBefore = 0;
+    unsigned roomAfter = 0;
     // A 3-D output written one plane per input plane (depthwise layers): it follows the input-plane
     // loop instead of the output-plane loop.
     bool planePerInput = false;

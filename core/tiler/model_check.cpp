@@ -185,9 +185,12 @@ private:
 
         const bool isIn = argument.has(ArgFlag::In), isOut = argument.has(ArgFlag::Out);
         const bool isBuffer = argument.has(ArgFlag::Buffer);
-        if (isBuffer && (isIn || isOut))
-            report(where + ": O_BUFF cannot be combined with O_IN or O_OUT; a buffer lives in L1 only, so drop "
-                           "either O_BUFF or the direction");
+        if (isBuffer && (isIn || isOut) &&
+            (argument.has(ArgFlag::Tiled) || argument.has(ArgFlag::L2DoubleBuffer) || argument.has(ArgFlag::OneTile) ||
+             argument.has(ArgFlag::DynTile)))
+            report(where + ": O_BUFF with O_IN or O_OUT is supported untiled and homed in L2 only "
+                           "(OBJ_BUFFER_IN_NTILED, OBJ_BUFFER_OUT_NTILED: the whole argument in L1, read before the "
+                           "loops, written after them); drop O_TILED, O_L2DB, O_ONETILE and O_DYNTILE, or O_BUFF");
         if (!isBuffer && !isIn && !isOut)
             report(where + ": it is neither an input, an output nor a buffer; add O_IN, O_OUT or O_BUFF");
         if (!isBuffer && argument.has(ArgFlag::OneTile))

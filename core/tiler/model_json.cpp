@@ -30,7 +30,8 @@ constexpr Named<ArgSelect> kSelects[] = {
     {ArgSelect::Tile, "tile"},           {ArgSelect::Plane, "plane"},         {ArgSelect::TileWidth, "tile_width"},
     {ArgSelect::TileWidth0, "tile_width0"}, {ArgSelect::TileHeight, "tile_height"}, {ArgSelect::TileHeight0, "tile_height0"},
     {ArgSelect::TileCount, "tile_count"}, {ArgSelect::TileIndex, "tile_index"}, {ArgSelect::TileOffset, "tile_offset"},
-    {ArgSelect::Width, "width"}, {ArgSelect::Height, "height"}};
+    {ArgSelect::Width, "width"}, {ArgSelect::Height, "height"},
+    {ArgSelect::NextTile, "next_tile"}};
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},
@@ -95,7 +96,8 @@ json userKernelJson(const UserKernel& kernel)
                         {"constraints", flagNames(kConstraints, arg.constraints)},
                         {"preferred_tile_size", arg.preferredTileSize}, {"c_arg", arg.cArgName},
                         {"next_plane_update", arg.nextPlaneUpdate}, {"pad_before", arg.padBefore},
-                        {"pad_after", arg.padAfter}, {"plane_per_input", arg.planePerInput}});
+                        {"pad_after", arg.padAfter}, {"room_before", arg.roomBefore}, {"room_after", arg.roomAfter},
+                        {"plane_per_input", arg.planePerInput}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
@@ -347,6 +349,8 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.nextPlaneUpdate = dimension(arg, "next_plane_update", 0);
     parsed.padBefore = dimension(arg, "pad_before", 0);
     parsed.padAfter = dimension(arg, "pad_after", 0);
+    parsed.roomBefore = dimension(arg, "room_before", 0);
+    parsed.roomAfter = dimension(arg, "room_after", 0);
     parsed.planePerInput = arg.boolean("plane_per_input", false);
     return parsed;
 }

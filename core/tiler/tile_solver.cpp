@@ -14,7 +14,13 @@ std::uint64_t alignUp(std::uint64_t value, unsigned alignment)
     return (value + alignment - 1) / alignment * alignment;
 }
 
-bool isScratch(const KernelArgument& arg) { return arg.has(ArgFlag::Buffer); }
+// O_BUFF alone: an L1-only buffer. With O_IN or O_OUT (OBJ_BUFFER_IN_NTILED ...): the whole argument
+// kept in L1 for the kernel's run, read before the loops and written after them.
+bool isScratch(const KernelArgument& arg)
+{
+    return arg.has(ArgFlag::Buffer) && !arg.has(ArgFlag::In) && !arg.has(ArgFlag::Out);
+}
+bool isLoadedBuffer(const KernelArgument& arg) { return arg.has(ArgFlag::Buffer) && !isScratch(arg); }
 bool isOneTileScratch(const KernelArgument& arg) { return isScratch(arg) && arg.has(ArgFlag::OneTile); }
 bool isDynamicScratch(const KernelArgument& arg) { return isScratch(arg) && arg.has(ArgFlag::DynTile); }
 
@@ -113,6 +119,8 @@ std::string Solver::prepare()
             tiling.extent += arg.padBefore + arg.padAfter;
         }
         tiling.crossExtent = horizontal ? arg.width : arg.height;
+        tiling.roomBefore = std::uint64_t(arg.roomBefore) * arg.itemSize;
+        tiling.roomAfter = std::uint64_t(arg.roomAfter) * arg.itemSize;
         tiling.planeBytes = std::uint64_t(arg.width) * arg.height * arg.itemSize;
         tiling.planeStride = tiling.planeBytes * std::max(1u, arg.nextPlaneUpdate);
         if (arg.interleavedPlanes) {
@@ -325,7 +333,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                                  model.itemSize * arg.planesPerChunk;
             else
                 arg.chunkBytes = arg.planeBytes;
-            arg.l1Bytes = arg.chunkBytes;
+            arg.l1Bytes = arg.bufferStride();
         } else if (config.promote[i]) {
             arg.residence = ArgResidence::Promoted;
             arg.chunkBytes = arg.planeStride * (arg.planeCount - 1) + arg.planeBytes;
@@ -341,7 +349,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                                       arg.chunkBytesAt(tiling.tileCount - 1, tiling.tileCount));
             const std::uint64_t loads = loadsOf(tiling, arg);
             arg.bufferCount = (config.doubleBuffer[i] && loads > 1) ? 2 : 1;
-            arg.l1Bytes = arg.chunkBytes * arg.bufferCount;
+            arg.l1Bytes = arg.bufferStride() * arg.bufferCount;
             // Bytes over all loads: the tile loop contributes the sum of its tile sizes when it is
             // at or outside the argument's level; the other loops multiply. Padding lines are not moved.
             const std::uint64_t movedChunk = tiling.tileCount == 1 ? arg.movedBytesAt(0, 1) : arg.chunkBytes;
@@ -458,18 +466,24 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         const KernelArgument& arg = *tiling.arg;
         if (isScratch(arg))
             continue;
+        if (isLoadedBuffer(arg)) {
+            plain.promote[i] = true;
+            continue;
+        }
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
         // Padded arguments are streamed one plane at a time: their copies skip the padding lines.
         // Interleaved planes are gathered one plane at a time into the layout the kernel reads
-        // (a single plane is its own layout and may be promoted whole).
+        // (a single plane is its own layout and may be promoted whole). Room around the buffers
+        // (KerArgPad) belongs to one tile's buffer, so such arguments are streamed tile by tile.
         const bool regathered = arg.interleavedPlanes && tiling.planeCount > 1;
+        const bool hasRoom = tiling.roomBefore > 0 || tiling.roomAfter > 0;
         if (promotions_.whole && arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes &&
-            !tiling.padded() && !regathered)
+            !tiling.padded() && !regathered && !hasRoom)
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
         if (promotions_.acrossInputPlanes && tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles &&
-            !tiling.padded() && !arg.planePerInput && !arg.interleavedPlanes)
+            !tiling.padded() && !arg.planePerInput && !arg.interleavedPlanes && !hasRoom)
             modes.push_back(Across);
         if (modes.size() > 1)
             choices.push_back({i, modes});
@@ -511,6 +525,8 @@ std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum
     single.doubleBuffer.assign(base_.args.size(), false);
     single.promote.assign(base_.args.size(), false);
     single.acrossInPlanes.assign(base_.args.size(), false);
+    for (std::size_t i = 0; i < base_.args.size(); ++i)
+        single.promote[i] = isLoadedBuffer(*base_.args[i].arg);
     minimum = kUnbounded;
     KernelTiling best;
     // Preferred tile sizes are a wish the solver drops before failing, so they do not count here.
@@ -577,7 +593,8 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
                         continue;
                     bool useful = true;
                     for (std::size_t i = 0; i < tiling.args.size(); ++i)
-                        if (config.promote[i] && !rereads(tiling, tiling.args[i]))
+                        if (config.promote[i] && !isLoadedBuffer(*tiling.args[i].arg) &&
+                            !rereads(tiling, tiling.args[i]))
                             useful = false;  // promotion would move the same bytes and only cost L1
                     if (!useful)
                         break;

@@ -49,6 +49,8 @@ struct ArgTiling {
                                   // chunk changes; -1 when it never changes (loaded once)
     unsigned bufferCount = 1;     // 2 when double-buffered
     std::uint64_t chunkBytes = 0; // bytes of one full chunk (one L1 buffer)
+    std::uint64_t roomBefore = 0; // bytes of L1 room before and after each buffer (KerArgPad)
+    std::uint64_t roomAfter = 0;
     std::uint64_t l1Offset = 0;
     std::uint64_t l1Bytes = 0;    // bufferCount * chunkBytes, or the promoted/scratch size
     std::uint64_t dmaRead = 0;    // predicted bytes moved L2 -> L1
@@ -76,6 +78,8 @@ struct ArgTiling {
     // Bytes the DMA moves for that chunk: its real lines, all its planes.
     std::uint64_t movedBytesAt(unsigned tileIndex, unsigned tileCount) const;
     bool padded() const { return padBefore > 0 || padAfter > 0; }
+    // Bytes from one L1 buffer to the next: the chunk and the room around it.
+    std::uint64_t bufferStride() const { return roomBefore + chunkBytes + roomAfter; }
 };
 
 struct KernelTiling {

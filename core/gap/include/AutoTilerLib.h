@@ -92,6 +92,8 @@ CKernelCall_T *Call(const char *CallName, KernelCallLocationT CallLocation,
 ArgBindingDescr_T **Bindings(int BCount, ...);
 ArgBindingDescr_T *K_Arg(const char *KerArgName, KernelArgSelect_T Select);
 ArgBindingDescr_T *C_Arg(const char *ArgName);
+/* C argument ArgName plus Offset of its items (C pointer arithmetic), as in the SDK. */
+ArgBindingDescr_T *C_ArgPlusImmOffset(const char *ArgName, int Offset);
 ArgBindingDescr_T *C_ArgIndex(const char *ArgName, KernelIteratorT Iterator, unsigned int MultFactor);
 ArgBindingDescr_T *Imm(int Value);
 
@@ -129,6 +131,27 @@ Object_T *KerArgInSpace(const char *KerArgName, KernelArgDimDescrT *KerArgSpace,
                         KernelArgConstraints_T Constraint, unsigned int PreferedTileSize, const char *CArgName);
 Kernel_T *UserKernelInSpace(const char *TemplateName, KernelIterationSpaceT *KerIter, Tile_Orientation_T Orientation,
                             CKernel_Arg_T **CArg, CKernelCall_T **CCalls, Object_T **KerArg);
+/* A kernel argument with room for BottomBuffer items before and TopBuffer items after each of its
+ * L1 buffers. The DMA never touches that room: a kernel keeps data there from one tile to the next,
+ * as a FIR keeps its delay line before its input tile, copying the tile's last samples before the
+ * next tile with K_Arg(Name, KER_ARG_TILE_NEXTDB). Such an argument is never promoted whole into L1.
+ * The current SDK's form (a KerArgSpace() second); C++ model programs also have the first Autotiler's
+ * (an Object_Type_T second, a trailing NextPlaneUpdate). Strings are char * in C, as the SDK declares
+ * them, so a model that declares KerArgPad itself compiles against this header. */
+#ifdef __cplusplus
+#define AT_MODEL_NAME const char
+#else
+#define AT_MODEL_NAME char
+#endif
+Object_T *KerArgPad(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,
+                    unsigned int H, unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
+                    int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                    AT_MODEL_NAME *CArgName);
+/* The first Autotiler's KerArgPad under a name of its own for C model programs (C++ ones call it KerArgPad). */
+Object_T *KerArgPadPlain(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
+                         unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
+                         unsigned int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                         const char *CArgName, unsigned int NextPlaneUpdate);
 
 /* The user-kernel options of AT_SetGraphCtrl (AT_KERNEL_BUFFER_PROMOTE,
  * AT_KERNEL_PARTIAL_BUFFER_PROMOTE, AT_KERNEL_NOSOLUTION_ERROR) under the SDK's other name; a graph
@@ -192,6 +215,15 @@ inline Object_T *KerArg(const char *KerArgName, KernelArgDimDescrT *Space, Objec
                         unsigned int PreferedTileSize, const char *CArgName)
 {
     return KerArgInSpace(KerArgName, Space, ObjType, W, H, ItemSize, TileOverlap, Constraint, PreferedTileSize, CArgName);
+}
+/* C++ model programs: the first Autotiler's KerArgPad, without a KerArgSpace(). */
+inline Object_T *KerArgPad(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
+                           unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
+                           unsigned int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                           const char *CArgName, unsigned int NextPlaneUpdate)
+{
+    return KerArgPadPlain(KerArgName, ObjType, W, H, BottomBuffer, TopBuffer, ItemSize, TileOverlap, Constraint,
+                          PreferedTileSize, CArgName, NextPlaneUpdate);
 }
 #else
 /* C model programs: KerArg dispatches on the type of its second argument. */

@@ -108,7 +108,9 @@ typedef enum {
     KER_ARG_TILEOFFSET = 8, /* lines (columns for vertical tiles) from the plane origin to the current tile */
     KER_ARG_TILE_BASE = 8,  /* the current API's name for it */
     KER_ARG_W = 9,          /* width of the argument's plane */
-    KER_ARG_H = 10          /* height of the argument's plane */
+    KER_ARG_H = 10,         /* height of the argument's plane */
+    KER_ARG_TILE_NEXTDB = 11 /* where the next tile goes: the other buffer of a double-buffered argument,
+                                the same buffer otherwise (see KerArgPad) */
 } KernelArgSelect_T;
 
 typedef enum {
@@ -129,7 +131,9 @@ typedef unsigned int Object_Type_T;
 #define O_BUFF    (1u << 2)
 #define O_NBUFF   0u
 #define O_TILED   (1u << 3)
-#define O_NTILED  0u
+/* O_NTILED keeps an argument untiled even when its KerArgSpace() lists KER_ITER_TILE0, as in the
+ * SDK; with the guide's KerArg the absence of O_TILED says the same. */
+#define O_NTILED  (1u << 10)
 #define O_ONETILE (1u << 4)
 #define O_NONETILE 0u
 #define O_DYNTILE (1u << 5)
@@ -156,6 +160,11 @@ typedef unsigned int Object_Type_T;
 #define OBJ_OUT_DB_NTILED       (O_OUT | O_DB)
 #define OBJ_BUFFER              (O_BUFF | O_TILED)
 #define OBJ_BUFFER_NTILED       (O_BUFF)
+/* Untiled buffers moved whole: in L1 for the kernel's run, read before its loops (IN) and written
+ * back after them (OUT). */
+#define OBJ_BUFFER_IN_NTILED     (O_BUFF | O_IN)
+#define OBJ_BUFFER_OUT_NTILED    (O_BUFF | O_OUT)
+#define OBJ_BUFFER_IN_OUT_NTILED (O_BUFF | O_IN | O_OUT)
 #define OBJ_BUFFER_ONETILE      (O_BUFF | O_TILED | O_ONETILE)
 #define OBJ_BUFFER_DYN          (O_BUFF | O_TILED | O_DYNTILE)
 #define OBJ_IN_3D               (OBJ_IN | O_3D)

@@ -58,6 +58,18 @@ inline std::vector<tiler::KernelArgument> kernelArgumentsOf(Object_T** list, con
     return arguments;
 }
 
+// KerArgPad's room before and after each L1 buffer of the argument, in items.
+inline void setRoom(Object_T& argument, unsigned before, unsigned after)
+{
+    tiler::KernelArgument& value = argument.value;
+    constexpr unsigned kMaxRoom = 1u << 24;
+    if (before > kMaxRoom || after > kMaxRoom)
+        failModel(format("KerArgPad(\"%s\"): room of %u items before and %u after is absurd; the room holds what "
+                         "a kernel keeps between tiles, a few items", value.name.c_str(), before, after));
+    value.roomBefore = before;
+    value.roomAfter = after;
+}
+
 // Fails with "<function>: <what> is NULL" (or "is empty"), else returns `text`.
 inline std::string requireName(const char* text, const std::string& function, const char* what)
 {

@@ -139,6 +139,8 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     }
     if (tiled && argument.space->back() != int(KER_ITER_TILE0))
         failModel(where + ": KER_ITER_TILE0 must be the last (innermost) space of its KerArgSpace");
+    if (argument.notTiled)
+        tiled = false;
     value.flags &= ~(tiler::ArgFlag::Tiled | tiler::ArgFlag::ThreeD | tiler::ArgFlag::FourD);
     if (tiled)
         value.flags |= tiler::ArgFlag::Tiled;
@@ -236,8 +238,19 @@ Object_T* KerArgInSpace(const char* KerArgName, KernelArgDimDescrT* Space, Objec
         failModel(format("KerArg(\"%s\"): tile overlap %d is negative", name.c_str(), TileOverlap));
     Object_S argument{(KerArg)(KerArgName, ObjType, W, H, ItemSize, unsigned(TileOverlap), Constraint, PreferedTileSize,
                                CArgName, 0)->value,
-                      Space->iterators};
+                      Space->iterators, (ObjType & O_NTILED) != 0};
     return registry().arena.make(std::move(argument));
+}
+
+Object_T* KerArgPad(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Object_Type_T ObjType, unsigned int W,
+                    unsigned int H, unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
+                    int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                    const char* CArgName)
+{
+    Object_T* argument = KerArgInSpace(KerArgName, KerArgSpace, ObjType, W, H, ItemSize, TileOverlap, Constraint,
+                                       PreferedTileSize, CArgName);
+    setRoom(*argument, BottomBuffer, TopBuffer);
+    return argument;
 }
 
 Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* KerIter, Tile_Orientation_T Orientation,

@@ -166,7 +166,7 @@ ArgBindingDescr_T** Bindings(int BCount, ...)
 ArgBindingDescr_T* K_Arg(const char* KerArgName, KernelArgSelect_T Select)
 {
     const std::string name = requireName(KerArgName, "K_Arg", "the kernel argument name");
-    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_H))
+    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_TILE_NEXTDB))
         failModel(format("K_Arg(\"%s\"): selector %d is not one of the KER_ARG* values", name.c_str(), int(Select)));
     tiler::Binding binding;
     binding.kind = tiler::Binding::Kind::KernelArg;
@@ -180,6 +180,15 @@ ArgBindingDescr_T* C_Arg(const char* ArgName)
     tiler::Binding binding;
     binding.kind = tiler::Binding::Kind::CArg;
     binding.name = requireName(ArgName, "C_Arg", "the C argument name");
+    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
+}
+
+ArgBindingDescr_T* C_ArgPlusImmOffset(const char* ArgName, int Offset)
+{
+    tiler::Binding binding;
+    binding.kind = tiler::Binding::Kind::CArg;
+    binding.name = requireName(ArgName, "C_ArgPlusImmOffset", "the C argument name");
+    binding.value = Offset;
     return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
 }
 
@@ -226,7 +235,7 @@ Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, 
 {
     tiler::KernelArgument argument;
     argument.name = requireName(KerArgName, "KerArg", "the kernel argument name");
-    argument.flags = ObjType;
+    argument.flags = ObjType & ~std::uint32_t(O_NTILED);  // a mark for KerArgSpace() arguments only
     argument.width = W;
     argument.height = H;
     argument.itemSize = ItemSize;
@@ -236,6 +245,17 @@ Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, 
     argument.cArgName = CArgName != nullptr ? CArgName : "";  // 0: internal to the kernel
     argument.nextPlaneUpdate = NextPlaneUpdate;
     return registry().arena.make(Object_S{std::move(argument)});
+}
+
+Object_T* KerArgPadPlain(const char* KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
+                         unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
+                         unsigned int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                         const char* CArgName, unsigned int NextPlaneUpdate)
+{
+    Object_T* argument = (KerArg)(KerArgName, ObjType, W, H, ItemSize, TileOverlap, Constraint, PreferedTileSize,
+                                  CArgName, NextPlaneUpdate);
+    setRoom(*argument, BottomBuffer, TopBuffer);
+    return argument;
 }
 
 }  // extern "C"

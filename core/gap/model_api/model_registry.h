@@ -43,6 +43,7 @@ struct CKernelCall_S {
 struct Object_S {
     tessera::tiler::KernelArgument value;
     std::optional<std::vector<int>> space = std::nullopt;  // KerArg with a KerArgSpace: its iterators
+    bool notTiled = false;  // O_NTILED: untiled even if the space lists KER_ITER_TILE0
 };
 // KernelIterSpace(): its dimensions, outermost first.
 struct KernelIteratorDescr_S {

@@ -2,8 +2,8 @@
  *
  * AT_FORK(Cores, Kernel, Arg) runs Kernel(Arg) once per core, each on its own thread, but one at a
  * time: a core runs until it finishes or reaches a team barrier, where it hands over to the next.
- * So a kernel sees gap_coreid() 0..Cores-1 and gap_ncore() == Cores exactly as on the chip, its
- * barriers separate phases for real, and results do not depend on thread timing.
+ * So a kernel sees gap_coreid() 0..Cores-1 as on the chip, its barriers separate phases for real,
+ * and results do not depend on thread timing.
  *
  * The number of cores is AT_EMUL_CORES (default 1; build with -DAT_EMUL_CORES=8 to check that
  * parallel kernels split their work correctly over the eight cluster cores). */
@@ -24,7 +24,11 @@ __attribute__((weak)) int AT_EmulTeamSize;              /* 0 outside a fork */
 __attribute__((weak)) pthread_mutex_t AT_EmulRunLock = PTHREAD_MUTEX_INITIALIZER;
 __attribute__((weak)) pthread_barrier_t AT_EmulBarrier;
 
-static inline int gap_ncore(void) { return AT_EmulTeamSize ? AT_EmulTeamSize : AT_EMUL_CORES; }
+/* The cluster's cores. A constant, as on the chip, where gap_ncore() reads the cluster's core count
+ * rather than the size of the team forked; basic kernels use it in static initializers too. */
+#define gap_ncore() (AT_EMUL_CORES)
+/* The cores of the team running now (pi_cl_team_nb_cores). */
+static inline int AT_EmulTeamCores(void) { return AT_EmulTeamSize ? AT_EmulTeamSize : AT_EMUL_CORES; }
 static inline int gap_coreid(void) { return AT_EmulCoreId; }
 
 static inline void gap_waitbarrier(int BarrierId)

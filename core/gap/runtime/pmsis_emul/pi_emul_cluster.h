@@ -103,7 +103,7 @@ static inline int pi_core_id(void) { return gap_coreid(); }
 static inline int pi_cluster_id(void) { return 0; }
 static inline int pi_cl_cluster_nb_cores(void) { return AT_EMUL_CORES; }
 static inline int pi_cl_cluster_nb_pe_cores(void) { return AT_EMUL_CORES; }
-static inline int pi_cl_team_nb_cores(void) { return gap_ncore(); }
+static inline int pi_cl_team_nb_cores(void) { return AT_EmulTeamCores(); }
 static inline void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *arg)
 {
     AT_EmulFork(nb_cores ? nb_cores : (PiEmulTaskCores ? PiEmulTaskCores : AT_EMUL_CORES), entry, arg);
