@@ -415,6 +415,57 @@ private slots:
         QVERIFY(QFile::exists(objects.filePath(QStringLiteral("GenKernels.o"))));
     }
 
+    // A model written for the SDK's first Autotiler, built with `model-cflags --first-autotiler`:
+    // its kernels take the trailing Kernel_T * that applications of that Autotiler pass as 0.
+    // MatAdd's model and basic kernel, called so, match the sum computed here element by element.
+    void firstAutotilerForm()
+    {
+        const Result flags = runProcess(QStringLiteral(TESSERA_CLI_PATH),
+                                        {QStringLiteral("gap"), QStringLiteral("model-cflags"), QStringLiteral("--first-autotiler")});
+        QVERIFY2(flags.exitCode == 0, qPrintable(flags.err));
+        const QStringList cflags = flags.out.trimmed().split(' ', Qt::SkipEmptyParts);
+        QVERIFY2(cflags.contains(QStringLiteral("-DAT_FIRST_AUTOTILER")), qPrintable(flags.out));
+        QTemporaryDir work;
+        const QString gen = work.filePath(QStringLiteral("gen"));
+        const QStringList compile = QStringList{modelSource(QStringLiteral("MatAdd"))} + cflags + m_modelLibs +
+                                    QStringList{QStringLiteral("-o"), gen};
+        const Result compiled = runProcess(m_cc, compile);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("model"), QStringList{m_cc} + compile, compiled)));
+        QStringList command;
+        const Result generated = generate(gen, work.path(), 0, &command);
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), QStringList{gen} + command, generated)));
+        QFile header(work.filePath(QStringLiteral("GenKernels.h")));
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        const QString declared = QString::fromUtf8(header.readAll());
+        QVERIFY2(declared.contains(QStringLiteral("Word32 * __restrict__ Out,\n    Kernel_T * Ker);")), qPrintable(declared));
+
+        QFile caller(work.filePath(QStringLiteral("caller.c")));
+        QVERIFY(caller.open(QIODevice::WriteOnly));
+        caller.write("#include <stdio.h>\n#include <stdlib.h>\n#include \"GenKernels.h\"\n"
+                     "int main(void)\n{\n"
+                     "    enum { N = 200 * 300 };\n"
+                     "    Word32 *A = malloc(N * 4), *B = malloc(N * 4), *C = malloc(N * 4);\n"
+                     "    for (int i = 0; i < N; i++) { A[i] = i * 7 - 5000; B[i] = 3 - i; C[i] = 0; }\n"
+                     "    L1_Memory = malloc(_L1_Memory_SIZE);\n    L2_Memory = malloc(_L2_Memory_SIZE);\n"
+                     "    MatAdd(A, B, C, 0);\n"
+                     "    for (int i = 0; i < N; i++)\n"
+                     "        if (C[i] != A[i] + B[i]) { printf(\"element %d: %d\\n\", i, (int) C[i]); return 1; }\n"
+                     "    free(A); free(B); free(C); free(L1_Memory); free(L2_Memory);\n    puts(\"ok\");\n    return 0;\n}\n");
+        caller.close();
+        const QString run = work.filePath(QStringLiteral("run"));
+        const QStringList build = QStringList{QStringLiteral("-O1"), QStringLiteral("-Wall"), QStringLiteral("-Werror"),
+                                              QStringLiteral("-fsanitize=address,undefined")} +
+                                  m_emulCflags +
+                                  QStringList{QStringLiteral("-I"), work.path(), QStringLiteral("-I"), exampleDir(QStringLiteral("MatAdd")),
+                                              work.filePath(QStringLiteral("GenKernels.c")),
+                                              exampleDir(QStringLiteral("MatAdd")) + QStringLiteral("/MatAddBasicKernels.c"),
+                                              caller.fileName(), QStringLiteral("-o"), run};
+        const Result built = runProcess(m_cc, build);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_cc} + build, built)));
+        const Result ran = runProcess(run, {});
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("ok")), qPrintable(describe(QStringLiteral("run"), {run}, ran)));
+    }
+
     // Conv5x5Deep at the model's 51200 bytes: its 16 input planes (15360 bytes) are promoted whole,
     // since every output plane reads them again, and the filters come per output plane for all
     // 16 input planes at once (partial promotion), so each filter byte moves once. The budgets()

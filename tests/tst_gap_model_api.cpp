@@ -724,6 +724,11 @@ private slots:
         QVERIFY2(code.find("HalfAdd((Word32 * __restrict__) ((A+32)), (Word32 * __restrict__) ((B+32)), "
                            "(Word32 * __restrict__) ((Sum+32)));") != std::string::npos,
                  code.c_str());
+        // The first Autotiler's form: the group takes the trailing Kernel_T * and passes it on.
+        AT_UseFirstAutotilerForm();
+        const std::string firstForm = tiler::emitKernelGroup(model, model.groups[0]);
+        QVERIFY2(firstForm.find("Word32 * __restrict__ Sum,\n    Kernel_T * Ker)") != std::string::npos, firstForm.c_str());
+        QVERIFY2(firstForm.find("(Word32 * __restrict__) ((Sum+32)), Ker);") != std::string::npos, firstForm.c_str());
     }
 
     void groupLeftOpenIsReported()

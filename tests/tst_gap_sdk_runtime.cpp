@@ -157,6 +157,39 @@ private slots:
 
     // What goes wrong says where and what to do: a weight file the read-only filesystem does not
     // have, and an L1 smaller than the kernels need.
+    // What applications and basic kernels of the first Autotiler's era use besides PMSIS: rt_alloc
+    // by kind of memory (cluster data in L1), PI_L1 data, gap8_* instruction names, and gap_ncore()
+    // as a constant (a static initializer), equal to the cluster's cores even in a smaller team.
+    void firstRuntimeCalls()
+    {
+        QTemporaryDir work;
+        QFile source(work.filePath(QStringLiteral("old.c")));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("#include \"Gap8.h\"\n#include <stdio.h>\n"
+                     "static int Cores = gap_ncore();\n"
+                     "PI_L1 int Shared;\n"
+                     "static int TeamSeen;\n"
+                     "static void Entry(void *Arg) { (void) Arg; if (gap_coreid() == 0) TeamSeen = pi_cl_team_nb_cores() * 100 + gap_ncore(); }\n"
+                     "int main(void)\n{\n"
+                     "    char *L1 = rt_alloc(RT_ALLOC_CL_DATA, 1000), *L2 = rt_alloc(RT_ALLOC_FC_DATA, 1000);\n"
+                     "    int InL1 = L1 >= PiEmulL1.Base && L1 + 1000 <= PiEmulL1.Base + PiEmulL1.Capacity;\n"
+                     "    int InL2 = L2 >= PiEmulL2.Base && L2 + 1000 <= PiEmulL2.Base + PiEmulL2.Capacity;\n"
+                     "    rt_free(RT_ALLOC_CL_DATA, L1, 1000);\n    rt_free(RT_ALLOC_FC_DATA, L2, 1000);\n"
+                     "    pi_cl_team_fork(2, Entry, 0);\n"
+                     "    printf(\"cores %d l1 %d l2 %d round %u team %d\\n\", Cores, InL1, InL2, gap8_muluRN(300, 5, 2), TeamSeen);\n"
+                     "    return 0;\n}\n");
+        source.close();
+        const QString program = work.filePath(QStringLiteral("old"));
+        const QStringList command = sanitizerFlags(8) + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Werror")} +
+                                    m_toolchain.emulCflags + QStringList{source.fileName(), QStringLiteral("-o"), program};
+        const ProcessResult built = runProcess(m_toolchain.cc, command);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + command, built)));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        // 300 * 5 / 4 = 375 rounded; a team of 2 sees 8 cluster cores, as on the chip.
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("cores 8 l1 1 l2 1 round 375 team 208")),
+                 qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+    }
+
     void emulationErrorsNameTheFix()
     {
         QTemporaryDir run;

@@ -157,6 +157,9 @@ private slots:
         QTest::newRow("multiple of 8") << 0u << 8u << 51200;
         QTest::newRow("multiple of 8, too big: dropped") << 0u << 8u << 20000;
         QTest::newRow("one tile") << ArgConstraint::OnePreferredTile << 0u << 800000;
+        // With a preferred size, OBJ_CONSTRAINTS_ONEPREFTILE fixes the tile size to it, even with
+        // L1 for much bigger tiles (GreenWaves' HoG processes one cell line per tile that way).
+        QTest::newRow("one preferred size") << ArgConstraint::OnePreferredTile << 7u << 800000;
     }
     void constraints()
     {
@@ -174,8 +177,12 @@ private slots:
             QCOMPARE(tile % 2, 0u);
         if (constraint & ArgConstraint::Odd)
             QCOMPARE(tile % 2, 1u);
-        if (constraint & ArgConstraint::OnePreferredTile)
+        if ((constraint & ArgConstraint::OnePreferredTile) && preferred == 0)
             QCOMPARE(result.tiling.tileCount, 1u);
+        if ((constraint & ArgConstraint::OnePreferredTile) && preferred > 0) {
+            QCOMPARE(tile, preferred);
+            QCOMPARE(result.tiling.tileCount, (300u + preferred - 1) / preferred);
+        }
         // 20000 bytes fit at most 4 double-buffered lines per argument: a multiple of 8 is impossible,
         // so the preference gives way rather than failing.
         if (preferred && budget >= 51200)

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <string>
 
 namespace tessera::cli {
@@ -24,9 +25,21 @@ void addGapCommand(CLI::App& app, Action& action)
             };
         });
     };
-    // Gap.h too: GreenWaves' generator sources include it for the GAP vector types.
-    add("model-cflags", "Compiler flags for a model program (the AutoTilerLib.h and Gap.h include paths)",
-        [](const gap::GapPaths& paths) { return "-I" + paths.include + " -I" + paths.runtime; });
+    // Gap.h too: GreenWaves' generator sources include it for the GAP vector types. Models written
+    // for the SDK's first Autotiler (autotiler_v2) get kernels with its trailing Kernel_T * argument.
+    auto* modelCflags = command->add_subcommand(
+        "model-cflags", "Compiler flags for a model program (the AutoTilerLib.h and Gap.h include paths)");
+    auto firstAutotiler = std::make_shared<bool>(false);
+    modelCflags->add_flag("--first-autotiler", *firstAutotiler,
+                          "The model is written for the SDK's first Autotiler (autotiler_v2): its generated kernels "
+                          "and groups take a trailing Kernel_T * argument");
+    modelCflags->callback([&action, firstAutotiler] {
+        action = [first = *firstAutotiler] {
+            const gap::GapPaths paths = gap::gapPaths();
+            fmt::print("-I{} -I{}{}\n", paths.include, paths.runtime, first ? " -DAT_FIRST_AUTOTILER" : "");
+            return 0;
+        };
+    });
     add("model-libs", "Libraries to link a model program with (after its sources)", [](const gap::GapPaths& paths) {
         std::string libs = paths.modelLibrary + " " + paths.tilerLibrary + " " + paths.plannerLibrary + " -lstdc++ -lm";
 #ifdef TESSERA_SANITIZED_BUILD

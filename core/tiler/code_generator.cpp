@@ -355,6 +355,9 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
            << "\n\n#include \"at_api.h\"\n#include \"" << options.stdTypesHeader << "\"\n";
     for (const std::string& library : options.libKernelHeaders)
         header << "#include \"" << library << "\"\n";
+    if (options.kernelDescriptorArgument)
+        header << "\n/* The first Autotiler's kernel descriptor, passed last to every kernel (as 0). */\n"
+                  "typedef struct Kernel_S Kernel_T;\n";
     header << "\n/* L1 working memory of the tiled kernels, and L2 staging buffers of arguments homed in L3. */\n"
            << "#define " << l1Size << " " << std::max<std::uint64_t>(l1Used, 4) << "\n#define " << l2Size << " "
            << std::max<std::uint64_t>(l2Used, 4) << "\n";
@@ -401,7 +404,7 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
         for (const ModelItem& item : model.items) {
             if (item.kind == ModelItem::Kind::UserKernel) {
                 const UserKernel& kernel = model.userKernels[item.index];
-                header << functionSignature(kernel.name, kernel.cargs) << ";\n";
+                header << functionSignature(kernel.name, generatedArguments(model, kernel.cargs)) << ";\n";
                 source << emitUserKernel(model, *tilingOf(kernel.name)) << "\n";
                 continue;
             }
@@ -410,10 +413,11 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
                 const KernelTiling* tiling = tilingOf(member);
                 if (!tiling)
                     continue;
-                header << functionSignature(tiling->kernel->name, tiling->kernel->cargs) << ";\n";
+                header << functionSignature(tiling->kernel->name, generatedArguments(model, tiling->kernel->cargs))
+                       << ";\n";
                 source << emitUserKernel(model, *tiling) << "\n";
             }
-            header << functionSignature(group.name, group.cargs) << ";\n";
+            header << functionSignature(group.name, generatedArguments(model, group.cargs)) << ";\n";
             source << emitKernelGroup(model, group) << "\n";
             report["groups"].push_back({{"name", group.name}, {"members", group.members}});
         }

@@ -82,6 +82,8 @@ std::string nodeCall(const KernelModel& model, const GraphNode& node, const Grap
         const std::string type = cargs && i < cargs->size() ? (*cargs)[i].type : "void *";
         out << (i ? ",\n" : "\n") << in << "    (" << type << ") (" << address << ")";
     }
+    if (model.options.kernelDescriptorArgument)
+        out << (node.bindings.empty() ? "0" : ", 0");
     out << ");\n";
     return out.str();
 }

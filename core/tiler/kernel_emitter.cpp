@@ -597,7 +597,7 @@ std::string KernelEmitter::emit()
 {
     std::ostringstream out;
     out << iterSpacesComment(tiling_) << noinlinePrefix(model_)
-        << functionSignature(kernel_.name, kernel_.cargs) << "\n{\n";
+        << functionSignature(kernel_.name, generatedArguments(model_, kernel_.cargs)) << "\n{\n";
     code_.line("/* Local variables used by this kernel */");
     for (const ArgTiling& arg : tiling_.args) {
         if (arg.residence == ArgResidence::Scratch)
@@ -682,6 +682,14 @@ std::string KernelEmitter::emit()
 
 }  // namespace
 
+std::vector<CArgument> generatedArguments(const KernelModel& model, const std::vector<CArgument>& cargs)
+{
+    std::vector<CArgument> arguments = cargs;
+    if (model.options.kernelDescriptorArgument)
+        arguments.push_back({"Kernel_T *", "Ker"});
+    return arguments;
+}
+
 std::string cArgumentExpr(const Binding& binding)
 {
     if (binding.value == 0)
@@ -715,7 +723,8 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
     out << "/* Kernel group " << group.name << ": calls";
     for (const KernelCall& call : group.calls)
         out << " " << call.callee;
-    out << " in sequence */\n" << noinlinePrefix(model) << functionSignature(group.name, group.cargs) << "\n{\n";
+    out << " in sequence */\n" << noinlinePrefix(model) << functionSignature(group.name, generatedArguments(model, group.cargs))
+        << "\n{\n";
     for (const KernelCall& call : group.calls) {
         const UserKernel* callee = model.findUserKernel(call.callee);
         out << "    " << call.callee << "(";
@@ -726,6 +735,8 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
             const std::string type = callee && i < callee->cargs.size() ? callee->cargs[i].type : "";
             out << (i ? ", " : "") << (type.empty() ? "" : "(" + type + ") ") << "(" << value << ")";
         }
+        if (model.options.kernelDescriptorArgument)
+            out << (call.bindings.empty() ? "Ker" : ", Ker");
         out << ");\n";
     }
     out << "}\n";

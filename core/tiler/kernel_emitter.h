@@ -17,6 +17,9 @@ std::string functionSignature(const std::string& name, const std::vector<CArgume
 // What starts a user kernel's or group's definition under AT_GRAPH_NOINLINE_NODE: the attribute
 // that keeps the compiler from inlining it into the graph runner (so each node shows in profiles).
 std::string noinlinePrefix(const KernelModel& model);
+// The C arguments of a generated user kernel or group: its own, and the first Autotiler's trailing
+// `Kernel_T *Ker` when the model asks for that form.
+std::vector<CArgument> generatedArguments(const KernelModel& model, const std::vector<CArgument>& cargs);
 // A C_Arg binding as C: the argument's name, plus its offset (C_ArgPlusImmOffset) when it has one.
 std::string cArgumentExpr(const Binding& binding);
 

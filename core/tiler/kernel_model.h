@@ -242,6 +242,10 @@ struct GenerationOptions {
     std::string dumpOneNode;
     bool dumpGraphOutputs = false;
     bool dumpTensorsToFile = false;  // AT_GRAPH_DUMP_TENSOR_TO_FILE: the dumps go to <node>.<tensor>.bin files
+    // The first Autotiler's form (a model built with `tessera gap model-cflags --first-autotiler`):
+    // every generated user kernel and group takes a trailing `Kernel_T *Ker`, which applications
+    // written for that Autotiler pass (as 0); the generated code does not use it.
+    bool kernelDescriptorArgument = false;
     // AT_GRAPH_NOINLINE_NODE: user kernels and groups are defined noinline.
     bool noinlineKernels = false;
     // AT_GRAPH_SIZE_OPT: the graph functions are compiled for size (AT_SIZE_OPT).

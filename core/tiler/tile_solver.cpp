@@ -130,7 +130,8 @@ std::string Solver::prepare()
                        " has interleaved planes; only untiled 3-D inputs can be interleaved";
             tiling.planeStride = std::uint64_t(arg.width) * arg.itemSize;
         }
-        if (arg.constraints & ArgConstraint::OnePreferredTile)
+        // OBJ_CONSTRAINTS_ONEPREFTILE: tiles of exactly the preferred size, or without one a single tile.
+        if ((arg.constraints & ArgConstraint::OnePreferredTile) && arg.preferredTileSize == 0)
             onePreferredTile_ = true;
         if (isScratch(arg)) {
             tiling.residence = ArgResidence::Scratch;
@@ -271,12 +272,24 @@ bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
 
 bool Solver::constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const
 {
+    // Arguments whose tiles must advance by exactly their preferred size (one of them fits whole).
+    for (std::size_t i : ratioArgs_) {
+        const KernelArgument& arg = kernel_.args[i];
+        if (!(arg.constraints & ArgConstraint::OnePreferredTile) || arg.preferredTileSize == 0)
+            continue;
+        const bool fits = tileCount == 1 ? base_.args[i].extent - arg.tileOverlap <= arg.preferredTileSize
+                                         : ratio_[i] * refTile == arg.preferredTileSize;
+        if (!fits)
+            return false;
+    }
     if (tileCount == 1)
         return true;
     if (onePreferredTile_)
         return false;
     for (std::size_t i : ratioArgs_) {
         const KernelArgument& arg = kernel_.args[i];
+        if (arg.constraints & ArgConstraint::OnePreferredTile)
+            continue;  // checked above
         const unsigned size = ratio_[i] * refTile + arg.tileOverlap;
         if ((arg.constraints & ArgConstraint::Even) && size % 2 != 0)
             return false;

@@ -22,6 +22,13 @@ extern "C" {
 /* Parses the generator's command line: -o DIR (output folder), -R (re-entrant graphs), -h,
  * --l1 N (overrides the L1 budget the model sets). Returns 0 on success, non-zero on error. */
 int TilerParseOptions(int argc, char **argv);
+/* Generated user kernels and groups take the first Autotiler's trailing `Kernel_T *Ker`. Models
+ * built with `tessera gap model-cflags --first-autotiler` (-DAT_FIRST_AUTOTILER) ask for it when
+ * they parse their options, as every model does first. */
+void AT_UseFirstAutotilerForm(void);
+#ifdef AT_FIRST_AUTOTILER
+#define TilerParseOptions(Argc, Argv) (AT_UseFirstAutotilerForm(), (TilerParseOptions)((Argc), (Argv)))
+#endif
 /* Tiles every user kernel and writes the generated files. Returns 0 on success; on failure
  * prints why and exits with status 1. */
 int GenerateTilingCode(void);

@@ -117,7 +117,8 @@ typedef enum {
     OBJ_CONSTRAINTS_NONE = 0,
     OBJ_CONSTRAINTS_EVEN = (1 << 1),        /* tile variable size is even */
     OBJ_CONSTRAINTS_ODD = (1 << 2),         /* tile variable size is odd */
-    OBJ_CONSTRAINTS_ONEPREFTILE = (1 << 3), /* a single tile */
+    OBJ_CONSTRAINTS_ONEPREFTILE = (1 << 3), /* tiles advance by exactly the argument's preferred tile
+                                               size; without one, a single tile */
     OBJ_CONSTRAINTS_TILE_HOR = (1 << 4),    /* override the kernel's orientation: horizontal */
     OBJ_CONSTRAINTS_TILE_VER = (1 << 5)     /* override the kernel's orientation: vertical */
 } KernelArgConstraints_T;

@@ -81,7 +81,9 @@ void setUnlessEmpty(std::string& target, const char* name)
 
 extern "C" {
 
-int TilerParseOptions(int argc, char** argv)
+void AT_UseFirstAutotilerForm(void) { currentModel().options.kernelDescriptorArgument = true; }
+
+int (TilerParseOptions)(int argc, char** argv)
 {
     tessera::tiler::GenerationOptions& options = currentModel().options;
     const char* program = argc > 0 && argv[0] != nullptr ? argv[0] : "generator";

@@ -9,6 +9,7 @@
 #include "pi_emul_os.h"
 
 #define PI_CL_L1
+#define PI_L1
 #define PI_L2
 #define PI_FC_L1
 

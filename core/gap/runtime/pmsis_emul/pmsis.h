@@ -16,6 +16,7 @@
 
 #include "pi_emul_os.h"
 #include "pi_emul_cluster.h"
+#include "pi_emul_rt.h"
 #include "bsp/bsp.h"
 
 #endif
