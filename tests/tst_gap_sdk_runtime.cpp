@@ -190,6 +190,50 @@ private slots:
                  qPrintable(describe(QStringLiteral("run"), {program}, ran)));
     }
 
+    // The cluster DMA of PMSIS with 32-bit addresses, as applications pass them: a global in L2 and
+    // an L1 allocation, 1-D and 2-D, counted like the kernels' copies; an address cut to 32 bits
+    // from a stack buffer is refused with the reason.
+    void clusterDmaCopies()
+    {
+        QTemporaryDir work;
+        QFile source(work.filePath(QStringLiteral("dma.c")));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("#include \"pmsis.h\"\n#include <stdio.h>\n"
+                     "PI_L2 short Table[64];\n"
+                     "int main(int argc, char **argv)\n{\n"
+                     "    (void) argv;\n"
+                     "    for (int i = 0; i < 64; i++) Table[i] = (short) (i * 3);\n"
+                     "    short *L1 = pmsis_l1_malloc(64 * sizeof(short));\n"
+                     "    pi_cl_dma_cmd_t Cmd;\n"
+                     "    pi_cl_dma_cmd((int) Table, (int) L1, 64 * sizeof(short), PI_CL_DMA_DIR_EXT2LOC, &Cmd);\n"
+                     "    pi_cl_dma_cmd_wait(&Cmd);\n"
+                     "    int Same = 1;\n    for (int i = 0; i < 64; i++) Same &= L1[i] == i * 3;\n"
+                     "    /* Column 0 of an 8x8 table: 8 lines of 2 bytes, 16 bytes apart. */\n"
+                     "    pi_cl_dma_copy_2d_t Copy = {(uint32_t) (uintptr_t) Table, (uint32_t) (uintptr_t) L1, 0, 16, PI_CL_DMA_DIR_EXT2LOC, 0, 16, 2};\n"
+                     "    pi_cl_dma_memcpy_2d(&Copy);\n    pi_cl_dma_wait(&Copy);\n"
+                     "    int Column = 1;\n    for (int i = 0; i < 8; i++) Column &= L1[i] == i * 24;\n"
+                     "    printf(\"same %d column %d read %u\\n\", Same, Column, __L2_Read);\n"
+                     "    if (argc > 1) {\n"
+                     "        short Local[4];\n"
+                     "        pi_cl_dma_cmd((int) (intptr_t) Local, (int) L1, sizeof Local, PI_CL_DMA_DIR_EXT2LOC, &Cmd);\n"
+                     "    }\n"
+                     "    return 0;\n}\n");
+        source.close();
+        const QString program = work.filePath(QStringLiteral("dma"));
+        const QStringList command = sanitizerFlags(1) + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Werror"),
+                                                                    QStringLiteral("-Wno-pointer-to-int-cast")} +
+                                    m_toolchain.emulCflags + QStringList{source.fileName(), QStringLiteral("-o"), program};
+        const ProcessResult built = runProcess(m_toolchain.cc, command);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + command, built)));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("same 1 column 1 read 144")),
+                 qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+        const ProcessResult refused = runProcess(program, {QStringLiteral("stack")}, sanitizerEnvironment());
+        QVERIFY2(refused.exitCode == 1 && refused.err.contains(QStringLiteral("pi_cl_dma: the external address")) &&
+                     refused.err.contains(QStringLiteral("-no-pie")),
+                 qPrintable(describe(QStringLiteral("a stack buffer"), {program, QStringLiteral("stack")}, refused)));
+    }
+
     void emulationErrorsNameTheFix()
     {
         QTemporaryDir run;

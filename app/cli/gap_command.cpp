@@ -48,10 +48,13 @@ void addGapCommand(CLI::App& app, Action& action)
         return libs;
     });
     // pmsis_emul: PMSIS on the host, so that SDK applications build next to the generated kernels.
+    // Without position independence a program's globals sit below 4 GiB, so applications that keep
+    // chip addresses in 32 bits (`(int) Coeffs` handed to the DMA) work on the host too.
     add("emul-cflags",
         "Compiler flags to build generated kernels and PMSIS applications for the host with the emulation runtime",
         [](const gap::GapPaths& paths) {
-            return "-D__EMUL__ -I" + paths.runtime + " -I" + paths.runtime + "/pmsis_emul -I" + paths.cnnKernels;
+            return "-D__EMUL__ -fno-pie -no-pie -I" + paths.runtime + " -I" + paths.runtime + "/pmsis_emul -I" +
+                   paths.cnnKernels;
         });
     add("cnn-sources", "The CNN basic-kernel sources to compile with code from the CNN generators",
         [](const gap::GapPaths& paths) {

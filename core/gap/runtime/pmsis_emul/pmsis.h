@@ -17,6 +17,7 @@
 #include "pi_emul_os.h"
 #include "pi_emul_cluster.h"
 #include "pi_emul_rt.h"
+#include "pi_emul_cl_dma.h"
 #include "bsp/bsp.h"
 
 #endif
