@@ -140,7 +140,8 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"size_optimized_graph", &GenerationOptions::sizeOptimizedGraph},
     {"promote_buffers", &GenerationOptions::promoteBuffers},
     {"promote_partial_buffers", &GenerationOptions::promotePartialBuffers},
-    {"no_solution_error", &GenerationOptions::noSolutionError}};
+    {"no_solution_error", &GenerationOptions::noSolutionError},
+    {"kernel_descriptor_argument", &GenerationOptions::kernelDescriptorArgument}};
 
 json optionsJson(const GenerationOptions& options)
 {
