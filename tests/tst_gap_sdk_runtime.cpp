@@ -84,6 +84,28 @@ class TestGapSdkRuntime : public QObject {
         return program;
     }
 
+    // A one-file C program built in `dir` with the emulation flags, `cores` emulated cores, the
+    // sanitizers and -Wall -Werror (plus `flags`); its path, or empty with *error set.
+    QString buildProgram(const QTemporaryDir& dir, const QString& name, const QByteArray& code, int cores,
+                         const QStringList& flags, QString* error)
+    {
+        QFile source(dir.filePath(name + QStringLiteral(".c")));
+        if (!source.open(QIODevice::WriteOnly) || source.write(code) != code.size()) {
+            *error = QStringLiteral("cannot write ") + source.fileName();
+            return {};
+        }
+        source.close();
+        const QString program = dir.filePath(name);
+        const QStringList command = sanitizerFlags(cores) + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Werror")} +
+                                    flags + m_toolchain.emulCflags + QStringList{source.fileName(), QStringLiteral("-o"), program};
+        const ProcessResult built = runProcess(m_toolchain.cc, command);
+        if (built.exitCode != 0) {
+            *error = describe(QStringLiteral("building ") + name, QStringList{m_toolchain.cc} + command, built);
+            return {};
+        }
+        return program;
+    }
+
     static QProcessEnvironment withReadfsPath(const QString& path)
     {
         QProcessEnvironment environment = sanitizerEnvironment();
@@ -155,17 +177,14 @@ private slots:
         QVERIFY(echo.readAll().endsWith(data.pixels));
     }
 
-    // What goes wrong says where and what to do: a weight file the read-only filesystem does not
-    // have, and an L1 smaller than the kernels need.
     // What applications and basic kernels of the first Autotiler's era use besides PMSIS: rt_alloc
     // by kind of memory (cluster data in L1), PI_L1 data, gap8_* instruction names, and gap_ncore()
     // as a constant (a static initializer), equal to the cluster's cores even in a smaller team.
     void firstRuntimeCalls()
     {
         QTemporaryDir work;
-        QFile source(work.filePath(QStringLiteral("old.c")));
-        QVERIFY(source.open(QIODevice::WriteOnly));
-        source.write("#include \"Gap8.h\"\n#include <stdio.h>\n"
+        QString error;
+        const QString program = buildProgram(work, QStringLiteral("old"), "#include \"Gap8.h\"\n#include <stdio.h>\n"
                      "static int Cores = gap_ncore();\n"
                      "PI_L1 int Shared;\n"
                      "static int TeamSeen;\n"
@@ -177,13 +196,8 @@ private slots:
                      "    rt_free(RT_ALLOC_CL_DATA, L1, 1000);\n    rt_free(RT_ALLOC_FC_DATA, L2, 1000);\n"
                      "    pi_cl_team_fork(2, Entry, 0);\n"
                      "    printf(\"cores %d l1 %d l2 %d round %u team %d\\n\", Cores, InL1, InL2, gap8_muluRN(300, 5, 2), TeamSeen);\n"
-                     "    return 0;\n}\n");
-        source.close();
-        const QString program = work.filePath(QStringLiteral("old"));
-        const QStringList command = sanitizerFlags(8) + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Werror")} +
-                                    m_toolchain.emulCflags + QStringList{source.fileName(), QStringLiteral("-o"), program};
-        const ProcessResult built = runProcess(m_toolchain.cc, command);
-        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + command, built)));
+                     "    return 0;\n}\n", 8, {}, &error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
         const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
         // 300 * 5 / 4 = 375 rounded; a team of 2 sees 8 cluster cores, as on the chip.
         QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("cores 8 l1 1 l2 1 round 375 team 208")),
@@ -196,9 +210,8 @@ private slots:
     void clusterDmaCopies()
     {
         QTemporaryDir work;
-        QFile source(work.filePath(QStringLiteral("dma.c")));
-        QVERIFY(source.open(QIODevice::WriteOnly));
-        source.write("#include \"pmsis.h\"\n#include <stdio.h>\n"
+        QString error;
+        const QString program = buildProgram(work, QStringLiteral("dma"), "#include \"pmsis.h\"\n#include <stdio.h>\n"
                      "PI_L2 short Table[64];\n"
                      "int main(int argc, char **argv)\n{\n"
                      "    (void) argv;\n"
@@ -217,14 +230,8 @@ private slots:
                      "        short Local[4];\n"
                      "        pi_cl_dma_cmd((int) (intptr_t) Local, (int) L1, sizeof Local, PI_CL_DMA_DIR_EXT2LOC, &Cmd);\n"
                      "    }\n"
-                     "    return 0;\n}\n");
-        source.close();
-        const QString program = work.filePath(QStringLiteral("dma"));
-        const QStringList command = sanitizerFlags(1) + QStringList{QStringLiteral("-Wall"), QStringLiteral("-Werror"),
-                                                                    QStringLiteral("-Wno-pointer-to-int-cast")} +
-                                    m_toolchain.emulCflags + QStringList{source.fileName(), QStringLiteral("-o"), program};
-        const ProcessResult built = runProcess(m_toolchain.cc, command);
-        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + command, built)));
+                     "    return 0;\n}\n", 1, {QStringLiteral("-Wno-pointer-to-int-cast")}, &error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
         const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
         QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("same 1 column 1 read 144")),
                  qPrintable(describe(QStringLiteral("run"), {program}, ran)));
@@ -234,6 +241,8 @@ private slots:
                  qPrintable(describe(QStringLiteral("a stack buffer"), {program, QStringLiteral("stack")}, refused)));
     }
 
+    // What goes wrong says where and what to do: a weight file the read-only filesystem does not
+    // have, and an L1 smaller than the kernels need.
     void emulationErrorsNameTheFix()
     {
         QTemporaryDir run;

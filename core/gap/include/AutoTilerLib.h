@@ -154,6 +154,7 @@ Object_T *KerArgPad(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, 
                     unsigned int H, unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
                     int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
                     AT_MODEL_NAME *CArgName);
+#undef AT_MODEL_NAME
 /* The first Autotiler's KerArgPad under a name of its own for C model programs (C++ ones call it KerArgPad). */
 Object_T *KerArgPadPlain(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
                          unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,

@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "at_emul_copy.h"
 #include "at_emul_readfs.h"
-
-/* Weak so that every translation unit may see the definition; the linker keeps one. */
-__attribute__((weak)) unsigned int __L2_Read, __L2_Write, __L3_Read, __L3_Write;
 
 typedef int AT_L2_EVENT;
 typedef char *AT_L2_EXT_ADDR_TYPE;
@@ -20,25 +18,6 @@ typedef int AT_L3_EVENT;
 typedef char *AT_L3_EXT_ADDR_TYPE;
 /* The L3 RAM device generated kernels copy through; host memory stands in for it. */
 #define AT_L3_DEFAULT_DEVICE 0
-
-/* In: external to local (AT_L2_EXT2LOC / AT_L3_EXT2LOC), else local to external. */
-static inline void AT_EmulCopy2D(char *Ext, char *Loc, unsigned int Size, unsigned int Stride,
-                                 unsigned int Length, int In, unsigned int *Counter)
-{
-    unsigned int Done = 0;
-    if (Length == 0)
-        Length = Size; /* a degenerate 2-D copy is one block */
-    while (Done < Size) {
-        unsigned int Chunk = (Size - Done) < Length ? (Size - Done) : Length;
-        if (In)
-            memcpy(Loc + Done, Ext, Chunk);
-        else
-            memcpy(Ext, Loc + Done, Chunk);
-        Ext += Stride;
-        Done += Chunk;
-    }
-    *Counter += Size;
-}
 
 /* L2 <-> L1 cluster DMA. Size in bytes; 2D: Stride between external lines, Length bytes per line. */
 #define AT_L2_COPY(Dev, Ext, Loc, Size, Dir, Event) \

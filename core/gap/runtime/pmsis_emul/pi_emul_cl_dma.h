@@ -8,12 +8,8 @@
 #ifndef TESSERA_PI_EMUL_CL_DMA_H
 #define TESSERA_PI_EMUL_CL_DMA_H
 
-#include <string.h>
-
+#include "at_emul_copy.h"
 #include "pi_emul_memory.h"
-
-/* The DMA counters of the generated kernels' runtime (at_api_emul.h defines them). */
-extern unsigned int __L2_Read, __L2_Write;
 
 typedef enum {
     PI_CL_DMA_DIR_LOC2EXT = 0, /* cluster L1 to L2 */
@@ -67,11 +63,7 @@ static inline void pi_cl_dma_cmd_2d(uint32_t ext, uint32_t loc, uint32_t size, u
     const uint32_t Lines = length ? (size + length - 1) / length : 1;
     char *Ext = PiEmulDmaAddress(ext, stride && Lines > 1 ? (Lines - 1) * stride + length : size, "pi_cl_dma", "external");
     char *Loc = PiEmulDmaAddress(loc, size, "pi_cl_dma", "cluster");
-    for (uint32_t Done = 0, Line = length ? length : size; Done < size; Done += Line, Ext += stride) {
-        const uint32_t Chunk = size - Done < Line ? size - Done : Line;
-        memcpy(In ? Loc + Done : Ext, In ? Ext : Loc + Done, Chunk);
-    }
-    *(In ? &__L2_Read : &__L2_Write) += size;
+    AT_EmulCopy2D(Ext, Loc, size, stride, length, In, In ? &__L2_Read : &__L2_Write);
     if (cmd)
         cmd->size = size;
 }
