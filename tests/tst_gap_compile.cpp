@@ -145,6 +145,34 @@ Graph realOperatorsGraph()
     return graph;
 }
 
+// Two fire-module Concats. The first one's inputs are read by it alone, one of them from a branch
+// scaled up 8 times (so in a coarser format); the second one's first input is also read by a
+// convolution, and its other input is coarser.
+Graph concatsInPlaceGraph()
+{
+    GraphBuilder builder("concat_in_place", 13);
+    std::mt19937 random(41);
+    auto conv = [&](TensorId x, int64_t in, int64_t out, int64_t k, float scale, const std::string& name) {
+        const TensorId y = seededConv(builder, random, x, in, out, k, scale, name);
+        return builder.op("Relu", {y}, {}, name + "_relu");
+    };
+    const auto channels = std::map<std::string, Attribute>{{"axis", Attribute::ofInt(1)}};
+    const TensorId input = builder.input("input", DType::Float32, {1, 3, 12, 10});
+    const TensorId stem = conv(input, 3, 8, 3, 1.0f, "stem");
+    const TensorId expand1x1 = conv(stem, 8, 6, 1, 1.0f, "expand1x1");
+    const TensorId expand3x3 = conv(stem, 8, 10, 3, 8.0f, "expand3x3");
+    const TensorId fire = builder.op("Concat", {expand1x1, expand3x3}, channels, "fire");
+    const TensorId mixed = conv(fire, 16, 8, 3, 1.0f, "mix");
+    const TensorId left = conv(mixed, 8, 4, 1, 1.0f, "left");
+    const TensorId right = conv(mixed, 8, 4, 1, 8.0f, "right");
+    const TensorId joined = builder.op("Concat", {left, right}, channels, "shared");
+    const TensorId widened = seededConv(builder, random, left, 4, 8, 1, 1.0f, "widen");
+    builder.output(builder.op("Add", {joined, widened}, {}, "sum"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 // ShuffleNet's data movement on a small plane: a Split in halves (sizes as an input), a Slice of
 // the channels (starts, ends and axes as inputs, the end past the last channel), a Concat, and
 // the channel shuffle of 3 groups as Reshape-Transpose-Reshape.
@@ -590,8 +618,10 @@ private slots:
         const gap::GapCompileResult result =
             compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
         // The branch scaled up 8 times has a coarser format than the other inputs of the fire Concat,
-        // which brings them to it.
+        // which brings them to it. The stem's output, read by the squeeze too, would lose precision
+        // in that format: the Concat stays a copy.
         const gap::GapLayer& concat = result.network.layers[4];
+        QVERIFY(!concat.stacked);
         if (quantization == "int16") {
             const int outQ = result.network.tensors[size_t(concat.output)].q;
             QCOMPARE(outQ, result.network.tensors[size_t(concat.inputs[1])].q);
@@ -600,6 +630,92 @@ private slots:
             QCOMPARE(concat.inputScales.size(), size_t(3));
             QVERIFY(concat.inputScales[0].shift > 0);
         }
+    }
+
+    // A Concat along channels whose inputs only it reads is done in place: its producers write their
+    // outputs into their parts of its output (AddStackedTensors), in its format, and there is no copy
+    // node; the project is bit-exact with the reference and needs less L2 than with the copy. A
+    // Concat whose input another layer reads and would lose precision in its format stays a copy.
+    void concatenationsInPlace_data()
+    {
+        QTest::addColumn<QString>("quantization");
+        QTest::addColumn<int>("cores");
+        QTest::addColumn<int>("l1");
+        QTest::addColumn<int>("l2");  // 0: the target's default
+        QTest::newRow("int16, 1 core") << "int16" << 1 << 65536 << 0;
+        QTest::newRow("int16, 8 cores, small L1") << "int16" << 8 << 3000 << 0;
+        QTest::newRow("int16, 8 cores, tensors in L3") << "int16" << 8 << 3000 << 4096;
+        QTest::newRow("int8, 8 cores") << "int8" << 8 << 65536 << 0;
+        QTest::newRow("int8, 1 core, small L1") << "int8" << 1 << 3000 << 0;
+    }
+
+    void concatenationsInPlace()
+    {
+        QFETCH(QString, quantization);
+        QFETCH(int, cores);
+        QFETCH(int, l1);
+        QFETCH(int, l2);
+        const Graph graph = concatsInPlaceGraph();
+        gap::GapCompileOptions options;
+        options.quantization = quantization.toStdString();
+        options.l1 = uint64_t(l1);
+        if (l2 > 0)
+            options.l2 = uint64_t(l2);
+        const double minimumSqnr = quantization == "int8" ? 15.0 : 30.0;
+        QTemporaryDir dir;
+        const gap::GapCompileResult inPlace = compileAndCheck(graph, options, dir.path() + "/in_place", minimumSqnr, cores);
+        options.concatInPlace = false;
+        const gap::GapCompileResult copied = compileAndCheck(graph, options, dir.path() + "/copied", minimumSqnr, cores);
+
+        const gap::GapNetwork& network = inPlace.network;
+        const auto layerNamed = [&](const std::string& name) {
+            return *std::find_if(network.layers.begin(), network.layers.end(),
+                                 [&](const gap::GapLayer& layer) { return layer.name == name; });
+        };
+        const gap::GapLayer& fire = layerNamed("fire");
+        const gap::GapLayer& shared = layerNamed("shared");
+        QVERIFY(fire.stacked);
+        QVERIFY(!shared.stacked);
+        const gap::GapTensor& fireOut = network.tensors[size_t(fire.output)];
+        for (int input : fire.inputs) {
+            QCOMPARE(network.tensors[size_t(input)].q, fireOut.q);
+            QCOMPARE(network.tensors[size_t(input)].scale, fireOut.scale);
+        }
+        const nlohmann::json report = inPlace.report();
+        int inPlaceLayers = 0;
+        for (const nlohmann::json& layer : report["layers"])
+            inPlaceLayers += layer.value("in_place", false) ? 1 : 0;
+        QCOMPARE(inPlaceLayers, 1);
+        QVERIFY(QString::fromStdString(inPlace.reportText()).contains(QStringLiteral("concatenation, in place")));
+        const auto kernelsSource = [](const QString& project) {
+            QFile file(project + "/concat_in_placeKernels.c");
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+        };
+        const QString inPlaceCode = kernelsSource(dir.path() + "/in_place");
+        const QString copiedCode = kernelsSource(dir.path() + "/copied");
+        QVERIFY(!inPlaceCode.contains(QStringLiteral("void fire(")) && inPlaceCode.contains(QStringLiteral("void shared(")));
+        QVERIFY(copiedCode.contains(QStringLiteral("void fire(")));
+        QVERIFY(!copied.network.layers.empty() &&
+                std::none_of(copied.network.layers.begin(), copied.network.layers.end(),
+                             [](const gap::GapLayer& layer) { return layer.stacked; }));
+        // At the fire Concat the copy holds both branches and the output; in place, the output only.
+        const uint64_t inPlaceL2 = inPlace.generation.graph.value("l2_dynamic", uint64_t(0));
+        const uint64_t copiedL2 = copied.generation.graph.value("l2_dynamic", uint64_t(0));
+        qInfo("dynamic L2: %llu bytes in place, %llu bytes with copies", (unsigned long long)inPlaceL2,
+              (unsigned long long)copiedL2);
+        if (l2 == 0) {
+            QVERIFY(inPlaceL2 > 0 && inPlaceL2 < copiedL2);
+            return;
+        }
+        // Under a small L2 budget the stacked output lives in L3: its producers write their parts
+        // there through L2, and the result is the same.
+        const nlohmann::json* fireTensor = nullptr;
+        for (const nlohmann::json& tensor : inPlace.generation.graph["tensors"])
+            if (tensor.value("name", std::string()) == fireOut.name)
+                fireTensor = &tensor;
+        QVERIFY(fireTensor != nullptr);
+        QCOMPARE(fireTensor->value("placement", std::string()), std::string("l3_dynamic"));
+        QVERIFY(inPlace.generation.graph.value("l3_traffic", uint64_t(0)) < copied.generation.graph.value("l3_traffic", uint64_t(0)));
     }
 
     // A convolution whose fused pooling does not tile in L1 runs as two layers when the two apart
@@ -675,7 +791,7 @@ private slots:
     }
 
     // A convolution with no tiling in L1 runs as convolutions over runs of its output features,
-    // joined by a copy layer, bit-exact in 16 and 8 bits on 8 cores; with room enough it stays whole.
+    // each writing its part of the output in place, bit-exact in 16 and 8 bits on 8 cores; with room enough it stays whole.
     void convolutionSplitOverOutputFeatures_data()
     {
         QTest::addColumn<QString>("quantization");
@@ -701,6 +817,7 @@ private slots:
                                          [](const gap::GapLayer& layer) { return layer.kind == gap::GapLayerKind::Concat; });
         QVERIFY(concat != result.network.layers.end());
         QCOMPARE(concat->name, std::string("head"));
+        QVERIFY(concat->stacked);  // the parts write their features into the output in place
         int features = 0;
         for (int channels : concat->channels)
             features += channels;

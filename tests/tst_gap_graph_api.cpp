@@ -293,6 +293,38 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              CNN_PoolReLU("Pool", 0, 2, 2, 12, 12, 1, 1, 4, 16, 16, KOP_MAXPOOL, 5, 5, 1, 1, 1, 1, 2, KOP_NONE);
          },
          "Pool: PoolPad is 2; it is a flag"},
+        // Stacked tensors (AddStackedTensors): what the graph cannot resolve when it closes.
+        {"stack of no symbol",
+         [] {
+             CreateGraph("Net", nullptr, nullptr);
+             AddStackedTensors("Cat", 1, "Part");
+             CloseGraph();
+         },
+         "error: graph Net: AddStackedTensors(\"Cat\"): Cat is no symbol of the graph; declare it as a local or an "
+         "output argument"},
+        {"stack member declared",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(2, localSymbol("Cat"), localSymbol("Part")));
+             AddStackedTensors("Cat", 1, "Part");
+             CloseGraph();
+         },
+         "member Part is also declared as a graph symbol; a member is a part of Cat, leave it out of CreateGraph's lists"},
+        {"stack member never bound",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(1, localSymbol("Cat")));
+             AddStackedTensors("Cat", 2, "Left", "Right");
+             CloseGraph();
+         },
+         "error: graph Net: stacked member Left of Cat is bound by no node, so its size is unknown"},
+        {"stack member twice",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(1, localSymbol("Cat")));
+             AddStackedTensors("Cat", 2, "Part", "Part");
+             CloseGraph();
+         },
+         "error: graph Net: AddStackedTensors(\"Cat\"): Part is stacked twice"},
+        {"stack of no member", [] { AddStackedTensors("Cat", 0); },
+         "error: AddStackedTensors(\"Cat\", 0): 0 members; stack 1 to 4096 tensors"},
     };
     return rows;
 }
@@ -632,6 +664,74 @@ private slots:
     // AT_KERNEL_NOSOLUTION_ERROR off: a layer without a tiling in L1 is dropped when declared, its
     // generator returns 0 (UserKernel() NULL), and the model can fall back to another; on (the
     // default) the layer stays and the failure waits for GenerateTilingCode().
+    // AddStackedTensors: two convolutions write their outputs into the parts of one tensor that a
+    // third reads whole (a concatenation along channels without a copy). Closing the graph gives
+    // each member its size and offset from the kernel argument it is bound to; the placement has one
+    // buffer for the three, and the generated calls pass each producer its part.
+    void stackedTensorsShareOneBuffer()
+    {
+        const auto conv = [](const char* name, int in, int out) {
+            CNN_ConvolutionPoolReLU(name, 0, 2, 2, 2, 2, 12, 14, 14, 12, 0, 0, 0, 0, in, out, 8, 8, KOP_CONV, 1, 1, 1, 1,
+                                    1, 1, 0, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_RELU);
+        };
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        SetGeneratedFilesNames("StackKernels.c", "StackKernels.h");
+        SetMemoryDeviceInfos(2, AT_MEM_L1, 48000, "Stack_L1", 0, 0, AT_MEM_L2, 200 * 1024, "Stack_L2", 0, 0);
+        LoadCNNLibrary();
+        conv("BranchA", 4, 6);
+        conv("BranchB", 4, 10);
+        conv("Join", 16, 2);
+        const auto argument = [](const char* name, ArgDirection_T direction) {
+            return TCArgInfo("short int *__restrict__", name, ARG_SCOPE_ARG, direction, AT_MEM_L2, AT_MEM_UNDEF, 0);
+        };
+        CreateGraph("Stack",
+                    CArgs(8, argument("In", ARG_DIR_IN), argument("WA", ARG_DIR_IN), argument("BA", ARG_DIR_IN),
+                          argument("WB", ARG_DIR_IN), argument("BB", ARG_DIR_IN), argument("WJ", ARG_DIR_IN),
+                          argument("BJ", ARG_DIR_IN), argument("Out", ARG_DIR_OUT)),
+                    CArgs(1, localSymbol("Cat")));
+        AddNode("BranchA", Bindings(4, GNodeArg(GNA_IN, "In", 0), GNodeArg(GNA_IN, "WA", 0), GNodeArg(GNA_IN, "BA", 0),
+                                    GNodeArg(GNA_OUT, "CatA", 0)));
+        AddNode("BranchB", Bindings(4, GNodeArg(GNA_IN, "In", 0), GNodeArg(GNA_IN, "WB", 0), GNodeArg(GNA_IN, "BB", 0),
+                                    GNodeArg(GNA_OUT, "CatB", 0)));
+        AddNode("Join", Bindings(4, GNodeArg(GNA_IN, "Cat", 0), GNodeArg(GNA_IN, "WJ", 0), GNodeArg(GNA_IN, "BJ", 0),
+                                 GNodeArg(GNA_OUT, "Out", 0)));
+        AddStackedTensors("Cat", 2, "CatA", "CatB");
+        CloseGraph();
+
+        tiler::KernelModel& model = gap::currentModel();
+        const tiler::GraphModel& graph = model.graphs.at(0);
+        QCOMPARE(graph.stacks.size(), std::size_t(1));
+        QCOMPARE(graph.stacks[0].bytes, (std::vector<std::uint64_t>{6 * 64 * 2, 10 * 64 * 2}));
+        QCOMPARE(graph.stacks[0].offsets, (std::vector<std::uint64_t>{0, 6 * 64 * 2}));
+        const tiler::GraphNodeBinding& second = graph.nodes[1].bindings[3];
+        QCOMPARE(second.symbol, std::string("Cat"));
+        QCOMPARE(second.stackMember, std::string("CatB"));
+        QCOMPARE(second.offset, std::uint64_t(768));
+        QCOMPARE(graph.nodes[2].bindings[0].offset, std::uint64_t(0));
+        QVERIFY(graph.nodes[2].bindings[0].stackMember.empty());
+        const std::vector<std::string> problems = tiler::checkModel(model);
+        QVERIFY2(problems.empty(), joinedProblems(problems).c_str());
+
+        model.options.outputDir = out.path().toStdString();
+        const tiler::GenerationResult generated = tiler::generateTilingCode(model);
+        QVERIFY2(generated.ok, generated.error.c_str());
+        QFile source(out.filePath(QStringLiteral("StackKernels.c")));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QString code = QString::fromUtf8(source.readAll());
+        // One dynamic buffer of 2048 bytes holds the stack: BranchA writes its start, BranchB 768
+        // bytes in, Join reads it whole.
+        // The graph runner's calls come after the kernels' definitions.
+        const qsizetype branchB = code.lastIndexOf(QStringLiteral("BranchB(\n"));
+        QVERIFY2(branchB > 0, qPrintable(code));
+        const qsizetype join = code.indexOf(QStringLiteral("Join(\n"), branchB);
+        QVERIFY(join > branchB);
+        const QString branchBCall = code.mid(branchB, join - branchB);
+        QVERIFY2(branchBCall.contains(QStringLiteral(") + 768)")), qPrintable(branchBCall));
+        QVERIFY2(!code.contains(QStringLiteral("CatA")) && !code.contains(QStringLiteral("CatB")), qPrintable(code));
+        QVERIFY2(code.contains(QStringLiteral("2048")), qPrintable(code));
+    }
+
     void noSolutionErrorOffDropsLayersWithoutTiling()
     {
         const auto conv = [](const char* name) {

@@ -14,23 +14,6 @@
 #include <unordered_map>
 
 namespace tessera::tiler {
-namespace {
-
-
-// Bytes of a kernel argument in its home memory: every plane the kernel's dimensions give it.
-std::uint64_t homeBytes(const UserKernel& kernel, const KernelArgument& arg)
-{
-    std::uint64_t planes = 1;
-    if (arg.has(ArgFlag::FourD))
-        planes = std::uint64_t(kernel.inPlanes) * kernel.outPlanes;
-    else if (arg.has(ArgFlag::ThreeD))
-        planes = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In) && !arg.planePerInput ? kernel.outPlanes
-                                                                                      : kernel.inPlanes;
-    const std::uint64_t plane = std::uint64_t(arg.width) * arg.height * arg.itemSize;
-    return plane * planes;
-}
-
-}  // namespace
 
 const char* placementName(GraphTensor::Placement placement)
 {
@@ -83,11 +66,13 @@ std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& mo
             continue;
         const UserKernel& kernel = *found->second;
         for (std::size_t i = 0; i < node.bindings.size() && i < kernel.cargs.size(); ++i) {
+            if (!node.bindings[i].stackMember.empty())
+                continue;  // a part of its symbol: the stack's sizes were checked when the graph was closed
             SymbolUse& use = uses[node.bindings[i].symbol];
             for (const KernelArgument& arg : kernel.args) {
                 if (arg.cArgName != kernel.cargs[i].name || !use.error.empty())
                     continue;
-                const std::uint64_t implied = homeBytes(kernel, arg);
+                const std::uint64_t implied = argumentHomeBytes(kernel, arg);
                 if (use.bytes != 0 && implied != use.bytes) {
                     use.error = "graph " + graph.name + ": " + node.bindings[i].symbol + " is " +
                                 std::to_string(use.bytes) + " bytes for " + use.decidedBy + " but " +
@@ -152,7 +137,16 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     for (const GraphArgument& argument : graph.locals)
         symbols.push_back(&argument);
 
-    const std::unordered_map<std::string, SymbolUse> uses = graphSymbolUses(model, graph);
+    std::unordered_map<std::string, SymbolUse> uses = graphSymbolUses(model, graph);
+    // Stacked tensors are their members' total, also when no node binds them whole.
+    for (const StackedTensors& stack : graph.stacks) {
+        SymbolUse& use = uses[stack.out];
+        if (use.error.empty() && use.bytes != 0 && use.bytes != stack.totalBytes())
+            use.error = "graph " + graph.name + ": " + stack.out + " is " + std::to_string(use.bytes) + " bytes for " +
+                        use.decidedBy + " but its stacked members take " + std::to_string(stack.totalBytes()) +
+                        " bytes; stack members whose sizes add up to it";
+        use.bytes = stack.totalBytes();
+    }
     for (const GraphArgument* argument : symbols) {
         GraphTensor tensor;
         tensor.name = argument->carg.name;

@@ -79,6 +79,8 @@ std::string nodeCall(const KernelModel& model, const GraphNode& node, const Grap
         if (tensor && tensor->placement == GraphTensor::Placement::Caller &&
             tensor->argument->scope == GraphArgScope::Argument)
             address = argumentPrefix + address;
+        if (node.bindings[i].offset != 0)  // a stacked member: its part of the tensor, in bytes
+            address = "(char *) (" + address + ") + " + std::to_string(node.bindings[i].offset);
         const std::string type = cargs && i < cargs->size() ? (*cargs)[i].type : "void *";
         out << (i ? ",\n" : "\n") << in << "    (" << type << ") (" << address << ")";
     }
@@ -162,6 +164,9 @@ std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std:
     std::string out;
     for (const GraphNodeBinding& binding : node.bindings) {
         const GraphTensor* tensor = allocation.find(binding.symbol);
+        // A stacked member is not traced alone: its tensor is, where a node binds it whole.
+        if (!binding.stackMember.empty())
+            continue;
         if (tensor == nullptr || tensor->argument == nullptr || tensor->argument->hasConstant ||
             tensor->placement == GraphTensor::Placement::Flash)
             continue;

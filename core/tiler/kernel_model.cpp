@@ -96,6 +96,26 @@ const char* nodeBindingDirectionName(GraphNodeBinding::Direction direction)
     return "?";
 }
 
+std::uint64_t StackedTensors::totalBytes() const
+{
+    std::uint64_t total = 0;
+    for (std::uint64_t size : bytes)
+        total += size;
+    return total;
+}
+
+std::uint64_t argumentHomeBytes(const UserKernel& kernel, const KernelArgument& arg)
+{
+    std::uint64_t planes = 1;
+    if (arg.has(ArgFlag::FourD))
+        planes = std::uint64_t(kernel.inPlanes) * kernel.outPlanes;
+    else if (arg.has(ArgFlag::ThreeD))
+        planes = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In) && !arg.planePerInput ? kernel.outPlanes
+                                                                                      : kernel.inPlanes;
+    const std::uint64_t plane = std::uint64_t(arg.width) * arg.height * arg.itemSize;
+    return plane * planes;
+}
+
 const GraphArgument* GraphModel::findSymbol(const std::string& symbol) const
 {
     for (const std::vector<GraphArgument>* list : {&arguments, &locals})

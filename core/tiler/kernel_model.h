@@ -331,6 +331,10 @@ struct GraphNodeBinding {
     Direction direction = Direction::In;
     std::string symbol;
     int index = 0;
+    // A member of stacked tensors (AddStackedTensors): the node names `stackMember`, which is the
+    // part of `symbol` that starts `offset` bytes into it (set when the graph is closed).
+    std::string stackMember;
+    std::uint64_t offset = 0;
 };
 
 const char* nodeBindingDirectionName(GraphNodeBinding::Direction direction);  // "GNA_IN" ...
@@ -340,11 +344,24 @@ struct GraphNode {
     std::vector<GraphNodeBinding> bindings;
 };
 
+// AddStackedTensors: `out` is its members one after the other, so that nodes writing (or reading)
+// a member use `out` in place; a concatenation then costs no copy. Offsets and sizes are in bytes,
+// known when the graph is closed from the kernel arguments the members are bound to.
+struct StackedTensors {
+    std::string out;
+    std::vector<std::string> members;
+    std::vector<std::uint64_t> offsets;
+    std::vector<std::uint64_t> bytes;
+
+    std::uint64_t totalBytes() const;
+};
+
 struct GraphModel {
     std::string name;
     std::vector<GraphArgument> arguments;  // CreateGraph's first list: arguments and globals
     std::vector<GraphArgument> locals;     // CreateGraph's second list: buffers between nodes
     std::vector<GraphNode> nodes;          // in execution order
+    std::vector<StackedTensors> stacks;
     bool closed = false;
 
     // The argument, global or local named `symbol`, or nullptr.
@@ -364,6 +381,9 @@ struct ModelItem {
     Kind kind;
     std::size_t index;
 };
+
+// Bytes of a kernel argument in its home memory: every plane the kernel's dimensions give it.
+std::uint64_t argumentHomeBytes(const UserKernel& kernel, const KernelArgument& arg);
 
 struct KernelModel {
     GenerationOptions options;

@@ -3,6 +3,7 @@
 #include "gap/compile/pooling_split.h"
 
 #include <algorithm>
+#include <set>
 
 namespace tessera::gap {
 namespace {
@@ -92,6 +93,12 @@ std::map<std::string, int> convolutionsToSplit(const GapNetwork& network, const 
 
 GapNetwork splitOutputFeatures(const GapNetwork& network, const std::map<std::string, int>& parts)
 {
+    // Tensors written in place into a concatenation already: their parts are joined by a copy,
+    // since stacks do not nest.
+    std::set<int> stackMembers;
+    for (const GapLayer& layer : network.layers)
+        if (layer.stacked)
+            stackMembers.insert(layer.inputs.begin(), layer.inputs.end());
     GapNetwork split = network;
     split.layers.clear();
     for (const GapLayer& layer : network.layers) {
@@ -108,11 +115,13 @@ GapNetwork splitOutputFeatures(const GapNetwork& network, const std::map<std::st
         concat.nodes = layer.nodes;
         concat.output = layer.output;
         concat.plane = shape.height * shape.width;
+        // The parts write their features straight into the output (stacked_concat.h).
+        concat.stacked = !stackMembers.count(layer.output);
         for (int k = 0; k < found->second; ++k) {
             const int begin = partBegin(features, found->second, k), end = partBegin(features, found->second, k + 1);
             if (begin >= end)
                 break;
-            // Each part's output has the whole output's format: the join is a plain copy.
+            // Each part's output has the whole output's format: the join is a plain copy, or none.
             GapTensor output = network.tensors[size_t(layer.output)];
             output.name = layer.name + "_part" + std::to_string(k) + "_Out";
             output.source = kNoTensor;

@@ -187,6 +187,8 @@ nlohmann::json GapCompileResult::report() const
             entry["input_q"] = network.tensors[size_t(layer.inputs.at(0))].q;
             entry["output_q"] = network.tensors[size_t(layer.output)].q;
         }
+        if (layer.stacked)  // its producers write into their parts of the output: no copy
+            entry["in_place"] = true;
         if (layer.hasConstants() && network.quantization == GapQuantization::Pow2Int16) {
             entry["weights_q"] = layer.weightsQ;
             entry["bias_q"] = layer.biasQ;
@@ -249,7 +251,9 @@ std::string GapCompileResult::reportText() const
         const std::optional<GapLayerFigures> figures = layerFigures(plan, layer.name);
         const bool constants = layer.hasConstants() && !sq8;
         text << fmt::format("{:<24} {:<24} {:>14} {:>14} {:>4} {:>4} {:>10} {:>10} {:>12.0f} {:>12}\n", layer.name,
-                            gapLayerKindName(layer.kind), formatName(network.tensors[size_t(layer.inputs.at(0))]),
+                            layer.stacked ? std::string(gapLayerKindName(layer.kind)) + ", in place"
+                                          : std::string(gapLayerKindName(layer.kind)),
+                            formatName(network.tensors[size_t(layer.inputs.at(0))]),
                             formatName(network.tensors[size_t(layer.output)]),
                             constants ? fmt::format("Q{}", layer.weightsQ) : std::string(),
                             constants ? fmt::format("Q{}", layer.biasQ) : std::string(),

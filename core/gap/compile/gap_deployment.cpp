@@ -2,6 +2,7 @@
 
 #include "gap/compile/gap_lowering.h"
 #include "gap/compile/gap_quantizer.h"
+#include "gap/compile/stacked_concat.h"
 #include "gap/compile/gap_reference.h"
 #include "gap/compile/channel_split.h"
 #include "gap/compile/pooling_split.h"
@@ -77,10 +78,20 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
     requireFiniteInputs(graph, inputSets, options.calibrationDir);
     deployment.calibrationSets = inputSets.size();
     say(fmt::format("calibrating on {} input set{}", inputSets.size(), inputSets.size() == 1 ? "" : "s"));
-    if (options.quantization == "int8")
-        quantizeNetworkSq8(deployment.network, calibrate(graph, inputSets, calibration));
-    else
-        quantizeNetwork(deployment.network, calibrate(graph, inputSets, calibration));
+    const CalibrationRanges ranges = calibrate(graph, inputSets, calibration);
+    const auto quantize = [&] {
+        if (options.quantization == "int8")
+            quantizeNetworkSq8(deployment.network, ranges);
+        else
+            quantizeNetwork(deployment.network, ranges);
+    };
+    if (options.concatInPlace)
+        markStackedConcats(deployment.network);
+    quantize();
+    // Producers of in-place concatenations take the concatenation's format: a second pass.
+    if (tieStackedFormats(deployment.network))
+        quantize();
+    unstackMismatchedConcats(deployment.network);
     deployment.constants = gapConstantValues(deployment.network);
     deployment.sampleInputs = inputSets.front();
     return deployment;

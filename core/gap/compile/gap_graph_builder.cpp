@@ -295,6 +295,11 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
 {
     GraphSymbolLists lists;
     std::vector<bool> isArgument(network.tensors.size(), false);
+    std::vector<bool> isStackMember(network.tensors.size(), false);  // parts of a stacked tensor, not symbols
+    for (const GapLayer& layer : network.layers)
+        if (layer.stacked)
+            for (int input : layer.inputs)
+                isStackMember[size_t(input)] = true;
     for (int input : network.inputs) {
         isArgument[size_t(input)] = true;
         lists.arguments.push_back(TCArgInfo(activationType(network.tensors[size_t(input)]).c_str(),
@@ -316,7 +321,7 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
                                             AT_MEM_UNDEF, AT_MEM_L2, nullptr));
     }
     for (size_t t = 0; t < network.tensors.size(); ++t)
-        if (!isArgument[t])
+        if (!isArgument[t] && !isStackMember[t])
             lists.locals.push_back(TCArgInfo(activationType(network.tensors[t]).c_str(), network.tensors[t].name.c_str(),
                                              ARG_SCOPE_LOCAL, ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, nullptr));
     return lists;
@@ -413,21 +418,32 @@ tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudge
                              4 * layer.bias32.size() + 2 * layer.channelScales.scale.size();
         if (constantBytes > budgets.l3 / 2)
             AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
+        // A stacked concatenation is no kernel: its inputs are parts of its output (AddStackedTensors).
         if (sq8) {
             LoadCNN_SQ8_Library();
             for (const GapLayer& layer : network.layers)
-                declareSq8Layer(network, layer);
+                if (!layer.stacked)
+                    declareSq8Layer(network, layer);
         } else {
             LoadCNNLibrary();
             for (const GapLayer& layer : network.layers)
-                declareLayer(network, layer);
+                if (!layer.stacked)
+                    declareLayer(network, layer);
         }
         GraphSymbolLists symbols = graphSymbols(network);
         ObjectArena& arena = registry().arena;
         CreateGraph(network.name.c_str(), arena.makeList(std::move(symbols.arguments)),
                     arena.makeList(std::move(symbols.locals)));
-        for (const GapLayer& layer : network.layers)
-            addNode(network, layer);
+        for (const GapLayer& layer : network.layers) {
+            if (!layer.stacked) {
+                addNode(network, layer);
+                continue;
+            }
+            std::vector<std::string> members;
+            for (int input : layer.inputs)
+                members.push_back(network.tensors[size_t(input)].name);
+            stackTensors(network.tensors[size_t(layer.output)].name, members);
+        }
         CloseGraph();
     } catch (const ModelBuildError& error) {
         throw Error("GAP model of " + network.name + ": " + error.what());

@@ -24,6 +24,11 @@ struct GapTensor {
     // SQ8 networks: the real value of an int8 item is item * scale; the softmax output is Q15 int16.
     double scale = 0.0;
     int dataSize = 2;      // bytes per item: 2 (16-bit), 1 (int8)
+    // An input of a concatenation done in place (GapLayer::stacked) is written in the
+    // concatenation's format: its producer takes this Q format (16-bit) or scale (SQ8) when it is
+    // coarser than its own. Unset: -1 and 0.
+    int tiedQ = -1;
+    double tiedScale = 0.0;
 };
 
 // How a network's numbers are represented (tessera compile --quant).
@@ -89,6 +94,9 @@ struct GapLayer {
     // Concat along H or W: every input is concatLines lines (C, or C x H) and `channels` holds the
     // width of each input's lines (H_k x W, or W_k) instead of its channel count.
     int concatLines = 0;
+    // Concat along channels done in place (stacked_concat.h): the producers write their outputs
+    // into their parts of the output, so the layer is no generator call and no graph node.
+    bool stacked = false;
     int sliceBegin = 0, sliceCount = 0;
     int groups = 0;
 

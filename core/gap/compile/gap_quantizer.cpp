@@ -29,6 +29,12 @@ float largestMagnitude(const std::vector<float>& values)
     return largest;
 }
 
+// A tensor written in place into a concatenation takes its format when that is coarser.
+int tiedFormat(const GapTensor& tensor, int q)
+{
+    return tensor.tiedQ >= 0 ? std::min(q, tensor.tiedQ) : q;
+}
+
 }  // namespace
 
 int qFormatFor(double maxAbs, int limit)
@@ -63,15 +69,15 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
             output.q = 15;
             break;
         case GapLayerKind::ChannelScale:
-            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            output.q = tiedFormat(output, qFormatFor(rangeOf(output.source, false), kMaxQ));
             break;
         case GapLayerKind::ChannelPRelu:
-            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            output.q = tiedFormat(output, qFormatFor(rangeOf(output.source, false), kMaxQ));
             layer.weightsQ = qFormatFor(largestMagnitude(layer.weights), kMaxQ);
             layer.quantizedWeights = fixed_point::quantizeQ(layer.weights, layer.weightsQ);
             break;
         case GapLayerKind::Activation:
-            output.q = qFormatFor(rangeOf(output.source, false), kMaxQ);
+            output.q = tiedFormat(output, qFormatFor(rangeOf(output.source, false), kMaxQ));
             quantizeActivation(layer, std::ldexp(1.0, -inQ), std::ldexp(1.0, -output.q));
             break;
         case GapLayerKind::Concat:
@@ -83,7 +89,7 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
         case GapLayerKind::Add:
         case GapLayerKind::Subtract: {
             const double range = std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false));
-            output.q = qFormatFor(range, kMaxQ);
+            output.q = tiedFormat(output, qFormatFor(range, kMaxQ));
             break;
         }
         case GapLayerKind::Convolution:
@@ -94,6 +100,7 @@ void quantizeNetwork(GapNetwork& network, const CalibrationRanges& ranges)
             output.q = qFormatFor(std::max(rangeOf(layer.normalized, relu), rangeOf(output.source, false)), kMaxQ);
             if (layer.relu6)
                 output.q = std::min(output.q, kMaxRelu6Q);
+            output.q = tiedFormat(output, output.q);
             layer.weightsQ = qFormatFor(largestMagnitude(layer.weights), kMaxQ);
             const double accumulatorRange = rangeOf(layer.normalized, false);
             if (accumulatorRange > 0.0) {

@@ -82,6 +82,12 @@ void checkAccumulator(const GapLayer& layer, int64_t terms)
                                            layer.name, terms));
 }
 
+// A tensor written in place into a concatenation takes its scale when that is coarser.
+double tiedScale(const GapTensor& tensor, double scale)
+{
+    return std::max(scale, tensor.tiedScale);
+}
+
 }  // namespace
 
 void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
@@ -128,9 +134,9 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             const double largerInputScale = std::max(inputScale, network.tensors[size_t(layer.inputs.at(1))].scale);
             // A result much smaller than its inputs (a difference that cancels) keeps a scale of at
             // least 1/16384 of theirs, so that the factors stay within the 15-bit multipliers.
-            output.scale = std::max(
-                scaleFor(std::max(rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false))),
-                largerInputScale / 16384.0);
+            output.scale = tiedScale(output, std::max(scaleFor(std::max(rangeOf(layer.normalized, layer.relu),
+                                                                        rangeOf(output.source, false))),
+                                                      largerInputScale / 16384.0));
             const double scale1 = inputScale / output.scale;
             const double scale2 = network.tensors[size_t(layer.inputs.at(1))].scale / output.scale;
             // One shift for both: the larger factor gets 15 significant bits.
@@ -146,7 +152,7 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             break;
         }
         case GapLayerKind::ChannelScale: {
-            output.scale = scaleFor(rangeOf(output.source, false));
+            output.scale = tiedScale(output, scaleFor(rangeOf(output.source, false)));
             const double factor = inputScale * network.tensors[size_t(layer.inputs.at(1))].scale / output.scale;
             if (!(factor < 32768.0))
                 throw UnsupportedError(fmt::format("layer {}: the product of its inputs' scales is over 32768 times "
@@ -156,7 +162,7 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             break;
         }
         case GapLayerKind::ChannelPRelu: {
-            output.scale = scaleFor(rangeOf(output.source, false));
+            output.scale = tiedScale(output, scaleFor(rangeOf(output.source, false)));
             float largest = 0.0f;
             for (float slope : layer.weights)
                 largest = std::max(largest, std::fabs(slope));
@@ -172,7 +178,7 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             break;
         }
         case GapLayerKind::Activation:
-            output.scale = scaleFor(rangeOf(output.source, false));
+            output.scale = tiedScale(output, scaleFor(rangeOf(output.source, false)));
             quantizeActivation(layer, inputScale, output.scale);
             break;
         case GapLayerKind::Concat: {
@@ -200,7 +206,7 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             double range = std::max(rangeOf(layer.normalized, relu), rangeOf(output.source, false));
             if (layer.relu6)
                 range = std::min(range, 6.0);
-            output.scale = outputScaleFor(layer, features, inputScale, scaleFor(range));
+            output.scale = outputScaleFor(layer, features, inputScale, tiedScale(output, scaleFor(range)));
             if (layer.relu6)
                 layer.actCap = std::clamp(int(std::lround(6.0 / output.scale)), 2, 127);
             quantizeFilters(layer, features, inputScale, output.scale);

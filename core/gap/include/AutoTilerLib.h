@@ -213,6 +213,11 @@ void AddNode(const char *Name, ArgBindingDescr_T **Bindings);
 /* Binds graph symbol Name (argument, global or local) with direction GNA_IN, GNA_OUT or GNA_INOUT.
  * Index is recorded as given (models pass 0). */
 ArgBindingDescr_T *GNodeArg(int Dir, const char *Name, int Index);
+/* OutTensorName (a local or an output) is the Count tensors named after it, one after the other:
+ * nodes bind the members as if they were symbols and use their part of OutTensorName in place, so
+ * a concatenation needs no copy. The members are not declared in CreateGraph's lists; each takes
+ * the size of the kernel argument it is bound to. */
+void AddStackedTensors(const char *OutTensorName, int Count, ...);
 void CloseGraph(void);
 
 #ifdef __cplusplus

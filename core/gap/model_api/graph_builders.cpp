@@ -6,6 +6,8 @@
 #include "builder_support.h"
 
 #include <algorithm>
+#include <cstdarg>
+#include <map>
 #include <set>
 
 using namespace tessera::gap;
@@ -75,7 +77,95 @@ tiler::GraphModel& openGraph(const std::string& caller)
     return state.model.graphs[*state.openGraph];
 }
 
+// The bytes a node's binding `b` gives a stacked member: those of the kernel argument it is bound to.
+std::uint64_t memberBytes(const tiler::GraphNode& node, std::size_t b, const std::string& context)
+{
+    const tiler::UserKernel* kernel = currentModel().findUserKernel(node.kernel);
+    if (kernel == nullptr)
+        failModel(context + " is bound by node " + node.kernel + ", which is no user kernel declared before the "
+                  "graph; bind stacked members to user kernel arguments");
+    if (b < kernel->cargs.size())
+        for (const tiler::KernelArgument& arg : kernel->args)
+            if (arg.cArgName == kernel->cargs[b].name)
+                return tiler::argumentHomeBytes(*kernel, arg);
+    failModel(context + " is bound by node " + node.kernel + " to a C argument no kernel argument uses, so its "
+              "size is unknown; bind stacked members to tiled arguments");
+}
+
+// AddStackedTensors, resolved when the graph closes: each member's size from the kernel argument
+// bound to it, its offset in the stack, and every binding of a member turned into its part of the
+// stacked tensor (the SDK's "In_k = Out + offset").
+void resolveStackedTensors(tiler::GraphModel& graph)
+{
+    std::map<std::string, std::pair<std::size_t, std::size_t>> memberOf;  // member: stack, position
+    for (std::size_t s = 0; s < graph.stacks.size(); ++s) {
+        tiler::StackedTensors& stack = graph.stacks[s];
+        const std::string context = "graph " + graph.name + ": AddStackedTensors(" + quoted(stack.out) + ")";
+        // A member is never a symbol and an out always is, so stacks cannot nest.
+        const tiler::GraphArgument* out = graph.findSymbol(stack.out);
+        if (out == nullptr)
+            failModel(context + ": " + stack.out + " is no symbol of the graph; declare it as a local or an "
+                      "output argument");
+        if (out->hasConstant || out->direction == tiler::GraphArgDirection::ConstIn)
+            failModel(context + ": " + stack.out + " is a constant; only buffers between nodes and outputs stack");
+        for (std::size_t k = 0; k < stack.members.size(); ++k) {
+            const std::string& member = stack.members[k];
+            if (graph.findSymbol(member) != nullptr)
+                failModel(context + ": member " + member + " is also declared as a graph symbol; a member is a "
+                          "part of " + stack.out + ", leave it out of CreateGraph's lists");
+            if (member == stack.out || !memberOf.emplace(member, std::pair{s, k}).second)
+                failModel(context + ": " + member + " is stacked twice; a tensor is a member of one stack once");
+        }
+        stack.bytes.assign(stack.members.size(), 0);
+    }
+    if (memberOf.empty())
+        return;
+    for (const tiler::GraphNode& node : graph.nodes)
+        for (std::size_t b = 0; b < node.bindings.size(); ++b) {
+            const auto found = memberOf.find(node.bindings[b].symbol);
+            if (found == memberOf.end())
+                continue;
+            tiler::StackedTensors& stack = graph.stacks[found->second.first];
+            const std::string context = "graph " + graph.name + ": stacked member " + found->first + " of " + stack.out;
+            const std::uint64_t bytes = memberBytes(node, b, context);
+            std::uint64_t& known = stack.bytes[found->second.second];
+            if (known != 0 && known != bytes)
+                failModel(context + " is " + std::to_string(known) + " bytes for one node but " + std::to_string(bytes) +
+                          " for node " + node.kernel + "; bind it to arguments of one size");
+            known = bytes;
+        }
+    for (tiler::StackedTensors& stack : graph.stacks) {
+        stack.offsets.assign(stack.members.size(), 0);
+        std::uint64_t offset = 0;
+        for (std::size_t k = 0; k < stack.members.size(); ++k) {
+            if (stack.bytes[k] == 0)
+                failModel("graph " + graph.name + ": stacked member " + stack.members[k] + " of " + stack.out +
+                          " is bound by no node, so its size is unknown; bind it to a node's argument");
+            stack.offsets[k] = offset;
+            offset += stack.bytes[k];
+        }
+    }
+    for (tiler::GraphNode& node : graph.nodes)
+        for (tiler::GraphNodeBinding& binding : node.bindings)
+            if (const auto found = memberOf.find(binding.symbol); found != memberOf.end()) {
+                const tiler::StackedTensors& stack = graph.stacks[found->second.first];
+                binding.stackMember = binding.symbol;
+                binding.symbol = stack.out;
+                binding.offset = stack.offsets[found->second.second];
+            }
+}
+
 }  // namespace
+
+void tessera::gap::stackTensors(const std::string& out, const std::vector<std::string>& members)
+{
+    const std::string context = "AddStackedTensors(" + quoted(out) + ", " + std::to_string(members.size()) + ")";
+    tiler::GraphModel& graph = openGraph(context);
+    for (std::size_t k = 0; k < members.size(); ++k)
+        if (members[k].empty())
+            failModel(context + ": member " + std::to_string(k + 1) + " has no name");
+    graph.stacks.push_back({out, members, {}, {}});
+}
 
 extern "C" {
 
@@ -184,9 +274,27 @@ ArgBindingDescr_T* GNodeArg(int Dir, const char* Name, int Index)
     return registry().arena.make(ArgBindingDescr_S{tiler::Binding{}, std::move(binding)});
 }
 
+void AddStackedTensors(const char* OutTensorName, int Count, ...)
+{
+    const std::string out = requireName(OutTensorName, "AddStackedTensors", "the stacked tensor's name");
+    if (Count < 1 || Count > 4096)
+        failModel("AddStackedTensors(" + quoted(out) + ", " + std::to_string(Count) + "): " + std::to_string(Count) +
+                  " members; stack 1 to 4096 tensors");
+    std::vector<std::string> members;
+    va_list args;
+    va_start(args, Count);
+    for (int k = 0; k < Count; ++k) {
+        const char* member = variadicString(va_arg(args, const void*));
+        members.push_back(member ? member : "");
+    }
+    va_end(args);
+    stackTensors(out, members);
+}
+
 void CloseGraph(void)
 {
     tiler::GraphModel& graph = openGraph("CloseGraph()");
+    resolveStackedTensors(graph);
     graph.closed = true;
     registry().openGraph.reset();
 }

@@ -81,16 +81,6 @@ const GraphControlInfo* findGraphControl(int option)
     return nullptr;
 }
 
-// A string read from '...'. Models pass a literal 0 for names they do not use (the guide does for
-// ConstFileName); through '...' that 0 is an int, and some compilers store only its 4 bytes in the
-// 8-byte argument slot, leaving the upper half undefined. A pointer whose low 32 bits are all zero
-// is therefore taken as that 0: no string the model could pass lives at such an address.
-const char* variadicString(const void* pointer)
-{
-    const auto bits = reinterpret_cast<std::uintptr_t>(pointer);
-    return (bits & 0xffffffffu) == 0 ? nullptr : static_cast<const char*>(pointer);
-}
-
 // One SetMemoryDeviceInfos item as read from '...'.
 struct DeviceItem {
     int location = 0;

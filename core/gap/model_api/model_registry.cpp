@@ -1,6 +1,7 @@
 #include "model_registry.h"
 
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -114,6 +115,12 @@ std::string format(const char* pattern, ...)
     std::string text = formatList(pattern, args);
     va_end(args);
     return text;
+}
+
+const char* variadicString(const void* pointer)
+{
+    const auto bits = reinterpret_cast<std::uintptr_t>(pointer);
+    return (bits & 0xffffffffu) == 0 ? nullptr : static_cast<const char*>(pointer);
 }
 
 }  // namespace tessera::gap

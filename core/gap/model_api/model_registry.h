@@ -168,6 +168,15 @@ private:
 // EmbeddedModelBuild, throws ModelBuildError instead.
 [[noreturn]] void failModel(const std::string& message);
 
+// A string read from '...'. Models pass a literal 0 for names they do not use (the guide does for
+// ConstFileName); through '...' that 0 is an int, and some compilers store only its 4 bytes in the
+// 8-byte argument slot, leaving the upper half undefined. A pointer whose low 32 bits are all zero
+// is therefore taken as that 0: no string the model could pass lives at such an address.
+const char* variadicString(const void* pointer);
+
+// AddStackedTensors with the members in a vector (a count known at run time).
+void stackTensors(const std::string& out, const std::vector<std::string>& members);
+
 // printf-style formatting into a std::string.
 std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
 std::string formatList(const char* pattern, va_list args);

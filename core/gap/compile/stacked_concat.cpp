@@ -1,0 +1,107 @@
+#include "gap/compile/stacked_concat.h"
+
+#include <set>
+#include <vector>
+
+namespace tessera::gap {
+namespace {
+
+// Layers whose output format the quantizer chooses freely (and so can tie to a concatenation's).
+bool writesAnyFormat(GapLayerKind kind)
+{
+    switch (kind) {
+    case GapLayerKind::Convolution:
+    case GapLayerKind::Linear:
+    case GapLayerKind::Add:
+    case GapLayerKind::Subtract:
+    case GapLayerKind::Activation:
+    case GapLayerKind::ChannelScale:
+    case GapLayerKind::ChannelPRelu:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool sameFormat(const GapNetwork& network, const GapTensor& a, const GapTensor& b)
+{
+    if (a.dataSize != b.dataSize)
+        return false;
+    return network.quantization == GapQuantization::SymmetricInt8 ? a.scale == b.scale : a.q == b.q;
+}
+
+}  // namespace
+
+void markStackedConcats(GapNetwork& network)
+{
+    std::vector<int> producer(network.tensors.size(), -1);
+    for (size_t k = 0; k < network.layers.size(); ++k)
+        producer[size_t(network.layers[k].output)] = int(k);
+    std::set<int> caller(network.inputs.begin(), network.inputs.end());
+    caller.insert(network.outputs.begin(), network.outputs.end());
+    std::set<int> stacked;  // tensors already members of a stack
+    for (GapLayer& layer : network.layers) {
+        if (layer.kind != GapLayerKind::Concat || layer.concatLines > 0)
+            continue;
+        bool eligible = !layer.inputs.empty();
+        std::set<int> members;
+        for (int input : layer.inputs) {
+            const int by = producer[size_t(input)];
+            eligible = eligible && by >= 0 && writesAnyFormat(network.layers[size_t(by)].kind) &&
+                       !caller.count(input) && !stacked.count(input) && members.insert(input).second;
+        }
+        if (!eligible)
+            continue;
+        layer.stacked = true;
+        stacked.insert(members.begin(), members.end());
+    }
+}
+
+bool tieStackedFormats(GapNetwork& network)
+{
+    const bool sq8 = network.quantization == GapQuantization::SymmetricInt8;
+    std::vector<int> readers(network.tensors.size(), 0);
+    for (const GapLayer& layer : network.layers)
+        for (int input : layer.inputs)
+            ++readers[size_t(input)];
+    bool changed = false;
+    for (GapLayer& layer : network.layers) {
+        if (!layer.stacked)
+            continue;
+        const GapTensor& output = network.tensors[size_t(layer.output)];
+        std::vector<int> toTie;
+        for (int input : layer.inputs)
+            if (!sameFormat(network, network.tensors[size_t(input)], output))
+                toTie.push_back(input);
+        // A coarser format would cost the input's other readers precision the copy keeps them.
+        bool sharedInput = false;
+        for (int input : toTie)
+            sharedInput = sharedInput || readers[size_t(input)] > 1;
+        if (sharedInput) {
+            layer.stacked = false;
+            continue;
+        }
+        for (int input : toTie) {
+            GapTensor& tensor = network.tensors[size_t(input)];
+            if (sq8)
+                tensor.tiedScale = output.scale;
+            else
+                tensor.tiedQ = output.q;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+void unstackMismatchedConcats(GapNetwork& network)
+{
+    for (GapLayer& layer : network.layers) {
+        if (!layer.stacked)
+            continue;
+        for (int input : layer.inputs)
+            if (!sameFormat(network, network.tensors[size_t(input)], network.tensors[size_t(layer.output)]))
+                layer.stacked = false;
+    }
+}
+
+}  // namespace tessera::gap
