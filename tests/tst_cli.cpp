@@ -63,6 +63,21 @@ private slots:
         QVERIFY2(r.out.contains("total: 62346 params (249384 bytes)"), qPrintable(r.out));
     }
 
+    // SqueezeNet's fire Concats are done in place by default and copied with --copy-concats.
+    void copyConcatsTurnsInPlaceConcatsOff()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("squeezenet.onnx");
+        QCOMPARE(runCli({"zoo", "squeezenet1_1", "--resolution", "32", "-o", model}).exitCode, 0);
+        const Result inPlace = runCli({"compile", model, "-o", dir.filePath("in_place")});
+        QCOMPARE(inPlace.exitCode, 0);
+        QCOMPARE(inPlace.out.count(QStringLiteral("concatenation, in place")), 8);
+        const Result copied = runCli({"compile", model, "-o", dir.filePath("copied"), "--copy-concats"});
+        QCOMPARE(copied.exitCode, 0);
+        QCOMPARE(copied.out.count(QStringLiteral("concatenation, in place")), 0);
+        QCOMPARE(copied.out.count(QStringLiteral("concatenation")), 8);
+    }
+
     void runWritesOutputFiles()
     {
         QTemporaryDir dir;
