@@ -63,7 +63,7 @@ private slots:
         QVERIFY2(r.out.contains("total: 62346 params (249384 bytes)"), qPrintable(r.out));
     }
 
-    // SqueezeNet's fire Concats are done in place by default and copied with --copy-concats.
+    // SqueezeNet's fire Concats are done in place by default and copied with --copy-concat-split.
     void copyConcatsTurnsInPlaceConcatsOff()
     {
         QTemporaryDir dir;
@@ -72,7 +72,7 @@ private slots:
         const Result inPlace = runCli({"compile", model, "-o", dir.filePath("in_place")});
         QCOMPARE(inPlace.exitCode, 0);
         QCOMPARE(inPlace.out.count(QStringLiteral("concatenation, in place")), 8);
-        const Result copied = runCli({"compile", model, "-o", dir.filePath("copied"), "--copy-concats"});
+        const Result copied = runCli({"compile", model, "-o", dir.filePath("copied"), "--copy-concat-split"});
         QCOMPARE(copied.exitCode, 0);
         QCOMPARE(copied.out.count(QStringLiteral("concatenation, in place")), 0);
         QCOMPARE(copied.out.count(QStringLiteral("concatenation")), 8);

@@ -664,7 +664,7 @@ private slots:
         const double minimumSqnr = quantization == "int8" ? 15.0 : 30.0;
         QTemporaryDir dir;
         const gap::GapCompileResult inPlace = compileAndCheck(graph, options, dir.path() + "/in_place", minimumSqnr, cores);
-        options.concatInPlace = false;
+        options.concatSplitInPlace = false;
         const gap::GapCompileResult copied = compileAndCheck(graph, options, dir.path() + "/copied", minimumSqnr, cores);
 
         const gap::GapNetwork& network = inPlace.network;
@@ -757,16 +757,19 @@ private slots:
         qInfo("the fused stem no longer tiles at %llu bytes of L1; split, it does", (unsigned long long)*splitBudget);
     }
 
-    // Split, Slice and the channel shuffle are copy layers, bit-exact in 16 and 8 bits on 1 and 8
-    // cores, and with small tiles.
+    // Split, Slice and the channel shuffle, bit-exact in 16 and 8 bits on 1 and 8 cores, and with
+    // small tiles: a Split that covers its input done in place (and copied when asked), the rest
+    // copy layers.
     void channelMoves_data()
     {
         QTest::addColumn<QString>("quantization");
         QTest::addColumn<int>("cores");
         QTest::addColumn<int>("l1");
-        QTest::newRow("int16, 1 core") << "int16" << 1 << 65536;
-        QTest::newRow("int16, 8 cores, small L1") << "int16" << 8 << 2500;
-        QTest::newRow("int8, 8 cores") << "int8" << 8 << 65536;
+        QTest::addColumn<bool>("inPlace");
+        QTest::newRow("int16, 1 core") << "int16" << 1 << 65536 << true;
+        QTest::newRow("int16, 8 cores, small L1") << "int16" << 8 << 2500 << true;
+        QTest::newRow("int16, 8 cores, small L1, copied") << "int16" << 8 << 2500 << false;
+        QTest::newRow("int8, 8 cores") << "int8" << 8 << 65536 << true;
     }
 
     void channelMoves()
@@ -774,6 +777,7 @@ private slots:
         QFETCH(QString, quantization);
         QFETCH(int, cores);
         QFETCH(int, l1);
+        QFETCH(bool, inPlace);
         const Graph graph = channelMovesGraph();
         const gap::GapNetwork network = gap::lowerForGap(graph);
         const QString layers = layerKinds(network);
@@ -786,8 +790,17 @@ private slots:
         gap::GapCompileOptions options;
         options.quantization = quantization.toStdString();
         options.l1 = uint64_t(l1);
+        options.concatSplitInPlace = inPlace;
         QTemporaryDir dir;
-        compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        const gap::GapCompileResult result =
+            compileAndCheck(graph, options, dir.path() + "/project", quantization == "int8" ? 15.0 : 30.0, cores);
+        // The Split's halves cover the convolution's output: done in place, their readers read them
+        // there. The Slice of channels 2 to 5 and the first 15 channels cover nothing whole, and the
+        // Concat takes a Slice's output (a Slice keeps its input's format): copies.
+        std::vector<bool> stacked;
+        for (const gap::GapLayer& layer : result.network.layers)
+            stacked.push_back(layer.stacked);
+        QCOMPARE(stacked, (std::vector<bool>{false, inPlace, inPlace, false, false, false, false}));
     }
 
     // A convolution with no tiling in L1 runs as convolutions over runs of its output features,

@@ -48,9 +48,10 @@ void addBudgetOptions(CLI::App& command, SessionChoices& choices, const std::str
     command.add_option("--seed", choices.quantization.seed, prefix + "Seed of the random calibration inputs")
         ->capture_default_str();
     command.add_flag_function(
-        "--copy-concats", [&choices](std::int64_t) { choices.quantization.concatInPlace = false; },
-        prefix + "Join every Concat with a copy layer; by default a Concat along channels whose inputs can be "
-                 "written in its format is done in place, its inputs written into its parts");
+        "--copy-concat-split", [&choices](std::int64_t) { choices.quantization.concatSplitInPlace = false; },
+        prefix + "Join every Concat and split every Split with a copy layer; by default those along the channels "
+                 "are done in place where they can be (a Concat's inputs written into its parts, a Split's parts "
+                 "read where they are)");
 }
 
 } // namespace tessera::cli

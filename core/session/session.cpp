@@ -97,7 +97,7 @@ std::shared_ptr<const gap::GapDeployment> Session::deployment(const SessionChoic
     options.calibrationDir = choices.quantization.calibrationDir;
     options.calibrationMethod = choices.quantization.calibrationMethod;
     options.seed = choices.quantization.seed;
-    options.concatInPlace = choices.quantization.concatInPlace;
+    options.concatSplitInPlace = choices.quantization.concatSplitInPlace;
     options.randomCalibrationSets = choices.quantization.randomCalibrationSets;
     auto prepared = std::make_shared<const gap::GapDeployment>(gap::prepareGapDeployment(*graph_, options, progress));
     cache_->entries.push_back({target, choices.quantization, prepared});

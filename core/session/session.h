@@ -34,9 +34,9 @@ struct QuantizationChoice {
     std::string calibrationMethod = "minmax";  // "minmax", "percentile" or "mse"
     unsigned seed = 1;
     std::size_t randomCalibrationSets = 4;
-    // Concats along channels written in place by their producers, in the Concat's format, where
-    // they can be; false: every Concat is a copy layer and keeps its inputs' formats.
-    bool concatInPlace = true;
+    // Concats and Splits along channels done in place where they can be (a Concat's inputs then
+    // written in its format); false: every one is a copy layer and a Concat keeps its inputs' formats.
+    bool concatSplitInPlace = true;
     bool operator==(const QuantizationChoice&) const = default;
 };
 

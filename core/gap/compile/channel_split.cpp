@@ -93,12 +93,14 @@ std::map<std::string, int> convolutionsToSplit(const GapNetwork& network, const 
 
 GapNetwork splitOutputFeatures(const GapNetwork& network, const std::map<std::string, int>& parts)
 {
-    // Tensors written in place into a concatenation already: their parts are joined by a copy,
-    // since stacks do not nest.
-    std::set<int> stackMembers;
+    // Tensors of a stack already (stacked_layers.h): their parts are joined by a copy, since a
+    // tensor is in one stack at most.
+    std::set<int> inStacks;
     for (const GapLayer& layer : network.layers)
-        if (layer.stacked)
-            stackMembers.insert(layer.inputs.begin(), layer.inputs.end());
+        if (layer.stacked) {
+            inStacks.insert(layer.inputs.begin(), layer.inputs.end());
+            inStacks.insert(layer.output);
+        }
     GapNetwork split = network;
     split.layers.clear();
     for (const GapLayer& layer : network.layers) {
@@ -115,8 +117,8 @@ GapNetwork splitOutputFeatures(const GapNetwork& network, const std::map<std::st
         concat.nodes = layer.nodes;
         concat.output = layer.output;
         concat.plane = shape.height * shape.width;
-        // The parts write their features straight into the output (stacked_concat.h).
-        concat.stacked = !stackMembers.count(layer.output);
+        // The parts write their features straight into the output (stacked_layers.h).
+        concat.stacked = !inStacks.count(layer.output);
         for (int k = 0; k < found->second; ++k) {
             const int begin = partBegin(features, found->second, k), end = partBegin(features, found->second, k + 1);
             if (begin >= end)

@@ -187,7 +187,7 @@ nlohmann::json GapCompileResult::report() const
             entry["input_q"] = network.tensors[size_t(layer.inputs.at(0))].q;
             entry["output_q"] = network.tensors[size_t(layer.output)].q;
         }
-        if (layer.stacked)  // its producers write into their parts of the output: no copy
+        if (layer.stacked)  // done in place, no copy (stacked_layers.h)
             entry["in_place"] = true;
         if (layer.hasConstants() && network.quantization == GapQuantization::Pow2Int16) {
             entry["weights_q"] = layer.weightsQ;

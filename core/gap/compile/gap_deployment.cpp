@@ -2,7 +2,7 @@
 
 #include "gap/compile/gap_lowering.h"
 #include "gap/compile/gap_quantizer.h"
-#include "gap/compile/stacked_concat.h"
+#include "gap/compile/stacked_layers.h"
 #include "gap/compile/gap_reference.h"
 #include "gap/compile/channel_split.h"
 #include "gap/compile/pooling_split.h"
@@ -85,8 +85,10 @@ GapDeployment prepareGapDeployment(const Graph& graph, const GapCompileOptions& 
         else
             quantizeNetwork(deployment.network, ranges);
     };
-    if (options.concatInPlace)
+    if (options.concatSplitInPlace) {
         markStackedConcats(deployment.network);
+        markStackedSplits(deployment.network);
+    }
     quantize();
     // Producers of in-place concatenations take the concatenation's format: a second pass.
     if (tieStackedFormats(deployment.network))

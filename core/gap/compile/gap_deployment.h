@@ -37,9 +37,9 @@ struct GapCompileOptions {
     std::string calibrationMethod = "minmax";
     size_t randomCalibrationSets = 4;
     unsigned seed = 1;
-    // Concatenations along channels written in place by their producers where they can be
-    // (stacked_concat.h); off: every concatenation is a copy layer.
-    bool concatInPlace = true;
+    // Concats and Splits along channels done in place where they can be (stacked_layers.h); off:
+    // every one is a copy layer.
+    bool concatSplitInPlace = true;
 
     // The budgets these options give on `target`: each unset one is the chip's default.
     GapBudgets budgetsOn(const GapTarget& target) const;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <type_traits>
 
@@ -296,10 +297,13 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
     GraphSymbolLists lists;
     std::vector<bool> isArgument(network.tensors.size(), false);
     std::vector<bool> isStackMember(network.tensors.size(), false);  // parts of a stacked tensor, not symbols
-    for (const GapLayer& layer : network.layers)
-        if (layer.stacked)
+    for (const GapLayer& layer : network.layers) {
+        if (layer.stacked && layer.kind == GapLayerKind::Concat)
             for (int input : layer.inputs)
                 isStackMember[size_t(input)] = true;
+        if (layer.stacked && layer.kind == GapLayerKind::Slice)
+            isStackMember[size_t(layer.output)] = true;
+    }
     for (int input : network.inputs) {
         isArgument[size_t(input)] = true;
         lists.arguments.push_back(TCArgInfo(activationType(network.tensors[size_t(input)]).c_str(),
@@ -325,6 +329,35 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
             lists.locals.push_back(TCArgInfo(activationType(network.tensors[t]).c_str(), network.tensors[t].name.c_str(),
                                              ARG_SCOPE_LOCAL, ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, nullptr));
     return lists;
+}
+
+// The stacks of the layers done in place (stacked_layers.h), each as its whole tensor and its parts
+// in order: a Concat's inputs, or the outputs of the Slices that cover a tensor.
+std::vector<std::pair<std::string, std::vector<std::string>>> stackedTensors(const GapNetwork& network)
+{
+    std::vector<std::pair<std::string, std::vector<std::string>>> stacks;
+    std::map<int, std::vector<const GapLayer*>> slicesOf;
+    for (const GapLayer& layer : network.layers) {
+        if (!layer.stacked)
+            continue;
+        if (layer.kind == GapLayerKind::Slice) {
+            slicesOf[layer.inputs.at(0)].push_back(&layer);
+            continue;
+        }
+        std::vector<std::string> members;
+        for (int input : layer.inputs)
+            members.push_back(network.tensors[size_t(input)].name);
+        stacks.emplace_back(network.tensors[size_t(layer.output)].name, members);
+    }
+    for (auto& [input, slices] : slicesOf) {
+        std::sort(slices.begin(), slices.end(),
+                  [](const GapLayer* a, const GapLayer* b) { return a->sliceBegin < b->sliceBegin; });
+        std::vector<std::string> members;
+        for (const GapLayer* slice : slices)
+            members.push_back(network.tensors[size_t(slice->output)].name);
+        stacks.emplace_back(network.tensors[size_t(input)].name, members);
+    }
+    return stacks;
 }
 
 void addNode(const GapNetwork& network, const GapLayer& layer)
@@ -418,7 +451,7 @@ tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudge
                              4 * layer.bias32.size() + 2 * layer.channelScales.scale.size();
         if (constantBytes > budgets.l3 / 2)
             AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
-        // A stacked concatenation is no kernel: its inputs are parts of its output (AddStackedTensors).
+        // A stacked Concat or Slice is no kernel: its parts are parts of one tensor (AddStackedTensors).
         if (sq8) {
             LoadCNN_SQ8_Library();
             for (const GapLayer& layer : network.layers)
@@ -434,16 +467,11 @@ tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudge
         ObjectArena& arena = registry().arena;
         CreateGraph(network.name.c_str(), arena.makeList(std::move(symbols.arguments)),
                     arena.makeList(std::move(symbols.locals)));
-        for (const GapLayer& layer : network.layers) {
-            if (!layer.stacked) {
+        for (const GapLayer& layer : network.layers)
+            if (!layer.stacked)
                 addNode(network, layer);
-                continue;
-            }
-            std::vector<std::string> members;
-            for (int input : layer.inputs)
-                members.push_back(network.tensors[size_t(input)].name);
-            stackTensors(network.tensors[size_t(layer.output)].name, members);
-        }
+        for (const auto& [out, members] : stackedTensors(network))
+            stackTensors(out, members);
         CloseGraph();
     } catch (const ModelBuildError& error) {
         throw Error("GAP model of " + network.name + ": " + error.what());

@@ -94,8 +94,9 @@ struct GapLayer {
     // Concat along H or W: every input is concatLines lines (C, or C x H) and `channels` holds the
     // width of each input's lines (H_k x W, or W_k) instead of its channel count.
     int concatLines = 0;
-    // Concat along channels done in place (stacked_concat.h): the producers write their outputs
-    // into their parts of the output, so the layer is no generator call and no graph node.
+    // Concat along channels, or Slice of a Split, done in place (stacked_layers.h): the producers
+    // write into, or the readers read from, their parts of one tensor, so the layer is no
+    // generator call and no graph node.
     bool stacked = false;
     int sliceBegin = 0, sliceCount = 0;
     int groups = 0;

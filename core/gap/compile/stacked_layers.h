@@ -1,8 +1,11 @@
-// Concatenations along channels done in place. A CHW tensor concatenated along channels is its
-// inputs one after the other, so when every input is written by a layer that can write it in the
-// concatenation's format, the producers write straight into their parts of the output
-// (AddStackedTensors in the graph) and the copy layer disappears: no node, no L2 for the inputs
-// apart from the output, no copy time.
+// Copy layers that move no data: Concat and Split along channels done in place. A CHW tensor is its
+// channel runs one after the other, so
+// - when every input of a Concat is written by a layer that can write it in the Concat's format,
+//   the producers write straight into their parts of the output;
+// - when the Slices of one tensor cover its channels exactly (a Split), their readers read their
+//   parts of it;
+// both through AddStackedTensors in the graph. The copy layers disappear: no node, no copy time,
+// and no L2 for the parts besides the whole.
 #pragma once
 
 #include "gap/compile/gap_network.h"
@@ -13,6 +16,11 @@ namespace tessera::gap {
 // layer whose output format is free (convolutions, linear, element-wise and activation layers),
 // read by no one as a graph output, and stacked into one concatenation only.
 void markStackedConcats(GapNetwork& network);
+
+// Marks the Slices of a tensor whose channel runs cover it exactly, one after the other, when the
+// tensor is a buffer between layers (no graph input or output), no part is a graph output, and no
+// tensor involved is a part of another stack. Slices keep their input's format: no tie is needed.
+void markStackedSplits(GapNetwork& network);
 
 // After a quantization: ties each input of a stacked concatenation to the concatenation's format.
 // True when some input's format differed, so that quantizing again gives producers the tied format.

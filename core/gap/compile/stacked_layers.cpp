@@ -1,5 +1,7 @@
-#include "gap/compile/stacked_concat.h"
+#include "gap/compile/stacked_layers.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -57,6 +59,42 @@ void markStackedConcats(GapNetwork& network)
     }
 }
 
+void markStackedSplits(GapNetwork& network)
+{
+    std::set<int> caller(network.inputs.begin(), network.inputs.end());
+    caller.insert(network.outputs.begin(), network.outputs.end());
+    std::set<int> inStacks;  // outputs and parts of the stacks so far
+    for (const GapLayer& layer : network.layers)
+        if (layer.stacked) {
+            inStacks.insert(layer.output);
+            inStacks.insert(layer.inputs.begin(), layer.inputs.end());
+        }
+    std::map<int, std::vector<size_t>> slicesOf;  // input tensor: its Slice layers
+    for (size_t k = 0; k < network.layers.size(); ++k)
+        if (network.layers[k].kind == GapLayerKind::Slice)
+            slicesOf[network.layers[k].inputs.at(0)].push_back(k);
+    for (auto& [input, slices] : slicesOf) {
+        std::sort(slices.begin(), slices.end(), [&](size_t a, size_t b) {
+            return network.layers[a].sliceBegin < network.layers[b].sliceBegin;
+        });
+        bool eligible = !caller.count(input) && !inStacks.count(input);
+        int next = 0;
+        for (size_t k : slices) {
+            const GapLayer& slice = network.layers[k];
+            eligible = eligible && slice.sliceBegin == next && slice.sliceCount > 0 && !caller.count(slice.output) &&
+                       !inStacks.count(slice.output);
+            next = slice.sliceBegin + slice.sliceCount;
+        }
+        if (!eligible || next != network.layers[slices.front()].channels.at(0))
+            continue;
+        for (size_t k : slices) {
+            network.layers[k].stacked = true;
+            inStacks.insert(network.layers[k].output);
+        }
+        inStacks.insert(input);
+    }
+}
+
 bool tieStackedFormats(GapNetwork& network)
 {
     const bool sq8 = network.quantization == GapQuantization::SymmetricInt8;
@@ -66,7 +104,7 @@ bool tieStackedFormats(GapNetwork& network)
             ++readers[size_t(input)];
     bool changed = false;
     for (GapLayer& layer : network.layers) {
-        if (!layer.stacked)
+        if (!layer.stacked || layer.kind != GapLayerKind::Concat)
             continue;
         const GapTensor& output = network.tensors[size_t(layer.output)];
         std::vector<int> toTie;
@@ -96,7 +134,7 @@ bool tieStackedFormats(GapNetwork& network)
 void unstackMismatchedConcats(GapNetwork& network)
 {
     for (GapLayer& layer : network.layers) {
-        if (!layer.stacked)
+        if (!layer.stacked || layer.kind != GapLayerKind::Concat)
             continue;
         for (int input : layer.inputs)
             if (!sameFormat(network, network.tensors[size_t(input)], network.tensors[size_t(layer.output)]))
