@@ -8,6 +8,7 @@
 #include "gap/model_api/model_registry.h"
 #include "gap_toolchain.h"
 #include "tiler/code_generator.h"
+#include "tiler/graph_allocation.h"
 #include "tiler/constant_image.h"
 #include "tiler/model_check.h"
 
@@ -728,8 +729,18 @@ private slots:
         QVERIFY(join > branchB);
         const QString branchBCall = code.mid(branchB, join - branchB);
         QVERIFY2(branchBCall.contains(QStringLiteral(") + 768)")), qPrintable(branchBCall));
-        QVERIFY2(!code.contains(QStringLiteral("CatA")) && !code.contains(QStringLiteral("CatB")), qPrintable(code));
+        QVERIFY2(!branchBCall.contains(QStringLiteral("CatB")), qPrintable(branchBCall));
         QVERIFY2(code.contains(QStringLiteral("2048")), qPrintable(code));
+        const tiler::GraphAllocation allocation = tiler::allocateGraph(model, graph, 200 * 1024);
+        QVERIFY2(allocation.ok, allocation.error.c_str());
+        const tiler::GraphTensor* cat = allocation.find("Cat");
+        QVERIFY(cat != nullptr);
+        QCOMPARE(cat->bytes, std::uint64_t(2048));
+        QCOMPARE(cat->firstNode, 0);
+        QCOMPARE(cat->lastNode, 2);
+        QVERIFY2(cat->reason.find("stacked tensors, used in place: CatA at 0, CatB at 768") != std::string::npos,
+                 cat->reason.c_str());
+        QVERIFY(allocation.find("CatA") == nullptr);
     }
 
     void noSolutionErrorOffDropsLayersWithoutTiling()
