@@ -330,7 +330,6 @@ struct GraphNodeBinding {
     enum class Direction { In = 0, Out = 1, InOut = 2 };  // GNA_IN, GNA_OUT, GNA_INOUT
     Direction direction = Direction::In;
     std::string symbol;
-    int index = 0;
     // A member of stacked tensors (AddStackedTensors): the node names `stackMember`, which is the
     // part of `symbol` that starts `offset` bytes into it (set when the graph is closed).
     std::string stackMember;

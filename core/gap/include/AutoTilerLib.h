@@ -211,8 +211,9 @@ ConstInit_T *ConstInfo(const char *FileName, int Format, int Binary, int Size, i
 /* A node calling user kernel (or kernel group) Name; one GNodeArg binding per C argument, in order. */
 void AddNode(const char *Name, ArgBindingDescr_T **Bindings);
 /* Binds graph symbol Name (argument, global or local) with direction GNA_IN, GNA_OUT or GNA_INOUT.
- * Index is recorded as given (models pass 0). */
-ArgBindingDescr_T *GNodeArg(int Dir, const char *Name, int Index);
+ * AliasedArgName: 0, or for GNA_INOUT the symbol read, which must be Name itself (a node writing
+ * another symbol in place of the one it reads is refused). */
+ArgBindingDescr_T *GNodeArg(int Dir, const char *Name, const char *AliasedArgName);
 /* OutTensorName (a local or an output) is the Count tensors named after it, one after the other:
  * nodes bind the members as if they were symbols and use their part of OutTensorName in place, so
  * a concatenation needs no copy. The members are not declared in CreateGraph's lists; each takes

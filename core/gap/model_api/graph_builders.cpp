@@ -257,19 +257,23 @@ void AddNode(const char* Name, ArgBindingDescr_T** Bindings)
     graph.nodes.push_back(std::move(node));
 }
 
-ArgBindingDescr_T* GNodeArg(int Dir, const char* Name, int Index)
+ArgBindingDescr_T* GNodeArg(int Dir, const char* Name, const char* AliasedArgName)
 {
     const std::string symbol = requireName(Name, "GNodeArg", "the symbol name");
-    const std::string context = format("GNodeArg(%d, \"%s\", %d)", Dir, symbol.c_str(), Index);
+    const std::string context = format("GNodeArg(%d, \"%s\")", Dir, symbol.c_str());
     if (Dir < int(GNA_IN) || Dir > int(GNA_INOUT))
         failModel(format("%s: direction %d is not GNA_IN, GNA_OUT or GNA_INOUT", context.c_str(), Dir));
-    if (Index < 0)
-        failModel(format("%s: index %d is negative", context.c_str(), Index));
+    // The SDK's meaning: an in-out node writes symbol Name in place of the symbol it reads,
+    // AliasedArgName. Models pass 0, or Name itself (one symbol read and written); the alias is not
+    // read for GNA_IN and GNA_OUT.
+    if (Dir == int(GNA_INOUT) && AliasedArgName != nullptr && symbol != AliasedArgName)
+        failModel(format("%s: an in-out binding that reads %s and writes %s in its place is not supported; bind one "
+                         "symbol (GNodeArg(GNA_INOUT, \"%s\", 0)), or bind the input and the output apart",
+                         context.c_str(), AliasedArgName, symbol.c_str(), symbol.c_str()));
 
     tiler::GraphNodeBinding binding;
     binding.direction = tiler::GraphNodeBinding::Direction(Dir);
     binding.symbol = symbol;
-    binding.index = Index;
     // No call binding: Call() and UserKernelCall() reject GNodeArg() (callBindingsOf).
     return registry().arena.make(ArgBindingDescr_S{tiler::Binding{}, std::move(binding)});
 }
