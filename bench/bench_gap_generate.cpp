@@ -75,9 +75,12 @@ void buildChain(const fs::path& folder, int layers, int size, int features)
             graph.locals.push_back(symbol(output, GraphArgScope::Local, GraphArgDirection::InOut));
         GraphNode node;
         node.kernel = name;
-        for (const std::string& bound : {previous, weights, biases, output})
-            node.bindings.push_back({bound == output ? GraphNodeBinding::Direction::Out : GraphNodeBinding::Direction::In,
-                                     bound, 0});
+        for (const std::string& bound : {previous, weights, biases, output}) {
+            GraphNodeBinding binding;
+            binding.direction = bound == output ? GraphNodeBinding::Direction::Out : GraphNodeBinding::Direction::In;
+            binding.symbol = bound;
+            node.bindings.push_back(binding);
+        }
         graph.nodes.push_back(node);
         previous = output;
         width -= 2;
@@ -118,10 +121,12 @@ void buildMnist(const fs::path& folder)
     const auto node = [](const char* kernel, std::vector<std::string> symbols) {
         GraphNode result;
         result.kernel = kernel;
-        for (std::size_t i = 0; i < symbols.size(); ++i)
-            result.bindings.push_back({i + 1 == symbols.size() ? GraphNodeBinding::Direction::Out
-                                                               : GraphNodeBinding::Direction::In,
-                                       symbols[i], 0});
+        for (std::size_t i = 0; i < symbols.size(); ++i) {
+            GraphNodeBinding binding;
+            binding.direction = i + 1 == symbols.size() ? GraphNodeBinding::Direction::Out : GraphNodeBinding::Direction::In;
+            binding.symbol = symbols[i];
+            result.bindings.push_back(binding);
+        }
         return result;
     };
     graph.nodes = {node("Conv0", {"Input0", "W1", "B1", "S2"}), node("Conv1", {"S2", "W2", "B2", "S3"}),

@@ -31,10 +31,12 @@ GraphNode node(const std::string& kernel, std::vector<std::string> symbols)
 {
     GraphNode result;
     result.kernel = kernel;
-    for (std::size_t i = 0; i < symbols.size(); ++i)
-        result.bindings.push_back({i + 1 == symbols.size() ? GraphNodeBinding::Direction::Out
-                                                           : GraphNodeBinding::Direction::In,
-                                   symbols[i], 0});
+    for (std::size_t i = 0; i < symbols.size(); ++i) {
+        GraphNodeBinding binding;
+        binding.direction = i + 1 == symbols.size() ? GraphNodeBinding::Direction::Out : GraphNodeBinding::Direction::In;
+        binding.symbol = symbols[i];
+        result.bindings.push_back(binding);
+    }
     return result;
 }
 
