@@ -441,14 +441,18 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     for (GraphTensor& tensor : tensors)
         if (tensor.placement == GraphTensor::Placement::Caller)
             tensor.reason = tensor.firstNode < 0 ? "not used by any node" : "graph argument: the caller provides it";
-    for (const StackedTensors& stack : graph.stacks)
+    if (!graph.stacks.empty()) {
+        std::unordered_map<std::string, GraphTensor*> byName;
         for (GraphTensor& tensor : tensors)
-            if (tensor.name == stack.out) {
-                std::string parts;
-                for (std::size_t k = 0; k < stack.members.size(); ++k)
-                    parts += (k ? ", " : "") + stack.members[k] + " at " + std::to_string(stack.offsets[k]);
-                tensor.reason += "; stacked tensors, used in place: " + parts;
-            }
+            byName.emplace(tensor.name, &tensor);
+        for (const StackedTensors& stack : graph.stacks) {
+            std::string parts;
+            for (std::size_t k = 0; k < stack.members.size(); ++k)
+                parts += (k ? ", " : "") + stack.members[k] + " at " + std::to_string(stack.offsets[k]);
+            if (const auto found = byName.find(stack.out); found != byName.end())
+                found->second->reason += "; stacked tensors, used in place: " + parts;
+        }
+    }
 
     if (model.options.l3StaticBudget > 0 && allocation.l3Static > model.options.l3StaticBudget) {
         allocation.error = "graph " + graph.name + ": the constants kept in L3 RAM need " +

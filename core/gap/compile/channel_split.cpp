@@ -1,6 +1,7 @@
 #include "gap/compile/channel_split.h"
 
 #include "gap/compile/pooling_split.h"
+#include "gap/compile/stacked_layers.h"
 
 #include <algorithm>
 #include <set>
@@ -93,14 +94,9 @@ std::map<std::string, int> convolutionsToSplit(const GapNetwork& network, const 
 
 GapNetwork splitOutputFeatures(const GapNetwork& network, const std::map<std::string, int>& parts)
 {
-    // Tensors of a stack already (stacked_layers.h): their parts are joined by a copy, since a
-    // tensor is in one stack at most.
-    std::set<int> inStacks;
-    for (const GapLayer& layer : network.layers)
-        if (layer.stacked) {
-            inStacks.insert(layer.inputs.begin(), layer.inputs.end());
-            inStacks.insert(layer.output);
-        }
+    // Tensors of a stack already: their parts are joined by a copy, since a tensor is in one stack
+    // at most.
+    const std::set<int> inStacks = tensorsInStacks(network);
     GapNetwork split = network;
     split.layers.clear();
     for (const GapLayer& layer : network.layers) {

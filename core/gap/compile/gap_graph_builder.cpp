@@ -1,4 +1,5 @@
 #include "gap/compile/gap_graph_builder.h"
+#include "gap/compile/stacked_layers.h"
 
 #include "CNN_Generators.h"
 #include "gap/model_api/cnn_layers.h"
@@ -11,7 +12,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <type_traits>
 
@@ -297,13 +297,9 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
     GraphSymbolLists lists;
     std::vector<bool> isArgument(network.tensors.size(), false);
     std::vector<bool> isStackMember(network.tensors.size(), false);  // parts of a stacked tensor, not symbols
-    for (const GapLayer& layer : network.layers) {
-        if (layer.stacked && layer.kind == GapLayerKind::Concat)
-            for (int input : layer.inputs)
-                isStackMember[size_t(input)] = true;
-        if (layer.stacked && layer.kind == GapLayerKind::Slice)
-            isStackMember[size_t(layer.output)] = true;
-    }
+    for (const TensorStack& stack : tensorStacks(network))
+        for (int part : stack.parts)
+            isStackMember[size_t(part)] = true;
     for (int input : network.inputs) {
         isArgument[size_t(input)] = true;
         lists.arguments.push_back(TCArgInfo(activationType(network.tensors[size_t(input)]).c_str(),
@@ -329,35 +325,6 @@ GraphSymbolLists graphSymbols(const GapNetwork& network)
             lists.locals.push_back(TCArgInfo(activationType(network.tensors[t]).c_str(), network.tensors[t].name.c_str(),
                                              ARG_SCOPE_LOCAL, ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, nullptr));
     return lists;
-}
-
-// The stacks of the layers done in place (stacked_layers.h), each as its whole tensor and its parts
-// in order: a Concat's inputs, or the outputs of the Slices that cover a tensor.
-std::vector<std::pair<std::string, std::vector<std::string>>> stackedTensors(const GapNetwork& network)
-{
-    std::vector<std::pair<std::string, std::vector<std::string>>> stacks;
-    std::map<int, std::vector<const GapLayer*>> slicesOf;
-    for (const GapLayer& layer : network.layers) {
-        if (!layer.stacked)
-            continue;
-        if (layer.kind == GapLayerKind::Slice) {
-            slicesOf[layer.inputs.at(0)].push_back(&layer);
-            continue;
-        }
-        std::vector<std::string> members;
-        for (int input : layer.inputs)
-            members.push_back(network.tensors[size_t(input)].name);
-        stacks.emplace_back(network.tensors[size_t(layer.output)].name, members);
-    }
-    for (auto& [input, slices] : slicesOf) {
-        std::sort(slices.begin(), slices.end(),
-                  [](const GapLayer* a, const GapLayer* b) { return a->sliceBegin < b->sliceBegin; });
-        std::vector<std::string> members;
-        for (const GapLayer* slice : slices)
-            members.push_back(network.tensors[size_t(slice->output)].name);
-        stacks.emplace_back(network.tensors[size_t(input)].name, members);
-    }
-    return stacks;
 }
 
 void addNode(const GapNetwork& network, const GapLayer& layer)
@@ -470,8 +437,12 @@ tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudge
         for (const GapLayer& layer : network.layers)
             if (!layer.stacked)
                 addNode(network, layer);
-        for (const auto& [out, members] : stackedTensors(network))
-            stackTensors(out, members);
+        for (const TensorStack& stack : tensorStacks(network)) {
+            std::vector<std::string> parts;
+            for (int part : stack.parts)
+                parts.push_back(network.tensors[size_t(part)].name);
+            stackTensors(network.tensors[size_t(stack.whole)].name, parts);
+        }
         CloseGraph();
     } catch (const ModelBuildError& error) {
         throw Error("GAP model of " + network.name + ": " + error.what());

@@ -32,15 +32,55 @@ bool sameFormat(const GapNetwork& network, const GapTensor& a, const GapTensor& 
     return network.quantization == GapQuantization::SymmetricInt8 ? a.scale == b.scale : a.q == b.q;
 }
 
+// The graph's inputs and outputs: the caller's buffers, which no stack can hold.
+std::set<int> callerTensors(const GapNetwork& network)
+{
+    std::set<int> caller(network.inputs.begin(), network.inputs.end());
+    caller.insert(network.outputs.begin(), network.outputs.end());
+    return caller;
+}
+
 }  // namespace
+
+std::vector<TensorStack> tensorStacks(const GapNetwork& network)
+{
+    std::vector<TensorStack> stacks;
+    std::map<int, std::vector<const GapLayer*>> slicesOf;
+    for (const GapLayer& layer : network.layers) {
+        if (!layer.stacked)
+            continue;
+        if (layer.kind == GapLayerKind::Slice)
+            slicesOf[layer.inputs.at(0)].push_back(&layer);
+        else
+            stacks.push_back({layer.output, layer.inputs});
+    }
+    for (auto& [input, slices] : slicesOf) {
+        std::sort(slices.begin(), slices.end(),
+                  [](const GapLayer* a, const GapLayer* b) { return a->sliceBegin < b->sliceBegin; });
+        TensorStack stack{input, {}};
+        for (const GapLayer* slice : slices)
+            stack.parts.push_back(slice->output);
+        stacks.push_back(std::move(stack));
+    }
+    return stacks;
+}
+
+std::set<int> tensorsInStacks(const GapNetwork& network)
+{
+    std::set<int> tensors;
+    for (const TensorStack& stack : tensorStacks(network)) {
+        tensors.insert(stack.whole);
+        tensors.insert(stack.parts.begin(), stack.parts.end());
+    }
+    return tensors;
+}
 
 void markStackedConcats(GapNetwork& network)
 {
     std::vector<int> producer(network.tensors.size(), -1);
     for (size_t k = 0; k < network.layers.size(); ++k)
         producer[size_t(network.layers[k].output)] = int(k);
-    std::set<int> caller(network.inputs.begin(), network.inputs.end());
-    caller.insert(network.outputs.begin(), network.outputs.end());
+    const std::set<int> caller = callerTensors(network);
     std::set<int> stacked;  // tensors already members of a stack
     for (GapLayer& layer : network.layers) {
         if (layer.kind != GapLayerKind::Concat || layer.concatLines > 0)
@@ -61,14 +101,8 @@ void markStackedConcats(GapNetwork& network)
 
 void markStackedSplits(GapNetwork& network)
 {
-    std::set<int> caller(network.inputs.begin(), network.inputs.end());
-    caller.insert(network.outputs.begin(), network.outputs.end());
-    std::set<int> inStacks;  // outputs and parts of the stacks so far
-    for (const GapLayer& layer : network.layers)
-        if (layer.stacked) {
-            inStacks.insert(layer.output);
-            inStacks.insert(layer.inputs.begin(), layer.inputs.end());
-        }
+    const std::set<int> caller = callerTensors(network);
+    std::set<int> inStacks = tensorsInStacks(network);  // grows with each Split marked
     std::map<int, std::vector<size_t>> slicesOf;  // input tensor: its Slice layers
     for (size_t k = 0; k < network.layers.size(); ++k)
         if (network.layers[k].kind == GapLayerKind::Slice)

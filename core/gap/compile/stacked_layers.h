@@ -10,7 +10,23 @@
 
 #include "gap/compile/gap_network.h"
 
+#include <set>
+#include <vector>
+
 namespace tessera::gap {
+
+// A tensor and the tensors that are its parts, in order (indices into GapNetwork::tensors).
+struct TensorStack {
+    int whole = -1;
+    std::vector<int> parts;
+};
+
+// The stacks the layers marked `stacked` make: each stacked Concat's inputs in its output, and the
+// outputs of a tensor's stacked Slices in that tensor, by channel.
+std::vector<TensorStack> tensorStacks(const GapNetwork& network);
+
+// Every tensor of some stack, whole or part: a tensor is in one stack at most.
+std::set<int> tensorsInStacks(const GapNetwork& network);
 
 // Marks the concatenations that can be done in place: along channels, each input written by a
 // layer whose output format is free (convolutions, linear, element-wise and activation layers),
