@@ -1,7 +1,8 @@
 // The studio on MobileNet v1 1.0/224, offscreen: opening the model until its graph and memory
 // timeline are shown (target under 2 s), and dragging the L2 budget line down step by step, each
 // step timed from the mouse move until the new plan is drawn (target under 100 ms), while a 5 ms
-// heartbeat on the GUI thread records its longest stall (target under 50 ms). The plan drawn is
+// heartbeat on the GUI thread records its longest stall (target under 50 ms; from the open on, the
+// window's own construction before it is shown is timed apart). The plan drawn is
 // the deployed graph's (the session's plan, what Export generates). Reference measured in the same
 // run: the session loading, preparing and planning the same model without the studio. Last, a sweep
 // of 32 L2 budgets (Plan > Sweep) timed until its curves are shown (target under 5 s, the GUI
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 using namespace tessera;
@@ -55,6 +57,13 @@ public:
         last_.start();
     }
     double longestStallMs() const { return longest_; }
+    // Not counted meanwhile: the window being built before it is on screen, or closed.
+    void pause() { timer_.stop(); }
+    void resume()
+    {
+        last_.restart();
+        timer_.start();
+    }
 
 private:
     QTimer timer_;
@@ -102,11 +111,19 @@ int main(int argc, char** argv)
     });
 
     Heartbeat heartbeat;
-    std::vector<double> openTimes;
+    std::vector<double> openTimes, buildTimes;
     for (int run = 0; run < 3; ++run) {
-        StudioWindow window;
+        // Building the window happens before the event loop runs (main() builds it, then shows
+        // it): timed on its own, not a stall of a window on screen.
+        heartbeat.pause();
+        QElapsedTimer build;
+        build.start();
+        auto window_ = std::make_unique<StudioWindow>();
+        StudioWindow& window = *window_;
         window.resize(1400, 900);
         window.show();
+        buildTimes.push_back(double(build.nsecsElapsed()) / 1e6);
+        heartbeat.resume();
         QSignalSpy shown(&window, &StudioWindow::modelShown);
         QSignalSpy planned(&window, &StudioWindow::planShown);
         QElapsedTimer clock;
@@ -118,6 +135,8 @@ int main(int argc, char** argv)
         }
         QCoreApplication::processEvents(); // the paints the plan queued
         openTimes.push_back(double(clock.nsecsElapsed()) / 1e6);
+        heartbeat.pause();
+        window_.reset();
     }
     const double openStall = heartbeat.longestStallMs();
 
@@ -213,8 +232,8 @@ int main(int argc, char** argv)
                "planner alone median {:.1f} ms\n",
                steps, draggedTo / 1024, inL3AtEnd, drag, dragMax, dragMax / 100.0, median(planTimes));
     fmt::print("bench_studio: longest GUI thread stall {:.1f} ms (opening {:.1f}, dragging {:.1f}), target < 50 ms "
-               "({:.2f}x of target)\n",
-               stall, openStall, dragStall, stall / 50.0);
+               "({:.2f}x of target); building the window before it is shown {:.1f} ms (median of 3, not a stall)\n",
+               stall, openStall, dragStall, stall / 50.0, median(buildTimes));
     fmt::print("bench_studio: sweep of {} L2 budgets ({} to {} KiB) until its curves are shown {:.0f} ms, target < 5000 ms "
                "({:.3f}x of target), longest GUI thread stall meanwhile {:.1f} ms (target < 50 ms); the session alone "
                "{:.0f} ms, studio / core = {:.2f}\n",

@@ -21,9 +21,12 @@
 #include "zoo/zoo.h"
 
 #include <QAbstractButton>
+#include <QAbstractScrollArea>
+#include <QScrollBar>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QWheelEvent>
 #include <QLineEdit>
 #include <QListWidget>
@@ -198,12 +201,21 @@ private slots:
 
         window.resize(1280, 680);
         QTRY_COMPARE(window.height(), 680);
-        QTRY_VERIFY2(timeline->width() <= 1280 * 0.4, qPrintable(QString::number(timeline->width())));
+        QTRY_VERIFY2(timeline->width() <= 1280 * 0.42, qPrintable(QString::number(timeline->width())));
         QVERIFY2(window.minimumSizeHint().height() <= 680, qPrintable(QString::number(window.minimumSizeHint().height())));
         QVERIFY(window.centralWidget()->height() >= 150);
 
         // The user narrows the timeline below any default share: a larger window keeps it so.
-        window.resizeDocks({timeline}, {380}, Qt::Horizontal);
+        // (the separator left of the timeline, dragged with the mouse).
+        const QPoint grip((window.centralWidget()->geometry().right() + timeline->geometry().left()) / 2,
+                          timeline->geometry().center().y());
+        const QPoint dropped = grip + QPoint(timeline->width() - 380, 0);
+        QTest::mousePress(&window, Qt::LeftButton, Qt::NoModifier, grip);
+        QVERIFY(!window.childAt(grip));  // the separator, the window's own
+        QMouseEvent move(QEvent::MouseMove, dropped, window.mapToGlobal(dropped), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &move);
+        QTest::qWait(20);  // the window applies a separator's move on a timer
+        QTest::mouseRelease(&window, Qt::LeftButton, Qt::NoModifier, dropped);
         QTRY_VERIFY2(qAbs(timeline->width() - 380) < 25, qPrintable(QString::number(timeline->width())));
         window.resize(1600, 1000);
         QTRY_COMPARE(window.height(), 1000);
@@ -218,6 +230,63 @@ private slots:
         QVERIFY(header->sectionSize(views::StepTableModel::Inputs) > header->sectionSize(views::StepTableModel::Name));
         const QFontMetrics metrics(window.stepTable()->font());
         QVERIFY(header->sectionSize(views::StepTableModel::Name) >= metrics.horizontalAdvance("block13_pw_relu6"));
+    }
+
+    // A 1280x720 screen: the bottom tabs give up height (a tool with many controls scrolls instead
+    // of holding them all up), the timeline gets width, its summary one line; the panels stay
+    // tall enough to read. The Steps table shows the plan's step beside the model order.
+    void smallScreenLeavesThePanelsRoom()
+    {
+        StudioWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 1.0, 224)));
+        auto* timelineDock = window.findChild<QDockWidget*>("timeline");
+        auto* steps = window.findChild<QDockWidget*>("steps");
+        QTRY_VERIFY2(steps->height() <= 720 * 0.27, qPrintable(QString::number(steps->height())));
+        QVERIFY2(timelineDock->width() >= 1280 * 0.37, qPrintable(QString::number(timelineDock->width())));
+        for (const char* tool : {"scamp", "sweep", "nvdla", "aie", "tiling"})
+            QVERIFY2(window.findChild<QDockWidget*>(tool)->minimumSizeHint().height() <= 120, tool);
+        // The welcome page, hidden, no longer sets the graph's minimum width.
+        QVERIFY2(window.centralWidget()->minimumSizeHint().width() < 400,
+                 qPrintable(QString::number(window.centralWidget()->minimumSizeHint().width())));
+        const QStringList levels = window.timeline()->levels();
+        QVERIFY2(window.timeline()->panel(levels.front())->height() >= 120,
+                 qPrintable(QString::number(window.timeline()->panel(levels.front())->height())));
+        for (const QString& level : levels.mid(1))
+            QVERIFY2(window.timeline()->panel(level)->height() >= 80, qPrintable(level));
+        auto* summary = window.timeline()->findChild<QLabel*>("summary");
+        QVERIFY(summary && summary->isVisible());
+        QVERIFY(summary->height() < 2 * summary->fontMetrics().lineSpacing());
+        QVERIFY(summary->toolTip().contains("L3 traffic"));
+        QVERIFY(summary->text().size() < summary->toolTip().size());  // elided, whole in the tooltip
+        // A taller window shows the whole summary again.
+        window.resize(1400, 1000);
+        QTRY_VERIFY(summary->height() >= 3 * summary->fontMetrics().lineSpacing());
+        QCOMPARE(summary->text(), summary->toolTip());
+
+        // Steps: the model's order, and the deployed step the timeline's axis counts (fused
+        // layers share it).
+        const QAbstractItemModel* model = window.stepModel();
+        int differing = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString name = model->index(row, views::StepTableModel::Name).data().toString();
+            const QVariant step = model->index(row, views::StepTableModel::PlanStep).data();
+            QCOMPARE(model->index(row, views::StepTableModel::Order).data().toInt(), row);
+            QCOMPARE(step.isValid() ? step.toInt() : -1, window.stepOfNode(name));
+            differing += step.isValid() && step.toInt() != row;
+        }
+        QVERIFY(differing > 0);
+        QCOMPARE(window.stepOfNode("block3_pw"), window.stepOfNode("block3_pw_relu6"));
+        QVERIFY(window.selectNodeNamed("block3_pw"));
+        QCOMPARE(window.stepTable()->currentIndex().siblingAtColumn(views::StepTableModel::PlanStep).data().toInt(),
+                 window.timeline()->cursorStep());
+        // What is live there, with long reasons and symbol names, wraps in the narrow properties
+        // dock instead of overflowing it sideways.
+        auto* properties = qobject_cast<QAbstractScrollArea*>(window.findChild<QDockWidget*>("properties")->widget());
+        QVERIFY(properties);
+        QVERIFY(window.propertiesText().contains("AT_GRAPH_CONST_EXEC_FROM_FLASH"));
+        QTRY_COMPARE(properties->horizontalScrollBar()->maximum(), 0);
     }
 
     // A graph larger than the view shows an overview in the corner with the visible part

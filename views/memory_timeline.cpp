@@ -25,11 +25,15 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     summary_ = new QLabel(this);
+    summary_->setObjectName("summary");
     summary_->setWordWrap(true);
+    // Its width follows the timeline's: a one-line (elided) summary must not hold the dock wide.
+    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setContentsMargins(4, 2, 4, 0);
     summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    // A fixed height, so a longer summary never moves the panels under a dragging pointer.
+    // A fixed height, so a longer summary never moves the panels under a dragging pointer (the
+    // height follows the timeline's own, see applySummary).
     summary_->setFixedHeight(summary_->fontMetrics().lineSpacing() * 3 + 4);
     summary_->setVisible(false);
     layout->addWidget(summary_);
@@ -82,7 +86,6 @@ void MemoryTimeline::setLevels(const QStringList& levels)
         panel->level = level;
         panel->plot = new QCustomPlot(this);
         panel->plot->setMinimumHeight(panels_.empty() ? 100 : 64);
-        panel->plot->xAxis->setLabel("step");
         panel->plot->yAxis->setLabel(level + "\n(KiB)");
         panel->plot->setMouseTracking(true);
         // Left and right margins are set by alignStepAxes, alike in every panel.
@@ -109,6 +112,8 @@ void MemoryTimeline::setLevels(const QStringList& levels)
         connect(panel->plot, &QCustomPlot::mouseDoubleClick, this, [this] { showAllSteps(); });
         panels_.push_back(std::move(panel));
     }
+    // The step axes line up, so only the lowest panel names them: the others keep that height.
+    panels_.back()->plot->xAxis->setLabel("step");
     previousPlacements_.clear();  // nothing moves between the levels of different targets
     applyPalette();
     redraw();
@@ -146,7 +151,26 @@ void MemoryTimeline::applyPalette()
 void MemoryTimeline::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    if (isCompact() != summaryCompact_ || (summaryCompact_ && event->size().width() != event->oldSize().width()))
+        applySummary();
     scheduleRelayout();
+}
+
+bool MemoryTimeline::isCompact() const { return height() < kCompactBelowPixels; }
+
+// A tall timeline shows the whole summary on three lines; a short one (a small window) gives the
+// panels that room and shows one line, elided, the whole text in the tooltip and the status bar.
+void MemoryTimeline::applySummary()
+{
+    summaryCompact_ = isCompact();
+    const int lines = summaryCompact_ ? 1 : 3;
+    summary_->setWordWrap(!summaryCompact_);
+    summary_->setFixedHeight(summary_->fontMetrics().lineSpacing() * lines + 4);
+    const int room = std::max(40, width() - 8);
+    summary_->setText(summaryCompact_ ? summary_->fontMetrics().elidedText(shownSummary_, Qt::ElideRight, room)
+                                      : shownSummary_);
+    summary_->setToolTip(shownSummary_);
+    summary_->setVisible(!shownSummary_.isEmpty());
 }
 
 void MemoryTimeline::scheduleRelayout()
@@ -365,9 +389,8 @@ void MemoryTimeline::setSummary(const QString& text)
     pendingSummary_ = text;
     if (dragging_)
         return;
-    summary_->setText(text);
-    summary_->setToolTip(text);
-    summary_->setVisible(!text.isEmpty());
+    shownSummary_ = text;
+    applySummary();
 }
 
 QString MemoryTimeline::message() const { return message_->isHidden() ? QString() : message_->toPlainText(); }

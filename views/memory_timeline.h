@@ -147,11 +147,16 @@ private:
     qint64 budgetAtPixel(double y) const;
     void onStepRangeChanged(double lower, double upper);
     void scheduleRelayout();  // lays labels and names out again once the event loop is free
+    bool isCompact() const;
+    void applySummary();
     QSet<QString> pushedOutOfTop(const HierarchyPlan& plan) const;
 
     std::vector<std::unique_ptr<Panel>> panels_;
     QLabel* summary_ = nullptr;
     QString pendingSummary_;
+    QString shownSummary_;           // the whole text, whatever the label shows
+    bool summaryCompact_ = false;
+    static constexpr int kCompactBelowPixels = 480;  // shorter timelines get a one-line summary
     QLabel* legend_ = nullptr;
     QPlainTextEdit* message_ = nullptr;
     HierarchyPlan plan_;

@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <utility>
+
 namespace tessera::views {
 
 namespace {
@@ -23,6 +25,13 @@ void StepTableModel::setStats(ModelStats stats)
     endResetModel();
 }
 
+void StepTableModel::setPlanSteps(QHash<QString, int> stepOfNode)
+{
+    stepOfNode_ = std::move(stepOfNode);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, PlanStep), index(rowCount() - 1, PlanStep));
+}
+
 int StepTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(stats_.nodes.size());
@@ -39,12 +48,17 @@ QVariant StepTableModel::data(const QModelIndex& index, int role) const
         return {};
     const NodeStats& node = stats_.nodes[size_t(index.row())];
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= LiveBytes || index.column() == Step ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() >= LiveBytes || index.column() <= PlanStep ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                                          : QVariant();
     if (role != Qt::DisplayRole && role != Qt::EditRole)
         return {};
     // Numbers stay numbers so the proxy sorts them numerically.
     switch (index.column()) {
-    case Step: return index.row();
+    case Order: return index.row();
+    case PlanStep: {
+        const int step = stepOfNode_.value(QString::fromStdString(node.name), -1);
+        return step >= 0 ? QVariant(step) : QVariant();
+    }
     case Name: return QString::fromStdString(node.name);
     case Op: return QString::fromStdString(node.opType);
     case Inputs: return shapesText(node.inputShapes);
@@ -58,9 +72,13 @@ QVariant StepTableModel::data(const QModelIndex& index, int role) const
 
 QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && (section == Order || section == PlanStep))
+        return section == Order ? QString("The node's place in the model")
+                                : QString("The step of the plan that runs the node, as on the timeline's axis "
+                                          "(layers fused into one step share it)");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* names[] = {"step", "node", "op", "inputs", "outputs", "live bytes", "params", "MACs"};
+    static const char* names[] = {"#", "step", "node", "op", "inputs", "outputs", "live bytes", "params", "MACs"};
     return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

@@ -1,9 +1,12 @@
 #pragma once
-// One row per execution step of a model: op, input and output shapes, live activation bytes,
-// parameters and MACs (the figures of `tessera inspect`), for a sortable table view.
+// One row per node of a model, in the model's order: the step of the shown plan that runs it, op,
+// input and output shapes, live activation bytes, parameters and MACs (the figures of
+// `tessera inspect`), for a sortable table view.
 #include "session/model_stats.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
+#include <QString>
 
 namespace tessera::views {
 
@@ -11,11 +14,15 @@ class StepTableModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Step, Name, Op, Inputs, Outputs, LiveBytes, Params, Macs, ColumnCount };
+    // Order: the node's place in the model. PlanStep: the deployed step of the shown plan that runs
+    // it (the timeline's step axis); layers fused into one step share it.
+    enum Column { Order, PlanStep, Name, Op, Inputs, Outputs, LiveBytes, Params, Macs, ColumnCount };
 
     using QAbstractTableModel::QAbstractTableModel;
 
     void setStats(ModelStats stats);
+    // The step of each node in the shown plan, by node name; nodes not in it show no step.
+    void setPlanSteps(QHash<QString, int> stepOfNode);
     const ModelStats& stats() const { return stats_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -28,6 +35,7 @@ public:
 
 private:
     ModelStats stats_;
+    QHash<QString, int> stepOfNode_;
 };
 
 } // namespace tessera::views

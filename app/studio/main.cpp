@@ -2,7 +2,7 @@
 // With --screenshot FILE it saves a picture of the window once the model and its plan are shown,
 // then exits (the README's screenshots are taken this way, offscreen); --select NODE selects a node,
 // --compare SIZE pins the first plan as A and shows the plan at L2 SIZE beside it, --sweep sweeps
-// the L2 budget (the picture waits for the comparison or the sweep).
+// the L2 budget (the picture waits for the comparison or the sweep); --size WxH sets the window's size.
 #include "byte_sizes.h"
 #include "studio_window.h"
 
@@ -34,8 +34,22 @@ int main(int argc, char** argv)
     parser.addOption(compare);
     const QCommandLineOption sweep("sweep", "Sweep the L2 budget once the model's plan is shown");
     parser.addOption(sweep);
+    const QCommandLineOption size("size", "Window size in pixels, e.g. 1280x720 (the default is 1400x900)", "WxH");
+    parser.addOption(size);
     parser.process(app);
     tessera::studio::StudioWindow window;
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split('x');
+        bool wideOk = false, highOk = false;
+        const int wide = parts.size() == 2 ? parts[0].toInt(&wideOk) : 0;
+        const int high = parts.size() == 2 ? parts[1].toInt(&highOk) : 0;
+        if (!wideOk || !highOk || wide < 640 || high < 480 || wide > 7680 || high > 4320) {
+            std::fprintf(stderr, "error: --size: '%s' is not a window size from 640x480 to 7680x4320 (e.g. 1280x720)\n",
+                         qPrintable(parser.value(size)));
+            return 2;
+        }
+        window.resize(wide, high);
+    }
     window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(select))

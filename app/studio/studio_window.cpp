@@ -34,6 +34,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -62,12 +63,27 @@ const char* const kLeftToRightKey = "graph/leftToRight";
 StudioWindow::StudioWindow(QWidget* parent) : QMainWindow(parent)
 {
     setAcceptDrops(true);
+    installEventFilter(this);  // sees resizes before the layout does (see eventFilter)
     // The graph in the middle; until a model opens, the welcome page in its place.
     central_ = new QStackedWidget(this);
     welcome_ = new views::WelcomePage(central_);
     graphView_ = new views::GraphView(central_);
     central_->addWidget(welcome_);
     central_->addWidget(graphView_);
+    // Only the page shown sets the middle's minimum size: the welcome page's two lists would
+    // otherwise keep the graph 700 px wide and squeeze the docks of a small window.
+    auto onlyShownPageCounts = [this] {
+        for (int page = 0; page < central_->count(); ++page) {
+            const bool shown = page == central_->currentIndex();
+            const QSizePolicy::Policy policy = shown ? QSizePolicy::Expanding : QSizePolicy::Ignored;
+            central_->widget(page)->setSizePolicy(policy, policy);
+        }
+    };
+    onlyShownPageCounts();
+    connect(central_, &QStackedWidget::currentChanged, this, [this, onlyShownPageCounts] {
+        onlyShownPageCounts();
+        onMiddlePageChanged();
+    });
     setCentralWidget(central_);
     QStringList sampleNames, sampleDescriptions;
     for (const ZooEntry& entry : zooModels()) {
@@ -210,7 +226,7 @@ void StudioWindow::buildDocks()
     stepTable_ = new QTableView(this);
     stepTable_->setModel(stepProxy_);
     stepTable_->setSortingEnabled(true);
-    stepTable_->sortByColumn(views::StepTableModel::Step, Qt::AscendingOrder);
+    stepTable_->sortByColumn(views::StepTableModel::Order, Qt::AscendingOrder);
     stepTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     stepTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     // Names and shapes get the room; Tab moves on to the next widget instead of walking the cells.
@@ -293,6 +309,9 @@ void StudioWindow::buildDocks()
     addTabBehind(tableDock, "NVDLA loadable", "nvdla", loadableView_);
 
     properties_ = new QTextBrowser(this);
+    // Long symbol names (AT_GRAPH_CONST_EXEC_FROM_FLASH, generated tensor names) break rather than
+    // widen a narrow dock into a sideways scroll.
+    properties_->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     auto* propertiesDock = new QDockWidget("Properties", this);
     propertiesDock->setObjectName("properties");
     propertiesDock->setWidget(properties_);
@@ -303,7 +322,13 @@ void StudioWindow::addTabBehind(QDockWidget* front, const QString& title, const 
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(name);
-    dock->setWidget(widget);
+    // A tool with many controls scrolls in a short dock: tabbed docks share one height, so its
+    // minimum would otherwise hold every bottom tab (the steps too) that high in a small window.
+    auto* scroller = new QScrollArea(dock);
+    scroller->setWidgetResizable(true);
+    scroller->setFrameShape(QFrame::NoFrame);
+    scroller->setWidget(widget);
+    dock->setWidget(scroller);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     tabifyDockWidget(front, dock);
     front->raise();

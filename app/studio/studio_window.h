@@ -185,6 +185,7 @@ signals:
     void sweepShown();
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
@@ -260,6 +261,8 @@ private:
         int timeline = 0, properties = 0, steps = 0;  // widths of the side docks, height of the bottom one
     };
     DockSizes dockSizes() const;
+    bool docksAsApplied() const;  // no dock moved by the user since applyDefaultDockSizes
+    void onMiddlePageChanged();
     // Every column of the step table but the inputs fitted to its contents (names at most 320 px);
     // the inputs take the rest.
     void fitStepColumns();
@@ -332,7 +335,8 @@ private:
     QByteArray defaultDockState_;
     bool toolDockEnlarged_ = false;  // a bottom dock took most of the height for a file without a model
     bool shownOnce_ = false;
-    std::optional<DockSizes> appliedDockSizes_;  // as the layout gave them after applyDefaultDockSizes
+    std::optional<DockSizes> appliedDockSizes_;
+    bool docksSizedByUser_ = false;  // a separator dragged: window resizes keep the user's sizes  // as the layout gave them after applyDefaultDockSizes
     struct Pinned {
         HierarchyPlan plan;
         QString label;  // its target and budgets

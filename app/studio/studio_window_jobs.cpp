@@ -52,6 +52,7 @@ void StudioWindow::onModelLoaded(const QString& path, const LoadedModel& loaded)
     findCount_->clear();
     properties_->clear();
     planSteps_ = {};
+    stepModel_->setPlanSteps(planSteps_.stepOfNode);
     changeBaseline_.reset();
     resetCompareAndSweep();
     // A model opened by itself starts from the target's budgets; a project brings its own.
@@ -142,6 +143,7 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
     planShortfall_ = outcome.shortfall;
     planSymbols_ = {outcome.modelTensorOf, outcome.symbolsOf};
     planSteps_ = {outcome.stepOfNode, outcome.nodesOfStep};
+    stepModel_->setPlanSteps(planSteps_.stepOfNode);
     if (!outcome.plan) {
         plan_.reset();
         gapPlan_.reset();

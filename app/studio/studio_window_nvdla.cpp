@@ -9,6 +9,7 @@
 #include "cbuf_banks_view.h"
 #include "graph_view.h"
 #include "memory_timeline.h"
+#include "step_table_model.h"
 
 #include <QComboBox>
 #include <QDockWidget>
@@ -105,6 +106,7 @@ void StudioWindow::onNvdlaDone(quint64 generation, const NvdlaOutcome& outcome)
     }
     const NvdlaSteps steps = nvdlaSteps(outcome, *graph_);
     planSteps_ = {steps.stepOfNode, steps.nodesOfStep};
+    stepModel_->setPlanSteps(planSteps_.stepOfNode);
     timeline_->setLevels({kNvdlaScratch, kNvdlaBound});
     if (outcome.compilation) {
         timeline_->showPlan(dramPlan(*outcome.compilation), 0);

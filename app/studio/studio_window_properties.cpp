@@ -69,17 +69,23 @@ QString StudioWindow::modelHtml() const
 QString StudioWindow::liveAtStepHtml(int step) const
 {
     const std::vector<TensorPlacement> live = timeline_->liveAt(step);
-    QString html = QString("<p><b>live at step %1</b> (%2)</p><table cellspacing=2><tr><th align=left>tensor</th>"
-                           "<th align=left>kind</th><th align=right>bytes</th><th align=left>memory</th>"
-                           "<th align=left>why</th></tr>")
+    // One entry per tensor: its figures on a line, the reason (often long) under them in a softer
+    // colour. Columns would not fit a narrow dock: a reason column wraps every row into a tall
+    // strip, and the figures alone overflow it sideways.
+    QString html = QString("<p><b>live at step %1</b> (%2): tensor, kind, bytes, memory, why</p>")
                        .arg(step)
                        .arg(nodesOfStep(step).join(", ").toHtmlEscaped());
+    // The reason in a colour between the text's and the background's: read second, still legible.
+    const QColor text = palette().color(QPalette::Text), base = palette().color(QPalette::Base);
+    const QString reasonColor = QColor((text.red() * 3 + base.red() * 2) / 5, (text.green() * 3 + base.green() * 2) / 5,
+                                       (text.blue() * 3 + base.blue() * 2) / 5)
+                                    .name();
     for (const TensorPlacement& p : live)
-        html += QString("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td>%4</td><td>%5</td></tr>")
+        html += QString("<p style='margin-top:2px; margin-bottom:2px'><b>%1</b> %2, %3 bytes, %4<br>"
+                        "<font color=%6>%5</font></p>")
                     .arg(QString::fromStdString(p.tensor).toHtmlEscaped(), QString::fromStdString(placementKindName(p.kind)))
                     .arg(p.size)
-                    .arg(QString::fromStdString(p.level), QString::fromStdString(p.reason).toHtmlEscaped());
-    html += "</table>";
+                    .arg(QString::fromStdString(p.level), QString::fromStdString(p.reason).toHtmlEscaped(), reasonColor);
     if (plan_ && step >= 0 && std::size_t(step) < plan_->stepTraffic.size())
         html += QString("<p>L3 traffic at this step: %1 bytes</p>").arg(plan_->stepTraffic[std::size_t(step)]);
     return html;

@@ -8,6 +8,7 @@
 
 #include "step_table_model.h"
 #include <QDockWidget>
+#include <QEvent>
 #include <QHeaderView>
 #include <QTableView>
 #include <QTimer>
@@ -128,12 +129,14 @@ void StudioWindow::resetLayout()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->setFloating(false);
     toolDockEnlarged_ = false;
+    docksSizedByUser_ = false;
     applyDefaultDockSizes();
 }
 
 int StudioWindow::defaultBottomDockHeight() const
 {
-    return std::clamp(int(height() * 0.3), 160, 420);
+    // A small window (a 1280x720 screen) keeps more of its height for the graph and the timeline.
+    return std::clamp(int(height() * (height() < 800 ? 0.25 : 0.3)), 160, 420);
 }
 
 StudioWindow::DockSizes StudioWindow::dockSizes() const
@@ -145,7 +148,8 @@ StudioWindow::DockSizes StudioWindow::dockSizes() const
 void StudioWindow::applyDefaultDockSizes()
 {
     resizeDocks({findChild<QDockWidget*>("timeline"), findChild<QDockWidget*>("properties")},
-                {std::clamp(int(width() * 0.34), 420, 900), std::clamp(int(width() * 0.19), 260, 520)}, Qt::Horizontal);
+                {std::clamp(int(width() * (width() < 1360 ? 0.4 : 0.34)), 420, 900), std::clamp(int(width() * 0.19), 260, 520)},
+                Qt::Horizontal);
     if (!toolDockEnlarged_)  // a tool dock shown without a model keeps the height it was given
         resizeDocks({findChild<QDockWidget*>("steps")}, {defaultBottomDockHeight()}, Qt::Vertical);
     // What the layout gives once it has run (the docks' frames and minimum sizes take their share),
@@ -165,30 +169,47 @@ void StudioWindow::showEvent(QShowEvent* event)
 void StudioWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
-    // Docks the user has not moved keep their shares of a window that is maximised or resized;
-    // once an edge is dragged, the user's sizes stay. A hidden or floating dock does not count, and
-    // while the sizes just applied are not yet recorded the docks are still the default ones.
-    if (!shownOnce_ || toolDockEnlarged_)
-        return;
-    if (!appliedDockSizes_) {
+    // Docks the user has not sized keep their shares of a window that is maximised or resized;
+    // once a separator is dragged, the user's sizes stay (until View > Reset layout).
+    if (shownOnce_ && !toolDockEnlarged_ && !docksSizedByUser_)
         QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
-        return;
-    }
+}
+
+bool StudioWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // The window itself gets the mouse only on the separators between docks: a release there with
+    // the docks no longer as applied ends the user's own sizing, which later resizes keep.
+    if (watched == this && event->type() == QEvent::MouseButtonRelease && appliedDockSizes_ && !docksAsApplied())
+        docksSizedByUser_ = true;
+    return QMainWindow::eventFilter(watched, event);
+}
+
+bool StudioWindow::docksAsApplied() const
+{
+    if (!appliedDockSizes_)
+        return false;
     const DockSizes now = dockSizes();
     auto kept = [this](const char* name, int actual, int applied) {
         const auto* dock = findChild<QDockWidget*>(name);
         return !dock->isVisible() || dock->isFloating() || std::abs(actual - applied) <= 8;
     };
-    if (kept("timeline", now.timeline, appliedDockSizes_->timeline) &&
-        kept("properties", now.properties, appliedDockSizes_->properties) &&
-        kept("steps", now.steps, appliedDockSizes_->steps))
+    return kept("timeline", now.timeline, appliedDockSizes_->timeline) &&
+           kept("properties", now.properties, appliedDockSizes_->properties) &&
+           kept("steps", now.steps, appliedDockSizes_->steps);
+}
+
+// The middle page changed (welcome page, graph): docks the user has not moved take the default
+// shares again, now that the page's minimum size no longer holds them.
+void StudioWindow::onMiddlePageChanged()
+{
+    if (shownOnce_ && !toolDockEnlarged_ && !docksSizedByUser_)
         QTimer::singleShot(0, this, [this] { applyDefaultDockSizes(); });
 }
 
 void StudioWindow::fitStepColumns()
 {
     QHeaderView* header = stepTable_->horizontalHeader();
-    for (int column : {views::StepTableModel::Step, views::StepTableModel::Name, views::StepTableModel::Op,
+    for (int column : {views::StepTableModel::Order, views::StepTableModel::PlanStep, views::StepTableModel::Name, views::StepTableModel::Op,
                        views::StepTableModel::Outputs, views::StepTableModel::LiveBytes, views::StepTableModel::Params,
                        views::StepTableModel::Macs}) {
         stepTable_->resizeColumnToContents(column);
