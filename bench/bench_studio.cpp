@@ -6,9 +6,11 @@
 // the deployed graph's (the session's plan, what Export generates). Reference measured in the same
 // run: the session loading, preparing and planning the same model without the studio. Last, a sweep
 // of 32 L2 budgets (Plan > Sweep) timed until its curves are shown (target under 5 s, the GUI
-// thread never stalled over 50 ms), against the same 32 plans made by the session alone.
+// thread never stalled over 50 ms), against the same 32 plans made by the session alone; then 8 L1
+// budgets, likewise.
 #include "bench_timer.h"
 
+#include "budget_sweep_view.h"
 #include "memory_timeline.h"
 #include "plan_job.h"
 #include "studio_window.h"
@@ -208,6 +210,19 @@ int main(int argc, char** argv)
     QCoreApplication::processEvents();
     const double sweepMs = double(sweepClock.nsecsElapsed()) / 1e6;
     const double sweepStall = sweepHeartbeat.longestStallMs();
+    // The L1 budget swept instead: every layer tiled again at each point.
+    const qint64 chipL1 = qint64(target::chip("gap8").defaultBudgets().l1);
+    const int l1Points = 8;
+    window.sweepView()->setSwept(SweptBudget::L1);
+    Heartbeat l1Heartbeat;
+    QElapsedTimer l1Clock;
+    l1Clock.start();
+    window.startSweep(chipL1 / 8, chipL1, l1Points);
+    if (!waitFor(swept, 2))
+        return 1;
+    QCoreApplication::processEvents();
+    const double l1SweepMs = double(l1Clock.nsecsElapsed()) / 1e6;
+    const double l1SweepStall = l1Heartbeat.longestStallMs();
     double sweepCoreMs = 0;
     {
         const Session alone = Session::open(path);
@@ -215,6 +230,16 @@ int main(int argc, char** argv)
         alone.plan(choices);  // lowering and quantizing, which the studio had done before its sweep
         sweepCoreMs = bench::medianMilliseconds(1, [&] {
             sweepL2Budget(alone, choices, sweepBudgets(std::uint64_t(chipL2 / 16), std::uint64_t(chipL2), sweepPoints));
+        });
+    }
+    double l1SweepCoreMs = 0;
+    {
+        const Session alone = Session::open(path);
+        const SessionChoices choices = studio::sessionChoices("gap8", window.budgets());
+        alone.plan(choices);
+        l1SweepCoreMs = bench::medianMilliseconds(1, [&] {
+            sweepBudget(alone, choices, SweptBudget::L1,
+                        sweepBudgets(std::uint64_t(chipL1 / 8), std::uint64_t(chipL1), l1Points));
         });
     }
     std::filesystem::remove(path);
@@ -239,5 +264,9 @@ int main(int argc, char** argv)
                "{:.0f} ms, studio / core = {:.2f}\n",
                sweepPoints, chipL2 / 16 / 1024, chipL2 / 1024, sweepMs, sweepMs / 5000.0, sweepStall, sweepCoreMs,
                sweepMs / sweepCoreMs);
+    fmt::print("bench_studio: sweep of {} L1 budgets ({} to {} KiB, every layer tiled again) until shown {:.0f} ms, "
+               "longest GUI thread stall meanwhile {:.1f} ms (target < 50 ms); the session alone {:.0f} ms, studio / core "
+               "= {:.2f}\n",
+               l1Points, chipL1 / 8 / 1024, chipL1 / 1024, l1SweepMs, l1SweepStall, l1SweepCoreMs, l1SweepMs / l1SweepCoreMs);
     return 0;
 }

@@ -8,12 +8,14 @@
 #include "plan_comparison_view.h"
 #include "studio_harness.h"
 #include "studio_window.h"
+#include "tiling_panel.h"
 
 #include "memory/plan_comparison.h"
 #include "onnx/onnx_export.h"
 #include "session/budget_sweep.h"
 #include "session/deployed_memory_plan.h"
 #include "session/session.h"
+#include "tiler/graph_report.h"
 #include "zoo/zoo.h"
 
 #include <QDockWidget>
@@ -36,11 +38,13 @@ struct DirectPlan {
     HierarchyPlan shown;
 };
 
-DirectPlan directPlan(const StudioWindow& window, qint64 l2)
+DirectPlan directPlan(const StudioWindow& window, qint64 l2, qint64 l1 = 0)
 {
     const Session fresh(window.session()->sharedGraph());
     studio::Budgets budgets = window.budgets();
     budgets.l2 = l2;
+    if (l1 > 0)
+        budgets.l1 = l1;
     const SessionChoices choices = studio::sessionChoices(window.target(), budgets);
     DirectPlan direct{fresh.plan(choices), {}};
     if (direct.plan.ok())
@@ -145,7 +149,7 @@ private slots:
         QCOMPARE(points.size(), std::size_t(8));
         int planned = 0;
         for (const BudgetSweepPoint& point : points) {
-            const DirectPlan direct = directPlan(window, qint64(point.l2Budget));
+            const DirectPlan direct = directPlan(window, qint64(point.budget));
             QCOMPARE(point.ok, direct.plan.ok());
             if (!point.ok) {
                 QCOMPARE(point.error, direct.plan.error());
@@ -154,7 +158,7 @@ private slots:
             ++planned;
             QCOMPARE(point.l2Peak, direct.plan.allocation().l2Total());
             QCOMPARE(point.l3Traffic, direct.plan.allocation().l3Traffic);
-            QVERIFY(point.l2Peak <= point.l2Budget);
+            QVERIFY(point.l2Peak <= point.budget);
             QVERIFY(point.estimatedCycles > 0);
         }
         QVERIFY(planned >= 6);
@@ -165,8 +169,8 @@ private slots:
         const std::size_t pick = points.size() / 2;
         QVERIFY(points[pick].ok);
         QTest::mouseClick(sweep->plot(), Qt::LeftButton, Qt::NoModifier, sweep->pointPixel(pick));
-        QCOMPARE(window.l2Budget(), qint64(points[pick].l2Budget));
-        QTRY_VERIFY_WITH_TIMEOUT(window.plan() && window.shownPlanBudget() == qint64(points[pick].l2Budget), kWaitMs);
+        QCOMPARE(window.l2Budget(), qint64(points[pick].budget));
+        QTRY_VERIFY_WITH_TIMEOUT(window.plan() && window.shownPlanBudget() == qint64(points[pick].budget), kWaitMs);
         QCOMPARE(window.plan()->l3TrafficBytes, qint64(points[pick].l3Traffic));
 
         // Cancel right after the start: the sweep stops after the point under way.
@@ -175,6 +179,51 @@ private slots:
         QVERIFY(swept.wait(kWaitMs));
         QVERIFY2(sweep->points().size() < 64, qPrintable(QString::number(sweep->points().size())));
         QVERIFY2(sweep->message().contains("cancelled"), qPrintable(sweep->message()));
+    }
+
+    // The L1 budget swept instead: each point is the planner's plan with that L1 (every layer tiled
+    // again), the range is the chip's L1 and below, and a click adopts the L1 budget in the bar and
+    // the Tiling dock.
+    void l1SweepPointsAreThePlannersPlans()
+    {
+        StudioWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, zoo_.path("mobilenet_v1", 0.25, 128)));
+        views::BudgetSweepView* sweep = window.sweepView();
+        sweep->setSwept(SweptBudget::L1);
+        emit sweep->sweptChanged(SweptBudget::L1);  // as picking it in the box does
+        const qint64 chipL1 = window.budgets().l1;
+        QCOMPARE(sweep->highest(), chipL1);
+        QCOMPARE(sweep->lowest(), chipL1 / 8);
+        QSignalSpy swept(&window, &StudioWindow::sweepShown);
+        window.startSweep(chipL1 / 8, chipL1, 4);
+        QVERIFY(swept.wait(kWaitMs));
+        const std::vector<BudgetSweepPoint>& points = sweep->points();
+        QCOMPARE(points.size(), std::size_t(4));
+        QVERIFY2(sweep->message().contains("4 L1 budgets planned"), qPrintable(sweep->message()));
+        const qint64 l2 = window.l2Budget();
+        for (const BudgetSweepPoint& point : points) {
+            const DirectPlan direct = directPlan(window, l2, qint64(point.budget));
+            QCOMPARE(point.ok, direct.plan.ok());
+            QVERIFY2(point.ok, point.error.c_str());
+            QCOMPARE(point.l2Peak, direct.plan.allocation().l2Total());
+            QCOMPARE(point.l3Traffic, direct.plan.allocation().l3Traffic);
+            double cycles = 0;
+            const tiler::PlacedModel& placed = *direct.plan.placed;
+            for (const tiler::NodeFigures& figures : tiler::nodeFigures(
+                     {placed.generated, placed.generated.graphs.at(0), direct.plan.allocation(), placed.tilings}))
+                cycles += figures.cycles;
+            QCOMPARE(point.estimatedCycles, cycles);
+        }
+        // Less L1, smaller tiles: the layers take more cycles than with all of it.
+        QVERIFY2(points.front().estimatedCycles > points.back().estimatedCycles,
+                 qPrintable(QString("%1 vs %2").arg(points.front().estimatedCycles).arg(points.back().estimatedCycles)));
+
+        const std::size_t pick = 1;
+        QTest::mouseClick(sweep->plot(), Qt::LeftButton, Qt::NoModifier, sweep->pointPixel(pick));
+        QCOMPARE(window.budgets().l1, qint64(points[pick].budget));
+        QCOMPARE(window.l2Budget(), l2);  // the L2 budget stays
+        QCOMPARE(window.tilingPanel()->l1Budget(), qint64(points[pick].budget));
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -20,13 +21,21 @@ namespace {
 constexpr double kKiB = 1024.0;
 constexpr qint64 kLargestL2 = qint64(1) << 30;
 
+QString budgetName(SweptBudget swept) { return swept == SweptBudget::L1 ? "L1" : "L2"; }
+
 } // namespace
 
 BudgetSweepView::BudgetSweepView(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel("L2 budget from", this));
+    sweptBox_ = new QComboBox(this);
+    sweptBox_->addItem("L2 budget", int(SweptBudget::L2));
+    sweptBox_->addItem("L1 budget", int(SweptBudget::L1));
+    sweptBox_->setToolTip("The budget the sweep varies (the others stay as in the bar); an L1 sweep tiles every "
+                          "layer again at each point and takes longer");
+    bar->addWidget(sweptBox_);
+    bar->addWidget(new QLabel("from", this));
     lowestBox_ = new ByteSizeSpinBox(1, 1024, kLargestL2, this);
     bar->addWidget(lowestBox_);
     bar->addWidget(new QLabel("to", this));
@@ -76,11 +85,16 @@ BudgetSweepView::BudgetSweepView(QWidget* parent) : QWidget(parent)
     connect(runButton_, &QPushButton::clicked, this,
             [this] { emit runRequested(lowest(), highest(), pointCount()); });
     connect(cancelButton_, &QPushButton::clicked, this, &BudgetSweepView::cancelRequested);
+    connect(sweptBox_, qOverload<int>(&QComboBox::activated), this, [this] { emit sweptChanged(swept()); });
     connect(plot_, &QCustomPlot::mousePress, this, &BudgetSweepView::onPress);
     clear();
 }
 
 BudgetSweepView::~BudgetSweepView() = default;
+
+SweptBudget BudgetSweepView::swept() const { return SweptBudget(sweptBox_->currentData().toInt()); }
+
+void BudgetSweepView::setSwept(SweptBudget swept) { sweptBox_->setCurrentIndex(sweptBox_->findData(int(swept))); }
 
 void BudgetSweepView::setRange(qint64 lowest, qint64 highest)
 {
@@ -108,9 +122,10 @@ void BudgetSweepView::showProgress(int done, int total)
     progress_->setValue(done);
 }
 
-void BudgetSweepView::showPoints(const std::vector<BudgetSweepPoint>& points, bool cancelled)
+void BudgetSweepView::showPoints(const std::vector<BudgetSweepPoint>& points, bool cancelled, SweptBudget swept)
 {
     points_ = points;
+    pointsSwept_ = swept;
     runButton_->setEnabled(true);
     cancelButton_->setEnabled(false);
     progress_->setVisible(false);
@@ -119,8 +134,9 @@ void BudgetSweepView::showPoints(const std::vector<BudgetSweepPoint>& points, bo
     for (const BudgetSweepPoint& point : points_)
         if (!point.ok && refused++ == 0)
             firstReason = QString::fromStdString(point.error);
-    QString text = QString("%1 budgets planned%2; click a point to adopt its budget.")
+    QString text = QString("%1 %2 budgets planned%3; click a point to adopt its budget.")
                        .arg(points_.size())
+                       .arg(budgetName(swept))
                        .arg(cancelled ? " (cancelled)" : "");
     if (refused > 0)
         text += QString(" %1 budget(s) have no plan (crosses in the L2 row; the reason in this line's tooltip).").arg(refused);
@@ -132,13 +148,14 @@ void BudgetSweepView::showPoints(const std::vector<BudgetSweepPoint>& points, bo
 void BudgetSweepView::clear()
 {
     points_.clear();
-    message_->setText("Plan the model at a series of L2 budgets to see what each costs.");
+    message_->setText("Plan the model at a series of L2 (or L1) budgets to see what each costs.");
     draw();
 }
 
-void BudgetSweepView::setCurrentBudget(qint64 bytes)
+void BudgetSweepView::setCurrentBudgets(qint64 l1, qint64 l2)
 {
-    current_ = bytes;
+    currentL1_ = l1;
+    currentL2_ = l2;
     draw();
 }
 
@@ -150,7 +167,7 @@ QPoint BudgetSweepView::pointPixel(std::size_t index) const
 {
     const BudgetSweepPoint& point = points_.at(index);
     const QCPGraph* traffic = plot_->graph(1);
-    return QPoint(int(std::lround(traffic->keyAxis()->coordToPixel(double(point.l2Budget) / kKiB))),
+    return QPoint(int(std::lround(traffic->keyAxis()->coordToPixel(double(point.budget) / kKiB))),
                   int(std::lround(traffic->valueAxis()->coordToPixel(double(point.l3Traffic) / kKiB / kKiB))));
 }
 
@@ -165,19 +182,20 @@ void BudgetSweepView::draw()
             cross->position->setAxisRect(axisRects_.front());
             cross->position->setAxes(plot_->graph(0)->keyAxis(), plot_->graph(0)->valueAxis());
             cross->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-            cross->position->setCoords(double(point.l2Budget) / kKiB, 0.9);
+            cross->position->setCoords(double(point.budget) / kKiB, 0.9);
             cross->setText("x");
             cross->setColor(QColor(0xb0, 0x00, 0x20));
             continue;
         }
-        budget << double(point.l2Budget) / kKiB;
+        budget << double(point.budget) / kKiB;
         used << double(point.l2Peak) / kKiB;
         traffic << double(point.l3Traffic) / kKiB / kKiB;
         cycles << point.estimatedCycles / 1e6;
     }
     const QVector<double>* series[] = {&used, &traffic, &cycles};
-    const double low = points_.empty() ? 0 : double(points_.front().l2Budget) / kKiB;
-    const double high = points_.empty() ? 1 : double(points_.back().l2Budget) / kKiB;
+    axisRects_.back()->axis(QCPAxis::atBottom)->setLabel(budgetName(pointsSwept_) + " budget (KiB)");
+    const double low = points_.empty() ? 0 : double(points_.front().budget) / kKiB;
+    const double high = points_.empty() ? 1 : double(points_.back().budget) / kKiB;
     const double margin = std::max(1.0, (high - low) * 0.03);
     for (int row = 0; row < 3; ++row) {
         QCPGraph* graph = plot_->graph(row);
@@ -187,13 +205,14 @@ void BudgetSweepView::draw()
         for (double value : *series[row])
             top = std::max(top, value);
         graph->valueAxis()->setRange(0, std::max(1e-3, top * 1.15));
-        if (current_ > 0) {  // the budget shown now
+        const qint64 current = pointsSwept_ == SweptBudget::L1 ? currentL1_ : currentL2_;
+        if (current > 0) {  // the budget shown now
             auto* line = new QCPItemStraightLine(plot_);
             line->setClipAxisRect(axisRects_[std::size_t(row)]);
             for (QCPItemPosition* end : {line->point1, line->point2})
                 end->setAxes(graph->keyAxis(), graph->valueAxis());
-            line->point1->setCoords(double(current_) / kKiB, 0);
-            line->point2->setCoords(double(current_) / kKiB, 1);
+            line->point1->setCoords(double(current) / kKiB, 0);
+            line->point2->setCoords(double(current) / kKiB, 1);
             line->setPen(QPen(QColor(0xd0, 0x30, 0x30), 1, Qt::DashLine));
         }
     }
@@ -208,10 +227,10 @@ void BudgetSweepView::onPress(QMouseEvent* event)
     const double x = plot_->graph(0)->keyAxis()->pixelToCoord(event->position().x()) * kKiB;
     const BudgetSweepPoint* nearest = nullptr;
     for (const BudgetSweepPoint& point : points_)
-        if (point.ok && (!nearest || std::abs(double(point.l2Budget) - x) < std::abs(double(nearest->l2Budget) - x)))
+        if (point.ok && (!nearest || std::abs(double(point.budget) - x) < std::abs(double(nearest->budget) - x)))
             nearest = &point;
     if (nearest)
-        emit budgetPicked(qint64(nearest->l2Budget));
+        emit budgetPicked(pointsSwept_, qint64(nearest->budget));
 }
 
 } // namespace tessera::views

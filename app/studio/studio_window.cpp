@@ -298,7 +298,13 @@ void StudioWindow::buildDocks()
     addTabBehind(tableDock, "Sweep", "sweep", sweepView_);
     connect(sweepView_, &views::BudgetSweepView::runRequested, this, &StudioWindow::startSweep);
     connect(sweepView_, &views::BudgetSweepView::cancelRequested, this, &StudioWindow::cancelSweep);
-    connect(sweepView_, &views::BudgetSweepView::budgetPicked, this, &StudioWindow::setL2Budget);
+    connect(sweepView_, &views::BudgetSweepView::budgetPicked, this, [this](SweptBudget swept, qint64 bytes) {
+        if (swept == SweptBudget::L1)
+            l1Box_->setBytes(bytes);  // re-plans and records the change, as an edit of the box does
+        else
+            setL2Budget(bytes);
+    });
+    connect(sweepView_, &views::BudgetSweepView::sweptChanged, this, [this] { resetSweepRange(); });
 
     capabilityTable_ = buildCapabilityTable();
     addTabBehind(tableDock, "Capability", "capability", capabilityTable_);
@@ -404,7 +410,7 @@ void StudioWindow::buildMenus()
     QMenu* plan = menuBar()->addMenu("&Plan");
     plan->addAction("&Pin plan as A", QKeySequence("Ctrl+Shift+P"), this, &StudioWindow::pinPlan);
     plan->addAction("&Unpin plan A", this, &StudioWindow::unpinPlan);
-    plan->addAction("&Sweep L2 budget", QKeySequence("Ctrl+Shift+W"), this, &StudioWindow::sweepNow);
+    plan->addAction("&Sweep budget (L2 or L1)", QKeySequence("Ctrl+Shift+W"), this, &StudioWindow::sweepNow);
     plan->addAction("&Cancel sweep", this, &StudioWindow::cancelSweep);
     QMenu* run = menuBar()->addMenu("&Run");
     run->addAction("&Simulate on NVDLA", QKeySequence("Ctrl+R"), this, [this] { simulateNvdla(); });

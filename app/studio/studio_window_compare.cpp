@@ -65,13 +65,14 @@ void StudioWindow::showComparison()
 void StudioWindow::startSweep(qint64 lowest, qint64 highest, int count)
 {
     if (!session_ || parseNvdlaTarget(target())) {
-        showError("Sweep the L2 budget", "open a model with a GAP target first");
+        showError("Sweep a budget", "open a model with a GAP target first");
         return;
     }
     if (sweepCancel_)
         sweepCancel_->store(true);  // a sweep under way gives way to the new one
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     sweepCancel_ = cancel;
+    const SweptBudget swept = sweepView_->swept();
     const std::vector<std::uint64_t> budgets = sweepBudgets(std::uint64_t(lowest), std::uint64_t(highest), count);
     sweepView_->showRunning(int(budgets.size()));
     QPointer<views::BudgetSweepView> view = sweepView_;
@@ -90,25 +91,25 @@ void StudioWindow::startSweep(qint64 lowest, qint64 highest, int count)
     };
     runInBackground<Swept>(
         this,
-        [session = session_, choices = sessionChoices(target(), this->budgets()), budgets, progress] {
-            Swept swept;
+        [session = session_, choices = sessionChoices(target(), this->budgets()), swept, budgets, progress] {
+            Swept result;
             try {
-                swept.points = sweepL2Budget(*session, choices, budgets, progress);
+                result.points = sweepBudget(*session, choices, swept, budgets, progress);
             } catch (const std::exception& error) {
-                swept.error = QString::fromStdString(error.what());
+                result.error = QString::fromStdString(error.what());
             }
-            return swept;
+            return result;
         },
-        [this, cancel, session = session_](const Swept& swept) {
+        [this, cancel, swept, session = session_](const Swept& result) {
             if (cancel != sweepCancel_ || session != session_)
                 return;  // superseded, or another model opened meanwhile
             sweepCancel_.reset();
-            if (!swept.error.isEmpty()) {
-                sweepView_->showPoints({}, false);
-                showError("Sweep the L2 budget", swept.error);
+            if (!result.error.isEmpty()) {
+                sweepView_->showPoints({}, false, swept);
+                showError("Sweep a budget", result.error);
                 return;
             }
-            sweepView_->showPoints(swept.points, cancel->load());
+            sweepView_->showPoints(result.points, cancel->load(), swept);
             emit sweepShown();
         });
 }
@@ -137,13 +138,20 @@ void StudioWindow::resetCompareAndSweep()
     resetSweepRange();
 }
 
-// The sweep's range: from a sixteenth of the chip's L2 to all of it.
+// The sweep's range: from a sixteenth of the chip's L2 to all of it; for L1, from an eighth of
+// the chip's L1 to all of it (more L1 than the chip has is no choice).
 void StudioWindow::resetSweepRange()
 {
     if (parseNvdlaTarget(target()))
         return;
-    const qint64 l2 = qint64(target::chip(target().toStdString()).defaultBudgets().l2);
-    sweepView_->setRange(std::max<qint64>(16 * 1024, l2 / 16), l2);
+    const target::Budgets defaults = target::chip(target().toStdString()).defaultBudgets();
+    if (sweepView_->swept() == SweptBudget::L1) {
+        const qint64 l1 = qint64(defaults.l1);
+        sweepView_->setRange(std::max<qint64>(4 * 1024, l1 / 8), l1);
+    } else {
+        const qint64 l2 = qint64(defaults.l2);
+        sweepView_->setRange(std::max<qint64>(16 * 1024, l2 / 16), l2);
+    }
 }
 
 } // namespace tessera::studio

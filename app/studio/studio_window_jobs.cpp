@@ -171,7 +171,7 @@ void StudioWindow::onPlanDone(quint64 generation, const PlanOutcome& outcome)
                       .arg(change);
     timeline_->showPlan(plan, outcome.l2Budget);
     showComparison();
-    sweepView_->setCurrentBudget(outcome.l2Budget);
+    sweepView_->setCurrentBudgets(budgets().l1, outcome.l2Budget);
     if (graphView_->selectedNode() >= 0)  // the steps may have changed: the cursor follows the node
         timeline_->setCursorStep(stepOfNode(QString::fromStdString(graph_->node(graphView_->selectedNode()).name)));
     showPlanStatus();

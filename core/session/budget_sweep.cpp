@@ -23,16 +23,16 @@ std::vector<std::uint64_t> sweepBudgets(std::uint64_t lowest, std::uint64_t high
     return budgets;
 }
 
-std::vector<BudgetSweepPoint> sweepL2Budget(const Session& session, const SessionChoices& choices,
-                                      const std::vector<std::uint64_t>& budgets, const SweepProgress& progress)
+std::vector<BudgetSweepPoint> sweepBudget(const Session& session, const SessionChoices& choices, SweptBudget swept,
+                                          const std::vector<std::uint64_t>& budgets, const SweepProgress& progress)
 {
     std::vector<BudgetSweepPoint> points;
     points.reserve(budgets.size());
     for (const std::uint64_t budget : budgets) {
         SessionChoices at = choices;
-        at.budgets.l2 = budget;
+        (swept == SweptBudget::L1 ? at.budgets.l1 : at.budgets.l2) = budget;
         BudgetSweepPoint point;
-        point.l2Budget = budget;
+        point.budget = budget;
         const gap::GapPlan plan = session.plan(at);
         point.ok = plan.ok();
         if (point.ok) {
