@@ -30,13 +30,16 @@ namespace {
 
 // GreenWaves' "same" padding of one dimension as its generators define it (CNN_TotalPaddingValue,
 // split PAD_BALANCED_LEFT): the total keeps ceil(dim / stride) outputs, the larger half first.
-std::pair<int, int> samePadding(int flag, int dim, int filter, int dilation, int stride)
+// padType as the SDK's AT_PadType: 0 all before, 1 all after, 2 the larger half before, 3 the
+// larger half after.
+std::pair<int, int> samePadding(int flag, int dim, int filter, int dilation, int stride, int padType = 2)
 {
     if (!flag)
         return {0, 0};
     const int span = dilation * (filter - 1) + 1, rest = dim % stride == 0 ? stride : dim % stride;
     const int total = std::max(span - rest, 0);
-    return {total - total / 2, total / 2};
+    const int before = padType == 0 ? total : padType == 1 ? 0 : padType == 3 ? total / 2 : total - total / 2;
+    return {before, total - before};
 }
 
 // Planes of w x h with zero lines above and below and zero columns left and right.
@@ -327,20 +330,31 @@ private slots:
         QTest::addColumn<qint64>("l1");
         QTest::addColumn<int>("cores");
         QTest::addColumn<bool>("inL3");
-        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1 << false;
-        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8 << false;
-        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8 << false;
-        QTest::newRow("smallest L1, 8 cores, arguments in L3") << qint64(0) << 8 << true;
+        QTest::addColumn<int>("padType");  // AT_PadType; -1: no generator control (the default split)
+        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1 << false << -1;
+        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8 << false << -1;
+        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8 << false << -1;
+        QTest::newRow("smallest L1, 8 cores, arguments in L3") << qint64(0) << 8 << true << -1;
+        QTest::newRow("PAD_LEFT, smallest L1, 8 cores") << qint64(0) << 8 << false << 0;
+        QTest::newRow("PAD_RIGHT, smallest L1, 1 core") << qint64(0) << 1 << false << 1;
+        QTest::newRow("PAD_BALANCED_RIGHT, 64 KB L1, 8 cores") << qint64(65536) << 8 << false << 3;
     }
     void paddedConvolutionsMatchTheReference()
     {
         QFETCH(qint64, l1);
         QFETCH(int, cores);
         QFETCH(bool, inL3);
+        QFETCH(int, padType);
         QTemporaryDir work;
         const bool smallest = l1 == 0;
-        const QString harness = buildLayerHarness(QStringLiteral("ConvLayers"), work, &l1, cores,
-                                                  {QStringLiteral("-DARGS_IN_L3=%1").arg(inL3 ? 1 : 0)});
+        QStringList defines{QStringLiteral("-DARGS_IN_L3=%1").arg(inL3 ? 1 : 0)};
+        if (padType >= 0)
+            defines << QStringLiteral("-DPAD_TYPE=%1").arg(padType);
+        const QString harness = buildLayerHarness(QStringLiteral("ConvLayers"), work, &l1, cores, defines);
+        // The reference pools with one padding on every side: the layers with pooling padding are
+        // checked with the default split only (any split of the convolution's padding is checked).
+        const int split = padType >= 0 ? padType : 2;
+        auto checked = [split](int poolPad) { return poolPad == 0 || split == 2; };
         QVERIFY(!harness.isEmpty());
         const QString out = work.filePath(QStringLiteral("out"));
 
@@ -378,8 +392,8 @@ private slots:
             // The reference convolves the input with its zero padding written out (any split), and
             // pools with the same padding on every side, which the layers' pooling allows: the
             // extra line or column below and right is never reached.
-            const auto [top, bottom] = samePadding(layer.pad, layer.height, layer.filter, layer.dilation, layer.stride);
-            const auto [left, right] = samePadding(layer.pad, layer.width, layer.filter, layer.dilation, layer.stride);
+            const auto [top, bottom] = samePadding(layer.pad, layer.height, layer.filter, layer.dilation, layer.stride, split);
+            const auto [left, right] = samePadding(layer.pad, layer.width, layer.filter, layer.dilation, layer.stride, split);
             const int paddedW = layer.width + left + right, paddedH = layer.height + top + bottom;
             const int span = layer.dilation * (layer.filter - 1) + 1;
             const int convW = (paddedW - span) / layer.stride + 1, convH = (paddedH - span) / layer.stride + 1;
@@ -429,7 +443,8 @@ private slots:
         int multiTile = 0;
         for (std::size_t i = 0; i < std::size(layers); ++i) {
             const QString name = QLatin1String(layers[i].name);
-            QCOMPARE(readValues(data + '/' + name + QStringLiteral(".out"), expected[i].size()), expected[i]);
+            if (checked(layers[i].poolPad))
+                QCOMPARE(readValues(data + '/' + name + QStringLiteral(".out"), expected[i].size()), expected[i]);
             const QJsonObject kernel = findByName(tiling[QStringLiteral("kernels")].toArray(), name);
             multiTile += kernel[QStringLiteral("tiles")].toInt() > 1;
             const QRegularExpressionMatch dma =

@@ -296,6 +296,41 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              CNN_PoolReLU("Pool", 0, 2, 2, 12, 12, 1, 1, 4, 16, 16, KOP_MAXPOOL, 5, 5, 1, 1, 1, 1, 2, KOP_NONE);
          },
          "Pool: PoolPad is 2; it is a flag"},
+        // Generator controls (CNN_SetGenCtrl): names the SDK knows, values a layer can honour.
+        {"unknown generator option",
+         [] {
+             CNN_GenControl_T control;
+             CNN_InitGenCtrl(&control);
+             CNN_SetGenCtrl(&control, "PADDING", AT_OPT_VAL(1));
+         },
+         "error: CNN_SetGenCtrl: no option \"PADDING\"; the options are TILEORIENTATION, PARALLELFEATURES"},
+        {"padding type out of range",
+         [] {
+             CNN_GenControl_T control;
+             CNN_InitGenCtrl(&control);
+             CNN_SetGenCtrl(&control, "padtype", AT_OPT_VAL(7));
+         },
+         "error: CNN_SetGenCtrl(\"padtype\", 7): a padding type is PAD_LEFT (0), PAD_RIGHT (1)"},
+        {"HWC order refused by a layer",
+         [] {
+             LoadCNNLibrary();
+             CNN_GenControl_T control;
+             CNN_InitGenCtrl(&control);
+             CNN_SetGenCtrl(&control, "HWC", AT_OPT_ON);
+             CNN_PoolReLU("Pool", &control, 2, 2, 12, 12, 0, 0, 4, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_NONE);
+         },
+         "Pool: the generator control sets HWC (tensors in HWC order; they are CHW), which Tessera's generators do "
+         "not compute"},
+        {"another ReLU clip refused",
+         [] {
+             LoadCNNLibrary();
+             CNN_GenControl_T control;
+             CNN_InitGenCtrl(&control);
+             CNN_SetGenCtrlList(&control, "ReluN", AT_OPT_VAL(8), "TileOrientation", AT_OPT_VAL(TILE_VER), nullptr);
+             CNN_ConvolutionPoolReLU("Conv", &control, 2, 2, 2, 2, 12, 14, 14, 12, 0, 0, 0, 0, 4, 4, 16, 16, KOP_CONV,
+                                     3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_RELUN);
+         },
+         "Conv: the generator control sets RELUN 8 (KOP_RELUN clips at 6)"},
         // Stacked tensors (AddStackedTensors): what the graph cannot resolve when it closes.
         {"stack of no symbol",
          [] {
@@ -745,6 +780,53 @@ private slots:
         QVERIFY2(cat->reason.find("stacked tensors, used in place: CatA at 0, CatB at 768") != std::string::npos,
                  cat->reason.c_str());
         QVERIFY(allocation.find("CatA") == nullptr);
+    }
+
+    // A generator control as NNTool sets one: the padding split and the L3 homes reach the layer.
+    void generatorControlsReachTheLayer_data()
+    {
+        QTest::addColumn<int>("padType");
+        QTest::addColumn<unsigned>("above");
+        QTest::addColumn<unsigned>("below");
+        // A 4x4 window, stride 1: 3 lines of "same" padding.
+        QTest::newRow("default") << -1 << 2u << 1u;
+        QTest::newRow("PAD_LEFT") << int(PAD_LEFT) << 3u << 0u;
+        QTest::newRow("PAD_RIGHT") << int(PAD_RIGHT) << 0u << 3u;
+        QTest::newRow("PAD_BALANCED_LEFT") << int(PAD_BALANCED_LEFT) << 2u << 1u;
+        QTest::newRow("PAD_BALANCED_RIGHT") << int(PAD_BALANCED_RIGHT) << 1u << 2u;
+    }
+    void generatorControlsReachTheLayer()
+    {
+        QFETCH(int, padType);
+        QFETCH(unsigned, above);
+        QFETCH(unsigned, below);
+        LoadCNNLibrary();
+        LoadCNN_SQ8_Library();
+        CNN_GenControl_T control;
+        CNN_InitGenCtrl(&control);
+        if (padType >= 0)
+            CNN_SetGenCtrl(&control, "PADTYPE", AT_OPT_VAL(padType));
+        CNN_SetGenCtrl(&control, "in_l3", AT_OPT_ON);
+        CNN_SetGenCtrl(&control, "ENABLEIM2COL", AT_OPT_ON);  // a hint: accepted, changes nothing computed
+        for (const char* name : {"Conv16", "ConvSQ8"}) {
+            const int made =
+                std::string(name) == "Conv16"
+                    ? CNN_ConvolutionPoolReLU(name, &control, 2, 2, 2, 2, 12, 14, 14, 12, 0, 0, 0, 0, 2, 4, 12, 12,
+                                              KOP_CONV, 4, 4, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_NONE)
+                    : CNN_ConvolutionPoolAct_SQ8(name, &control, 4, 1, 2, 4, 12, 12, KOP_CONV, 4, 4, 1, 1, 1, 1, 1,
+                                                 KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_NONE, 0);
+            QCOMPARE(made, 1);
+            const tiler::UserKernel* kernel = gap::currentModel().findUserKernel(name);
+            QVERIFY(kernel);
+            for (const tiler::KernelArgument& arg : kernel->args) {
+                if (arg.name == "In") {
+                    QCOMPARE(arg.padBefore, above);
+                    QCOMPARE(arg.padAfter, below);
+                }
+                // In_L3 homes In in L3 (streamed through L2 staging); the others stay in L2.
+                QCOMPARE(bool(arg.flags & tiler::ArgFlag::L2DoubleBuffer), arg.name == "In");
+            }
+        }
     }
 
     void noSolutionErrorOffDropsLayersWithoutTiling()

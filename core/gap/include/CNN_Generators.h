@@ -41,8 +41,55 @@ typedef enum {
     KOP_MATSUB_RELU
 } KernelOper_T;
 
-/* Per-layer generation controls; pass 0 for the defaults. */
-typedef struct CNN_GenControl_S CNN_GenControl_T;
+/* Where the "same" padding of a dimension goes when its total is odd, or all of it. */
+typedef enum {
+    PAD_LEFT,           /* all of it left / above */
+    PAD_RIGHT,          /* all of it right / below */
+    PAD_BALANCED_LEFT,  /* [Pad - Pad/2, Pad/2]: the larger half left / above (the default) */
+    PAD_BALANCED_RIGHT  /* [Pad/2, Pad - Pad/2]: the larger half right / below */
+} AT_PadType;
+
+/* Per-layer generation controls, as GreenWaves' generators take them: pass 0 for the defaults, or
+ * a descriptor set by CNN_InitGenCtrl then CNN_SetGenCtrl (as NNTool's model programs do). A field
+ * at -1 (0 for the *_L3 flags, HWC and the data sizes) keeps the default. Tessera's generators honour
+ * PadType (conv and pool "same" padding), the *_L3 flags (as the *_InL3 arguments) and ReluN 6;
+ * TileOrientation, ParallelFeatures, ForceDPconv, UseHwCE, EnableIm2Col and MulBiasScalar only steer
+ * how a layer is computed, which Tessera chooses itself; any other setting that would change what a
+ * layer computes (HWC order, another ReluN, custom activations, data sizes) stops generation with a
+ * message naming the layer and the option. */
+typedef struct CNN_GenControl_S {
+    char TileOrientation;      /* TILE_HOR or TILE_VER */
+    char ParallelFeatures;     /* output features in parallel (1) or one feature on all cores (0) */
+    char ForceDPconv;          /* double precision convolution */
+    char UseHwCE;              /* the convolution engine */
+    AT_PadType PadType;        /* where "same" padding goes */
+    char EnableIm2Col;         /* matrix-multiply convolutions */
+    int ReluN;                 /* the clip of KOP_RELUN (default 6) */
+    char MulBiasScalar;
+    char In_L3, Filter_L3, Bias_L3, Out_L3, Scale_L3, ScaleN_L3; /* != 0: that argument homed in L3 */
+    char RNNUseHardActivation;
+    char RNNSameInStateScales;
+    char MFCCDbInsteadOfLog;
+    char DynamicIter;
+    char Force_8BitsOutput;
+    char HWC;                  /* != 0: tensors in HWC order (CHW otherwise) */
+    int MfccLogOffset;
+    char InDataSize, OutDataSize;
+    int GatePrenorm;
+    char FloatDump;
+    char *CustomActivationName;
+    int CustomActivationInfos;
+    int CompressedInputBits;
+} CNN_GenControl_T;
+
+/* Every field to its default. */
+void CNN_InitGenCtrl(CNN_GenControl_T *Ctrl);
+/* One field by name, case insensitive: the field's own name (PadType) or NNTool's (PADTYPE,
+ * RNN_USE_HARDACT, INPUT_DATASIZE, ...). Val is AT_OPT_ON, AT_OPT_OFF, AT_OPT_VAL(n) or a string. An
+ * unknown name stops generation with the list of known ones. */
+void CNN_SetGenCtrl(CNN_GenControl_T *Ctrl, const char *Name, void *Val);
+/* Name, Val pairs up to a 0 name. */
+void CNN_SetGenCtrlList(CNN_GenControl_T *Ctrl, ...);
 
 void LoadCNNLibrary(void);
 

@@ -205,31 +205,32 @@ inline void requirePadFlag(const char* Name, const char* what, int flag)
 inline ConvLayerShape convShapeFromFlags(const char* Name, int InFeat, int OutFeat, int Width, int Height,
                                          KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy,
                                          int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy,
-                                         int Spx, int Spy, int PoolPad)
+                                         int Spx, int Spy, int PoolPad, AT_PadType padType = PAD_BALANCED_LEFT)
 {
     requirePadFlag(Name, "ConvPad", ConvPad);
     requirePadFlag(Name, "PoolPad", PoolPad);
     ConvLayerShape s{InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, {},
                      PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, {}};
     if (ConvPad && Scx > 0 && Scy > 0)
-        s.convPad = sdkSamePadding(Width, Height, Fcx, Fcy, Scx, Scy, Dcx, Dcy);
+        s.convPad = sdkSamePadding(Width, Height, Fcx, Fcy, Scx, Scy, Dcx, Dcy, padType);
     if (PoolPad && PoolOper != KOP_NONE && Spx > 0 && Spy > 0) {
         const ConvLayerShape unpooled{InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy,
                                       s.convPad};
         const ConvLayerGeometry conv = convLayerGeometry(Name, unpooled);
-        s.poolPad = sdkSamePadding(conv.convW, conv.convH, Fpx, Fpy, Spx, Spy, Dpx, Dpy);
+        s.poolPad = sdkSamePadding(conv.convW, conv.convH, Fpx, Fpy, Spx, Spy, Dpx, Dpy, padType);
     }
     return s;
 }
 
 // The shape an SDK-named pooling generator describes, its flag turned into padding.
 inline PoolLayerShape poolShapeFromFlags(const char* Name, int Feat, int Width, int Height, KernelOper_T PoolOper,
-                                         int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad)
+                                         int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad,
+                                         AT_PadType padType = PAD_BALANCED_LEFT)
 {
     requirePadFlag(Name, "PoolPad", PoolPad);
     PoolLayerShape s{Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, {}};
     if (PoolPad && Spx > 0 && Spy > 0)
-        s.pad = sdkSamePadding(Width, Height, Fpx, Fpy, Spx, Spy, Dpx, Dpy);
+        s.pad = sdkSamePadding(Width, Height, Fpx, Fpy, Spx, Spy, Dpx, Dpy, padType);
     return s;
 }
 

@@ -2,6 +2,7 @@
 // tile solver treats it like any hand-written kernel. Arithmetic: docs/gap-fixed-point.md.
 #include "CNN_Generators.h"
 
+#include "cnn_generator_control.h"
 #include "cnn_generator_support.h"
 
 #include <cstdint>
@@ -17,6 +18,8 @@ using tessera::gap::ConvLayerGeometry;
 using tessera::gap::convLayerGeometry;
 using tessera::gap::ConvLayerShape;
 using tessera::gap::convShapeFromFlags;
+using tessera::gap::genControl;
+using tessera::gap::GenControl;
 using tessera::gap::poolShapeFromFlags;
 using tessera::gap::finishConvolutionKernel;
 using tessera::gap::declaredKernel;
@@ -192,15 +195,16 @@ int CNN_ConvolutionPoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_Dat
                             int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
                             int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
-    (void) Ctrl;
+    const GenControl control = genControl(Name, Ctrl);
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
     const int generated = tessera::gap::convolutionPoolReLU(
         Name,
         convShapeFromFlags(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
-                           PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad),
+                           PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad, control.padType),
         In_Q, Filter_Q, Bias_Q, Out_Q, ReLUOper);
     return homeArgumentsInL3(Name, generated,
-                             {{"In", In_InL3}, {"Filter", Filter_InL3}, {"Bias", Bias_InL3}, {"Out", Out_InL3}});
+                             {{"In", In_InL3 ? In_InL3 : int(control.inL3)}, {"Filter", Filter_InL3 ? Filter_InL3 : int(control.filterL3)},
+                              {"Bias", Bias_InL3 ? Bias_InL3 : int(control.biasL3)}, {"Out", Out_InL3 ? Out_InL3 : int(control.outL3)}});
 }
 
 int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Filter_DataSize,
@@ -209,7 +213,7 @@ int CNN_LinearReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, in
                    KernelOper_T ReLUOper)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; the *_InL3 arguments give the homes here
     requireSixteenBit(Name, {In_DataSize, Filter_DataSize, Bias_DataSize, Out_DataSize});
     if (LinearOper != KOP_LINEAR)
         layerError(Name, "the operation must be KOP_LINEAR");
@@ -239,22 +243,23 @@ int CNN_PoolReLU(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int 
                  int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper, int Fpx, int Fpy,
                  int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ReLUOper)
 {
-    (void) Ctrl;
+    const GenControl control = genControl(Name, Ctrl);
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
     if (In_Q != Out_Q)
         layerError(Name, "pooling keeps the format: Out_Q (" + std::to_string(Out_Q) + ") must equal In_Q (" +
                              std::to_string(In_Q) + ")");
     const int generated = tessera::gap::poolReLU(
-        Name, poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad), In_Q,
-        ReLUOper);
-    return homeArgumentsInL3(Name, generated, {{"In", In_InL3}, {"Out", Out_InL3}});
+        Name,
+        poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad, control.padType),
+        In_Q, ReLUOper);
+    return homeArgumentsInL3(Name, generated, {{"In", In_InL3 ? In_InL3 : int(control.inL3)}, {"Out", Out_InL3 ? Out_InL3 : int(control.outL3)}});
 }
 
 int CNN_GlobalPool(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                    int In_InL3, int Out_InL3, int Feat, int Width, int Height, KernelOper_T PoolOper)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; the *_InL3 arguments give the homes here
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
     if (PoolOper != KOP_GLOBAL_AVGPOOL)
         layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
@@ -294,7 +299,7 @@ int CNN_MatAdd(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                int Width, int Height, KernelOper_T AddMatOper)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; the *_InL3 arguments give the homes here
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Out_DataSize});
     const bool subtract = AddMatOper == KOP_MATSUB || AddMatOper == KOP_MATSUB_RELU;
     const bool relu = AddMatOper == KOP_MATADD_RELU || AddMatOper == KOP_MATSUB_RELU;
@@ -332,7 +337,7 @@ int CNN_MatMul(const char* Name, CNN_GenControl_T* Ctrl, int In1_DataSize, int I
                int Scx, int Scy, KernelOper_T MatMulOper, KernelOper_T ReLUOper)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; the *_InL3 arguments give the homes here
     requireSixteenBit(Name, {In1_DataSize, In2_DataSize, Bias_DataSize, Out_DataSize});
     if (MatMulOper != KOP_MATMUL)
         layerError(Name, "the operation must be KOP_MATMUL");
@@ -368,7 +373,7 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; the *_InL3 arguments give the homes here
     requireSixteenBit(Name, {In_DataSize, Out_DataSize});
     if (SoftMaxOper != KOP_SOFTMAX)
         layerError(Name, "the operation must be KOP_SOFTMAX");
@@ -392,7 +397,7 @@ int CNN_SoftMax(const char* Name, CNN_GenControl_T* Ctrl, int In_DataSize, int O
 
 namespace tessera::gap {
 
-Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy)
+Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy, AT_PadType type)
 {
     // The total keeps ceil(Dim / S) outputs: the window's span less the stride, or less what the
     // last stride step leaves over when Dim is not a multiple of it.
@@ -400,8 +405,18 @@ Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, in
         const int span = d * (f - 1) + 1, left = dim % s == 0 ? s : dim % s;
         return span > left ? span - left : 0;
     };
+    // The part before (above, left) of a total, as the SDK's AT_PadType says.
+    const auto before = [type](int pad) {
+        switch (type) {
+        case PAD_LEFT: return pad;
+        case PAD_RIGHT: return 0;
+        case PAD_BALANCED_RIGHT: return pad / 2;
+        case PAD_BALANCED_LEFT: break;
+        }
+        return pad - pad / 2;
+    };
     const int w = total(Width, Fx, Sx, Dx), h = total(Height, Fy, Sy, Dy);
-    return {h - h / 2, h / 2, w - w / 2, w / 2};
+    return {before(h), h - before(h), before(w), w - before(w)};
 }
 
 int convolutionPoolReLU(const char* Name, const ConvLayerShape& shape, int In_Q, int Filter_Q, int Bias_Q, int Out_Q,

@@ -4,6 +4,7 @@
 // docs/gap-fixed-point.md, "SQ8".
 #include "CNN_Generators.h"
 
+#include "cnn_generator_control.h"
 #include "cnn_generator_support.h"
 
 #include <cstdint>
@@ -14,6 +15,9 @@ namespace {
 using tessera::gap::ConvLayerGeometry;
 using tessera::gap::convLayerGeometry;
 using tessera::gap::convShapeFromFlags;
+using tessera::gap::genControl;
+using tessera::gap::GenControl;
+using tessera::gap::homeArgumentsInL3;
 using tessera::gap::poolShapeFromFlags;
 using tessera::gap::declaredKernel;
 using tessera::gap::finishConvolutionKernel;
@@ -167,20 +171,23 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
                                int Dcx, int Dcy, int Scx, int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy,
                                int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
 {
-    (void) Ctrl;
+    const GenControl control = genControl(Name, Ctrl);
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
-    return tessera::gap::convolutionPoolAct_SQ8(
+    const int generated = tessera::gap::convolutionPoolAct_SQ8(
         Name,
         convShapeFromFlags(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
-                           PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad),
+                           PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad, control.padType),
         ActOper, ActCap);
+    return homeArgumentsInL3(Name, generated,
+                             {{"In", control.inL3}, {"Filter", control.filterL3}, {"Bias", control.biasL3},
+                              {"Out", control.outL3}});
 }
 
 int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
                       int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    const GenControl control = genControl(Name, Ctrl);
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
     if (LinearOper != KOP_LINEAR)
         layerError(Name, "the operation must be KOP_LINEAR");
@@ -203,22 +210,26 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
                        KerArg("ScaleN", OBJ_IN_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
-    return layer.conclude();
+    return homeArgumentsInL3(Name, layer.conclude(),
+                             {{"In", control.inL3}, {"Filter", control.filterL3}, {"Bias", control.biasL3},
+                              {"Out", control.outL3}});
 }
 
 int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
                     int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
 {
-    (void) Ctrl;
-    return tessera::gap::poolAct_SQ8(
-        Name, poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad), ActOper,
-        ActCap);
+    const GenControl control = genControl(Name, Ctrl);
+    const int generated = tessera::gap::poolAct_SQ8(
+        Name,
+        poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad, control.padType),
+        ActOper, ActCap);
+    return homeArgumentsInL3(Name, generated, {{"In", control.inL3}, {"Out", control.outL3}});
 }
 
 int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
                        KernelOper_T PoolOper)
 {
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
     if (PoolOper != KOP_GLOBAL_AVGPOOL) {
         LayerDeclaration layer(Name);
         layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
@@ -230,7 +241,7 @@ int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width
                    KernelOper_T AddMatOper, int In1_Scale, int In2_Scale, int ScaleN)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
     const bool subtract = AddMatOper == KOP_MATSUB || AddMatOper == KOP_MATSUB_RELU;
     const bool relu = AddMatOper == KOP_MATADD_RELU || AddMatOper == KOP_MATSUB_RELU;
     if (AddMatOper != KOP_MATADD && !relu && !subtract)
@@ -262,7 +273,7 @@ int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOpe
                     int In_ScaleN, int In_Q)
 {
     LayerDeclaration layer(Name);
-    (void) Ctrl;
+    (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
     if (SoftMaxOper != KOP_SOFTMAX)
         layerError(Name, "the operation must be KOP_SOFTMAX");
     requireRange(Name, "In_Scale", In_Scale, 0, 32767);

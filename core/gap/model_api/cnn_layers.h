@@ -20,8 +20,9 @@ struct Padding {
 
 // The "same" zero padding of the SDK's generators for a window of Fx x Fy, stride Sx/Sy and
 // dilation Dx/Dy over a Width x Height plane (flag 1): in each dimension, the total that keeps
-// ceil(Dim / S) outputs, the larger half first (above and left, the generators' PAD_BALANCED_LEFT).
-Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy);
+// ceil(Dim / S) outputs, split by `type` (by default the larger half first, above and left).
+Padding sdkSamePadding(int Width, int Height, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy,
+                       AT_PadType type = PAD_BALANCED_LEFT);
 
 // The geometry of a convolution layer with optional pooling after it.
 struct ConvLayerShape {

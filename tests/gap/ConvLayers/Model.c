@@ -14,12 +14,22 @@
 #endif
 
 #define DECLARE(Name, Oper, Cin, Cout, W, H, F, D, S, P, Pool, Fp, Sp, Pp, Relu) \
-    CNN_ConvolutionPoolReLU(#Name, 0, 2, 2, 2, 2, 12, 14, 14, 12, ARGS_IN_L3, ARGS_IN_L3, ARGS_IN_L3, ARGS_IN_L3, \
+    CNN_ConvolutionPoolReLU(#Name, CTRL, 2, 2, 2, 2, 12, 14, 14, 12, ARGS_IN_L3, ARGS_IN_L3, ARGS_IN_L3, ARGS_IN_L3, \
                             Cin, Cout, W, H, Oper, F, F, D, D, \
                             S, S, (P) > 0, Pool, Fp, Fp, 1, 1, Sp, Sp, (Pp) > 0, (Relu) ? KOP_RELU : KOP_NONE);
 
 int main(int argc, char **argv)
 {
+    /* -DPAD_TYPE=n: every layer's "same" padding split by that AT_PadType, through a generator
+     * control set as NNTool's model programs set theirs. */
+#ifdef PAD_TYPE
+    CNN_GenControl_T Control;
+    CNN_InitGenCtrl(&Control);
+    CNN_SetGenCtrl(&Control, "PADTYPE", AT_OPT_VAL(PAD_TYPE));
+#define CTRL (&Control)
+#else
+#define CTRL 0
+#endif
     if (TilerParseOptions(argc, argv)) {
         printf("Failed to initialize or incorrect output arguments directory.\n");
         return 1;

@@ -1,0 +1,18 @@
+// What Tessera's CNN generators take from a CNN_GenControl_T (CNN_Generators.h): the padding type
+// and the arguments to home in L3. A setting that would change what a layer computes and that the
+// generators do not implement stops generation with a message naming the layer and the option.
+#pragma once
+
+#include "CNN_Generators.h"
+
+namespace tessera::gap {
+
+struct GenControl {
+    AT_PadType padType = PAD_BALANCED_LEFT;
+    bool inL3 = false, filterL3 = false, biasL3 = false, outL3 = false;
+};
+
+// The control of layer `Name`; Ctrl 0 gives the defaults.
+GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl);
+
+} // namespace tessera::gap
