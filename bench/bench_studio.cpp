@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace tessera;
@@ -197,32 +198,36 @@ int main(int argc, char** argv)
     }
     const double dragStall = dragHeartbeat.longestStallMs();
 
+    // A sweep of the studio's budget `swept` until its curves are shown: milliseconds, and the
+    // longest GUI thread stall meanwhile.
+    QSignalSpy swept(&window, &StudioWindow::sweepShown);
+    struct TimedSweep {
+        double ms = 0, stall = 0;
+    };
+    auto timeSweep = [&](SweptBudget budget, qint64 lowest, qint64 highest, int points) -> std::optional<TimedSweep> {
+        window.sweepView()->setSwept(budget);
+        Heartbeat sweepHeartbeat;
+        QElapsedTimer clock;
+        clock.start();
+        const int before = int(swept.count());
+        window.startSweep(lowest, highest, points);
+        if (!waitFor(swept, before + 1))
+            return std::nullopt;
+        QCoreApplication::processEvents();
+        return TimedSweep{double(clock.nsecsElapsed()) / 1e6, sweepHeartbeat.longestStallMs()};
+    };
     // The sweep, from a sixteenth of GAP8's L2 to all of it, as the studio proposes.
     const qint64 chipL2 = qint64(target::chip("gap8").defaultBudgets().l2);
     const int sweepPoints = 32;
-    Heartbeat sweepHeartbeat;
-    QSignalSpy swept(&window, &StudioWindow::sweepShown);
-    QElapsedTimer sweepClock;
-    sweepClock.start();
-    window.startSweep(chipL2 / 16, chipL2, sweepPoints);
-    if (!waitFor(swept, 1))
-        return 1;
-    QCoreApplication::processEvents();
-    const double sweepMs = double(sweepClock.nsecsElapsed()) / 1e6;
-    const double sweepStall = sweepHeartbeat.longestStallMs();
+    const std::optional<TimedSweep> l2Sweep = timeSweep(SweptBudget::L2, chipL2 / 16, chipL2, sweepPoints);
     // The L1 budget swept instead: every layer tiled again at each point.
     const qint64 chipL1 = qint64(target::chip("gap8").defaultBudgets().l1);
     const int l1Points = 8;
-    window.sweepView()->setSwept(SweptBudget::L1);
-    Heartbeat l1Heartbeat;
-    QElapsedTimer l1Clock;
-    l1Clock.start();
-    window.startSweep(chipL1 / 8, chipL1, l1Points);
-    if (!waitFor(swept, 2))
+    const std::optional<TimedSweep> l1Sweep = timeSweep(SweptBudget::L1, chipL1 / 8, chipL1, l1Points);
+    if (!l2Sweep || !l1Sweep)
         return 1;
-    QCoreApplication::processEvents();
-    const double l1SweepMs = double(l1Clock.nsecsElapsed()) / 1e6;
-    const double l1SweepStall = l1Heartbeat.longestStallMs();
+    const double sweepMs = l2Sweep->ms, sweepStall = l2Sweep->stall;
+    const double l1SweepMs = l1Sweep->ms, l1SweepStall = l1Sweep->stall;
     double sweepCoreMs = 0;
     {
         const Session alone = Session::open(path);

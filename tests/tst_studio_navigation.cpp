@@ -2,8 +2,8 @@
 // the zoom keys, both layout directions, Find over nodes and tensors with "n of m", the timeline's
 // named panels, legend, labels and step axes, selection and the step cursor linked both ways, drag
 // feedback counted from the drag start, undo of budget changes, one L1 budget, state reset on a new
-// model, the title's modified mark and the prompt before losing it, the keyboard, and room for the
-// tools below the graph.
+// model, the title's modified mark and the prompt before losing it, the keyboard, room for the
+// tools below the graph, and the layout of small and large screens.
 #include "byte_size_spin_box.h"
 #include "graph_minimap.h"
 #include "graph_view.h"

@@ -32,11 +32,10 @@ MemoryTimeline::MemoryTimeline(QWidget* parent) : QWidget(parent)
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setContentsMargins(4, 2, 4, 0);
     summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    // A fixed height, so a longer summary never moves the panels under a dragging pointer (the
-    // height follows the timeline's own, see applySummary).
-    summary_->setFixedHeight(summary_->fontMetrics().lineSpacing() * 3 + 4);
-    summary_->setVisible(false);
     layout->addWidget(summary_);
+    // A fixed height, so a longer summary never moves the panels under a dragging pointer (the
+    // height follows the timeline's own, see applySummary); hidden until there is one.
+    applySummary();
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
     legend_->setWordWrap(true);
