@@ -34,7 +34,8 @@ QString modelSource(const QString& example)
 
 const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
                                QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3"),
-                               QStringLiteral("PlaneScale"), QStringLiteral("Fir")};
+                               QStringLiteral("PlaneScale"), QStringLiteral("Fir"),
+                               QStringLiteral("Resize")};
 // Every model sets this budget with SetL1MemorySize (the guide's figure).
 constexpr qint64 kModelDefaultL1 = 51200;
 

@@ -331,6 +331,13 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
                                      3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_RELUN);
          },
          "Conv: the generator control sets RELUN 8 (KOP_RELUN clips at 6)"},
+        {"an SDK operation Tessera does not implement",
+         [] {
+             LoadCNNLibrary();
+             CNN_ConvolutionPoolReLU("Conv", nullptr, 2, 2, 2, 2, 12, 14, 14, 12, 0, 0, 0, 0, 4, 4, 16, 16, KOP_CONV,
+                                     3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_HSWISH);
+         },
+         "Conv: the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (ReLU6)"},
         // Stacked tensors (AddStackedTensors): what the graph cannot resolve when it closes.
         {"stack of no symbol",
          [] {

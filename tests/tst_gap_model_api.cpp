@@ -6,6 +6,7 @@
 #include "gap/model_api/model_registry.h"
 #include "tiler/kernel_emitter.h"
 #include "tiler/model_check.h"
+#include "tiler/tile_solver.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -126,6 +127,14 @@ void buildFft2D(const char* name, unsigned dim)
 }
 
 // A clean model with a plain user kernel and a group, which the checkModel rows then break.
+// A kernel of the current SDK's form whose argument In1 is 8 x 8 items of 4 bytes.
+void declareShapedKernel()
+{
+    UserKernel("K", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR, CArgs(1, TCArg("int *", "In1")), Calls(0),
+               KerArgs(1, KerArg("In1", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0,
+                                 "In1")));
+}
+
 void buildCheckBaseModel()
 {
     declareMatSumPar();
@@ -325,7 +334,7 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: basic kernel K: C argument 2 of 2 is NULL"},
         {"parallel kernel without typedef",
          [] { LibKernel("K", CALL_PARALLEL, CArgs(0), nullptr); },
-         "error: basic kernel K: a CALL_PARALLEL kernel needs the name of its argument struct typedef"},
+         "error: basic kernel K: a CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT kernel needs the name of its argument struct typedef"},
         {"user kernel call outside LOC_GROUP",
          [] { UserKernelCall("Step", LOC_INNER_LOOP, Bindings(0)); },
          "error: UserKernelCall(\"Step\"): call location 3 is not LOC_GROUP"},
@@ -393,6 +402,32 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
         {"absurd room around a buffer",
          [] { KerArgPad("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 1, 100, 1u << 30, 0, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In"); },
          "error: KerArgPad(\"In\"): room of 1073741824 items before and 0 after is absurd"},
+        {"shape of an unknown argument",
+         [] {
+             declareShapedKernel();
+             AddKernelArgDim("K", "Ghost", 3, 8, 8, 4);
+         },
+         "error: AddKernelArgDim(\"K\", \"Ghost\"): the user kernel has no argument of that name"},
+        {"shape with another item size",
+         [] {
+             declareShapedKernel();
+             AddKernelArgDim("K", "In1", 3, 8, 8, 2);
+         },
+         "the last size is the item size, 2, but the argument's items are 4 bytes"},
+        {"shape that is no whole plane",
+         [] {
+             declareShapedKernel();
+             AddKernelFloatArgDim("K", "In1", -1, 3, 7, 4, 0);
+         },
+         "the sizes make 21 items, not whole planes of 8x8"},
+        {"constant output",
+         [] { KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB | O_CONST, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Out"); },
+         "error: KerArg(\"Out\"): O_CONST marks an input the kernel does not change; it cannot be an output"},
+        {"C type of a 3-byte item", [] { CNN_ArgDataType(3, 1, 1); },
+         "error: CNN_ArgDataType(3, 1, 1): the data size is 3 bytes; give 1, 2 or 4"},
+        {"call type out of range",
+         [] { LibKernel("K", KernelCallTypeT(CALL_PARALLEL | 16), CArgs(0), "K_T", nullptr); },
+         "call type 17 is not CALL_SEQUENTIAL, CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT"},
         {"CNN operation match", [] { LibKernel("K", CALL_SEQUENTIAL, CArgs(0), "", reinterpret_cast<CNN_LayerOp_T*>(8)); },
          "its CNN operation match is not NULL"},
     };
@@ -823,6 +858,113 @@ private slots:
         std::vector<std::string> help = {"model", "-h"};
         std::vector<char*> helpArgv = {help[0].data(), help[1].data()};
         QCOMPARE(runInChild([&] { TilerParseOptions(2, helpArgv.data()); _exit(7); }).exitStatus, 0);
+    }
+
+    // The SDK's markers: AT_NO_C_ARG, AT_NO_CALL, AT_NO_ARG_BINDING and AT_NO_KER_ARG leave their
+    // list entry out; AT_IGNORE_ARG_BINDING keeps its place and leaves the kernel's field unset.
+    void absentAndIgnoredListEntries()
+    {
+        declareMatSumPar();
+        UserKernel("Sum", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(4, TCArg("Word32 * __restrict__", "In1"), AT_NO_C_ARG, TCArg("Word32 * __restrict__", "In2"),
+                         TCArg("Word32 * __restrict__", "Out")),
+                   Calls(2, AT_NO_CALL,
+                         Call("MatSumPar", LOC_LOOP,
+                              Bindings(6, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE), AT_NO_ARG_BINDING,
+                                       K_Arg("Out", KER_ARG_TILE), AT_IGNORE_ARG_BINDING, K_Arg("In1", KER_ARG_TILE_H)))),
+                   KerArgs(4, KerArg("In1", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In1"),
+                           AT_NO_KER_ARG,
+                           KerArg("In2", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In2"),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        const tiler::KernelModel& model = gap::currentModel();
+        const tiler::UserKernel* sum = model.findUserKernel("Sum");
+        QVERIFY(sum != nullptr);
+        QCOMPARE(sum->cargs.size(), std::size_t(3));
+        QCOMPARE(sum->args.size(), std::size_t(3));
+        QCOMPARE(sum->calls.size(), std::size_t(1));
+        const std::vector<tiler::Binding>& bindings = sum->calls[0].bindings;
+        QCOMPARE(bindings.size(), std::size_t(5));
+        QCOMPARE(int(bindings[3].kind), int(tiler::Binding::Kind::Ignored));  // MatSumPar's W
+        QCOMPARE(int(bindings[4].select), int(tiler::ArgSelect::TileHeight)); // its H
+        VERIFY_NO_PROBLEMS(model);
+        const tiler::TileSolverResult solved = tiler::solveTiling(*sum, 51200);
+        QVERIFY2(solved.ok, solved.error.c_str());
+        const std::string code = tiler::emitUserKernel(model, solved.tiling);
+        QVERIFY2(code.find("KerArg0->H = ") != std::string::npos, code.c_str());
+        QVERIFY2(code.find("KerArg0->Out = ") != std::string::npos, code.c_str());
+        QVERIFY2(code.find("KerArg0->W") == std::string::npos, code.c_str());
+    }
+
+    // The SDK's call forms and argument marks: CALL_SEQUENTIAL_STRUCT fills the struct and calls the
+    // kernel on the master core (no fork); CALL_HWC_KER / CALL_FLOAT_KER change nothing in the call;
+    // O_CONST and O_FLOAT describe an input; CNN_ArgDataType* spell the C types.
+    void sdkCallFormsAndArgumentMarks()
+    {
+        LibKernel("Fill", CALL_SEQUENTIAL_STRUCT, CArgs(2, TCArg("Word32 * __restrict__", "Out"), TCArg("unsigned int", "N")),
+                  "Fill_Arg_T", nullptr);
+        LibKernel("Scale", KernelCallTypeT(CALL_PARALLEL | CALL_HWC_KER | CALL_FLOAT_KER),
+                  CArgs(2, TCArg("Word32 * __restrict__", "In"), TCArg("Word32 * __restrict__", "Out")), "Scale_Arg_T",
+                  nullptr);
+        UserKernel("K", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(2, TCArg("Word32 * __restrict__", "In"), TCArg("Word32 * __restrict__", "Out")),
+                   Calls(2, Call("Fill", LOC_LOOP_PROLOG, Bindings(2, K_Arg("Out", KER_ARG_TILE), Imm(64))),
+                         Call("Scale", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)))),
+                   KerArgs(2, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB | O_CONST | O_FLOAT, 8, 8, 4, 0,
+                                     OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        const tiler::KernelModel& model = gap::currentModel();
+        QCOMPARE(int(model.findBasicKernel("Fill")->callType), int(tiler::CallType::SequentialStruct));
+        QCOMPARE(int(model.findBasicKernel("Scale")->callType), int(tiler::CallType::Parallel));
+        const tiler::UserKernel* kernel = model.findUserKernel("K");
+        QVERIFY(kernel->args[0].floatItems && !kernel->args[1].floatItems);
+        QCOMPARE(kernel->args[0].flags, std::uint32_t(In | DoubleBuffer | Tiled));
+        VERIFY_NO_PROBLEMS(model);
+        const tiler::TileSolverResult solved = tiler::solveTiling(*kernel, 51200);
+        QVERIFY2(solved.ok, solved.error.c_str());
+        const std::string code = tiler::emitUserKernel(model, solved.tiling);
+        for (const char* expected : {"Fill_Arg_T S_KerArg0, *KerArg0 = &S_KerArg0;", "KerArg0->N = (unsigned int) (64);",
+                                     "Fill(KerArg0);", "AT_FORK(gap_ncore(), (void *) Scale, (void *) KerArg1);"})
+            QVERIFY2(code.find(expected) != std::string::npos, (std::string(expected) + " in\n" + code).c_str());
+        QVERIFY2(code.find("(void *) Fill") == std::string::npos, code.c_str());
+
+        QCOMPARE(std::string(CNN_ArgDataType(1, 1, 1)), std::string("signed char * __restrict__"));
+        QCOMPARE(std::string(CNN_ArgDataType(4, 0, 1)), std::string("int"));
+        QCOMPARE(std::string(CNN_ArgDataTypeUns(2, 1, 0)), std::string("unsigned short int *"));
+        QCOMPARE(std::string(CNN_ArgDataTypeF(2, 1, 1)), std::string("F16 * __restrict__"));
+        QCOMPARE(std::string(CNN_ArgDataTypeF(4, 0, 0)), std::string("float"));
+        QCOMPARE(CNN_ArgDataType(2, 1, 0), CNN_ArgDataType(2, 1, 0));  // one name per form, kept
+        QCOMPARE(runInChild([] { CNN_ArgDataTypeF(1, 1, 1); }).exitStatus, 1);
+    }
+
+    // AddKernelArgDim / AddKernelFloatArgDim record the shape (counted or 0-ended); GenTilingDebug
+    // prints only with --debug.
+    void argumentShapesAndDebugNotes()
+    {
+        declareShapedKernel();
+        AddKernelArgDim("K", "In1", 4, 2, 4, 8, 4);
+        const tiler::KernelArgument& in1 = gap::currentModel().findUserKernel("K")->args.front();
+        QCOMPARE(in1.declaredDims, (std::vector<unsigned>{2, 4, 8, 4}));
+        QVERIFY(!in1.floatItems);
+        AddKernelFloatArgDim("K", "In1", -1, 64, 4, 0);
+        QCOMPARE(in1.declaredDims, (std::vector<unsigned>{64, 4}));
+        QVERIFY(in1.floatItems);
+
+        const auto notes = [](std::vector<std::string> words) {
+            std::vector<char*> argv;
+            for (std::string& word : words)
+                argv.push_back(word.data());
+            return runInChild([&] {
+                       dup2(STDERR_FILENO, STDOUT_FILENO);
+                       if (TilerParseOptions(int(argv.size()), argv.data()) != 0)
+                           _exit(3);
+                       GenTilingDebug("%s of %d lines", "Resize", 121);
+                       std::fflush(stdout);
+                       _exit(0);
+                   })
+                .errorOutput;
+        };
+        QCOMPARE(notes({"model", "--debug"}), std::string("debug: Resize of 121 lines\n"));
+        QCOMPARE(notes({"model"}), std::string());
     }
 
     void checkModelNamesEachError_data()

@@ -56,12 +56,18 @@ QString checkTiling(const KernelTiling& tiling, std::uint64_t budget)
             if (arg.l1Offset < end && start < arg.l1Offset + arg.l1Bytes)
                 return QString("%1 overlaps another buffer").arg(arg.arg->name.c_str());
         spans.push_back({arg.l1Offset, arg.l1Offset + arg.l1Bytes});
-        if (arg.tiled && arg.residence != ArgResidence::Scratch) {
+        if (arg.tiled && arg.residence != ArgResidence::Scratch && arg.dynamic) {
+            // Dynamic tiles: checked line by line in dynamicTilesFollowTheRatio; here they must end at the extent.
+            if (arg.tileStartAt(tiling.tileCount - 1, tiling.tileCount) + arg.lastTileSize != arg.extent)
+                return QString("%1: dynamic tiles end before %2").arg(arg.arg->name.c_str()).arg(arg.extent);
+        } else if (arg.tiled && arg.residence != ArgResidence::Scratch) {
             const std::uint64_t covered = std::uint64_t(tiling.tileCount - 1) * arg.step + arg.lastTileSize;
             if (covered != arg.extent)
                 return QString("%1: tiles cover %2 of %3").arg(arg.arg->name.c_str()).arg(covered).arg(arg.extent);
-            // The last tile may carry a few lines beyond a whole step (fewer than one step).
-            if (arg.lastTileSize == 0 || arg.lastTileSize >= arg.tileSize + arg.step)
+            // The last tile may carry a few lines beyond a whole step (fewer than one step, unless
+            // OBJ_CONSTRAINTS_PAD_REM lets it carry more).
+            const bool padded = arg.arg->constraints & ArgConstraint::PadRemainder;
+            if (arg.lastTileSize == 0 || (!padded && arg.lastTileSize >= arg.tileSize + arg.step))
                 return QString("%1: last tile %2, tile %3").arg(arg.arg->name.c_str()).arg(arg.lastTileSize).arg(arg.tileSize);
         }
     }
@@ -223,6 +229,97 @@ private slots:
         QVERIFY(!result.ok);
         const QString message = QString::fromStdString(result.error);
         QVERIFY2(message.contains("In1") && message.contains("Out") && message.contains("multiple"), qPrintable(message));
+    }
+
+    // OBJ_CONSTRAINTS_DYNAMIC: halving 242 lines to 121 (a resize with one line of overlap) is no
+    // whole-number ratio. Each input tile must hold the two input lines around every output line of
+    // its output tile, y * 241 / 121 and the next, and the tiles must cover the input.
+    void dynamicTilesFollowTheRatio()
+    {
+        UserKernel kernel = matAdd(322, 242);
+        kernel.args.pop_back();
+        kernel.args[0].itemSize = kernel.args[1].itemSize = 1;
+        kernel.args[0].tileOverlap = 1;
+        kernel.args[0].constraints = ArgConstraint::Dynamic;
+        kernel.args[1] = {"Out", kOutDb, 161, 121, 1, 0, 0, 0, "Out", 0};
+        for (const std::uint64_t budget : {40000ull, 4000ull, 51200ull * 8}) {
+            const TileSolverResult result = solveTiling(kernel, budget);
+            QVERIFY2(result.ok, result.error.c_str());
+            QCOMPARE(checkTiling(result.tiling, budget), QString());
+            const KernelTiling& tiling = result.tiling;
+            const ArgTiling& in = tiling.args[0];
+            const ArgTiling& out = tiling.args[1];
+            QVERIFY(in.dynamic && !out.dynamic);
+            QCOMPARE(tiling.referenceArg(), &out);
+            std::uint64_t movedIn = 0;
+            unsigned covered = 0;
+            for (unsigned t = 0; t < tiling.tileCount; ++t) {
+                const unsigned start = in.tileStartAt(t, tiling.tileCount), size = in.tileSizeAt(t, tiling.tileCount);
+                QVERIFY(start <= covered);  // no input line skipped
+                covered = std::max(covered, start + size);
+                QVERIFY(size <= in.tileSize || t + 1 == tiling.tileCount);
+                QVERIFY(std::uint64_t(size) * 322 <= in.chunkBytes);
+                const unsigned first = out.tileStartAt(t, tiling.tileCount);
+                for (unsigned y = first; y < first + out.tileSizeAt(t, tiling.tileCount); ++y) {
+                    const unsigned line = y * 241 / 121;
+                    QVERIFY2(line >= start && line + 1 < start + size,
+                             qPrintable(QString("output line %1 needs input lines %2-%3, tile %4 holds %5-%6")
+                                            .arg(y).arg(line).arg(line + 1).arg(t).arg(start).arg(start + size - 1)));
+                }
+                movedIn += std::uint64_t(size) * 322;
+            }
+            QCOMPARE(covered, 242u);
+            QCOMPARE(in.dmaRead, movedIn);
+            QCOMPARE(out.dmaWrite, std::uint64_t(161 * 121));
+            if (budget == 40000) {
+                // The budget GreenWaves' resize example sets: 24-line output tiles, input tiles of up to 49 lines.
+                QCOMPARE(tiling.tileCount, 6u);
+                QCOMPARE(out.tileSize, 24u);
+                QCOMPARE(in.tileStartAt(1, 6), 47u);
+                QCOMPARE(in.tileSize, 49u);
+                QCOMPARE(in.lastTileSize, 3u);
+            }
+        }
+        // Without the constraint the ratio is refused, and the message names the way out.
+        kernel.args[0].constraints = 0;
+        TileSolverResult refused = solveTiling(kernel, 40000);
+        QVERIFY(!refused.ok && refused.badKernel);
+        QVERIFY2(QString::fromStdString(refused.error).contains("OBJ_CONSTRAINTS_DYNAMIC"), refused.error.c_str());
+        // Dynamic tiles vary by a line, so a fixed size cannot be asked of them.
+        kernel.args[0].constraints = ArgConstraint::Dynamic | ArgConstraint::Even;
+        refused = solveTiling(kernel, 40000);
+        QVERIFY(!refused.ok && refused.badKernel);
+        QVERIFY2(QString::fromStdString(refused.error).contains("OBJ_CONSTRAINTS_DYNAMIC"), refused.error.c_str());
+    }
+
+    // 206 input lines for 200 output lines: 6 lines beyond the whole steps, more than one step, which
+    // is refused unless OBJ_CONSTRAINTS_PAD_REM carries them in the last tile or
+    // OBJ_CONSTRAINTS_DROP_REM never moves them.
+    void remainderLinesPaddedOrDropped()
+    {
+        UserKernel kernel = matAdd(200, 206);
+        kernel.args[2].height = 200;
+        QVERIFY(!solveTiling(kernel, 51200).ok);
+        kernel.args[0].constraints = kernel.args[1].constraints = ArgConstraint::PadRemainder;
+        for (const std::uint64_t budget : {51200ull, 12000ull}) {
+            const TileSolverResult padded = solveTiling(kernel, budget);
+            QVERIFY2(padded.ok, padded.error.c_str());
+            QCOMPARE(checkTiling(padded.tiling, budget), QString());
+            const ArgTiling& in = padded.tiling.args[0];
+            const ArgTiling& out = padded.tiling.args[2];
+            QVERIFY(padded.tiling.tileCount > 1);
+            QCOMPARE(in.step, out.step);
+            QCOMPARE(in.lastTileSize, out.lastTileSize + 6);
+            QCOMPARE(in.dmaRead, std::uint64_t(206 * 200 * 4));
+            QVERIFY(in.chunkBytes >= std::uint64_t(in.lastTileSize) * 200 * 4);
+        }
+        kernel.args[0].constraints = kernel.args[1].constraints = ArgConstraint::DropRemainder;
+        const TileSolverResult dropped = solveTiling(kernel, 12000);
+        QVERIFY2(dropped.ok, dropped.error.c_str());
+        QCOMPARE(checkTiling(dropped.tiling, 12000), QString());
+        QCOMPARE(dropped.tiling.args[0].extent, 200u);
+        QCOMPARE(dropped.tiling.args[0].lastTileSize, dropped.tiling.args[2].lastTileSize);
+        QCOMPARE(dropped.tiling.args[0].dmaRead, std::uint64_t(200 * 200 * 4));
     }
 
     void promotionOfRereadArguments()

@@ -67,7 +67,12 @@ QString unitText(const ArgTiling& arg, unsigned count)
     return QString::number(count) + (horizontal ? (count == 1 ? " line" : " lines") : (count == 1 ? " column" : " columns"));
 }
 
-unsigned overlapOf(const ArgTiling& arg) { return arg.tileSize > arg.step ? arg.tileSize - arg.step : 0; }
+unsigned overlapOf(const ArgTiling& arg)
+{
+    if (arg.dynamic)
+        return arg.arg->tileOverlap;
+    return arg.tileSize > arg.step ? arg.tileSize - arg.step : 0;
+}
 
 // Draw every `gridStride`-th tile boundary: 1 when boundaries are kMinGridSpacing apart or more,
 // else the smallest of 2, 5, 10, 20, 50, ... that spaces them so.
@@ -102,7 +107,8 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
         lines << QString("%1 %2 tile(s) of %3, last %4, step %5%6")
                      .arg(tiling.tileCount)
                      .arg(arg.orientation == Orientation::Horizontal ? "horizontal" : "vertical")
-                     .arg(unitText(arg, arg.tileSize), unitText(arg, arg.lastTileSize), unitText(arg, arg.step))
+                     .arg(unitText(arg, arg.tileSize), unitText(arg, arg.lastTileSize),
+                          (arg.dynamic ? "about " : "") + unitText(arg, arg.step))
                      .arg(overlapOf(arg) ? ", overlap " + unitText(arg, overlapOf(arg)) : QString());
     else if (arg.residence == ArgResidence::Streamed)
         lines << "untiled: each chunk is a whole plane";
@@ -308,7 +314,8 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
             return horizontal ? QRectF(plane.left(), plane.top() + from * unit, plane.width(), (to - from) * unit)
                               : QRectF(plane.left() + from * unit, plane.top(), (to - from) * unit, plane.height());
         };
-        const unsigned lastStart = (tiling.tileCount - 1) * arg.step;
+        const auto startOf = [&](unsigned t) { return arg.tileStartAt(t, tiling.tileCount); };
+        const unsigned lastStart = startOf(tiling.tileCount - 1);
         // Many thin tiles: only every stride-th boundary (and its overlap band) is drawn.
         const unsigned stride = gridStride(arg.step * unit);
         if (arg.lastTileSize < arg.tileSize) {
@@ -321,7 +328,7 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
         }
         if (const unsigned overlap = overlapOf(arg)) {
             for (unsigned t = stride; t < tiling.tileCount; t += stride) {
-                QGraphicsRectItem* shared = scene_->addRect(band(t * arg.step, t * arg.step + overlap), Qt::NoPen, overlapColor());
+                QGraphicsRectItem* shared = scene_->addRect(band(startOf(t), startOf(t) + overlap), Qt::NoPen, overlapColor());
                 shared->setToolTip(
                     QString("tiles %1 and %2 share %3\n\n%4").arg(t - 1).arg(t).arg(unitText(arg, overlap), drawing.toolTip));
                 ++drawing.overlapBands;
@@ -332,7 +339,7 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
         gridColor.setAlpha(170);
         const QPen gridPen(gridColor, 0); // cosmetic: one pixel at any zoom
         for (unsigned t = stride; t < tiling.tileCount; t += stride) {
-            const double at = t * arg.step * unit;
+            const double at = startOf(t) * unit;
             if (horizontal)
                 scene_->addLine(plane.left(), plane.top() + at, plane.right(), plane.top() + at, gridPen);
             else

@@ -98,6 +98,7 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
         args.push_back({{"name", arg.arg->name},
                         {"residence", residenceName(arg.residence)},
                         {"tiled", arg.tiled},
+                        {"dynamic", arg.dynamic},
                         {"tile_size", arg.tileSize},
                         {"last_tile_size", arg.lastTileSize},
                         {"buffers", arg.bufferCount},
@@ -110,6 +111,11 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
                         {"l3_write", arg.l3Write},
                         {"l2_offset", arg.l2Offset},
                         {"l2_bytes", arg.l2Bytes}});
+    for (std::size_t i = 0; i < tiling.args.size(); ++i)
+        if (const KernelArgument& model = *tiling.args[i].arg; !model.declaredDims.empty()) {
+            args[i]["dims"] = model.declaredDims;
+            args[i]["float_items"] = model.floatItems;
+        }
     kernel["args"] = args;
     return kernel;
 }

@@ -33,7 +33,12 @@ std::string iterSpacesComment(const KernelTiling& tiling)
             out << "promoted whole to L1 (" << arg.planeCount << " plane(s)), moved once";
             break;
         case ArgResidence::Streamed:
-            if (arg.tiled)
+            if (arg.tiled && arg.dynamic)
+                out << "dynamic tiles of up to " << arg.tileSize << (horizontal ? " lines" : " columns") << " of "
+                    << arg.crossExtent << (horizontal ? " columns" : " lines") << ", tile t from "
+                    << (horizontal ? "line " : "column ") << "t*" << arg.refTile << "*" << arg.effective << "/"
+                    << arg.refExtent << ", last tile " << arg.lastTileSize;
+            else if (arg.tiled)
                 out << arg.tileSize << (horizontal ? " lines" : " columns") << " of " << arg.crossExtent
                     << (horizontal ? " columns" : " lines") << ", last tile " << arg.lastTileSize;
             else

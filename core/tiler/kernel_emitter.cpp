@@ -70,6 +70,7 @@ private:
         return prefix + loopVariable(space);
     }
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
+    std::string tileStartExpr(const ArgTiling& arg, const std::string& tile) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
     std::string homeOffset(const ArgTiling& arg, const std::string& prefix) const;
     std::string planeChunkSize(const ArgTiling& arg, const std::string& prefix) const;
@@ -129,8 +130,24 @@ std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& p
     return index;
 }
 
+// First line (column) of the tile, as a C expression of the tile index.
+std::string KernelEmitter::tileStartExpr(const ArgTiling& arg, const std::string& tile) const
+{
+    if (!arg.tiled || tiling_.tileCount == 1)
+        return "0";
+    if (arg.dynamic)
+        return "((" + tile + ")*" + num(std::uint64_t(arg.refTile) * arg.effective) + "/" + num(arg.refExtent) + ")";
+    return "(" + tile + ")*" + num(arg.step);
+}
+
 std::string KernelEmitter::tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const
 {
+    if (arg.dynamic && tiling_.tileCount > 1) {
+        // Up to the next tile's start plus the overlap; the last tile up to the end.
+        const std::string tile = var(IterationSpace::Tile, prefix);
+        return "((" + tile + "==" + num(tiling_.tileCount - 1) + ")?" + num(arg.lastTileSize) + ":(" +
+               tileStartExpr(arg, tile + "+1") + "+" + num(arg.arg->tileOverlap) + "-" + tileStartExpr(arg, tile) + "))";
+    }
     if (!arg.tiled || tiling_.tileCount == 1 || arg.tileSize == arg.lastTileSize)
         return num(arg.tiled ? arg.tileSize : arg.extent);
     return "((" + var(IterationSpace::Tile, prefix) + "==" + num(tiling_.tileCount - 1) + ")?" +
@@ -145,10 +162,13 @@ std::string KernelEmitter::homeOffset(const ArgTiling& arg, const std::string& p
     if (!plane.empty())
         offset = "(" + plane + ")*" + num(arg.planeStride);
     if (arg.tiled && tiling_.tileCount > 1) {
-        const std::uint64_t stepBytes = arg.orientation == Orientation::Horizontal
-                                            ? std::uint64_t(arg.step) * arg.crossExtent * arg.arg->itemSize
-                                            : std::uint64_t(arg.step) * arg.arg->itemSize;
-        offset += (offset.empty() ? "" : "+") + var(IterationSpace::Tile, prefix) + "*" + num(stepBytes);
+        const std::uint64_t lineBytes = arg.orientation == Orientation::Horizontal
+                                            ? std::uint64_t(arg.crossExtent) * arg.arg->itemSize
+                                            : std::uint64_t(arg.arg->itemSize);
+        const std::string tile = var(IterationSpace::Tile, prefix);
+        offset += (offset.empty() ? "" : "+") +
+                  (arg.dynamic ? tileStartExpr(arg, tile) + "*" + num(lineBytes)
+                               : tile + "*" + num(std::uint64_t(arg.step) * lineBytes));
     }
     return offset.empty() ? "0" : offset;
 }
@@ -429,6 +449,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     switch (binding.kind) {
     case Binding::Kind::Immediate:
         return std::to_string(binding.value);
+    case Binding::Kind::Ignored:
+        return "0";  // sequential calls; parallel kernels leave the field unset
     case Binding::Kind::CArg:
         return cArgumentExpr(binding);
     case Binding::Kind::CArgIndex:
@@ -473,7 +495,7 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case ArgSelect::TileHeight0: return defaultSize(horizontal);
     case ArgSelect::TileCount: return num(tiling_.tileCount);
     case ArgSelect::TileIndex: return "Tile";
-    case ArgSelect::TileOffset: return "Tile*" + num(arg->step);
+    case ArgSelect::TileOffset: return arg->dynamic ? tileStartExpr(*arg, "Tile") : "Tile*" + num(arg->step);
     case ArgSelect::Width: return num(arg->arg->width);
     case ArgSelect::Height: return num(arg->arg->height);
     }
@@ -486,16 +508,21 @@ void KernelEmitter::emitCalls(CallLocation location)
     for (const KernelCall& call : kernel_.calls) {
         const BasicKernel* callee = model_.findBasicKernel(call.callee);
         const bool parallel = callee && callee->callType == CallType::Parallel;
-        const int structIndex = parallel ? parallelIndex++ : -1;
+        const int structIndex = callee && callee->takesStruct() ? parallelIndex++ : -1;
         if (call.location != location || !callee)
             continue;
-        if (parallel) {
+        if (callee->takesStruct()) {
             const std::string args = "KerArg" + std::to_string(structIndex);
             for (std::size_t i = 0; i < call.bindings.size() && i < callee->args.size(); ++i)
-                code_.line(args + "->" + callee->args[i].name + " = (" + callee->args[i].type + ") (" +
-                           bindingExpr(call.bindings[i]) + ");");
-            code_.line("AT_FORK(gap_ncore(), (void *) " + callee->name + ", (void *) " + args + ");");
-            code_.line("__CALL(" + callee->name + ", " + args + ");");
+                if (call.bindings[i].kind != Binding::Kind::Ignored)
+                    code_.line(args + "->" + callee->args[i].name + " = (" + callee->args[i].type + ") (" +
+                               bindingExpr(call.bindings[i]) + ");");
+            if (parallel) {
+                code_.line("AT_FORK(gap_ncore(), (void *) " + callee->name + ", (void *) " + args + ");");
+                code_.line("__CALL(" + callee->name + ", " + args + ");");
+            } else {
+                code_.line(callee->name + "(" + args + ");");
+            }
         } else {
             std::string text = callee->name + "(";
             for (std::size_t i = 0; i < call.bindings.size() && i < callee->args.size(); ++i)
@@ -622,7 +649,7 @@ std::string KernelEmitter::emit()
     int parallelIndex = 0;
     for (const KernelCall& call : kernel_.calls) {
         const BasicKernel* callee = model_.findBasicKernel(call.callee);
-        if (callee && callee->callType == CallType::Parallel) {
+        if (callee && callee->takesStruct()) {
             const std::string index = std::to_string(parallelIndex++);
             code_.line(callee->parallelArgType + " S_KerArg" + index + ", *KerArg" + index + " = &S_KerArg" + index + ";");
         }

@@ -19,14 +19,17 @@ struct CArgument {
     std::string name;
 };
 
-enum class CallType { Sequential, Parallel };
+// Sequential: on the master core with its C arguments; SequentialStruct: on the master core through
+// one struct (parallelArgType); Parallel: on all cores through one struct.
+enum class CallType { Sequential, Parallel, SequentialStruct };
 
 // A C function written as if its data fits in L1; parallel ones take one struct pointer.
 struct BasicKernel {
     std::string name;
     CallType callType = CallType::Sequential;
     std::vector<CArgument> args;
-    std::string parallelArgType;  // struct typedef name for parallel kernels
+    std::string parallelArgType;  // struct typedef name for parallel and struct-sequential kernels
+    bool takesStruct() const { return callType != CallType::Sequential; }
 };
 
 enum class IterationSpace { Tile = 0, InPlane = 1, OutPlane = 2 };
@@ -64,7 +67,9 @@ enum class ArgSelect {
 };
 
 struct Binding {
-    enum class Kind { KernelArg, CArg, CArgIndex, Immediate };
+    // Ignored (AT_IGNORE_ARG_BINDING): the basic kernel's argument is left unset (a parallel kernel's
+    // field is not assigned; a sequential kernel gets 0).
+    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored };
     Kind kind = Kind::Immediate;
     std::string name;                            // kernel argument or C argument name
     ArgSelect select = ArgSelect::Tile;          // for KernelArg
@@ -104,6 +109,13 @@ constexpr std::uint32_t Odd = 1u << 2;
 constexpr std::uint32_t OnePreferredTile = 1u << 3;
 constexpr std::uint32_t TileHorizontal = 1u << 4;
 constexpr std::uint32_t TileVertical = 1u << 5;
+// The argument's tiles follow the reference argument's by a ratio that need not be a whole number
+// (a resize's input and output): see ArgTiling::dynamic.
+constexpr std::uint32_t Dynamic = 1u << 6;
+// Lines beyond the ratio's whole steps: however many, they ride in the last tile (PadRemainder) or
+// are never moved (DropRemainder). Without either, fewer than one step ride in the last tile.
+constexpr std::uint32_t PadRemainder = 1u << 7;
+constexpr std::uint32_t DropRemainder = 1u << 8;
 }  // namespace ArgConstraint
 
 struct KernelArgument {
@@ -135,6 +147,10 @@ struct KernelArgument {
     bool planePerInput = false;
     // FlashHome arguments: C expression of the AT_FLASH_FS_T pointer of the image they are read from.
     std::string flashImage;
+    // The argument's shape as the model declared it (AddKernelArgDim), outermost first, the item
+    // size last; empty when not declared. Reported in the tiling report.
+    std::vector<unsigned> declaredDims;
+    bool floatItems = false;  // AddKernelFloatArgDim: the items are floating point
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };

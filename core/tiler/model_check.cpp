@@ -256,6 +256,7 @@ private:
                 break;
             }
             case Binding::Kind::Immediate:
+            case Binding::Kind::Ignored:
                 break;
             }
         }
@@ -310,9 +311,13 @@ private:
             std::string label = where + ": binding " + std::to_string(j + 1);
             if (callee != nullptr && j < callee->cargs.size())
                 label += " (" + callee->cargs[j].name + ")";
-            if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex)
-                report(label + ": " + (binding.kind == Binding::Kind::KernelArg ? "K_Arg" : "C_ArgIndex")
-                       + " cannot be used in a kernel group; bind C_Arg() or Imm() only");
+            if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex ||
+                binding.kind == Binding::Kind::Ignored)
+                report(label + ": " +
+                       (binding.kind == Binding::Kind::KernelArg   ? "K_Arg"
+                        : binding.kind == Binding::Kind::CArgIndex ? "C_ArgIndex"
+                                                                   : "AT_IGNORE_ARG_BINDING") +
+                       " cannot be used in a kernel group; bind C_Arg() or Imm() only");
             else if (binding.kind == Binding::Kind::CArg && !hasNamed(group.cargs, binding.name))
                 report(label + ": C_Arg(\"" + binding.name + "\") names no C argument of group " + group.name
                        + "; its C arguments are " + namesOf(group.cargs));

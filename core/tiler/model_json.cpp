@@ -16,7 +16,8 @@ template <class T> struct Named {
     const char* name;
 };
 
-constexpr Named<CallType> kCallTypes[] = {{CallType::Sequential, "sequential"}, {CallType::Parallel, "parallel"}};
+constexpr Named<CallType> kCallTypes[] = {{CallType::Sequential, "sequential"}, {CallType::Parallel, "parallel"},
+                                          {CallType::SequentialStruct, "sequential_struct"}};
 constexpr Named<IterationSpace> kSpaces[] = {
     {IterationSpace::Tile, "tile"}, {IterationSpace::InPlane, "in_plane"}, {IterationSpace::OutPlane, "out_plane"}};
 constexpr Named<Orientation> kOrientations[] = {{Orientation::Horizontal, "horizontal"},
@@ -33,7 +34,8 @@ constexpr Named<ArgSelect> kSelects[] = {
     {ArgSelect::Width, "width"}, {ArgSelect::Height, "height"},
     {ArgSelect::NextTile, "next_tile"}};
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
-                                                  {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"}};
+                                                  {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"},
+                                                  {Binding::Kind::Ignored, "ignored"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},
                                                  {ModelItem::Kind::Group, "group"}};
 constexpr Named<std::uint32_t> kFlags[] = {

@@ -193,18 +193,40 @@ std::string Solver::prepare()
     }
     for (std::size_t i : ratioArgs_) {
         const unsigned effective = base_.args[i].extent - kernel_.args[i].tileOverlap;
-        // An argument may have a few lines more than its ratio needs (a strided window that does
-        // not reach the last lines, say); they ride in its last tile. A full step more is an error.
         const unsigned ratio = effective / refExtent_;
-        if (ratio >= 1 && effective - ratio * refExtent_ < ratio) {
+        const KernelArgument& arg = kernel_.args[i];
+        const bool dynamic = (arg.constraints & ArgConstraint::Dynamic) && effective % refExtent_ != 0;
+        // An argument may have a few lines more than its ratio needs (a strided window that does
+        // not reach the last lines, say): fewer than a step ride in its last tile, as do any number
+        // with OBJ_CONSTRAINTS_PAD_REM; with OBJ_CONSTRAINTS_DROP_REM they are never moved.
+        const unsigned remainder = effective - ratio * refExtent_;
+        const bool padRemainder = remainder < ratio || (arg.constraints & ArgConstraint::PadRemainder);
+        if (!dynamic && ratio >= 1 && (padRemainder || (arg.constraints & ArgConstraint::DropRemainder))) {
             ratio_[i] = ratio;
+            if (arg.constraints & ArgConstraint::DropRemainder)
+                base_.args[i].extent -= remainder;
+            continue;
+        }
+        if (dynamic) {
+            // Tiles that follow the reference's by a fractional ratio (see ArgTiling::dynamic).
+            constexpr std::uint32_t kFixedSizes =
+                ArgConstraint::Even | ArgConstraint::Odd | ArgConstraint::OnePreferredTile;
+            if ((arg.constraints & kFixedSizes) || arg.preferredTileSize > 1 || base_.args[i].padded())
+                return "user kernel " + kernel_.name + ": argument " + arg.name +
+                       " has OBJ_CONSTRAINTS_DYNAMIC, whose tiles vary by a line, together with a fixed tile size "
+                       "(even, odd, preferred size or one preferred tile) or padding lines; drop one of them";
+            ArgTiling& tiling = base_.args[i];
+            tiling.dynamic = true;
+            tiling.effective = effective;
+            tiling.refExtent = refExtent_;
             continue;
         }
         std::ostringstream out;
-        out << "user kernel " << kernel_.name << ": argument " << kernel_.args[i].name << " has " << effective
+        out << "user kernel " << kernel_.name << ": argument " << arg.name << " has " << effective
             << " tiled lines/columns beyond its overlap, not a multiple of argument " << kernel_.args[refArg].name
             << "'s " << refExtent_ << "; tiles of all arguments must advance in whole-number ratios "
-            << "(adjust the declared sizes or the overlap)";
+            << "(adjust the declared sizes or the overlap, or give the argument OBJ_CONSTRAINTS_DYNAMIC when "
+            << "its basic kernel finds its lines from KER_ARG_TILE_BASE)";
         return out.str();
     }
     return {};
@@ -233,6 +255,18 @@ void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTi
         if (isDynamicScratch(*arg.arg)) {
             arg.tileSize = arg.lastTileSize = 1;
             arg.step = 1;
+            continue;
+        }
+        if (arg.dynamic) {
+            arg.refTile = refTile;
+            arg.step = unsigned(std::uint64_t(refTile) * arg.effective / arg.refExtent);
+            arg.tileSize = arg.lastTileSize = arg.extent;
+            if (tileCount > 1) {
+                arg.lastTileSize = arg.extent - arg.tileStartAt(tileCount - 1, tileCount);
+                arg.tileSize = 0;
+                for (unsigned t = 0; t + 1 < tileCount; ++t)
+                    arg.tileSize = std::max(arg.tileSize, arg.tileSizeAt(t, tileCount));
+            }
             continue;
         }
         const unsigned step = ratio_[i] * refTile;
@@ -288,8 +322,8 @@ bool Solver::constraintsHold(unsigned tileCount, unsigned refTile, bool withPref
         return false;
     for (std::size_t i : ratioArgs_) {
         const KernelArgument& arg = kernel_.args[i];
-        if (arg.constraints & ArgConstraint::OnePreferredTile)
-            continue;  // checked above
+        if ((arg.constraints & ArgConstraint::OnePreferredTile) || base_.args[i].dynamic)
+            continue;  // checked above; dynamic tiles have no fixed size (prepare() refuses constraints on it)
         const unsigned size = ratio_[i] * refTile + arg.tileOverlap;
         if ((arg.constraints & ArgConstraint::Even) && size % 2 != 0)
             return false;
@@ -358,8 +392,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
         } else {
             arg.residence = ArgResidence::Streamed;
             // The last tile may hold a few more lines than the others (see prepare()).
-            arg.chunkBytes = std::max(arg.chunkBytesAt(0, tiling.tileCount),
-                                      arg.chunkBytesAt(tiling.tileCount - 1, tiling.tileCount));
+            arg.chunkBytes = arg.largestChunkBytes(tiling.tileCount);
             const std::uint64_t loads = loadsOf(tiling, arg);
             arg.bufferCount = (config.doubleBuffer[i] && loads > 1) ? 2 : 1;
             arg.l1Bytes = arg.bufferStride() * arg.bufferCount;

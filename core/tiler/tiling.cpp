@@ -4,11 +4,33 @@
 
 namespace tessera::tiler {
 
+unsigned ArgTiling::tileStartAt(unsigned tileIndex, unsigned tileCount) const
+{
+    if (!tiled || tileCount <= 1)
+        return 0;
+    if (dynamic)
+        return unsigned(std::uint64_t(tileIndex) * refTile * effective / refExtent);
+    return tileIndex * step;
+}
+
 unsigned ArgTiling::tileSizeAt(unsigned tileIndex, unsigned tileCount) const
 {
     if (!tiled)
         return extent;
+    if (dynamic && tileCount > 1 && tileIndex + 1 < tileCount) {
+        const unsigned next = tileStartAt(tileIndex + 1, tileCount);
+        return std::min(extent, next + arg->tileOverlap) - tileStartAt(tileIndex, tileCount);
+    }
     return tileIndex + 1 == tileCount ? lastTileSize : tileSize;
+}
+
+std::uint64_t ArgTiling::largestChunkBytes(unsigned tileCount) const
+{
+    std::uint64_t largest = std::max(chunkBytesAt(0, tileCount), chunkBytesAt(tileCount - 1, tileCount));
+    if (dynamic)
+        for (unsigned t = 1; t + 1 < tileCount; ++t)
+            largest = std::max(largest, chunkBytesAt(t, tileCount));
+    return largest;
 }
 
 std::uint64_t ArgTiling::planeChunkBytesAt(unsigned tileIndex, unsigned tileCount) const
@@ -29,7 +51,7 @@ unsigned ArgTiling::realLinesAt(unsigned tileIndex, unsigned tileCount) const
     if (!padded())
         return lines;
     // The tile covers virtual lines [start, start + lines); home lines are [padBefore, extent - padAfter).
-    const std::int64_t start = tiled && tileCount > 1 ? std::int64_t(tileIndex) * step : 0;
+    const std::int64_t start = tileStartAt(tileIndex, tileCount);
     const std::int64_t first = std::max<std::int64_t>(start, padBefore);
     const std::int64_t last = std::min<std::int64_t>(start + lines, std::int64_t(extent) - padAfter);
     return last > first ? unsigned(last - first) : 0;
@@ -66,6 +88,10 @@ const ArgTiling* KernelTiling::find(const std::string& name) const
 
 const ArgTiling* KernelTiling::referenceArg() const
 {
+    // Dynamic arguments follow another one's tiles, which is the reference.
+    for (const ArgTiling& arg : args)
+        if (arg.tiled && arg.residence != ArgResidence::Scratch && !arg.dynamic)
+            return &arg;
     for (const ArgTiling& arg : args)
         if (arg.tiled && arg.residence != ArgResidence::Scratch)
             return &arg;

@@ -33,6 +33,14 @@ struct ArgTiling {
     unsigned tileSize = 0;        // lines/columns of every tile but the last
     unsigned lastTileSize = 0;
     unsigned step = 0;            // lines/columns the tile origin advances per tile
+    // OBJ_CONSTRAINTS_DYNAMIC: an argument whose tiled size is no whole multiple of the reference
+    // argument's. Tile t starts at line floor(s * effective / refExtent), s being the reference's
+    // first line (t * refTile), and reaches the next tile's start plus the overlap, so tile sizes
+    // vary by a line; tileSize is the largest, which the L1 buffers hold.
+    bool dynamic = false;
+    unsigned refTile = 0;         // the reference argument's lines per tile
+    unsigned refExtent = 0;       // the reference argument's extent beyond its overlap
+    unsigned effective = 0;       // this argument's extent beyond its overlap
     std::uint64_t planeBytes = 0; // one data plane in its home memory
     std::uint64_t planeStride = 0;// bytes between consecutive plane indices
     unsigned planeCount = 1;      // planes held in the home memory
@@ -73,6 +81,10 @@ struct ArgTiling {
     // Bytes of one plane's part of that chunk.
     std::uint64_t planeChunkBytesAt(unsigned tileIndex, unsigned tileCount) const;
     unsigned tileSizeAt(unsigned tileIndex, unsigned tileCount) const;
+    // First line (column for vertical tiles) of that tile in the argument's tiled dimension.
+    unsigned tileStartAt(unsigned tileIndex, unsigned tileCount) const;
+    // Bytes of the largest chunk over all tiles: what one L1 buffer holds.
+    std::uint64_t largestChunkBytes(unsigned tileCount) const;
     // Lines of that tile that are in home memory (all of them unless the argument is padded).
     unsigned realLinesAt(unsigned tileIndex, unsigned tileCount) const;
     // Bytes the DMA moves for that chunk: its real lines, all its planes.

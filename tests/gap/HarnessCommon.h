@@ -122,6 +122,7 @@ static inline void HarnessDmaReport(const char *Function)
 
 HARNESS_DEFINE_COMPARE(32, int32_t, "%ld", (long))
 HARNESS_DEFINE_COMPARE(16, int16_t, "%d", (int))
+HARNESS_DEFINE_COMPARE(8, unsigned char, "%d", (int))
 
 /* Runs a parallel basic kernel on the whole emulated team, as generated code does: called directly
  * it would only do core 0's share. */

@@ -39,6 +39,14 @@ void GenTilingError(const char *Format, ...)
 #endif
     ;
 
+/* A printf-style note from a generator, printed on standard output with "debug: " in front when the
+ * generator runs with --debug; otherwise nothing. */
+void GenTilingDebug(const char *Format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 void SetUsedFilesNames(const char *StdTypedefsName, unsigned int LibKernelFileCount, ...);
 /* SetGeneratedFilesNames takes 2 or 4 names (see the macro at the end of this header):
  *   SetGeneratedFilesNames(ArgInitsName, ArgInitsHeaderName, CallTemplatesName, CallTemplatesNameHeader)
@@ -105,6 +113,15 @@ ArgBindingDescr_T *C_ArgIndex(const char *ArgName, KernelIteratorT Iterator, uns
 ArgBindingDescr_T *Imm(int Value);
 
 Object_T **KerArgs(unsigned int KerArgCount, ...);
+
+/* Markers for the lists above: an entry equal to AT_NO_C_ARG, AT_NO_CALL, AT_NO_ARG_BINDING or
+ * AT_NO_KER_ARG is left out of its list (`NeedBias ? K_Arg("Bias", KER_ARG_TILE) : AT_NO_ARG_BINDING`).
+ * AT_IGNORE_ARG_BINDING keeps its place in a call's bindings and leaves that argument of the basic
+ * kernel unset (a sequential kernel gets 0). */
+extern ArgBindingDescr_T *AT_NO_ARG_BINDING, *AT_IGNORE_ARG_BINDING;
+extern CKernelCall_T *AT_NO_CALL;
+extern Object_T *AT_NO_KER_ARG;
+extern CKernel_Arg_T *AT_NO_C_ARG;
 /* KerArg takes the guide's arguments (an Object_Type_T second) or the current SDK's (a KerArgSpace()
  * second, no NextPlaneUpdate), see the macro at the end of this header. */
 Object_T *(KerArg)(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
@@ -169,6 +186,19 @@ void AT_SetKernelCtrl(AT_GraphCtrl_T Ctrl, void *Val);
  * the report and AT_GRAPH_PRODUCE_OPERINFOS show; AT_KERINFO_BANDWIDTH, its bytes moved, accepted and
  * not used (the tile solver counts the DMA itself). */
 void AddKernelInfos(const char *Name, AT_KernelInfo_T Info, long long int NumVal, void *Val);
+/* The C type of an argument of DataSize bytes (1, 2 or 4; 2 or 4 for floats), a pointer when Pointer,
+ * restricted when Restrict too: CNN_ArgDataType(1, 1, 1) is "signed char * __restrict__",
+ * CNN_ArgDataTypeUns(2, 0, 0) "unsigned short int", CNN_ArgDataTypeF(2, 1, 0) "F16 *" (the half-float type
+ * of GreenWaves' float16 basic kernels). */
+char *CNN_ArgDataType(int DataSize, int Pointer, int Restrict);
+char *CNN_ArgDataTypeUns(int DataSize, int Pointer, int Restrict);
+char *CNN_ArgDataTypeF(int DataSize, int Pointer, int Restrict);
+/* The shape of argument ArgName of user kernel Name: Dim sizes, outermost first, the item size in bytes
+ * last (Dim -1: a list ended by 0), e.g. AddKernelArgDim("Resize", "In", 4, Channels, H, W, 1). The item
+ * size must be the argument's and the other sizes must multiply to whole planes of it; the shape is
+ * written in the tiling report. The Float form says the items are floating point. */
+void AddKernelArgDim(const char *Name, const char *ArgName, int Dim, ...);
+void AddKernelFloatArgDim(const char *Name, const char *ArgName, int Dim, ...);
 
 /* ---- Kernel groups ---------------------------------------------------------------------- */
 

@@ -21,7 +21,18 @@ typedef struct KernelArgDimDescr_S KernelArgDimDescrT;
  * call their kernels by name, so only NULL is passed. */
 typedef struct CNN_LayerOp_S CNN_LayerOp_T;
 
-typedef enum { CALL_SEQUENTIAL = 0, CALL_PARALLEL = 1 } KernelCallTypeT;
+/* How a basic kernel is called: on the master core with its arguments (SEQUENTIAL) or through one
+ * struct (SEQUENTIAL_STRUCT, the struct typedef named as for PARALLEL), or on all cores through one
+ * struct (PARALLEL). FLOAT_KER and HWC_KER may be or'ed in: they describe the kernel (float
+ * arithmetic, HWC tensors) for the SDK's kernel matching and change nothing in the call. */
+typedef enum {
+    CALL_SEQUENTIAL = 0,
+    CALL_PARALLEL = 1,
+    CALL_SEQUENTIAL_STRUCT = 2,
+    CALL_MASK = 3,
+    CALL_FLOAT_KER = 4,
+    CALL_HWC_KER = 8
+} KernelCallTypeT;
 
 /* SetInlineMode(): whether user kernels are inlined into their callers (values as in the SDK). */
 typedef enum { NEVER_INLINE = 0, ALWAYS_INLINE = 1, SINGLE_INLINE = 2 } InlineModeT;
@@ -120,7 +131,16 @@ typedef enum {
     OBJ_CONSTRAINTS_ONEPREFTILE = (1 << 3), /* tiles advance by exactly the argument's preferred tile
                                                size; without one, a single tile */
     OBJ_CONSTRAINTS_TILE_HOR = (1 << 4),    /* override the kernel's orientation: horizontal */
-    OBJ_CONSTRAINTS_TILE_VER = (1 << 5)     /* override the kernel's orientation: vertical */
+    OBJ_CONSTRAINTS_TILE_VER = (1 << 5),    /* override the kernel's orientation: vertical */
+    OBJ_CONSTRAINTS_PAD_REM = (1 << 7),     /* lines beyond the ratio's whole steps ride in the last tile, however
+                                               many (without it, fewer than one step do) */
+    OBJ_CONSTRAINTS_DROP_REM = (1 << 8),    /* lines beyond the ratio's whole steps are never moved */
+    OBJ_CONSTRAINTS_DYNAMIC = (1 << 6)      /* tiles follow the kernel's tiles by a ratio that need not be a
+                                               whole number: tile t of an argument of H lines (overlap O)
+                                               starts at line s*(H-O)/Href, s the first line of the
+                                               reference tile (the argument with the fewest lines), and
+                                               reaches the next tile's start plus O; its
+                                               KER_ARG_TILE_BASE is that start */
 } KernelArgConstraints_T;
 
 /* Kernel argument properties; the O_N* forms are the absence of the property. */
@@ -147,6 +167,10 @@ typedef unsigned int Object_Type_T;
 #define O_N3D     0u
 #define O_4D      ((1u << 9) | O_3D) /* a 4-D argument is also a 3-D one */
 #define O_N4D     0u
+/* O_CONST: an input the kernel never changes (refused on outputs); O_FLOAT: its items are floating
+ * point (as AddKernelFloatArgDim says). Both describe the argument and change no tiling. */
+#define O_CONST   (1u << 11)
+#define O_FLOAT   (1u << 12)
 
 /* Predefined argument kinds. */
 #define OBJ_IN                  (O_IN | O_TILED)
@@ -166,6 +190,9 @@ typedef unsigned int Object_Type_T;
 #define OBJ_BUFFER_IN_NTILED     (O_BUFF | O_IN)
 #define OBJ_BUFFER_OUT_NTILED    (O_BUFF | O_OUT)
 #define OBJ_BUFFER_IN_OUT_NTILED (O_BUFF | O_IN | O_OUT)
+/* Their tiled forms, which the tile solver refuses with a message. */
+#define OBJ_BUFFER_IN           (O_BUFF | O_IN | O_TILED)
+#define OBJ_BUFFER_OUT          (O_BUFF | O_OUT | O_TILED)
 #define OBJ_BUFFER_ONETILE      (O_BUFF | O_TILED | O_ONETILE)
 #define OBJ_BUFFER_DYN          (O_BUFF | O_TILED | O_DYNTILE)
 #define OBJ_IN_3D               (OBJ_IN | O_3D)
@@ -269,5 +296,102 @@ typedef enum { AT_KERINFO_OPER = 0, AT_KERINFO_BANDWIDTH = 1 } AT_KernelInfo_T;
 #define WARM_L1        1
 #define WARM_L2_DYN_L1 2
 #define WARM_ALL       3
+
+/* ---- CNN generator types (the SDK keeps them here; CNN_Generators.h declares the generators) ---- */
+
+typedef enum {
+    KOP_NONE = 0,
+    KOP_CONV,
+    KOP_CONV_DP,    /* convolution with 32-bit accumulation over all input features */
+    KOP_CONV_DW,    /* depthwise: output feature c from input feature c only (InFeat == OutFeat) */
+    KOP_MAXPOOL,
+    KOP_AVGPOOL,
+    KOP_RELU,
+    KOP_LINEAR,
+    KOP_SOFTMAX,
+    KOP_GLOBAL_AVGPOOL,
+    KOP_MATADD,
+    KOP_MATADD_RELU,
+    KOP_MATMUL,
+    KOP_RELUN,      /* ReLU6: min(max(x, 0), 6); convolution and linear layers, Out_Q at most 12 */
+    KOP_MATSUB,     /* element-wise In1 - In2 (CNN_MatAdd, CNN_MatAdd_SQ8) */
+    KOP_MATSUB_RELU,
+    /* The other operation names of GreenWaves' generators, so that their sources compile; Tessera's
+     * generators refuse an operation they do not implement, naming the layer. */
+    KOP_SETBIAS, KOP_SETBIAS_DP, KOP_CONV_HWCE, KOP_CONV1D, KOP_CONV1D_DP, KOP_CONV_DWDP,
+    KOP_MM_CONV, KOP_MM_CONV_DW, KOP_MM_CONV1D, KOP_DP_REDUCT, KOP_DP_REDUCT_NOSCALE,
+    KOP_DP_REDUCT_CHW2HWC, KOP_DP_REDUCT_IO, KOP_DP_REDUCT_IO_NOSCALE, KOP_DP_REDUCT_MULBIAS,
+    KOP_DP_REDUCT_IO_MULBIAS, KOP_DP_REDUCT_MULBIAS_SCALAR, KOP_DP_REDUCT_IO_MULBIAS_SCALAR,
+    KOP_GLOBAL_MAXPOOL, KOP_GLOBAL_MAXPOOL_REDUCT, KOP_GLOBAL_AVGPOOL_REDUCT, KOP_GLOBAL_SUMPOOL,
+    KOP_GLOBAL_SUMPOOL_REDUCT, KOP_SCALE, KOP_ACT_NONE, KOP_RELUM, KOP_RELUMN, KOP_HSIGMOID,
+    KOP_HTANH, KOP_HSWISH, KOP_LEAKYRELU, KOP_SIGMOID, KOP_TANH, KOP_SWISH, KOP_LINEAR_DP,
+    KOP_DP_REDUCT_LINEAR, KOP_MATADD_DYNADJUST, KOP_MATMUL_NOBIAS, KOP_MATMUL_SM1, KOP_MATMUL_SCALE,
+    KOP_MATMUL_SCALE_SCALAR, KOP_MATMUL_NOBIAS_SCALE_SCALAR, KOP_MATMUL_TRANSPOSED,
+    KOP_MATMUL_NOBIAS_TRANSPOSED, KOP_MATMUL_SCALE_SCALAR_TRANSPOSED,
+    KOP_MATMUL_NOBIAS_SCALE_SCALAR_TRANSPOSED, KOP_MATMUL_SCALE_SM1, KOP_MATMUL_SCALE_SCALAR_SM1,
+    KOP_MATSCALE_VECTOR, KOP_MATSCALE_SCALAR, KOP_MATSCALE_VECTOR_SCALAR, KOP_MATVECTMUL,
+    KOP_MATTRANSP, KOP_MATPERM_CHW2CWH, KOP_MATPERM_CHW2HWC, KOP_MATPERM_CHW2WHC,
+    KOP_MATPERM_CHW2WCH, KOP_MATPERM_CHW2HCW, KOP_MATPERM_HWC2HCW, KOP_MATPERM_HWC2WCH,
+    KOP_MATPERM_HWC2WHC, KOP_MATPERM_HWC2CHW, KOP_MATPERM_HWC2CWH, KOP_EXPAND, KOP_COLLAPSE,
+    KOP_COPY, KOP_CONCAT, KOP_SPLIT, KOP_RNN, KOP_LSTM, KOP_GRU, KOP_CONV_RELU, KOP_CONV_RELUN,
+    KOP_CONV_MAXPOOL, KOP_CONV_MAXPOOL_RELU, KOP_CONV_MAXPOOL_RELUN, KOP_CONV_AVGPOOL,
+    KOP_CONV_AVGPOOL_RELU, KOP_CONV_AVGPOOL_RELUN, KOP_CONV_DP_RELU, KOP_CONV_DP_RELUN,
+    KOP_CONV_DP_MAXPOOL, KOP_CONV_DP_MAXPOOL_RELU, KOP_CONV_DP_MAXPOOL_RELUN, KOP_CONV_DP_AVGPOOL,
+    KOP_CONV_DP_AVGPOOL_RELU, KOP_CONV_DP_AVGPOOL_RELUN, KOP_CONV_DW_RELU, KOP_CONV_DW_RELUN,
+    KOP_CONV_DW_MAXPOOL, KOP_CONV_DW_MAXPOOL_RELU, KOP_CONV_DW_MAXPOOL_RELUN, KOP_CONV_DW_AVGPOOL,
+    KOP_CONV_DW_AVGPOOL_RELU, KOP_CONV_DW_AVGPOOL_RELUN, KOP_CONV_DWDP_RELU, KOP_CONV_DWDP_RELUN,
+    KOP_CONV_DWDP_MAXPOOL, KOP_CONV_DWDP_MAXPOOL_RELU, KOP_CONV_DWDP_MAXPOOL_RELUN,
+    KOP_CONV_DWDP_AVGPOOL, KOP_CONV_DWDP_AVGPOOL_RELU, KOP_CONV_DWDP_AVGPOOL_RELUN,
+    KOP_MAXPOOL_RELU, KOP_MAXPOOL_RELUN, KOP_AVGPOOL_RELU, KOP_AVGPOOL_RELUN, KOP_LINEAR_RELU,
+    KOP_LINEAR_RELUN, KOP_MATADD_RELUN, KOP_MATMUL_RELU, KOP_MATMUL_RELUN, KOP_ACT_NONE_IN_SCALE,
+    KOP_RELU_IN_SCALE, KOP_RELUN_IN_SCALE, KOP_RELUM_IN_SCALE, KOP_RELUMN_IN_SCALE,
+    KOP_HSIGMOID_IN_SCALE, KOP_HTANH_IN_SCALE, KOP_HSWISH_IN_SCALE, KOP_LEAKYRELU_IN_SCALE,
+    KOP_SIGMOID_IN_SCALE, KOP_TANH_IN_SCALE, KOP_SWISH_IN_SCALE, KOP_DP_REDUCT_UNSIGNED,
+    KOP_NORM_RGB565, KOP_NORM_RGB888, KOP_NORM_RGB16, KOP_NORM_BW, KOP_NORM_BW16, KOP_CONVERT_FL_FL,
+    KOP_CONVERT_FP_FP, KOP_CONVERT_FP_FP_ZEROPOINT, KOP_CONVERT_FP_FP_SCALE, KOP_CONVERT_FL_FP,
+    KOP_CONVERT_FP_FL, KOP_CUSTOM,
+    KOP_LAST
+} KernelOper_T;
+
+/* Where the "same" padding of a dimension goes when its total is odd, or all of it. */
+typedef enum {
+    PAD_LEFT,           /* all of it left / above */
+    PAD_RIGHT,          /* all of it right / below */
+    PAD_BALANCED_LEFT,  /* [Pad - Pad/2, Pad/2]: the larger half left / above (the default) */
+    PAD_BALANCED_RIGHT  /* [Pad/2, Pad - Pad/2]: the larger half right / below */
+} AT_PadType;
+
+/* Per-layer generation controls, as GreenWaves' generators take them: pass 0 for the defaults, or
+ * a descriptor set by CNN_InitGenCtrl then CNN_SetGenCtrl (as NNTool's model programs do). A field
+ * at -1 (0 for the *_L3 flags, HWC and the data sizes) keeps the default. Tessera's generators honour
+ * PadType (conv and pool "same" padding), the *_L3 flags (as the *_InL3 arguments) and ReluN 6;
+ * TileOrientation, ParallelFeatures, ForceDPconv, UseHwCE, EnableIm2Col and MulBiasScalar only steer
+ * how a layer is computed, which Tessera chooses itself; any other setting that would change what a
+ * layer computes (HWC order, another ReluN, custom activations, data sizes) stops generation with a
+ * message naming the layer and the option. */
+typedef struct CNN_GenControl_S {
+    char TileOrientation;      /* TILE_HOR or TILE_VER */
+    char ParallelFeatures;     /* output features in parallel (1) or one feature on all cores (0) */
+    char ForceDPconv;          /* double precision convolution */
+    char UseHwCE;              /* the convolution engine */
+    AT_PadType PadType;        /* where "same" padding goes */
+    char EnableIm2Col;         /* matrix-multiply convolutions */
+    int ReluN;                 /* the clip of KOP_RELUN (default 6) */
+    char MulBiasScalar;
+    char In_L3, Filter_L3, Bias_L3, Out_L3, Scale_L3, ScaleN_L3; /* != 0: that argument homed in L3 */
+    char RNNUseHardActivation;
+    char RNNSameInStateScales;
+    char MFCCDbInsteadOfLog;
+    char DynamicIter;
+    char Force_8BitsOutput;
+    char HWC;                  /* != 0: tensors in HWC order (CHW otherwise) */
+    int MfccLogOffset;
+    char InDataSize, OutDataSize;
+    int GatePrenorm;
+    char FloatDump;
+    char *CustomActivationName;
+    int CustomActivationInfos;
+    int CompressedInputBits;
+} CNN_GenControl_T;
 
 #endif

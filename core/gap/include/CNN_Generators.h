@@ -22,65 +22,7 @@
 extern "C" {
 #endif
 
-typedef enum {
-    KOP_NONE = 0,
-    KOP_CONV,
-    KOP_CONV_DP,    /* convolution with 32-bit accumulation over all input features */
-    KOP_CONV_DW,    /* depthwise: output feature c from input feature c only (InFeat == OutFeat) */
-    KOP_MAXPOOL,
-    KOP_AVGPOOL,
-    KOP_RELU,
-    KOP_LINEAR,
-    KOP_SOFTMAX,
-    KOP_GLOBAL_AVGPOOL,
-    KOP_MATADD,
-    KOP_MATADD_RELU,
-    KOP_MATMUL,
-    KOP_RELUN,      /* ReLU6: min(max(x, 0), 6); convolution and linear layers, Out_Q at most 12 */
-    KOP_MATSUB,     /* element-wise In1 - In2 (CNN_MatAdd, CNN_MatAdd_SQ8) */
-    KOP_MATSUB_RELU
-} KernelOper_T;
-
-/* Where the "same" padding of a dimension goes when its total is odd, or all of it. */
-typedef enum {
-    PAD_LEFT,           /* all of it left / above */
-    PAD_RIGHT,          /* all of it right / below */
-    PAD_BALANCED_LEFT,  /* [Pad - Pad/2, Pad/2]: the larger half left / above (the default) */
-    PAD_BALANCED_RIGHT  /* [Pad/2, Pad - Pad/2]: the larger half right / below */
-} AT_PadType;
-
-/* Per-layer generation controls, as GreenWaves' generators take them: pass 0 for the defaults, or
- * a descriptor set by CNN_InitGenCtrl then CNN_SetGenCtrl (as NNTool's model programs do). A field
- * at -1 (0 for the *_L3 flags, HWC and the data sizes) keeps the default. Tessera's generators honour
- * PadType (conv and pool "same" padding), the *_L3 flags (as the *_InL3 arguments) and ReluN 6;
- * TileOrientation, ParallelFeatures, ForceDPconv, UseHwCE, EnableIm2Col and MulBiasScalar only steer
- * how a layer is computed, which Tessera chooses itself; any other setting that would change what a
- * layer computes (HWC order, another ReluN, custom activations, data sizes) stops generation with a
- * message naming the layer and the option. */
-typedef struct CNN_GenControl_S {
-    char TileOrientation;      /* TILE_HOR or TILE_VER */
-    char ParallelFeatures;     /* output features in parallel (1) or one feature on all cores (0) */
-    char ForceDPconv;          /* double precision convolution */
-    char UseHwCE;              /* the convolution engine */
-    AT_PadType PadType;        /* where "same" padding goes */
-    char EnableIm2Col;         /* matrix-multiply convolutions */
-    int ReluN;                 /* the clip of KOP_RELUN (default 6) */
-    char MulBiasScalar;
-    char In_L3, Filter_L3, Bias_L3, Out_L3, Scale_L3, ScaleN_L3; /* != 0: that argument homed in L3 */
-    char RNNUseHardActivation;
-    char RNNSameInStateScales;
-    char MFCCDbInsteadOfLog;
-    char DynamicIter;
-    char Force_8BitsOutput;
-    char HWC;                  /* != 0: tensors in HWC order (CHW otherwise) */
-    int MfccLogOffset;
-    char InDataSize, OutDataSize;
-    int GatePrenorm;
-    char FloatDump;
-    char *CustomActivationName;
-    int CustomActivationInfos;
-    int CompressedInputBits;
-} CNN_GenControl_T;
+/* KernelOper_T, AT_PadType and CNN_GenControl_T are in AutoTilerLibTypes.h, as in the SDK. */
 
 /* Every field to its default. */
 void CNN_InitGenCtrl(CNN_GenControl_T *Ctrl);

@@ -24,11 +24,12 @@ namespace {
 void printUsage(std::FILE* stream, const char* program)
 {
     std::fprintf(stream,
-                 "usage: %s [-o DIR] [-R] [--l1 BYTES] [--l2 BYTES] [-h]\n"
+                 "usage: %s [-o DIR] [-R] [--l1 BYTES] [--l2 BYTES] [--debug] [-h]\n"
                  "  -o DIR      write the generated files into DIR (created if missing; default .)\n"
                  "  -R          generate re-entrant user kernels\n"
                  "  --l1 BYTES  L1 memory budget; overrides SetL1MemorySize/SetMemorySizes in the model\n"
                  "  --l2 BYTES  L2 memory budget of graphs; overrides SetMemorySizes/SetMemoryDeviceInfos\n"
+                 "  --debug     print the model's GenTilingDebug notes\n"
                  "  -h, --help  print this help and exit\n",
                  program);
 }
@@ -77,6 +78,9 @@ void setUnlessEmpty(std::string& target, const char* name)
         target = name;
 }
 
+// --debug: GenTilingDebug prints its notes.
+bool printDebugNotes = false;
+
 }  // namespace
 
 extern "C" {
@@ -97,6 +101,8 @@ int (TilerParseOptions)(int argc, char** argv)
             std::_Exit(0);
         } else if (std::strcmp(argument, "-R") == 0) {
             options.reentrant = true;
+        } else if (std::strcmp(argument, "--debug") == 0) {
+            printDebugNotes = true;
         } else if (startsWithOption(argument, "-o")) {
             const char* directory = optionValue(argc, argv, i, "-o");
             if (directory == nullptr || *directory == '\0') {
@@ -144,6 +150,17 @@ void GenTilingError(const char* Format, ...)
         va_end(args);
     }
     failModel(message);
+}
+
+void GenTilingDebug(const char* Format, ...)
+{
+    if (!printDebugNotes || Format == nullptr)
+        return;
+    va_list args;
+    va_start(args, Format);
+    const std::string message = tessera::gap::formatList(Format, args);
+    va_end(args);
+    std::printf("debug: %s%s", message.c_str(), !message.empty() && message.back() == '\n' ? "" : "\n");
 }
 
 void SetUsedFilesNames(const char* StdTypedefsName, unsigned int LibKernelFileCount, ...)

@@ -12,20 +12,44 @@ namespace tiler = tessera::tiler;
 
 namespace {
 
-// Reads `count` pointers of type T from a va_list into a library-owned list.
+// The SDK's "no item here" markers: a list entry equal to one of them is left out, so a generator
+// can write `NeedBias ? K_Arg("Bias", KER_ARG_TILE) : AT_NO_ARG_BINDING`. AT_IGNORE_ARG_BINDING is
+// an item: its basic-kernel argument is left unset. They live as long as the program.
+ArgBindingDescr_S noBinding;
+ArgBindingDescr_S ignoredBinding{tiler::Binding{tiler::Binding::Kind::Ignored, {}, tiler::ArgSelect::Tile,
+                                                tiler::IterationSpace::Tile, 0}};
+CKernelCall_S noCall;
+Object_S noKernelArgument;
+CKernel_Arg_S noCArgument;
+
+template <class T> T* absentMarker();
+template <> ArgBindingDescr_T* absentMarker<ArgBindingDescr_T>() { return &noBinding; }
+template <> CKernelCall_T* absentMarker<CKernelCall_T>() { return &noCall; }
+template <> Object_T* absentMarker<Object_T>() { return &noKernelArgument; }
+template <> CKernel_Arg_T* absentMarker<CKernel_Arg_T>() { return &noCArgument; }
+
+// Reads `count` pointers of type T from a va_list into a library-owned list, leaving out the
+// type's "no item" marker.
 template <class T>
 T** collectList(unsigned count, va_list args)
 {
     std::vector<T*> items;
     items.reserve(count);
     for (unsigned i = 0; i < count; ++i)
-        items.push_back(va_arg(args, T*));
+        if (T* item = va_arg(args, T*); item != absentMarker<T>())
+            items.push_back(item);
     return registry().arena.makeList(std::move(items));
 }
 
 }  // namespace
 
 extern "C" {
+
+ArgBindingDescr_T* AT_NO_ARG_BINDING = &noBinding;
+ArgBindingDescr_T* AT_IGNORE_ARG_BINDING = &ignoredBinding;
+CKernelCall_T* AT_NO_CALL = &noCall;
+Object_T* AT_NO_KER_ARG = &noKernelArgument;
+CKernel_Arg_T* AT_NO_C_ARG = &noCArgument;
 
 /* ---- C arguments and basic kernels ----------------------------------------------------- */
 
@@ -50,20 +74,28 @@ void LibKernel(const char* KernelName, KernelCallTypeT CallType, CKernel_Arg_T**
 {
     const std::string name = requireName(KernelName, "LibKernel", "the basic kernel name");
     const std::string context = "basic kernel " + name;
-    if (int(CallType) != int(CALL_SEQUENTIAL) && int(CallType) != int(CALL_PARALLEL))
-        failModel(format("%s: call type %d is neither CALL_SEQUENTIAL nor CALL_PARALLEL", context.c_str(),
-                         int(CallType)));
+    // CALL_FLOAT_KER and CALL_HWC_KER describe the kernel for the SDK's kernel matching only.
+    const int attributes = int(CALL_FLOAT_KER) | int(CALL_HWC_KER);
+    const int call = int(CallType) & int(CALL_MASK);
+    if ((int(CallType) & ~(int(CALL_MASK) | attributes)) != 0 ||
+        (call != int(CALL_SEQUENTIAL) && call != int(CALL_PARALLEL) && call != int(CALL_SEQUENTIAL_STRUCT)))
+        failModel(format("%s: call type %d is not CALL_SEQUENTIAL, CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT, "
+                         "with CALL_FLOAT_KER or CALL_HWC_KER or'ed in",
+                         context.c_str(), int(CallType)));
     tiler::KernelModel& model = currentModel();
     if (model.findBasicKernel(name) != nullptr)
         failModel(context + " is declared twice: each LibKernel() name must be unique");
 
     tiler::BasicKernel kernel;
     kernel.name = name;
-    kernel.callType = CallType == CALL_PARALLEL ? tiler::CallType::Parallel : tiler::CallType::Sequential;
+    kernel.callType = call == int(CALL_PARALLEL)            ? tiler::CallType::Parallel
+                      : call == int(CALL_SEQUENTIAL_STRUCT) ? tiler::CallType::SequentialStruct
+                                                            : tiler::CallType::Sequential;
     kernel.args = cArgumentsOf(CArgs, context);
     kernel.parallelArgType = ParArgTypeName != nullptr ? ParArgTypeName : "";
-    if (kernel.callType == tiler::CallType::Parallel && kernel.parallelArgType.empty())
-        failModel(context + ": a CALL_PARALLEL kernel needs the name of its argument struct typedef");
+    if (kernel.takesStruct() && kernel.parallelArgType.empty())
+        failModel(context + ": a CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT kernel needs the name of its argument "
+                  "struct typedef");
     model.basicKernels.push_back(std::move(kernel));
 }
 
@@ -235,7 +267,12 @@ Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, 
 {
     tiler::KernelArgument argument;
     argument.name = requireName(KerArgName, "KerArg", "the kernel argument name");
-    argument.flags = ObjType & ~std::uint32_t(O_NTILED);  // a mark for KerArgSpace() arguments only
+    if ((ObjType & O_CONST) && (ObjType & O_OUT))
+        failModel(format("KerArg(\"%s\"): O_CONST marks an input the kernel does not change; it cannot be an output",
+                         argument.name.c_str()));
+    // O_NTILED is a mark for KerArgSpace() arguments only; O_CONST and O_FLOAT describe the argument.
+    argument.flags = ObjType & ~std::uint32_t(O_NTILED | O_CONST | O_FLOAT);
+    argument.floatItems = (ObjType & O_FLOAT) != 0;
     argument.width = W;
     argument.height = H;
     argument.itemSize = ItemSize;

@@ -3,7 +3,10 @@
 #include "AutoTilerLib.h"
 #include "builder_support.h"
 
+#include <cstdarg>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 using namespace tessera::gap;
 namespace tiler = tessera::tiler;
@@ -34,6 +37,77 @@ void AddKernelInfos(const char* Name, AT_KernelInfo_T Info, long long int NumVal
         failModel(format("AddKernelInfos(\"%s\"): the value %lld is negative", name.c_str(), NumVal));
     if (Info == AT_KERINFO_OPER)
         found->operations = std::uint64_t(NumVal);
+}
+
+}  // extern "C"
+
+namespace {
+
+// AddKernelArgDim and AddKernelFloatArgDim: reads the sizes and checks them against the argument.
+void addArgDims(const char* call, const char* Name, const char* ArgName, int Dim, va_list sizes, bool floatItems)
+{
+    const std::string name = requireName(Name, call, "the user kernel name");
+    const std::string argName = requireName(ArgName, call, "the argument name");
+    const std::string where = format("%s(\"%s\", \"%s\")", call, name.c_str(), argName.c_str());
+    tiler::UserKernel* kernel = currentModel().findUserKernel(name);
+    if (kernel == nullptr)
+        failModel(where + ": no user kernel of that name was declared before");
+    tiler::KernelArgument* argument = nullptr;
+    for (tiler::KernelArgument& candidate : kernel->args)
+        if (candidate.name == argName)
+            argument = &candidate;
+    if (argument == nullptr)
+        failModel(where + ": the user kernel has no argument of that name");
+    constexpr int kMostDims = 8;
+    if (Dim == 0 || Dim < -1 || Dim > kMostDims)
+        failModel(format("%s: %d dimensions; give 1 to %d sizes, the item size last, or -1 and a list ended by 0",
+                         where.c_str(), Dim, kMostDims));
+    std::vector<unsigned> dims;
+    for (int i = 0; Dim == -1 || i < Dim; ++i) {
+        const int size = va_arg(sizes, int);
+        if (Dim == -1 && size == 0)
+            break;
+        if (size <= 0)
+            failModel(format("%s: size %d is %d; sizes must be positive", where.c_str(), i + 1, size));
+        if (int(dims.size()) == kMostDims)
+            failModel(format("%s: more than %d sizes before the ending 0", where.c_str(), kMostDims));
+        dims.push_back(unsigned(size));
+    }
+    if (dims.empty())
+        failModel(where + ": no sizes before the ending 0; give the item size at least");
+    if (dims.back() != argument->itemSize)
+        failModel(format("%s: the last size is the item size, %u, but the argument's items are %u bytes",
+                         where.c_str(), dims.back(), argument->itemSize));
+    std::uint64_t items = 1;
+    for (std::size_t i = 0; i + 1 < dims.size(); ++i)
+        items *= dims[i];
+    const std::uint64_t plane = std::uint64_t(argument->width) * argument->height;
+    if (plane == 0 || items % plane != 0)
+        failModel(format("%s: the sizes make %llu items, not whole planes of %ux%u; list the argument's sizes, "
+                         "outermost first",
+                         where.c_str(), (unsigned long long) items, argument->width, argument->height));
+    argument->declaredDims = dims;
+    argument->floatItems = floatItems;
+}
+
+}  // namespace
+
+extern "C" {
+
+void AddKernelArgDim(const char* Name, const char* ArgName, int Dim, ...)
+{
+    va_list sizes;
+    va_start(sizes, Dim);
+    addArgDims("AddKernelArgDim", Name, ArgName, Dim, sizes, false);
+    va_end(sizes);
+}
+
+void AddKernelFloatArgDim(const char* Name, const char* ArgName, int Dim, ...)
+{
+    va_list sizes;
+    va_start(sizes, Dim);
+    addArgDims("AddKernelFloatArgDim", Name, ArgName, Dim, sizes, true);
+    va_end(sizes);
 }
 
 }  // extern "C"
