@@ -9,17 +9,17 @@ using namespace tessera::gap;
 
 namespace {
 
-// The names live as long as the program: generators keep the pointers in their CArgs.
+// One family of type names, and every form of them spelled so far: [size][plain/pointer/restrict].
+// The spellings live as long as the program: generators keep the pointers in their CArgs.
 struct TypeNames {
     const char* one;
     const char* two;
     const char* four;
+    std::string spelled[3][3];
 };
 
-char* argDataType(const char* call, const TypeNames& names, int DataSize, int Pointer, int Restrict)
+char* argDataType(const char* call, TypeNames& names, int DataSize, int Pointer, int Restrict)
 {
-    // Every form a generator may ask for, spelled once: [size][pointer/restrict].
-    static std::string table[3][3][3];
     int size = 0;
     const char* base = nullptr;
     switch (DataSize) {
@@ -32,8 +32,7 @@ char* argDataType(const char* call, const TypeNames& names, int DataSize, int Po
         failModel(format("%s(%d, %d, %d): the data size is %d bytes; give 1, 2 or 4%s", call, DataSize, Pointer,
                          Restrict, DataSize, names.one == nullptr ? " (2 or 4 for floats)" : ""));
     const int form = Pointer == 0 ? 0 : (Restrict == 0 ? 1 : 2);
-    const std::size_t kind = names.one == nullptr ? 2 : names.one[0] == 'u' ? 1 : 0;
-    std::string& text = table[kind][size][form];
+    std::string& text = names.spelled[size][form];
     if (text.empty())
         text = std::string(base) + (form == 0 ? "" : form == 1 ? " *" : " * __restrict__");
     return text.data();
@@ -45,18 +44,20 @@ extern "C" {
 
 char* CNN_ArgDataType(int DataSize, int Pointer, int Restrict)
 {
-    return argDataType("CNN_ArgDataType", {"signed char", "short int", "int"}, DataSize, Pointer, Restrict);
+    static TypeNames names{"signed char", "short int", "int", {}};
+    return argDataType("CNN_ArgDataType", names, DataSize, Pointer, Restrict);
 }
 
 char* CNN_ArgDataTypeUns(int DataSize, int Pointer, int Restrict)
 {
-    return argDataType("CNN_ArgDataTypeUns", {"unsigned char", "unsigned short int", "unsigned int"}, DataSize,
-                       Pointer, Restrict);
+    static TypeNames names{"unsigned char", "unsigned short int", "unsigned int", {}};
+    return argDataType("CNN_ArgDataTypeUns", names, DataSize, Pointer, Restrict);
 }
 
 char* CNN_ArgDataTypeF(int DataSize, int Pointer, int Restrict)
 {
-    return argDataType("CNN_ArgDataTypeF", {nullptr, "F16", "float"}, DataSize, Pointer, Restrict);
+    static TypeNames names{nullptr, "F16", "float", {}};
+    return argDataType("CNN_ArgDataTypeF", names, DataSize, Pointer, Restrict);
 }
 
 }  // extern "C"
