@@ -359,10 +359,25 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          [] { SetKernelOpts(KER_OPT_BUFFER_PROMOTE, KER_OPT_BUFFER_PROMOTE); },
          "SetKernelOpts: options 0x1 are turned both on and off"},
         // The current SDK's iteration spaces: what Tessera's loop nests cannot express is named.
-        {"two-level tiling", [] { IterTiledSpace(KER_ITER_TILE1); },
-         "error: IterTiledSpace: KER_ITER_TILE1 is a second tiled space (two-level tiling), which Tessera does not support"},
-        {"call in a second tiled loop", [] { Call("MatSumPar", LOC_LOOP1, Bindings(0)); },
-         "the LOC_LOOP1 and LOC_LOOP2 locations belong to two-level tiling"},
+        {"third tiled space", [] { IterTiledSpace(KER_ITER_TILE2); },
+         "error: IterTiledSpace: KER_ITER_TILE2 is a third tiled space, which Tessera does not support"},
+        {"call in the outer tile loop", [] { Call("MatSumPar", LOC_LOOP1, Bindings(0)); },
+         "calls around or in the body of the KER_ITER_TILE1 / TILE2 loops (LOC_LOOP1*, LOC_LOOP2*) are not supported"},
+        {"outer tile loop inside",
+         [] {
+             UserKernel("K", KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE0), IterTiledSpace(KER_ITER_TILE1)), TILE_HOR,
+                        CArgs(1, TCArg("int *", "In1")), Calls(0),
+                        KerArgs(1, KerArg("In1", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "In1")));
+         },
+         "error: user kernel K: KER_ITER_TILE1 (the outer tile loop of two-level tiling) must be the first"},
+        {"argument in both tile loops",
+         [] {
+             UserKernel("K", KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE1), IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                        CArgs(1, TCArg("int *", "In1")), Calls(0),
+                        KerArgs(1, KerArg("In1", KerArgSpace(2, KER_ITER_TILE1, KER_ITER_TILE0), OBJ_IN_DB, 8, 8, 4, 0, OBJ_CONSTRAINTS_NONE,
+                                          0, "In1")));
+         },
+         "kernel argument In1: its KerArgSpace names both KER_ITER_TILE0 and KER_ITER_TILE1"},
         {"LOC_D* in a guide-style kernel",
          [] {
              declareMatSumPar();

@@ -241,6 +241,31 @@ private slots:
                  qPrintable(describe(QStringLiteral("a stack buffer"), {program, QStringLiteral("stack")}, refused)));
     }
 
+    // Idioms of the SDK's DSP test programs: their own `#define pmsis_exit(a) exit(a)` before the
+    // headers (it wins over the emulation's), the cluster timer started, reset and read, and GAP9's
+    // f16a / v2ah types. After a reset the timer counts from 0 (host nanoseconds): a run of 50 ms
+    // reads between 50 ms and 4 s, and a second reset starts it over.
+    void sdkProgramIdioms()
+    {
+        QTemporaryDir work;
+        QString error;
+        const QString program = buildProgram(work, QStringLiteral("idioms"), "#define pmsis_exit(a) exit(a)\n"
+                     "#include \"Gap.h\"\n#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n"
+                     "int main(void)\n{\n"
+                     "    gap_cl_starttimer();\n    gap_cl_resethwtimer();\n"
+                     "    struct timespec Pause = {0, 50000000};\n    nanosleep(&Pause, 0);\n"
+                     "    unsigned int Elapsed = gap_cl_readhwtimer();\n"
+                     "    gap_cl_resethwtimer();\n    unsigned int Again = gap_cl_readhwtimer();\n"
+                     "    f16a Half = (f16a) 1.5f;\n    v2ah Pair = {Half, 2.0f};\n"
+                     "    printf(\"elapsed %d again %d pair %g\\n\", Elapsed >= 50000000u && Elapsed < 4000000000u,\n"
+                     "           Again < Elapsed, (double) (Pair[0] * Pair[1]));\n"
+                     "    pmsis_exit(3);\n}\n", 1, {}, &error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 3 && ran.out.contains(QStringLiteral("elapsed 1 again 1 pair 3")),
+                 qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+    }
+
     // What goes wrong says where and what to do: a weight file the read-only filesystem does not
     // have, and an L1 smaller than the kernels need.
     void emulationErrorsNameTheFix()

@@ -60,10 +60,11 @@ QString checkTiling(const KernelTiling& tiling, std::uint64_t budget, bool remai
         spans.push_back({arg.l1Offset, arg.l1Offset + arg.l1Bytes});
         if (arg.tiled && arg.residence != ArgResidence::Scratch && arg.dynamic) {
             // Dynamic tiles: checked line by line in dynamicTilesFollowTheRatio; here they must end at the extent.
-            if (arg.tileStartAt(tiling.tileCount - 1, tiling.tileCount) + arg.lastTileSize != arg.extent)
+            const unsigned count = tiling.tileCountOf(arg);
+            if (arg.tileStartAt(count - 1, count) + arg.lastTileSize != arg.extent)
                 return QString("%1: dynamic tiles end before %2").arg(arg.arg->name.c_str()).arg(arg.extent);
         } else if (arg.tiled && arg.residence != ArgResidence::Scratch) {
-            const std::uint64_t covered = std::uint64_t(tiling.tileCount - 1) * arg.step + arg.lastTileSize;
+            const std::uint64_t covered = std::uint64_t(tiling.tileCountOf(arg) - 1) * arg.step + arg.lastTileSize;
             if (covered != arg.extent)
                 return QString("%1: tiles cover %2 of %3").arg(arg.arg->name.c_str()).arg(covered).arg(arg.extent);
             // The last tile may carry a few lines beyond a whole step (fewer than one step, unless
@@ -321,6 +322,68 @@ private slots:
         QCOMPARE(dropped.tiling.args[0].extent, 200u);
         QCOMPARE(dropped.tiling.args[0].lastTileSize, dropped.tiling.args[2].lastTileSize);
         QCOMPARE(dropped.tiling.args[0].dmaRead, std::uint64_t(200 * 200 * 4));
+    }
+
+    // Two-level tiling (KER_ITER_TILE1 around KER_ITER_TILE0), a matrix product: the first matrix and
+    // the result in bands of lines by the outer loop, the second matrix in bands of columns by the
+    // inner loop, read again for every outer band unless it is kept whole in L1.
+    void twoLevelTiles()
+    {
+        UserKernel kernel;
+        kernel.name = "MatMult";
+        kernel.order = {IterationSpace::Tile};
+        kernel.outerTiles = true;
+        const std::uint32_t padRem = ArgConstraint::PadRemainder;
+        kernel.args = {{"M1", kInDb, 48, 200, 4, 0, padRem, 0, "M1", 0},
+                       {"M2", kInDb, 150, 48, 4, 0, padRem | ArgConstraint::TileVertical, 0, "M2", 0},
+                       {"Out", kOutDb, 150, 200, 4, 0, padRem, 0, "Out", 0}};
+        kernel.args[0].outerTiled = kernel.args[2].outerTiled = true;
+        const std::uint64_t m1Bytes = 48 * 200 * 4, m2Bytes = 150 * 48 * 4, outBytes = 150 * 200 * 4;
+        for (const std::uint64_t budget : {2000ull, 9000ull, 40000ull, 51200ull}) {
+            const TileSolverResult result = solveTiling(kernel, budget);
+            QVERIFY2(result.ok, result.error.c_str());
+            QCOMPARE(checkTiling(result.tiling, budget, true), QString());
+            const KernelTiling& tiling = result.tiling;
+            QCOMPARE(tiling.loops.front().space, IterationSpace::OuterTile);
+            QCOMPARE(tiling.loopCount(IterationSpace::OuterTile), tiling.outerTileCount);
+            QCOMPARE(tiling.loopCount(IterationSpace::Tile), tiling.tileCount);
+            const ArgTiling &m1 = tiling.args[0], &m2 = tiling.args[1], &out = tiling.args[2];
+            QVERIFY(m1.outer && !m2.outer && out.outer);
+            QCOMPARE(m2.orientation, Orientation::Vertical);
+            // Outer bands of M1 and Out line up; M2's column bands cover its 150 columns.
+            QCOMPARE(m1.tileSize, out.tileSize);
+            QCOMPARE(std::uint64_t(tiling.outerTileCount - 1) * m1.step + m1.lastTileSize, std::uint64_t(200));
+            QCOMPARE(std::uint64_t(tiling.tileCount - 1) * m2.step + m2.lastTileSize, std::uint64_t(150));
+            // M1 and Out move once; M2 once per outer band, or once when promoted whole or in one chunk.
+            QCOMPARE(m1.dmaRead, m1Bytes);
+            QCOMPARE(out.dmaWrite, outBytes);
+            const bool m2Once = m2.residence == ArgResidence::Promoted || m2.level < 0;
+            QCOMPARE(m2.level < 0, m2.residence != ArgResidence::Streamed || tiling.tileCount == 1);
+            const std::uint64_t m2Reads = m2Once ? 1 : tiling.outerTileCount;
+            QCOMPARE(m2.dmaRead, m2Reads * m2Bytes);
+            if (m2.residence == ArgResidence::Streamed && tiling.tileCount > 1)
+                QCOMPARE(m2.level, tiling.loopIndex(IterationSpace::Tile));
+            if (tiling.outerTileCount > 1)
+                QCOMPARE(m1.level, tiling.loopIndex(IterationSpace::OuterTile));
+            qDebug("L1 %llu: %u outer x %u inner tiles, M2 %s, L1 used %llu", (unsigned long long) budget,
+                   tiling.outerTileCount, tiling.tileCount,
+                   m2.residence == ArgResidence::Promoted ? "promoted" : m2.level < 0 ? "one chunk" : "streamed",
+                   (unsigned long long) tiling.l1Bytes);
+        }
+        // At the smallest budget: one line of M1 and Out, one column of M2, single buffers.
+        const TileSolverResult tight = solveTiling(kernel, 2000);
+        QCOMPARE(tight.minimumL1, std::uint64_t(48 * 4 + 48 * 4 + 150 * 4));
+        const TileSolverResult smallest = solveTiling(kernel, tight.minimumL1);
+        QVERIFY2(smallest.ok, smallest.error.c_str());
+        QCOMPARE(smallest.tiling.outerTileCount, 200u);
+        QCOMPARE(smallest.tiling.tileCount, 150u);
+        // An argument that says it follows the outer loop in a kernel without one is refused.
+        UserKernel flat = kernel;
+        flat.outerTiles = false;
+        const TileSolverResult refused = solveTiling(flat, 51200);
+        QVERIFY(!refused.ok && refused.badKernel);
+        QVERIFY2(QString::fromStdString(refused.error).contains("follows the outer tile loop, but the kernel has none"),
+                 refused.error.c_str());
     }
 
     void promotionOfRereadArguments()

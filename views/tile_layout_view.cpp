@@ -89,7 +89,7 @@ unsigned gridStride(double spacing)
 
 bool hasTileGrid(const KernelTiling& tiling, const ArgTiling& arg)
 {
-    return arg.tiled && arg.residence == ArgResidence::Streamed && tiling.tileCount > 1 && arg.extent > 0;
+    return arg.tiled && arg.residence == ArgResidence::Streamed && tiling.tileCountOf(arg) > 1 && arg.extent > 0;
 }
 
 QString describe(const KernelTiling& tiling, const ArgTiling& arg)
@@ -104,9 +104,10 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
     lines << QString("%1 × %2 items of %3 B, %4 plane(s) of %5")
                  .arg(model.width).arg(model.height).arg(model.itemSize).arg(arg.planeCount).arg(exactBytes(arg.planeBytes));
     if (arg.residence == ArgResidence::Streamed && arg.tiled)
-        lines << QString("%1 %2 tile(s) of %3, last %4, step %5%6")
-                     .arg(tiling.tileCount)
+        lines << QString("%1 %2 %3tile(s) of %4, last %5, step %6%7")
+                     .arg(tiling.tileCountOf(arg))
                      .arg(arg.orientation == Orientation::Horizontal ? "horizontal" : "vertical")
+                     .arg(arg.outer ? "outer " : "")
                      .arg(unitText(arg, arg.tileSize), unitText(arg, arg.lastTileSize),
                           (arg.dynamic ? "about " : "") + unitText(arg, arg.step))
                      .arg(overlapOf(arg) ? ", overlap " + unitText(arg, overlapOf(arg)) : QString());
@@ -238,11 +239,17 @@ void TileLayoutView::redraw()
     }
     const KernelTiling& tiling = *shownTiling_;
     const ArgTiling* reference = tiling.referenceArg();
-    QString title = QString("%1: %2 tile(s)").arg(kernel_).arg(tiling.tileCount);
-    if (reference && tiling.tileCount > 1)
+    // Two-level tiling: the reference argument's loop first, then the other one's count.
+    const bool outerReference = reference && reference->outer;
+    const unsigned referenceTiles = outerReference ? tiling.outerTileCount : tiling.tileCount;
+    QString title = QString("%1: %2 %3tile(s)").arg(kernel_).arg(referenceTiles).arg(outerReference ? "outer " : "");
+    if (reference && referenceTiles > 1)
         title += " of " + unitText(*reference, reference->tileSize);
-    if (reference && tiling.tileCount > 1 && reference->lastTileSize != reference->tileSize)
+    if (reference && referenceTiles > 1 && reference->lastTileSize != reference->tileSize)
         title += " (last " + unitText(*reference, reference->lastTileSize) + ")";
+    if (tiling.kernel->outerTiles)
+        title += outerReference ? QString(", each with %1 inner tile(s)").arg(tiling.tileCount)
+                                : QString(" in each of %1 outer tile(s)").arg(tiling.outerTileCount);
     title += QString(", L1 %1 of %2, DMA %3 in, %4 out")
                  .arg(exactBytes(tiling.l1Bytes), exactBytes(budget_), exactBytes(tiling.dmaRead), exactBytes(tiling.dmaWrite));
     addLabel(title, {kMargin, kMargin}, text, true);
@@ -301,7 +308,10 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
     else if (!arg.tiled)
         summary = "untiled: whole plane per chunk";
     else
-        summary = QString("%1 tile(s) of %2").arg(tiling.tileCount).arg(unitText(arg, arg.tileSize));
+        summary = QString("%1 %2tile(s) of %3")
+                      .arg(tiling.tileCountOf(arg))
+                      .arg(arg.outer ? "outer " : "")
+                      .arg(unitText(arg, arg.tileSize));
     if (arg.residence == ArgResidence::Streamed)
         summary += arg.bufferCount == 2 ? ", double buffer" : ", single buffer";
 
@@ -314,8 +324,9 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
             return horizontal ? QRectF(plane.left(), plane.top() + from * unit, plane.width(), (to - from) * unit)
                               : QRectF(plane.left() + from * unit, plane.top(), (to - from) * unit, plane.height());
         };
-        const auto startOf = [&](unsigned t) { return arg.tileStartAt(t, tiling.tileCount); };
-        const unsigned lastStart = startOf(tiling.tileCount - 1);
+        const unsigned tileCount = tiling.tileCountOf(arg);
+        const auto startOf = [&](unsigned t) { return arg.tileStartAt(t, tileCount); };
+        const unsigned lastStart = startOf(tileCount - 1);
         // Many thin tiles: only every stride-th boundary (and its overlap band) is drawn.
         const unsigned stride = gridStride(arg.step * unit);
         if (arg.lastTileSize < arg.tileSize) {
@@ -327,7 +338,7 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
             summary += QString(", last %1").arg(unitText(arg, arg.lastTileSize));
         }
         if (const unsigned overlap = overlapOf(arg)) {
-            for (unsigned t = stride; t < tiling.tileCount; t += stride) {
+            for (unsigned t = stride; t < tileCount; t += stride) {
                 QGraphicsRectItem* shared = scene_->addRect(band(startOf(t), startOf(t) + overlap), Qt::NoPen, overlapColor());
                 shared->setToolTip(
                     QString("tiles %1 and %2 share %3\n\n%4").arg(t - 1).arg(t).arg(unitText(arg, overlap), drawing.toolTip));
@@ -338,7 +349,7 @@ double TileLayoutView::drawArgument(const KernelTiling& tiling, const ArgTiling&
         QColor gridColor = text;
         gridColor.setAlpha(170);
         const QPen gridPen(gridColor, 0); // cosmetic: one pixel at any zoom
-        for (unsigned t = stride; t < tiling.tileCount; t += stride) {
+        for (unsigned t = stride; t < tileCount; t += stride) {
             const double at = startOf(t) * unit;
             if (horizontal)
                 scene_->addLine(plane.left(), plane.top() + at, plane.right(), plane.top() + at, gridPen);

@@ -262,10 +262,13 @@ void TilingPanel::fillTable()
         QString tip;
         if (result.ok) {
             const tiler::KernelTiling& tiling = result.tiling;
-            cells << QString::number(tiling.tileCount) << exactBytes(tiling.l1Bytes)
-                  << exactBytes(tiling.dmaRead + tiling.dmaWrite);
+            // Two-level tiling: "outer × inner" tiles.
+            const QString tiles = tiling.kernel->outerTiles
+                                      ? QString("%1 × %2").arg(tiling.outerTileCount).arg(tiling.tileCount)
+                                      : QString::number(tiling.tileCount);
+            cells << tiles << exactBytes(tiling.l1Bytes) << exactBytes(tiling.dmaRead + tiling.dmaWrite);
             tip = QString("%1 tile(s), L1 %2 of %3 (smallest that fits: %4)\nDMA %5 in, %6 out; estimated %7 cycles")
-                      .arg(tiling.tileCount)
+                      .arg(tiles)
                       .arg(exactBytes(tiling.l1Bytes), exactBytes(shown_->l1Budget), exactBytes(result.minimumL1),
                            exactBytes(tiling.dmaRead), exactBytes(tiling.dmaWrite))
                       .arg(tiling.estimatedCycles, 0, 'f', 0);

@@ -78,6 +78,8 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
     kernel["group"] = tiling.kernel->group;
     kernel["orientation"] = tiling.kernel->orientation == Orientation::Horizontal ? "horizontal" : "vertical";
     kernel["tiles"] = tiling.tileCount;
+    if (tiling.kernel->outerTiles)
+        kernel["outer_tiles"] = tiling.outerTileCount;
     const ArgTiling* reference = tiling.referenceArg();
     kernel["tile_size"] = reference ? reference->tileSize : 0;
     kernel["last_tile_size"] = reference ? reference->lastTileSize : 0;
@@ -88,9 +90,10 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
     kernel["l2_staging_bytes"] = tiling.l2Bytes;
     nlohmann::json loops = nlohmann::json::array();
     for (const LoopLevel& loop : tiling.loops)
-        loops.push_back({{"space", loop.space == IterationSpace::Tile       ? "tile"
-                                   : loop.space == IterationSpace::InPlane ? "in_plane"
-                                                                           : "out_plane"},
+        loops.push_back({{"space", loop.space == IterationSpace::Tile        ? "tile"
+                                   : loop.space == IterationSpace::InPlane   ? "in_plane"
+                                   : loop.space == IterationSpace::OuterTile ? "outer_tile"
+                                                                             : "out_plane"},
                          {"count", loop.count}});
     kernel["loops"] = loops;
     nlohmann::json args = nlohmann::json::array();
@@ -99,6 +102,7 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
                         {"residence", residenceName(arg.residence)},
                         {"tiled", arg.tiled},
                         {"dynamic", arg.dynamic},
+                        {"outer", arg.outer},
                         {"tile_size", arg.tileSize},
                         {"last_tile_size", arg.lastTileSize},
                         {"buffers", arg.bufferCount},
@@ -340,7 +344,10 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
         l1Used = std::max(l1Used, tiling.l1Bytes);
         if (kernel.l2StagingBase.empty())  // graph nodes stage in their graph's dynamic L2 block
             l2Used = std::max(l2Used, tiling.l2Bytes);
-        log << "user kernel " << kernel.name << ": " << tiling.tileCount << " tile(s), L1 " << tiling.l1Bytes
+        log << "user kernel " << kernel.name << ": " << tiling.tileCount << " tile(s)";
+        if (kernel.outerTiles)
+            log << " in each of " << tiling.outerTileCount << " outer tile(s)";
+        log << ", L1 " << tiling.l1Bytes
             << " of " << options.l1Size << " bytes, DMA " << tiling.dmaRead << " B in, " << tiling.dmaWrite
             << " B out";
         if (tiling.l2Bytes)

@@ -14,7 +14,7 @@ std::vector<NodeFigures> nodeFigures(const GraphReportInput& input)
         for (const KernelTiling& tiling : input.tilings) {
             if (tiling.kernel->name != node.kernel)
                 continue;
-            node.tiles = tiling.tileCount;
+            node.tiles = tiling.tileCount * tiling.outerTileCount;  // every inner tile of every outer one
             node.l1 = tiling.l1Bytes;
             node.l2Read = tiling.dmaRead;
             node.l2Write = tiling.dmaWrite;

@@ -12,9 +12,10 @@ std::string iterSpacesComment(const KernelTiling& tiling)
     const UserKernel& kernel = *tiling.kernel;
     out << "/* Iter Spaces of " << kernel.name << ":";
     for (const LoopLevel& loop : tiling.loops) {
-        const char* name = loop.space == IterationSpace::Tile      ? "Tile"
-                           : loop.space == IterationSpace::InPlane ? "InPlane"
-                                                                   : "OutPlane";
+        const char* name = loop.space == IterationSpace::Tile        ? "Tile"
+                           : loop.space == IterationSpace::InPlane   ? "InPlane"
+                           : loop.space == IterationSpace::OuterTile ? "OuterTile"
+                                                                     : "OutPlane";
         out << " " << name << "[" << loop.count << "]";
     }
     out << ", " << (kernel.orientation == Orientation::Horizontal ? "horizontal" : "vertical") << " tiles\n";
@@ -43,6 +44,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                     << (horizontal ? " columns" : " lines") << ", last tile " << arg.lastTileSize;
             else
                 out << "whole " << arg.arg->width << "x" << arg.arg->height << " plane per chunk";
+            if (arg.tiled && arg.outer)
+                out << ", tiled by the outer tile loop";
             if (arg.planeCount > 1)
                 out << ", " << arg.planeCount << " planes";
             if (arg.acrossInPlanes)

@@ -2,6 +2,7 @@
 
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 // GCC 12 reports a false -Wrestrict on "literal" + std::string at -O2 (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
@@ -15,17 +16,20 @@ const char* loopVariable(IterationSpace space)
     case IterationSpace::OutPlane: return "OutPlane";
     case IterationSpace::Tile: return "Tile";
     case IterationSpace::InPlane: return "InPlane";
+    case IterationSpace::OuterTile: return "OuterTile";
     }
     return "Tile";
 }
 
-// The call locations just before and after each loop of the nest.
+// The call locations just before and after each loop of the nest. The outer tile loop of two-level
+// tiling has none of its own (calls sit in the inner loops), so its are the group's: never emitted.
 CallLocation locationBefore(IterationSpace space)
 {
     switch (space) {
     case IterationSpace::OutPlane: return CallLocation::Prolog;
     case IterationSpace::Tile: return CallLocation::InnerLoopProlog;
     case IterationSpace::InPlane: return CallLocation::InPlaneProlog;
+    case IterationSpace::OuterTile: return CallLocation::Group;
     }
     return CallLocation::Prolog;
 }
@@ -36,6 +40,7 @@ CallLocation locationAfter(IterationSpace space)
     case IterationSpace::OutPlane: return CallLocation::Epilog;
     case IterationSpace::Tile: return CallLocation::InnerLoopEpilog;
     case IterationSpace::InPlane: return CallLocation::InPlaneEpilog;
+    case IterationSpace::OuterTile: return CallLocation::Group;
     }
     return CallLocation::Epilog;
 }
@@ -69,6 +74,14 @@ private:
     {
         return prefix + loopVariable(space);
     }
+    // The loop variable of the tile loop that tiles the argument, and that loop's tile count.
+    std::string tileVar(const ArgTiling& arg, const std::string& prefix) const
+    {
+        return var(arg.outer ? IterationSpace::OuterTile : IterationSpace::Tile, prefix);
+    }
+    unsigned tileCount(const ArgTiling& arg) const { return tiling_.tileCountOf(arg); }
+    // "OutPlane, Tile, InPlane" and the outer tile loop's variable when the kernel has one.
+    std::vector<std::string> loopVariables() const;
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
     std::string tileStartExpr(const ArgTiling& arg, const std::string& tile) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
@@ -133,7 +146,7 @@ std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& p
 // First line (column) of the tile, as a C expression of the tile index.
 std::string KernelEmitter::tileStartExpr(const ArgTiling& arg, const std::string& tile) const
 {
-    if (!arg.tiled || tiling_.tileCount == 1)
+    if (!arg.tiled || tileCount(arg) == 1)
         return "0";
     if (arg.dynamic)
         return "((" + tile + ")*" + num(std::uint64_t(arg.refTile) * arg.effective) + "/" + num(arg.refExtent) + ")";
@@ -142,15 +155,15 @@ std::string KernelEmitter::tileStartExpr(const ArgTiling& arg, const std::string
 
 std::string KernelEmitter::tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const
 {
-    if (arg.dynamic && tiling_.tileCount > 1) {
+    if (arg.dynamic && tileCount(arg) > 1) {
         // Up to the next tile's start plus the overlap; the last tile up to the end.
-        const std::string tile = var(IterationSpace::Tile, prefix);
-        return "((" + tile + "==" + num(tiling_.tileCount - 1) + ")?" + num(arg.lastTileSize) + ":(" +
+        const std::string tile = tileVar(arg, prefix);
+        return "((" + tile + "==" + num(tileCount(arg) - 1) + ")?" + num(arg.lastTileSize) + ":(" +
                tileStartExpr(arg, tile + "+1") + "+" + num(arg.arg->tileOverlap) + "-" + tileStartExpr(arg, tile) + "))";
     }
-    if (!arg.tiled || tiling_.tileCount == 1 || arg.tileSize == arg.lastTileSize)
+    if (!arg.tiled || tileCount(arg) == 1 || arg.tileSize == arg.lastTileSize)
         return num(arg.tiled ? arg.tileSize : arg.extent);
-    return "((" + var(IterationSpace::Tile, prefix) + "==" + num(tiling_.tileCount - 1) + ")?" +
+    return "((" + tileVar(arg, prefix) + "==" + num(tileCount(arg) - 1) + ")?" +
            num(arg.lastTileSize) + ":" + num(arg.tileSize) + ")";
 }
 
@@ -161,11 +174,11 @@ std::string KernelEmitter::homeOffset(const ArgTiling& arg, const std::string& p
     const std::string plane = planeIndex(arg, prefix);
     if (!plane.empty())
         offset = "(" + plane + ")*" + num(arg.planeStride);
-    if (arg.tiled && tiling_.tileCount > 1) {
+    if (arg.tiled && tileCount(arg) > 1) {
         const std::uint64_t lineBytes = arg.orientation == Orientation::Horizontal
                                             ? std::uint64_t(arg.crossExtent) * arg.arg->itemSize
                                             : std::uint64_t(arg.arg->itemSize);
-        const std::string tile = var(IterationSpace::Tile, prefix);
+        const std::string tile = tileVar(arg, prefix);
         offset += (offset.empty() ? "" : "+") +
                   (arg.dynamic ? tileStartExpr(arg, tile) + "*" + num(lineBytes)
                                : tile + "*" + num(std::uint64_t(arg.step) * lineBytes));
@@ -222,6 +235,16 @@ std::string KernelEmitter::tilePointer(const ArgTiling& arg) const
     return l1Buffer(arg, "");
 }
 
+std::vector<std::string> KernelEmitter::loopVariables() const
+{
+    std::vector<std::string> variables;
+    if (tiling_.loopIndex(IterationSpace::OuterTile) >= 0)
+        variables.push_back(loopVariable(IterationSpace::OuterTile));
+    for (IterationSpace space : {IterationSpace::OutPlane, IterationSpace::Tile, IterationSpace::InPlane})
+        variables.push_back(loopVariable(space));
+    return variables;
+}
+
 void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const std::string& buffer, bool in,
                          const std::string& event)
 {
@@ -233,7 +256,7 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     const std::string home = "(AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
     const std::string direction = in ? "AT_L2_EXT2LOC" : "AT_L2_LOC2EXT";
-    const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
+    const bool planesContiguous = !arg.tiled || tileCount(arg) == 1;
     if (model.interleavedPlanes && arg.planeCount > 1) {
         // The plane's lines, every plane's line apart in the home memory.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
@@ -243,7 +266,7 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
         // One tile from each plane of the chunk: lines of one tile, a plane apart.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
-    } else if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
+    } else if (arg.tiled && arg.orientation == Orientation::Vertical && tileCount(arg) > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +
@@ -259,8 +282,8 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
 // its last home line). The caller closes the block.
 void KernelEmitter::openPadWindow(const ArgTiling& arg, const std::string& prefix)
 {
-    const std::string first = tiling_.tileCount > 1
-                                  ? var(IterationSpace::Tile, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
+    const std::string first = tileCount(arg) > 1
+                                  ? tileVar(arg, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
                                   : "-" + num(arg.padBefore);
     code_.open("{");
     code_.line("int PadFirst = " + first + ", PadLines = " + tileSizeExpr(arg, prefix) + ";");
@@ -331,7 +354,7 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
     const std::string home = "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l2Buffer(arg, l2buffer);
     const std::string direction = in ? "AT_L3_EXT2LOC" : "AT_L3_LOC2EXT";
-    const bool planesContiguous = !arg.tiled || tiling_.tileCount == 1;
+    const bool planesContiguous = !arg.tiled || tileCount(arg) == 1;
     if (model.interleavedPlanes && arg.planeCount > 1) {
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
@@ -340,7 +363,7 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
         // One tile from each plane of the chunk, a plane apart in L3, back to back in staging.
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
-    } else if (arg.tiled && arg.orientation == Orientation::Vertical && tiling_.tileCount > 1) {
+    } else if (arg.tiled && arg.orientation == Orientation::Vertical && tileCount(arg) > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(std::uint64_t(model.width) * model.itemSize) + ", " + length + ", " + direction + ", &" +
@@ -493,9 +516,10 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case ArgSelect::TileWidth0: return defaultSize(!horizontal);
     case ArgSelect::TileHeight: return currentSize(horizontal);
     case ArgSelect::TileHeight0: return defaultSize(horizontal);
-    case ArgSelect::TileCount: return num(tiling_.tileCount);
-    case ArgSelect::TileIndex: return "Tile";
-    case ArgSelect::TileOffset: return arg->dynamic ? tileStartExpr(*arg, "Tile") : "Tile*" + num(arg->step);
+    case ArgSelect::TileCount: return num(tileCount(*arg));
+    case ArgSelect::TileIndex: return tileVar(*arg, "");
+    case ArgSelect::TileOffset:
+        return arg->dynamic ? tileStartExpr(*arg, tileVar(*arg, "")) : tileVar(*arg, "") + "*" + num(arg->step);
     case ArgSelect::Width: return num(arg->arg->width);
     case ArgSelect::Height: return num(arg->arg->height);
     }
@@ -603,7 +627,10 @@ void KernelEmitter::emitLevel(std::size_t level)
     if (loop.count > 1)
         code_.open("for (" + variable + "=0; " + variable + "<" + num(loop.count) + "; " + variable + "++) {");
     else
-        code_.open("{ /* one " + std::string(loop.space == IterationSpace::Tile ? "tile" : "plane") + " */");
+        code_.open("{ /* one " + std::string(loop.space == IterationSpace::Tile || loop.space == IterationSpace::OuterTile
+                                                 ? "tile"
+                                                 : "plane") +
+                   " */");
     if (loop.count == 1)
         code_.line(variable + " = 0;");
     for (const ArgTiling& arg : tiling_.args)
@@ -645,7 +672,13 @@ std::string KernelEmitter::emit()
             code_.line("int W3_" + name + "[2] = {0, 0}, Stg_" + name + " = 0;");
         }
     }
-    code_.line("int OutPlane, Tile, InPlane;");
+    std::string variables, zeros, unused;
+    for (const std::string& variable : loopVariables()) {
+        variables += (variables.empty() ? "" : ", ") + variable;
+        zeros += (zeros.empty() ? "" : " ") + variable + " = 0;";
+        unused += (unused.empty() ? "" : " ") + std::string("(void) ") + variable + ";";
+    }
+    code_.line("int " + variables + ";");
     int parallelIndex = 0;
     for (const KernelCall& call : kernel_.calls) {
         const BasicKernel* callee = model_.findBasicKernel(call.callee);
@@ -655,7 +688,7 @@ std::string KernelEmitter::emit()
         }
     }
     code_.line("/* ================ Read first chunks, promoted and single-chunk arguments ================ */");
-    code_.line("OutPlane = 0; Tile = 0; InPlane = 0;");
+    code_.line(zeros);
     for (const ArgTiling& arg : tiling_.args) {
         if (arg.residence == ArgResidence::Scratch || !arg.isInput())
             continue;
@@ -679,7 +712,7 @@ std::string KernelEmitter::emit()
     code_.line("/* ================ Iteration ================ */");
     emitLevel(0);
     code_.line("/* ================ Write last chunks ================ */");
-    code_.line("OutPlane = 0; Tile = 0; InPlane = 0;");
+    code_.line(zeros);
     for (const ArgTiling& arg : tiling_.args) {
         if (arg.residence == ArgResidence::Scratch || !arg.isOutput())
             continue;
@@ -702,7 +735,7 @@ std::string KernelEmitter::emit()
                            "]) AT_L3_WAIT(AT_L3_DEFAULT_DEVICE, &EvtW3_" + arg.arg->name + "[" +
                            std::to_string(buffer) + "]);");
     }
-    code_.line("(void) OutPlane; (void) Tile; (void) InPlane;");
+    code_.line(unused);
     out << code_.str() << "}\n";
     return out.str();
 }

@@ -32,7 +32,11 @@ struct BasicKernel {
     bool takesStruct() const { return callType != CallType::Sequential; }
 };
 
-enum class IterationSpace { Tile = 0, InPlane = 1, OutPlane = 2 };
+// OuterTile: the outer loop of two-level tiling (the SDK's KER_ITER_TILE1), around all the others;
+// the arguments it tiles (KernelArgument::outerTiled) change once per outer tile, those of Tile once
+// per inner tile, as a matrix product walks bands of lines of one operand and of its result and, for
+// each band, column bands of the other operand.
+enum class IterationSpace { Tile = 0, InPlane = 1, OutPlane = 2, OuterTile = 3 };
 enum class Orientation { Horizontal = 0, Vertical = 1 };
 
 // Where a basic-kernel call sits in the generated loop nest (numeric values match the C API).
@@ -151,6 +155,9 @@ struct KernelArgument {
     // size last; empty when not declared. Reported in the tiling report.
     std::vector<unsigned> declaredDims;
     bool floatItems = false;  // AddKernelFloatArgDim: the items are floating point
+    // Tiled by the kernel's outer tile loop (KER_ITER_TILE1) instead of its inner one; the kernel
+    // then has UserKernel::outerTiles.
+    bool outerTiled = false;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };
@@ -163,6 +170,8 @@ struct UserKernel {
     unsigned outPlanes = 1;
     int dimension = 2;                    // 2, 3 or 4
     std::vector<IterationSpace> order;    // outermost first, e.g. {OutPlane, Tile, InPlane}
+    // Two-level tiling: an outer tile loop (IterationSpace::OuterTile) around the whole `order`.
+    bool outerTiles = false;
     Orientation orientation = Orientation::Horizontal;
     std::vector<CArgument> cargs;
     std::vector<KernelCall> calls;

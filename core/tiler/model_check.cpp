@@ -17,6 +17,7 @@ const char* iteratorName(IterationSpace iterator)
     case IterationSpace::Tile: return "KER_TILE";
     case IterationSpace::InPlane: return "KER_IN_PLANE";
     case IterationSpace::OutPlane: return "KER_OUT_PLANE";
+    case IterationSpace::OuterTile: return "KER_ITER_TILE1";
     }
     return "?";
 }

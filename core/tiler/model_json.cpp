@@ -19,7 +19,8 @@ template <class T> struct Named {
 constexpr Named<CallType> kCallTypes[] = {{CallType::Sequential, "sequential"}, {CallType::Parallel, "parallel"},
                                           {CallType::SequentialStruct, "sequential_struct"}};
 constexpr Named<IterationSpace> kSpaces[] = {
-    {IterationSpace::Tile, "tile"}, {IterationSpace::InPlane, "in_plane"}, {IterationSpace::OutPlane, "out_plane"}};
+    {IterationSpace::Tile, "tile"}, {IterationSpace::InPlane, "in_plane"}, {IterationSpace::OutPlane, "out_plane"},
+    {IterationSpace::OuterTile, "outer_tile"}};
 constexpr Named<Orientation> kOrientations[] = {{Orientation::Horizontal, "horizontal"},
                                                 {Orientation::Vertical, "vertical"}};
 constexpr Named<CallLocation> kLocations[] = {
@@ -99,9 +100,10 @@ json userKernelJson(const UserKernel& kernel)
                         {"preferred_tile_size", arg.preferredTileSize}, {"c_arg", arg.cArgName},
                         {"next_plane_update", arg.nextPlaneUpdate}, {"pad_before", arg.padBefore},
                         {"pad_after", arg.padAfter}, {"room_before", arg.roomBefore}, {"room_after", arg.roomAfter},
-                        {"plane_per_input", arg.planePerInput}});
+                        {"plane_per_input", arg.planePerInput}, {"outer_tiled", arg.outerTiled}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
+            {"outer_tiles", kernel.outerTiles},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
             {"calls", callsJson(kernel.calls)}, {"args", args}, {"group", kernel.group},
             {"l2_staging_base", kernel.l2StagingBase}, {"operations", kernel.operations}};
@@ -355,6 +357,7 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.roomBefore = dimension(arg, "room_before", 0);
     parsed.roomAfter = dimension(arg, "room_after", 0);
     parsed.planePerInput = arg.boolean("plane_per_input", false);
+    parsed.outerTiled = arg.boolean("outer_tiled", false);
     return parsed;
 }
 
@@ -372,6 +375,7 @@ UserKernel userKernelFrom(const ObjectReader& kernel)
     const json& order = kernel.array("order");
     for (std::size_t i = 0; i < order.size(); ++i)
         parsed.order.push_back(ObjectReader::choiceOf(order[i], indexed(kernel.pathOf("order"), i), kSpaces));
+    parsed.outerTiles = kernel.boolean("outer_tiles", false);
     parsed.orientation = kernel.choice("orientation", kOrientations, Orientation::Horizontal);
     parsed.cargs = cArgumentsFrom(kernel, "cargs");
     parsed.calls = callsFrom(kernel);

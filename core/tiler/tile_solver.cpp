@@ -41,6 +41,8 @@ std::vector<LoopLevel> canonicalLoops(const UserKernel& kernel)
     const auto declared = [&](IterationSpace space) {
         return std::find(kernel.order.begin(), kernel.order.end(), space) != kernel.order.end();
     };
+    if (kernel.outerTiles)
+        order.insert(order.begin(), IterationSpace::OuterTile);
     std::vector<LoopLevel> loops;
     for (IterationSpace space : order) {
         unsigned count = 1;
@@ -51,6 +53,24 @@ std::vector<LoopLevel> canonicalLoops(const UserKernel& kernel)
         loops.push_back({space, count});
     }
     return loops;
+}
+
+// Whether the loop moves the argument to another chunk when it advances (whatever its count).
+bool loopMovesArgument(const LoopLevel& loop, const ArgTiling& arg)
+{
+    switch (loop.space) {
+    case IterationSpace::Tile: return arg.tiled && !arg.outer;
+    case IterationSpace::OuterTile: return arg.tiled && arg.outer;
+    case IterationSpace::InPlane: return arg.followsInPlanes();
+    case IterationSpace::OutPlane: return arg.usesOutPlane;
+    }
+    return false;
+}
+
+// The tile loop that tiles the argument.
+IterationSpace tileSpaceOf(const ArgTiling& arg)
+{
+    return arg.outer ? IterationSpace::OuterTile : IterationSpace::Tile;
 }
 
 class Solver {
@@ -64,6 +84,22 @@ public:
     TileSolverResult solve(std::uint64_t budget, std::uint64_t l2Budget);
 
 private:
+    // The arguments one tile loop tiles, in whole-number ratios of the reference extent (that of
+    // the argument with the fewest lines beyond its overlap, the one with the ratio 1).
+    struct TileGroup {
+        IterationSpace space = IterationSpace::Tile;
+        std::vector<std::size_t> args;
+        unsigned refExtent = 1;
+        bool onePreferredTile = false;  // an argument asks for a single tile
+    };
+    // How one tile loop cuts its reference extent: `count` tiles of `refTile` lines (columns).
+    struct TileChoice {
+        unsigned count = 1;
+        unsigned refTile = 1;
+    };
+    // Per group (the inner tile loop first, then the outer one if any).
+    using TileChoices = std::vector<TileChoice>;
+
     struct Config {
         std::vector<bool> doubleBuffer;    // per argument
         std::vector<bool> promote;         // per argument: whole argument in L1
@@ -71,8 +107,28 @@ private:
     };
 
     void applyConfig(KernelTiling& tiling, const Config& config) const;
-    void applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTile) const;
-    bool constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const;
+    std::string prepareGroup(TileGroup& group);
+    void applyTiles(KernelTiling& tiling, const TileChoices& choices) const;
+    bool constraintsHold(const TileGroup& group, const TileChoice& choice, bool withPreference) const;
+    bool constraintsHold(const TileChoices& choices, bool withPreference) const;
+    // Per tile count of the group, its tile sizes from the largest down.
+    std::vector<std::vector<TileChoice>> choicesByCount(const TileGroup& group) const;
+    // Calls visit(innerSizes, outerSizes) for every pair of tile counts of the two tile loops (the
+    // outer one has the single choice of one tile when the kernel has no outer tile loop).
+    template <typename Visit>
+    void forEachCountPair(Visit visit) const
+    {
+        const std::vector<std::vector<TileChoice>> inner = choicesByCount(groups_[0]);
+        const std::vector<std::vector<TileChoice>> outer =
+            groups_.size() > 1 ? choicesByCount(groups_[1]) : std::vector<std::vector<TileChoice>>{{TileChoice{}}};
+        for (const std::vector<TileChoice>& outerSizes : outer)
+            for (const std::vector<TileChoice>& innerSizes : inner)
+                visit(innerSizes, outerSizes);
+    }
+    TileChoices withOuter(const TileChoice& inner, const TileChoice& outer) const
+    {
+        return groups_.size() > 1 ? TileChoices{inner, outer} : TileChoices{inner};
+    }
     std::uint64_t layout(KernelTiling& tiling, const Config& config) const;
     double estimateCycles(const KernelTiling& tiling) const;
     std::uint64_t loadsOf(const KernelTiling& tiling, const ArgTiling& arg) const;
@@ -85,10 +141,8 @@ private:
     const TilerCostModel& cost_;
     const PromotionPolicy promotions_;
     KernelTiling base_;
-    std::vector<std::size_t> ratioArgs_;
-    std::vector<unsigned> ratio_;   // per argument (0 when not in the ratio group)
-    unsigned refExtent_ = 1;
-    bool onePreferredTile_ = false;
+    std::vector<TileGroup> groups_;  // the inner tile loop's, then the outer one's (two-level tiling)
+    std::vector<unsigned> ratio_;    // per argument (0 when not tiled in ratio)
 };
 
 std::string Solver::prepare()
@@ -98,6 +152,9 @@ std::string Solver::prepare()
     const unsigned inPlanes = base_.loopCount(IterationSpace::InPlane);
     const unsigned outPlanes = base_.loopCount(IterationSpace::OutPlane);
     ratio_.assign(kernel_.args.size(), 0);
+    groups_.assign(kernel_.outerTiles ? 2 : 1, TileGroup{});
+    if (kernel_.outerTiles)
+        groups_[1].space = IterationSpace::OuterTile;
     for (std::size_t i = 0; i < kernel_.args.size(); ++i) {
         const KernelArgument& arg = kernel_.args[i];
         ArgTiling tiling;
@@ -130,9 +187,13 @@ std::string Solver::prepare()
                        " has interleaved planes; only untiled 3-D inputs can be interleaved";
             tiling.planeStride = std::uint64_t(arg.width) * arg.itemSize;
         }
+        if (arg.outerTiled && (!kernel_.outerTiles || !arg.has(ArgFlag::Tiled)))
+            return "user kernel " + kernel_.name + ": argument " + arg.name +
+                   " follows the outer tile loop, but the kernel has none or the argument is not tiled";
+        TileGroup& group = groups_[arg.outerTiled ? 1 : 0];
         // OBJ_CONSTRAINTS_ONEPREFTILE: tiles of exactly the preferred size, or without one a single tile.
         if ((arg.constraints & ArgConstraint::OnePreferredTile) && arg.preferredTileSize == 0)
-            onePreferredTile_ = true;
+            group.onePreferredTile = true;
         if (isScratch(arg)) {
             tiling.residence = ArgResidence::Scratch;
             tiling.tiled = isOneTileScratch(arg) || isDynamicScratch(arg);
@@ -142,6 +203,7 @@ std::string Solver::prepare()
             }
         } else {
             tiling.tiled = arg.has(ArgFlag::Tiled);
+            tiling.outer = arg.outerTiled;
             tiling.stagedInL2 = arg.has(ArgFlag::L2DoubleBuffer);
             if (tiling.stagedInL2 && arg.has(ArgFlag::In) && arg.has(ArgFlag::Out)) {
                 return "user kernel " + kernel_.name + ": argument " + arg.name +
@@ -174,32 +236,42 @@ std::string Solver::prepare()
                     << "; the overlap must be smaller than the tiled dimension";
                 return out.str();
             }
-            ratioArgs_.push_back(i);
+            group.args.push_back(i);
         }
         base_.args.push_back(tiling);
     }
-    if (ratioArgs_.empty()) {
-        refExtent_ = 1;
+    for (TileGroup& group : groups_)
+        if (std::string problem = prepareGroup(group); !problem.empty())
+            return problem;
+    return {};
+}
+
+// The group's reference extent and each argument's ratio to it.
+std::string Solver::prepareGroup(TileGroup& group)
+{
+    if (group.args.empty()) {
+        group.refExtent = 1;
         return {};
     }
-    std::size_t refArg = ratioArgs_.front();
-    refExtent_ = std::numeric_limits<unsigned>::max();
-    for (std::size_t i : ratioArgs_) {
+    std::size_t refArg = group.args.front();
+    unsigned& refExtent = group.refExtent;
+    refExtent = std::numeric_limits<unsigned>::max();
+    for (std::size_t i : group.args) {
         const unsigned effective = base_.args[i].extent - kernel_.args[i].tileOverlap;
-        if (effective < refExtent_) {
-            refExtent_ = effective;
+        if (effective < refExtent) {
+            refExtent = effective;
             refArg = i;
         }
     }
-    for (std::size_t i : ratioArgs_) {
+    for (std::size_t i : group.args) {
         const unsigned effective = base_.args[i].extent - kernel_.args[i].tileOverlap;
-        const unsigned ratio = effective / refExtent_;
+        const unsigned ratio = effective / refExtent;
         const KernelArgument& arg = kernel_.args[i];
-        const bool dynamic = (arg.constraints & ArgConstraint::Dynamic) && effective % refExtent_ != 0;
+        const bool dynamic = (arg.constraints & ArgConstraint::Dynamic) && effective % refExtent != 0;
         // An argument may have a few lines more than its ratio needs (a strided window that does
         // not reach the last lines, say): fewer than a step ride in its last tile, as do any number
         // with OBJ_CONSTRAINTS_PAD_REM; with OBJ_CONSTRAINTS_DROP_REM they are never moved.
-        const unsigned remainder = effective - ratio * refExtent_;
+        const unsigned remainder = effective - ratio * refExtent;
         const bool padRemainder = remainder < ratio || (arg.constraints & ArgConstraint::PadRemainder);
         if (!dynamic && ratio >= 1 && (padRemainder || (arg.constraints & ArgConstraint::DropRemainder))) {
             ratio_[i] = ratio;
@@ -218,13 +290,13 @@ std::string Solver::prepare()
             ArgTiling& tiling = base_.args[i];
             tiling.dynamic = true;
             tiling.effective = effective;
-            tiling.refExtent = refExtent_;
+            tiling.refExtent = refExtent;
             continue;
         }
         std::ostringstream out;
         out << "user kernel " << kernel_.name << ": argument " << arg.name << " has " << effective
             << " tiled lines/columns beyond its overlap, not a multiple of argument " << kernel_.args[refArg].name
-            << "'s " << refExtent_ << "; tiles of all arguments must advance in whole-number ratios "
+            << "'s " << refExtent << "; tiles of all arguments must advance in whole-number ratios "
             << "(adjust the declared sizes or the overlap, or give the argument OBJ_CONSTRAINTS_DYNAMIC when "
             << "its basic kernel finds its lines from KER_ARG_TILE_BASE)";
         return out.str();
@@ -244,14 +316,18 @@ void Solver::applyConfig(KernelTiling& tiling, const Config& config) const
     }
 }
 
-void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTile) const
+void Solver::applyTiles(KernelTiling& tiling, const TileChoices& choices) const
 {
-    tiling.tileCount = tileCount;
-    tiling.loops[std::size_t(tiling.loopIndex(IterationSpace::Tile))].count = tileCount;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        (groups_[g].space == IterationSpace::OuterTile ? tiling.outerTileCount : tiling.tileCount) = choices[g].count;
+        tiling.loops[std::size_t(tiling.loopIndex(groups_[g].space))].count = choices[g].count;
+    }
     for (std::size_t i = 0; i < tiling.args.size(); ++i) {
         ArgTiling& arg = tiling.args[i];
         if (!arg.tiled)
             continue;
+        const TileChoice& choice = choices[arg.outer ? 1 : 0];
+        const unsigned tileCount = choice.count, refTile = choice.refTile;
         if (isDynamicScratch(*arg.arg)) {
             arg.tileSize = arg.lastTileSize = 1;
             arg.step = 1;
@@ -285,10 +361,7 @@ void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTi
             continue;
         for (std::size_t l = 0; l < tiling.loops.size(); ++l) {
             const LoopLevel& loop = tiling.loops[l];
-            const bool varies = loop.count > 1 && ((loop.space == IterationSpace::Tile && arg.tiled) ||
-                                                   (loop.space == IterationSpace::InPlane && arg.followsInPlanes()) ||
-                                                   (loop.space == IterationSpace::OutPlane && arg.usesOutPlane));
-            if (varies)
+            if (loop.count > 1 && loopMovesArgument(loop, arg))
                 arg.level = int(l);
         }
     }
@@ -298,16 +371,25 @@ void Solver::applyTiles(KernelTiling& tiling, unsigned tileCount, unsigned refTi
 bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
 {
     for (const ArgTiling& arg : tiling.args)
-        if (arg.padded() && (arg.realLinesAt(0, tiling.tileCount) == 0 ||
-                             arg.realLinesAt(tiling.tileCount - 1, tiling.tileCount) == 0))
+        if (arg.padded() && (arg.realLinesAt(0, tiling.tileCountOf(arg)) == 0 ||
+                             arg.realLinesAt(tiling.tileCountOf(arg) - 1, tiling.tileCountOf(arg)) == 0))
             return false;
     return true;
 }
 
-bool Solver::constraintsHold(unsigned tileCount, unsigned refTile, bool withPreference) const
+bool Solver::constraintsHold(const TileChoices& choices, bool withPreference) const
 {
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (!constraintsHold(groups_[g], choices[g], withPreference))
+            return false;
+    return true;
+}
+
+bool Solver::constraintsHold(const TileGroup& group, const TileChoice& choice, bool withPreference) const
+{
+    const unsigned tileCount = choice.count, refTile = choice.refTile;
     // Arguments whose tiles must advance by exactly their preferred size (one of them fits whole).
-    for (std::size_t i : ratioArgs_) {
+    for (std::size_t i : group.args) {
         const KernelArgument& arg = kernel_.args[i];
         if (!(arg.constraints & ArgConstraint::OnePreferredTile) || arg.preferredTileSize == 0)
             continue;
@@ -318,9 +400,9 @@ bool Solver::constraintsHold(unsigned tileCount, unsigned refTile, bool withPref
     }
     if (tileCount == 1)
         return true;
-    if (onePreferredTile_)
+    if (group.onePreferredTile)
         return false;
-    for (std::size_t i : ratioArgs_) {
+    for (std::size_t i : group.args) {
         const KernelArgument& arg = kernel_.args[i];
         if ((arg.constraints & ArgConstraint::OnePreferredTile) || base_.args[i].dynamic)
             continue;  // checked above; dynamic tiles have no fixed size (prepare() refuses constraints on it)
@@ -354,10 +436,7 @@ bool Solver::rereads(const KernelTiling& tiling, const ArgTiling& arg) const
     std::uint64_t distinct = 1;
     for (int l = 0; l <= arg.level; ++l) {
         const LoopLevel& loop = tiling.loops[std::size_t(l)];
-        const bool varies = (loop.space == IterationSpace::Tile && arg.tiled) ||
-                            (loop.space == IterationSpace::InPlane && arg.followsInPlanes()) ||
-                            (loop.space == IterationSpace::OutPlane && arg.usesOutPlane);
-        if (varies)
+        if (loopMovesArgument(loop, arg))
             distinct *= loop.count;
     }
     return distinct < loadsOf(tiling, arg);
@@ -392,20 +471,21 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
         } else {
             arg.residence = ArgResidence::Streamed;
             // The last tile may hold a few more lines than the others (see prepare()).
-            arg.chunkBytes = arg.largestChunkBytes(tiling.tileCount);
+            const unsigned tileCount = tiling.tileCountOf(arg);
+            arg.chunkBytes = arg.largestChunkBytes(tileCount);
             const std::uint64_t loads = loadsOf(tiling, arg);
             arg.bufferCount = (config.doubleBuffer[i] && loads > 1) ? 2 : 1;
             arg.l1Bytes = arg.bufferStride() * arg.bufferCount;
             // Bytes over all loads: the tile loop contributes the sum of its tile sizes when it is
             // at or outside the argument's level; the other loops multiply. Padding lines are not moved.
-            const std::uint64_t movedChunk = tiling.tileCount == 1 ? arg.movedBytesAt(0, 1) : arg.chunkBytes;
+            const std::uint64_t movedChunk = tileCount == 1 ? arg.movedBytesAt(0, 1) : arg.chunkBytes;
             std::uint64_t bytes = movedChunk;
             if (arg.level >= 0) {
                 std::uint64_t repeat = 1;
                 bool tileLoopInside = false;
                 for (int l = 0; l <= arg.level; ++l) {
                     const LoopLevel& loop = tiling.loops[std::size_t(l)];
-                    if (loop.space == IterationSpace::Tile && arg.tiled)
+                    if (loop.space == tileSpaceOf(arg) && arg.tiled)
                         tileLoopInside = true;
                     else
                         repeat *= loop.count;
@@ -413,8 +493,8 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                 std::uint64_t perPass = movedChunk;
                 if (tileLoopInside) {
                     perPass = 0;
-                    for (unsigned t = 0; t < tiling.tileCount; ++t)
-                        perPass += arg.movedBytesAt(t, tiling.tileCount);
+                    for (unsigned t = 0; t < tileCount; ++t)
+                        perPass += arg.movedBytesAt(t, tileCount);
                 }
                 bytes = repeat * perPass;
             }
@@ -456,7 +536,8 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
         if (arg.residence == ArgResidence::Scratch)
             continue;
         // The work of one step follows the tile of one plane, however the argument is buffered.
-        largestTileItems = std::max<std::uint64_t>(largestTileItems, arg.planeChunkBytesAt(0, tiling.tileCount) /
+        const unsigned tileCount = tiling.tileCountOf(arg);
+        largestTileItems = std::max<std::uint64_t>(largestTileItems, arg.planeChunkBytesAt(0, tileCount) /
                                                                          std::max(1u, arg.arg->itemSize));
         const double bytes = double(arg.dmaRead + arg.dmaWrite);
         const double directions = (arg.isInput() ? 1 : 0) + (arg.isOutput() ? 1 : 0);
@@ -467,9 +548,9 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
         if (arg.residence == ArgResidence::Streamed && arg.bufferCount == 2) {
             pipelinedDma += bytes / cost_.dmaBytesPerCycle + double(arg.l3Read + arg.l3Write) / cost_.l3BytesPerCycle;
             // The first read and the last write of a pipelined argument are not hidden.
-            exposedDma += double(arg.chunkBytesAt(0, tiling.tileCount)) * (arg.isInput() ? 1 : 0) /
+            exposedDma += double(arg.chunkBytesAt(0, tileCount)) * (arg.isInput() ? 1 : 0) /
                           cost_.dmaBytesPerCycle;
-            exposedDma += double(arg.chunkBytesAt(tiling.tileCount - 1, tiling.tileCount)) *
+            exposedDma += double(arg.chunkBytesAt(tileCount - 1, tileCount)) *
                           (arg.isOutput() ? 1 : 0) / cost_.dmaBytesPerCycle;
         } else {
             exposedDma += bytes / cost_.dmaBytesPerCycle + double(arg.l3Read + arg.l3Write) / cost_.l3BytesPerCycle;
@@ -565,6 +646,23 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
     return configs;
 }
 
+std::vector<std::vector<Solver::TileChoice>> Solver::choicesByCount(const TileGroup& group) const
+{
+    std::vector<std::vector<TileChoice>> byCount;
+    const unsigned extent = group.refExtent;
+    for (unsigned count = 1; count <= extent; ++count) {
+        // Every tile but the last has refTile lines, the last at least one.
+        const unsigned low = (extent + count - 1) / count;
+        const unsigned high = count == 1 ? extent : (extent - 1) / (count - 1);
+        std::vector<TileChoice> sizes;
+        for (unsigned refTile = high; refTile >= low && refTile > 0; --refTile)
+            sizes.push_back({count, refTile});
+        if (!sizes.empty())
+            byCount.push_back(std::move(sizes));
+    }
+    return byCount;
+}
+
 std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum) const
 {
     Config single;
@@ -576,22 +674,23 @@ std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum
     minimum = kUnbounded;
     KernelTiling best;
     // Preferred tile sizes are a wish the solver drops before failing, so they do not count here.
-    for (unsigned refTile = 1; refTile <= refExtent_; ++refTile) {
-        const unsigned tileCount = (refExtent_ + refTile - 1) / refTile;
-        if (tileCount > 1 && refTile > (refExtent_ - 1) / (tileCount - 1))
-            continue;
-        if (!constraintsHold(tileCount, refTile, false))
-            continue;
-        KernelTiling tiling = base_;
-        applyTiles(tiling, tileCount, refTile);
-        if (!everyTileHasRealLines(tiling))
-            continue;
-        const std::uint64_t bytes = layout(tiling, single);
-        if (bytes < minimum) {
-            minimum = bytes;
-            best = tiling;
-        }
-    }
+    forEachCountPair([&](const std::vector<TileChoice>& innerSizes, const std::vector<TileChoice>& outerSizes) {
+        for (const TileChoice& outer : outerSizes)
+            for (const TileChoice& inner : innerSizes) {
+                const TileChoices choices = withOuter(inner, outer);
+                if (!constraintsHold(choices, false))
+                    continue;
+                KernelTiling tiling = base_;
+                applyTiles(tiling, choices);
+                if (!everyTileHasRealLines(tiling))
+                    continue;
+                const std::uint64_t bytes = layout(tiling, single);
+                if (bytes < minimum) {
+                    minimum = bytes;
+                    best = tiling;
+                }
+            }
+    });
     std::ostringstream out;
     out << "user kernel " << kernel_.name << ": ";
     if (minimum == kUnbounded) {
@@ -624,44 +723,43 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
     const std::pair<bool, bool> passes[] = {{true, true}, {false, true}, {true, false}, {false, false}};
     for (const auto& [withPreference, declaredBuffering] : passes) {
         for (const Config& config : configurations(declaredBuffering)) {
-            for (unsigned tileCount = 1; tileCount <= refExtent_; ++tileCount) {
-                const unsigned low = (refExtent_ + tileCount - 1) / tileCount;
-                const unsigned high = tileCount == 1 ? refExtent_ : (refExtent_ - 1) / (tileCount - 1);
-                // At equal tile count the largest regular tile that fits is taken: it leaves a
-                // shorter last tile, whose compute and write-back no prefetch hides.
-                for (unsigned refTile = high; refTile >= low && refTile > 0; --refTile) {
-                    if (!constraintsHold(tileCount, refTile, withPreference))
-                        continue;
-                    KernelTiling tiling = base_;
-                    applyConfig(tiling, config);
-                    applyTiles(tiling, tileCount, refTile);
-                    if (!everyTileHasRealLines(tiling))
-                        continue;
-                    bool useful = true;
-                    for (std::size_t i = 0; i < tiling.args.size(); ++i)
-                        if (config.promote[i] && !isLoadedBuffer(*tiling.args[i].arg) &&
-                            !rereads(tiling, tiling.args[i]))
-                            useful = false;  // promotion would move the same bytes and only cost L1
-                    if (!useful)
-                        break;
-                    if (layout(tiling, config) > budget)
-                        continue;
-                    if (tiling.l2Bytes > l2Budget) {
-                        smallestStaging = std::min(smallestStaging, tiling.l2Bytes);
-                        continue;
-                    }
-                    tiling.estimatedCycles = estimateCycles(tiling);
-                    const bool better = !found || tiling.estimatedCycles < bestCycles - 1e-9 ||
-                                        (tiling.estimatedCycles <= bestCycles + 1e-9 &&
-                                         tiling.tileCount < result.tiling.tileCount);
-                    if (better) {
-                        found = true;
-                        bestCycles = tiling.estimatedCycles;
-                        result.tiling = tiling;
-                    }
-                    break;
+            // Whether to stop at these tile counts: a tiling was taken, or promotions are useless.
+            const auto tryChoices = [&](const TileChoices& choices) {
+                if (!constraintsHold(choices, withPreference))
+                    return false;
+                KernelTiling tiling = base_;
+                applyConfig(tiling, config);
+                applyTiles(tiling, choices);
+                if (!everyTileHasRealLines(tiling))
+                    return false;
+                for (std::size_t i = 0; i < tiling.args.size(); ++i)
+                    if (config.promote[i] && !isLoadedBuffer(*tiling.args[i].arg) && !rereads(tiling, tiling.args[i]))
+                        return true;  // promotion would move the same bytes and only cost L1
+                if (layout(tiling, config) > budget)
+                    return false;
+                if (tiling.l2Bytes > l2Budget) {
+                    smallestStaging = std::min(smallestStaging, tiling.l2Bytes);
+                    return false;
                 }
-            }
+                tiling.estimatedCycles = estimateCycles(tiling);
+                const auto tiles = [](const KernelTiling& t) { return std::uint64_t(t.tileCount) * t.outerTileCount; };
+                const bool better = !found || tiling.estimatedCycles < bestCycles - 1e-9 ||
+                                    (tiling.estimatedCycles <= bestCycles + 1e-9 && tiles(tiling) < tiles(result.tiling));
+                if (better) {
+                    found = true;
+                    bestCycles = tiling.estimatedCycles;
+                    result.tiling = tiling;
+                }
+                return true;
+            };
+            // At equal tile counts the largest regular tiles that fit are taken: they leave shorter
+            // last tiles, whose compute and write-back no prefetch hides.
+            forEachCountPair([&](const std::vector<TileChoice>& innerSizes, const std::vector<TileChoice>& outerSizes) {
+                for (const TileChoice& outer : outerSizes)
+                    for (const TileChoice& inner : innerSizes)
+                        if (tryChoices(withOuter(inner, outer)))
+                            return;
+            });
         }
         if (found)
             break;

@@ -28,6 +28,7 @@ struct ArgTiling {
     Orientation orientation = Orientation::Horizontal;
     ArgResidence residence = ArgResidence::Streamed;
     bool tiled = false;           // takes part in the tile loop
+    bool outer = false;           // ... the outer tile loop (two-level tiling) rather than the inner one
     unsigned extent = 0;          // size of the tiled dimension (lines for horizontal tiles)
     unsigned crossExtent = 0;     // the other dimension (columns for horizontal tiles)
     unsigned tileSize = 0;        // lines/columns of every tile but the last
@@ -97,7 +98,8 @@ struct ArgTiling {
 struct KernelTiling {
     const UserKernel* kernel = nullptr;
     std::vector<LoopLevel> loops;  // outermost first; always the three spaces
-    unsigned tileCount = 1;
+    unsigned tileCount = 1;        // tiles of the (inner) tile loop
+    unsigned outerTileCount = 1;   // tiles of the outer tile loop (two-level tiling), else 1
     std::vector<ArgTiling> args;   // in the kernel's argument order
     std::uint64_t l1Bytes = 0;     // total L1 used by this kernel
     std::uint64_t dmaRead = 0;
@@ -107,6 +109,8 @@ struct KernelTiling {
     std::uint64_t l3Write = 0;
     double estimatedCycles = 0;
 
+    // The tile count of the loop that tiles the argument (pass it to the ArgTiling ...At methods).
+    unsigned tileCountOf(const ArgTiling& arg) const { return arg.outer ? outerTileCount : tileCount; }
     int loopIndex(IterationSpace space) const;
     unsigned loopCount(IterationSpace space) const;
     const ArgTiling* find(const std::string& name) const;

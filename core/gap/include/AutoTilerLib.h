@@ -144,7 +144,13 @@ Kernel_T *(UserKernel)(const char *TemplateName, KernelDimensionT *KerDim, Kerne
  * input varies along is the kernel's input-plane loop (outputs that vary along it too get one plane
  * per input plane); otherwise it is the output-plane loop. With two, the outer is the output-plane
  * loop and the inner the input-plane loop, and arguments varying along both (filters) hold their
- * planes output-major. These are the loop nests KernelIterationOrder() offers. */
+ * planes output-major. These are the loop nests KernelIterationOrder() offers.
+ * Two-level tiling: IterTiledSpace(KER_ITER_TILE1) first, then the spaces above. The arguments whose
+ * KerArgSpace is KER_ITER_TILE1 are tiled by that outer loop (their tiles move once per outer tile,
+ * before and after the inner loops), those of KER_ITER_TILE0 by the inner one, which runs over all
+ * its tiles for each outer tile: a matrix product's first operand and result in bands of lines
+ * (KER_ITER_TILE1), the second operand in bands of columns for each (KER_ITER_TILE0). KER_ARG_TILE*
+ * bindings of an argument refer to the tile loop that tiles it. */
 KernelIterationSpaceT *KernelIterSpace(unsigned int Dim, ...);
 KernelIteratorDescrT *IterTiledSpace(KernelIteratorT IterSpace);
 KernelIteratorDescrT *IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim);

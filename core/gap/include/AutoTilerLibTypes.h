@@ -56,8 +56,8 @@ typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;
 /* The iterators: the guide's (KER_TILE, KER_IN_PLANE, KER_OUT_PLANE, used with KernelIterationOrder)
  * and the current API's (KER_ITER_*, used with KernelIterSpace / KerArgSpace / C_ArgIndex): the
  * tiled space KER_ITER_TILE0 (which is KER_TILE) and up to two non-tiled spaces KER_ITER_D0..D3 (a
- * kernel's input-plane and output-plane loops; see KernelIterSpace). KER_ITER_TILE1/TILE2
- * (two-level tiling) are named but refused. */
+ * kernel's input-plane and output-plane loops; see KernelIterSpace). KER_ITER_TILE1 is the outer
+ * tile loop of two-level tiling, around all the others; KER_ITER_TILE2 is named but refused. */
 typedef enum {
     KER_TILE = 0,
     KER_IN_PLANE = 1,
@@ -98,7 +98,8 @@ typedef enum {
     LOC_D3 = 29,
     LOC_D3_PROLOG = 30,
     LOC_D3_EPILOG = 31,
-    /* The loops of KER_ITER_TILE1 / TILE2 (two-level tiling): named, refused. */
+    /* Before, after and in the body of the KER_ITER_TILE1 / TILE2 loops: named, refused (a call
+     * sits in the inner loops; arguments of the outer loop move before and after them). */
     LOC_LOOP1 = 40,
     LOC_LOOP1_PROLOG = 41,
     LOC_LOOP1_EPILOG = 42,

@@ -2,7 +2,7 @@
 // IterFixedSpace, IterParSpace, KerArgSpace, the 6-argument UserKernel) and the 5-argument
 // LibKernel, translated into the loop nests of KernelIterationOrder(): one tiled space, and up to
 // two non-tiled spaces that become the input-plane and output-plane loops (AutoTilerLib.h says
-// which is which). Calls' LOC_D* locations and C_ArgIndex(KER_ITER_D*) bindings are resolved
+// which is which), with, for two-level tiling, a second tiled space KER_ITER_TILE1 around them all. Calls' LOC_D* locations and C_ArgIndex(KER_ITER_D*) bindings are resolved
 // against the kernel's spaces here, and each argument's KerArgSpace becomes its 3-D / 4-D form.
 #include "AutoTilerLib.h"
 #include "builder_support.h"
@@ -29,14 +29,18 @@ std::string spaceName(int iterator)
     return "iterator " + std::to_string(iterator);
 }
 
-// Fails unless `iterator` is KER_ITER_TILE0 (tiled) or KER_ITER_D0..D3 (not tiled).
+bool isTiledSpace(int iterator) { return iterator == int(KER_ITER_TILE0) || iterator == int(KER_ITER_TILE1); }
+
+// Fails unless `iterator` is KER_ITER_TILE0 or TILE1 (tiled) or KER_ITER_D0..D3 (not tiled).
 void requireSpace(int iterator, bool tiled, const std::string& context)
 {
-    if (iterator == int(KER_ITER_TILE1) || iterator == int(KER_ITER_TILE2))
+    if (iterator == int(KER_ITER_TILE2))
         failModel(context + ": " + spaceName(iterator)
-                  + " is a second tiled space (two-level tiling), which Tessera does not support; tile KER_ITER_TILE0 only");
-    if (tiled && iterator != int(KER_ITER_TILE0))
-        failModel(context + ": " + spaceName(iterator) + " is not a tiled space; IterTiledSpace takes KER_ITER_TILE0");
+                  + " is a third tiled space, which Tessera does not support; tile KER_ITER_TILE0 and, outside it, "
+                    "KER_ITER_TILE1");
+    if (tiled && !isTiledSpace(iterator))
+        failModel(context + ": " + spaceName(iterator)
+                  + " is not a tiled space; IterTiledSpace takes KER_ITER_TILE0 or KER_ITER_TILE1");
     if (!tiled && !isPlaneSpace(iterator))
         failModel(context + ": " + spaceName(iterator) + " is not a non-tiled space; use KER_ITER_D0..KER_ITER_D3");
 }
@@ -44,6 +48,7 @@ void requireSpace(int iterator, bool tiled, const std::string& context)
 // What the kernel's spaces became: the loop nest and, per KER_ITER_D*, its plane loop and size.
 struct SpaceMapping {
     std::vector<tiler::IterationSpace> order;
+    bool outerTiles = false;  // KER_ITER_TILE1 is the outermost loop
     std::map<int, tiler::IterationSpace> planes;
     unsigned inPlanes = 1;
     unsigned outPlanes = 1;
@@ -54,9 +59,22 @@ bool variesAlong(const Object_S& argument, int iterator)
     return std::find(argument.space->begin(), argument.space->end(), iterator) != argument.space->end();
 }
 
-SpaceMapping mapSpaces(const KernelIterationSpace_S& spaces, const std::vector<const Object_S*>& arguments,
+SpaceMapping mapSpaces(const KernelIterationSpace_S& allSpaces, const std::vector<const Object_S*>& arguments,
                        const std::string& context)
 {
+    SpaceMapping mapping;
+    // Two-level tiling: KER_ITER_TILE1 is the outer tile loop, around everything else.
+    KernelIterationSpace_S spaces = allSpaces;
+    const auto outer = std::find_if(spaces.spaces.begin(), spaces.spaces.end(), [](const KernelIteratorDescr_S& space) {
+        return space.iterator == int(KER_ITER_TILE1);
+    });
+    if (outer != spaces.spaces.end()) {
+        if (outer != spaces.spaces.begin())
+            failModel(context + ": KER_ITER_TILE1 (the outer tile loop of two-level tiling) must be the first, "
+                                "outermost space of KernelIterSpace");
+        spaces.spaces.erase(outer);
+        mapping.outerTiles = true;
+    }
     std::vector<const KernelIteratorDescr_S*> planeSpaces;
     std::size_t tiles = 0;
     for (const KernelIteratorDescr_S& space : spaces.spaces) {
@@ -66,7 +84,7 @@ SpaceMapping mapSpaces(const KernelIterationSpace_S& spaces, const std::vector<c
             planeSpaces.push_back(&space);
     }
     if (tiles != 1)
-        failModel(format("%s: the iteration space has %zu tiled spaces; it needs exactly one, "
+        failModel(format("%s: the iteration space has %zu tiled spaces besides KER_ITER_TILE1; it needs exactly one, "
                          "IterTiledSpace(KER_ITER_TILE0)",
                          context.c_str(), tiles));
     if (planeSpaces.size() > 2)
@@ -79,7 +97,6 @@ SpaceMapping mapSpaces(const KernelIterationSpace_S& spaces, const std::vector<c
         });
     };
 
-    SpaceMapping mapping;
     if (planeSpaces.size() == 1) {
         const int iterator = planeSpaces[0]->iterator;
         const bool beforeTile = spaces.spaces.front().iterator == iterator;
@@ -126,10 +143,16 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
 {
     tiler::KernelArgument value = argument.value;
     const std::string where = context + ": kernel argument " + value.name;
-    bool tiled = false, inPlanes = false, outPlanes = false;
+    bool tiled = false, outerTiled = false, inPlanes = false, outPlanes = false;
     for (const int iterator : *argument.space) {
         if (iterator == int(KER_ITER_TILE0)) {
             tiled = true;
+            continue;
+        }
+        if (iterator == int(KER_ITER_TILE1)) {
+            if (!mapping.outerTiles)
+                failModel(where + ": its KerArgSpace names KER_ITER_TILE1, which is not in the kernel's KernelIterSpace");
+            outerTiled = true;
             continue;
         }
         const auto plane = mapping.planes.find(iterator);
@@ -137,10 +160,18 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
             failModel(where + ": its KerArgSpace names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
         (plane->second == tiler::IterationSpace::InPlane ? inPlanes : outPlanes) = true;
     }
-    if (tiled && argument.space->back() != int(KER_ITER_TILE0))
-        failModel(where + ": KER_ITER_TILE0 must be the last (innermost) space of its KerArgSpace");
+    if (tiled && outerTiled)
+        failModel(where + ": its KerArgSpace names both KER_ITER_TILE0 and KER_ITER_TILE1; an argument is tiled by "
+                          "one tile loop, the inner (TILE0) or the outer (TILE1)");
+    if ((tiled || outerTiled) && !isTiledSpace(argument.space->back()))
+        failModel(where + ": its tiled space must be the last (innermost) space of its KerArgSpace");
+    if (outerTiled && (inPlanes || outPlanes))
+        failModel(where + ": an argument tiled by KER_ITER_TILE1 varies along no other space in Tessera; drop the "
+                          "non-tiled spaces from its KerArgSpace");
     if (argument.notTiled)
-        tiled = false;
+        tiled = outerTiled = false;
+    value.outerTiled = outerTiled;
+    tiled = tiled || outerTiled;
     value.flags &= ~(tiler::ArgFlag::Tiled | tiler::ArgFlag::ThreeD | tiler::ArgFlag::FourD);
     if (tiled)
         value.flags |= tiler::ArgFlag::Tiled;
@@ -191,8 +222,10 @@ KernelIteratorDescrT* IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, 
 
 KernelIterationSpaceT* KernelIterSpace(unsigned int Dim, ...)
 {
-    if (Dim < 1 || Dim > 3)
-        failModel(format("KernelIterSpace(%u, ...): a kernel has 1 to 3 spaces (a tiled one and up to two others)", Dim));
+    if (Dim < 1 || Dim > 4)
+        failModel(format("KernelIterSpace(%u, ...): a kernel has 1 to 4 spaces (a tiled one, up to two others, and "
+                         "KER_ITER_TILE1 around them for two-level tiling)",
+                         Dim));
     KernelIterationSpace_S spaces;
     va_list args;
     va_start(args, Dim);
@@ -223,7 +256,7 @@ KernelArgDimDescrT* KerArgSpace(unsigned int Dim, ...)
         space.iterators.push_back(va_arg(args, int));  // enums are passed as int
     va_end(args);
     for (const int iterator : space.iterators)
-        requireSpace(iterator, iterator == int(KER_ITER_TILE0), "KerArgSpace");
+        requireSpace(iterator, isTiledSpace(iterator), "KerArgSpace");
     return registry().arena.make(std::move(space));
 }
 
@@ -292,6 +325,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     KernelIteration_S iteration;
     iteration.dimension = int(mapping.order.size()) + 1;  // KER_DIM2 is the tile loop alone
     iteration.order = mapping.order;
+    iteration.outerTiles = mapping.outerTiles;
     // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
     KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
     const auto tiled = std::find_if(arguments.begin(), arguments.end(),

@@ -166,8 +166,9 @@ CKernelCall_T* Call(const char* CallName, KernelCallLocationT CallLocation, ArgB
     const std::string context = "Call(\"" + callee + "\")";
     const int location = int(CallLocation);
     if (location >= int(LOC_LOOP1) && location <= int(LOC_LOOP2_EPILOG))
-        failModel(context + ": the LOC_LOOP1 and LOC_LOOP2 locations belong to two-level tiling (KER_ITER_TILE1, "
-                            "KER_ITER_TILE2), which Tessera does not support; tile one space, KER_ITER_TILE0");
+        failModel(context + ": calls around or in the body of the KER_ITER_TILE1 / TILE2 loops (LOC_LOOP1*, "
+                            "LOC_LOOP2*) are not supported; call in the inner tile loop (LOC_LOOP, LOC_LOOP_PROLOG, "
+                            "LOC_LOOP_EPILOG), which runs once per outer tile");
     // LOC_D* locations depend on the kernel's iteration space: UserKernel() resolves them.
     const bool inSpace = location >= int(LOC_D0) && location <= int(LOC_D3_EPILOG);
     if (!inSpace && (location < int(LOC_PROLOG) || location > int(LOC_GROUP)))

@@ -66,6 +66,7 @@ struct KernelDimension_S {
 struct KernelIteration_S {
     int dimension = 2;
     std::vector<tessera::tiler::IterationSpace> order;  // outermost first
+    bool outerTiles = false;  // KER_ITER_TILE1 around the whole order (two-level tiling)
 };
 struct Kernel_S {
     std::size_t userKernelIndex = 0;

@@ -57,6 +57,7 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
     kernel.outPlanes = KerDim->outPlanes;
     kernel.dimension = KerIter->dimension;
     kernel.order = KerIter->order;
+    kernel.outerTiles = KerIter->outerTiles;
     kernel.orientation = tiler::Orientation(Orientation);
     kernel.cargs = cArgumentsOf(CArg, context);
     kernel.calls = callsOf(CCalls, context);

@@ -28,20 +28,33 @@ typedef uint16_t v2u __attribute__((vector_size(4)));
 #include <time.h>
 #define L1_CL_MEM
 #define L2_MEM
-/* The cycle counter graphs read for AT_GRAPH_MONITOR_CYCLES: host nanoseconds stand in for it. */
-static inline unsigned int gap_cl_readhwtimer(void)
+/* The cluster's cycle counter (graphs read it for AT_GRAPH_MONITOR_CYCLES, applications start and
+ * reset it): host nanoseconds since the last reset stand in for its cycles. The base is one for the
+ * whole program (a weak definition), so every file reads the same counter. */
+__attribute__((weak)) unsigned long long GapEmulTimerBase;
+static inline unsigned long long GapEmulNow(void)
 {
     struct timespec Now;
     timespec_get(&Now, TIME_UTC);
-    return (unsigned int) ((unsigned long long) Now.tv_sec * 1000000000ull + (unsigned long long) Now.tv_nsec);
+    return (unsigned long long) Now.tv_sec * 1000000000ull + (unsigned long long) Now.tv_nsec;
 }
+static inline unsigned int gap_cl_readhwtimer(void) { return (unsigned int) (GapEmulNow() - GapEmulTimerBase); }
+static inline void gap_cl_resethwtimer(void) { GapEmulTimerBase = GapEmulNow(); }
+static inline void gap_cl_starttimer(void) {}
 #else
 #include "pmsis.h"
 static inline int gap_ncore(void) { return pi_cl_cluster_nb_pe_cores(); }
 static inline int gap_coreid(void) { return pi_core_id(); }
 static inline void gap_waitbarrier(int BarrierId) { (void) BarrierId; pi_cl_team_barrier(); }
-/* Cycles since the application started the performance counter (pi_perf_conf / pi_perf_start). */
+/* Cycles since the application started the performance counter (pi_perf_conf / pi_perf_start, or
+ * gap_cl_starttimer and gap_cl_resethwtimer as the SDK's applications call them). */
 static inline unsigned int gap_cl_readhwtimer(void) { return pi_perf_read(PI_PERF_CYCLES); }
+static inline void gap_cl_starttimer(void)
+{
+    pi_perf_conf(1 << PI_PERF_CYCLES);
+    pi_perf_start();
+}
+static inline void gap_cl_resethwtimer(void) { pi_perf_reset(); }
 #define L1_CL_MEM PI_CL_L1
 #define L2_MEM PI_L2
 #endif

@@ -231,6 +231,10 @@ static inline int gap_f32rmm(float a) { return (int) roundf(a); }
 typedef _Float16 f16;
 typedef _Float16 v2h __attribute__((vector_size(4)));
 #endif
+/* GAP9's other 16-bit float (float16alt, 8 exponent bits): computed in float, as the SDK's own host
+ * emulation does, so results may differ from the chip's in the last bits. */
+typedef float f16a;
+typedef float v2ah __attribute__((vector_size(8)));
 
 /* The GAP8 runtime's spellings. */
 #define gap8_clip gap_clip

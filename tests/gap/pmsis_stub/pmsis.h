@@ -28,6 +28,9 @@ void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *arg);
 void pi_cl_team_barrier(void);
 int pi_core_id(void);
 #define PI_PERF_CYCLES 1
+void pi_perf_conf(unsigned events);
+void pi_perf_reset(void);
+void pi_perf_start(void);
 unsigned int pi_perf_read(int event);
 int pi_cl_cluster_nb_pe_cores(void);
 

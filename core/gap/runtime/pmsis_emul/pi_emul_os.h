@@ -31,11 +31,14 @@ static inline int pmsis_kickoff(void *arg)
     ((void (*)(void)) arg)();
     return 0;
 }
+/* Applications that define pmsis_exit themselves (`#define pmsis_exit(a) exit(a)`) keep theirs. */
+#ifndef pmsis_exit
 static inline void pmsis_exit(int err)
 {
     fflush(stdout);
     exit(err);
 }
+#endif
 
 /* ---- tasks ---- */
 typedef struct pi_task {
