@@ -263,6 +263,24 @@ private slots:
         const ProcessResult found = runProcess(harness, arguments, readfs, out);
         QVERIFY2(found.exitCode == 0, qPrintable(describe(QStringLiteral("the graph, image in readfs/"), QStringList{harness} + arguments, found)));
         QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+
+        // As NNTool's build rules run a generator (-o DIR -c DIR --L1 --L2 --L3): the code in the -o
+        // folder, the constants image in the -c folder, the same program as above.
+        if (cores == 1) {
+            const QString sdkOut = graph.work.filePath(QStringLiteral("sdk_out"));
+            const QString constants = graph.work.filePath(QStringLiteral("sdk_constants"));
+            const ProcessResult sdkStyle = generateGraph(
+                graph, sdkOut,
+                {QStringLiteral("-c"), constants, QStringLiteral("--L1"), QStringLiteral("52000"), QStringLiteral("--L2"),
+                 QStringLiteral("300000"), QStringLiteral("--L3"), QStringLiteral("8388608")});
+            QVERIFY2(sdkStyle.exitCode == 0, qPrintable(describe(QStringLiteral("generation with -c"), {graph.generator}, sdkStyle)));
+            QVERIFY(QFile::exists(constants + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+            QVERIFY(!QFile::exists(sdkOut + QStringLiteral("/Mnist_L3_Flash_Const.dat")));
+            QVERIFY(QFile::exists(sdkOut + QStringLiteral("/MnistKernels.c")));
+            QFile image(constants + QStringLiteral("/Mnist_L3_Flash_Const.dat")), first(out + QStringLiteral("/readfs/Mnist_L3_Flash_Const.dat"));
+            QVERIFY(image.open(QIODevice::ReadOnly) && first.open(QIODevice::ReadOnly));
+            QVERIFY(image.readAll() == first.readAll());
+        }
     }
 
     // The same graph with the L2 budget swept from the guide's down to the smallest that works:

@@ -5,6 +5,7 @@
 #include "AutoTilerLib.h"
 #include "gap/model_api/model_registry.h"
 #include "tiler/kernel_emitter.h"
+#include "tiler/l3_devices.h"
 #include "tiler/model_check.h"
 #include "tiler/tile_solver.h"
 
@@ -855,9 +856,29 @@ private slots:
         QCOMPARE(options.l1Size, 32768u);
         QCOMPARE(options.l2Size, 200000u);
 
+        // As NNTool's build rules call a generator: -o and -c directories, --L1 / --L2 / --L3.
+        const std::string constants = output + "/constants";
+        std::vector<std::string> sdk = {"model", "-o", output, "-c", constants, "--L1", "40000", "--L2", "250000",
+                                        "--L3=8000000"};
+        std::vector<char*> sdkArgv;
+        for (std::string& word : sdk)
+            sdkArgv.push_back(word.data());
+        QCOMPARE(TilerParseOptions(int(sdkArgv.size()), sdkArgv.data()), 0);
+        QCOMPARE(options.constantsDir, constants);
+        QVERIFY(QDir(QString::fromStdString(constants)).exists());
+        QCOMPARE(options.l1Size, 40000u);
+        QCOMPARE(options.l2Size, 250000u);
+        QCOMPARE(options.l3Size, 8000000u);
+        SetMemorySizes(46000, 200000, 4000000);
+        QCOMPARE(options.l3Size, 8000000u);
+        QCOMPARE(tiler::executionL3RamBytes(gap::currentModel()), std::uint64_t(8000000));
+
         for (std::vector<std::string> bad : {std::vector<std::string>{"model", "--frobnicate"},
                                              std::vector<std::string>{"model", "--l1", "lots"},
-                                             std::vector<std::string>{"model", "-o"}}) {
+                                             std::vector<std::string>{"model", "-o"},
+                                             std::vector<std::string>{"model", "-c"},
+                                             std::vector<std::string>{"model", "--L3", "0"},
+                                             std::vector<std::string>{"model", "--L4", "100"}}) {
             std::vector<char*> badArgv;
             for (std::string& word : bad)
                 badArgv.push_back(word.data());
@@ -949,6 +970,63 @@ private slots:
         QCOMPARE(std::string(CNN_ArgDataTypeF(4, 0, 0)), std::string("float"));
         QCOMPARE(CNN_ArgDataType(2, 1, 0), CNN_ArgDataType(2, 1, 0));  // one name per form, kept
         QCOMPARE(runInChild([] { CNN_ArgDataTypeF(1, 1, 1); }).exitStatus, 1);
+    }
+
+    // What GreenWaves' DSP generators declare once: an argument struct (LibKernelTemplate) whose fields
+    // a parallel LibKernel with NULL C arguments takes, user symbols bound with BindKExpr (their values
+    // as C constants), and K_TileOper's '@': one item of a tile, through the given pointer type.
+    void kernelTemplatesAndUserSymbols()
+    {
+        LibKernelTemplate("Scale_T", CArgs(4, TCArg("short int * __restrict__", "In"), TCArg("short int * __restrict__", "Out"),
+                                           TCArg("float", "Factor"), TCArg("short int", "Shift")));
+        LibKernel("ScaleLines", CALL_PARALLEL, nullptr, "Scale_T", nullptr);
+        QCOMPARE(KerTypeTemplate("Scale_T"), gap::registry().kernelTemplates.at("Scale_T"));
+        UserSymbols(2, US_Float("Factor", 0.97f), US_Int("Frames", 49));
+        UserKernel("K", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(3, TCArg("short int *", "In"), TCArg("short int *", "Out"), TCArg("short int *", "Shift")),
+                   Calls(1, Call("ScaleLines", LOC_LOOP,
+                                 Bindings(4, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE), BindKExpr("Factor"),
+                                          K_TileOper("Shift", "short int *", '@', 3)))),
+                   KerArgs(3, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 8, 8, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 8, 8, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                           KerArg("Shift", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_NTILED, 4, 1, 2, 0, OBJ_CONSTRAINTS_NONE,
+                                  0, "Shift")));
+        const tiler::KernelModel& model = gap::currentModel();
+        const tiler::BasicKernel* scale = model.findBasicKernel("ScaleLines");
+        QCOMPARE(scale->args.size(), std::size_t(4));
+        QCOMPARE(scale->args[2].type, std::string("float"));
+        VERIFY_NO_PROBLEMS(model);
+        const tiler::TileSolverResult solved = tiler::solveTiling(*model.findUserKernel("K"), 51200);
+        QVERIFY2(solved.ok, solved.error.c_str());
+        const std::string code = tiler::emitUserKernel(model, solved.tiling);
+        const tiler::ArgTiling* shift = solved.tiling.find("Shift");
+        const std::string shiftItem = "KerArg0->Shift = (short int) (((short int *) (L1_Memory+" +
+                                      std::to_string(shift->l1Offset) + "))[3]);";
+        for (const std::string& expected : {std::string("KerArg0->Factor = (float) (0.970000029f);"), shiftItem})
+            QVERIFY2(code.find(expected) != std::string::npos, (expected + " in\n" + code).c_str());
+        // A symbol binds anywhere an immediate does, such as in a group's call.
+        QCOMPARE(BindKExpr("Frames")->value.name, std::string("49"));
+
+        const struct {
+            const char* what;
+            void (*call)();
+            const char* message;
+        } refusals[] = {
+            {"no template", [] { LibKernel("Other", CALL_PARALLEL, nullptr, "Missing_T", nullptr); },
+             "basic kernel Other: its C arguments are NULL and no LibKernelTemplate(\"Missing_T\", ...) declares them"},
+            {"an expression", [] { BindKExpr("KArg(Bf, TileBase, D1)"); },
+             "BindKExpr(\"KArg(Bf, TileBase, D1)\"): Tessera binds the value of a symbol declared with UserSymbols()"},
+            {"another operator", [] { K_TileOper("Shift", "short int *", '+', 1); },
+             "K_TileOper(\"Shift\"): operator '+' is not supported"},
+            {"not a pointer", [] { K_TileOper("Shift", "short int", '@', 0); }, "is not a pointer type"},
+            {"a dynamic bound", [] { IterFixedSpaceDynBound(KER_ITER_D0, 10000, "NFrames"); },
+             "IterFixedSpaceDynBound(KER_ITER_D0, 10000, \"NFrames\"): a space whose size the C argument gives at run time"},
+        };
+        for (const auto& refusal : refusals) {
+            const ChildOutcome child = runInChild(refusal.call);
+            QVERIFY2(child.exitStatus == 1 && child.errorOutput.find(refusal.message) != std::string::npos,
+                     (std::string(refusal.what) + ": " + child.errorOutput).c_str());
+        }
     }
 
     // AddKernelArgDim / AddKernelFloatArgDim record the shape (counted or 0-ended); GenTilingDebug

@@ -242,28 +242,34 @@ private slots:
     }
 
     // Idioms of the SDK's DSP test programs: their own `#define pmsis_exit(a) exit(a)` before the
-    // headers (it wins over the emulation's), the cluster timer started, reset and read, and GAP9's
-    // f16a / v2ah types. After a reset the timer counts from 0 (host nanoseconds): a run of 50 ms
+    // headers (it wins over the emulation's), the cluster timer started, reset and read (and the
+    // fabric controller's, the same clock), and GAP9's f16a / v2ah types. After a reset the timer counts from 0 (host nanoseconds): a run of 50 ms
     // reads between 50 ms and 4 s, and a second reset starts it over.
     void sdkProgramIdioms()
     {
         QTemporaryDir work;
         QString error;
-        const QString program = buildProgram(work, QStringLiteral("idioms"), "#define pmsis_exit(a) exit(a)\n"
+        const QByteArray code = "#define pmsis_exit(a) exit(a)\n"
                      "#include \"Gap.h\"\n#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n"
                      "int main(void)\n{\n"
                      "    gap_cl_starttimer();\n    gap_cl_resethwtimer();\n"
                      "    struct timespec Pause = {0, 50000000};\n    nanosleep(&Pause, 0);\n"
                      "    unsigned int Elapsed = gap_cl_readhwtimer();\n"
                      "    gap_cl_resethwtimer();\n    unsigned int Again = gap_cl_readhwtimer();\n"
+                     "    unsigned int Fc = gap_fc_readhwtimer();\n"
                      "    f16a Half = (f16a) 1.5f;\n    v2ah Pair = {Half, 2.0f};\n"
-                     "    printf(\"elapsed %d again %d pair %g\\n\", Elapsed >= 50000000u && Elapsed < 4000000000u,\n"
-                     "           Again < Elapsed, (double) (Pair[0] * Pair[1]));\n"
-                     "    pmsis_exit(3);\n}\n", 1, {}, &error);
-        QVERIFY2(!program.isEmpty(), qPrintable(error));
-        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
-        QVERIFY2(ran.exitCode == 3 && ran.out.contains(QStringLiteral("elapsed 1 again 1 pair 3")),
-                 qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+                     "    printf(\"elapsed %d again %d fc %d pair %g f16 %d\\n\", Elapsed >= 50000000u && Elapsed < 4000000000u,\n"
+                     "           Again < Elapsed, Fc >= Again, (double) (Pair[0] * Pair[1]), (int) sizeof(f16));\n"
+                     "    pmsis_exit(3);\n}\n";
+        // f16 is the chip's half float, or a float under the SDK's __FLOAT_EMUL__.
+        for (const auto& [flags, f16Size] : {std::pair<QStringList, int>{{}, 2}, {{QStringLiteral("-D__FLOAT_EMUL__")}, 4}}) {
+            const QString program = buildProgram(work, QStringLiteral("idioms%1").arg(f16Size), code, 1, flags, &error);
+            QVERIFY2(!program.isEmpty(), qPrintable(error));
+            const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+            QVERIFY2(ran.exitCode == 3 &&
+                         ran.out.contains(QStringLiteral("elapsed 1 again 1 fc 1 pair 3 f16 %1").arg(f16Size)),
+                     qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+        }
     }
 
     // What goes wrong says where and what to do: a weight file the read-only filesystem does not

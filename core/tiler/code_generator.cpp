@@ -501,10 +501,12 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
         if (options.traceGeneration)
             log << graphReports;
     }
+    const std::filesystem::path constantsFolder =
+        options.constantsDir.empty() ? folder : std::filesystem::path(options.constantsDir);
     for (const auto& [name, bytes] : images) {
-        if (!writeFileAtomically(folder / name, bytes, result.error))
+        if (!writeFileAtomically(constantsFolder / name, bytes, result.error))
             return result;
-        result.writtenFiles.push_back((folder / name).string());
+        result.writtenFiles.push_back((constantsFolder / name).string());
     }
     log << "L1 memory: " << l1Used << " of " << options.l1Size << " bytes (" << l1Size << "); L2 staging: " << l2Used
         << " bytes (" << l2Size << ")\n";

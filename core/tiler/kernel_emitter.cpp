@@ -478,12 +478,17 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         return cArgumentExpr(binding);
     case Binding::Kind::CArgIndex:
         return binding.name + "[(" + loopVariable(binding.iterator) + ")*" + std::to_string(binding.value) + "]";
+    case Binding::Kind::Literal:
+        return binding.name;
     case Binding::Kind::KernelArg:
+    case Binding::Kind::TileItem:
         break;
     }
     const ArgTiling* arg = tiling_.find(binding.name);
     if (!arg)
         throw std::runtime_error("user kernel " + kernel_.name + ": binding names unknown argument " + binding.name);
+    if (binding.kind == Binding::Kind::TileItem)
+        return "((" + binding.accessType + ") " + tilePointer(*arg) + ")[" + std::to_string(binding.value) + "]";
     const bool horizontal = arg->orientation == Orientation::Horizontal;
     // One-tile scratch buffers follow the tiles; per-tile (dynamic) ones have one entry per tile.
     const bool tiledDim = arg->tiled && !arg->arg->has(ArgFlag::DynTile);
@@ -791,7 +796,9 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
         for (std::size_t i = 0; i < call.bindings.size(); ++i) {
             const Binding& binding = call.bindings[i];
             const std::string value =
-                binding.kind == Binding::Kind::Immediate ? std::to_string(binding.value) : cArgumentExpr(binding);
+                binding.kind == Binding::Kind::Immediate ? std::to_string(binding.value)
+                : binding.kind == Binding::Kind::Literal ? binding.name
+                                                         : cArgumentExpr(binding);
             const std::string type = callee && i < callee->cargs.size() ? callee->cargs[i].type : "";
             out << (i ? ", " : "") << (type.empty() ? "" : "(" + type + ") ") << "(" << value << ")";
         }

@@ -73,7 +73,10 @@ enum class ArgSelect {
 struct Binding {
     // Ignored (AT_IGNORE_ARG_BINDING): the basic kernel's argument is left unset (a parallel kernel's
     // field is not assigned; a sequential kernel gets 0).
-    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored };
+    // Literal (BindKExpr of a user symbol): the C text in `name`, e.g. a float constant "0.97f".
+    // TileItem (K_TileOper(Arg, Type, '@', Index)): item `value` of the argument's current tile, read
+    // through a pointer of type `accessType`.
+    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem };
     Kind kind = Kind::Immediate;
     std::string name;                            // kernel argument or C argument name
     ArgSelect select = ArgSelect::Tile;          // for KernelArg
@@ -81,6 +84,7 @@ struct Binding {
     // Immediate value, CArgIndex multiplier, or CArg offset (C_ArgPlusImmOffset: the C argument plus
     // this many of its items, C pointer arithmetic).
     std::int64_t value = 0;
+    std::string accessType;                      // for TileItem
 };
 
 struct KernelCall {
@@ -221,6 +225,10 @@ struct GenerationOptions {
     unsigned l3Size = 8 * 1024 * 1024;
     bool l1SizeOverridden = false;  // --l1 given on the generator's command line wins over the model
     bool l2SizeOverridden = false;  // likewise --l2
+    bool l3SizeOverridden = false;  // and --l3, over the model's L3 Ram device
+    // Where the constants images (the flash files of graphs) are written: the generator's -c
+    // directory, as NNTool's build rules pass it; empty: with the generated code (outputDir).
+    std::string constantsDir;
     std::string stdTypesHeader = "KernelLibStdTypes.h";
     std::vector<std::string> libKernelHeaders;
     // Argument-initialisation files, written only when the model names them (the four-name

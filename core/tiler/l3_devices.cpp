@@ -33,7 +33,7 @@ const MemoryDevice* executionL3Ram(const KernelModel& model)
 std::uint64_t executionL3RamBytes(const KernelModel& model)
 {
     const MemoryDevice* ram = executionL3Ram(model);
-    return ram != nullptr ? ram->size : model.options.l3Size;
+    return ram != nullptr && !model.options.l3SizeOverridden ? ram->size : model.options.l3Size;
 }
 
 const MemoryDevice* homeFlash(const KernelModel& model)

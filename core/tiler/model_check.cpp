@@ -239,8 +239,10 @@ private:
                 label += " (" + callee->args[j].name + ")";
             switch (binding.kind) {
             case Binding::Kind::KernelArg:
+            case Binding::Kind::TileItem:
                 if (!hasNamed(kernel.args, binding.name))
-                    report(label + ": K_Arg(\"" + binding.name + "\") names no kernel argument of " + kernel.name
+                    report(label + ": " + (binding.kind == Binding::Kind::KernelArg ? "K_Arg" : "K_TileOper") + "(\""
+                           + binding.name + "\") names no kernel argument of " + kernel.name
                            + "; its kernel arguments are " + namesOf(kernel.args));
                 break;
             case Binding::Kind::CArg:
@@ -258,6 +260,7 @@ private:
             }
             case Binding::Kind::Immediate:
             case Binding::Kind::Ignored:
+            case Binding::Kind::Literal:
                 break;
             }
         }
@@ -313,10 +316,11 @@ private:
             if (callee != nullptr && j < callee->cargs.size())
                 label += " (" + callee->cargs[j].name + ")";
             if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex ||
-                binding.kind == Binding::Kind::Ignored)
+                binding.kind == Binding::Kind::Ignored || binding.kind == Binding::Kind::TileItem)
                 report(label + ": " +
                        (binding.kind == Binding::Kind::KernelArg   ? "K_Arg"
                         : binding.kind == Binding::Kind::CArgIndex ? "C_ArgIndex"
+                        : binding.kind == Binding::Kind::TileItem  ? "K_TileOper"
                                                                    : "AT_IGNORE_ARG_BINDING") +
                        " cannot be used in a kernel group; bind C_Arg() or Imm() only");
             else if (binding.kind == Binding::Kind::CArg && !hasNamed(group.cargs, binding.name))

@@ -36,7 +36,8 @@ constexpr Named<ArgSelect> kSelects[] = {
     {ArgSelect::NextTile, "next_tile"}};
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"},
-                                                  {Binding::Kind::Ignored, "ignored"}};
+                                                  {Binding::Kind::Ignored, "ignored"}, {Binding::Kind::Literal, "literal"},
+                                                  {Binding::Kind::TileItem, "tile_item"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},
                                                  {ModelItem::Kind::Group, "group"}};
 constexpr Named<std::uint32_t> kFlags[] = {
@@ -81,7 +82,8 @@ json callsJson(const std::vector<KernelCall>& calls)
         for (const Binding& binding : call.bindings)
             bindings.push_back({{"kind", nameOf(kBindingKinds, binding.kind)}, {"name", binding.name},
                                 {"select", nameOf(kSelects, binding.select)},
-                                {"iterator", nameOf(kSpaces, binding.iterator)}, {"value", binding.value}});
+                                {"iterator", nameOf(kSpaces, binding.iterator)}, {"value", binding.value},
+                                {"access_type", binding.accessType}});
         list.push_back({{"callee", call.callee}, {"location", nameOf(kLocations, call.location)}, {"bindings", bindings}});
     }
     return list;
@@ -111,7 +113,7 @@ json userKernelJson(const UserKernel& kernel)
 
 // The generation options by JSON key; the writer and the reader walk the same lists.
 constexpr std::pair<const char*, std::string GenerationOptions::*> kOptionTexts[] = {
-    {"output_dir", &GenerationOptions::outputDir},           {"std_types_header", &GenerationOptions::stdTypesHeader},
+    {"output_dir", &GenerationOptions::outputDir},           {"constants_dir", &GenerationOptions::constantsDir},           {"std_types_header", &GenerationOptions::stdTypesHeader},
     {"init_source", &GenerationOptions::initSource},         {"init_header", &GenerationOptions::initHeader},
     {"kernels_source", &GenerationOptions::kernelsSource},   {"kernels_header", &GenerationOptions::kernelsHeader},
     {"l1_symbol", &GenerationOptions::l1Symbol},             {"l2_symbol", &GenerationOptions::l2Symbol},
@@ -131,6 +133,7 @@ constexpr std::pair<const char*, bool GenerationOptions::*> kOptionSwitches[] = 
     {"reentrant", &GenerationOptions::reentrant},
     {"l1_size_overridden", &GenerationOptions::l1SizeOverridden},
     {"l2_size_overridden", &GenerationOptions::l2SizeOverridden},
+    {"l3_size_overridden", &GenerationOptions::l3SizeOverridden},
     {"dynamic_symbols", &GenerationOptions::dynamicSymbols},
     {"trace_generation", &GenerationOptions::traceGeneration},
     {"promote_constants_to_l2", &GenerationOptions::promoteConstantsToL2},
@@ -330,7 +333,7 @@ std::vector<KernelCall> callsFrom(const ObjectReader& owner)
             parsed.bindings.push_back({binding.choice("kind", kBindingKinds, Binding::Kind::Immediate),
                                        binding.string("name", ""), binding.choice("select", kSelects, ArgSelect::Tile),
                                        binding.choice("iterator", kSpaces, IterationSpace::Tile),
-                                       binding.integer("value", 0)});
+                                       binding.integer("value", 0), binding.string("access_type", "")});
         }
         calls.push_back(std::move(parsed));
     }

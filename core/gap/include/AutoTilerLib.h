@@ -84,6 +84,11 @@ CKernel_Arg_T *TCArg(const char *ArgType, const char *ArgName);
  * the kernel matches, must be NULL), see the macro at the end of this header. */
 void (LibKernel)(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
                  const char *ParArgTypeName);
+/* A basic-kernel argument struct declared once (LibKernelTemplate("FFT_Arg_T", CArgs(...))): a
+ * parallel LibKernel passing NULL CArgs and that struct's name takes its fields. KerTypeTemplate
+ * returns the fields of a declared template. */
+void LibKernelTemplate(const char *TemplateName, CKernel_Arg_T **CArgs);
+CKernel_Arg_T **KerTypeTemplate(const char *TemplateName);
 void LibKernelMatching(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
                        const char *ParArgTypeName, CNN_LayerOp_T *CNN_Match);
 
@@ -111,6 +116,17 @@ ArgBindingDescr_T *C_Arg(const char *ArgName);
 ArgBindingDescr_T *C_ArgPlusImmOffset(const char *ArgName, int Offset);
 ArgBindingDescr_T *C_ArgIndex(const char *ArgName, KernelIteratorT Iterator, unsigned int MultFactor);
 ArgBindingDescr_T *Imm(int Value);
+/* User symbols: UserSymbols(2, US_Float("LogOffset", 1e-6f), US_Int("Frames", 49)) names values the
+ * model's calls bind with BindKExpr("LogOffset"), which passes the value as a C constant. BindKExpr
+ * takes a symbol's name; other expressions are refused with a message. */
+void UserSymbols(int SCount, ...);
+UserSymbol_T *US_Int(const char *Name, int Value);
+UserSymbol_T *US_Float(const char *Name, float Value);
+ArgBindingDescr_T *BindKExpr(const char *Expr);
+/* K_TileOper(ArgName, AccessType, '@', Index): item Index of the argument's current tile, read
+ * through a pointer of AccessType (K_TileOper("Shift", "short int *", '@', 0) passes the first item
+ * of Shift's tile). The other operators are refused with a message. */
+ArgBindingDescr_T *K_TileOper(const char *ArgName, const char *AccessType, char Oper, int Value);
 
 Object_T **KerArgs(unsigned int KerArgCount, ...);
 
@@ -155,6 +171,9 @@ KernelIterationSpaceT *KernelIterSpace(unsigned int Dim, ...);
 KernelIteratorDescrT *IterTiledSpace(KernelIteratorT IterSpace);
 KernelIteratorDescrT *IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim);
 KernelIteratorDescrT *IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, unsigned int PrefDiv);
+/* A space whose size a C argument gives at run time (up to Dim): refused with a message, since
+ * Tessera's loop counts are known when the code is generated; declare IterFixedSpace(Space, Size). */
+KernelIteratorDescrT *IterFixedSpaceDynBound(KernelIteratorT IterSpace, unsigned int Dim, const char *Name);
 KernelArgDimDescrT *KerArgSpace(unsigned int Dim, ...);
 Object_T *KerArgInSpace(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType,
                         unsigned int W, unsigned int H, unsigned int ItemSize, int TileOverlap,

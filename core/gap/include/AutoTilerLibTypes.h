@@ -20,6 +20,8 @@ typedef struct KernelArgDimDescr_S KernelArgDimDescrT;
 /* The CNN operations a basic kernel matches (LibKernel's fifth argument); Tessera's CNN generators
  * call their kernels by name, so only NULL is passed. */
 typedef struct CNN_LayerOp_S CNN_LayerOp_T;
+/* A named value the model declares with UserSymbols() and binds with BindKExpr(). */
+typedef struct UserSymbol_S UserSymbol_T;
 
 /* How a basic kernel is called: on the master core with its arguments (SEQUENTIAL) or through one
  * struct (SEQUENTIAL_STRUCT, the struct typedef named as for PARALLEL), or on all cores through one

@@ -24,14 +24,26 @@ namespace {
 void printUsage(std::FILE* stream, const char* program)
 {
     std::fprintf(stream,
-                 "usage: %s [-o DIR] [-R] [--l1 BYTES] [--l2 BYTES] [--debug] [-h]\n"
+                 "usage: %s [-o DIR] [-c DIR] [-R] [--l1 BYTES] [--l2 BYTES] [--l3 BYTES] [--debug] [-h]\n"
                  "  -o DIR      write the generated files into DIR (created if missing; default .)\n"
+                 "  -c DIR      write the constants images (graphs' flash files) into DIR (default: as -o)\n"
                  "  -R          generate re-entrant user kernels\n"
                  "  --l1 BYTES  L1 memory budget; overrides SetL1MemorySize/SetMemorySizes in the model\n"
                  "  --l2 BYTES  L2 memory budget of graphs; overrides SetMemorySizes/SetMemoryDeviceInfos\n"
+                 "  --l3 BYTES  L3 Ram budget of graphs; overrides SetMemorySizes/SetMemoryDeviceInfos\n"
+                 "              (--L1, --L2 and --L3, as NNTool's build rules spell them, are the same)\n"
                  "  --debug     print the model's GenTilingDebug notes\n"
                  "  -h, --help  print this help and exit\n",
                  program);
+}
+
+// 1, 2 or 3 for --l1/--L1, --l2/--L2, --l3/--L3 (also written --l1=BYTES ...); 0 otherwise.
+int memoryOption(const char* argument)
+{
+    if (std::strncmp(argument, "--", 2) != 0 || (argument[2] != 'l' && argument[2] != 'L') || argument[3] < '1' ||
+        argument[3] > '3' || (argument[4] != '\0' && argument[4] != '='))
+        return 0;
+    return argument[3] - '0';
 }
 
 bool parseSize(const char* text, unsigned& size)
@@ -103,34 +115,35 @@ int (TilerParseOptions)(int argc, char** argv)
             options.reentrant = true;
         } else if (std::strcmp(argument, "--debug") == 0) {
             printDebugNotes = true;
-        } else if (startsWithOption(argument, "-o")) {
-            const char* directory = optionValue(argc, argv, i, "-o");
+        } else if (startsWithOption(argument, "-o") || startsWithOption(argument, "-c")) {
+            const bool output = startsWithOption(argument, "-o");
+            const char* option = output ? "-o" : "-c";
+            const char* directory = optionValue(argc, argv, i, option);
             if (directory == nullptr || *directory == '\0') {
-                std::fprintf(stderr, "error: option -o needs a directory\n");
+                std::fprintf(stderr, "error: option %s needs a directory\n", option);
                 printUsage(stderr, program);
                 return 1;
             }
             std::error_code error;
             std::filesystem::create_directories(directory, error);
             if (error) {
-                std::fprintf(stderr, "error: cannot create output directory %s: %s\n", directory,
-                             error.message().c_str());
+                std::fprintf(stderr, "error: cannot create %s directory %s: %s\n", output ? "output" : "constants",
+                             directory, error.message().c_str());
                 return 1;
             }
-            options.outputDir = directory;
-        } else if (startsWithOption(argument, "--l1") || startsWithOption(argument, "--l2")) {
-            const bool l1 = startsWithOption(argument, "--l1");
-            const char* option = l1 ? "--l1" : "--l2";
-            const char* value = optionValue(argc, argv, i, option);
+            (output ? options.outputDir : options.constantsDir) = directory;
+        } else if (const int level = memoryOption(argument); level > 0) {
+            const std::string option = std::string(argument).substr(0, 4);
+            const char* value = optionValue(argc, argv, i, option.c_str());
             unsigned size = 0;
             if (!parseSize(value, size) || size == 0) {
-                std::fprintf(stderr, "error: option %s needs a positive size in bytes, got '%s'\n", option,
+                std::fprintf(stderr, "error: option %s needs a positive size in bytes, got '%s'\n", option.c_str(),
                              value ? value : "");
                 printUsage(stderr, program);
                 return 1;
             }
-            (l1 ? options.l1Size : options.l2Size) = size;
-            (l1 ? options.l1SizeOverridden : options.l2SizeOverridden) = true;
+            (level == 1 ? options.l1Size : level == 2 ? options.l2Size : options.l3Size) = size;
+            (level == 1 ? options.l1SizeOverridden : level == 2 ? options.l2SizeOverridden : options.l3SizeOverridden) = true;
         } else {
             std::fprintf(stderr, "error: unknown option '%s'\n", argument);
             printUsage(stderr, program);
@@ -263,7 +276,8 @@ void SetMemorySizes(unsigned int L1Size, unsigned int L2Size, unsigned int L3Siz
     tessera::tiler::GenerationOptions& options = currentModel().options;
     if (!options.l2SizeOverridden)
         options.l2Size = L2Size;
-    options.l3Size = L3Size;
+    if (!options.l3SizeOverridden)
+        options.l3Size = L3Size;
 }
 
 char* AppendNames(const char* Name, const char* Suffix)

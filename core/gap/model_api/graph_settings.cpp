@@ -116,7 +116,7 @@ void applyBudget(tiler::GenerationOptions& options, const tiler::MemoryDevice& d
         options.l1Size = size;
     else if (device.location == tiler::MemoryLocation::L2 && !options.l2SizeOverridden)
         options.l2Size = size;
-    else if (tiler::isL3RamMemory(device.location))
+    else if (tiler::isL3RamMemory(device.location) && !options.l3SizeOverridden)
         options.l3Size = size;
 }
 

@@ -220,6 +220,15 @@ KernelIteratorDescrT* IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, 
     return IterFixedSpace(IterSpace, Dim);
 }
 
+KernelIteratorDescrT* IterFixedSpaceDynBound(KernelIteratorT IterSpace, unsigned int Dim, const char* Name)
+{
+    failModel(format("IterFixedSpaceDynBound(%s, %u, \"%s\"): a space whose size the C argument gives at run time "
+                     "is not supported, since Tessera's loop counts are fixed when the code is generated; declare "
+                     "IterFixedSpace(%s, Size) with the size the kernel runs",
+                     spaceName(int(IterSpace)).c_str(), Dim, Name != nullptr ? Name : "",
+                     spaceName(int(IterSpace)).c_str()));
+}
+
 KernelIterationSpaceT* KernelIterSpace(unsigned int Dim, ...)
 {
     if (Dim < 1 || Dim > 4)

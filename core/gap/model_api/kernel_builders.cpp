@@ -17,7 +17,7 @@ namespace {
 // an item: its basic-kernel argument is left unset. They live as long as the program.
 ArgBindingDescr_S noBinding;
 ArgBindingDescr_S ignoredBinding{tiler::Binding{tiler::Binding::Kind::Ignored, {}, tiler::ArgSelect::Tile,
-                                                tiler::IterationSpace::Tile, 0}};
+                                                tiler::IterationSpace::Tile, 0, {}}};
 CKernelCall_S noCall;
 Object_S noKernelArgument;
 CKernel_Arg_S noCArgument;
@@ -91,8 +91,16 @@ void LibKernel(const char* KernelName, KernelCallTypeT CallType, CKernel_Arg_T**
     kernel.callType = call == int(CALL_PARALLEL)            ? tiler::CallType::Parallel
                       : call == int(CALL_SEQUENTIAL_STRUCT) ? tiler::CallType::SequentialStruct
                                                             : tiler::CallType::Sequential;
-    kernel.args = cArgumentsOf(CArgs, context);
     kernel.parallelArgType = ParArgTypeName != nullptr ? ParArgTypeName : "";
+    if (CArgs == nullptr) {
+        // Its fields are those of the argument struct declared with LibKernelTemplate.
+        const auto found = registry().kernelTemplates.find(kernel.parallelArgType);
+        if (found == registry().kernelTemplates.end())
+            failModel(context + ": its C arguments are NULL and no LibKernelTemplate(\"" + kernel.parallelArgType
+                      + "\", ...) declares them; pass CArgs(...) or declare the template first");
+        CArgs = found->second;
+    }
+    kernel.args = cArgumentsOf(CArgs, context);
     if (kernel.takesStruct() && kernel.parallelArgType.empty())
         failModel(context + ": a CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT kernel needs the name of its argument "
                   "struct typedef");

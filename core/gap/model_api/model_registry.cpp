@@ -49,6 +49,8 @@ void resetModel()
     state.arena.clear();
     state.openGroup.reset();
     state.openGraph.reset();
+    state.kernelTemplates.clear();
+    state.userSymbols.clear();
 }
 
 std::vector<std::string> unfinishedBuildProblems()

@@ -9,6 +9,7 @@
 
 #include <cstdarg>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -71,6 +72,10 @@ struct KernelIteration_S {
 struct Kernel_S {
     std::size_t userKernelIndex = 0;
 };
+struct UserSymbol_S {
+    std::string name;
+    std::string text;  // the value as a C constant
+};
 
 namespace tessera::gap {
 
@@ -132,6 +137,9 @@ struct ModelRegistry {
     std::optional<std::size_t> openGroup;  // index into model.groups while a group is open
     std::optional<std::size_t> openGraph;  // index into model.graphs between CreateGraph and CloseGraph
     int layersInProgress = 0;  // CNN generator calls under way (they check their kernel when complete)
+    // LibKernelTemplate: argument struct name -> its fields; UserSymbols: name -> C constant.
+    std::map<std::string, CKernel_Arg_T**> kernelTemplates;
+    std::map<std::string, std::string> userSymbols;
 };
 
 ModelRegistry& registry();

@@ -41,6 +41,10 @@ static inline unsigned long long GapEmulNow(void)
 static inline unsigned int gap_cl_readhwtimer(void) { return (unsigned int) (GapEmulNow() - GapEmulTimerBase); }
 static inline void gap_cl_resethwtimer(void) { GapEmulTimerBase = GapEmulNow(); }
 static inline void gap_cl_starttimer(void) {}
+/* The fabric controller's counter, the same host clock. */
+static inline unsigned int gap_fc_readhwtimer(void) { return gap_cl_readhwtimer(); }
+static inline void gap_fc_resethwtimer(void) { gap_cl_resethwtimer(); }
+static inline void gap_fc_starttimer(void) {}
 #else
 #include "pmsis.h"
 static inline int gap_ncore(void) { return pi_cl_cluster_nb_pe_cores(); }
@@ -55,6 +59,10 @@ static inline void gap_cl_starttimer(void)
     pi_perf_start();
 }
 static inline void gap_cl_resethwtimer(void) { pi_perf_reset(); }
+/* The fabric controller's counter: PMSIS counts on the core that asks. */
+static inline unsigned int gap_fc_readhwtimer(void) { return pi_perf_read(PI_PERF_CYCLES); }
+static inline void gap_fc_starttimer(void) { gap_cl_starttimer(); }
+static inline void gap_fc_resethwtimer(void) { pi_perf_reset(); }
 #define L1_CL_MEM PI_CL_L1
 #define L2_MEM PI_L2
 #endif

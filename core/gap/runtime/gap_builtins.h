@@ -226,8 +226,13 @@ static inline int gap_f32rmm(float a) { return (int) roundf(a); }
 #define FP2FIXR(Val, Precision) ((int) ((Val) * ((1 << (Precision)) - 1) + 0.5))
 #define FP2FIX(Val, Precision) ((int) ((Val) * ((1 << (Precision)) - 1)))
 
-/* Half-precision floats of GAP9's FPU, where the compiler has them. */
-#if defined(__FLT16_MAX__) && !defined(__cplusplus)
+/* Half-precision floats of GAP9's FPU: where the compiler has them, unless the program asks for
+ * the SDK's float emulation (__FLOAT_EMUL__, which its DSP host builds define): then, as there,
+ * they are floats. */
+#if defined(__FLOAT_EMUL__)
+typedef float f16;
+typedef float v2h __attribute__((vector_size(8)));
+#elif defined(__FLT16_MAX__) && !defined(__cplusplus)
 typedef _Float16 f16;
 typedef _Float16 v2h __attribute__((vector_size(4)));
 #endif
