@@ -377,6 +377,17 @@ private slots:
         QVERIFY2(smallest.ok, smallest.error.c_str());
         QCOMPARE(smallest.tiling.outerTileCount, 200u);
         QCOMPARE(smallest.tiling.tileCount, 150u);
+        // A one-tile buffer of the outer loop (a band of partial results) follows the outer tiles.
+        UserKernel withBuffer = kernel;
+        withBuffer.args.push_back({"Acc", ArgFlag::Buffer | ArgFlag::Tiled | ArgFlag::OneTile, 150, 200, 4, 0, 0, 0, "", 0});
+        withBuffer.args.back().outerTiled = true;
+        const TileSolverResult buffered = solveTiling(withBuffer, 51200);
+        QVERIFY2(buffered.ok, buffered.error.c_str());
+        QCOMPARE(checkTiling(buffered.tiling, 51200, true), QString());
+        const ArgTiling& acc = buffered.tiling.args[3];
+        QVERIFY(acc.outer && acc.tiled);
+        QCOMPARE(acc.tileSize, buffered.tiling.args[2].tileSize);
+        QCOMPARE(acc.chunkBytes, std::uint64_t(std::max(acc.tileSize, acc.lastTileSize)) * 150 * 4);
         // An argument that says it follows the outer loop in a kernel without one is refused.
         UserKernel flat = kernel;
         flat.outerTiles = false;

@@ -191,6 +191,7 @@ std::string Solver::prepare()
             return "user kernel " + kernel_.name + ": argument " + arg.name +
                    " follows the outer tile loop, but the kernel has none or the argument is not tiled";
         TileGroup& group = groups_[arg.outerTiled ? 1 : 0];
+        tiling.outer = arg.outerTiled;  // buffers too: a one-tile buffer follows its loop's tiles
         // OBJ_CONSTRAINTS_ONEPREFTILE: tiles of exactly the preferred size, or without one a single tile.
         if ((arg.constraints & ArgConstraint::OnePreferredTile) && arg.preferredTileSize == 0)
             group.onePreferredTile = true;
@@ -203,7 +204,6 @@ std::string Solver::prepare()
             }
         } else {
             tiling.tiled = arg.has(ArgFlag::Tiled);
-            tiling.outer = arg.outerTiled;
             tiling.stagedInL2 = arg.has(ArgFlag::L2DoubleBuffer);
             if (tiling.stagedInL2 && arg.has(ArgFlag::In) && arg.has(ArgFlag::Out)) {
                 return "user kernel " + kernel_.name + ": argument " + arg.name +
