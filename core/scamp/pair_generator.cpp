@@ -1,5 +1,7 @@
 #include "scamp/pair_generator.h"
 
+#include "scamp/factor_steps.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -323,9 +325,10 @@ std::vector<ReverseStep> generateSteps(const Bag& bag, const GenerationContext& 
     int64_t largest = 0;
     for (const Goal& g : bag)
         largest = std::max(largest, g.atomCount());
-    if (largest > context.exhaustiveThreshold)
+    if (largest > context.exhaustiveThreshold) {
         atomDistanceSteps(sink, bag, context);
-    else
+        appendFactorSteps(bag, {context.allOps, context.input.atomCount()}, steps);
+    } else
         exhaustiveSteps(sink, bag, context);
     return steps;
 }

@@ -1,24 +1,37 @@
 #include "scamp/pattern_heuristic.h"
 
+#include "scamp/factor_steps.h"
+
 #include <algorithm>
 #include <cstdlib>
+#include <unordered_map>
 
 namespace tessera::scamp {
 
-bool isTranslationOf(const Goal& a, const Goal& b)
+namespace {
+
+constexpr int64_t kSmallGoalAtoms = 6;
+// What a binomial factor adds to the pattern term: about its two instructions on the scale of
+// the square (a pattern of two atoms, one add, counts 4). Without it, products with more factors
+// and with fewer look alike, and the search loses its way toward the input.
+constexpr double kFactorWeight = 8.0;
+
+// The pattern term of one goal: its core's atoms squared, plus its factors. Goals of a few atoms keep their count: their factors are incidental (3 + 3 at two places), and
+// counting them led AnalogNet2's search astray. Children share most of their goals with their
+// siblings, so each thread remembers the cores.
+double patternWeight(const Goal& g)
 {
-    const auto& ta = a.terms();
-    const auto& tb = b.terms();
-    if (ta.size() != tb.size())
-        return false;
-    if (ta.empty())
-        return true;
-    const Offset d{tb[0].at.x - ta[0].at.x, tb[0].at.y - ta[0].at.y};
-    for (size_t i = 0; i < ta.size(); ++i)
-        if (ta[i].coefficient != tb[i].coefficient || tb[i].at.x - ta[i].at.x != d.x || tb[i].at.y - ta[i].at.y != d.y)
-            return false;
-    return true;
+    thread_local std::unordered_map<size_t, FactorCore> cores;
+    if (cores.size() > (size_t(1) << 18))
+        cores.clear();
+    auto [it, inserted] = cores.try_emplace(g.hash());
+    if (inserted)
+        it->second = g.atomCount() <= kSmallGoalAtoms ? FactorCore{g.atomCount(), 0} : factorCore(g);
+    const double atoms = double(it->second.atoms);
+    return atoms * atoms + kFactorWeight * it->second.factors;
 }
+
+} // namespace
 
 double patternCost(const Bag& bag, int inputDepth)
 {
@@ -42,9 +55,9 @@ double patternCost(const Bag& bag, int inputDepth)
         // Each distinct pattern of more than one position costs its atom count squared.
         bool repeated = false;
         for (size_t j = 0; j < i && !repeated; ++j)
-            repeated = isTranslationOf(bag[j], g);
+            repeated = isScaledTranslation(bag[j], g);
         if (!repeated && g.terms().size() > 1)
-            cost += double(atoms) * double(atoms);
+            cost += patternWeight(g);
         smallest = std::min(smallest, smallestCount(g));
         largest = std::max(largest, largestCount(g));
     }
