@@ -96,17 +96,16 @@ private slots:
     }
 
     // The Cain paper's Table 1 with the "all" set, where Cain found 19, 26 and 21 instructions
-    // (besides the 3x3 above), on small node budgets: the 5x5 Gaussian in 18 or fewer (the issue's
-    // target, which the factor steps reach), the 5x5 + 3x3 and AnalogNet2 in fewer than Cain or
-    // as many. (bench_scamp measures the 5x5 + 3x3's 24 or fewer in 60 s.) One thread is
-    // deterministic, so the bounds hold on any machine.
+    // (besides the 3x3 above), on small node budgets: the 5x5 Gaussian in 18 or fewer and the
+    // 5x5 + 3x3 in 24 or fewer (the targets the factor steps reach), AnalogNet2 level with Cain.
+    // One thread is deterministic, so the bounds hold on any machine.
     void tableOneFilters_data()
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("nodes");
         QTest::addColumn<int>("atMost");
         QTest::newRow("gauss5x5") << "gauss5x5" << 1000 << 18;
-        QTest::newRow("gauss5x5_3x3") << "gauss5x5_3x3" << 8000 << 25;
+        QTest::newRow("gauss5x5_3x3") << "gauss5x5_3x3" << 8000 << 24;
         QTest::newRow("analognet2") << "analognet2" << 1000 << 21;
     }
 

@@ -42,12 +42,13 @@ void pushSum(std::vector<ReverseStep>& steps, const FactorStepOptions& options, 
         push(steps, dirs->size() == 1 ? Op::Addx : Op::Add2x, *dirs, upper, {a.shifted({-s.x, -s.y}), b.shifted({-s.x, -s.y})});
 }
 
-double centreX(const Goal& g, bool y)
+// The atom-weighted mean of the goal's x (or y) offsets.
+double centreAlong(const Goal& g, bool vertical)
 {
     double sum = 0.0, n = 0.0;
     for (const Goal::Term& t : g.terms()) {
         const double w = double(std::llabs(t.coefficient));
-        sum += w * (y ? t.at.y : t.at.x);
+        sum += w * (vertical ? t.at.y : t.at.x);
         n += w;
     }
     return n > 0.0 ? sum / n : 0.0;
@@ -62,7 +63,7 @@ void pushBinomial(std::vector<ReverseStep>& steps, const FactorStepOptions& opti
     pushSum(steps, options, upper, q, moved, {0, 0});
     if (!options.allOps)
         return;
-    const double cx = centreX(q, false) + t.x / 2.0, cy = centreX(q, true) + t.y / 2.0;
+    const double cx = centreAlong(q, false) + t.x / 2.0, cy = centreAlong(q, true) + t.y / 2.0;
     double best = INFINITY;
     std::vector<Offset> nearest;
     for (int x = -2; x <= 2; ++x)
@@ -151,7 +152,7 @@ void appendGoalFactorSteps(const Goal& g, const FactorStepOptions& options, std:
         return;
     // A product plus or minus the input over a power of two at the goal's centre (the 5x5
     // Gaussian is 2 plus a product; a difference of Gaussians 16 minus one): split that part off.
-    const Offset centre{int(std::lround(centreX(g, false))), int(std::lround(centreX(g, true)))};
+    const Offset centre{int(std::lround(centreAlong(g, false))), int(std::lround(centreAlong(g, true)))};
     for (int64_t part = 1; part <= options.inputAtoms; part *= 2)
         for (int64_t sign : {1, -1}) {
             const Goal single({{centre, sign * part}});

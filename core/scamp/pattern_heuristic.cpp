@@ -11,9 +11,6 @@ namespace tessera::scamp {
 namespace {
 
 constexpr int64_t kSmallGoalAtoms = 6;
-// A single binomial is often incidental too (random kernels have them), and counting it made the
-// search for four random 3x3 kernels find nothing in 60 s; products of two or more are structure.
-constexpr int kFewestFactors = 2;
 // What a binomial factor adds to the pattern term: about its two instructions on the scale of
 // the square (a pattern of two atoms, one add, counts 4). Without it, products with more factors
 // and with fewer look alike, and the search loses its way toward the input.
@@ -23,24 +20,25 @@ constexpr double kFactorWeight = 8.0;
 // keep their count: their factors are incidental (3 + 3 at two places), and counting them led
 // AnalogNet2's search astray. Children share most of their goals with their siblings, so each
 // thread remembers the cores.
-double patternWeight(const Goal& g)
+double patternWeight(const Goal& g, bool byCore)
 {
+    if (!byCore) {
+        const double atoms = double(g.atomCount());
+        return atoms * atoms;
+    }
     thread_local std::unordered_map<size_t, FactorCore> cores;
     if (cores.size() > (size_t(1) << 18))
         cores.clear();
     auto [it, inserted] = cores.try_emplace(g.hash());
-    if (inserted) {
+    if (inserted)
         it->second = g.atomCount() <= kSmallGoalAtoms ? FactorCore{g.atomCount(), 0} : factorCore(g);
-        if (it->second.factors < kFewestFactors)
-            it->second = FactorCore{g.atomCount(), 0};
-    }
     const double atoms = double(it->second.atoms);
     return atoms * atoms + kFactorWeight * it->second.factors;
 }
 
 } // namespace
 
-double patternCost(const Bag& bag, int inputDepth)
+double patternCost(const Bag& bag, int inputDepth, bool productsByCore)
 {
     double cost = 0.0;
     int64_t smallest = INT64_MAX, largest = 0;
@@ -64,7 +62,7 @@ double patternCost(const Bag& bag, int inputDepth)
         for (size_t j = 0; j < i && !repeated; ++j)
             repeated = isScaledTranslation(bag[j], g);
         if (!repeated && g.terms().size() > 1)
-            cost += patternWeight(g);
+            cost += patternWeight(g, productsByCore);
         smallest = std::min(smallest, smallestCount(g));
         largest = std::max(largest, largestCount(g));
     }

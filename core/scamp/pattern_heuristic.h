@@ -4,14 +4,15 @@
 // the square of the atom count of each distinct pattern (a goal that is a translation of another
 // goal, or of it halved or doubled, is free: moves and halvings make it), and the divisions still
 // needed between the input and the smallest and largest coefficients. Tessera's change to the
-// pattern term: a goal that is a product of two or more binomials (1 + t) counts its core's atoms
-// squared and a little per factor (factor_steps.h), since each factor takes two instructions
-// however many atoms it spreads.
+// pattern term: a goal of more than a few atoms that is a product of binomials (1 + t) counts its
+// core's atoms squared and a little per factor (factor_steps.h), since each factor takes two
+// instructions however many atoms it spreads.
 #include "scamp/goal_bag.h"
 
 namespace tessera::scamp {
 
-// `inputDepth` is d: the input is 2^d atoms at the centre.
-double patternCost(const Bag& bag, int inputDepth);
+// `inputDepth` is d: the input is 2^d atoms at the centre. `productsByCore` false: every goal
+// counts its atoms squared, as in the paper.
+double patternCost(const Bag& bag, int inputDepth, bool productsByCore = true);
 
 } // namespace tessera::scamp
