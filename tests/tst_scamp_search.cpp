@@ -9,6 +9,7 @@
 #include "scamp/register_allocator.h"
 #include "scamp/reverse_search.h"
 #include "scamp/simulator.h"
+#include "scamp/step_sink.h"
 #include "scamp_samples.h"
 #include "test_support.h"
 
@@ -228,7 +229,10 @@ private slots:
         auto stepsFor = [&](Bag bag) {
             sortBag(bag);
             std::vector<ReverseStep> steps;
-            appendFactorSteps(bag, {true, input.atomCount()}, steps);
+            GenerationContext context;
+            context.input = input;
+            StepSink sink(context, steps);
+            appendFactorSteps(bag, sink);
             for (const ReverseStep& step : steps) {
                 Instruction instruction;
                 instruction.op = step.op;

@@ -1,5 +1,7 @@
 #include "scamp/factor_steps.h"
 
+#include "scamp/step_sink.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,56 +16,16 @@ const Offset kFactorShifts[] = {{1, 0}, {0, 1}, {2, 0}, {0, 2}, {1, 1}, {1, -1}}
 
 int stepCount(Offset o) { return std::abs(o.x) + std::abs(o.y); }
 
-// Appends a step unless an operand is zero, equals the upper or repeats another operand.
-void push(std::vector<ReverseStep>& steps, Op op, std::vector<Direction> dirs, const Goal& upper, std::vector<Goal> lowers)
-{
-    for (size_t i = 0; i < lowers.size(); ++i) {
-        if (lowers[i].isZero() || lowers[i] == upper)
-            return;
-        for (size_t j = 0; j < i; ++j)
-            if (lowers[i] == lowers[j])
-                return;
-    }
-    steps.push_back({op, std::move(dirs), upper, std::move(lowers)});
-}
-
-// upper = a + b, the sum read at p + s (an add for s = 0, else addx / add2x).
-void pushSum(std::vector<ReverseStep>& steps, const FactorStepOptions& options, const Goal& upper, const Goal& a,
-             const Goal& b, Offset s)
-{
-    if (stepCount(s) == 0) {
-        push(steps, Op::Add, {}, upper, {a, b});
-        return;
-    }
-    if (!options.allOps)
-        return;
-    const auto dirs = directionsFor(s);
-    if (dirs)
-        push(steps, dirs->size() == 1 ? Op::Addx : Op::Add2x, *dirs, upper, {a.shifted({-s.x, -s.y}), b.shifted({-s.x, -s.y})});
-}
-
-// The atom-weighted mean of the goal's x (or y) offsets.
-double centreAlong(const Goal& g, bool vertical)
-{
-    double sum = 0.0, n = 0.0;
-    for (const Goal::Term& t : g.terms()) {
-        const double w = double(std::llabs(t.coefficient));
-        sum += w * (vertical ? t.at.y : t.at.x);
-        n += w;
-    }
-    return n > 0.0 ? sum / n : 0.0;
-}
-
 // upper = q + q moved by t. The sum is taken without a shift and with the shifts (of at most two
 // steps) that bring the two parts nearest the centre, where the moves that make them are shortest.
-void pushBinomial(std::vector<ReverseStep>& steps, const FactorStepOptions& options, const Goal& upper, const Goal& q,
-                  Offset t)
+void addBinomial(StepSink& sink, const Goal& upper, const Goal& q, Offset t)
 {
     const Goal moved = q.shifted(t);
-    pushSum(steps, options, upper, q, moved, {0, 0});
-    if (!options.allOps)
+    sink.addShifted(upper, q, moved, {0, 0});
+    if (!sink.context().allOps)
         return;
-    const double cx = centreAlong(q, false) + t.x / 2.0, cy = centreAlong(q, true) + t.y / 2.0;
+    const MeanOffset mean = meanOffset(q);
+    const double cx = mean.x + t.x / 2.0, cy = mean.y + t.y / 2.0;
     double best = INFINITY;
     std::vector<Offset> nearest;
     for (int x = -2; x <= 2; ++x)
@@ -81,7 +43,7 @@ void pushBinomial(std::vector<ReverseStep>& steps, const FactorStepOptions& opti
         }
     if (best < std::abs(cx) + std::abs(cy) - 1e-9)
         for (Offset s : nearest)
-            pushSum(steps, options, upper, q, moved, s);
+            sink.addShifted(upper, q, moved, s);
 }
 
 // A necessary condition, cheap to test: g vanishes where t = -1. For a unit or diagonal t that
@@ -131,7 +93,7 @@ bool isPowerOfTwoMultiple(const Goal& b, const Goal& a)
     return true;
 }
 
-void appendGoalFactorSteps(const Goal& g, const FactorStepOptions& options, std::vector<ReverseStep>& steps)
+void addGoalFactorSteps(const Goal& g, StepSink& sink)
 {
     bool factored = false;
     for (Offset t : kFactorShifts) {
@@ -139,31 +101,32 @@ void appendGoalFactorSteps(const Goal& g, const FactorStepOptions& options, std:
         if (!q)
             continue;
         factored = true;
-        pushBinomial(steps, options, g, *q, t);
+        addBinomial(sink, g, *q, t);
         // (1 + t)^2 q2 = 2m + (1/t + t) m with m = t.q2: the 2m comes free when m is 2m halved.
         if (stepCount(t) != 1)
             continue;
         if (const auto q2 = divideByBinomial(*q, t)) {
             const Goal middle = q2->shifted(t);
-            push(steps, Op::Add, {}, g, {middle.doubled(), middle.shifted({-t.x, -t.y}) + middle.shifted(t)});
+            sink.add(Op::Add, {}, g, {middle.doubled(), middle.shifted({-t.x, -t.y}) + middle.shifted(t)});
         }
     }
     if (factored)
         return;
     // A product plus or minus the input over a power of two at the goal's centre (the 5x5
     // Gaussian is 2 plus a product; a difference of Gaussians 16 minus one): split that part off.
-    const Offset centre{int(std::lround(centreAlong(g, false))), int(std::lround(centreAlong(g, true)))};
-    for (int64_t part = 1; part <= options.inputAtoms; part *= 2)
+    const Offset centre = centreOf(g);
+    const int64_t inputAtoms = sink.context().input.atomCount();
+    for (int64_t part = 1; part <= inputAtoms; part *= 2)
         for (int64_t sign : {1, -1}) {
             const Goal single({{centre, sign * part}});
             const Goal rest = g - single;
             if (rest.terms().size() < 2 || !hasBinomialFactor(rest))
                 continue;
             if (sign > 0) {
-                push(steps, Op::Add, {}, g, {rest, single});
-                push(steps, Op::Sub, {}, g, {single, -rest});  // rest may be a negated product
+                sink.add(Op::Add, {}, g, {rest, single});
+                sink.add(Op::Sub, {}, g, {single, -rest});  // rest may be a negated product
             } else {
-                push(steps, Op::Sub, {}, g, {rest, -single});
+                sink.add(Op::Sub, {}, g, {rest, -single});
             }
         }
 }
@@ -254,14 +217,14 @@ bool isScaledTranslation(const Goal& a, const Goal& b)
     return true;
 }
 
-void appendFactorSteps(const Bag& bag, const FactorStepOptions& options, std::vector<ReverseStep>& steps)
+void appendFactorSteps(const Bag& bag, StepSink& sink)
 {
     for (const Goal& g : bag) {
         if (g.terms().size() > 1)
-            appendGoalFactorSteps(g, options, steps);
+            addGoalFactorSteps(g, sink);
         for (const Goal& other : bag)
             if (isPowerOfTwoMultiple(other, g))  // in place: no move to undo
-                push(steps, Op::Divq, {}, g, {g.doubled()});
+                sink.add(Op::Divq, {}, g, {g.doubled()});
     }
 }
 

@@ -4,9 +4,10 @@
 // divides exactly by a binomial (1 + t), t a shift of one or two steps, it is one add of a part and
 // that part moved: g = q + t.q. Where it divides by (1 + t) twice it is 2q + (t + 1/t)q, and the 2q
 // is free when q itself is made by halving 2q. A goal that is such a product plus or minus a power
-// of two of the input at its centre is split there first. Together with undoing a halving when the doubled
-// goal is already wanted, these steps let the search build products the way one would by hand,
-// which the atom-matching steps (pair_generator.h) do not see: a factor's copies overlap.
+// of two of the input at its centre is split there first. Together with undoing a halving when
+// the doubled goal is already wanted, these steps let the search build products the way one
+// would by hand, which the atom-matching steps (pair_generator.h) do not see: a factor's copies
+// overlap.
 #include "scamp/goal_bag.h"
 
 #include <optional>
@@ -28,13 +29,11 @@ FactorCore factorCore(const Goal& g);
 // and moves make one from the other.
 bool isScaledTranslation(const Goal& a, const Goal& b);
 
-struct FactorStepOptions {
-    bool allOps = true;
-    int64_t inputAtoms = 1;  // 2^d: a part at one place must be the input over a power of two
-};
+class StepSink;
 
-// Appends to `steps` the factor steps of every goal of `bag`, and for a goal that is another goal
-// of the bag halved one or more times, the halving.
-void appendFactorSteps(const Bag& bag, const FactorStepOptions& options, std::vector<ReverseStep>& steps);
+// Gives `sink` the factor steps of every goal of `bag`, and for a goal that is another goal of the
+// bag halved one or more times, the halving. A part split off at a centre is the sink context's
+// input over a power of two.
+void appendFactorSteps(const Bag& bag, StepSink& sink);
 
 } // namespace tessera::scamp

@@ -1,6 +1,7 @@
 #include "scamp/goal_bag.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace tessera::scamp {
@@ -82,6 +83,26 @@ int64_t smallestCount(const Goal& g)
     for (const Goal::Term& t : g.terms())
         m = std::min<int64_t>(m, std::llabs(t.coefficient));
     return m;
+}
+
+MeanOffset meanOffset(const Goal& g)
+{
+    double x = 0.0, y = 0.0, n = 0.0;
+    for (const Goal::Term& t : g.terms()) {
+        const double w = double(std::llabs(t.coefficient));
+        x += w * t.at.x;
+        y += w * t.at.y;
+        n += w;
+    }
+    if (n == 0.0)
+        return {};
+    return {x / n, y / n};
+}
+
+Offset centreOf(const Goal& g)
+{
+    const MeanOffset mean = meanOffset(g);
+    return {int(std::lround(mean.x)), int(std::lround(mean.y))};
 }
 
 std::vector<Offset> majorSteps(Offset d)

@@ -35,6 +35,14 @@ Goal without(const Goal& u, const Goal& x);
 int64_t largestCount(const Goal& g);
 int64_t smallestCount(const Goal& g);
 
+// The atom-weighted mean position of a goal's atoms, and that mean rounded to a position.
+struct MeanOffset {
+    double x = 0.0;
+    double y = 0.0;
+};
+MeanOffset meanOffset(const Goal& g);
+Offset centreOf(const Goal& g);
+
 // The unit step along the larger component of `d` (both components on a tie: two candidates);
 // empty for d = 0.
 std::vector<Offset> majorSteps(Offset d);

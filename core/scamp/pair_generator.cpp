@@ -1,9 +1,9 @@
 #include "scamp/pair_generator.h"
 
 #include "scamp/factor_steps.h"
+#include "scamp/step_sink.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -34,68 +34,6 @@ struct GoalHasher {
     size_t operator()(const Goal& g) const { return g.hash(); }
 };
 
-// Collects steps, dropping the ones the instruction set or the register model cannot take.
-class StepSink {
-public:
-    StepSink(const GenerationContext& context, std::vector<ReverseStep>& out) : context_(context), out_(out) {}
-
-    void add(Op op, std::vector<Direction> dirs, const Goal& upper, std::vector<Goal> lowers)
-    {
-        if (!context_.allOps && !opInfo(op).basic)
-            return;
-        for (size_t i = 0; i < lowers.size(); ++i) {
-            if (lowers[i].isZero() || lowers[i] == upper)
-                return;
-            for (size_t j = 0; j < i; ++j)
-                if (lowers[i] == lowers[j])
-                    return; // sources must be distinct registers
-        }
-#ifndef NDEBUG
-        Instruction instruction;
-        instruction.op = op;
-        instruction.directions = dirs;
-        assert(instruction.apply(lowers) == upper);
-#endif
-        out_.push_back({op, std::move(dirs), upper, std::move(lowers)});
-    }
-
-    // A goal shifted by `total` (one or two unit steps): movx or mov2x, reading `lower`.
-    void move(const Goal& upper, Offset total)
-    {
-        const auto dirs = directionsFor(total);
-        if (dirs)
-            add(dirs->size() == 1 ? Op::Movx : Op::Mov2x, *dirs, upper, {upper.shifted(minus(total))});
-    }
-
-    // upper = x + y computed with the result shifted by `total` (0, 1 or 2 steps).
-    void addShifted(const Goal& upper, const Goal& x, const Goal& y, Offset total)
-    {
-        if (manhattan(total) == 0) {
-            add(Op::Add, {}, upper, {x, y});
-            return;
-        }
-        const auto dirs = directionsFor(total);
-        if (dirs)
-            add(dirs->size() == 1 ? Op::Addx : Op::Add2x, *dirs, upper, {x.shifted(minus(total)), y.shifted(minus(total))});
-    }
-
-    // upper = x (shifted by `total`) - y.
-    void subShifted(const Goal& upper, const Goal& x, const Goal& y, Offset total)
-    {
-        if (manhattan(total) == 0) {
-            add(Op::Sub, {}, upper, {x, -y});
-            return;
-        }
-        const auto dirs = directionsFor(total);
-        if (dirs)
-            add(dirs->size() == 1 ? Op::Subx : Op::Sub2x, *dirs, upper, {x.shifted(minus(total)), -y});
-    }
-
-private:
-    const GenerationContext& context_;
-    std::vector<ReverseStep>& out_;
-};
-
 // One and two unit steps along the larger components of `d` (the second from what remains).
 std::vector<Offset> oneStepToward(Offset d) { return majorSteps(d); }
 
@@ -109,21 +47,6 @@ std::vector<Offset> twoStepsToward(Offset d)
                 result.push_back(total);
         }
     return result;
-}
-
-// The atom-weighted centre of a goal, rounded to a position.
-Offset centreOf(const Goal& g)
-{
-    double x = 0.0, y = 0.0, n = 0.0;
-    for (const Goal::Term& t : g.terms()) {
-        const double w = double(std::llabs(t.coefficient));
-        x += w * t.at.x;
-        y += w * t.at.y;
-        n += w;
-    }
-    if (n == 0.0)
-        return {};
-    return {int(std::lround(x / n)), int(std::lround(y / n))};
 }
 
 struct Match {
@@ -327,7 +250,7 @@ std::vector<ReverseStep> generateSteps(const Bag& bag, const GenerationContext& 
         largest = std::max(largest, g.atomCount());
     if (largest > context.exhaustiveThreshold) {
         atomDistanceSteps(sink, bag, context);
-        appendFactorSteps(bag, {context.allOps, context.input.atomCount()}, steps);
+        appendFactorSteps(bag, sink);
     } else
         exhaustiveSteps(sink, bag, context);
     return steps;
