@@ -444,8 +444,6 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
         {"call type out of range",
          [] { LibKernel("K", KernelCallTypeT(CALL_PARALLEL | 16), CArgs(0), "K_T", nullptr); },
          "call type 17 is not CALL_SEQUENTIAL, CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT"},
-        {"CNN operation match", [] { LibKernel("K", CALL_SEQUENTIAL, CArgs(0), "", reinterpret_cast<CNN_LayerOp_T*>(8)); },
-         "its CNN operation match is not NULL"},
     };
     return rows;
 }

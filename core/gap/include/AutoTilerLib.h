@@ -80,8 +80,8 @@ char *AppendNames(const char *Name, const char *Suffix);
 
 CKernel_Arg_T **CArgs(unsigned int ArgCount, ...);
 CKernel_Arg_T *TCArg(const char *ArgType, const char *ArgName);
-/* LibKernel takes 4 arguments (the guide's) or 5 (the current SDK's, whose last, the CNN operations
- * the kernel matches, must be NULL), see the macro at the end of this header. */
+/* LibKernel takes 4 arguments (the guide's) or 5 (the current SDK's, whose last, NULL or a
+ * CNN_Match(), says which CNN operations the kernel performs), see the macro at the end of this header. */
 void (LibKernel)(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
                  const char *ParArgTypeName);
 /* A basic-kernel argument struct declared once (LibKernelTemplate("FFT_Arg_T", CArgs(...))): a
@@ -91,6 +91,44 @@ void LibKernelTemplate(const char *TemplateName, CKernel_Arg_T **CArgs);
 CKernel_Arg_T **KerTypeTemplate(const char *TemplateName);
 void LibKernelMatching(const char *KernelName, KernelCallTypeT CallType, CKernel_Arg_T **CArgs,
                        const char *ParArgTypeName, CNN_LayerOp_T *CNN_Match);
+
+/* ---- Choosing CNN basic kernels by what they compute (GreenWaves' CNN generator libraries) ----
+ * A library declares each basic kernel with a CNN_Match(); a generator then asks
+ * CNN_FindMatchingKernel() for the kernel of a layer's operation instead of naming it.
+ *   CNN_Type(In1, In2, In3, In4, Out): operand sizes in bytes (In, Filter, Bias, Scale, Out for a
+ *     convolution), negative for unsigned, 0 for any.
+ *   CNN_OperList(N, op1, ..., opN): the operations a kernel performs first, or after them.
+ *   CNN_Match(Oper1, Oper2, ParFeat, Type, Fx, Fy, Dx, Dy, Sx, Sy): Oper2 NULL for a kernel doing
+ *     nothing after Oper1; ParFeat 1 when it splits features over the cores, 0 when it does not, -1
+ *     when it serves either. Each filter size,
+ *     dilation and stride is a value the kernel is written for, 0 (not a filter), -1 (any value,
+ *     passed to the kernel) or, for the y ones, -2 (any value equal to the x one, passed).
+ * CNN_FindMatchingKernel(Oper1, Oper2, ParFeat, sizes..., Fx, Fy, Dx, Dy, Sx, Sy, &NeedFx, ...,
+ * &NeedSy, &ArgCount) returns the name of the kernel that performs Oper1 then Oper2 (KOP_NONE: nothing
+ * after), splits features as asked, has the sizes asked (0 asks for any) and is written for the
+ * filter asked (0 asks for any). Of several, the one written for the most of the filter's values
+ * wins (a 5x5 stride 1 kernel before an NxN one), then the first declared. Need* say which values
+ * the kernel takes as arguments (its -1 / -2 ones), ArgCount how many C arguments it has; any of
+ * these pointers may be NULL. NULL is returned when no kernel matches. It considers kernels declared
+ * without CALL_FLOAT_KER or CALL_HWC_KER; CNN_FindMatchingKernelAttr those whose call type has
+ * exactly the attributes Attr. */
+int *CNN_Type(int I1, int I2, int I3, int I4, int O);
+KernelOper_T *CNN_OperList(int N, ...);
+CNN_LayerOp_T *CNN_Match(KernelOper_T *KerOper1, KernelOper_T *KerOper2, int ParFeat, int *OpType, int Fx, int Fy,
+                         int Dx, int Dy, int Sx, int Sy);
+char *CNN_FindMatchingKernel(KernelOper_T KerOper1, KernelOper_T KerOper2, int ParallelOutFeat, int I1Size,
+                             int I2Size, int I3Size, int I4Size, int OSize, int FX, int FY, int DX, int DY, int SX,
+                             int SY, int *NeedFx, int *NeedFy, int *NeedDx, int *NeedDy, int *NeedSx, int *NeedSy,
+                             int *ArgCount);
+char *CNN_FindMatchingKernelAttr(KernelOper_T KerOper1, KernelOper_T KerOper2, int ParallelOutFeat,
+                                 unsigned int Attr, int I1Size, int I2Size, int I3Size, int I4Size, int OSize,
+                                 int FX, int FY, int DX, int DY, int SX, int SY, int *NeedFx, int *NeedFy,
+                                 int *NeedDx, int *NeedDy, int *NeedSx, int *NeedSy, int *ArgCount);
+/* The name of an operation ("KOP_CONV"); "KOP_?" for a value that is none. */
+char *CNN_KernelOperImage(KernelOper_T Op);
+/* The operation naming K1 followed by K2 and K3 (KOP_NONE: absent), as KOP_CONV, KOP_MAXPOOL,
+ * KOP_RELU give KOP_CONV_MAXPOOL_RELU; K1 itself when no operation has that name. */
+KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T K3);
 
 /* ---- User kernels ----------------------------------------------------------------------- */
 

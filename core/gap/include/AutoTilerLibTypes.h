@@ -17,8 +17,7 @@ typedef struct Kernel_S Kernel_T;
 typedef struct KernelIterationSpace_S KernelIterationSpaceT;
 typedef struct KernelIteratorDescr_S KernelIteratorDescrT;
 typedef struct KernelArgDimDescr_S KernelArgDimDescrT;
-/* The CNN operations a basic kernel matches (LibKernel's fifth argument); Tessera's CNN generators
- * call their kernels by name, so only NULL is passed. */
+/* The CNN operations a basic kernel performs (LibKernel's fifth argument, made by CNN_Match()). */
 typedef struct CNN_LayerOp_S CNN_LayerOp_T;
 /* A named value the model declares with UserSymbols() and binds with BindKExpr(). */
 typedef struct UserSymbol_S UserSymbol_T;

@@ -351,10 +351,10 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
 void LibKernelMatching(const char* KernelName, KernelCallTypeT CallType, CKernel_Arg_T** CArgs,
                        const char* ParArgTypeName, CNN_LayerOp_T* CNN_Match)
 {
-    if (CNN_Match != nullptr)
-        failModel("LibKernel(\"" + std::string(KernelName != nullptr ? KernelName : "") + "\"): its CNN operation "
-                  "match is not NULL; Tessera's CNN generators call their basic kernels by name, pass NULL");
     (LibKernel)(KernelName, CallType, CArgs, ParArgTypeName);
+    if (CNN_Match != nullptr)  // CNN_FindMatchingKernel may choose it (cnn_kernel_matching.cpp)
+        registry().matchableKernels.push_back(
+            {KernelName, int(CallType) & (int(CALL_FLOAT_KER) | int(CALL_HWC_KER)), CNN_Match});
 }
 
 }  // extern "C"

@@ -51,6 +51,7 @@ void resetModel()
     state.openGraph.reset();
     state.kernelTemplates.clear();
     state.userSymbols.clear();
+    state.matchableKernels.clear();
 }
 
 std::vector<std::string> unfinishedBuildProblems()

@@ -9,6 +9,7 @@
 
 #include <cstdarg>
 #include <cstddef>
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,6 +77,14 @@ struct UserSymbol_S {
     std::string name;
     std::string text;  // the value as a C constant
 };
+// CNN_Match(): the CNN operations a basic kernel performs, its operands' sizes and filter shape.
+struct CNN_LayerOp_S {
+    std::vector<KernelOper_T> primary;
+    std::vector<KernelOper_T> secondary;  // empty: no second operation (it matches KOP_NONE only)
+    int parallelFeatures = 0;  // 1 splits features over the cores, 0 does not, -1 either
+    std::array<int, 5> operandSizes{};  // In1..In4, Out in bytes (negative: unsigned); 0 any
+    std::array<int, 6> geometry{};      // Fx, Fy, Dx, Dy, Sx, Sy: 0 any, -1 all (passed), -2 (y) equal to x
+};
 
 namespace tessera::gap {
 
@@ -140,6 +149,13 @@ struct ModelRegistry {
     // LibKernelTemplate: argument struct name -> its fields; UserSymbols: name -> C constant.
     std::map<std::string, CKernel_Arg_T**> kernelTemplates;
     std::map<std::string, std::string> userSymbols;
+    // Basic kernels declared with a CNN_Match(), in declaration order, for CNN_FindMatchingKernel.
+    struct MatchableKernel {
+        std::string name;
+        int attributes = 0;  // CALL_FLOAT_KER | CALL_HWC_KER bits of its call type
+        const CNN_LayerOp_S* match = nullptr;
+    };
+    std::vector<MatchableKernel> matchableKernels;
 };
 
 ModelRegistry& registry();

@@ -1,0 +1,249 @@
+// Choosing CNN basic kernels by what they compute (AutoTilerLib.h, "Choosing CNN basic kernels"):
+// a small library of our own, declared with CNN_Match() as a CNN generator library declares its
+// kernels, and the kernels CNN_FindMatchingKernel(Attr) picks for layers; the operations' names
+// against AutoTilerLibTypes.h; composite operations; and the refusals.
+#include "AutoTilerLib.h"
+#include "gap/model_api/model_registry.h"
+
+#include "child_process.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <array>
+#include <string>
+
+using namespace tessera;
+using test::ChildOutcome;
+using test::runInChild;
+
+namespace {
+
+CKernel_Arg_T** convolutionFields()
+{
+    return CArgs(4, TCArg("short int * __restrict__", "In"), TCArg("short int * __restrict__", "Filter"),
+                 TCArg("short int * __restrict__", "Out"), TCArg("unsigned short int", "Fx"));
+}
+
+// Kernels of every kind of description: fixed filters, any filter (square or not), two operations,
+// attributes, unsigned sizes, features split or not.
+void declareLibrary()
+{
+    LibKernelTemplate("Conv_T", convolutionFields());
+    LibKernel("Conv5x5S1", CALL_PARALLEL, nullptr, "Conv_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 2, 0, 2), 5, 5, 1, 1, 1, 1));
+    LibKernel("ConvSquare", CALL_PARALLEL, nullptr, "Conv_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 2, 0, 2), -1, -2, 1, 1, -1, -2));
+    LibKernel("ConvAny", CALL_PARALLEL, nullptr, "Conv_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 2, 0, 2), -1, -1, -1, -1, -1, -1));
+    LibKernel("ConvSquareByte", CALL_PARALLEL, nullptr, "Conv_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(1, 1, 4, 0, 4), -1, -2, 1, 1, -1, -2));
+    LibKernel("ConvSquareSeq", CALL_PARALLEL, nullptr, "Conv_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 0, CNN_Type(2, 2, 2, 0, 2), -1, -2, 1, 1, -1, -2));
+    LibKernel("PoolAct", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")), "Pool_T",
+              CNN_Match(CNN_OperList(2, KOP_MAXPOOL, KOP_AVGPOOL), CNN_OperList(2, KOP_RELU, KOP_NONE), 1,
+                        CNN_Type(2, 0, 0, 0, 2), -1, -2, -1, -2, -1, -2));
+    LibKernel("ReLUHwc", KernelCallTypeT(CALL_PARALLEL | CALL_HWC_KER), CArgs(1, TCArg("short int *", "InOut")), "ReLU_T",
+              CNN_Match(CNN_OperList(1, KOP_RELU), 0, 1, CNN_Type(2, 0, 0, 0, 2), 0, 0, 0, 0, 0, 0));
+    LibKernel("ReLUChw", CALL_PARALLEL, CArgs(1, TCArg("short int *", "InOut")), "ReLU_T",
+              CNN_Match(CNN_OperList(1, KOP_RELU), 0, 1, CNN_Type(2, 0, 0, 0, 2), 0, 0, 0, 0, 0, 0));
+    LibKernel("ToUnsigned", CALL_PARALLEL, CArgs(2, TCArg("signed char *", "In"), TCArg("unsigned char *", "Out")),
+              "Convert_T", CNN_Match(CNN_OperList(1, KOP_CONVERT_FP_FP), 0, 1, CNN_Type(1, 0, 0, 0, -1), 0, 0, 0, 0, 0, 0));
+    LibKernel("SoftMaxEither", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")),
+              "SoftMax_T", CNN_Match(CNN_OperList(1, KOP_SOFTMAX), 0, -1, CNN_Type(2, 0, 0, 0, 2), 0, 0, 0, 0, 0, 0));
+    // Declared without a match: never chosen.
+    LibKernel("Unmatched", CALL_PARALLEL, CArgs(1, TCArg("short int *", "In")), "Unmatched_T");
+}
+
+struct Choice {
+    std::string kernel;  // empty: none
+    std::array<int, 6> needs{};
+    int argCount = -1;
+};
+
+Choice choose(KernelOper_T first, KernelOper_T second, int parallel, std::array<int, 5> sizes,
+              std::array<int, 6> filter, unsigned attributes = 0)
+{
+    Choice choice;
+    auto& n = choice.needs;
+    const char* name =
+        CNN_FindMatchingKernelAttr(first, second, parallel, attributes, sizes[0], sizes[1], sizes[2], sizes[3], sizes[4],
+                                   filter[0], filter[1], filter[2], filter[3], filter[4], filter[5], &n[0], &n[1],
+                                   &n[2], &n[3], &n[4], &n[5], &choice.argCount);
+    choice.kernel = name != nullptr ? name : "";
+    return choice;
+}
+
+}  // namespace
+
+class GapKernelMatching : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { gap::resetModel(); }
+    void cleanupTestCase() { gap::resetModel(); }
+
+    void layersGetTheMostSpecificKernel_data()
+    {
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("second");
+        QTest::addColumn<int>("parallel");
+        QTest::addColumn<QList<int>>("sizes");
+        QTest::addColumn<QList<int>>("filter");
+        QTest::addColumn<unsigned>("attributes");
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QList<int>>("needs");
+        QTest::addColumn<int>("argCount");
+        const QList<int> halfWords{2, 2, 2, 0, 2}, none{0, 0, 0, 0, 0, 0};
+        // The kernel written for the filter wins over those taking it as arguments.
+        QTest::newRow("5x5 stride 1") << int(KOP_CONV) << int(KOP_NONE) << 1 << halfWords << QList<int>{5, 5, 1, 1, 1, 1}
+                                      << 0u << "Conv5x5S1" << none << 4;
+        QTest::newRow("7x7 stride 2") << int(KOP_CONV) << int(KOP_NONE) << 1 << halfWords << QList<int>{7, 7, 1, 1, 2, 2}
+                                      << 0u << "ConvSquare" << QList<int>{1, 1, 0, 0, 1, 1} << 4;
+        // Not square: -2 does not match, the kernel taking every value does.
+        QTest::newRow("3x1") << int(KOP_CONV) << int(KOP_NONE) << 1 << halfWords << QList<int>{3, 1, 1, 1, 1, 1} << 0u
+                             << "ConvAny" << QList<int>{1, 1, 1, 1, 1, 1} << 4;
+        QTest::newRow("dilated") << int(KOP_CONV) << int(KOP_NONE) << 1 << halfWords << QList<int>{3, 3, 2, 2, 1, 1}
+                                 << 0u << "ConvAny" << QList<int>{1, 1, 1, 1, 1, 1} << 4;
+        QTest::newRow("bytes") << int(KOP_CONV) << int(KOP_NONE) << 1 << QList<int>{1, 1, 4, 0, 4}
+                               << QList<int>{3, 3, 1, 1, 1, 1} << 0u << "ConvSquareByte" << QList<int>{1, 1, 0, 0, 1, 1}
+                               << 4;
+        QTest::newRow("features not split") << int(KOP_CONV) << int(KOP_NONE) << 0 << halfWords
+                                            << QList<int>{5, 5, 1, 1, 1, 1} << 0u << "ConvSquareSeq"
+                                            << QList<int>{1, 1, 0, 0, 1, 1} << 4;
+        QTest::newRow("sizes any") << int(KOP_CONV) << int(KOP_NONE) << 1 << QList<int>{0, 0, 0, 0, 0}
+                                   << QList<int>{5, 5, 1, 1, 1, 1} << 0u << "Conv5x5S1" << none << 4;
+        QTest::newRow("no 4-byte input") << int(KOP_CONV) << int(KOP_NONE) << 1 << QList<int>{4, 2, 2, 0, 2}
+                                         << QList<int>{5, 5, 1, 1, 1, 1} << 0u << "" << none << 0;
+        QTest::newRow("no second operation") << int(KOP_CONV) << int(KOP_RELU) << 1 << halfWords
+                                             << QList<int>{5, 5, 1, 1, 1, 1} << 0u << "" << none << 0;
+        // Two operations, and a second one that may be absent.
+        QTest::newRow("max pool + relu") << int(KOP_MAXPOOL) << int(KOP_RELU) << 1 << QList<int>{2, 0, 0, 0, 2}
+                                         << QList<int>{2, 2, 1, 1, 2, 2} << 0u << "PoolAct"
+                                         << QList<int>{1, 1, 1, 1, 1, 1} << 2;
+        QTest::newRow("average pool") << int(KOP_AVGPOOL) << int(KOP_NONE) << 1 << QList<int>{2, 0, 0, 0, 2}
+                                      << QList<int>{3, 3, 1, 1, 1, 1} << 0u << "PoolAct" << QList<int>{1, 1, 1, 1, 1, 1}
+                                      << 2;
+        QTest::newRow("pool + relu6") << int(KOP_MAXPOOL) << int(KOP_RELUN) << 1 << QList<int>{2, 0, 0, 0, 2}
+                                      << QList<int>{2, 2, 1, 1, 2, 2} << 0u << "" << none << 0;
+        // Attributes: the plain search sees only kernels without them.
+        QTest::newRow("relu") << int(KOP_RELU) << int(KOP_NONE) << 1 << QList<int>{2, 0, 0, 0, 2} << none << 0u
+                              << "ReLUChw" << none << 1;
+        QTest::newRow("relu hwc") << int(KOP_RELU) << int(KOP_NONE) << 1 << QList<int>{2, 0, 0, 0, 2} << none
+                                  << unsigned(CALL_HWC_KER) << "ReLUHwc" << none << 1;
+        QTest::newRow("relu float") << int(KOP_RELU) << int(KOP_NONE) << 1 << QList<int>{2, 0, 0, 0, 2} << none
+                                    << unsigned(CALL_FLOAT_KER) << "" << none << 0;
+        // Unsigned sizes are sizes of their own.
+        QTest::newRow("to unsigned") << int(KOP_CONVERT_FP_FP) << int(KOP_NONE) << 1 << QList<int>{1, 0, 0, 0, -1}
+                                     << none << 0u << "ToUnsigned" << none << 2;
+        QTest::newRow("to signed") << int(KOP_CONVERT_FP_FP) << int(KOP_NONE) << 1 << QList<int>{1, 0, 0, 0, 1}
+                                   << none << 0u << "" << none << 0;
+        // ParFeat -1 serves both.
+        QTest::newRow("softmax split") << int(KOP_SOFTMAX) << int(KOP_NONE) << 1 << QList<int>{2, 0, 0, 0, 2} << none
+                                       << 0u << "SoftMaxEither" << none << 2;
+        QTest::newRow("softmax whole") << int(KOP_SOFTMAX) << int(KOP_NONE) << 0 << QList<int>{2, 0, 0, 0, 2} << none
+                                       << 0u << "SoftMaxEither" << none << 2;
+    }
+
+    void layersGetTheMostSpecificKernel()
+    {
+        QFETCH(int, first);
+        QFETCH(int, second);
+        QFETCH(int, parallel);
+        QFETCH(QList<int>, sizes);
+        QFETCH(QList<int>, filter);
+        QFETCH(unsigned, attributes);
+        QFETCH(QString, kernel);
+        QFETCH(QList<int>, needs);
+        QFETCH(int, argCount);
+        declareLibrary();
+        const Choice choice = choose(KernelOper_T(first), KernelOper_T(second), parallel,
+                                     {sizes[0], sizes[1], sizes[2], sizes[3], sizes[4]},
+                                     {filter[0], filter[1], filter[2], filter[3], filter[4], filter[5]}, attributes);
+        QCOMPARE(QString::fromStdString(choice.kernel), kernel);
+        QCOMPARE(QList<int>(choice.needs.begin(), choice.needs.end()), needs);
+        QCOMPARE(choice.argCount, argCount);
+    }
+
+    // Of equally specific kernels the first declared is chosen; the out-pointers may be NULL.
+    void tiesKeepTheFirstAndPointersMayBeNull()
+    {
+        LibKernel("First", CALL_PARALLEL, convolutionFields(), "Conv_T",
+                  CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 2, 0, 2), -1, -2, 1, 1, -1, -2));
+        LibKernel("Second", CALL_PARALLEL, convolutionFields(), "Conv_T",
+                  CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 2, 0, 2), -1, -2, 1, 1, -1, -2));
+        QCOMPARE(QString(CNN_FindMatchingKernel(KOP_CONV, KOP_NONE, 1, 2, 2, 2, 0, 2, 3, 3, 1, 1, 1, 1, nullptr, nullptr,
+                                                nullptr, nullptr, nullptr, nullptr, nullptr)),
+                 QString("First"));
+        QVERIFY(CNN_FindMatchingKernel(KOP_LINEAR, KOP_NONE, 1, 2, 2, 2, 0, 2, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
+                                       nullptr, nullptr, nullptr, nullptr, nullptr) == nullptr);
+        // resetModel() forgets the library.
+        gap::resetModel();
+        QVERIFY(CNN_FindMatchingKernel(KOP_CONV, KOP_NONE, 1, 2, 2, 2, 0, 2, 3, 3, 1, 1, 1, 1, nullptr, nullptr,
+                                       nullptr, nullptr, nullptr, nullptr, nullptr) == nullptr);
+    }
+
+    // Every KernelOper_T value's name is the one AutoTilerLibTypes.h declares in that place.
+    void operationNamesFollowTheHeader()
+    {
+        QFile header(QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/include/AutoTilerLibTypes.h"));
+        QVERIFY(header.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(header.readAll());
+        const int start = text.indexOf("KOP_NONE = 0");
+        const int end = text.indexOf("} KernelOper_T;");
+        QVERIFY(start > 0 && end > start);
+        text = text.mid(start, end - start);
+        text.remove(QRegularExpression(QStringLiteral("/\\*.*?\\*/"), QRegularExpression::DotMatchesEverythingOption));
+        QStringList names;
+        for (const QRegularExpressionMatch& match : QRegularExpression(QStringLiteral("\\bKOP_[A-Z0-9_]+")).globalMatch(text))
+            names << match.captured();
+        QCOMPARE(names.last(), QString("KOP_LAST"));
+        QCOMPARE(names.size(), int(KOP_LAST) + 1);
+        for (int op = 0; op < int(KOP_LAST); ++op)
+            QCOMPARE(QString(CNN_KernelOperImage(KernelOper_T(op))), names[op]);
+        QCOMPARE(QString(CNN_KernelOperImage(KOP_LAST)), QString("KOP_?"));
+        QCOMPARE(QString(CNN_KernelOperImage(KernelOper_T(-1))), QString("KOP_?"));
+    }
+
+    void compositeOperationsByName()
+    {
+        QCOMPARE(CNN_CompositeKernel(KOP_CONV, KOP_MAXPOOL, KOP_RELU), KOP_CONV_MAXPOOL_RELU);
+        QCOMPARE(CNN_CompositeKernel(KOP_CONV_DW, KOP_NONE, KOP_RELUN), KOP_CONV_DW_RELUN);
+        QCOMPARE(CNN_CompositeKernel(KOP_LINEAR, KOP_RELU, KOP_NONE), KOP_LINEAR_RELU);
+        QCOMPARE(CNN_CompositeKernel(KOP_SOFTMAX, KOP_NONE, KOP_NONE), KOP_SOFTMAX);
+        // No KOP_LINEAR_HSWISH: the first operation stands for the layer.
+        QCOMPARE(CNN_CompositeKernel(KOP_LINEAR, KOP_HSWISH, KOP_NONE), KOP_LINEAR);
+    }
+
+    void descriptionsOutOfRangeAreRefused()
+    {
+        const struct {
+            const char* what;
+            void (*call)();
+            const char* message;
+        } refusals[] = {
+            {"size 3", [] { CNN_Type(2, 3, 0, 0, 2); }, "CNN_Type(2, 3, 0, 0, 2): an operand size is 1, 2 or 4 bytes"},
+            {"no operation", [] { CNN_OperList(0); }, "CNN_OperList(0, ...): give 1 to 64 operations"},
+            {"bad operation", [] { CNN_OperList(2, KOP_CONV, 100000); },
+             "CNN_OperList(2, ...): operation 2 has value 100000, which is no KOP_* operation"},
+            {"no first list", [] { CNN_Match(nullptr, nullptr, 1, nullptr, 0, 0, 0, 0, 0, 0); },
+             "CNN_Match(NULL, ...): a basic kernel performs at least one operation"},
+            {"-2 for x", [] { CNN_Match(CNN_OperList(1, KOP_CONV), nullptr, 1, nullptr, -2, -2, 1, 1, 1, 1); },
+             "CNN_Match(KOP_CONV, ...): Fx is -2; give a size, 0 (none), -1 (any)"},
+            {"attributes", [] {
+                 CNN_FindMatchingKernelAttr(KOP_CONV, KOP_NONE, 1, 0x100, 2, 2, 2, 0, 2, 0, 0, 0, 0, 0, 0, nullptr,
+                                            nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+             },
+             "CNN_FindMatchingKernelAttr(KOP_CONV, ...): attributes 0x100 are not CALL_FLOAT_KER and/or CALL_HWC_KER"},
+        };
+        for (const auto& refusal : refusals) {
+            const ChildOutcome child = runInChild(refusal.call);
+            QVERIFY2(child.exitStatus == 1 && child.errorOutput.find(refusal.message) != std::string::npos,
+                     (std::string(refusal.what) + ": " + child.errorOutput).c_str());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(GapKernelMatching)
+#include "tst_gap_kernel_matching.moc"
