@@ -35,7 +35,7 @@ QString modelSource(const QString& example)
 const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
                                QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3"),
                                QStringLiteral("PlaneScale"), QStringLiteral("Fir"),
-                               QStringLiteral("Resize"), QStringLiteral("MatMult")};
+                               QStringLiteral("Resize"), QStringLiteral("MatMult"), QStringLiteral("CnnLibrary")};
 // Every model sets this budget with SetL1MemorySize (the guide's figure).
 constexpr qint64 kModelDefaultL1 = 51200;
 

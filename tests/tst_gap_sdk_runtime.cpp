@@ -243,7 +243,8 @@ private slots:
 
     // Idioms of the SDK's DSP test programs: their own `#define pmsis_exit(a) exit(a)` before the
     // headers (it wins over the emulation's), the cluster timer started, reset and read (and the
-    // fabric controller's, the same clock), and GAP9's f16a / v2ah types. After a reset the timer counts from 0 (host nanoseconds): a run of 50 ms
+    // fabric controller's, the same clock), and GAP9's f16a / v2ah types (a v2h cast to a v2ah, as
+    // GreenWaves' float16 libraries do). After a reset the timer counts from 0 (host nanoseconds): a run of 50 ms
     // reads between 50 ms and 4 s, and a second reset starts it over.
     void sdkProgramIdioms()
     {
@@ -257,17 +258,23 @@ private slots:
                      "    unsigned int Elapsed = gap_cl_readhwtimer();\n"
                      "    gap_cl_resethwtimer();\n    unsigned int Again = gap_cl_readhwtimer();\n"
                      "    unsigned int Fc = gap_fc_readhwtimer();\n"
+                     "#ifdef __FLOAT_EMUL__\n"
                      "    f16a Half = (f16a) 1.5f;\n    v2ah Pair = {Half, 2.0f};\n"
-                     "    printf(\"elapsed %d again %d fc %d pair %g f16 %d\\n\", Elapsed >= 50000000u && Elapsed < 4000000000u,\n"
-                     "           Again < Elapsed, Fc >= Again, (double) (Pair[0] * Pair[1]), (int) sizeof(f16));\n"
+                     "#else\n"
+                     "    f16a One = 1;\n    v2ah Pair = {One, 3};\n"
+                     "#endif\n"
+                     "    v2h Halves = {1, 2};\n    v2ah Cast = (v2ah) Halves;\n"
+                     "    double Product = Pair[0] * Pair[1], Sum = Cast[0] + Cast[1];\n"
+                     "    printf(\"elapsed %d again %d fc %d pair %g f16 %d cast %g pairs %d\\n\", Elapsed >= 50000000u && Elapsed < 4000000000u,\n"
+                     "           Again < Elapsed, Fc >= Again, Product, (int) sizeof(f16), Sum, (int) (sizeof(v2h) == sizeof(v2ah)));\n"
                      "    pmsis_exit(3);\n}\n";
-        // f16 is the chip's half float, or a float under the SDK's __FLOAT_EMUL__.
+        // f16 is a float under the SDK's __FLOAT_EMUL__, a 16-bit integer otherwise, as in its emulation.
         for (const auto& [flags, f16Size] : {std::pair<QStringList, int>{{}, 2}, {{QStringLiteral("-D__FLOAT_EMUL__")}, 4}}) {
             const QString program = buildProgram(work, QStringLiteral("idioms%1").arg(f16Size), code, 1, flags, &error);
             QVERIFY2(!program.isEmpty(), qPrintable(error));
             const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
             QVERIFY2(ran.exitCode == 3 &&
-                         ran.out.contains(QStringLiteral("elapsed 1 again 1 fc 1 pair 3 f16 %1").arg(f16Size)),
+                         ran.out.contains(QStringLiteral("elapsed 1 again 1 fc 1 pair 3 f16 %1 cast 3 pairs 1").arg(f16Size)),
                      qPrintable(describe(QStringLiteral("run"), {program}, ran)));
         }
     }

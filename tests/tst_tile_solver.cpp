@@ -573,6 +573,44 @@ private slots:
         QCOMPARE(filter.dmaRead, std::uint64_t(6 * 50));
     }
 
+    // A tiled O_BUFF input (OBJ_BUFFER_IN, as GreenWaves' linear layers keep their input) is in L1
+    // whole, read once, while the other arguments are tiled along it; a 3-D input that varies along
+    // the output planes only (their biases) is read once per output plane.
+    void tiledLoadedBuffersAndInputsPerOutputPlane()
+    {
+        UserKernel kernel = matAdd(1, 300);
+        kernel.args[0].flags = ArgFlag::In | ArgFlag::Buffer | ArgFlag::Tiled;
+        kernel.args[2].flags = ArgFlag::Out | ArgFlag::Buffer | ArgFlag::Tiled;
+        const TileSolverResult small = solveTiling(kernel, 3000);
+        QVERIFY2(small.ok, small.error.c_str());
+        QCOMPARE(checkTiling(small.tiling, 3000), QString());
+        const ArgTiling& whole = small.tiling.args[0];
+        QCOMPARE(whole.residence, ArgResidence::Promoted);
+        QVERIFY(whole.tiled);
+        QCOMPARE(whole.l1Bytes, std::uint64_t(300 * 4));
+        QCOMPARE(whole.dmaRead, std::uint64_t(300 * 4));
+        QVERIFY(small.tiling.tileCount > 1);  // In2 does not fit whole beside them
+        QCOMPARE(small.tiling.args[1].dmaRead, std::uint64_t(300 * 4));
+        const ArgTiling& written = small.tiling.args[2];
+        QCOMPARE(written.residence, ArgResidence::Promoted);
+        QVERIFY(written.tiled);
+        QCOMPARE(written.dmaWrite, std::uint64_t(300 * 4));
+
+        UserKernel conv = conv5x5(3, 4, 24, 20);
+        KernelArgument bias{"Bias", ArgFlag::In | ArgFlag::DoubleBuffer | ArgFlag::ThreeD, 1, 1, 2, 0, 0, 0, "Bias", 0};
+        bias.planePerOutput = true;
+        conv.args.push_back(bias);
+        for (const std::uint64_t budget : {std::uint64_t(900), std::uint64_t(51200)}) {
+            const TileSolverResult solved = solveTiling(conv, budget);
+            QVERIFY2(solved.ok, solved.error.c_str());
+            QCOMPARE(checkTiling(solved.tiling, budget), QString());
+            const ArgTiling& b = solved.tiling.args[3];
+            QVERIFY(b.usesOutPlane && !b.usesInPlane);
+            QCOMPARE(b.planeCount, 4u);
+            QCOMPARE(b.dmaRead, std::uint64_t(4 * 2));  // one item per output plane, once
+        }
+    }
+
     void overlapLargerThanThePlaneIsRefused()
     {
         UserKernel kernel = matAdd(8, 4);

@@ -480,6 +480,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         return binding.name + "[(" + loopVariable(binding.iterator) + ")*" + std::to_string(binding.value) + "]";
     case Binding::Kind::Literal:
         return binding.name;
+    case Binding::Kind::LoopIndex:
+        return loopVariable(binding.iterator);
     case Binding::Kind::KernelArg:
     case Binding::Kind::TileItem:
         break;

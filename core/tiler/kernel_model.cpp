@@ -110,8 +110,9 @@ std::uint64_t argumentHomeBytes(const UserKernel& kernel, const KernelArgument& 
     if (arg.has(ArgFlag::FourD))
         planes = std::uint64_t(kernel.inPlanes) * kernel.outPlanes;
     else if (arg.has(ArgFlag::ThreeD))
-        planes = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In) && !arg.planePerInput ? kernel.outPlanes
-                                                                                      : kernel.inPlanes;
+        planes = (arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In) && !arg.planePerInput) || arg.planePerOutput
+                     ? kernel.outPlanes
+                     : kernel.inPlanes;
     const std::uint64_t plane = std::uint64_t(arg.width) * arg.height * arg.itemSize;
     return plane * planes;
 }

@@ -76,11 +76,12 @@ struct Binding {
     // Literal (BindKExpr of a user symbol): the C text in `name`, e.g. a float constant "0.97f".
     // TileItem (K_TileOper(Arg, Type, '@', Index)): item `value` of the argument's current tile, read
     // through a pointer of type `accessType`.
-    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem };
+    // LoopIndex (Ker_IteratorIndex): the current index of the loop over `iterator`.
+    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem, LoopIndex };
     Kind kind = Kind::Immediate;
     std::string name;                            // kernel argument or C argument name
     ArgSelect select = ArgSelect::Tile;          // for KernelArg
-    IterationSpace iterator = IterationSpace::Tile;  // for CArgIndex
+    IterationSpace iterator = IterationSpace::Tile;  // for CArgIndex and LoopIndex
     // Immediate value, CArgIndex multiplier, or CArg offset (C_ArgPlusImmOffset: the C argument plus
     // this many of its items, C pointer arithmetic).
     std::int64_t value = 0;
@@ -153,6 +154,9 @@ struct KernelArgument {
     // A 3-D output written one plane per input plane (depthwise layers): it follows the input-plane
     // loop instead of the output-plane loop.
     bool planePerInput = false;
+    // A 3-D input read one plane per output plane (a convolution's biases as the SDK's CNN generators
+    // declare them): it follows the output-plane loop instead of the input-plane loop.
+    bool planePerOutput = false;
     // FlashHome arguments: C expression of the AT_FLASH_FS_T pointer of the image they are read from.
     std::string flashImage;
     // The argument's shape as the model declared it (AddKernelArgDim), outermost first, the item

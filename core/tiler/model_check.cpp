@@ -75,6 +75,8 @@ std::uint64_t planeCount(const UserKernel& kernel, const KernelArgument& argumen
         return saturatingProduct(kernel.inPlanes, kernel.outPlanes);
     if (!argument.has(ArgFlag::ThreeD))
         return 1;
+    if (argument.planePerOutput)
+        return kernel.outPlanes;
     if (argument.has(ArgFlag::In) || argument.planePerInput)  // an in-out argument counts as an input
         return kernel.inPlanes;
     if (argument.has(ArgFlag::Out))
@@ -186,12 +188,13 @@ private:
 
         const bool isIn = argument.has(ArgFlag::In), isOut = argument.has(ArgFlag::Out);
         const bool isBuffer = argument.has(ArgFlag::Buffer);
+        // Such an argument is in L1 whole, read before the loops and written after them; tiled
+        // (OBJ_BUFFER_IN / OBJ_BUFFER_OUT), its kernel sees the current tile of it.
         if (isBuffer && (isIn || isOut) &&
-            (argument.has(ArgFlag::Tiled) || argument.has(ArgFlag::L2DoubleBuffer) || argument.has(ArgFlag::OneTile) ||
-             argument.has(ArgFlag::DynTile)))
-            report(where + ": O_BUFF with O_IN or O_OUT is supported untiled and homed in L2 only "
-                           "(OBJ_BUFFER_IN_NTILED, OBJ_BUFFER_OUT_NTILED: the whole argument in L1, read before the "
-                           "loops, written after them); drop O_TILED, O_L2DB, O_ONETILE and O_DYNTILE, or O_BUFF");
+            (argument.has(ArgFlag::OneTile) || argument.has(ArgFlag::DynTile)))
+            report(where + ": O_BUFF with O_IN or O_OUT is supported homed in L2 only (OBJ_BUFFER_IN, OBJ_BUFFER_OUT "
+                           "and their _NTILED forms: the whole argument in L1, read before the loops, written after "
+                           "them); drop O_L2DB, O_ONETILE and O_DYNTILE, or O_BUFF");
         if (!isBuffer && !isIn && !isOut)
             report(where + ": it is neither an input, an output nor a buffer; add O_IN, O_OUT or O_BUFF");
         if (!isBuffer && argument.has(ArgFlag::OneTile))
@@ -261,6 +264,7 @@ private:
             case Binding::Kind::Immediate:
             case Binding::Kind::Ignored:
             case Binding::Kind::Literal:
+            case Binding::Kind::LoopIndex:
                 break;
             }
         }
@@ -316,11 +320,13 @@ private:
             if (callee != nullptr && j < callee->cargs.size())
                 label += " (" + callee->cargs[j].name + ")";
             if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex ||
-                binding.kind == Binding::Kind::Ignored || binding.kind == Binding::Kind::TileItem)
+                binding.kind == Binding::Kind::Ignored || binding.kind == Binding::Kind::TileItem ||
+                binding.kind == Binding::Kind::LoopIndex)
                 report(label + ": " +
                        (binding.kind == Binding::Kind::KernelArg   ? "K_Arg"
                         : binding.kind == Binding::Kind::CArgIndex ? "C_ArgIndex"
                         : binding.kind == Binding::Kind::TileItem  ? "K_TileOper"
+                        : binding.kind == Binding::Kind::LoopIndex ? "Ker_IteratorIndex"
                                                                    : "AT_IGNORE_ARG_BINDING") +
                        " cannot be used in a kernel group; bind C_Arg() or Imm() only");
             else if (binding.kind == Binding::Kind::CArg && !hasNamed(group.cargs, binding.name))

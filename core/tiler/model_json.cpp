@@ -37,7 +37,7 @@ constexpr Named<ArgSelect> kSelects[] = {
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"},
                                                   {Binding::Kind::Ignored, "ignored"}, {Binding::Kind::Literal, "literal"},
-                                                  {Binding::Kind::TileItem, "tile_item"}};
+                                                  {Binding::Kind::TileItem, "tile_item"}, {Binding::Kind::LoopIndex, "loop_index"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},
                                                  {ModelItem::Kind::Group, "group"}};
 constexpr Named<std::uint32_t> kFlags[] = {
@@ -102,7 +102,8 @@ json userKernelJson(const UserKernel& kernel)
                         {"preferred_tile_size", arg.preferredTileSize}, {"c_arg", arg.cArgName},
                         {"next_plane_update", arg.nextPlaneUpdate}, {"pad_before", arg.padBefore},
                         {"pad_after", arg.padAfter}, {"room_before", arg.roomBefore}, {"room_after", arg.roomAfter},
-                        {"plane_per_input", arg.planePerInput}, {"outer_tiled", arg.outerTiled}});
+                        {"plane_per_input", arg.planePerInput},
+                        {"plane_per_output", arg.planePerOutput}, {"outer_tiled", arg.outerTiled}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"outer_tiles", kernel.outerTiles},
@@ -360,6 +361,7 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.roomBefore = dimension(arg, "room_before", 0);
     parsed.roomAfter = dimension(arg, "room_after", 0);
     parsed.planePerInput = arg.boolean("plane_per_input", false);
+    parsed.planePerOutput = arg.boolean("plane_per_output", false);
     parsed.outerTiled = arg.boolean("outer_tiled", false);
     return parsed;
 }

@@ -217,6 +217,9 @@ std::string Solver::prepare()
             } else if (arg.has(ArgFlag::ThreeD) && arg.planePerInput) {
                 tiling.usesInPlane = inPlanes > 1;
                 tiling.planeCount = inPlanes;
+            } else if (arg.has(ArgFlag::ThreeD) && arg.planePerOutput) {
+                tiling.usesOutPlane = outPlanes > 1;
+                tiling.planeCount = outPlanes;
             } else if (arg.has(ArgFlag::ThreeD)) {
                 const bool outputOnly = arg.has(ArgFlag::Out) && !arg.has(ArgFlag::In);
                 tiling.usesOutPlane = outputOnly && outPlanes > 1;

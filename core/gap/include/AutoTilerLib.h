@@ -99,10 +99,10 @@ void LibKernelMatching(const char *KernelName, KernelCallTypeT CallType, CKernel
  *     convolution), negative for unsigned, 0 for any.
  *   CNN_OperList(N, op1, ..., opN): the operations a kernel performs first, or after them.
  *   CNN_Match(Oper1, Oper2, ParFeat, Type, Fx, Fy, Dx, Dy, Sx, Sy): Oper2 NULL for a kernel doing
- *     nothing after Oper1; ParFeat 1 when it splits features over the cores, 0 when it does not, -1
- *     when it serves either. Each filter size,
- *     dilation and stride is a value the kernel is written for, 0 (not a filter), -1 (any value,
- *     passed to the kernel) or, for the y ones, -2 (any value equal to the x one, passed).
+ *     nothing after Oper1; ParFeat 1 when it splits features over the cores, 0 when it does not,
+ *     -1 when it serves either. Each filter size, dilation and stride is a value the kernel is
+ *     written for, 0 (not a filter), -1 (any value, passed to the kernel) or, for the y ones, -2
+ *     (any value equal to the x one, passed).
  * CNN_FindMatchingKernel(Oper1, Oper2, ParFeat, sizes..., Fx, Fy, Dx, Dy, Sx, Sy, &NeedFx, ...,
  * &NeedSy, &ArgCount) returns the name of the kernel that performs Oper1 then Oper2 (KOP_NONE: nothing
  * after), splits features as asked, has the sizes asked (0 asks for any) and is written for the
@@ -129,6 +129,47 @@ char *CNN_KernelOperImage(KernelOper_T Op);
 /* The operation naming K1 followed by K2 and K3 (KOP_NONE: absent), as KOP_CONV, KOP_MAXPOOL,
  * KOP_RELU give KOP_CONV_MAXPOOL_RELU; K1 itself when no operation has that name. */
 KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T K3);
+
+/* ---- What GreenWaves' CNN generator libraries call besides ------------------------------
+ * AllocateCArgs(N) / AllocateKerArgs(N): a list of N entries the generator fills one by one
+ * (KCArgs[i] = TCArg(...)), for CArgs / KerArgs of a count known at run time.
+ * KerArgP(...): a convolution's input or intermediate with the tile sizes it uses and its padding.
+ * Tessera takes it as KerArg when nothing is padded (PadTile and PadExec all 0) and all of it is
+ * used (UsedW == W, UsedH == H); padded arguments are refused with a message (Tessera's own CNN
+ * generators pad inside their basic kernels). K_Arg(Name, KER_ARG_TILE_USEDW / _USEDH) is then the
+ * tile's width / height and K_Arg(Name, KER_ARG_TILE_PAD) no padding.
+ * K_ArgPar(Name, KER_ARG_PARTILE_SIZE or KER_ARG_LOADEDPARTILE_SIZE, Space): Tessera runs a
+ * parametric space (IterParSpace) one item per iteration, so both are 1: a basic kernel splitting
+ * "features" over the cores gets one at a time.
+ * Ker_IteratorIndex(Space): the current index of that loop (KER_ITER_TILE0: the tile's).
+ * AT_PrepareForTest / AT_PrepareForTest_SQ8 describe a layer for GreenWaves' own test benches;
+ * Tessera accepts them and writes no test bench.
+ * The SDK's grouped convolutions build iterated kernel groups: UserKernelGroupK, KerGroupArg,
+ * KG_ArgOper, BindKGExpr, KerDynamicSymbols and C_ArgIndirect are declared so that those sources
+ * compile, and refused with a message when called. */
+CKernel_Arg_T **AllocateCArgs(unsigned int ArgCount);
+Object_T **AllocateKerArgs(unsigned int KerArgCount);
+Object_T *KerArgP(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,
+                  unsigned int H, unsigned int UsedW, unsigned int UsedH, v4s PadTile, v4s PadExec,
+                  unsigned int ItemSize, int TileOverlap, KernelArgConstraints_T Constraint,
+                  unsigned int PreferedTileSize, const char *CArgName);
+ArgBindingDescr_T *K_ArgPar(const char *ArgName, KernelArgSelect_T ArgSelect, KernelIteratorT ItSpace);
+ArgBindingDescr_T *Ker_IteratorIndex(KernelIteratorT Sel);
+void AT_PrepareForTest(const char *Name, v4s DataSize, v4s L3, int InFeat, int OutFeat, int Width, int Height,
+                       int FScW, int FScH, int ConvStrideW, int ConvStrideH, int DcW, int DcH, v4s PadInp, int FSpW,
+                       int FSpH, int PoolStrideW, int PoolStrideH, int DpW, int DpH, v4s PadInc,
+                       KernelOper_T KerOper, int Norm, int NormBias);
+void AT_PrepareForTest_SQ8(const char *Name, int InFeat, int OutFeat, int Width, int Height, int BiasDataSize,
+                           KernelOper_T OpC, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy, v4s PadC,
+                           KernelOper_T OpP, int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, v4s PadP,
+                           KernelOper_T OpA);
+KernelGroup_T *UserKernelGroupK(const char *GroupName, unsigned int IterCount, CKernel_Arg_T **CArg,
+                                StackedTensors_T *StackedTensors, CKernelCall_T **CCalls, Object_T **KerArg);
+Object_T *KerGroupArg(const char *KerArgName, Object_Type_T ObjType, int ArgSize, int ItemSize, const char *CArgName);
+ArgBindingDescr_T *KG_ArgOper(const char *ArgName, char Oper, int Value);
+ArgBindingDescr_T *BindKGExpr(const char *Expr);
+UserSymbol_T **KerDynamicSymbols(int SCount, ...);
+ArgBindingDescr_T *C_ArgIndirect(const char *ArgName, int Offset);
 
 /* ---- User kernels ----------------------------------------------------------------------- */
 
@@ -256,12 +297,20 @@ void AddKernelInfos(const char *Name, AT_KernelInfo_T Info, long long int NumVal
 char *CNN_ArgDataType(int DataSize, int Pointer, int Restrict);
 char *CNN_ArgDataTypeUns(int DataSize, int Pointer, int Restrict);
 char *CNN_ArgDataTypeF(int DataSize, int Pointer, int Restrict);
-/* The shape of argument ArgName of user kernel Name: Dim sizes, outermost first, the item size in bytes
- * last (Dim -1: a list ended by 0), e.g. AddKernelArgDim("Resize", "In", 4, Channels, H, W, 1). The item
- * size must be the argument's and the other sizes must multiply to whole planes of it; the shape is
- * written in the tiling report. The Float form says the items are floating point. */
-void AddKernelArgDim(const char *Name, const char *ArgName, int Dim, ...);
-void AddKernelFloatArgDim(const char *Name, const char *ArgName, int Dim, ...);
+/* The shape of argument ArgName of user kernel Name: Dim sizes, outermost first, the element size in
+ * bytes last (Dim -1: a list ended by 0), e.g. AddKernelArgDim("Resize", "In", 4, Channels, H, W, 1).
+ * The element size must divide the argument's item size (a filter declared as one item of Fx x Fy
+ * elements is shaped OutFeat, InFeat, Fx, Fy, 2) and the sizes must make whole planes of the
+ * argument; the shape is written in the tiling report. The Float form says the elements are
+ * floating point. */
+#ifdef __cplusplus
+#define AT_MODEL_NAME const char
+#else
+#define AT_MODEL_NAME char /* as the SDK declares them: its CNN libraries keep pointers to these functions */
+#endif
+void AddKernelArgDim(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName, int Dim, ...);
+void AddKernelFloatArgDim(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName, int Dim, ...);
+#undef AT_MODEL_NAME
 
 /* ---- Kernel groups ---------------------------------------------------------------------- */
 

@@ -4,6 +4,12 @@
 
 #include <stdint.h>
 
+/* Four signed bytes (left, right, top, bottom paddings in KerArgP), as Gap.h declares it. */
+#ifndef TESSERA_V4S_DEFINED
+#define TESSERA_V4S_DEFINED
+typedef int8_t v4s __attribute__((vector_size(4)));
+#endif
+
 /* Opaque model objects; the library owns them. */
 typedef struct CKernel_Arg_S CKernel_Arg_T;
 typedef struct CKernelCall_S CKernelCall_T;
@@ -21,6 +27,10 @@ typedef struct KernelArgDimDescr_S KernelArgDimDescrT;
 typedef struct CNN_LayerOp_S CNN_LayerOp_T;
 /* A named value the model declares with UserSymbols() and binds with BindKExpr(). */
 typedef struct UserSymbol_S UserSymbol_T;
+/* A kernel group of the SDK's UserKernelGroupK(), which Tessera refuses with a message. */
+typedef struct KernelGroup_S KernelGroup_T;
+/* The SDK's list of stacked tensors, an argument of UserKernelGroupK(). */
+typedef struct StackedTensors_S StackedTensors_T;
 
 /* How a basic kernel is called: on the master core with its arguments (SEQUENTIAL) or through one
  * struct (SEQUENTIAL_STRUCT, the struct typedef named as for PARALLEL), or on all cores through one
@@ -122,8 +132,15 @@ typedef enum {
     KER_ARG_TILE_BASE = 8,  /* the current API's name for it */
     KER_ARG_W = 9,          /* width of the argument's plane */
     KER_ARG_H = 10,         /* height of the argument's plane */
-    KER_ARG_TILE_NEXTDB = 11 /* where the next tile goes: the other buffer of a double-buffered argument,
-                                the same buffer otherwise (see KerArgPad) */
+    KER_ARG_TILE_NEXTDB = 11, /* where the next tile goes: the other buffer of a double-buffered argument,
+                                 the same buffer otherwise (see KerArgPad) */
+    KER_ARG_TILE_USEDW = 12,  /* width of the current tile the kernel uses: all of it (see KerArgP) */
+    KER_ARG_TILE_USEDH = 13,  /* height of the current tile the kernel uses: all of it */
+    KER_ARG_TILE_PAD = 14,    /* the current tile's padding, a v4s (left, right, top, bottom): none */
+    /* K_ArgPar() selectors, of a parametric space (IterParSpace) the argument varies along */
+    KER_ARG_PARTILE_DIM = 15,        /* the number of its tiles: refused */
+    KER_ARG_PARTILE_SIZE = 16,       /* items of the space in the current tile: 1 */
+    KER_ARG_LOADEDPARTILE_SIZE = 17  /* items of the space the current tile holds in L1: 1 */
 } KernelArgSelect_T;
 
 typedef enum {

@@ -186,10 +186,8 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
         value.flags |= tiler::ArgFlag::ThreeD;
         value.planePerInput = output || value.has(tiler::ArgFlag::Buffer);
     } else if (outPlanes) {
-        if (!output && !value.has(tiler::ArgFlag::Buffer))
-            failModel(where + ": an input that varies along the output planes only is not supported; pass it as a "
-                              "C argument indexed with C_ArgIndex(Name, " + spaceName(argument.space->front()) + ", Size)");
         value.flags |= tiler::ArgFlag::ThreeD;
+        value.planePerOutput = !output && !value.has(tiler::ArgFlag::Buffer);  // an input, such as biases
     }
     return value;
 }
@@ -326,7 +324,10 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
         for (const auto& [index, iterator] : call->spaceIterators) {
             const auto plane = mapping.planes.find(iterator);
             if (plane == mapping.planes.end())
-                failModel(where + ": C_ArgIndex names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
+                failModel(where + ": " +
+                          (call->value.bindings[index].kind == tiler::Binding::Kind::LoopIndex ? "Ker_IteratorIndex"
+                                                                                                : "C_ArgIndex") +
+                          " names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
             plain.value.bindings[index].iterator = plane->second;
         }
         plainCalls.push_back(state.arena.make(std::move(plain)));

@@ -207,8 +207,17 @@ ArgBindingDescr_T** Bindings(int BCount, ...)
 ArgBindingDescr_T* K_Arg(const char* KerArgName, KernelArgSelect_T Select)
 {
     const std::string name = requireName(KerArgName, "K_Arg", "the kernel argument name");
-    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_TILE_NEXTDB))
+    if (Select == KER_ARG_PARTILE_DIM || Select == KER_ARG_PARTILE_SIZE || Select == KER_ARG_LOADEDPARTILE_SIZE)
+        failModel(format("K_Arg(\"%s\"): selector %d is one of a parametric space; bind it with K_ArgPar(\"%s\", "
+                         "selector, KER_ITER_D*)",
+                         name.c_str(), int(Select), name.c_str()));
+    if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_TILE_PAD))
         failModel(format("K_Arg(\"%s\"): selector %d is not one of the KER_ARG* values", name.c_str(), int(Select)));
+    // Tessera's tiles are all used and never padded (KerArgP refuses padded arguments).
+    if (Select == KER_ARG_TILE_PAD)
+        return Imm(0);
+    if (Select == KER_ARG_TILE_USEDW || Select == KER_ARG_TILE_USEDH)
+        Select = Select == KER_ARG_TILE_USEDW ? KER_ARG_TILE_W : KER_ARG_TILE_H;
     tiler::Binding binding;
     binding.kind = tiler::Binding::Kind::KernelArg;
     binding.name = name;

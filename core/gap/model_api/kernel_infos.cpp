@@ -75,17 +75,21 @@ void addArgDims(const char* call, const char* Name, const char* ArgName, int Dim
     }
     if (dims.empty())
         failModel(where + ": no sizes before the ending 0; give the item size at least");
-    if (dims.back() != argument->itemSize)
-        failModel(format("%s: the last size is the item size, %u, but the argument's items are %u bytes",
+    // The last size is the element's; an argument's item may hold several (the SDK's CNN generators
+    // declare a filter as one item of Fx x Fy elements).
+    if (argument->itemSize % dims.back() != 0)
+        failModel(format("%s: the last size, the element's, is %u bytes, which does not divide the argument's "
+                         "%u-byte items",
                          where.c_str(), dims.back(), argument->itemSize));
-    std::uint64_t items = 1;
-    for (std::size_t i = 0; i + 1 < dims.size(); ++i)
-        items *= dims[i];
-    const std::uint64_t plane = std::uint64_t(argument->width) * argument->height;
-    if (plane == 0 || items % plane != 0)
-        failModel(format("%s: the sizes make %llu items, not whole planes of %ux%u; list the argument's sizes, "
-                         "outermost first",
-                         where.c_str(), (unsigned long long) items, argument->width, argument->height));
+    std::uint64_t bytes = 1;
+    for (const unsigned size : dims)
+        bytes *= size;
+    const std::uint64_t plane = std::uint64_t(argument->width) * argument->height * argument->itemSize;
+    if (plane == 0 || bytes % plane != 0)
+        failModel(format("%s: the sizes make %llu bytes, not whole planes of %ux%u items of %u bytes; list the "
+                         "argument's sizes, outermost first, the element size last",
+                         where.c_str(), (unsigned long long) bytes, argument->width, argument->height,
+                         argument->itemSize));
     argument->declaredDims = dims;
     argument->floatItems = floatItems;
 }

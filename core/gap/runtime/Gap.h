@@ -14,7 +14,10 @@ typedef uint8_t Wordu8;
 typedef uint16_t Wordu16;
 typedef uint32_t Wordu32;
 
+#ifndef TESSERA_V4S_DEFINED /* AutoTilerLibTypes.h declares it too, for KerArgP */
+#define TESSERA_V4S_DEFINED
 typedef int8_t v4s __attribute__((vector_size(4)));
+#endif
 typedef uint8_t v4u __attribute__((vector_size(4)));
 typedef int16_t v2s __attribute__((vector_size(4)));
 typedef uint16_t v2u __attribute__((vector_size(4)));
@@ -50,6 +53,8 @@ static inline void gap_fc_starttimer(void) {}
 static inline int gap_ncore(void) { return pi_cl_cluster_nb_pe_cores(); }
 static inline int gap_coreid(void) { return pi_core_id(); }
 static inline void gap_waitbarrier(int BarrierId) { (void) BarrierId; pi_cl_team_barrier(); }
+static inline void gap_cl_critical_enter(void) { pi_cl_team_critical_enter(); }
+static inline void gap_cl_critical_exit(void) { pi_cl_team_critical_exit(); }
 /* Cycles since the application started the performance counter (pi_perf_conf / pi_perf_start, or
  * gap_cl_starttimer and gap_cl_resethwtimer as the SDK's applications call them). */
 static inline unsigned int gap_cl_readhwtimer(void) { return pi_perf_read(PI_PERF_CYCLES); }

@@ -55,6 +55,30 @@ __attribute__((weak)) int (*AT_YieldHook)(void);
 #include "at_api_pmsis.h"
 #endif
 
+/* The SDK's names of the two L3 devices, which its basic-kernel libraries use (CNN_AT_Misc.c pages
+ * tensors in with them): HyperRAM is the L3 RAM above, the HyperFlash filesystem the flash image's.
+ * Their events may be passed as void pointers. AT_HYPERRAM_T and AT_HYPERRAM_EXT_ADDR_TYPE are the
+ * runtime's. */
+typedef char *AT_HYPERRAM_INT_ADDR_TYPE;
+typedef AT_L3_EVENT AT_HYPERRAM_CL_EVENT;
+#define AT_HYPERRAM_EXT2LOC AT_L3_EXT2LOC
+#define AT_HYPERRAM_LOC2EXT AT_L3_LOC2EXT
+#define AT_HYPERRAM_CL_COPY(Dev, Ext, Loc, Size, Dir, Event) \
+    AT_L3_COPY((Dev), (Ext), (Loc), (Size), (Dir), (AT_L3_EVENT *) (Event))
+#define AT_HYPERRAM_CL_COPY2D(Dev, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    AT_L3_COPY2D((Dev), (Ext), (Loc), (Size), (Stride), (Length), (Dir), (AT_L3_EVENT *) (Event))
+#define AT_HYPERRAM_CL_WAIT(Dev, Event) AT_L3_WAIT((Dev), (AT_L3_EVENT *) (Event))
+typedef AT_FLASH_FS_T AT_HYPERFLASH_FS_T;
+typedef char *AT_HYPERFLASH_FS_EXT_ADDR_TYPE;
+typedef char *AT_HYPERFLASH_FS_INT_ADDR_TYPE;
+typedef AT_FLASH_FS_CL_EVENT AT_HYPERFLASH_FS_CL_EVENT;
+#define AT_HYPERFLASH_FS_EXT2LOC AT_L3_EXT2LOC
+#define AT_HYPERFLASH_FS_CL_COPY(Fs, Ext, Loc, Size, Dir, Event) \
+    AT_FLASH_FS_CL_COPY((Fs), (Ext), (Loc), (Size), (Dir), (AT_FLASH_FS_CL_EVENT *) (Event))
+#define AT_HYPERFLASH_FS_CL_COPY2D(Fs, Ext, Loc, Size, Stride, Length, Dir, Event) \
+    AT_FLASH_FS_CL_COPY2D((Fs), (Ext), (Loc), (Size), (Stride), (Length), (Dir), (AT_FLASH_FS_CL_EVENT *) (Event))
+#define AT_HYPERFLASH_FS_CL_WAIT(Fs, Event) AT_FLASH_FS_CL_WAIT((Fs), (AT_FLASH_FS_CL_EVENT *) (Event))
+
 #include "at_graph_trace.h"
 
 #endif

@@ -126,6 +126,10 @@ static inline int AT_EmulFlashRead2D(AT_FLASH_FS_T File, unsigned int Offset, ch
 #define AT_FLASH_FS_CL_WAIT(Fs, Event) \
     do { if (*(Event)) { fprintf(stderr, "error: a constant could not be read from the flash image\n"); abort(); } } while (0)
 
+/* The L3 RAM as the SDK's HyperRAM names it (the rest of its names are in at_api.h). */
+typedef int AT_HYPERRAM_T;
+typedef char *AT_HYPERRAM_EXT_ADDR_TYPE;
+
 /* Parallel basic kernels run on the emulated team (gap_emul_team.h), as AT_FORK does on the chip. */
 #define AT_FORK(Cores, Kernel, Arg) AT_EmulFork((Cores), (void (*)(void *)) (Kernel), (void *) (Arg))
 #define __CALL(Kernel, Arg) ((void) 0)

@@ -88,6 +88,10 @@ typedef pi_cl_fs_req_t AT_FLASH_FS_CL_EVENT;
     pi_cl_fs_copy_2d(*(Fs), AT_FLASH_OFFSET(Ext), (void *) (Loc), (Size), (Stride), (Length), (Dir) == AT_L3_EXT2LOC, (Event))
 #define AT_FLASH_FS_CL_WAIT(Fs, Event) pi_cl_fs_wait(Event)
 
+/* The L3 RAM as the SDK's HyperRAM names it (the rest of its names are in at_api.h). */
+typedef struct pi_device AT_HYPERRAM_T;
+typedef uint32_t AT_HYPERRAM_EXT_ADDR_TYPE;
+
 #define AT_FORK(Cores, Kernel, Arg) pi_cl_team_fork((Cores), (void *) (Kernel), (void *) (Arg))
 #define __CALL(Kernel, Arg)
 

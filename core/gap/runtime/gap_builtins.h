@@ -226,20 +226,21 @@ static inline int gap_f32rmm(float a) { return (int) roundf(a); }
 #define FP2FIXR(Val, Precision) ((int) ((Val) * ((1 << (Precision)) - 1) + 0.5))
 #define FP2FIX(Val, Precision) ((int) ((Val) * ((1 << (Precision)) - 1)))
 
-/* Half-precision floats of GAP9's FPU: where the compiler has them, unless the program asks for
- * the SDK's float emulation (__FLOAT_EMUL__, which its DSP host builds define): then, as there,
- * they are floats. */
+/* GAP9's 16-bit floats (float16, and float16alt with 8 exponent bits) and their pairs, as the SDK's
+ * host emulation has them, which GreenWaves' float16 libraries are written for: floats under
+ * __FLOAT_EMUL__ (results may differ from the chip's in the last bits); otherwise, as for GAP8, which
+ * has no 16-bit floats, 16-bit integers that only let such sources compile. */
 #if defined(__FLOAT_EMUL__)
 typedef float f16;
 typedef float v2h __attribute__((vector_size(8)));
-#elif defined(__FLT16_MAX__) && !defined(__cplusplus)
-typedef _Float16 f16;
-typedef _Float16 v2h __attribute__((vector_size(4)));
-#endif
-/* GAP9's other 16-bit float (float16alt, 8 exponent bits): computed in float, as the SDK's own host
- * emulation does, so results may differ from the chip's in the last bits. */
 typedef float f16a;
 typedef float v2ah __attribute__((vector_size(8)));
+#else
+typedef short int f16;
+typedef short int v2h __attribute__((vector_size(4)));
+typedef short int f16a;
+typedef short int v2ah __attribute__((vector_size(4)));
+#endif
 
 /* The GAP8 runtime's spellings. */
 #define gap8_clip gap_clip

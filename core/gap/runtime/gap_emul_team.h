@@ -31,6 +31,11 @@ __attribute__((weak)) pthread_barrier_t AT_EmulBarrier;
 static inline int AT_EmulTeamCores(void) { return AT_EmulTeamSize ? AT_EmulTeamSize : AT_EMUL_CORES; }
 static inline int gap_coreid(void) { return AT_EmulCoreId; }
 
+/* A critical section of the team (pi_cl_team_critical_enter / _exit): the emulated cores run one at
+ * a time and hand over only at barriers, so a section without a barrier in it is already exclusive. */
+static inline void gap_cl_critical_enter(void) {}
+static inline void gap_cl_critical_exit(void) {}
+
 static inline void gap_waitbarrier(int BarrierId)
 {
     (void) BarrierId;

@@ -26,6 +26,8 @@ void pi_cl_dma_cmd_wait(pi_cl_dma_cmd_t *cmd);
 
 void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *arg);
 void pi_cl_team_barrier(void);
+void pi_cl_team_critical_enter(void);
+void pi_cl_team_critical_exit(void);
 int pi_core_id(void);
 #define PI_PERF_CYCLES 1
 void pi_perf_conf(unsigned events);

@@ -110,6 +110,8 @@ static inline void pi_cl_team_fork(int nb_cores, void (*entry)(void *), void *ar
     AT_EmulFork(nb_cores ? nb_cores : (PiEmulTaskCores ? PiEmulTaskCores : AT_EMUL_CORES), entry, arg);
 }
 static inline void pi_cl_team_barrier(void) { gap_waitbarrier(0); }
+static inline void pi_cl_team_critical_enter(void) { gap_cl_critical_enter(); }
+static inline void pi_cl_team_critical_exit(void) { gap_cl_critical_exit(); }
 
 /* ---- memory ---- */
 static inline void *pmsis_l1_malloc(uint32_t size) { return PiEmulAlloc(&PiEmulL1, size); }

@@ -1,7 +1,10 @@
-// Choosing CNN basic kernels by what they compute (AutoTilerLib.h, "Choosing CNN basic kernels"):
-// a small library of our own, declared with CNN_Match() as a CNN generator library declares its
+// What GreenWaves' CNN generator libraries call (AutoTilerLib.h): choosing basic kernels by what they
+// compute (a small library of our own, declared with CNN_Match() as such a library declares its
 // kernels, and the kernels CNN_FindMatchingKernel(Attr) picks for layers; the operations' names
-// against AutoTilerLibTypes.h; composite operations; and the refusals.
+// against AutoTilerLibTypes.h; composite operations), then the argument forms those libraries build
+// their user kernels with (AllocateCArgs / AllocateKerArgs, KerArgP, K_ArgPar, the used-size and
+// padding selectors, Ker_IteratorIndex, biases per output plane, tiled OBJ_BUFFER_IN) and the
+// refusals. tests/gap/CnnLibrary runs such layers end to end.
 #include "AutoTilerLib.h"
 #include "gap/model_api/model_registry.h"
 
@@ -77,7 +80,7 @@ Choice choose(KernelOper_T first, KernelOper_T second, int parallel, std::array<
 
 }  // namespace
 
-class GapKernelMatching : public QObject {
+class GapCnnLibraryApi : public QObject {
     Q_OBJECT
 
 private slots:
@@ -243,7 +246,94 @@ private slots:
                      (std::string(refusal.what) + ": " + child.errorOutput).c_str());
         }
     }
+
+    // The argument forms of a CNN library's convolution: a KerArgP that pads nothing is a KerArg, the
+    // used sizes are the tile's, there is no padding, a parametric space's tiles hold one item, a
+    // bias varies along the output planes only, and Ker_IteratorIndex reads a loop's index.
+    void libraryArgumentForms()
+    {
+        LibKernel("Conv", CALL_PARALLEL,
+                  CArgs(8, TCArg("short *", "In"), TCArg("unsigned short", "UsedW"), TCArg("unsigned short", "UsedH"),
+                        TCArg("v4s", "Pad"), TCArg("unsigned short", "Features"), TCArg("unsigned short", "Loaded"),
+                        TCArg("short *", "Bias"), TCArg("unsigned short", "Index")),
+                  "Conv_T", nullptr);
+        CKernel_Arg_T** cargs = AllocateCArgs(2);
+        QCOMPARE(gap::registry().arena.listLength(cargs).value_or(0), std::size_t(2));
+        cargs[0] = TCArg("short *", "In");
+        cargs[1] = TCArg("short *", "Bias");
+        Object_T** kargs = AllocateKerArgs(2);
+        const v4s none = {0, 0, 0, 0};
+        kargs[0] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, 12, 10, 12, 10, none, none, 2, 2,
+                           OBJ_CONSTRAINTS_NONE, 0, "In");
+        kargs[1] = KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0,
+                          "Bias");
+        UserKernel("K",
+                   KernelIterSpace(3, IterParSpace(KER_ITER_D1, 4, 8), IterTiledSpace(KER_ITER_TILE0),
+                                   IterParSpace(KER_ITER_D0, 3, 1)),
+                   TILE_HOR, cargs,
+                   Calls(1, Call("Conv", LOC_D0,
+                                 Bindings(8, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_USEDW),
+                                          K_Arg("In", KER_ARG_TILE_USEDH), K_Arg("In", KER_ARG_TILE_PAD),
+                                          K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0),
+                                          K_ArgPar("In", KER_ARG_LOADEDPARTILE_SIZE, KER_ITER_D0), K_Arg("Bias", KER_ARG_TILE),
+                                          Ker_IteratorIndex(KER_ITER_D1)))),
+                   kargs);
+        const tessera::tiler::UserKernel* kernel = gap::currentModel().findUserKernel("K");
+        QVERIFY(kernel != nullptr);
+        using tessera::tiler::ArgFlag::ThreeD;
+        using tessera::tiler::Binding;
+        QCOMPARE(kernel->args[0].tileOverlap, 2u);
+        QVERIFY(kernel->args[0].has(ThreeD) && !kernel->args[0].planePerOutput);
+        QVERIFY(kernel->args[1].has(ThreeD) && kernel->args[1].planePerOutput);  // read once per output plane
+        const std::vector<Binding>& b = kernel->calls.at(0).bindings;
+        QCOMPARE(int(b[1].select), int(tessera::tiler::ArgSelect::TileWidth));
+        QCOMPARE(int(b[2].select), int(tessera::tiler::ArgSelect::TileHeight));
+        QVERIFY(b[3].kind == Binding::Kind::Immediate && b[3].value == 0);
+        QVERIFY(b[4].kind == Binding::Kind::Immediate && b[4].value == 1);
+        QVERIFY(b[5].kind == Binding::Kind::Immediate && b[5].value == 1);
+        QVERIFY(b[7].kind == Binding::Kind::LoopIndex);
+        QCOMPARE(int(b[7].iterator), int(tessera::tiler::IterationSpace::OutPlane));
+        QVERIFY(Ker_IteratorIndex(KER_ITER_TILE0)->value.kind == Binding::Kind::LoopIndex);
+    }
+
+    void unsupportedFormsAreRefused()
+    {
+        const struct {
+            const char* what;
+            void (*call)();
+            const char* message;
+        } refusals[] = {
+            {"padded", [] {
+                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 8, 8, (v4s){1, 1, 0, 0}, (v4s){1, 1, 0, 0}, 2, 0,
+                         OBJ_CONSTRAINTS_NONE, 0, "In");
+             },
+             "KerArgP(\"In\"): padding (PadTile 1, 1, 0, 0, PadExec 1, 1, 0, 0) is not supported"},
+            {"partly used", [] {
+                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 28, 28, 27, 27, (v4s){0, 0, 0, 0},
+                         (v4s){0, 0, 0, 0}, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In");
+             },
+             "KerArgP(\"In\"): the kernel uses 27 x 27 of its 28 x 28 planes, which is not supported"},
+            {"tiled space", [] { K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_TILE0); },
+             "K_ArgPar(\"In\"): space 0 is not a parametric one"},
+            {"number of tiles", [] { K_ArgPar("In", KER_ARG_PARTILE_DIM, KER_ITER_D0); },
+             "K_ArgPar(\"In\"): selector 15 is not supported"},
+            {"parametric selector in K_Arg", [] { K_Arg("In", KER_ARG_PARTILE_SIZE); },
+             "bind it with K_ArgPar(\"In\", selector, KER_ITER_D*)"},
+            {"loop index of no loop", [] { Ker_IteratorIndex(KernelIteratorT(5)); },
+             "Ker_IteratorIndex(5): give KER_ITER_TILE0, KER_ITER_TILE1 or KER_ITER_D0..KER_ITER_D3"},
+            {"iterated kernel group", [] { UserKernelGroupK("Grouped", 4, nullptr, nullptr, nullptr, nullptr); },
+             "UserKernelGroupK(\"Grouped\", 4, ...): iterated kernel groups (the SDK's grouped convolutions) are not "
+             "supported"},
+            {"group argument", [] { KerGroupArg("In", O_IN, 10, 2, "In"); }, "KerGroupArg(\"In\"): iterated kernel groups"},
+            {"indirect C argument", [] { C_ArgIndirect("Infos", 3); }, "C_ArgIndirect(\"Infos\", 3): iterated kernel groups"},
+        };
+        for (const auto& refusal : refusals) {
+            const ChildOutcome child = runInChild(refusal.call);
+            QVERIFY2(child.exitStatus == 1 && child.errorOutput.find(refusal.message) != std::string::npos,
+                     (std::string(refusal.what) + ": " + child.errorOutput).c_str());
+        }
+    }
 };
 
-QTEST_APPLESS_MAIN(GapKernelMatching)
-#include "tst_gap_kernel_matching.moc"
+QTEST_APPLESS_MAIN(GapCnnLibraryApi)
+#include "tst_gap_cnn_library_api.moc"

@@ -1,0 +1,149 @@
+// What GreenWaves' CNN generator libraries call besides the API of the other files: argument lists
+// filled one by one (AllocateCArgs, AllocateKerArgs), convolution arguments with used sizes and
+// padding (KerArgP) and their tile selectors, parametric-space tiles (K_ArgPar), loop indexes
+// (Ker_IteratorIndex), the test-bench descriptions (AT_PrepareForTest*), and the iterated kernel
+// groups of grouped convolutions, which are refused. AutoTilerLib.h states what each means here.
+#include "AutoTilerLib.h"
+#include "builder_support.h"
+
+#include <cstdarg>
+
+using namespace tessera::gap;
+namespace tiler = tessera::tiler;
+
+namespace {
+
+template <class T>
+T** emptyList(unsigned int count, const char* caller)
+{
+    if (count > 4096)
+        failModel(format("%s(%u): a list holds at most 4096 entries", caller, count));
+    return registry().arena.makeList(std::vector<T*>(count, nullptr));
+}
+
+std::string padText(v4s pad)
+{
+    return format("%d, %d, %d, %d", int(pad[0]), int(pad[1]), int(pad[2]), int(pad[3]));
+}
+
+bool isPadded(v4s pad) { return pad[0] != 0 || pad[1] != 0 || pad[2] != 0 || pad[3] != 0; }
+
+[[noreturn]] void refuseKernelGroups(const std::string& call)
+{
+    failModel(call + ": iterated kernel groups (the SDK's grouped convolutions) are not supported by Tessera; "
+                     "declare the groups' convolutions one by one, or with CNN_ConvolutionPoolReLU per group");
+}
+
+}  // namespace
+
+extern "C" {
+
+CKernel_Arg_T** AllocateCArgs(unsigned int ArgCount) { return emptyList<CKernel_Arg_T>(ArgCount, "AllocateCArgs"); }
+
+Object_T** AllocateKerArgs(unsigned int KerArgCount) { return emptyList<Object_T>(KerArgCount, "AllocateKerArgs"); }
+
+Object_T* KerArgP(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Object_Type_T ObjType, unsigned int W,
+                  unsigned int H, unsigned int UsedW, unsigned int UsedH, v4s PadTile, v4s PadExec,
+                  unsigned int ItemSize, int TileOverlap, KernelArgConstraints_T Constraint,
+                  unsigned int PreferedTileSize, const char* CArgName)
+{
+    const std::string name = requireName(KerArgName, "KerArgP", "the kernel argument name");
+    const std::string context = "KerArgP(\"" + name + "\")";
+    if (isPadded(PadTile) || isPadded(PadExec))
+        failModel(context + ": padding (PadTile " + padText(PadTile) + ", PadExec " + padText(PadExec) +
+                  ") is not supported; Tessera's own CNN generators (CNN_Generators.h) pad \"same\" convolutions "
+                  "inside their basic kernels, use them for such layers");
+    if (UsedW != W || UsedH != H)
+        failModel(format("%s: the kernel uses %u x %u of its %u x %u planes, which is not supported; Tessera moves "
+                         "whole planes, declare the argument %u x %u",
+                         context.c_str(), UsedW, UsedH, W, H, UsedW, UsedH));
+    return KerArgInSpace(KerArgName, KerArgSpace, ObjType, W, H, ItemSize, TileOverlap, Constraint, PreferedTileSize,
+                         CArgName);
+}
+
+ArgBindingDescr_T* K_ArgPar(const char* ArgName, KernelArgSelect_T ArgSelect, KernelIteratorT ItSpace)
+{
+    const std::string name = requireName(ArgName, "K_ArgPar", "the kernel argument name");
+    if (int(ItSpace) < int(KER_ITER_D0) || int(ItSpace) > int(KER_ITER_D3))
+        failModel(format("K_ArgPar(\"%s\"): space %d is not a parametric one; give KER_ITER_D0..KER_ITER_D3",
+                         name.c_str(), int(ItSpace)));
+    if (ArgSelect != KER_ARG_PARTILE_SIZE && ArgSelect != KER_ARG_LOADEDPARTILE_SIZE)
+        failModel(format("K_ArgPar(\"%s\"): selector %d is not supported; Tessera binds KER_ARG_PARTILE_SIZE and "
+                         "KER_ARG_LOADEDPARTILE_SIZE",
+                         name.c_str(), int(ArgSelect)));
+    // One item of the space per iteration (IterParSpace runs as IterFixedSpace).
+    return Imm(1);
+}
+
+ArgBindingDescr_T* Ker_IteratorIndex(KernelIteratorT Sel)
+{
+    const int iterator = int(Sel);
+    const bool inSpace = iterator >= int(KER_ITER_D0) && iterator <= int(KER_ITER_D3);
+    if (!inSpace && iterator != int(KER_ITER_TILE0) && iterator != int(KER_ITER_TILE1))
+        failModel(format("Ker_IteratorIndex(%d): give KER_ITER_TILE0, KER_ITER_TILE1 or KER_ITER_D0..KER_ITER_D3",
+                         iterator));
+    ArgBindingDescr_S result;
+    result.value.kind = tiler::Binding::Kind::LoopIndex;
+    result.value.iterator = iterator == int(KER_ITER_TILE1) ? tiler::IterationSpace::OuterTile : tiler::IterationSpace::Tile;
+    result.spaceIterator = inSpace ? iterator : -1;  // its user kernel's KernelIterSpace says which loop
+    return registry().arena.make(std::move(result));
+}
+
+void AT_PrepareForTest(const char* Name, v4s DataSize, v4s L3, int InFeat, int OutFeat, int Width, int Height,
+                       int FScW, int FScH, int ConvStrideW, int ConvStrideH, int DcW, int DcH, v4s PadInp, int FSpW,
+                       int FSpH, int PoolStrideW, int PoolStrideH, int DpW, int DpH, v4s PadInc,
+                       KernelOper_T KerOper, int Norm, int NormBias)
+{
+    // Describes the layer for GreenWaves' test benches, which Tessera does not write.
+    (void) Name, (void) DataSize, (void) L3, (void) InFeat, (void) OutFeat, (void) Width, (void) Height;
+    (void) FScW, (void) FScH, (void) ConvStrideW, (void) ConvStrideH, (void) DcW, (void) DcH, (void) PadInp;
+    (void) FSpW, (void) FSpH, (void) PoolStrideW, (void) PoolStrideH, (void) DpW, (void) DpH, (void) PadInc;
+    (void) KerOper, (void) Norm, (void) NormBias;
+}
+
+void AT_PrepareForTest_SQ8(const char* Name, int InFeat, int OutFeat, int Width, int Height, int BiasDataSize,
+                           KernelOper_T OpC, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy, v4s PadC,
+                           KernelOper_T OpP, int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, v4s PadP,
+                           KernelOper_T OpA)
+{
+    // As AT_PrepareForTest.
+    (void) Name, (void) InFeat, (void) OutFeat, (void) Width, (void) Height, (void) BiasDataSize, (void) OpC;
+    (void) Fcx, (void) Fcy, (void) Dcx, (void) Dcy, (void) Scx, (void) Scy, (void) PadC, (void) OpP, (void) Fpx;
+    (void) Fpy, (void) Dpx, (void) Dpy, (void) Spx, (void) Spy, (void) PadP, (void) OpA;
+}
+
+KernelGroup_T* UserKernelGroupK(const char* GroupName, unsigned int IterCount, CKernel_Arg_T** CArg,
+                                StackedTensors_T* StackedTensors, CKernelCall_T** CCalls, Object_T** KerArg)
+{
+    (void) CArg, (void) StackedTensors, (void) CCalls, (void) KerArg;
+    refuseKernelGroups(format("UserKernelGroupK(\"%s\", %u, ...)", GroupName != nullptr ? GroupName : "", IterCount));
+}
+
+Object_T* KerGroupArg(const char* KerArgName, Object_Type_T ObjType, int ArgSize, int ItemSize, const char* CArgName)
+{
+    (void) ObjType, (void) ArgSize, (void) ItemSize, (void) CArgName;
+    refuseKernelGroups(format("KerGroupArg(\"%s\")", KerArgName != nullptr ? KerArgName : ""));
+}
+
+ArgBindingDescr_T* KG_ArgOper(const char* ArgName, char Oper, int Value)
+{
+    (void) Oper, (void) Value;
+    refuseKernelGroups(format("KG_ArgOper(\"%s\")", ArgName != nullptr ? ArgName : ""));
+}
+
+ArgBindingDescr_T* BindKGExpr(const char* Expr)
+{
+    refuseKernelGroups(format("BindKGExpr(\"%s\")", Expr != nullptr ? Expr : ""));
+}
+
+UserSymbol_T** KerDynamicSymbols(int SCount, ...)
+{
+    refuseKernelGroups(format("KerDynamicSymbols(%d, ...)", SCount));
+}
+
+ArgBindingDescr_T* C_ArgIndirect(const char* ArgName, int Offset)
+{
+    refuseKernelGroups(format("C_ArgIndirect(\"%s\", %d)", ArgName != nullptr ? ArgName : "", Offset));
+}
+
+}  // extern "C"

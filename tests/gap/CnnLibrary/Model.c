@@ -1,0 +1,185 @@
+/* CNN layers written the way GreenWaves' CNN generator libraries write theirs: basic kernels are
+ * described with CNN_Match() and a layer asks CNN_FindMatchingKernel() for its kernels; argument
+ * lists are filled one by one (AllocateCArgs, AllocateKerArgs); the convolution's input is a KerArgP;
+ * features are parametric spaces (IterParSpace) whose tiles the kernels take with K_ArgPar; biases
+ * vary along the output features only (KerArgSpace(1, D1)); the calls sit before, in and after the
+ * input-feature loop (LOC_D0_PROLOG, LOC_D0, LOC_D0_EPILOG). The linear layer keeps its input whole
+ * in L1 while its filters are tiled (OBJ_BUFFER_IN), and its partial sums restart at tile 0
+ * (Ker_IteratorIndex). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "AutoTilerLib.h"
+
+static void LoadCnnLibrary(void)
+{
+    LibKernelTemplate("KerSetBias_fp_T",
+                      CArgs(5, TCArg("short int * __restrict__", "Out"), TCArg("unsigned short int", "W"),
+                            TCArg("unsigned short int", "H"), TCArg("unsigned short int", "OutFeatures"),
+                            TCArg("short int * __restrict__", "Bias")));
+    LibKernelTemplate("KerConv_fp_T",
+                      CArgs(14, TCArg("short int * __restrict__", "In"), TCArg("unsigned short int", "W"),
+                            TCArg("unsigned short int", "UsedW"), TCArg("unsigned short int", "H"),
+                            TCArg("unsigned short int", "UsedH"), TCArg("unsigned short int", "InFeatures"),
+                            TCArg("unsigned short int", "OutFeatures"), TCArg("unsigned short int", "TotalInFeatures"),
+                            TCArg("short int * __restrict__", "Filter"), TCArg("short int * __restrict__", "Out"),
+                            TCArg("unsigned char", "Norm"), TCArg("v4s", "Pad"), TCArg("unsigned char", "N"),
+                            TCArg("unsigned char", "S")));
+    LibKernelTemplate("KerPool_fp_T",
+                      CArgs(9, TCArg("short int * __restrict__", "In"), TCArg("unsigned short int", "W"),
+                            TCArg("unsigned short int", "UsedW"), TCArg("unsigned short int", "H"),
+                            TCArg("unsigned short int", "UsedH"), TCArg("unsigned short int", "OutFeatures"),
+                            TCArg("short int * __restrict__", "Out"), TCArg("v4s", "Pad"), TCArg("unsigned char", "Oper")));
+
+    LibKernel("KerParSetBias_fp", CALL_PARALLEL, 0, "KerSetBias_fp_T",
+              CNN_Match(CNN_OperList(1, KOP_SETBIAS), 0, 1, CNN_Type(2, 0, 0, 0, 2), 0, 0, 0, 0, 0, 0));
+    /* The general convolution first: the 5x5 one is chosen for its filter anyway. */
+    LibKernel("KerParConvNxNStrideS_fp", CALL_PARALLEL, 0, "KerConv_fp_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 0, 0, 2), -1, -2, 1, 1, -1, -2));
+    LibKernel("KerParConv5x5Stride1_fp", CALL_PARALLEL, 0, "KerConv_fp_T",
+              CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 0, 0, 2), 5, 5, 1, 1, 1, 1));
+    LibKernel("KerParPool2x2Stride2_fp", CALL_PARALLEL, 0, "KerPool_fp_T",
+              CNN_Match(CNN_OperList(2, KOP_MAXPOOL, KOP_AVGPOOL), CNN_OperList(2, KOP_RELU, KOP_NONE), 1,
+                        CNN_Type(2, 0, 0, 0, 2), 2, 2, 1, 1, 2, 2));
+    LibKernel("KerParLinearPartial_fp", CALL_PARALLEL,
+              CArgs(5, TCArg("short int * __restrict__", "In"), TCArg("short int * __restrict__", "Filter"),
+                    TCArg("int * __restrict__", "Reduct"), TCArg("unsigned short int", "InSize"),
+                    TCArg("unsigned short int", "TileIndex")),
+              "KerLinearPartial_fp_T", CNN_Match(CNN_OperList(1, KOP_LINEAR), 0, 0, CNN_Type(2, 2, 0, 0, 4), 0, 0, 0, 0, 0, 0));
+    LibKernel("KerParLinearReduct_fp", CALL_PARALLEL,
+              CArgs(5, TCArg("int * __restrict__", "Reduct"), TCArg("short int * __restrict__", "Bias"),
+                    TCArg("short int * __restrict__", "Out"), TCArg("unsigned char", "Norm"),
+                    TCArg("unsigned char", "ReLU")),
+              "KerLinearReduct_fp_T",
+              CNN_Match(CNN_OperList(1, KOP_DP_REDUCT_LINEAR), CNN_OperList(2, KOP_RELU, KOP_NONE), 0,
+                        CNN_Type(4, 0, 2, 0, 2), 0, 0, 0, 0, 0, 0));
+}
+
+/* Convolution (Fc x Fc at stride Sc, no padding) of InFeat planes of W x H into OutFeat planes,
+ * then an optional 2 x 2 max pooling (through an L1 buffer of one tile) and ReLU. */
+static void ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Sc, KernelOper_T PoolOper,
+                            KernelOper_T ReLUOper, int Norm)
+{
+    int NeedFx, NeedFy, NeedDx, NeedDy, NeedSx, NeedSy;
+    char *SetBiasKernel = CNN_FindMatchingKernel(KOP_SETBIAS, KOP_NONE, 1, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                 0, 0, 0);
+    char *ConvKernel = CNN_FindMatchingKernel(KOP_CONV, KOP_NONE, 1, 2, 2, 0, 0, 2, Fc, Fc, 1, 1, Sc, Sc, &NeedFx,
+                                              &NeedFy, &NeedDx, &NeedDy, &NeedSx, &NeedSy, 0);
+    char *PoolKernel = PoolOper == KOP_NONE ? 0
+                                            : CNN_FindMatchingKernel(PoolOper, ReLUOper, 1, 2, 0, 0, 0, 2, 2, 2, 1, 1, 2,
+                                                                     2, 0, 0, 0, 0, 0, 0, 0);
+    if (SetBiasKernel == 0 || ConvKernel == 0 || (PoolOper != KOP_NONE && PoolKernel == 0)) {
+        printf("%s: no basic kernel matches\n", Name);
+        return;
+    }
+    const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
+    const int Wo = PoolOper == KOP_NONE ? Wc : Wc / 2, Ho = PoolOper == KOP_NONE ? Hc : Hc / 2;
+    const char *ConvOut = PoolOper == KOP_NONE ? "Out" : "ConvOut";
+    const v4s NoPad = (v4s) {0, 0, 0, 0};
+
+    CKernel_Arg_T **KCArgs = AllocateCArgs(4);
+    int Ca = 0;
+    KCArgs[Ca++] = TCArg(CNN_ArgDataType(2, 1, 1), "In");
+    KCArgs[Ca++] = TCArg(CNN_ArgDataType(2, 1, 1), "Filter");
+    KCArgs[Ca++] = TCArg(CNN_ArgDataType(2, 1, 1), "Bias");
+    KCArgs[Ca++] = TCArg(CNN_ArgDataType(2, 1, 1), "Out");
+
+    Object_T **KArgs = AllocateKerArgs(PoolOper == KOP_NONE ? 4 : 5);
+    int Ka = 0;
+    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, NoPad, NoPad, 2,
+                          Fc - Sc, 0, 0, "In");
+    KArgs[Ka++] = KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, 0, 0, "Bias");
+    KArgs[Ka++] = KerArg("Filter", KerArgSpace(2, KER_ITER_D1, KER_ITER_D0), O_IN | O_DB | O_CONST, 1, 1, Fc * Fc * 2, 0,
+                         0, 0, "Filter");
+    KArgs[Ka++] = KerArg("Out", KerArgSpace(2, KER_ITER_D1, KER_ITER_TILE0), O_OUT | O_DB, Wo, Ho, 2, 0, 0, 0, "Out");
+    if (PoolOper != KOP_NONE)
+        KArgs[Ka++] = KerArgP("ConvOut", KerArgSpace(2, KER_ITER_D1, KER_ITER_TILE0), O_BUFF | O_ONETILE, Wc, Hc, Wc,
+                              Hc, NoPad, NoPad, 2, 0, 0, 0, "");
+
+    Kernel_T *Kernel = UserKernel(Name,
+        KernelIterSpace(3, IterParSpace(KER_ITER_D1, OutFeat, 8), IterTiledSpace(KER_ITER_TILE0),
+                        IterParSpace(KER_ITER_D0, InFeat, 1)),
+        TILE_HOR, KCArgs,
+        Calls(3,
+              Call(SetBiasKernel, LOC_D0_PROLOG,
+                   Bindings(5, K_Arg(ConvOut, KER_ARG_TILE), K_Arg(ConvOut, KER_ARG_TILE_W),
+                            K_Arg(ConvOut, KER_ARG_TILE_H), K_ArgPar(ConvOut, KER_ARG_PARTILE_SIZE, KER_ITER_D1),
+                            K_Arg("Bias", KER_ARG_TILE))),
+              Call(ConvKernel, LOC_D0,
+                   Bindings(14, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_USEDW),
+                            K_Arg("In", KER_ARG_TILE_H), K_Arg("In", KER_ARG_TILE_USEDH),
+                            K_ArgPar("Filter", KER_ARG_PARTILE_SIZE, KER_ITER_D0),
+                            K_ArgPar(ConvOut, KER_ARG_PARTILE_SIZE, KER_ITER_D1),
+                            K_ArgPar("Filter", KER_ARG_LOADEDPARTILE_SIZE, KER_ITER_D0), K_Arg("Filter", KER_ARG_TILE),
+                            K_Arg(ConvOut, KER_ARG_TILE), Imm(Norm), K_Arg("In", KER_ARG_TILE_PAD),
+                            NeedFx ? Imm(Fc) : AT_IGNORE_ARG_BINDING, NeedSx ? Imm(Sc) : AT_IGNORE_ARG_BINDING)),
+              PoolOper == KOP_NONE
+                  ? AT_NO_CALL
+                  : Call(PoolKernel, LOC_D0_EPILOG,
+                         Bindings(9, K_Arg("ConvOut", KER_ARG_TILE), K_Arg("ConvOut", KER_ARG_TILE_W),
+                                  K_Arg("ConvOut", KER_ARG_TILE_USEDW), K_Arg("ConvOut", KER_ARG_TILE_H),
+                                  K_Arg("ConvOut", KER_ARG_TILE_USEDH),
+                                  K_ArgPar("ConvOut", KER_ARG_PARTILE_SIZE, KER_ITER_D1), K_Arg("Out", KER_ARG_TILE),
+                                  K_Arg("ConvOut", KER_ARG_TILE_PAD),
+                                  Imm((PoolOper == KOP_AVGPOOL ? 1 : 0) | (ReLUOper == KOP_RELU ? 2 : 0))))),
+        KArgs);
+    if (Kernel) {
+        AddKernelArgDim(Name, "In", 4, InFeat, H, W, 2);
+        AddKernelArgDim(Name, "Filter", 5, OutFeat, InFeat, Fc, Fc, 2);
+        AddKernelArgDim(Name, "Bias", 2, OutFeat, 2);
+        AddKernelArgDim(Name, "Out", 4, OutFeat, Ho, Wo, 2);
+    }
+}
+
+/* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
+static void Linear(char *Name, int InDim, int OutDim, KernelOper_T ReLUOper, int Norm)
+{
+    char *PartialKernel = CNN_FindMatchingKernel(KOP_LINEAR, KOP_NONE, 0, 2, 2, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                 0, 0, 0);
+    char *ReductKernel = CNN_FindMatchingKernel(KOP_DP_REDUCT_LINEAR, ReLUOper, 0, 4, 0, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+                                                0, 0, 0, 0, 0, 0);
+    if (PartialKernel == 0 || ReductKernel == 0) {
+        printf("%s: no basic kernel matches\n", Name);
+        return;
+    }
+    UserKernel(Name,
+        KernelIterSpace(2, IterFixedSpace(KER_ITER_D0, OutDim), IterTiledSpace(KER_ITER_TILE0)),
+        TILE_HOR,
+        CArgs(4, TCArg(CNN_ArgDataType(2, 1, 1), "In"), TCArg(CNN_ArgDataType(2, 1, 1), "Filter"),
+              TCArg(CNN_ArgDataType(2, 1, 1), "Bias"), TCArg(CNN_ArgDataType(2, 1, 1), "Out")),
+        Calls(2,
+              Call(PartialKernel, LOC_LOOP,
+                   Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("Filter", KER_ARG_TILE), K_Arg("Reduct", KER_ARG_TILE),
+                            K_Arg("Filter", KER_ARG_TILE_H), Ker_IteratorIndex(KER_ITER_TILE0))),
+              Call(ReductKernel, LOC_LOOP_EPILOG,
+                   Bindings(5, K_Arg("Reduct", KER_ARG_TILE), K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                            Imm(Norm), Imm(ReLUOper == KOP_RELU)))),
+        KerArgs(5,
+                KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_BUFFER_IN, 1, InDim, 2, 0, 0, 0, "In"),
+                KerArg("Filter", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), OBJ_IN_DB | O_CONST, 1, InDim, 2, 0, 0, 0,
+                       "Filter"),
+                KerArg("Bias", KerArgSpace(1, KER_ITER_D0), OBJ_BUFFER_IN | O_CONST, 1, 1, 2, 0, 0, 0, "Bias"),
+                KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_BUFFER_OUT, 1, 1, 2, 0, 0, 0, "Out"),
+                KerArg("Reduct", KerArgSpace(1, KER_ITER_TILE0), O_BUFF | O_NTILED, 1, 1, 4, 0, 0, 0, 0)));
+}
+
+int main(int argc, char **argv)
+{
+    if (TilerParseOptions(argc, argv)) {
+        printf("Failed to initialize or incorrect arguments.\n");
+        return 1;
+    }
+    SetUsedFilesNames(0, 1, "CnnLibraryBasicKernels.h");
+    SetGeneratedFilesNames("GenKernelsInit.c", "GenKernelsInit.h", "GenKernels.c", "GenKernels.h");
+    SetSymbolDynamics();
+    SetL1MemorySize(51200);
+    LoadCnnLibrary();
+    /* 2 planes of 36 x 28, 5x5 filters: 6 planes of 32 x 24, max pooled to 16 x 12, ReLU. */
+    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10);
+    /* 3 planes of 33 x 29, 3x3 filters at stride 2 (the general kernel): 4 planes of 16 x 14. */
+    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9);
+    /* 300 inputs to 10 outputs, ReLU. */
+    Linear("Linear300", 300, 10, KOP_RELU, 12);
+    GenerateTilingCode();
+    return 0;
+}

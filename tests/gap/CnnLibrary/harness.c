@@ -1,0 +1,115 @@
+/* Host harness of the CnnLibrary example: runs the generated layers on seeded random data and
+ * compares them with direct loops over whole planes (the kernels' arithmetic, input feature by input
+ * feature as they round).
+ * Usage: harness [seed] */
+#include "GenKernels.h"
+#include "CnnLibraryBasicKernels.h"
+#include "../HarnessCommon.h"
+
+static short int *RandomPlanes(size_t Count, int Low, int High)
+{
+    short int *Data = (short int *) HarnessAllocL2(Count * sizeof(short int));
+    for (size_t i = 0; i < Count; i++)
+        Data[i] = (short int) HarnessRandomRange(Low, High);
+    return Data;
+}
+
+/* The convolution, pooling and ReLU of ConvolutionPool in Model.c, on whole planes. */
+static void DirectConvPool(const short int *In, const short int *Filter, const short int *Bias, short int *Out, int InFeat,
+                           int OutFeat, int W, int H, int Fc, int Sc, int Pool, int ReLU, int Norm)
+{
+    const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
+    int *Conv = (int *) malloc(sizeof(int) * (size_t) Wc * Hc);
+    for (int o = 0; o < OutFeat; o++) {
+        for (int i = 0; i < Wc * Hc; i++)
+            Conv[i] = Bias[o];
+        for (int f = 0; f < InFeat; f++)
+            for (int y = 0; y < Hc; y++)
+                for (int x = 0; x < Wc; x++) {
+                    int Acc = Conv[y * Wc + x] * (1 << Norm);
+                    for (int fy = 0; fy < Fc; fy++)
+                        for (int fx = 0; fx < Fc; fx++)
+                            Acc += In[((size_t) f * H + y * Sc + fy) * W + x * Sc + fx] *
+                                   Filter[((size_t) o * InFeat + f) * Fc * Fc + fy * Fc + fx];
+                    Conv[y * Wc + x] = CnnClip16(CnnRoundNorm(Acc, Norm));
+                }
+        const int Wo = Pool ? Wc / 2 : Wc, Ho = Pool ? Hc / 2 : Hc;
+        for (int y = 0; y < Ho; y++)
+            for (int x = 0; x < Wo; x++) {
+                int V = Pool ? Conv[2 * y * Wc + 2 * x] : Conv[y * Wc + x];
+                if (Pool)
+                    for (int k = 1; k < 4; k++) {
+                        const int C = Conv[(2 * y + k / 2) * Wc + 2 * x + k % 2];
+                        V = C > V ? C : V;
+                    }
+                Out[((size_t) o * Ho + y) * Wo + x] = (short int) (ReLU && V < 0 ? 0 : V);
+            }
+    }
+    free(Conv);
+}
+
+typedef void (*LayerFunction)(short int *In, short int *Filter, short int *Bias, short int *Out);
+
+static void RunConvPool(const char *Name, LayerFunction Layer, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
+                        int Pool, int ReLU, int Norm)
+{
+    const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
+    const int Wo = Pool ? Wc / 2 : Wc, Ho = Pool ? Hc / 2 : Hc;
+    short int *In = RandomPlanes((size_t) InFeat * W * H, -2048, 2047);
+    short int *Filter = RandomPlanes((size_t) OutFeat * InFeat * Fc * Fc, -256, 255);
+    short int *Bias = RandomPlanes((size_t) OutFeat, -2000, 2000);
+    short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutFeat * Wo * Ho);
+    short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutFeat * Wo * Ho);
+    DirectConvPool(In, Filter, Bias, Expected, InFeat, OutFeat, W, H, Fc, Sc, Pool, ReLU, Norm);
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Layer(In, Filter, Bias, Out);
+    HarnessDmaReport(Name);
+    HarnessFreeL1();
+
+    HarnessCompare16(Name, Out, Expected, (size_t) Wo, (size_t) Ho, (size_t) OutFeat);
+    free(In);
+    free(Filter);
+    free(Bias);
+    free(Out);
+    free(Expected);
+}
+
+static void RunLinear(const char *Name, LayerFunction Layer, int InDim, int OutDim, int ReLU, int Norm)
+{
+    short int *In = RandomPlanes((size_t) InDim, -4096, 4095);
+    short int *Filter = RandomPlanes((size_t) InDim * OutDim, -4096, 4095);
+    short int *Bias = RandomPlanes((size_t) OutDim, -4000, 4000);
+    short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutDim);
+    short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutDim);
+    for (int o = 0; o < OutDim; o++) {
+        int Acc = 0;
+        for (int i = 0; i < InDim; i++)
+            Acc += In[i] * Filter[(size_t) o * InDim + i];
+        const int V = CnnClip16(CnnRoundNorm(Acc + Bias[o] * (1 << Norm), Norm));
+        Expected[o] = (short int) (ReLU && V < 0 ? 0 : V);
+    }
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Layer(In, Filter, Bias, Out);
+    HarnessDmaReport(Name);
+    HarnessFreeL1();
+
+    HarnessCompare16(Name, Out, Expected, (size_t) OutDim, 1, 1);
+    free(In);
+    free(Filter);
+    free(Bias);
+    free(Out);
+    free(Expected);
+}
+
+int main(int argc, char **argv)
+{
+    HarnessSeed(argc, argv);
+    RunConvPool("ConvPool5x5", ConvPool5x5, 2, 6, 36, 28, 5, 1, 1, 1, 10);
+    RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9);
+    RunLinear("Linear300", Linear300, 300, 10, 1, 12);
+    return HarnessFinish();
+}
