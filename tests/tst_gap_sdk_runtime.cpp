@@ -279,6 +279,33 @@ private slots:
         }
     }
 
+    // The SDK's names of its L3 devices, as its CNN basic-kernel libraries page tensors in with them
+    // (events passed as void pointers): every RAM family copies from the emulated L3 RAM and counts
+    // the bytes; the team's critical section compiles and runs.
+    void sdkDeviceNames()
+    {
+        QTemporaryDir work;
+        QString error;
+        const QByteArray code = "#include \"at_api.h\"\n#include <stdio.h>\n"
+                                "int main(void)\n{\n"
+                                "    char Ram[12] = \"L3 contents\", Local[12] = {0};\n"
+                                "    AT_HYPERRAM_CL_EVENT Event;\n    void *L3_Event = &Event;\n"
+                                "    gap_cl_critical_enter();\n"
+                                "    AT_HYPERRAM_CL_COPY((AT_HYPERRAM_T *) 0, (AT_HYPERRAM_EXT_ADDR_TYPE) Ram, "
+                                "(AT_HYPERRAM_INT_ADDR_TYPE) Local, 6, AT_HYPERRAM_EXT2LOC, L3_Event);\n"
+                                "    AT_HYPERRAM_CL_WAIT((AT_HYPERRAM_T *) 0, L3_Event);\n"
+                                "    AT_QSPIRAM_CL_COPY((AT_QSPIRAM_T *) 0, (AT_QSPIRAM_EXT_ADDR_TYPE) (Ram + 6), "
+                                "(AT_QSPIRAM_INT_ADDR_TYPE) (Local + 6), 6, AT_QSPIRAM_EXT2LOC, L3_Event);\n"
+                                "    AT_OSPIRAM_CL_WAIT((AT_OSPIRAM_T *) 0, L3_Event);\n"
+                                "    gap_cl_critical_exit();\n"
+                                "    AT_QSPIFLASH_FS_T Flash = 0;\n    (void) Flash;\n"
+                                "    printf(\"%s %u\\n\", Local, (unsigned) __L3_Read);\n    return 0;\n}\n";
+        const QString program = buildProgram(work, QStringLiteral("devices"), code, 1, {}, &error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains("L3 contents 12"), qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+    }
+
     // What goes wrong says where and what to do: a weight file the read-only filesystem does not
     // have, and an L1 smaller than the kernels need.
     void emulationErrorsNameTheFix()
