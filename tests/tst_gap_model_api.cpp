@@ -256,7 +256,7 @@ const std::vector<CheckRow>& checkRows()
          {"user kernel MatAdd: argument Out: it is an output but names no C argument"}},
         {"one-tile buffer with a direction",
          [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= Buffer | tiler::ArgFlag::OneTile; },
-         {"user kernel MatAdd: argument In1: O_BUFF with O_IN or O_OUT is supported homed in L2 only"}},
+         {"user kernel MatAdd: argument In1: O_BUFF with O_IN or O_OUT is the whole argument in L1", "cannot be O_ONETILE"}},
         {"one tile without buffer", [](auto& m) { userKernel(m, "MatAdd").args[0].flags |= tiler::ArgFlag::OneTile; },
          {"user kernel MatAdd: argument In1: O_ONETILE is a buffer property"}},
         {"dynamic tile without buffer",

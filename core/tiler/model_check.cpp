@@ -192,9 +192,9 @@ private:
         // (OBJ_BUFFER_IN / OBJ_BUFFER_OUT), its kernel sees the current tile of it.
         if (isBuffer && (isIn || isOut) &&
             (argument.has(ArgFlag::OneTile) || argument.has(ArgFlag::DynTile)))
-            report(where + ": O_BUFF with O_IN or O_OUT is supported homed in L2 only (OBJ_BUFFER_IN, OBJ_BUFFER_OUT "
-                           "and their _NTILED forms: the whole argument in L1, read before the loops, written after "
-                           "them); drop O_L2DB, O_ONETILE and O_DYNTILE, or O_BUFF");
+            report(where + ": O_BUFF with O_IN or O_OUT is the whole argument in L1, read before the loops or "
+                           "written after them (OBJ_BUFFER_IN, OBJ_BUFFER_OUT and their _NTILED forms), so it cannot be "
+                           "O_ONETILE or O_DYNTILE; drop those, or O_BUFF");
         if (!isBuffer && !isIn && !isOut)
             report(where + ": it is neither an input, an output nor a buffer; add O_IN, O_OUT or O_BUFF");
         if (!isBuffer && argument.has(ArgFlag::OneTile))

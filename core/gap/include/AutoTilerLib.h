@@ -265,7 +265,8 @@ Kernel_T *UserKernelInSpace(const char *TemplateName, KernelIterationSpaceT *Ker
  * next tile with K_Arg(Name, KER_ARG_TILE_NEXTDB). Such an argument is never promoted whole into L1.
  * The current SDK's form (a KerArgSpace() second); C++ model programs also have the first Autotiler's
  * (an Object_Type_T second, a trailing NextPlaneUpdate). Strings are char * in C, as the SDK declares
- * them, so a model that declares KerArgPad itself compiles against this header. */
+ * them, so a model that declares KerArgPad itself compiles against this header (AddKernelArgDim below
+ * too: the SDK's CNN libraries keep pointers to it). */
 #ifdef __cplusplus
 #define AT_MODEL_NAME const char
 #else
@@ -275,7 +276,6 @@ Object_T *KerArgPad(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, 
                     unsigned int H, unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
                     int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
                     AT_MODEL_NAME *CArgName);
-#undef AT_MODEL_NAME
 /* The first Autotiler's KerArgPad under a name of its own for C model programs (C++ ones call it KerArgPad). */
 Object_T *KerArgPadPlain(const char *KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,
                          unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
@@ -303,11 +303,6 @@ char *CNN_ArgDataTypeF(int DataSize, int Pointer, int Restrict);
  * elements is shaped OutFeat, InFeat, Fx, Fy, 2) and the sizes must make whole planes of the
  * argument; the shape is written in the tiling report. The Float form says the elements are
  * floating point. */
-#ifdef __cplusplus
-#define AT_MODEL_NAME const char
-#else
-#define AT_MODEL_NAME char /* as the SDK declares them: its CNN libraries keep pointers to these functions */
-#endif
 void AddKernelArgDim(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName, int Dim, ...);
 void AddKernelFloatArgDim(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName, int Dim, ...);
 #undef AT_MODEL_NAME

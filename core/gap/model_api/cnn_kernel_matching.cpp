@@ -17,7 +17,7 @@ namespace tiler = tessera::tiler;
 
 namespace {
 
-// KernelOper_T's names, in the order of its declaration in AutoTilerLibTypes.h (tst_gap_model_api
+// KernelOper_T's names, in the order of its declaration in AutoTilerLibTypes.h (tst_gap_cnn_library_api
 // reads that header to check this table).
 constexpr const char* kOperationNames[] = {
     "KOP_NONE", "KOP_CONV", "KOP_CONV_DP", "KOP_CONV_DW", "KOP_MAXPOOL", "KOP_AVGPOOL", "KOP_RELU",
@@ -84,8 +84,9 @@ char* findMatchingKernel(KernelOper_T first, KernelOper_T second, int parallelFe
     std::array<bool, 6> bestNeeds{};
     for (const ModelRegistry::MatchableKernel& kernel : registry().matchableKernels) {
         const CNN_LayerOp_S& match = *kernel.match;
-        if (unsigned(kernel.attributes) != attributes || (match.parallelFeatures >= 0 && match.parallelFeatures != (parallelFeatures != 0 ? 1 : 0)) ||
-            !lists(match.primary, first))
+        const bool splitsAsAsked =
+            match.parallelFeatures < 0 || match.parallelFeatures == (parallelFeatures != 0 ? 1 : 0);
+        if (unsigned(kernel.attributes) != attributes || !splitsAsAsked || !lists(match.primary, first))
             continue;
         if (match.secondary.empty() ? second != KOP_NONE : !lists(match.secondary, second))
             continue;
@@ -157,7 +158,8 @@ CNN_LayerOp_T* CNN_Match(KernelOper_T* KerOper1, KernelOper_T* KerOper2, int Par
                          int Dx, int Dy, int Sx, int Sy)
 {
     if (KerOper1 == nullptr)
-        failModel("CNN_Match(NULL, ...): a basic kernel performs at least one operation; pass CNN_OperList(1, KOP_...)");
+        failModel("CNN_Match(NULL, ...): a basic kernel performs at least one operation; pass "
+                  "CNN_OperList(1, KOP_...)");
     CNN_LayerOp_S match;
     for (const KernelOper_T* op = KerOper1; *op != KOP_LAST; ++op)
         match.primary.push_back(*op);

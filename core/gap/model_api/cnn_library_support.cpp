@@ -84,7 +84,8 @@ ArgBindingDescr_T* Ker_IteratorIndex(KernelIteratorT Sel)
                          iterator));
     ArgBindingDescr_S result;
     result.value.kind = tiler::Binding::Kind::LoopIndex;
-    result.value.iterator = iterator == int(KER_ITER_TILE1) ? tiler::IterationSpace::OuterTile : tiler::IterationSpace::Tile;
+    result.value.iterator =
+        iterator == int(KER_ITER_TILE1) ? tiler::IterationSpace::OuterTile : tiler::IterationSpace::Tile;
     result.spaceIterator = inSpace ? iterator : -1;  // its user kernel's KernelIterSpace says which loop
     return registry().arena.make(std::move(result));
 }
