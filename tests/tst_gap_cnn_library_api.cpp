@@ -3,10 +3,13 @@
 // kernels, and the kernels CNN_FindMatchingKernel(Attr) picks for layers; the operations' names
 // against AutoTilerLibTypes.h; composite operations), then the argument forms those libraries build
 // their user kernels with (AllocateCArgs / AllocateKerArgs, KerArgP, K_ArgPar, the used-size and
-// padding selectors, Ker_IteratorIndex, biases per output plane, tiled OBJ_BUFFER_IN) and the
-// refusals. tests/gap/CnnLibrary runs such layers end to end.
+// padding selectors, Ker_IteratorIndex, biases per output plane, tiled OBJ_BUFFER_IN), what the SQ8
+// and recurrent generators add (a layer declared two ways and the cheaper kept by its tiling's cost,
+// first / last tile predicates, L3 homes by name, one-tile spaces, type symbols) and the refusals.
+// tests/gap/CnnLibrary runs such layers end to end.
 #include "AutoTilerLib.h"
 #include "gap/model_api/model_registry.h"
+#include "tiler/tile_solver.h"
 
 #include "child_process.h"
 
@@ -76,6 +79,37 @@ Choice choose(KernelOper_T first, KernelOper_T second, int parallel, std::array<
                                    &n[2], &n[3], &n[4], &n[5], &choice.argCount);
     choice.kernel = name != nullptr ? name : "";
     return choice;
+}
+
+// A layer reading its input with 4 lines (or columns) of overlap between tiles, as a 5x5
+// convolution does, tiled along `orientation`: W x H in, (W or W - 4) x (H - 4 or H) out.
+Kernel_T* declareOverlappedLayer(const char* name, Tile_Orientation_T orientation, unsigned w, unsigned h)
+{
+    const bool horizontal = orientation == TILE_HOR;
+    return UserKernel(name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), orientation,
+                      CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")),
+                      Calls(1, Call("Window", LOC_LOOP,
+                                    Bindings(2, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)))),
+                      KerArgs(2,
+                              KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB, w, h, 2, 4, OBJ_CONSTRAINTS_NONE,
+                                     0, "In"),
+                              KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), O_OUT | O_DB, horizontal ? w : w - 4,
+                                     horizontal ? h - 4 : h, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+}
+
+// What the model's solver makes of the kernel now: bytes moved over the bytes of In and Out.
+double overheadOf(const tessera::tiler::UserKernel& kernel)
+{
+    const tessera::tiler::KernelModel& model = gap::currentModel();
+    const tessera::tiler::TileSolverResult solved = tessera::tiler::solveTiling(
+        kernel, model.options.l1Size, model.options.l2Size, model.options.costModel,
+        tessera::tiler::promotionPolicy(model.options));
+    if (!solved.ok)
+        return -1;
+    double data = 0;
+    for (const tessera::tiler::KernelArgument& arg : kernel.args)
+        data += double(arg.width) * arg.height * arg.itemSize;
+    return double(solved.tiling.dmaRead + solved.tiling.dmaWrite) / data;
 }
 
 }  // namespace
@@ -296,6 +330,150 @@ private slots:
         QVERIFY(Ker_IteratorIndex(KER_ITER_TILE0)->value.kind == Binding::Kind::LoopIndex);
     }
 
+    // CopyAndPopUserKernel / PushBackUserKernel / ReleaseUserKerne and Cost->TileOverhead, as the SQ8
+    // generators use them; at 64 KB of L1 either way moves everything once.
+    void cheaperOfTwoWaysIsKept_data()
+    {
+        QTest::addColumn<unsigned>("l1");
+        QTest::addColumn<unsigned>("width");
+        QTest::addColumn<unsigned>("height");
+        QTest::addColumn<bool>("oneTile");
+        QTest::newRow("wide, 3000 B") << 3000u << 200u << 24u << false;
+        QTest::newRow("tall, 3000 B") << 3000u << 24u << 200u << false;
+        QTest::newRow("wide, 64 KB") << 65536u << 200u << 24u << true;
+    }
+    void cheaperOfTwoWaysIsKept()
+    {
+        QFETCH(unsigned, l1);
+        QFETCH(unsigned, width);
+        QFETCH(unsigned, height);
+        QFETCH(bool, oneTile);
+        SetL1MemorySize(l1);
+        LibKernel("Window", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")), "Window_T");
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+        Kernel_T* horizontal = CopyAndPopUserKernel(declareOverlappedLayer("Layer", TILE_HOR, width, height));
+        QVERIFY(gap::currentModel().findUserKernel("Layer") == nullptr);  // out of the model: it may be declared again
+        QVERIFY(gap::currentModel().items.empty());
+        Kernel_T* vertical = CopyAndPopUserKernel(declareOverlappedLayer("Layer", TILE_VER, width, height));
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
+        QVERIFY(horizontal->Cost != nullptr && vertical->Cost != nullptr);
+        QCOMPARE(QString(horizontal->Name), QString("Layer"));
+        const float h = horizontal->Cost->TileOverhead, v = vertical->Cost->TileOverhead;
+        if (oneTile) {
+            QCOMPARE(h, 1.0f);
+            QCOMPARE(v, 1.0f);
+        } else {
+            QVERIFY2(h > 1.0f && v > 1.0f, qPrintable(QString("%1 %2").arg(h).arg(v)));  // overlapping tiles read again
+            // Tiles across the long side re-read the overlap fewer times.
+            QVERIFY2(width > height ? v < h : h < v, qPrintable(QString("%1 %2").arg(h).arg(v)));
+        }
+        QVERIFY(horizontal->Cost->L1Mem > 0 && horizontal->Cost->L1Mem <= l1);
+        QVERIFY(horizontal->Cost->MoveL2 >= 2 * (width * height + width * (height - 4)));
+        QCOMPARE(horizontal->Cost->MoveL3, 0u);
+
+        const bool takeHorizontal = 0.9f * h < v;
+        PushBackUserKernel(takeHorizontal ? horizontal : vertical);
+        ReleaseUserKerne(takeHorizontal ? vertical : horizontal);
+        const tessera::tiler::UserKernel* kept = gap::currentModel().findUserKernel("Layer");
+        QVERIFY(kept != nullptr);
+        QCOMPARE(gap::currentModel().userKernels.size(), std::size_t(1));
+        QCOMPARE(gap::currentModel().items.size(), std::size_t(1));
+        QCOMPARE(int(kept->orientation), takeHorizontal ? int(TILE_HOR) : int(TILE_VER));
+        QVERIFY(qAbs(overheadOf(*kept) - double(takeHorizontal ? h : v)) < 1e-5);
+    }
+
+    void variantWithoutTilingAndMisuse()
+    {
+        SetL1MemorySize(400);  // not even one line of a 400-wide input, double-buffered, fits
+        LibKernel("Window", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")), "Window_T");
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+        Kernel_T* vertical = CopyAndPopUserKernel(declareOverlappedLayer("Layer", TILE_VER, 400, 8));
+        QVERIFY(declareOverlappedLayer("Layer", TILE_HOR, 400, 8) == nullptr);  // dropped, with its reason
+        QCOMPARE(gap::currentModel().droppedKernels.size(), std::size_t(1));
+        PushBackUserKernel(vertical);  // this one stands: the dropped note goes
+        ReleaseUserKerne(nullptr);
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
+        QVERIFY(gap::currentModel().droppedKernels.empty());
+        QVERIFY(gap::currentModel().findUserKernel("Layer") != nullptr);
+
+        const struct {
+            const char* what;
+            void (*call)();
+            const char* message;
+        } misuses[] = {
+            {"pop NULL", [] { CopyAndPopUserKernel(nullptr); }, "CopyAndPopUserKernel(NULL): pass the user kernel"},
+            {"pop not the last", [] {
+                 Kernel_T* first = declareOverlappedLayer("First", TILE_HOR, 32, 8);
+                 declareOverlappedLayer("Second", TILE_HOR, 32, 8);
+                 CopyAndPopUserKernel(first);
+             },
+             "CopyAndPopUserKernel(First): only the user kernel declared last can be taken out, which is Second"},
+            {"push back twice", [] {
+                 Kernel_T* copy = CopyAndPopUserKernel(declareOverlappedLayer("Once", TILE_HOR, 32, 8));
+                 PushBackUserKernel(copy);
+                 PushBackUserKernel(copy);
+             },
+             "PushBackUserKernel(Once): pass a copy CopyAndPopUserKernel() returned and not yet pushed back"},
+            {"push back over a new one", [] {
+                 Kernel_T* copy = CopyAndPopUserKernel(declareOverlappedLayer("Twice", TILE_HOR, 32, 8));
+                 declareOverlappedLayer("Twice", TILE_VER, 32, 8);
+                 PushBackUserKernel(copy);
+             },
+             "PushBackUserKernel(Twice): a user kernel named Twice is in the model again"},
+        };
+        for (const auto& misuse : misuses) {
+            const ChildOutcome child = runInChild(misuse.call);
+            QVERIFY2(child.exitStatus == 1 && child.errorOutput.find(misuse.message) != std::string::npos,
+                     (std::string(misuse.what) + ": " + child.errorOutput).c_str());
+        }
+    }
+
+    void sq8GeneratorForms()
+    {
+        using tessera::tiler::Binding;
+        const ArgBindingDescr_T* first = K_ArgPred("In", KER_ARG_TILEFIRST, KER_ITER_TILE0);
+        const ArgBindingDescr_T* last = K_ArgPred("In", KER_ARG_TILELAST, KER_ITER_D1);
+        QVERIFY(first->value.kind == Binding::Kind::LoopPredicate && first->value.value == 0);
+        QVERIFY(last->value.kind == Binding::Kind::LoopPredicate && last->value.value == 1);
+        QCOMPARE(last->spaceIterator, int(KER_ITER_D1));  // resolved by its kernel's KernelIterSpace
+
+        CKernelCall_T** calls = AllocateCalls(3);
+        QCOMPARE(gap::registry().arena.listLength(calls).value_or(0), std::size_t(3));
+        QCOMPARE(ALIGN(25, 3), 32);
+        QCOMPARE(ALIGN(32, 3), 32);
+        QCOMPARE(SPACE_PROP(KER_ITER_D0 | SPACE_PROP_ABS, SPACE_PROP_ONE_TILE), int(KER_ITER_D0) | SPACE_PROP_ONE_TILE);
+
+        // SetKerArgInL3: the argument is homed in L3, staged through L2, as O_L2DB.
+        LibKernel("Window", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")), "Window_T");
+        declareOverlappedLayer("Layer", TILE_HOR, 32, 8);
+        SetKerArgInL3("Layer", "Out");
+        const tessera::tiler::UserKernel* layer = gap::currentModel().findUserKernel("Layer");
+        QVERIFY(layer->args[1].has(tessera::tiler::ArgFlag::L2DoubleBuffer));
+        QVERIFY(!layer->args[0].has(tessera::tiler::ArgFlag::L2DoubleBuffer));
+
+        // A one-tile space: no tiling here, so with AT_KERNEL_NOSOLUTION_ERROR off the generator gets NULL.
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+        Kernel_T* matrix = UserKernel("Im2Col",
+                                      KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE0),
+                                                      IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_ONE_TILE), 8, 8)),
+                                      TILE_HOR, CArgs(1, TCArg("short int *", "In")),
+                                      Calls(1, Call("Window", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE), Imm(0)))),
+                                      KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN, 8, 8, 1, 0,
+                                                        OBJ_CONSTRAINTS_NONE, 0, "In")));
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
+        QVERIFY(matrix == nullptr);
+        QCOMPARE(gap::currentModel().droppedKernels.size(), std::size_t(1));
+        QVERIFY(gap::currentModel().droppedKernels[0].second.find("SPACE_PROP_ONE_TILE") != std::string::npos);
+        QVERIFY(gap::currentModel().findUserKernel("Im2Col") == nullptr);
+
+        // A type symbol binds as its text; CloseKernelGroupNoMerge closes the group.
+        UserSymbols(1, US_Type("AccType", "signed char"));
+        QCOMPARE(QString::fromStdString(BindKExpr("AccType")->value.name), QString("signed char"));
+        OpenKernelGroup("Group");
+        CloseKernelGroupNoMerge();
+        QVERIFY(!gap::registry().openGroup);
+    }
+
     void unsupportedFormsAreRefused()
     {
         const struct {
@@ -326,6 +504,35 @@ private slots:
              "supported"},
             {"group argument", [] { KerGroupArg("In", O_IN, 10, 2, "In"); }, "KerGroupArg(\"In\"): iterated kernel groups"},
             {"indirect C argument", [] { C_ArgIndirect("Infos", 3); }, "C_ArgIndirect(\"Infos\", 3): iterated kernel groups"},
+            {"predicate selector", [] { K_ArgPred("In", KER_ARG_TILE, KER_ITER_TILE0); },
+             "K_ArgPred(\"In\"): selector 0 is not a predicate; give KER_ARG_TILEFIRST or KER_ARG_TILELAST"},
+            {"L3 home of no kernel", [] { SetKerArgInL3("Nothing", "In"); },
+             "SetKerArgInL3(\"Nothing\", \"In\"): no user kernel named Nothing is declared"},
+            {"look-up table", [] { LUTInfo(4, 1, 0); }, "LUTInfo(4, 1, 0): compressed arguments"},
+            {"compressed argument", [] {
+                 KerArgC("Filter", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 1, nullptr, 0, OBJ_CONSTRAINTS_NONE, 0,
+                         "Filter");
+             },
+             "KerArgC(\"Filter\"): compressed arguments are not supported"},
+            {"aliased argument", [] {
+                 KerArgAliased("State", KerArgSpace(1, KER_ITER_TILE0), 2, O_BUFF, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                               "");
+             },
+             "KerArgAliased(\"State\", ..., 2, ...): arguments sharing another's L1 buffer"},
+            {"buffer not loaded", [] { KerArg("State", O_IN | O_BUFF | O_NO_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
+             "KerArg(\"State\"): O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE"},
+            {"space property", [] { IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_REVERT), 4, 1); },
+             "IterFixedSpace(KER_ITER_D0 | 0x20000, 4): of the SDK's space properties Tessera knows SPACE_PROP_ONE_TILE only"},
+            {"one tile, no solution error", [] {
+                 UserKernel("Im2Col",
+                            KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE0),
+                                            IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_ONE_TILE), 8, 8)),
+                            TILE_HOR, CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN, 8, 8, 1, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "user kernel Im2Col: its space KER_ITER_D0 is declared SPACE_PROP_ONE_TILE"},
         };
         for (const auto& refusal : refusals) {
             const ChildOutcome child = runInChild(refusal.call);

@@ -482,6 +482,9 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         return binding.name;
     case Binding::Kind::LoopIndex:
         return loopVariable(binding.iterator);
+    case Binding::Kind::LoopPredicate:
+        return std::string("(") + loopVariable(binding.iterator) + " == " +
+               num(binding.value == 0 ? 0 : tiling_.loopCount(binding.iterator) - 1) + ")";
     case Binding::Kind::KernelArg:
     case Binding::Kind::TileItem:
         break;

@@ -77,11 +77,13 @@ struct Binding {
     // TileItem (K_TileOper(Arg, Type, '@', Index)): item `value` of the argument's current tile, read
     // through a pointer of type `accessType`.
     // LoopIndex (Ker_IteratorIndex): the current index of the loop over `iterator`.
-    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem, LoopIndex };
+    // LoopPredicate (K_ArgPred): 1 in the first (value 0) or the last (value 1) iteration of the loop
+    // over `iterator`, 0 in the others.
+    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem, LoopIndex, LoopPredicate };
     Kind kind = Kind::Immediate;
     std::string name;                            // kernel argument or C argument name
     ArgSelect select = ArgSelect::Tile;          // for KernelArg
-    IterationSpace iterator = IterationSpace::Tile;  // for CArgIndex and LoopIndex
+    IterationSpace iterator = IterationSpace::Tile;  // for CArgIndex, LoopIndex and LoopPredicate
     // Immediate value, CArgIndex multiplier, or CArg offset (C_ArgPlusImmOffset: the C argument plus
     // this many of its items, C pointer arithmetic).
     std::int64_t value = 0;

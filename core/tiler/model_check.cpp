@@ -265,6 +265,7 @@ private:
             case Binding::Kind::Ignored:
             case Binding::Kind::Literal:
             case Binding::Kind::LoopIndex:
+            case Binding::Kind::LoopPredicate:
                 break;
             }
         }
@@ -321,12 +322,13 @@ private:
                 label += " (" + callee->cargs[j].name + ")";
             if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex ||
                 binding.kind == Binding::Kind::Ignored || binding.kind == Binding::Kind::TileItem ||
-                binding.kind == Binding::Kind::LoopIndex)
+                binding.kind == Binding::Kind::LoopIndex || binding.kind == Binding::Kind::LoopPredicate)
                 report(label + ": " +
                        (binding.kind == Binding::Kind::KernelArg   ? "K_Arg"
                         : binding.kind == Binding::Kind::CArgIndex ? "C_ArgIndex"
                         : binding.kind == Binding::Kind::TileItem  ? "K_TileOper"
                         : binding.kind == Binding::Kind::LoopIndex ? "Ker_IteratorIndex"
+                        : binding.kind == Binding::Kind::LoopPredicate ? "K_ArgPred"
                                                                    : "AT_IGNORE_ARG_BINDING") +
                        " cannot be used in a kernel group; bind C_Arg() or Imm() only");
             else if (binding.kind == Binding::Kind::CArg && !hasNamed(group.cargs, binding.name))

@@ -38,7 +38,8 @@ constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "ke
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"},
                                                   {Binding::Kind::Ignored, "ignored"}, {Binding::Kind::Literal, "literal"},
                                                   {Binding::Kind::TileItem, "tile_item"},
-                                                  {Binding::Kind::LoopIndex, "loop_index"}};
+                                                  {Binding::Kind::LoopIndex, "loop_index"},
+                                                  {Binding::Kind::LoopPredicate, "loop_predicate"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},
                                                  {ModelItem::Kind::Group, "group"}};
 constexpr Named<std::uint32_t> kFlags[] = {

@@ -17,6 +17,13 @@
 extern "C" {
 #endif
 
+/* Names the SDK declares char * and its generators pass as such (const char * in C++ programs). */
+#ifdef __cplusplus
+#define AT_MODEL_NAME const char
+#else
+#define AT_MODEL_NAME char
+#endif
+
 /* ---- Flow control ---------------------------------------------------------------------- */
 
 /* Parses the generator's command line: -o DIR (output folder), -R (re-entrant graphs), -h,
@@ -142,6 +149,12 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * parametric space (IterParSpace) one item per iteration, so both are 1: a basic kernel splitting
  * "features" over the cores gets one at a time.
  * Ker_IteratorIndex(Space): the current index of that loop (KER_ITER_TILE0: the tile's).
+ * K_ArgPred(Name, KER_ARG_TILEFIRST or KER_ARG_TILELAST, Space): 1 in the first / last iteration of
+ * that loop, else 0 (a kernel that starts its sums over at the first tile).
+ * SetKerArgInL3(Kernel, Arg): argument Arg of user kernel Kernel, already declared, is homed in L3
+ * and staged through L2 (as O_L2DB), as the generators honour CNN_GenControl_T's *_L3 flags.
+ * AllocateCalls(N): a list of N calls filled one by one, as AllocateCArgs.
+ * KerArgC / LUTInfo (compressed weights) are declared and refused with a message.
  * AT_PrepareForTest / AT_PrepareForTest_SQ8 describe a layer for GreenWaves' own test benches;
  * Tessera accepts them and writes no test bench.
  * The SDK's grouped convolutions build iterated kernel groups: UserKernelGroupK, KerGroupArg,
@@ -155,6 +168,18 @@ Object_T *KerArgP(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Objec
                   unsigned int PreferedTileSize, const char *CArgName);
 ArgBindingDescr_T *K_ArgPar(const char *ArgName, KernelArgSelect_T ArgSelect, KernelIteratorT ItSpace);
 ArgBindingDescr_T *Ker_IteratorIndex(KernelIteratorT Sel);
+ArgBindingDescr_T *K_ArgPred(AT_MODEL_NAME *ArgName, KernelArgSelect_T ArgSelect, KernelIteratorT ItSpace);
+void SetKerArgInL3(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName);
+CKernelCall_T **AllocateCalls(unsigned int CallCount);
+KerArgLUT_T *LUTInfo(int Bits, int ElemBytes, int Sparse);
+Object_T *KerArgC(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,
+                  unsigned int H, unsigned int ItemSize, KerArgLUT_T *LUTInfo, int TileOverlap,
+                  KernelArgConstraints_T Constraint, unsigned int PreferedTileSize, AT_MODEL_NAME *CArgName);
+/* An argument sharing the L1 buffer of argument number Alias (the SDK's recurrent layers): refused. */
+Object_T *KerArgAliased(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, unsigned int Alias,
+                        Object_Type_T ObjType, unsigned int W, unsigned int H, unsigned int ItemSize,
+                        int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                        AT_MODEL_NAME *CArgName);
 void AT_PrepareForTest(const char *Name, v4s DataSize, v4s L3, int InFeat, int OutFeat, int Width, int Height,
                        int FScW, int FScH, int ConvStrideW, int ConvStrideH, int DcW, int DcH, v4s PadInp, int FSpW,
                        int FSpH, int PoolStrideW, int PoolStrideH, int DpW, int DpH, v4s PadInc,
@@ -201,6 +226,8 @@ ArgBindingDescr_T *Imm(int Value);
 void UserSymbols(int SCount, ...);
 UserSymbol_T *US_Int(const char *Name, int Value);
 UserSymbol_T *US_Float(const char *Name, float Value);
+/* A symbol standing for C text, such as a type name: US_Type("Type", "signed char"). */
+UserSymbol_T *US_Type(AT_MODEL_NAME *Name, AT_MODEL_NAME *String);
 ArgBindingDescr_T *BindKExpr(const char *Expr);
 /* K_TileOper(ArgName, AccessType, '@', Index): item Index of the argument's current tile, read
  * through a pointer of AccessType (K_TileOper("Shift", "short int *", '@', 0) passes the first item
@@ -231,13 +258,27 @@ Kernel_T *(UserKernel)(const char *TemplateName, KernelDimensionT *KerDim, Kerne
                        Tile_Orientation_T Orientation, CKernel_Arg_T **CArg, CKernelCall_T **CCalls,
                        Object_T **KerArg);
 
+/* ---- A layer generated in two ways, the cheaper kept ------------------------------------
+ * CopyAndPopUserKernel(Ker): takes the user kernel declared last (Ker, as UserKernel returned it) out
+ * of the model and returns a copy whose Cost says what its tiling costs at the model's budgets (see
+ * KernelCost_T). The same name may then be declared again, another way. PushBackUserKernel(Copy)
+ * puts a copy back at the end of the model; ReleaseUserKerne(Copy) (the SDK's spelling) forgets one
+ * (NULL: nothing). PopUserKernel() takes the last user kernel out for good. */
+Kernel_T *CopyAndPopUserKernel(Kernel_T *Kernel);
+void PushBackUserKernel(Kernel_T *Kernel);
+void ReleaseUserKerne(Kernel_T *Kernel);
+void PopUserKernel(void);
+
 /* ---- The current SDK's iteration spaces --------------------------------------------------
  * KernelIterSpace(N, ...) lists a user kernel's loops, outermost first: one IterTiledSpace(KER_ITER_TILE0)
  * and up to two non-tiled spaces of a fixed size, IterFixedSpace(KER_ITER_Dk, Size) or
  * IterParSpace(KER_ITER_Dk, Size, PreferredDivider). KerArgSpace(N, ...) lists the spaces an
  * argument varies along (its planes, then KER_ITER_TILE0 when it is tiled). A non-tiled space some
  * input varies along is the kernel's input-plane loop (outputs that vary along it too get one plane
- * per input plane); otherwise it is the output-plane loop. With two, the outer is the output-plane
+ * per input plane); otherwise it is the output-plane loop. An iterator or'ed with SPACE_PROP_ONE_TILE (the
+ * whole space in one iteration, as the SDK's HWC and matrix-multiply convolutions ask) makes a kernel
+ * without a tiling: UserKernel then returns NULL when AT_KERNEL_NOSOLUTION_ERROR is off (so a
+ * generator falls back to another form) and stops with a message otherwise. With two, the outer is the output-plane
  * loop and the inner the input-plane loop, and arguments varying along both (filters) hold their
  * planes output-major. These are the loop nests KernelIterationOrder() offers.
  * Two-level tiling: IterTiledSpace(KER_ITER_TILE1) first, then the spaces above. The arguments whose
@@ -267,11 +308,6 @@ Kernel_T *UserKernelInSpace(const char *TemplateName, KernelIterationSpaceT *Ker
  * (an Object_Type_T second, a trailing NextPlaneUpdate). Strings are char * in C, as the SDK declares
  * them, so a model that declares KerArgPad itself compiles against this header (AddKernelArgDim below
  * too: the SDK's CNN libraries keep pointers to it). */
-#ifdef __cplusplus
-#define AT_MODEL_NAME const char
-#else
-#define AT_MODEL_NAME char
-#endif
 Object_T *KerArgPad(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,
                     unsigned int H, unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
                     int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
@@ -305,12 +341,24 @@ char *CNN_ArgDataTypeF(int DataSize, int Pointer, int Restrict);
  * floating point. */
 void AddKernelArgDim(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName, int Dim, ...);
 void AddKernelFloatArgDim(AT_MODEL_NAME *Name, AT_MODEL_NAME *ArgName, int Dim, ...);
-#undef AT_MODEL_NAME
+
+/* ---- CNN generator controls (CNN_GenControl_T, AutoTilerLibTypes.h) -------------------- */
+
+/* Every field to its default. */
+void CNN_InitGenCtrl(CNN_GenControl_T *Ctrl);
+/* One field by name, case insensitive: the field's own name (PadType) or NNTool's (PADTYPE,
+ * RNN_USE_HARDACT, INPUT_DATASIZE, ...). Val is AT_OPT_ON, AT_OPT_OFF, AT_OPT_VAL(n) or a string. An
+ * unknown name stops generation with the list of known ones. */
+void CNN_SetGenCtrl(CNN_GenControl_T *Ctrl, const char *Name, void *Val);
+/* Name, Val pairs up to a 0 name. */
+void CNN_SetGenCtrlList(CNN_GenControl_T *Ctrl, ...);
 
 /* ---- Kernel groups ---------------------------------------------------------------------- */
 
 void OpenKernelGroup(const char *GroupName);
 void CloseKernelGroup(void);
+/* As CloseKernelGroup (the SDK's form that keeps the group's kernels apart; Tessera never merges them). */
+void CloseKernelGroupNoMerge(void);
 /* Call location must be LOC_GROUP; bindings are C_Arg() and Imm() only. */
 CKernelCall_T *UserKernelCall(const char *CallName, KernelCallLocationT CallLocation,
                               ArgBindingDescr_T **BindingList);

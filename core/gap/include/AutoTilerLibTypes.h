@@ -17,7 +17,20 @@ typedef struct ArgBindingDescr_S ArgBindingDescr_T;
 typedef struct Object_S Object_T;
 typedef struct KernelDimension_S KernelDimensionT;
 typedef struct KernelIteration_S KernelIterationT;
-typedef struct Kernel_S Kernel_T;
+/* A user kernel, as UserKernel() returns it. The SDK's generators read one thing of it: the cost of
+ * its tiling (Ker->Cost->TileOverhead), to keep the cheaper of two ways to generate a layer (see
+ * CopyAndPopUserKernel in AutoTilerLib.h). */
+typedef struct {
+    unsigned int L1Mem;  /* L1 bytes the tiling takes */
+    unsigned int MoveL2; /* bytes the DMA moves between L2 and L1 in one call */
+    unsigned int MoveL3; /* bytes moved between L3 and L2 in one call */
+    float TileOverhead;  /* MoveL2 over the bytes of the kernel's inputs and outputs: 1 when each is
+                            moved once, more when tiles are read again or overlap */
+} KernelCost_T;
+typedef struct Kernel_S {
+    KernelCost_T *Cost; /* set in the copies CopyAndPopUserKernel() returns; NULL otherwise */
+    const char *Name;
+} Kernel_T;
 /* The current (v3) form of the iteration space: KernelIterSpace(), its IterTiledSpace() /
  * IterParSpace() / IterFixedSpace() dimensions and each argument's KerArgSpace(). */
 typedef struct KernelIterationSpace_S KernelIterationSpaceT;
@@ -31,6 +44,8 @@ typedef struct UserSymbol_S UserSymbol_T;
 typedef struct KernelGroup_S KernelGroup_T;
 /* The SDK's list of stacked tensors, an argument of UserKernelGroupK(). */
 typedef struct StackedTensors_S StackedTensors_T;
+/* The look-up table of a compressed argument (LUTInfo(), KerArgC()), which Tessera refuses. */
+typedef struct KerArgLUT_S KerArgLUT_T;
 
 /* How a basic kernel is called: on the master core with its arguments (SEQUENTIAL) or through one
  * struct (SEQUENTIAL_STRUCT, the struct typedef named as for PARALLEL), or on all cores through one
@@ -69,6 +84,21 @@ typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;
  * tiled space KER_ITER_TILE0 (which is KER_TILE) and up to two non-tiled spaces KER_ITER_D0..D3 (a
  * kernel's input-plane and output-plane loops; see KernelIterSpace). KER_ITER_TILE1 is the outer
  * tile loop of two-level tiling, around all the others; KER_ITER_TILE2 is named but refused. */
+/* Properties or'ed into an iterator of IterParSpace / IterFixedSpace, as in the SDK. Tessera knows
+ * SPACE_PROP_ONE_TILE (the whole space in one iteration, which HWC and matrix-multiply convolutions
+ * ask for) and has no such loop: a kernel declaring it has no tiling (see UserKernel). */
+#define SPACE_PROP_ABS      0x00010000
+#define SPACE_PROP_REVERT   0x00020000
+#define SPACE_PROP_PAD2PREF 0x00040000
+#define SPACE_PROP_ONE_TILE 0x00080000
+#define ITER_SPACE_MASK     0x0FFFF
+#define SPACE_PROP(Space, Prop) (((Space) & ITER_SPACE_MASK) | (Prop))
+
+/* Value rounded up to a multiple of 2^Size, as the SDK's generators size buffers. */
+#ifndef ALIGN
+#define ALIGN(Value, Size) ((((Value) + (1 << (Size)) - 1) / (1 << (Size))) * (1 << (Size)))
+#endif
+
 typedef enum {
     KER_TILE = 0,
     KER_IN_PLANE = 1,
@@ -79,7 +109,9 @@ typedef enum {
     KER_ITER_D0 = 10,
     KER_ITER_D1 = 11,
     KER_ITER_D2 = 12,
-    KER_ITER_D3 = 13
+    KER_ITER_D3 = 13,
+    /* Not an iterator: widens the type to the SPACE_PROP_* bits the SDK ors into one. */
+    KER_ITER_WITH_PROPERTIES = 0xFFFFF
 } KernelIteratorT;
 
 typedef enum {
@@ -140,7 +172,10 @@ typedef enum {
     /* K_ArgPar() selectors, of a parametric space (IterParSpace) the argument varies along */
     KER_ARG_PARTILE_DIM = 15,        /* the number of its tiles: refused */
     KER_ARG_PARTILE_SIZE = 16,       /* items of the space in the current tile: 1 */
-    KER_ARG_LOADEDPARTILE_SIZE = 17  /* items of the space the current tile holds in L1: 1 */
+    KER_ARG_LOADEDPARTILE_SIZE = 17, /* items of the space the current tile holds in L1: 1 */
+    /* K_ArgPred() predicates, of a loop (KER_ITER_TILE0, ...): 1 in its first / last iteration, else 0 */
+    KER_ARG_TILEFIRST = 18,
+    KER_ARG_TILELAST = 19
 } KernelArgSelect_T;
 
 typedef enum {
@@ -190,6 +225,13 @@ typedef unsigned int Object_Type_T;
  * point (as AddKernelFloatArgDim says). Both describe the argument and change no tiling. */
 #define O_CONST   (1u << 11)
 #define O_FLOAT   (1u << 12)
+/* O_STACK_PRED: placed right after the previous argument, without alignment padding; accepted, Tessera
+ * aligns every L1 buffer. O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE (buffers the SDK's recurrent
+ * layers load or store on some iterations only) are refused with a message. */
+#define O_STACK_PRED  (1u << 18)
+#define O_ALWAYS_LOAD (1u << 19)
+#define O_NO_LOAD     (1u << 20)
+#define O_NO_STORE    (1u << 21)
 
 /* Predefined argument kinds. */
 #define OBJ_IN                  (O_IN | O_TILED)

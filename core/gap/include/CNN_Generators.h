@@ -22,16 +22,8 @@
 extern "C" {
 #endif
 
-/* KernelOper_T, AT_PadType and CNN_GenControl_T are in AutoTilerLibTypes.h, as in the SDK. */
-
-/* Every field to its default. */
-void CNN_InitGenCtrl(CNN_GenControl_T *Ctrl);
-/* One field by name, case insensitive: the field's own name (PadType) or NNTool's (PADTYPE,
- * RNN_USE_HARDACT, INPUT_DATASIZE, ...). Val is AT_OPT_ON, AT_OPT_OFF, AT_OPT_VAL(n) or a string. An
- * unknown name stops generation with the list of known ones. */
-void CNN_SetGenCtrl(CNN_GenControl_T *Ctrl, const char *Name, void *Val);
-/* Name, Val pairs up to a 0 name. */
-void CNN_SetGenCtrlList(CNN_GenControl_T *Ctrl, ...);
+/* KernelOper_T, AT_PadType and CNN_GenControl_T are in AutoTilerLibTypes.h, and CNN_InitGenCtrl /
+ * CNN_SetGenCtrl in AutoTilerLib.h, as in the SDK. */
 
 void LoadCNNLibrary(void);
 

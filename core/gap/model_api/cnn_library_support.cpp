@@ -1,11 +1,14 @@
 // What GreenWaves' CNN generator libraries call besides the API of the other files: argument lists
 // filled one by one (AllocateCArgs, AllocateKerArgs), convolution arguments with used sizes and
 // padding (KerArgP) and their tile selectors, parametric-space tiles (K_ArgPar), loop indexes
-// (Ker_IteratorIndex), the test-bench descriptions (AT_PrepareForTest*), and the iterated kernel
-// groups of grouped convolutions, which are refused. AutoTilerLib.h states what each means here.
+// (Ker_IteratorIndex) and first / last iteration predicates (K_ArgPred), arguments homed in L3 by
+// name (SetKerArgInL3), the test-bench descriptions (AT_PrepareForTest*), and what is refused: the
+// iterated kernel groups of grouped convolutions and compressed arguments (KerArgC, LUTInfo).
+// AutoTilerLib.h states what each means here.
 #include "AutoTilerLib.h"
 #include "builder_support.h"
 
+#include <algorithm>
 #include <cstdarg>
 
 using namespace tessera::gap;
@@ -39,6 +42,8 @@ bool isPadded(v4s pad) { return pad[0] != 0 || pad[1] != 0 || pad[2] != 0 || pad
 extern "C" {
 
 CKernel_Arg_T** AllocateCArgs(unsigned int ArgCount) { return emptyList<CKernel_Arg_T>(ArgCount, "AllocateCArgs"); }
+
+CKernelCall_T** AllocateCalls(unsigned int CallCount) { return emptyList<CKernelCall_T>(CallCount, "AllocateCalls"); }
 
 Object_T** AllocateKerArgs(unsigned int KerArgCount) { return emptyList<Object_T>(KerArgCount, "AllocateKerArgs"); }
 
@@ -88,6 +93,68 @@ ArgBindingDescr_T* Ker_IteratorIndex(KernelIteratorT Sel)
         iterator == int(KER_ITER_TILE1) ? tiler::IterationSpace::OuterTile : tiler::IterationSpace::Tile;
     result.spaceIterator = inSpace ? iterator : -1;  // its user kernel's KernelIterSpace says which loop
     return registry().arena.make(std::move(result));
+}
+
+ArgBindingDescr_T* K_ArgPred(const char* ArgName, KernelArgSelect_T ArgSelect, KernelIteratorT ItSpace)
+{
+    const std::string name = requireName(ArgName, "K_ArgPred", "the kernel argument name");
+    if (ArgSelect != KER_ARG_TILEFIRST && ArgSelect != KER_ARG_TILELAST)
+        failModel(format("K_ArgPred(\"%s\"): selector %d is not a predicate; give KER_ARG_TILEFIRST or "
+                         "KER_ARG_TILELAST",
+                         name.c_str(), int(ArgSelect)));
+    ArgBindingDescr_T* predicate = Ker_IteratorIndex(ItSpace);  // the same loop, resolved the same way
+    predicate->value.kind = tiler::Binding::Kind::LoopPredicate;
+    predicate->value.value = ArgSelect == KER_ARG_TILEFIRST ? 0 : 1;
+    return predicate;
+}
+
+void SetKerArgInL3(const char* Name, const char* ArgName)
+{
+    const std::string kernelName = requireName(Name, "SetKerArgInL3", "the user kernel name");
+    const std::string argName = requireName(ArgName, "SetKerArgInL3", "the kernel argument name");
+    tiler::UserKernel* kernel = registry().model.findUserKernel(kernelName);
+    if (kernel == nullptr)
+        failModel("SetKerArgInL3(\"" + kernelName + "\", \"" + argName + "\"): no user kernel named " + kernelName
+                  + " is declared; call it after UserKernel() declared it");
+    const auto arg = std::find_if(kernel->args.begin(), kernel->args.end(),
+                                  [&](const tiler::KernelArgument& a) { return a.name == argName; });
+    if (arg == kernel->args.end())
+        failModel("SetKerArgInL3(\"" + kernelName + "\", \"" + argName + "\"): user kernel " + kernelName
+                  + " has no kernel argument " + argName);
+    if (arg->has(tiler::ArgFlag::Buffer) && !arg->has(tiler::ArgFlag::In) && !arg->has(tiler::ArgFlag::Out))
+        failModel("SetKerArgInL3(\"" + kernelName + "\", \"" + argName + "\"): " + argName
+                  + " is an L1 buffer of the kernel, which has no home to put in L3");
+    arg->flags |= tiler::ArgFlag::L2DoubleBuffer;  // as O_L2DB: homed in L3, staged through L2
+}
+
+KerArgLUT_T* LUTInfo(int Bits, int ElemBytes, int Sparse)
+{
+    failModel(format("LUTInfo(%d, %d, %d): compressed arguments (look-up tables of weights) are not supported by "
+                     "Tessera; generate the layer without CompressedInputBits in its CNN_GenControl_T",
+                     Bits, ElemBytes, Sparse));
+}
+
+Object_T* KerArgC(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Object_Type_T ObjType, unsigned int W,
+                  unsigned int H, unsigned int ItemSize, KerArgLUT_T* LUTInfo, int TileOverlap,
+                  KernelArgConstraints_T Constraint, unsigned int PreferedTileSize, const char* CArgName)
+{
+    (void) KerArgSpace, (void) ObjType, (void) W, (void) H, (void) ItemSize, (void) LUTInfo, (void) TileOverlap;
+    (void) Constraint, (void) PreferedTileSize, (void) CArgName;
+    failModel(format("KerArgC(\"%s\"): compressed arguments are not supported by Tessera; declare it with KerArg "
+                     "and uncompressed values",
+                     KerArgName != nullptr ? KerArgName : ""));
+}
+
+Object_T* KerArgAliased(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, unsigned int Alias,
+                        Object_Type_T ObjType, unsigned int W, unsigned int H, unsigned int ItemSize,
+                        int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                        const char* CArgName)
+{
+    (void) KerArgSpace, (void) ObjType, (void) W, (void) H, (void) ItemSize, (void) TileOverlap, (void) Constraint;
+    (void) PreferedTileSize, (void) CArgName;
+    failModel(format("KerArgAliased(\"%s\", ..., %u, ...): arguments sharing another's L1 buffer (the SDK's "
+                     "recurrent layers) are not supported by Tessera; declare a buffer of its own",
+                     KerArgName != nullptr ? KerArgName : "", Alias));
 }
 
 void AT_PrepareForTest(const char* Name, v4s DataSize, v4s L3, int InFeat, int OutFeat, int Width, int Height,

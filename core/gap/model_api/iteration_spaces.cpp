@@ -192,6 +192,22 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     return value;
 }
 
+// A kernel asking for a space in one iteration (SPACE_PROP_ONE_TILE), which Tessera's loops do not
+// offer: with AT_KERNEL_NOSOLUTION_ERROR off it is noted as dropped (false: UserKernel returns NULL,
+// and the SDK's generators fall back to another form of the layer); on, generation stops.
+bool withoutSpaceInOneTile(const std::string& name, int iterator)
+{
+    const std::string reason = "its space " + spaceName(iterator) +
+                               " is declared SPACE_PROP_ONE_TILE (all of it in one iteration, as the SDK's HWC and "
+                               "matrix-multiply convolutions ask), which Tessera does not support; declare the "
+                               "layer in CHW order, or the space without the property";
+    tiler::KernelModel& model = registry().model;
+    if (model.options.noSolutionError)
+        failModel("user kernel " + name + ": " + reason);
+    model.droppedKernels.emplace_back(name, reason);
+    return false;
+}
+
 }  // namespace
 
 extern "C" {
@@ -204,10 +220,17 @@ KernelIteratorDescrT* IterTiledSpace(KernelIteratorT IterSpace)
 
 KernelIteratorDescrT* IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim)
 {
-    requireSpace(int(IterSpace), false, "IterFixedSpace");
+    // The SDK's space properties ride in the high bits of the iterator.
+    const int iterator = int(IterSpace) & ITER_SPACE_MASK;
+    const unsigned properties = unsigned(IterSpace) & ~unsigned(ITER_SPACE_MASK);
+    if (properties != 0 && properties != SPACE_PROP_ONE_TILE)
+        failModel(format("IterFixedSpace(%s | 0x%x, %u): of the SDK's space properties Tessera knows "
+                         "SPACE_PROP_ONE_TILE only; declare the space without the others",
+                         spaceName(iterator).c_str(), properties, Dim));
+    requireSpace(iterator, false, "IterFixedSpace");
     if (Dim == 0)
-        failModel("IterFixedSpace(" + spaceName(int(IterSpace)) + ", 0): a space needs at least one iteration");
-    return registry().arena.make(KernelIteratorDescr_S{int(IterSpace), false, Dim});
+        failModel("IterFixedSpace(" + spaceName(iterator) + ", 0): a space needs at least one iteration");
+    return registry().arena.make(KernelIteratorDescr_S{iterator, false, Dim, properties == SPACE_PROP_ONE_TILE});
 }
 
 // The preferred divider is a hint for splitting the space over several passes; Tessera runs the
@@ -300,6 +323,9 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     const std::string context = "user kernel " + name;
     if (KerIter == nullptr)
         failModel(context + ": the iteration space is NULL; pass KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)) or another");
+    for (const KernelIteratorDescr_S& space : KerIter->spaces)
+        if (space.oneTile && !withoutSpaceInOneTile(name, space.iterator))
+            return nullptr;
     std::vector<const Object_S*> arguments;
     for (const Object_T* argument : listItems(KerArg, context, "kernel argument")) {
         if (!argument->space)

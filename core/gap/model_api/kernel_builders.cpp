@@ -288,8 +288,14 @@ Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, 
     if ((ObjType & O_CONST) && (ObjType & O_OUT))
         failModel(format("KerArg(\"%s\"): O_CONST marks an input the kernel does not change; it cannot be an output",
                          argument.name.c_str()));
-    // O_NTILED is a mark for KerArgSpace() arguments only; O_CONST and O_FLOAT describe the argument.
-    argument.flags = ObjType & ~std::uint32_t(O_NTILED | O_CONST | O_FLOAT);
+    if (ObjType & (O_ALWAYS_LOAD | O_NO_LOAD | O_NO_STORE))
+        failModel(format("KerArg(\"%s\"): O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE (buffers loaded or stored on "
+                         "some iterations only, as the SDK's recurrent layers declare them) are not supported by "
+                         "Tessera; declare the buffer O_IN or O_OUT, moved on every tile",
+                         argument.name.c_str()));
+    // O_NTILED is a mark for KerArgSpace() arguments only; O_CONST and O_FLOAT describe the argument;
+    // O_STACK_PRED asks for no alignment padding, and Tessera aligns every buffer anyway.
+    argument.flags = ObjType & ~std::uint32_t(O_NTILED | O_CONST | O_FLOAT | O_STACK_PRED);
     argument.floatItems = (ObjType & O_FLOAT) != 0;
     argument.width = W;
     argument.height = H;

@@ -52,6 +52,7 @@ void resetModel()
     state.kernelTemplates.clear();
     state.userSymbols.clear();
     state.matchableKernels.clear();
+    state.poppedKernels.clear();
 }
 
 std::vector<std::string> unfinishedBuildProblems()

@@ -52,6 +52,7 @@ struct KernelIteratorDescr_S {
     int iterator = 0;
     bool tiled = false;
     unsigned size = 1;  // non-tiled spaces
+    bool oneTile = false;  // SPACE_PROP_ONE_TILE: the whole space in one iteration (no such loop here)
 };
 struct KernelIterationSpace_S {
     std::vector<KernelIteratorDescr_S> spaces;
@@ -69,9 +70,6 @@ struct KernelIteration_S {
     int dimension = 2;
     std::vector<tessera::tiler::IterationSpace> order;  // outermost first
     bool outerTiles = false;  // KER_ITER_TILE1 around the whole order (two-level tiling)
-};
-struct Kernel_S {
-    std::size_t userKernelIndex = 0;
 };
 struct UserSymbol_S {
     std::string name;
@@ -156,7 +154,13 @@ struct ModelRegistry {
         const CNN_LayerOp_S* match = nullptr;
     };
     std::vector<MatchableKernel> matchableKernels;
+    // User kernels taken out of the model by CopyAndPopUserKernel, until PushBackUserKernel puts one
+    // back or ReleaseUserKerne forgets it.
+    std::map<const Kernel_T*, tiler::UserKernel> poppedKernels;
 };
+
+// The handle UserKernel() returns for a kernel just added to the model.
+Kernel_T* userKernelHandle(const std::string& name);
 
 ModelRegistry& registry();
 

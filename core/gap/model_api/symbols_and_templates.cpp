@@ -38,6 +38,13 @@ UserSymbol_T* US_Int(const char* Name, int Value)
     return registry().arena.make(UserSymbol_S{name, std::to_string(Value)});
 }
 
+UserSymbol_T* US_Type(const char* Name, const char* String)
+{
+    const std::string name = requireName(Name, "US_Type", "the symbol name");
+    const std::string type = requireName(String, "US_Type", "the type");
+    return registry().arena.make(UserSymbol_S{name, type});  // bound as the C text itself
+}
+
 UserSymbol_T* US_Float(const char* Name, float Value)
 {
     const std::string name = requireName(Name, "US_Float", "the symbol name");

@@ -75,7 +75,7 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
     // A CNN generator checks its kernel once it has added what the C API cannot say (padding...).
     if (state.layersInProgress == 0 && !keepKernelIfItTiles(name))
         return nullptr;
-    return state.arena.make(Kernel_S{index});
+    return userKernelHandle(name);
 }
 
 void OpenKernelGroup(const char* GroupName)
@@ -102,6 +102,9 @@ void CloseKernelGroup(void)
         failModel("CloseKernelGroup(): no kernel group is open; call OpenKernelGroup(\"Name\") first");
     state.openGroup.reset();
 }
+
+// KER_OPT_KEEP_GROUP for the group's kernels: Tessera never merges a group's kernels anyway.
+void CloseKernelGroupNoMerge(void) { CloseKernelGroup(); }
 
 CKernelCall_T* UserKernelCall(const char* CallName, KernelCallLocationT CallLocation, ArgBindingDescr_T** BindingList)
 {

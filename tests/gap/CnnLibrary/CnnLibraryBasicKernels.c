@@ -88,6 +88,17 @@ void KerParLinearPartial_fp(KerLinearPartial_fp_T *Arg)
     gap_waitbarrier(0);
 }
 
+void KerParLinearPartialFirst_fp(KerLinearPartialFirst_fp_T *Arg)
+{
+    if (gap_coreid() == 0) {
+        int Acc = Arg->FirstTile ? 0 : *Arg->Reduct;
+        for (unsigned int i = 0; i < Arg->InSize; i++)
+            Acc += Arg->In[i] * Arg->Filter[i];
+        *Arg->Reduct = Acc;
+    }
+    gap_waitbarrier(0);
+}
+
 void KerParLinearReduct_fp(KerLinearReduct_fp_T *Arg)
 {
     if (gap_coreid() == 0) {

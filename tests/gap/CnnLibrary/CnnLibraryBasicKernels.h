@@ -70,6 +70,16 @@ typedef struct {
 } KerLinearPartial_fp_T;
 void KerParLinearPartial_fp(KerLinearPartial_fp_T *Arg);
 
+/* The same, told by a predicate (K_ArgPred KER_ARG_TILEFIRST) whether this is the first tile. */
+typedef struct {
+    short int * __restrict__ In;
+    short int * __restrict__ Filter;
+    int * __restrict__ Reduct;
+    unsigned short int InSize;
+    unsigned char FirstTile;
+} KerLinearPartialFirst_fp_T;
+void KerParLinearPartialFirst_fp(KerLinearPartialFirst_fp_T *Arg);
+
 /* Out[0] = clip16(roundnorm(*Reduct + Bias[0] * 2^Norm, Norm)), then ReLU if asked. */
 typedef struct {
     int * __restrict__ Reduct;

@@ -5,7 +5,9 @@
  * vary along the output features only (KerArgSpace(1, D1)); the calls sit before, in and after the
  * input-feature loop (LOC_D0_PROLOG, LOC_D0, LOC_D0_EPILOG). The linear layer keeps its input whole
  * in L1 while its filters are tiled (OBJ_BUFFER_IN), and its partial sums restart at tile 0
- * (Ker_IteratorIndex). */
+ * (Ker_IteratorIndex, or the first-tile predicate K_ArgPred). Two convolutions are tiled both ways
+ * and the cheaper kept, as GreenWaves' SQ8 generators choose (CopyAndPopUserKernel, Cost->TileOverhead,
+ * PushBackUserKernel, ReleaseUserKerne). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,6 +48,12 @@ static void LoadCnnLibrary(void)
                     TCArg("int * __restrict__", "Reduct"), TCArg("unsigned short int", "InSize"),
                     TCArg("unsigned short int", "TileIndex")),
               "KerLinearPartial_fp_T", CNN_Match(CNN_OperList(1, KOP_LINEAR), 0, 0, CNN_Type(2, 2, 0, 0, 4), 0, 0, 0, 0, 0, 0));
+    /* Called by name (no CNN_Match): the linear layer told its first tile by a predicate. */
+    LibKernel("KerParLinearPartialFirst_fp", CALL_PARALLEL,
+              CArgs(5, TCArg("short int * __restrict__", "In"), TCArg("short int * __restrict__", "Filter"),
+                    TCArg("int * __restrict__", "Reduct"), TCArg("unsigned short int", "InSize"),
+                    TCArg("unsigned char", "FirstTile")),
+              "KerLinearPartialFirst_fp_T");
     LibKernel("KerParLinearReduct_fp", CALL_PARALLEL,
               CArgs(5, TCArg("int * __restrict__", "Reduct"), TCArg("short int * __restrict__", "Bias"),
                     TCArg("short int * __restrict__", "Out"), TCArg("unsigned char", "Norm"),
@@ -57,8 +65,8 @@ static void LoadCnnLibrary(void)
 
 /* Convolution (Fc x Fc at stride Sc, no padding) of InFeat planes of W x H into OutFeat planes,
  * then an optional 2 x 2 max pooling (through an L1 buffer of one tile) and ReLU. */
-static void ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Sc, KernelOper_T PoolOper,
-                            KernelOper_T ReLUOper, int Norm)
+static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
+                                 KernelOper_T PoolOper, KernelOper_T ReLUOper, int Norm, Tile_Orientation_T Orientation)
 {
     int NeedFx, NeedFy, NeedDx, NeedDy, NeedSx, NeedSy;
     char *SetBiasKernel = CNN_FindMatchingKernel(KOP_SETBIAS, KOP_NONE, 1, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -70,7 +78,7 @@ static void ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, i
                                                                      2, 0, 0, 0, 0, 0, 0, 0);
     if (SetBiasKernel == 0 || ConvKernel == 0 || (PoolOper != KOP_NONE && PoolKernel == 0)) {
         printf("%s: no basic kernel matches\n", Name);
-        return;
+        return 0;
     }
     const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
     const int Wo = PoolOper == KOP_NONE ? Wc : Wc / 2, Ho = PoolOper == KOP_NONE ? Hc : Hc / 2;
@@ -99,7 +107,7 @@ static void ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, i
     Kernel_T *Kernel = UserKernel(Name,
         KernelIterSpace(3, IterParSpace(KER_ITER_D1, OutFeat, 8), IterTiledSpace(KER_ITER_TILE0),
                         IterParSpace(KER_ITER_D0, InFeat, 1)),
-        TILE_HOR, KCArgs,
+        Orientation, KCArgs,
         Calls(3,
               Call(SetBiasKernel, LOC_D0_PROLOG,
                    Bindings(5, K_Arg(ConvOut, KER_ARG_TILE), K_Arg(ConvOut, KER_ARG_TILE_W),
@@ -129,13 +137,40 @@ static void ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, i
         AddKernelArgDim(Name, "Bias", 2, OutFeat, 2);
         AddKernelArgDim(Name, "Out", 4, OutFeat, Ho, Wo, 2);
     }
+    return Kernel;
+}
+
+/* The layer tiled both ways, the cheaper kept, as GreenWaves' SQ8 generators choose: horizontal
+ * tiles unless vertical ones cost less than 0.9 times as much. */
+static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
+                                   KernelOper_T PoolOper, KernelOper_T ReLUOper, int Norm)
+{
+    Kernel_T *Ker, *Sol1 = 0, *Sol2 = 0;
+    AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR);
+    if (Ker) Sol1 = CopyAndPopUserKernel(Ker);
+    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_VER);
+    if (Ker) Sol2 = CopyAndPopUserKernel(Ker);
+    if (Sol1 && Sol2) {
+        int TakeSol1 = 0.9f * Sol1->Cost->TileOverhead < Sol2->Cost->TileOverhead;
+        printf("%s: horizontal %.3f, vertical %.3f: %s\n", Name, Sol1->Cost->TileOverhead,
+               Sol2->Cost->TileOverhead, TakeSol1 ? "horizontal" : "vertical");
+        PushBackUserKernel(TakeSol1 ? Sol1 : Sol2);
+        ReleaseUserKerne(TakeSol1 ? Sol2 : Sol1);
+    } else if (Sol1 || Sol2) {
+        PushBackUserKernel(Sol1 ? Sol1 : Sol2);
+    }
+    AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
+    if (!Sol1 && !Sol2) /* neither tiles: declared once more, reported with the model's other kernels */
+        ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR);
 }
 
 /* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
-static void Linear(char *Name, int InDim, int OutDim, KernelOper_T ReLUOper, int Norm)
+static void Linear(char *Name, int InDim, int OutDim, KernelOper_T ReLUOper, int Norm, int FirstTilePredicate)
 {
-    char *PartialKernel = CNN_FindMatchingKernel(KOP_LINEAR, KOP_NONE, 0, 2, 2, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                 0, 0, 0);
+    char *PartialKernel = FirstTilePredicate ? "KerParLinearPartialFirst_fp"
+                                             : CNN_FindMatchingKernel(KOP_LINEAR, KOP_NONE, 0, 2, 2, 0, 0, 4, 0, 0, 0, 0,
+                                                                      0, 0, 0, 0, 0, 0, 0, 0, 0);
     char *ReductKernel = CNN_FindMatchingKernel(KOP_DP_REDUCT_LINEAR, ReLUOper, 0, 4, 0, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0,
                                                 0, 0, 0, 0, 0, 0);
     if (PartialKernel == 0 || ReductKernel == 0) {
@@ -150,7 +185,9 @@ static void Linear(char *Name, int InDim, int OutDim, KernelOper_T ReLUOper, int
         Calls(2,
               Call(PartialKernel, LOC_LOOP,
                    Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("Filter", KER_ARG_TILE), K_Arg("Reduct", KER_ARG_TILE),
-                            K_Arg("Filter", KER_ARG_TILE_H), Ker_IteratorIndex(KER_ITER_TILE0))),
+                            K_Arg("Filter", KER_ARG_TILE_H),
+                            FirstTilePredicate ? K_ArgPred("Filter", KER_ARG_TILEFIRST, KER_ITER_TILE0)
+                                               : Ker_IteratorIndex(KER_ITER_TILE0))),
               Call(ReductKernel, LOC_LOOP_EPILOG,
                    Bindings(5, K_Arg("Reduct", KER_ARG_TILE), K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
                             Imm(Norm), Imm(ReLUOper == KOP_RELU)))),
@@ -175,11 +212,15 @@ int main(int argc, char **argv)
     SetL1MemorySize(51200);
     LoadCnnLibrary();
     /* 2 planes of 36 x 28, 5x5 filters: 6 planes of 32 x 24, max pooled to 16 x 12, ReLU. */
-    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10);
+    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR);
     /* 3 planes of 33 x 29, 3x3 filters at stride 2 (the general kernel): 4 planes of 16 x 14. */
-    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9);
-    /* 300 inputs to 10 outputs, ReLU. */
-    Linear("Linear300", 300, 10, KOP_RELU, 12);
+    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR);
+    /* A wide and a tall layer, each tiled both ways and the cheaper kept. */
+    ConvolutionPoolCheaper("ConvWideCheaper", 2, 4, 36, 16, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
+    ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
+    /* 300 inputs to 10 outputs, ReLU; the same told its first tile by a predicate. */
+    Linear("Linear300", 300, 10, KOP_RELU, 12, 0);
+    Linear("Linear300First", 300, 10, KOP_RELU, 12, 1);
     GenerateTilingCode();
     return 0;
 }

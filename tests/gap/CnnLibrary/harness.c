@@ -110,6 +110,9 @@ int main(int argc, char **argv)
     HarnessSeed(argc, argv);
     RunConvPool("ConvPool5x5", ConvPool5x5, 2, 6, 36, 28, 5, 1, 1, 1, 10);
     RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9);
+    RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10);
+    RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
+    RunLinear("Linear300First", Linear300First, 300, 10, 1, 12);
     return HarnessFinish();
 }
