@@ -322,7 +322,7 @@ private slots:
         const std::vector<Binding>& b = kernel->calls.at(0).bindings;
         QCOMPARE(int(b[1].select), int(tessera::tiler::ArgSelect::TileWidth));
         QCOMPARE(int(b[2].select), int(tessera::tiler::ArgSelect::TileHeight));
-        QVERIFY(b[3].kind == Binding::Kind::Immediate && b[3].value == 0);
+        QVERIFY(b[3].kind == Binding::Kind::KernelArg && b[3].select == tessera::tiler::ArgSelect::TilePad);
         QVERIFY(b[4].kind == Binding::Kind::Immediate && b[4].value == 1);
         QVERIFY(b[5].kind == Binding::Kind::Immediate && b[5].value == 1);
         QVERIFY(b[7].kind == Binding::Kind::LoopIndex);
@@ -428,6 +428,32 @@ private slots:
         }
     }
 
+    // A padded KerArgP (a "same" convolution's input as GreenWaves' generators declare it): the tiles
+    // are placed over the padding, and the kernel sees each tile's home lines and its padding.
+    void paddedInputsAreToldTheirPadding()
+    {
+        const v4s pad = {2, 1, 2, 2};
+        Object_T* in = KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB, 20, 12, 20, 12, pad, pad, 2, 4,
+                               OBJ_CONSTRAINTS_NONE, 0, "In");
+        QVERIFY(in->value.kernelPadsItself);
+        QCOMPARE(in->value.padBefore, 2u);
+        QCOMPARE(in->value.padAfter, 2u);
+        QCOMPARE(in->value.kernelPad[0], 2);
+        QCOMPARE(in->value.kernelPad[1], 1);
+        QCOMPARE(int(K_Arg("In", KER_ARG_TILE_PAD)->value.select), int(tessera::tiler::ArgSelect::TilePad));
+        // Tiled vertically there is no tiling: with AT_KERNEL_NOSOLUTION_ERROR off the generator gets NULL.
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+        LibKernel("Window", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("v4s", "Pad")), "Window_T");
+        Kernel_T* vertical = UserKernel("Vertical", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_VER,
+                                        CArgs(1, TCArg("short int *", "In")),
+                                        Calls(1, Call("Window", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE),
+                                                                                   K_Arg("In", KER_ARG_TILE_PAD)))),
+                                        KerArgs(1, in));
+        AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
+        QVERIFY(vertical == nullptr);
+        QVERIFY(gap::currentModel().droppedKernels.at(0).second.find("tiled vertically") != std::string::npos);
+    }
+
     void sq8GeneratorForms()
     {
         using tessera::tiler::Binding;
@@ -481,11 +507,24 @@ private slots:
             void (*call)();
             const char* message;
         } refusals[] = {
-            {"padded", [] {
-                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 8, 8, (v4s){1, 1, 0, 0}, (v4s){1, 1, 0, 0}, 2, 0,
+            {"padded buffer", [] {
+                 KerArgP("ConvOut", KerArgSpace(1, KER_ITER_TILE0), O_BUFF | O_ONETILE, 8, 8, 8, 8, (v4s){0, 0, 1, 1},
+                         (v4s){0, 0, 1, 1}, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "");
+             },
+             "KerArgP(\"ConvOut\"): padding (PadTile 0, 0, 1, 1, PadExec 0, 0, 1, 1) of an L1 buffer"},
+            {"pooling padding on the input", [] {
+                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 8, 8, (v4s){1, 1, 3, 3}, (v4s){1, 1, 1, 1}, 2, 2,
                          OBJ_CONSTRAINTS_NONE, 0, "In");
              },
-             "KerArgP(\"In\"): padding (PadTile 1, 1, 0, 0, PadExec 1, 1, 0, 0) is not supported"},
+             "KerArgP(\"In\"): padding PadTile 1, 1, 3, 3 with PadExec 1, 1, 1, 1 is not supported"},
+            {"padded, tiled vertically", [] {
+                 UserKernel("Vertical", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_VER,
+                            CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 8, 8, (v4s){1, 1, 1, 1},
+                                               (v4s){1, 1, 1, 1}, 2, 2, OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "user kernel Vertical: its padded KerArgP In is tiled vertically"},
             {"partly used", [] {
                  KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 28, 28, 27, 27, (v4s){0, 0, 0, 0},
                          (v4s){0, 0, 0, 0}, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In");

@@ -495,6 +495,23 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     if (binding.kind == Binding::Kind::TileItem)
         return "((" + binding.accessType + ") " + tilePointer(*arg) + ")[" + std::to_string(binding.value) + "]";
     const bool horizontal = arg->orientation == Orientation::Horizontal;
+    if (arg->arg->kernelPadsItself) {
+        // The kernel sees the tile's home lines only and is told its padding (see KernelArgument).
+        const std::string first = "(" + (tileCount(*arg) > 1 ? tileVar(*arg, "") + "*" + num(arg->step) : std::string("0")) +
+                                  "-" + num(arg->padBefore) + ")";
+        const std::string lines = tileSizeExpr(*arg, "");
+        const std::string height = num(arg->arg->height);
+        const std::string skip = "(" + first + "<0?-" + first + ":0)";
+        const std::string end = "(" + first + "+" + lines + ">" + height + "?" + height + ":" + first + "+" + lines + ")";
+        const std::uint64_t lineBytes = std::uint64_t(arg->crossExtent) * arg->arg->itemSize;
+        if (binding.select == ArgSelect::Tile)
+            return "((char *) " + tilePointer(*arg) + "+" + skip + "*" + num(lineBytes) + ")";
+        if (binding.select == ArgSelect::TileHeight)
+            return "(" + end + "-(" + first + "<0?0:" + first + "))";
+        if (binding.select == ArgSelect::TilePad)
+            return "((v4s){" + std::to_string(arg->arg->kernelPad[0]) + "," + std::to_string(arg->arg->kernelPad[1]) +
+                   "," + skip + "," + "(" + first + "+" + lines + "-" + end + ")})";
+    }
     // One-tile scratch buffers follow the tiles; per-tile (dynamic) ones have one entry per tile.
     const bool tiledDim = arg->tiled && !arg->arg->has(ArgFlag::DynTile);
     const auto currentSize = [&](bool alongTiles) {
@@ -532,6 +549,7 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         return arg->dynamic ? tileStartExpr(*arg, tileVar(*arg, "")) : tileVar(*arg, "") + "*" + num(arg->step);
     case ArgSelect::Width: return num(arg->arg->width);
     case ArgSelect::Height: return num(arg->arg->height);
+    case ArgSelect::TilePad: return "0";  // no padding
     }
     return "0";
 }

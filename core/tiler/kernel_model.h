@@ -3,6 +3,7 @@
 // builds one KernelModel; the tile solver and the C emitter read it.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -68,6 +69,9 @@ enum class ArgSelect {
     // argument, the same buffer otherwise. With room before the buffers (KerArgPad) a kernel leaves
     // data there for the next tile, such as a FIR's delay line.
     NextTile = 11,
+    // The current tile's padding as a v4s (left, right, top, bottom) (KER_ARG_TILE_PAD): zeros but for
+    // an argument whose kernel pads it (KernelArgument::kernelPadsItself).
+    TilePad = 14,
 };
 
 struct Binding {
@@ -149,6 +153,12 @@ struct KernelArgument {
     // its home memory: the tiles see them (a padded convolution input), the DMA moves only real lines.
     unsigned padBefore = 0;
     unsigned padAfter = 0;
+    // Padding the basic kernel applies itself (a KerArgP, as GreenWaves' kernels take it): the tile it
+    // sees starts at the tile's first home line and holds its home lines only (KER_ARG_TILE, _H), and
+    // KER_ARG_TILE_PAD gives kernelPad's left and right columns and the padding lines of that tile
+    // above and below. padBefore / padAfter place the tiles as for any padded input.
+    bool kernelPadsItself = false;
+    std::array<int, 4> kernelPad{};  // left, right, top, bottom
     // Items of L1 room before and after each of its L1 buffers (KerArgPad's BottomBuffer and
     // TopBuffer): the kernel keeps data there from one tile to the next, and no DMA touches it.
     unsigned roomBefore = 0;

@@ -33,7 +33,7 @@ constexpr Named<ArgSelect> kSelects[] = {
     {ArgSelect::TileWidth0, "tile_width0"}, {ArgSelect::TileHeight, "tile_height"}, {ArgSelect::TileHeight0, "tile_height0"},
     {ArgSelect::TileCount, "tile_count"}, {ArgSelect::TileIndex, "tile_index"}, {ArgSelect::TileOffset, "tile_offset"},
     {ArgSelect::Width, "width"}, {ArgSelect::Height, "height"},
-    {ArgSelect::NextTile, "next_tile"}};
+    {ArgSelect::NextTile, "next_tile"}, {ArgSelect::TilePad, "tile_pad"}};
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"},
                                                   {Binding::Kind::Ignored, "ignored"}, {Binding::Kind::Literal, "literal"},

@@ -168,7 +168,8 @@ typedef enum {
                                  the same buffer otherwise (see KerArgPad) */
     KER_ARG_TILE_USEDW = 12,  /* width of the current tile the kernel uses: all of it (see KerArgP) */
     KER_ARG_TILE_USEDH = 13,  /* height of the current tile the kernel uses: all of it */
-    KER_ARG_TILE_PAD = 14,    /* the current tile's padding, a v4s (left, right, top, bottom): none */
+    KER_ARG_TILE_PAD = 14,    /* the current tile's padding, a v4s (left, right, top, bottom): a padded
+                                 KerArgP's, else none */
     /* K_ArgPar() selectors, of a parametric space (IterParSpace) the argument varies along */
     KER_ARG_PARTILE_DIM = 15,        /* the number of its tiles: refused */
     KER_ARG_PARTILE_SIZE = 16,       /* items of the space in the current tile: 1 */

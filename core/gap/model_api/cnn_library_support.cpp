@@ -54,16 +54,31 @@ Object_T* KerArgP(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Objec
 {
     const std::string name = requireName(KerArgName, "KerArgP", "the kernel argument name");
     const std::string context = "KerArgP(\"" + name + "\")";
-    if (isPadded(PadTile) || isPadded(PadExec))
+    const bool padded = isPadded(PadTile) || isPadded(PadExec);
+    if (padded && (ObjType & O_BUFF))
         failModel(context + ": padding (PadTile " + padText(PadTile) + ", PadExec " + padText(PadExec) +
-                  ") is not supported; Tessera's own CNN generators (CNN_Generators.h) pad \"same\" convolutions "
-                  "inside their basic kernels, use them for such layers");
+                  ") of an L1 buffer (a pooling's padding) is not supported; Tessera pads inputs the DMA reads, "
+                  "declare the layer without pooling padding");
+    if (padded && (PadTile[2] != PadExec[2] || PadTile[3] != PadExec[3] || PadTile[2] < 0 || PadTile[3] < 0 ||
+                   PadExec[0] < 0 || PadExec[1] < 0))
+        failModel(context + ": padding PadTile " + padText(PadTile) + " with PadExec " + padText(PadExec) +
+                  " is not supported; Tessera tiles a padded input by the lines its kernel pads (the same top "
+                  "and bottom padding in both, as a convolution without pooling padding has)");
     if (UsedW != W || UsedH != H)
         failModel(format("%s: the kernel uses %u x %u of its %u x %u planes, which is not supported; Tessera moves "
                          "whole planes, declare the argument %u x %u",
                          context.c_str(), UsedW, UsedH, W, H, UsedW, UsedH));
-    return KerArgInSpace(KerArgName, KerArgSpace, ObjType, W, H, ItemSize, TileOverlap, Constraint, PreferedTileSize,
-                         CArgName);
+    Object_T* argument = KerArgInSpace(KerArgName, KerArgSpace, ObjType, W, H, ItemSize, TileOverlap, Constraint,
+                                       PreferedTileSize, CArgName);
+    if (padded) {
+        // The tiles are placed over the padded lines; the kernel sees the home lines and the padding.
+        tiler::KernelArgument& value = argument->value;
+        value.padBefore = unsigned(PadTile[2]);
+        value.padAfter = unsigned(PadTile[3]);
+        value.kernelPadsItself = true;
+        value.kernelPad = {int(PadExec[0]), int(PadExec[1]), int(PadExec[2]), int(PadExec[3])};
+    }
+    return argument;
 }
 
 ArgBindingDescr_T* K_ArgPar(const char* ArgName, KernelArgSelect_T ArgSelect, KernelIteratorT ItSpace)

@@ -192,15 +192,11 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     return value;
 }
 
-// A kernel asking for a space in one iteration (SPACE_PROP_ONE_TILE), which Tessera's loops do not
-// offer: with AT_KERNEL_NOSOLUTION_ERROR off it is noted as dropped (false: UserKernel returns NULL,
-// and the SDK's generators fall back to another form of the layer); on, generation stops.
-bool withoutSpaceInOneTile(const std::string& name, int iterator)
+// A kernel Tessera has no tiling for whatever the budget (reason says why): with
+// AT_KERNEL_NOSOLUTION_ERROR off it is noted as dropped (false: UserKernel returns NULL, and the SDK's
+// generators fall back to another form of the layer); on, generation stops.
+bool withoutTiling(const std::string& name, const std::string& reason)
 {
-    const std::string reason = "its space " + spaceName(iterator) +
-                               " is declared SPACE_PROP_ONE_TILE (all of it in one iteration, as the SDK's HWC and "
-                               "matrix-multiply convolutions ask), which Tessera does not support; declare the "
-                               "layer in CHW order, or the space without the property";
     tiler::KernelModel& model = registry().model;
     if (model.options.noSolutionError)
         failModel("user kernel " + name + ": " + reason);
@@ -324,7 +320,11 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     if (KerIter == nullptr)
         failModel(context + ": the iteration space is NULL; pass KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)) or another");
     for (const KernelIteratorDescr_S& space : KerIter->spaces)
-        if (space.oneTile && !withoutSpaceInOneTile(name, space.iterator))
+        if (space.oneTile &&
+            !withoutTiling(name, "its space " + spaceName(space.iterator) +
+                                     " is declared SPACE_PROP_ONE_TILE (all of it in one iteration, as the SDK's HWC "
+                                     "and matrix-multiply convolutions ask), which Tessera does not support; declare "
+                                     "the layer in CHW order, or the space without the property"))
             return nullptr;
     std::vector<const Object_S*> arguments;
     for (const Object_T* argument : listItems(KerArg, context, "kernel argument")) {
@@ -333,6 +333,12 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
                       + " has no KerArgSpace(); in a kernel declared with KernelIterSpace() every argument says its spaces");
         arguments.push_back(argument);
     }
+    for (const Object_S* argument : arguments)
+        if (argument->value.kernelPadsItself && int(Orientation) == int(TILE_VER) &&
+            !withoutTiling(name, "its padded KerArgP " + argument->value.name +
+                                     " is tiled vertically; Tessera pads lines of horizontal tiles only, declare the "
+                                     "layer TILE_HOR"))
+            return nullptr;
     const SpaceMapping mapping = mapSpaces(*KerIter, arguments, context);
 
     // The same kernel in the guide's terms, checked and added by the 7-argument UserKernel.

@@ -5,7 +5,8 @@
  * vary along the output features only (KerArgSpace(1, D1)); the calls sit before, in and after the
  * input-feature loop (LOC_D0_PROLOG, LOC_D0, LOC_D0_EPILOG). The linear layer keeps its input whole
  * in L1 while its filters are tiled (OBJ_BUFFER_IN), and its partial sums restart at tile 0
- * (Ker_IteratorIndex, or the first-tile predicate K_ArgPred). Two convolutions are tiled both ways
+ * (Ker_IteratorIndex, or the first-tile predicate K_ArgPred). "Same" convolutions pad their input
+ * in the kernel, told the padding of each tile by KER_ARG_TILE_PAD (a padded KerArgP). Two convolutions are tiled both ways
  * and the cheaper kept, as GreenWaves' SQ8 generators choose (CopyAndPopUserKernel, Cost->TileOverhead,
  * PushBackUserKernel, ReleaseUserKerne). */
 #include <stdint.h>
@@ -66,7 +67,8 @@ static void LoadCnnLibrary(void)
 /* Convolution (Fc x Fc at stride Sc, no padding) of InFeat planes of W x H into OutFeat planes,
  * then an optional 2 x 2 max pooling (through an L1 buffer of one tile) and ReLU. */
 static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
-                                 KernelOper_T PoolOper, KernelOper_T ReLUOper, int Norm, Tile_Orientation_T Orientation)
+                                 KernelOper_T PoolOper, KernelOper_T ReLUOper, int Norm, Tile_Orientation_T Orientation,
+                                 int Pad)
 {
     int NeedFx, NeedFy, NeedDx, NeedDy, NeedSx, NeedSy;
     char *SetBiasKernel = CNN_FindMatchingKernel(KOP_SETBIAS, KOP_NONE, 1, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -80,10 +82,12 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
         printf("%s: no basic kernel matches\n", Name);
         return 0;
     }
-    const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
+    const int Wc = (W + 2 * Pad - Fc) / Sc + 1, Hc = (H + 2 * Pad - Fc) / Sc + 1;
     const int Wo = PoolOper == KOP_NONE ? Wc : Wc / 2, Ho = PoolOper == KOP_NONE ? Hc : Hc / 2;
     const char *ConvOut = PoolOper == KOP_NONE ? "Out" : "ConvOut";
     const v4s NoPad = (v4s) {0, 0, 0, 0};
+    /* Pad zero lines and columns on every side, which the convolution kernel skips itself. */
+    const v4s InPad = (v4s) {Pad, Pad, Pad, Pad};
 
     CKernel_Arg_T **KCArgs = AllocateCArgs(4);
     int Ca = 0;
@@ -94,7 +98,7 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
 
     Object_T **KArgs = AllocateKerArgs(PoolOper == KOP_NONE ? 4 : 5);
     int Ka = 0;
-    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, NoPad, NoPad, 2,
+    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, InPad, InPad, 2,
                           Fc - Sc, 0, 0, "In");
     KArgs[Ka++] = KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, 0, 0, "Bias");
     KArgs[Ka++] = KerArg("Filter", KerArgSpace(2, KER_ITER_D1, KER_ITER_D0), O_IN | O_DB | O_CONST, 1, 1, Fc * Fc * 2, 0,
@@ -147,9 +151,9 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
 {
     Kernel_T *Ker, *Sol1 = 0, *Sol2 = 0;
     AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
-    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR);
+    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0);
     if (Ker) Sol1 = CopyAndPopUserKernel(Ker);
-    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_VER);
+    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_VER, 0);
     if (Ker) Sol2 = CopyAndPopUserKernel(Ker);
     if (Sol1 && Sol2) {
         int TakeSol1 = 0.9f * Sol1->Cost->TileOverhead < Sol2->Cost->TileOverhead;
@@ -162,7 +166,7 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
     }
     AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
     if (!Sol1 && !Sol2) /* neither tiles: declared once more, reported with the model's other kernels */
-        ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR);
+        ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0);
 }
 
 /* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
@@ -212,9 +216,12 @@ int main(int argc, char **argv)
     SetL1MemorySize(51200);
     LoadCnnLibrary();
     /* 2 planes of 36 x 28, 5x5 filters: 6 planes of 32 x 24, max pooled to 16 x 12, ReLU. */
-    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR);
+    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 0);
     /* 3 planes of 33 x 29, 3x3 filters at stride 2 (the general kernel): 4 planes of 16 x 14. */
-    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR);
+    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0);
+    /* "Same" convolutions: the input's padding told to the kernel per tile (a padded KerArgP). */
+    ConvolutionPool("ConvSame3x3", 3, 4, 30, 22, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1);
+    ConvolutionPool("ConvSamePool5x5", 2, 4, 28, 20, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 2);
     /* A wide and a tall layer, each tiled both ways and the cheaper kept. */
     ConvolutionPoolCheaper("ConvWideCheaper", 2, 4, 36, 16, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
     ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);

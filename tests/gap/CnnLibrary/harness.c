@@ -16,9 +16,9 @@ static short int *RandomPlanes(size_t Count, int Low, int High)
 
 /* The convolution, pooling and ReLU of ConvolutionPool in Model.c, on whole planes. */
 static void DirectConvPool(const short int *In, const short int *Filter, const short int *Bias, short int *Out, int InFeat,
-                           int OutFeat, int W, int H, int Fc, int Sc, int Pool, int ReLU, int Norm)
+                           int OutFeat, int W, int H, int Fc, int Sc, int Pool, int ReLU, int Norm, int Pad)
 {
-    const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
+    const int Wc = (W + 2 * Pad - Fc) / Sc + 1, Hc = (H + 2 * Pad - Fc) / Sc + 1;
     int *Conv = (int *) malloc(sizeof(int) * (size_t) Wc * Hc);
     for (int o = 0; o < OutFeat; o++) {
         for (int i = 0; i < Wc * Hc; i++)
@@ -28,9 +28,12 @@ static void DirectConvPool(const short int *In, const short int *Filter, const s
                 for (int x = 0; x < Wc; x++) {
                     int Acc = Conv[y * Wc + x] * (1 << Norm);
                     for (int fy = 0; fy < Fc; fy++)
-                        for (int fx = 0; fx < Fc; fx++)
-                            Acc += In[((size_t) f * H + y * Sc + fy) * W + x * Sc + fx] *
-                                   Filter[((size_t) o * InFeat + f) * Fc * Fc + fy * Fc + fx];
+                        for (int fx = 0; fx < Fc; fx++) {
+                            const int Y = y * Sc + fy - Pad, X = x * Sc + fx - Pad;
+                            if (Y >= 0 && Y < H && X >= 0 && X < W)
+                                Acc += In[((size_t) f * H + Y) * W + X] *
+                                       Filter[((size_t) o * InFeat + f) * Fc * Fc + fy * Fc + fx];
+                        }
                     Conv[y * Wc + x] = CnnClip16(CnnRoundNorm(Acc, Norm));
                 }
         const int Wo = Pool ? Wc / 2 : Wc, Ho = Pool ? Hc / 2 : Hc;
@@ -51,16 +54,16 @@ static void DirectConvPool(const short int *In, const short int *Filter, const s
 typedef void (*LayerFunction)(short int *In, short int *Filter, short int *Bias, short int *Out);
 
 static void RunConvPool(const char *Name, LayerFunction Layer, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
-                        int Pool, int ReLU, int Norm)
+                        int Pool, int ReLU, int Norm, int Pad)
 {
-    const int Wc = (W - Fc) / Sc + 1, Hc = (H - Fc) / Sc + 1;
+    const int Wc = (W + 2 * Pad - Fc) / Sc + 1, Hc = (H + 2 * Pad - Fc) / Sc + 1;
     const int Wo = Pool ? Wc / 2 : Wc, Ho = Pool ? Hc / 2 : Hc;
     short int *In = RandomPlanes((size_t) InFeat * W * H, -2048, 2047);
     short int *Filter = RandomPlanes((size_t) OutFeat * InFeat * Fc * Fc, -256, 255);
     short int *Bias = RandomPlanes((size_t) OutFeat, -2000, 2000);
     short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutFeat * Wo * Ho);
     short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutFeat * Wo * Ho);
-    DirectConvPool(In, Filter, Bias, Expected, InFeat, OutFeat, W, H, Fc, Sc, Pool, ReLU, Norm);
+    DirectConvPool(In, Filter, Bias, Expected, InFeat, OutFeat, W, H, Fc, Sc, Pool, ReLU, Norm, Pad);
 
     HarnessAllocL1();
     HarnessDmaStart();
@@ -108,10 +111,12 @@ static void RunLinear(const char *Name, LayerFunction Layer, int InDim, int OutD
 int main(int argc, char **argv)
 {
     HarnessSeed(argc, argv);
-    RunConvPool("ConvPool5x5", ConvPool5x5, 2, 6, 36, 28, 5, 1, 1, 1, 10);
-    RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9);
-    RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10);
-    RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10);
+    RunConvPool("ConvPool5x5", ConvPool5x5, 2, 6, 36, 28, 5, 1, 1, 1, 10, 0);
+    RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9, 0);
+    RunConvPool("ConvSame3x3", ConvSame3x3, 3, 4, 30, 22, 3, 1, 0, 0, 9, 1);
+    RunConvPool("ConvSamePool5x5", ConvSamePool5x5, 2, 4, 28, 20, 5, 1, 1, 1, 10, 2);
+    RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0);
+    RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
     RunLinear("Linear300First", Linear300First, 300, 10, 1, 12);
     return HarnessFinish();
