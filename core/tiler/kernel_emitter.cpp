@@ -85,6 +85,7 @@ private:
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
     std::string tileStartExpr(const ArgTiling& arg, const std::string& tile) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
+    std::string padFirstExpr(const ArgTiling& arg, const std::string& prefix) const;
     std::string homeOffset(const ArgTiling& arg, const std::string& prefix) const;
     std::string planeChunkSize(const ArgTiling& arg, const std::string& prefix) const;
     std::string chunkSize(const ArgTiling& arg, const std::string& prefix) const;
@@ -277,16 +278,20 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     }
 }
 
+// The first line of a padded input's tile, counted from its first home line (negative in the top padding).
+std::string KernelEmitter::padFirstExpr(const ArgTiling& arg, const std::string& prefix) const
+{
+    return tileCount(arg) > 1 ? tileVar(arg, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
+                              : "-" + num(arg.padBefore);
+}
+
 // Opens a block declaring the line window of a padded input's tile: PadFirst (its first line, negative
 // in the top padding), PadLines, PadSkip (padding lines before the home lines) and PadEnd (one past
 // its last home line). The caller closes the block.
 void KernelEmitter::openPadWindow(const ArgTiling& arg, const std::string& prefix)
 {
-    const std::string first = tileCount(arg) > 1
-                                  ? tileVar(arg, prefix) + "*" + num(arg.step) + "-" + num(arg.padBefore)
-                                  : "-" + num(arg.padBefore);
     code_.open("{");
-    code_.line("int PadFirst = " + first + ", PadLines = " + tileSizeExpr(arg, prefix) + ";");
+    code_.line("int PadFirst = " + padFirstExpr(arg, prefix) + ", PadLines = " + tileSizeExpr(arg, prefix) + ";");
     code_.line("int PadSkip = PadFirst < 0 ? -PadFirst : 0;");
     code_.line("int PadEnd = PadFirst + PadLines > " + num(arg.arg->height) + " ? " + num(arg.arg->height) +
                " : PadFirst + PadLines;");
@@ -497,8 +502,7 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     const bool horizontal = arg->orientation == Orientation::Horizontal;
     if (arg->arg->kernelPadsItself) {
         // The kernel sees the tile's home lines only and is told its padding (see KernelArgument).
-        const std::string first = "(" + (tileCount(*arg) > 1 ? tileVar(*arg, "") + "*" + num(arg->step) : std::string("0")) +
-                                  "-" + num(arg->padBefore) + ")";
+        const std::string first = "(" + padFirstExpr(*arg, "") + ")";
         const std::string lines = tileSizeExpr(*arg, "");
         const std::string height = num(arg->arg->height);
         const std::string skip = "(" + first + "<0?-" + first + ":0)";

@@ -278,12 +278,13 @@ void PopUserKernel(void);
  * IterParSpace(KER_ITER_Dk, Size, PreferredDivider). KerArgSpace(N, ...) lists the spaces an
  * argument varies along (its planes, then KER_ITER_TILE0 when it is tiled). A non-tiled space some
  * input varies along is the kernel's input-plane loop (outputs that vary along it too get one plane
- * per input plane); otherwise it is the output-plane loop. An iterator or'ed with SPACE_PROP_ONE_TILE (the
- * whole space in one iteration, as the SDK's HWC and matrix-multiply convolutions ask) makes a kernel
- * without a tiling: UserKernel then returns NULL when AT_KERNEL_NOSOLUTION_ERROR is off (so a
- * generator falls back to another form) and stops with a message otherwise. With two, the outer is the output-plane
+ * per input plane); otherwise it is the output-plane loop. With two, the outer is the output-plane
  * loop and the inner the input-plane loop, and arguments varying along both (filters) hold their
  * planes output-major. These are the loop nests KernelIterationOrder() offers.
+ * An iterator or'ed with SPACE_PROP_ONE_TILE (the whole space in one iteration, as the SDK's HWC and
+ * matrix-multiply convolutions ask) makes a kernel without a tiling: UserKernel then returns NULL when
+ * AT_KERNEL_NOSOLUTION_ERROR is off (so a generator falls back to another form) and stops with a
+ * message otherwise.
  * Two-level tiling: IterTiledSpace(KER_ITER_TILE1) first, then the spaces above. The arguments whose
  * KerArgSpace is KER_ITER_TILE1 are tiled by that outer loop (their tiles move once per outer tile,
  * before and after the inner loops), those of KER_ITER_TILE0 by the inner one, which runs over all

@@ -79,11 +79,6 @@ typedef enum { TILE_HOR = 0, TILE_VER = 1 } Tile_Orientation_T;
 
 typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;
 
-/* The iterators: the guide's (KER_TILE, KER_IN_PLANE, KER_OUT_PLANE, used with KernelIterationOrder)
- * and the current API's (KER_ITER_*, used with KernelIterSpace / KerArgSpace / C_ArgIndex): the
- * tiled space KER_ITER_TILE0 (which is KER_TILE) and up to two non-tiled spaces KER_ITER_D0..D3 (a
- * kernel's input-plane and output-plane loops; see KernelIterSpace). KER_ITER_TILE1 is the outer
- * tile loop of two-level tiling, around all the others; KER_ITER_TILE2 is named but refused. */
 /* Properties or'ed into an iterator of IterParSpace / IterFixedSpace, as in the SDK. Tessera knows
  * SPACE_PROP_ONE_TILE (the whole space in one iteration, which HWC and matrix-multiply convolutions
  * ask for) and has no such loop: a kernel declaring it has no tiling (see UserKernel). */
@@ -99,6 +94,11 @@ typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;
 #define ALIGN(Value, Size) ((((Value) + (1 << (Size)) - 1) / (1 << (Size))) * (1 << (Size)))
 #endif
 
+/* The iterators: the guide's (KER_TILE, KER_IN_PLANE, KER_OUT_PLANE, used with KernelIterationOrder)
+ * and the current API's (KER_ITER_*, used with KernelIterSpace / KerArgSpace / C_ArgIndex): the
+ * tiled space KER_ITER_TILE0 (which is KER_TILE) and up to two non-tiled spaces KER_ITER_D0..D3 (a
+ * kernel's input-plane and output-plane loops; see KernelIterSpace). KER_ITER_TILE1 is the outer
+ * tile loop of two-level tiling, around all the others; KER_ITER_TILE2 is named but refused. */
 typedef enum {
     KER_TILE = 0,
     KER_IN_PLANE = 1,

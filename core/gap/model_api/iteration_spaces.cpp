@@ -192,18 +192,6 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     return value;
 }
 
-// A kernel Tessera has no tiling for whatever the budget (reason says why): with
-// AT_KERNEL_NOSOLUTION_ERROR off it is noted as dropped (false: UserKernel returns NULL, and the SDK's
-// generators fall back to another form of the layer); on, generation stops.
-bool withoutTiling(const std::string& name, const std::string& reason)
-{
-    tiler::KernelModel& model = registry().model;
-    if (model.options.noSolutionError)
-        failModel("user kernel " + name + ": " + reason);
-    model.droppedKernels.emplace_back(name, reason);
-    return false;
-}
-
 }  // namespace
 
 extern "C" {
@@ -320,12 +308,14 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     if (KerIter == nullptr)
         failModel(context + ": the iteration space is NULL; pass KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)) or another");
     for (const KernelIteratorDescr_S& space : KerIter->spaces)
-        if (space.oneTile &&
-            !withoutTiling(name, "its space " + spaceName(space.iterator) +
-                                     " is declared SPACE_PROP_ONE_TILE (all of it in one iteration, as the SDK's HWC "
-                                     "and matrix-multiply convolutions ask), which Tessera does not support; declare "
-                                     "the layer in CHW order, or the space without the property"))
+        if (space.oneTile) {
+            noteKernelWithoutTiling(name, "its space " + spaceName(space.iterator) +
+                                              " is declared SPACE_PROP_ONE_TILE (all of it in one iteration, as the "
+                                              "SDK's HWC and matrix-multiply convolutions ask), which Tessera does not "
+                                              "support; declare the layer in CHW order, or the space without the "
+                                              "property");
             return nullptr;
+        }
     std::vector<const Object_S*> arguments;
     for (const Object_T* argument : listItems(KerArg, context, "kernel argument")) {
         if (!argument->space)
@@ -334,11 +324,12 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
         arguments.push_back(argument);
     }
     for (const Object_S* argument : arguments)
-        if (argument->value.kernelPadsItself && int(Orientation) == int(TILE_VER) &&
-            !withoutTiling(name, "its padded KerArgP " + argument->value.name +
-                                     " is tiled vertically; Tessera pads lines of horizontal tiles only, declare the "
-                                     "layer TILE_HOR"))
+        if (argument->value.kernelPadsItself && int(Orientation) == int(TILE_VER)) {
+            noteKernelWithoutTiling(name, "its padded KerArgP " + argument->value.name +
+                                              " is tiled vertically; Tessera pads lines of horizontal tiles only, "
+                                              "declare the layer TILE_HOR");
             return nullptr;
+        }
     const SpaceMapping mapping = mapSpaces(*KerIter, arguments, context);
 
     // The same kernel in the guide's terms, checked and added by the 7-argument UserKernel.

@@ -7,6 +7,7 @@
 #include "tiler/tile_solver.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace tessera::gap;
 namespace tiler = tessera::tiler;
@@ -45,6 +46,13 @@ std::string kernelName(const Kernel_T* Kernel, const char* caller)
     return Kernel->Name;
 }
 
+void refuseGroupMember(const tiler::UserKernel& kernel, const char* caller)
+{
+    if (!kernel.group.empty())
+        failModel(std::string(caller) + "(" + kernel.name + "): it belongs to kernel group " + kernel.group
+                  + "; a kernel of a group cannot be taken out of it");
+}
+
 }  // namespace
 
 namespace tessera::gap {
@@ -68,17 +76,10 @@ Kernel_T* CopyAndPopUserKernel(Kernel_T* Kernel)
         failModel("CopyAndPopUserKernel(" + name + "): only the user kernel declared last can be taken out"
                   + (model.userKernels.empty() ? std::string(", and none is declared")
                                                : ", which is " + model.userKernels.back().name));
-    if (!model.userKernels.back().group.empty())
-        failModel("CopyAndPopUserKernel(" + name + "): it belongs to kernel group " + model.userKernels.back().group
-                  + "; a kernel of a group cannot be taken out of it");
-    const std::size_t index = model.userKernels.size() - 1;
-    std::erase_if(model.items, [&](const tiler::ModelItem& item) {
-        return item.kind == tiler::ModelItem::Kind::UserKernel && item.index == index;
-    });
+    refuseGroupMember(model.userKernels.back(), "CopyAndPopUserKernel");
     Kernel_T* copy = userKernelHandle(name);
     copy->Cost = state.arena.make(costOf(model.userKernels.back(), model));
-    state.poppedKernels.emplace(copy, std::move(model.userKernels.back()));
-    model.userKernels.pop_back();
+    state.poppedKernels.emplace(copy, withdrawLastUserKernel(model));
     return copy;
 }
 
@@ -87,7 +88,8 @@ void PopUserKernel(void)
     tiler::KernelModel& model = registry().model;
     if (model.userKernels.empty())
         failModel("PopUserKernel(): no user kernel is declared");
-    ReleaseUserKerne(CopyAndPopUserKernel(userKernelHandle(model.userKernels.back().name)));
+    refuseGroupMember(model.userKernels.back(), "PopUserKernel");
+    withdrawLastUserKernel(model);
 }
 
 void PushBackUserKernel(Kernel_T* Kernel)

@@ -176,6 +176,14 @@ void resetModel();
 // always true: a kernel without a tiling is reported when the code is generated.
 bool keepKernelIfItTiles(const std::string& name);
 
+// Takes the user kernel declared last out of the model (and of its group) and returns it.
+tiler::UserKernel withdrawLastUserKernel(tiler::KernelModel& model);
+
+// A kernel about to be declared that Tessera has no tiling for whatever the budget (reason says
+// why): with AT_KERNEL_NOSOLUTION_ERROR off it is noted as dropped, and its UserKernel returns NULL
+// (the SDK's generators then fall back to another form of the layer); on, generation stops.
+void noteKernelWithoutTiling(const std::string& name, const std::string& reason);
+
 // Problems of the build sequence itself that the model cannot show: a group or graph left open.
 std::vector<std::string> unfinishedBuildProblems();
 

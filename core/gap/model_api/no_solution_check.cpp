@@ -25,19 +25,34 @@ bool keepKernelIfItTiles(const std::string& name)
     if (solved.ok || solved.badKernel)  // a malformed kernel is an error to report, not a fallback
         return true;
 
+    model.droppedKernels.emplace_back(name, solved.error);
+    withdrawLastUserKernel(model);
+    return false;
+}
+
+tiler::UserKernel withdrawLastUserKernel(tiler::KernelModel& model)
+{
+    tiler::UserKernel kernel = std::move(model.userKernels.back());
     const std::size_t index = model.userKernels.size() - 1;
+    model.userKernels.pop_back();
     if (!kernel.group.empty()) {
         for (tiler::KernelGroup& group : model.groups)
             if (group.name == kernel.group)
-                std::erase(group.members, name);
+                std::erase(group.members, kernel.name);
     } else {
         std::erase_if(model.items, [&](const tiler::ModelItem& item) {
             return item.kind == tiler::ModelItem::Kind::UserKernel && item.index == index;
         });
     }
-    model.droppedKernels.emplace_back(name, solved.error);
-    model.userKernels.pop_back();
-    return false;
+    return kernel;
+}
+
+void noteKernelWithoutTiling(const std::string& name, const std::string& reason)
+{
+    tiler::KernelModel& model = registry().model;
+    if (model.options.noSolutionError)
+        failModel("user kernel " + name + ": " + reason);
+    model.droppedKernels.emplace_back(name, reason);
 }
 
 }  // namespace tessera::gap
