@@ -297,7 +297,7 @@ private slots:
         cargs[1] = TCArg("short *", "Bias");
         Object_T** kargs = AllocateKerArgs(2);
         const v4s none = {0, 0, 0, 0};
-        kargs[0] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, 12, 10, 12, 10, none, none, 2, 2,
+        kargs[0] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, 12, 10, 11, 9, none, none, 2, 2,
                            OBJ_CONSTRAINTS_NONE, 0, "In");
         kargs[1] = KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0,
                           "Bias");
@@ -320,8 +320,12 @@ private slots:
         QVERIFY(kernel->args[0].has(ThreeD) && !kernel->args[0].planePerOutput);
         QVERIFY(kernel->args[1].has(ThreeD) && kernel->args[1].planePerOutput);  // read once per output plane
         const std::vector<Binding>& b = kernel->calls.at(0).bindings;
-        QCOMPARE(int(b[1].select), int(tessera::tiler::ArgSelect::TileWidth));
-        QCOMPARE(int(b[2].select), int(tessera::tiler::ArgSelect::TileHeight));
+        // The kernel reads 11 x 9 of the 12 x 10 planes, and is told the used part of each tile.
+        QCOMPARE(kernel->args[0].usedWidth, 11u);
+        QCOMPARE(kernel->args[0].usedHeight, 9u);
+        QCOMPARE(kernel->args[1].usedWidth, 0u);
+        QCOMPARE(int(b[1].select), int(tessera::tiler::ArgSelect::TileUsedWidth));
+        QCOMPARE(int(b[2].select), int(tessera::tiler::ArgSelect::TileUsedHeight));
         QVERIFY(b[3].kind == Binding::Kind::KernelArg && b[3].select == tessera::tiler::ArgSelect::TilePad);
         QVERIFY(b[4].kind == Binding::Kind::Immediate && b[4].value == 1);
         QVERIFY(b[5].kind == Binding::Kind::Immediate && b[5].value == 1);
@@ -525,11 +529,16 @@ private slots:
                                                (v4s){1, 1, 1, 1}, 2, 2, OBJ_CONSTRAINTS_NONE, 0, "In")));
              },
              "user kernel Vertical: its padded KerArgP In is tiled vertically"},
-            {"partly used", [] {
-                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 28, 28, 27, 27, (v4s){0, 0, 0, 0},
+            {"used part larger than the planes", [] {
+                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 28, 28, 29, 28, (v4s){0, 0, 0, 0},
                          (v4s){0, 0, 0, 0}, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In");
              },
-             "KerArgP(\"In\"): the kernel uses 27 x 27 of its 28 x 28 planes, which is not supported"},
+             "KerArgP(\"In\"): the kernel uses 29 x 28 of its 28 x 28 planes; the used part must be at least 1 x 1"},
+            {"padding below unused lines", [] {
+                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 28, 28, 28, 27, (v4s){1, 1, 1, 1},
+                         (v4s){1, 1, 1, 1}, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In");
+             },
+             "KerArgP(\"In\"): the kernel uses 27 of its 28 lines and pads 1 more below them"},
             {"tiled space", [] { K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_TILE0); },
              "K_ArgPar(\"In\"): space 0 is not a parametric one"},
             {"number of tiles", [] { K_ArgPar("In", KER_ARG_PARTILE_DIM, KER_ITER_D0); },

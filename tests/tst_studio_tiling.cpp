@@ -259,6 +259,10 @@ private slots:
         QTest::newRow("height as text") << "height" << "\"tall\"" << "user_kernels[0].args[0].height: expected an unsigned";
         QTest::newRow("unknown flag") << "flags" << "[\"in\", \"sideways\"]" << "args[0].flags[1]: unknown value \"sideways\"";
         QTest::newRow("missing name") << "name" << "" << "user_kernels[0].args[0].name: missing";
+        QTest::newRow("kernel pad of 3") << "kernel_pad" << "[1, 1, 1]"
+                                         << "user_kernels[0].args[0].kernel_pad: expected 4 integers";
+        QTest::newRow("negative kernel pad") << "kernel_pad" << "[1, -1, 0, 0]"
+                                             << "user_kernels[0].args[0].kernel_pad[1]: expected an integer from 0";
     }
     void badModelJsonNamesTheField()
     {

@@ -504,14 +504,20 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         // The kernel sees the tile's home lines only and is told its padding (see KernelArgument).
         const std::string first = "(" + padFirstExpr(*arg, "") + ")";
         const std::string lines = tileSizeExpr(*arg, "");
-        const std::string height = num(arg->arg->height);
         const std::string skip = "(" + first + "<0?-" + first + ":0)";
-        const std::string end = "(" + first + "+" + lines + ">" + height + "?" + height + ":" + first + "+" + lines + ")";
+        // One past the tile's last line below a limit (the planes' height, or the used part of it).
+        const auto endBelow = [&](unsigned limit) {
+            return "(" + first + "+" + lines + ">" + num(limit) + "?" + num(limit) + ":" + first + "+" + lines + ")";
+        };
+        const std::string end = endBelow(arg->arg->height);
+        const unsigned usedLines = arg->arg->usedHeight != 0 ? arg->arg->usedHeight : arg->arg->height;
         const std::uint64_t lineBytes = std::uint64_t(arg->crossExtent) * arg->arg->itemSize;
         if (binding.select == ArgSelect::Tile)
             return "((char *) " + tilePointer(*arg) + "+" + skip + "*" + num(lineBytes) + ")";
         if (binding.select == ArgSelect::TileHeight)
             return "(" + end + "-(" + first + "<0?0:" + first + "))";
+        if (binding.select == ArgSelect::TileUsedHeight)
+            return "(" + endBelow(usedLines) + "-(" + first + "<0?0:" + first + "))";
         if (binding.select == ArgSelect::TilePad)
             return "((v4s){" + std::to_string(arg->arg->kernelPad[0]) + "," + std::to_string(arg->arg->kernelPad[1]) +
                    "," + skip + "," + "(" + first + "+" + lines + "-" + end + ")})";
@@ -524,6 +530,16 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         if (alongTiles && arg->arg->has(ArgFlag::DynTile))
             return num(tiling_.tileCount);
         return num(alongTiles ? arg->extent : arg->crossExtent);
+    };
+    // The used part: the whole dimension's used count across the tiles, the tile's lines below it along them.
+    const auto usedSize = [&](bool alongTiles, unsigned used) {
+        if (used == 0 || used >= (alongTiles ? arg->extent : arg->crossExtent) || (alongTiles && arg->arg->has(ArgFlag::DynTile)))
+            return currentSize(alongTiles);
+        if (!alongTiles || !tiledDim || tileCount(*arg) == 1)
+            return num(used);
+        const std::string start = "(" + tileStartExpr(*arg, tileVar(*arg, "")) + ")";
+        const std::string end = "(" + start + "+" + tileSizeExpr(*arg, "") + ")";
+        return "((" + end + ">" + num(used) + "?" + num(used) + ":" + end + ")-" + start + ")";
     };
     const auto defaultSize = [&](bool alongTiles) {
         if (alongTiles && tiledDim)
@@ -547,6 +563,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case ArgSelect::TileWidth0: return defaultSize(!horizontal);
     case ArgSelect::TileHeight: return currentSize(horizontal);
     case ArgSelect::TileHeight0: return defaultSize(horizontal);
+    case ArgSelect::TileUsedWidth: return usedSize(!horizontal, arg->arg->usedWidth);
+    case ArgSelect::TileUsedHeight: return usedSize(horizontal, arg->arg->usedHeight);
     case ArgSelect::TileCount: return num(tileCount(*arg));
     case ArgSelect::TileIndex: return tileVar(*arg, "");
     case ArgSelect::TileOffset:

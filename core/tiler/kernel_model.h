@@ -71,6 +71,10 @@ enum class ArgSelect {
     NextTile = 11,
     // The current tile's padding as a v4s (left, right, top, bottom) (KER_ARG_TILE_PAD): zeros but for
     // an argument whose kernel pads it (KernelArgument::kernelPadsItself).
+    // The part of the current tile the kernel reads (KER_ARG_TILE_USEDW / _USEDH): the tile's columns
+    // (lines) below the argument's usedWidth (usedHeight), all of them when that is 0.
+    TileUsedWidth = 12,
+    TileUsedHeight = 13,
     TilePad = 14,
 };
 
@@ -159,6 +163,11 @@ struct KernelArgument {
     // above and below. padBefore / padAfter place the tiles as for any padded input.
     bool kernelPadsItself = false;
     std::array<int, 4> kernelPad{};  // left, right, top, bottom
+    // The first usedWidth columns and usedHeight lines of each plane are all the kernel reads (a
+    // KerArgP whose strided window stops short of the last ones); 0 when it reads them all. Tiles and
+    // DMA still cover whole planes: the unused lines ride in the last tile.
+    unsigned usedWidth = 0;
+    unsigned usedHeight = 0;
     // Items of L1 room before and after each of its L1 buffers (KerArgPad's BottomBuffer and
     // TopBuffer): the kernel keeps data there from one tile to the next, and no DMA touches it.
     unsigned roomBefore = 0;

@@ -185,6 +185,10 @@ private:
                        + std::to_string(argument.itemSize) + " bytes x " + std::to_string(planes)
                        + " planes is 2 GiB or more; reduce its dimensions");
         }
+        if (argument.usedWidth > argument.width || argument.usedHeight > argument.height)
+            report(where + ": it uses " + std::to_string(argument.usedWidth) + " x " +
+                   std::to_string(argument.usedHeight) + " of its " + std::to_string(argument.width) + " x " +
+                   std::to_string(argument.height) + " planes; the used part cannot be larger than the planes");
 
         const bool isIn = argument.has(ArgFlag::In), isOut = argument.has(ArgFlag::Out);
         const bool isBuffer = argument.has(ArgFlag::Buffer);

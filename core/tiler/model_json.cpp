@@ -33,7 +33,8 @@ constexpr Named<ArgSelect> kSelects[] = {
     {ArgSelect::TileWidth0, "tile_width0"}, {ArgSelect::TileHeight, "tile_height"}, {ArgSelect::TileHeight0, "tile_height0"},
     {ArgSelect::TileCount, "tile_count"}, {ArgSelect::TileIndex, "tile_index"}, {ArgSelect::TileOffset, "tile_offset"},
     {ArgSelect::Width, "width"}, {ArgSelect::Height, "height"},
-    {ArgSelect::NextTile, "next_tile"}, {ArgSelect::TilePad, "tile_pad"}};
+    {ArgSelect::NextTile, "next_tile"}, {ArgSelect::TilePad, "tile_pad"},
+    {ArgSelect::TileUsedWidth, "tile_used_width"}, {ArgSelect::TileUsedHeight, "tile_used_height"}};
 constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "kernel_arg"}, {Binding::Kind::CArg, "c_arg"},
                                                   {Binding::Kind::CArgIndex, "c_arg_index"}, {Binding::Kind::Immediate, "immediate"},
                                                   {Binding::Kind::Ignored, "ignored"}, {Binding::Kind::Literal, "literal"},
@@ -103,7 +104,9 @@ json userKernelJson(const UserKernel& kernel)
                         {"constraints", flagNames(kConstraints, arg.constraints)},
                         {"preferred_tile_size", arg.preferredTileSize}, {"c_arg", arg.cArgName},
                         {"next_plane_update", arg.nextPlaneUpdate}, {"pad_before", arg.padBefore},
-                        {"pad_after", arg.padAfter}, {"room_before", arg.roomBefore}, {"room_after", arg.roomAfter},
+                        {"pad_after", arg.padAfter}, {"kernel_pads_itself", arg.kernelPadsItself},
+                        {"kernel_pad", arg.kernelPad}, {"used_width", arg.usedWidth}, {"used_height", arg.usedHeight},
+                        {"room_before", arg.roomBefore}, {"room_after", arg.roomAfter},
                         {"plane_per_input", arg.planePerInput},
                         {"plane_per_output", arg.planePerOutput}, {"outer_tiled", arg.outerTiled}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
@@ -360,6 +363,20 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.nextPlaneUpdate = dimension(arg, "next_plane_update", 0);
     parsed.padBefore = dimension(arg, "pad_before", 0);
     parsed.padAfter = dimension(arg, "pad_after", 0);
+    parsed.kernelPadsItself = arg.boolean("kernel_pads_itself", false);
+    const json& kernelPad = arg.array("kernel_pad");
+    if (!kernelPad.empty() && kernelPad.size() != 4)
+        ObjectReader::fail(arg.pathOf("kernel_pad"), "expected 4 integers (left, right, top, bottom), got " +
+                                                         std::to_string(kernelPad.size()));
+    for (std::size_t side = 0; side < kernelPad.size(); ++side) {
+        if (!kernelPad[side].is_number_integer() || kernelPad[side].get<std::int64_t>() < 0 ||
+            kernelPad[side].get<std::int64_t>() > 127)
+            ObjectReader::fail(indexed(arg.pathOf("kernel_pad"), side), "expected an integer from 0 to 127, got " +
+                                                                            kernelPad[side].dump());
+        parsed.kernelPad[side] = kernelPad[side].get<int>();
+    }
+    parsed.usedWidth = dimension(arg, "used_width", 0);
+    parsed.usedHeight = dimension(arg, "used_height", 0);
     parsed.roomBefore = dimension(arg, "room_before", 0);
     parsed.roomAfter = dimension(arg, "room_after", 0);
     parsed.planePerInput = arg.boolean("plane_per_input", false);

@@ -141,13 +141,16 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * AllocateCArgs(N) / AllocateKerArgs(N): a list of N entries the generator fills one by one
  * (KCArgs[i] = TCArg(...)), for CArgs / KerArgs of a count known at run time.
  * KerArgP(...): a convolution's input or intermediate with the tile sizes it uses and its padding.
- * All of it must be used (UsedW == W, UsedH == H). Unpadded (PadTile and PadExec all 0), it is a
+ * Its kernel may read only the first UsedW columns and UsedH lines of each W x H plane (a strided
+ * window that stops short of the last ones): the tiles and the DMA still cover whole planes, and
+ * K_Arg(Name, KER_ARG_TILE_USEDW / _USEDH) gives the part of the current tile below UsedW / UsedH
+ * (the tile's width / height for other arguments). Unpadded (PadTile and PadExec all 0), it is a
  * KerArg. A padded input (PadTile's top and bottom equal to PadExec's, as a convolution without
  * pooling padding has) is tiled over PadTile's top and bottom lines, horizontally only (a vertical
  * kernel with one has no tiling); its kernel sees the tile's home lines (KER_ARG_TILE, KER_ARG_TILE_H)
  * and K_Arg(Name, KER_ARG_TILE_PAD) gives PadExec's left and right and the padding lines of that tile
- * above and below. Padded L1 buffers are refused with a message. K_Arg(Name, KER_ARG_TILE_USEDW /
- * _USEDH) is the tile's width / height.
+ * above and below; its bottom padding follows line H, so with UsedH < H it must have none, as
+ * GreenWaves' generators give it. Padded L1 buffers are refused with a message.
  * K_ArgPar(Name, KER_ARG_PARTILE_SIZE or KER_ARG_LOADEDPARTILE_SIZE, Space): Tessera runs a
  * parametric space (IterParSpace) one item per iteration, so both are 1: a basic kernel splitting
  * "features" over the cores gets one at a time.

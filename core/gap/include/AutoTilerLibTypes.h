@@ -166,8 +166,8 @@ typedef enum {
     KER_ARG_H = 10,         /* height of the argument's plane */
     KER_ARG_TILE_NEXTDB = 11, /* where the next tile goes: the other buffer of a double-buffered argument,
                                  the same buffer otherwise (see KerArgPad) */
-    KER_ARG_TILE_USEDW = 12,  /* width of the current tile the kernel uses: all of it (see KerArgP) */
-    KER_ARG_TILE_USEDH = 13,  /* height of the current tile the kernel uses: all of it */
+    KER_ARG_TILE_USEDW = 12,  /* width of the current tile the kernel uses: a KerArgP's UsedW part of it */
+    KER_ARG_TILE_USEDH = 13,  /* height of the current tile the kernel uses: its lines above a KerArgP's UsedH */
     KER_ARG_TILE_PAD = 14,    /* the current tile's padding, a v4s (left, right, top, bottom): a padded
                                  KerArgP's, else none */
     /* K_ArgPar() selectors, of a parametric space (IterParSpace) the argument varies along */

@@ -64,10 +64,15 @@ Object_T* KerArgP(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Objec
         failModel(context + ": padding PadTile " + padText(PadTile) + " with PadExec " + padText(PadExec) +
                   " is not supported; Tessera tiles a padded input by the lines its kernel pads (the same top "
                   "and bottom padding in both, as a convolution without pooling padding has)");
-    if (UsedW != W || UsedH != H)
-        failModel(format("%s: the kernel uses %u x %u of its %u x %u planes, which is not supported; Tessera moves "
-                         "whole planes, declare the argument %u x %u",
-                         context.c_str(), UsedW, UsedH, W, H, UsedW, UsedH));
+    if (UsedW == 0 || UsedH == 0 || UsedW > W || UsedH > H)
+        failModel(format("%s: the kernel uses %u x %u of its %u x %u planes; the used part must be at least 1 x 1 "
+                         "and at most the planes",
+                         context.c_str(), UsedW, UsedH, W, H));
+    if (UsedH < H && PadTile[3] > 0)
+        failModel(format("%s: the kernel uses %u of its %u lines and pads %d more below them; the padding below "
+                         "follows the planes' last line in Tessera, so give the bottom padding less the %u unused "
+                         "lines (as GreenWaves' generators re-evaluate it)",
+                         context.c_str(), UsedH, H, int(PadTile[3]), H - UsedH));
     Object_T* argument = KerArgInSpace(KerArgName, KerArgSpace, ObjType, W, H, ItemSize, TileOverlap, Constraint,
                                        PreferedTileSize, CArgName);
     if (padded) {
@@ -78,6 +83,9 @@ Object_T* KerArgP(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Objec
         value.kernelPadsItself = true;
         value.kernelPad = {int(PadExec[0]), int(PadExec[1]), int(PadExec[2]), int(PadExec[3])};
     }
+    // Its strided window stops short of the last columns or lines: the kernel is told the used part.
+    argument->value.usedWidth = UsedW < W ? UsedW : 0;
+    argument->value.usedHeight = UsedH < H ? UsedH : 0;
     return argument;
 }
 

@@ -213,10 +213,8 @@ ArgBindingDescr_T* K_Arg(const char* KerArgName, KernelArgSelect_T Select)
                          name.c_str(), int(Select), name.c_str()));
     if (int(Select) < int(KER_ARG_TILE) || int(Select) > int(KER_ARG_TILE_PAD))
         failModel(format("K_Arg(\"%s\"): selector %d is not one of the KER_ARG* values", name.c_str(), int(Select)));
-    // Tessera's tiles are all used (KerArgP refuses partly used arguments); the padding is that of a
+    // The used part of a tile is a KerArgP's (all of it for other arguments); the padding that of a
     // KerArgP whose kernel pads it, else none.
-    if (Select == KER_ARG_TILE_USEDW || Select == KER_ARG_TILE_USEDH)
-        Select = Select == KER_ARG_TILE_USEDW ? KER_ARG_TILE_W : KER_ARG_TILE_H;
     tiler::Binding binding;
     binding.kind = tiler::Binding::Kind::KernelArg;
     binding.name = name;

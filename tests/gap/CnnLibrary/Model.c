@@ -6,7 +6,9 @@
  * input-feature loop (LOC_D0_PROLOG, LOC_D0, LOC_D0_EPILOG). The linear layer keeps its input whole
  * in L1 while its filters are tiled (OBJ_BUFFER_IN), and its partial sums restart at tile 0
  * (Ker_IteratorIndex, or the first-tile predicate K_ArgPred). "Same" convolutions pad their input
- * in the kernel, told the padding of each tile by KER_ARG_TILE_PAD (a padded KerArgP). Two convolutions are tiled both ways
+ * in the kernel, told the padding of each tile by KER_ARG_TILE_PAD (a padded KerArgP); windows that
+ * stop short of the last columns and lines tell their kernels the used part (KER_ARG_TILE_USEDW /
+ * _USEDH). Two convolutions are tiled both ways
  * and the cheaper kept, as GreenWaves' SQ8 generators choose (CopyAndPopUserKernel, Cost->TileOverhead,
  * PushBackUserKernel, ReleaseUserKerne). */
 #include <stdint.h>
@@ -82,12 +84,19 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
         printf("%s: no basic kernel matches\n", Name);
         return 0;
     }
-    const int Wc = (W + 2 * Pad - Fc) / Sc + 1, Hc = (H + 2 * Pad - Fc) / Sc + 1;
-    const int Wo = PoolOper == KOP_NONE ? Wc : Wc / 2, Ho = PoolOper == KOP_NONE ? Hc : Hc / 2;
+    const int Wo = PoolOper == KOP_NONE ? (W + 2 * Pad - Fc) / Sc + 1 : ((W + 2 * Pad - Fc) / Sc + 1) / 2;
+    const int Ho = PoolOper == KOP_NONE ? (H + 2 * Pad - Fc) / Sc + 1 : ((H + 2 * Pad - Fc) / Sc + 1) / 2;
+    /* What the layer reads, as GreenWaves' generators find it: the pooling's input stops at its last
+     * window (Wc x Hc, the ConvOut buffer), the convolution's at the last window of that; the padding
+     * right and below less the columns and lines so left unused. */
+    const int Wc = PoolOper == KOP_NONE ? Wo : 2 * Wo, Hc = PoolOper == KOP_NONE ? Ho : 2 * Ho;
+    const int PadR = Pad - (W - ((Wc - 1) * Sc + Fc - 2 * Pad)) > 0 ? Pad - (W - ((Wc - 1) * Sc + Fc - 2 * Pad)) : 0;
+    const int PadB = Pad - (H - ((Hc - 1) * Sc + Fc - 2 * Pad)) > 0 ? Pad - (H - ((Hc - 1) * Sc + Fc - 2 * Pad)) : 0;
+    const int UsedW = (Wc - 1) * Sc + Fc - Pad - PadR, UsedH = (Hc - 1) * Sc + Fc - Pad - PadB;
     const char *ConvOut = PoolOper == KOP_NONE ? "Out" : "ConvOut";
     const v4s NoPad = (v4s) {0, 0, 0, 0};
-    /* Pad zero lines and columns on every side, which the convolution kernel skips itself. */
-    const v4s InPad = (v4s) {Pad, Pad, Pad, Pad};
+    /* Zero lines and columns around the input, which the convolution kernel skips itself. */
+    const v4s InPad = (v4s) {Pad, PadR, Pad, PadB};
 
     CKernel_Arg_T **KCArgs = AllocateCArgs(4);
     int Ca = 0;
@@ -98,7 +107,7 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
 
     Object_T **KArgs = AllocateKerArgs(PoolOper == KOP_NONE ? 4 : 5);
     int Ka = 0;
-    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, InPad, InPad, 2,
+    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, UsedW, UsedH, InPad, InPad, 2,
                           Fc - Sc, 0, 0, "In");
     KArgs[Ka++] = KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, 0, 0, "Bias");
     KArgs[Ka++] = KerArg("Filter", KerArgSpace(2, KER_ITER_D1, KER_ITER_D0), O_IN | O_DB | O_CONST, 1, 1, Fc * Fc * 2, 0,
@@ -222,6 +231,12 @@ int main(int argc, char **argv)
     /* "Same" convolutions: the input's padding told to the kernel per tile (a padded KerArgP). */
     ConvolutionPool("ConvSame3x3", 3, 4, 30, 22, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1);
     ConvolutionPool("ConvSamePool5x5", 2, 4, 28, 20, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 2);
+    /* Windows that stop short of the last columns and lines (the kernels told the used part): 3x3 at
+     * stride 2 on 32 x 24 (15 x 11 from 31 x 23), 5x5 and pooling on 31 x 27 (13 x 11 from 30 x 26). */
+    ConvolutionPool("Conv3x3Stride2Even", 3, 4, 32, 24, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0);
+    ConvolutionPool("ConvPool5x5Odd", 2, 4, 31, 27, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 0);
+    /* A "same" one at stride 2 on even sizes: padded left and above only (16 x 12 from 32 x 24). */
+    ConvolutionPool("ConvSame3x3Stride2", 3, 4, 32, 24, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1);
     /* A wide and a tall layer, each tiled both ways and the cheaper kept. */
     ConvolutionPoolCheaper("ConvWideCheaper", 2, 4, 36, 16, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
     ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);

@@ -115,6 +115,9 @@ int main(int argc, char **argv)
     RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9, 0);
     RunConvPool("ConvSame3x3", ConvSame3x3, 3, 4, 30, 22, 3, 1, 0, 0, 9, 1);
     RunConvPool("ConvSamePool5x5", ConvSamePool5x5, 2, 4, 28, 20, 5, 1, 1, 1, 10, 2);
+    RunConvPool("Conv3x3Stride2Even", Conv3x3Stride2Even, 3, 4, 32, 24, 3, 2, 0, 0, 9, 0);
+    RunConvPool("ConvPool5x5Odd", ConvPool5x5Odd, 2, 4, 31, 27, 5, 1, 1, 1, 10, 0);
+    RunConvPool("ConvSame3x3Stride2", ConvSame3x3Stride2, 3, 4, 32, 24, 3, 2, 0, 0, 9, 1);
     RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0);
     RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
