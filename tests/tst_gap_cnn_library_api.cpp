@@ -445,6 +445,17 @@ private slots:
         QCOMPARE(in->value.kernelPad[0], 2);
         QCOMPARE(in->value.kernelPad[1], 1);
         QCOMPARE(int(K_Arg("In", KER_ARG_TILE_PAD)->value.select), int(tessera::tiler::ArgSelect::TilePad));
+        // A pooling's padding on the convolution's input: the tiles are placed over 3 lines above, the
+        // kernel pads 1 of them; the pooling's input buffer is padded as its kernel pads it.
+        Object_T* pooled = KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB, 20, 12, 20, 12, (v4s){2, 1, 3, 1},
+                                   (v4s){1, 1, 1, 1}, 2, 4, OBJ_CONSTRAINTS_NONE, 0, "In");
+        QCOMPARE(pooled->value.padBefore, 3u);
+        QCOMPARE(pooled->value.padAfter, 1u);
+        QCOMPARE(pooled->value.kernelPad[2], 1);
+        Object_T* poolInput = KerArgP("ConvOut", KerArgSpace(1, KER_ITER_TILE0), O_BUFF | O_ONETILE, 20, 12, 20, 12,
+                                      (v4s){1, 0, 1, 0}, (v4s){1, 0, 1, 0}, 4, 1, OBJ_CONSTRAINTS_NONE, 0, "");
+        QVERIFY(poolInput->value.kernelPadsItself);
+        QCOMPARE(poolInput->value.padBefore, 1u);
         // Tiled vertically there is no tiling: with AT_KERNEL_NOSOLUTION_ERROR off the generator gets NULL.
         AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
         LibKernel("Window", CALL_PARALLEL, CArgs(2, TCArg("short int *", "In"), TCArg("v4s", "Pad")), "Window_T");
@@ -511,16 +522,21 @@ private slots:
             void (*call)();
             const char* message;
         } refusals[] = {
-            {"padded buffer", [] {
-                 KerArgP("ConvOut", KerArgSpace(1, KER_ITER_TILE0), O_BUFF | O_ONETILE, 8, 8, 8, 8, (v4s){0, 0, 1, 1},
+            {"padded buffer loaded whole", [] {
+                 KerArgP("Lut", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_BUFF, 8, 8, 8, 8, (v4s){0, 0, 1, 1},
+                         (v4s){0, 0, 1, 1}, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Lut");
+             },
+             "KerArgP(\"Lut\"): padding (PadTile 0, 0, 1, 1, PadExec 0, 0, 1, 1) of a buffer loaded whole"},
+            {"L1 buffer padded more than its kernels pad", [] {
+                 KerArgP("ConvOut", KerArgSpace(1, KER_ITER_TILE0), O_BUFF | O_ONETILE, 8, 8, 8, 8, (v4s){0, 0, 2, 1},
                          (v4s){0, 0, 1, 1}, 4, 0, OBJ_CONSTRAINTS_NONE, 0, "");
              },
-             "KerArgP(\"ConvOut\"): padding (PadTile 0, 0, 1, 1, PadExec 0, 0, 1, 1) of an L1 buffer"},
-            {"pooling padding on the input", [] {
-                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 8, 8, (v4s){1, 1, 3, 3}, (v4s){1, 1, 1, 1}, 2, 2,
+             "KerArgP(\"ConvOut\"): padding PadTile 0, 0, 2, 1 with PadExec 0, 0, 1, 1 of an L1 buffer"},
+            {"kernel padding beyond the tiles'", [] {
+                 KerArgP("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 8, 8, (v4s){1, 1, 1, 1}, (v4s){1, 1, 3, 1}, 2, 2,
                          OBJ_CONSTRAINTS_NONE, 0, "In");
              },
-             "KerArgP(\"In\"): padding PadTile 1, 1, 3, 3 with PadExec 1, 1, 1, 1 is not supported"},
+             "KerArgP(\"In\"): padding PadTile 1, 1, 1, 1 with PadExec 1, 1, 3, 1 is not supported"},
             {"padded, tiled vertically", [] {
                  UserKernel("Vertical", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_VER,
                             CArgs(1, TCArg("short int *", "In")),

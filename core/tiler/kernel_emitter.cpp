@@ -518,9 +518,18 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
             return "(" + end + "-(" + first + "<0?0:" + first + "))";
         if (binding.select == ArgSelect::TileUsedHeight)
             return "(" + endBelow(usedLines) + "-(" + first + "<0?0:" + first + "))";
-        if (binding.select == ArgSelect::TilePad)
+        if (binding.select == ArgSelect::TilePad) {
+            // The tile's padding lines, of which the kernel pads kernelPad's nearest the home lines; the
+            // others (a pooling's, on a convolution's input) it leaves unread.
+            const auto nearest = [&](const std::string& lines, unsigned placed, int padded) {
+                return int(placed) == padded ? lines
+                                             : "(" + lines + ">" + std::to_string(padded) + "?" +
+                                                   std::to_string(padded) + ":" + lines + ")";
+            };
             return "((v4s){" + std::to_string(arg->arg->kernelPad[0]) + "," + std::to_string(arg->arg->kernelPad[1]) +
-                   "," + skip + "," + "(" + first + "+" + lines + "-" + end + ")})";
+                   "," + nearest(skip, arg->padBefore, arg->arg->kernelPad[2]) + "," +
+                   nearest("(" + first + "+" + lines + "-" + end + ")", arg->padAfter, arg->arg->kernelPad[3]) + "})";
+        }
     }
     // One-tile scratch buffers follow the tiles; per-tile (dynamic) ones have one entry per tile.
     const bool tiledDim = arg->tiled && !arg->arg->has(ArgFlag::DynTile);

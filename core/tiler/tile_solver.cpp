@@ -167,10 +167,14 @@ std::string Solver::prepare()
         const bool horizontal = tiling.orientation == Orientation::Horizontal;
         tiling.extent = horizontal ? arg.height : arg.width;
         if (arg.padBefore > 0 || arg.padAfter > 0) {
-            if (!horizontal || !arg.has(ArgFlag::In) || arg.has(ArgFlag::Out) || !arg.has(ArgFlag::Tiled) ||
-                isScratch(arg))
+            // A one-tile L1 buffer whose kernels pad it (a pooling's input) is placed like a padded input.
+            const bool paddedInput = arg.has(ArgFlag::In) && !arg.has(ArgFlag::Out) && arg.has(ArgFlag::Tiled) &&
+                                     !isScratch(arg);
+            const bool paddedBuffer = isOneTileScratch(arg) && arg.kernelPadsItself;
+            if (!horizontal || !(paddedInput || paddedBuffer))
                 return "user kernel " + kernel_.name + ": argument " + arg.name +
-                       " has padding lines; only tiled inputs tiled horizontally can be padded";
+                       " has padding lines; only tiled inputs and one-tile buffers their kernels pad, tiled "
+                       "horizontally, can be padded";
             tiling.padBefore = arg.padBefore;
             tiling.padAfter = arg.padAfter;
             tiling.extent += arg.padBefore + arg.padAfter;

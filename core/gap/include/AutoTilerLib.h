@@ -145,12 +145,15 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * window that stops short of the last ones): the tiles and the DMA still cover whole planes, and
  * K_Arg(Name, KER_ARG_TILE_USEDW / _USEDH) gives the part of the current tile below UsedW / UsedH
  * (the tile's width / height for other arguments). Unpadded (PadTile and PadExec all 0), it is a
- * KerArg. A padded input (PadTile's top and bottom equal to PadExec's, as a convolution without
- * pooling padding has) is tiled over PadTile's top and bottom lines, horizontally only (a vertical
- * kernel with one has no tiling); its kernel sees the tile's home lines (KER_ARG_TILE, KER_ARG_TILE_H)
- * and K_Arg(Name, KER_ARG_TILE_PAD) gives PadExec's left and right and the padding lines of that tile
- * above and below; its bottom padding follows line H, so with UsedH < H it must have none, as
- * GreenWaves' generators give it. Padded L1 buffers are refused with a message.
+ * KerArg. A padded input is tiled over PadTile's top and bottom lines, horizontally only (a
+ * vertical kernel with one has no tiling); its kernel sees the tile's home lines (KER_ARG_TILE,
+ * KER_ARG_TILE_H) and K_Arg(Name, KER_ARG_TILE_PAD) gives PadExec's left and right and the padding
+ * lines of that tile above and below, at most PadExec's: PadTile may have more, the lines a pooling
+ * pads in the convolution's output (GreenWaves' PadIncT), which the convolution neither reads nor
+ * pads. A one-tile L1 buffer may be padded too (that pooling's input, PadTile equal to PadExec): its
+ * tiles are placed over its padding and its kernels see and are told the same. The bottom padding
+ * follows line H, so with UsedH < H there must be none, as GreenWaves' generators give it. Padded
+ * buffers loaded whole are refused with a message.
  * K_ArgPar(Name, KER_ARG_PARTILE_SIZE or KER_ARG_LOADEDPARTILE_SIZE, Space): Tessera runs a
  * parametric space (IterParSpace) one item per iteration, so both are 1: a basic kernel splitting
  * "features" over the cores gets one at a time.

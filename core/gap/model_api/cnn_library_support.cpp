@@ -55,15 +55,22 @@ Object_T* KerArgP(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Objec
     const std::string name = requireName(KerArgName, "KerArgP", "the kernel argument name");
     const std::string context = "KerArgP(\"" + name + "\")";
     const bool padded = isPadded(PadTile) || isPadded(PadExec);
-    if (padded && (ObjType & O_BUFF))
+    const bool scratch = (ObjType & O_BUFF) && !(ObjType & (O_IN | O_OUT));
+    if (padded && (ObjType & O_BUFF) && !scratch)
         failModel(context + ": padding (PadTile " + padText(PadTile) + ", PadExec " + padText(PadExec) +
-                  ") of an L1 buffer (a pooling's padding) is not supported; Tessera pads inputs the DMA reads, "
-                  "declare the layer without pooling padding");
-    if (padded && (PadTile[2] != PadExec[2] || PadTile[3] != PadExec[3] || PadTile[2] < 0 || PadTile[3] < 0 ||
-                   PadExec[0] < 0 || PadExec[1] < 0))
+                  ") of a buffer loaded whole is not supported; Tessera pads inputs the DMA reads and L1-only "
+                  "buffers, declare it without padding");
+    if (padded && scratch && (PadTile[2] != PadExec[2] || PadTile[3] != PadExec[3]))
         failModel(context + ": padding PadTile " + padText(PadTile) + " with PadExec " + padText(PadExec) +
-                  " is not supported; Tessera tiles a padded input by the lines its kernel pads (the same top "
-                  "and bottom padding in both, as a convolution without pooling padding has)");
+                  " of an L1 buffer is not supported; its kernels pad it as its tiles are placed, so give the "
+                  "same top and bottom padding in both");
+    // PadTile may exceed PadExec above and below: lines a pooling pads in its own input, which the
+    // tiles are placed over and the convolution neither reads nor pads (GreenWaves' PadIncT).
+    if (padded && (PadTile[2] < PadExec[2] || PadTile[3] < PadExec[3] || PadExec[0] < 0 || PadExec[1] < 0 ||
+                   PadExec[2] < 0 || PadExec[3] < 0))
+        failModel(context + ": padding PadTile " + padText(PadTile) + " with PadExec " + padText(PadExec) +
+                  " is not supported; Tessera pads the kernel PadExec's lines within PadTile's, so each of "
+                  "PadExec's must be at least 0 and its top and bottom at most PadTile's");
     if (UsedW == 0 || UsedH == 0 || UsedW > W || UsedH > H)
         failModel(format("%s: the kernel uses %u x %u of its %u x %u planes; the used part must be at least 1 x 1 "
                          "and at most the planes",

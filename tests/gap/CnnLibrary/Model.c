@@ -8,7 +8,8 @@
  * (Ker_IteratorIndex, or the first-tile predicate K_ArgPred). "Same" convolutions pad their input
  * in the kernel, told the padding of each tile by KER_ARG_TILE_PAD (a padded KerArgP); windows that
  * stop short of the last columns and lines tell their kernels the used part (KER_ARG_TILE_USEDW /
- * _USEDH). Two convolutions are tiled both ways
+ * _USEDH); poolings padded on odd sizes pad their input buffer, over which the convolution's
+ * input is tiled as well. Two convolutions are tiled both ways
  * and the cheaper kept, as GreenWaves' SQ8 generators choose (CopyAndPopUserKernel, Cost->TileOverhead,
  * PushBackUserKernel, ReleaseUserKerne). */
 #include <stdint.h>
@@ -66,11 +67,13 @@ static void LoadCnnLibrary(void)
                         CNN_Type(4, 0, 2, 0, 2), 0, 0, 0, 0, 0, 0));
 }
 
-/* Convolution (Fc x Fc at stride Sc, no padding) of InFeat planes of W x H into OutFeat planes,
- * then an optional 2 x 2 max pooling (through an L1 buffer of one tile) and ReLU. */
+/* Convolution (Fc x Fc at stride Sc, Pad zero lines and columns around its input) of InFeat planes of
+ * W x H into OutFeat planes, then an optional 2 x 2 max pooling (through an L1 buffer of one tile),
+ * "same" padded on odd sizes when PoolPad (a line above, a column left, as GreenWaves' balanced-left
+ * padding), and ReLU. */
 static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
                                  KernelOper_T PoolOper, KernelOper_T ReLUOper, int Norm, Tile_Orientation_T Orientation,
-                                 int Pad)
+                                 int Pad, int PoolPad)
 {
     int NeedFx, NeedFy, NeedDx, NeedDy, NeedSx, NeedSy;
     char *SetBiasKernel = CNN_FindMatchingKernel(KOP_SETBIAS, KOP_NONE, 1, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -84,19 +87,24 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
         printf("%s: no basic kernel matches\n", Name);
         return 0;
     }
-    const int Wo = PoolOper == KOP_NONE ? (W + 2 * Pad - Fc) / Sc + 1 : ((W + 2 * Pad - Fc) / Sc + 1) / 2;
-    const int Ho = PoolOper == KOP_NONE ? (H + 2 * Pad - Fc) / Sc + 1 : ((H + 2 * Pad - Fc) / Sc + 1) / 2;
+    const int Pool = PoolOper != KOP_NONE;
+    const int ConvW = (W + 2 * Pad - Fc) / Sc + 1, ConvH = (H + 2 * Pad - Fc) / Sc + 1;
+    const int PoolPadW = Pool && PoolPad ? ConvW % 2 : 0, PoolPadH = Pool && PoolPad ? ConvH % 2 : 0;
+    const int Wo = Pool ? (ConvW + PoolPadW) / 2 : ConvW, Ho = Pool ? (ConvH + PoolPadH) / 2 : ConvH;
     /* What the layer reads, as GreenWaves' generators find it: the pooling's input stops at its last
      * window (Wc x Hc, the ConvOut buffer), the convolution's at the last window of that; the padding
      * right and below less the columns and lines so left unused. */
-    const int Wc = PoolOper == KOP_NONE ? Wo : 2 * Wo, Hc = PoolOper == KOP_NONE ? Ho : 2 * Ho;
+    const int Wc = Pool ? 2 * Wo - PoolPadW : Wo, Hc = Pool ? 2 * Ho - PoolPadH : Ho;
     const int PadR = Pad - (W - ((Wc - 1) * Sc + Fc - 2 * Pad)) > 0 ? Pad - (W - ((Wc - 1) * Sc + Fc - 2 * Pad)) : 0;
     const int PadB = Pad - (H - ((Hc - 1) * Sc + Fc - 2 * Pad)) > 0 ? Pad - (H - ((Hc - 1) * Sc + Fc - 2 * Pad)) : 0;
     const int UsedW = (Wc - 1) * Sc + Fc - Pad - PadR, UsedH = (Hc - 1) * Sc + Fc - Pad - PadB;
     const char *ConvOut = PoolOper == KOP_NONE ? "Out" : "ConvOut";
-    const v4s NoPad = (v4s) {0, 0, 0, 0};
-    /* Zero lines and columns around the input, which the convolution kernel skips itself. */
+    /* Zero lines and columns around the input, which the convolution kernel skips itself; its tiles are
+     * placed over the lines the pooling pads in its input too (the convolution's outputs it does not
+     * compute), as GreenWaves' generators place them. */
     const v4s InPad = (v4s) {Pad, PadR, Pad, PadB};
+    const v4s InTilePad = (v4s) {PoolPadW * Sc + Pad, PadR, PoolPadH * Sc + Pad, PadB};
+    const v4s PoolInPad = (v4s) {PoolPadW, 0, PoolPadH, 0};
 
     CKernel_Arg_T **KCArgs = AllocateCArgs(4);
     int Ca = 0;
@@ -107,7 +115,7 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
 
     Object_T **KArgs = AllocateKerArgs(PoolOper == KOP_NONE ? 4 : 5);
     int Ka = 0;
-    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, UsedW, UsedH, InPad, InPad, 2,
+    KArgs[Ka++] = KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, UsedW, UsedH, InTilePad, InPad, 2,
                           Fc - Sc, 0, 0, "In");
     KArgs[Ka++] = KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, 0, 0, "Bias");
     KArgs[Ka++] = KerArg("Filter", KerArgSpace(2, KER_ITER_D1, KER_ITER_D0), O_IN | O_DB | O_CONST, 1, 1, Fc * Fc * 2, 0,
@@ -115,7 +123,7 @@ static Kernel_T *ConvolutionPool(char *Name, int InFeat, int OutFeat, int W, int
     KArgs[Ka++] = KerArg("Out", KerArgSpace(2, KER_ITER_D1, KER_ITER_TILE0), O_OUT | O_DB, Wo, Ho, 2, 0, 0, 0, "Out");
     if (PoolOper != KOP_NONE)
         KArgs[Ka++] = KerArgP("ConvOut", KerArgSpace(2, KER_ITER_D1, KER_ITER_TILE0), O_BUFF | O_ONETILE, Wc, Hc, Wc,
-                              Hc, NoPad, NoPad, 2, 0, 0, 0, "");
+                              Hc, PoolInPad, PoolInPad, 2, 0, 0, 0, "");
 
     Kernel_T *Kernel = UserKernel(Name,
         KernelIterSpace(3, IterParSpace(KER_ITER_D1, OutFeat, 8), IterTiledSpace(KER_ITER_TILE0),
@@ -160,9 +168,9 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
 {
     Kernel_T *Ker, *Sol1 = 0, *Sol2 = 0;
     AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
-    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0);
+    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0, 0);
     if (Ker) Sol1 = CopyAndPopUserKernel(Ker);
-    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_VER, 0);
+    Ker = ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_VER, 0, 0);
     if (Ker) Sol2 = CopyAndPopUserKernel(Ker);
     if (Sol1 && Sol2) {
         int TakeSol1 = 0.9f * Sol1->Cost->TileOverhead < Sol2->Cost->TileOverhead;
@@ -175,7 +183,7 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
     }
     AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
     if (!Sol1 && !Sol2) /* neither tiles: declared once more, reported with the model's other kernels */
-        ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0);
+        ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0, 0);
 }
 
 /* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
@@ -225,18 +233,22 @@ int main(int argc, char **argv)
     SetL1MemorySize(51200);
     LoadCnnLibrary();
     /* 2 planes of 36 x 28, 5x5 filters: 6 planes of 32 x 24, max pooled to 16 x 12, ReLU. */
-    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 0);
+    ConvolutionPool("ConvPool5x5", 2, 6, 36, 28, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 0, 0);
     /* 3 planes of 33 x 29, 3x3 filters at stride 2 (the general kernel): 4 planes of 16 x 14. */
-    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0);
+    ConvolutionPool("Conv3x3Stride2", 3, 4, 33, 29, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);
     /* "Same" convolutions: the input's padding told to the kernel per tile (a padded KerArgP). */
-    ConvolutionPool("ConvSame3x3", 3, 4, 30, 22, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1);
-    ConvolutionPool("ConvSamePool5x5", 2, 4, 28, 20, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 2);
+    ConvolutionPool("ConvSame3x3", 3, 4, 30, 22, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1, 0);
+    ConvolutionPool("ConvSamePool5x5", 2, 4, 28, 20, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 2, 0);
     /* Windows that stop short of the last columns and lines (the kernels told the used part): 3x3 at
      * stride 2 on 32 x 24 (15 x 11 from 31 x 23), 5x5 and pooling on 31 x 27 (13 x 11 from 30 x 26). */
-    ConvolutionPool("Conv3x3Stride2Even", 3, 4, 32, 24, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0);
-    ConvolutionPool("ConvPool5x5Odd", 2, 4, 31, 27, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 0);
+    ConvolutionPool("Conv3x3Stride2Even", 3, 4, 32, 24, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);
+    ConvolutionPool("ConvPool5x5Odd", 2, 4, 31, 27, 5, 1, KOP_MAXPOOL, KOP_RELU, 10, TILE_HOR, 0, 0);
     /* A "same" one at stride 2 on even sizes: padded left and above only (16 x 12 from 32 x 24). */
-    ConvolutionPool("ConvSame3x3Stride2", 3, 4, 32, 24, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1);
+    ConvolutionPool("ConvSame3x3Stride2", 3, 4, 32, 24, 3, 2, KOP_NONE, KOP_NONE, 9, TILE_HOR, 1, 0);
+    /* Poolings padded on odd sizes: 3x3 "same" on 29 x 21, pooled to 15 x 11; 3x3 at stride 2 on 36 x 28
+     * (17 x 13), pooled to 9 x 7, the pooling's padding alone placing the input's tiles. */
+    ConvolutionPool("ConvSamePoolSame", 3, 4, 29, 21, 3, 1, KOP_MAXPOOL, KOP_RELU, 9, TILE_HOR, 1, 1);
+    ConvolutionPool("ConvStride2PoolSame", 2, 4, 36, 28, 3, 2, KOP_MAXPOOL, KOP_NONE, 9, TILE_HOR, 0, 1);
     /* A wide and a tall layer, each tiled both ways and the cheaper kept. */
     ConvolutionPoolCheaper("ConvWideCheaper", 2, 4, 36, 16, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
     ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);

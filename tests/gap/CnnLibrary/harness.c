@@ -16,9 +16,11 @@ static short int *RandomPlanes(size_t Count, int Low, int High)
 
 /* The convolution, pooling and ReLU of ConvolutionPool in Model.c, on whole planes. */
 static void DirectConvPool(const short int *In, const short int *Filter, const short int *Bias, short int *Out, int InFeat,
-                           int OutFeat, int W, int H, int Fc, int Sc, int Pool, int ReLU, int Norm, int Pad)
+                           int OutFeat, int W, int H, int Fc, int Sc, int Pool, int ReLU, int Norm, int Pad, int PoolPad)
 {
     const int Wc = (W + 2 * Pad - Fc) / Sc + 1, Hc = (H + 2 * Pad - Fc) / Sc + 1;
+    /* A padded pooling has a zero column left and a zero line above on odd sizes. */
+    const int PadL = Pool && PoolPad ? Wc % 2 : 0, PadT = Pool && PoolPad ? Hc % 2 : 0;
     int *Conv = (int *) malloc(sizeof(int) * (size_t) Wc * Hc);
     for (int o = 0; o < OutFeat; o++) {
         for (int i = 0; i < Wc * Hc; i++)
@@ -36,15 +38,18 @@ static void DirectConvPool(const short int *In, const short int *Filter, const s
                         }
                     Conv[y * Wc + x] = CnnClip16(CnnRoundNorm(Acc, Norm));
                 }
-        const int Wo = Pool ? Wc / 2 : Wc, Ho = Pool ? Hc / 2 : Hc;
+        const int Wo = Pool ? (Wc + PadL) / 2 : Wc, Ho = Pool ? (Hc + PadT) / 2 : Hc;
         for (int y = 0; y < Ho; y++)
             for (int x = 0; x < Wo; x++) {
-                int V = Pool ? Conv[2 * y * Wc + 2 * x] : Conv[y * Wc + x];
-                if (Pool)
-                    for (int k = 1; k < 4; k++) {
-                        const int C = Conv[(2 * y + k / 2) * Wc + 2 * x + k % 2];
+                int V = Conv[y * Wc + x];
+                if (Pool) {
+                    V = -32768;
+                    for (int k = 0; k < 4; k++) {
+                        const int Y = 2 * y - PadT + k / 2, X = 2 * x - PadL + k % 2;
+                        const int C = Y >= 0 && X >= 0 ? Conv[Y * Wc + X] : 0;
                         V = C > V ? C : V;
                     }
+                }
                 Out[((size_t) o * Ho + y) * Wo + x] = (short int) (ReLU && V < 0 ? 0 : V);
             }
     }
@@ -54,16 +59,16 @@ static void DirectConvPool(const short int *In, const short int *Filter, const s
 typedef void (*LayerFunction)(short int *In, short int *Filter, short int *Bias, short int *Out);
 
 static void RunConvPool(const char *Name, LayerFunction Layer, int InFeat, int OutFeat, int W, int H, int Fc, int Sc,
-                        int Pool, int ReLU, int Norm, int Pad)
+                        int Pool, int ReLU, int Norm, int Pad, int PoolPad)
 {
     const int Wc = (W + 2 * Pad - Fc) / Sc + 1, Hc = (H + 2 * Pad - Fc) / Sc + 1;
-    const int Wo = Pool ? Wc / 2 : Wc, Ho = Pool ? Hc / 2 : Hc;
+    const int Wo = Pool ? (Wc + (PoolPad ? Wc % 2 : 0)) / 2 : Wc, Ho = Pool ? (Hc + (PoolPad ? Hc % 2 : 0)) / 2 : Hc;
     short int *In = RandomPlanes((size_t) InFeat * W * H, -2048, 2047);
     short int *Filter = RandomPlanes((size_t) OutFeat * InFeat * Fc * Fc, -256, 255);
     short int *Bias = RandomPlanes((size_t) OutFeat, -2000, 2000);
     short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutFeat * Wo * Ho);
     short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) OutFeat * Wo * Ho);
-    DirectConvPool(In, Filter, Bias, Expected, InFeat, OutFeat, W, H, Fc, Sc, Pool, ReLU, Norm, Pad);
+    DirectConvPool(In, Filter, Bias, Expected, InFeat, OutFeat, W, H, Fc, Sc, Pool, ReLU, Norm, Pad, PoolPad);
 
     HarnessAllocL1();
     HarnessDmaStart();
@@ -111,15 +116,17 @@ static void RunLinear(const char *Name, LayerFunction Layer, int InDim, int OutD
 int main(int argc, char **argv)
 {
     HarnessSeed(argc, argv);
-    RunConvPool("ConvPool5x5", ConvPool5x5, 2, 6, 36, 28, 5, 1, 1, 1, 10, 0);
-    RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9, 0);
-    RunConvPool("ConvSame3x3", ConvSame3x3, 3, 4, 30, 22, 3, 1, 0, 0, 9, 1);
-    RunConvPool("ConvSamePool5x5", ConvSamePool5x5, 2, 4, 28, 20, 5, 1, 1, 1, 10, 2);
-    RunConvPool("Conv3x3Stride2Even", Conv3x3Stride2Even, 3, 4, 32, 24, 3, 2, 0, 0, 9, 0);
-    RunConvPool("ConvPool5x5Odd", ConvPool5x5Odd, 2, 4, 31, 27, 5, 1, 1, 1, 10, 0);
-    RunConvPool("ConvSame3x3Stride2", ConvSame3x3Stride2, 3, 4, 32, 24, 3, 2, 0, 0, 9, 1);
-    RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0);
-    RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0);
+    RunConvPool("ConvPool5x5", ConvPool5x5, 2, 6, 36, 28, 5, 1, 1, 1, 10, 0, 0);
+    RunConvPool("Conv3x3Stride2", Conv3x3Stride2, 3, 4, 33, 29, 3, 2, 0, 0, 9, 0, 0);
+    RunConvPool("ConvSame3x3", ConvSame3x3, 3, 4, 30, 22, 3, 1, 0, 0, 9, 1, 0);
+    RunConvPool("ConvSamePool5x5", ConvSamePool5x5, 2, 4, 28, 20, 5, 1, 1, 1, 10, 2, 0);
+    RunConvPool("Conv3x3Stride2Even", Conv3x3Stride2Even, 3, 4, 32, 24, 3, 2, 0, 0, 9, 0, 0);
+    RunConvPool("ConvPool5x5Odd", ConvPool5x5Odd, 2, 4, 31, 27, 5, 1, 1, 1, 10, 0, 0);
+    RunConvPool("ConvSame3x3Stride2", ConvSame3x3Stride2, 3, 4, 32, 24, 3, 2, 0, 0, 9, 1, 0);
+    RunConvPool("ConvSamePoolSame", ConvSamePoolSame, 3, 4, 29, 21, 3, 1, 1, 1, 9, 1, 1);
+    RunConvPool("ConvStride2PoolSame", ConvStride2PoolSame, 2, 4, 36, 28, 3, 2, 1, 0, 9, 0, 1);
+    RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0, 0);
+    RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0, 0);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
     RunLinear("Linear300First", Linear300First, 300, 10, 1, 12);
     return HarnessFinish();
