@@ -69,12 +69,12 @@ enum class ArgSelect {
     // argument, the same buffer otherwise. With room before the buffers (KerArgPad) a kernel leaves
     // data there for the next tile, such as a FIR's delay line.
     NextTile = 11,
-    // The current tile's padding as a v4s (left, right, top, bottom) (KER_ARG_TILE_PAD): zeros but for
-    // an argument whose kernel pads it (KernelArgument::kernelPadsItself).
     // The part of the current tile the kernel reads (KER_ARG_TILE_USEDW / _USEDH): the tile's columns
     // (lines) below the argument's usedWidth (usedHeight), all of them when that is 0.
     TileUsedWidth = 12,
     TileUsedHeight = 13,
+    // The current tile's padding as a v4s (left, right, top, bottom) (KER_ARG_TILE_PAD): zeros but for
+    // an argument whose kernel pads it (KernelArgument::kernelPadsItself).
     TilePad = 14,
 };
 
@@ -160,7 +160,9 @@ struct KernelArgument {
     // Padding the basic kernel applies itself (a KerArgP, as GreenWaves' kernels take it): the tile it
     // sees starts at the tile's first home line and holds its home lines only (KER_ARG_TILE, _H), and
     // KER_ARG_TILE_PAD gives kernelPad's left and right columns and the padding lines of that tile
-    // above and below. padBefore / padAfter place the tiles as for any padded input.
+    // above and below, at most kernelPad's top and bottom. padBefore / padAfter place the tiles as for
+    // any padded input; they may exceed kernelPad's (lines a later pooling pads, which this kernel
+    // neither reads nor pads). A one-tile L1 buffer may be padded this way too.
     bool kernelPadsItself = false;
     std::array<int, 4> kernelPad{};  // left, right, top, bottom
     // The first usedWidth columns and usedHeight lines of each plane are all the kernel reads (a
