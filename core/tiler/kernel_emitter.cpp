@@ -512,6 +512,13 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         const std::string end = endBelow(arg->arg->height);
         const unsigned usedLines = arg->arg->usedHeight != 0 ? arg->arg->usedHeight : arg->arg->height;
         const std::uint64_t lineBytes = std::uint64_t(arg->crossExtent) * arg->arg->itemSize;
+        if (binding.select == ArgSelect::Tile && arg->residence == ArgResidence::Promoted) {
+            // Promoted whole, it holds the home lines only, in the home layout.
+            const std::string plane = planeIndex(*arg, "");
+            const std::string planeOffset = plane.empty() ? "0" : "(" + plane + ")*" + num(arg->planeStride);
+            return "((char *) " + l1_ + "+" + num(arg->l1Offset) + "+" + planeOffset + "+(" + first + "<0?0:" + first +
+                   ")*" + num(lineBytes) + ")";
+        }
         if (binding.select == ArgSelect::Tile)
             return "((char *) " + tilePointer(*arg) + "+" + skip + "*" + num(lineBytes) + ")";
         if (binding.select == ArgSelect::TileHeight)

@@ -606,14 +606,15 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         }
         plain.doubleBuffer[i] = declaredBuffering && arg.has(ArgFlag::DoubleBuffer);
         std::vector<Mode> modes{Stream};
-        // Padded arguments are streamed one plane at a time: their copies skip the padding lines.
+        // Padded arguments are streamed one plane at a time: their copies skip the padding lines. One
+        // whose kernel pads it itself reads home lines only, so it may be promoted whole like any input.
         // Interleaved planes are gathered one plane at a time into the layout the kernel reads
         // (a single plane is its own layout and may be promoted whole). Room around the buffers
         // (KerArgPad) belongs to one tile's buffer, so such arguments are streamed tile by tile.
         const bool regathered = arg.interleavedPlanes && tiling.planeCount > 1;
         const bool hasRoom = tiling.roomBefore > 0 || tiling.roomAfter > 0;
         if (promotions_.whole && arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes &&
-            !tiling.padded() && !regathered && !hasRoom)
+            (!tiling.padded() || arg.kernelPadsItself) && !regathered && !hasRoom)
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
         if (promotions_.acrossInputPlanes && tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles &&
