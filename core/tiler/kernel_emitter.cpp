@@ -86,6 +86,7 @@ private:
     std::string tileStartExpr(const ArgTiling& arg, const std::string& tile) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
     std::string padFirstExpr(const ArgTiling& arg, const std::string& prefix) const;
+    std::string planeOffset(const ArgTiling& arg, const std::string& prefix) const;
     std::string homeOffset(const ArgTiling& arg, const std::string& prefix) const;
     std::string planeChunkSize(const ArgTiling& arg, const std::string& prefix) const;
     std::string chunkSize(const ArgTiling& arg, const std::string& prefix) const;
@@ -169,12 +170,16 @@ std::string KernelEmitter::tileSizeExpr(const ArgTiling& arg, const std::string&
 }
 
 // Byte offset of the current chunk in the argument's home memory.
+// Byte offset of the current plane in the argument's home memory, empty for the first one only.
+std::string KernelEmitter::planeOffset(const ArgTiling& arg, const std::string& prefix) const
+{
+    const std::string plane = planeIndex(arg, prefix);
+    return plane.empty() ? std::string() : "(" + plane + ")*" + num(arg.planeStride);
+}
+
 std::string KernelEmitter::homeOffset(const ArgTiling& arg, const std::string& prefix) const
 {
-    std::string offset;
-    const std::string plane = planeIndex(arg, prefix);
-    if (!plane.empty())
-        offset = "(" + plane + ")*" + num(arg.planeStride);
+    std::string offset = planeOffset(arg, prefix);
     if (arg.tiled && tileCount(arg) > 1) {
         const std::uint64_t lineBytes = arg.orientation == Orientation::Horizontal
                                             ? std::uint64_t(arg.crossExtent) * arg.arg->itemSize
@@ -505,6 +510,7 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         const std::string first = "(" + padFirstExpr(*arg, "") + ")";
         const std::string lines = tileSizeExpr(*arg, "");
         const std::string skip = "(" + first + "<0?-" + first + ":0)";
+        const std::string homeFirst = "(" + first + "<0?0:" + first + ")";
         // One past the tile's last line below a limit (the planes' height, or the used part of it).
         const auto endBelow = [&](unsigned limit) {
             return "(" + first + "+" + lines + ">" + num(limit) + "?" + num(limit) + ":" + first + "+" + lines + ")";
@@ -514,17 +520,16 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         const std::uint64_t lineBytes = std::uint64_t(arg->crossExtent) * arg->arg->itemSize;
         if (binding.select == ArgSelect::Tile && arg->residence == ArgResidence::Promoted) {
             // Promoted whole, it holds the home lines only, in the home layout.
-            const std::string plane = planeIndex(*arg, "");
-            const std::string planeOffset = plane.empty() ? "0" : "(" + plane + ")*" + num(arg->planeStride);
-            return "((char *) " + l1_ + "+" + num(arg->l1Offset) + "+" + planeOffset + "+(" + first + "<0?0:" + first +
-                   ")*" + num(lineBytes) + ")";
+            const std::string plane = planeOffset(*arg, "");
+            return "((char *) " + l1_ + "+" + num(arg->l1Offset) + (plane.empty() ? "" : "+" + plane) + "+" + homeFirst +
+                   "*" + num(lineBytes) + ")";
         }
         if (binding.select == ArgSelect::Tile)
             return "((char *) " + tilePointer(*arg) + "+" + skip + "*" + num(lineBytes) + ")";
         if (binding.select == ArgSelect::TileHeight)
-            return "(" + end + "-(" + first + "<0?0:" + first + "))";
+            return "(" + end + "-" + homeFirst + ")";
         if (binding.select == ArgSelect::TileUsedHeight)
-            return "(" + endBelow(usedLines) + "-(" + first + "<0?0:" + first + "))";
+            return "(" + endBelow(usedLines) + "-" + homeFirst + ")";
         if (binding.select == ArgSelect::TilePad) {
             // The tile's padding lines, of which the kernel pads kernelPad's nearest the home lines; the
             // others (a pooling's, on a convolution's input) it leaves unread.
