@@ -327,10 +327,16 @@ private slots:
         QCOMPARE(int(b[1].select), int(tessera::tiler::ArgSelect::TileUsedWidth));
         QCOMPARE(int(b[2].select), int(tessera::tiler::ArgSelect::TileUsedHeight));
         QVERIFY(b[3].kind == Binding::Kind::KernelArg && b[3].select == tessera::tiler::ArgSelect::TilePad);
-        QVERIFY(b[4].kind == Binding::Kind::Immediate && b[4].value == 1);
-        QVERIFY(b[5].kind == Binding::Kind::Immediate && b[5].value == 1);
+        // The parametric spaces' chunk sizes are bound to the loops they became.
+        QVERIFY(b[4].kind == Binding::Kind::PlaneChunk && b[4].value == 0);
+        QVERIFY(b[5].kind == Binding::Kind::PlaneChunk && b[5].value == 1 && b[5].name == "In");
+        QCOMPARE(int(b[4].iterator), int(tessera::tiler::IterationSpace::InPlane));
         QVERIFY(b[7].kind == Binding::Kind::LoopIndex);
         QCOMPARE(int(b[7].iterator), int(tessera::tiler::IterationSpace::OutPlane));
+        // The input planes may run in chunks (their size is bound); the output planes may not, as a call
+        // reads their index.
+        QCOMPARE(int(kernel->chunkablePlanes), int(tessera::tiler::IterationSpace::InPlane));
+        QCOMPARE(kernel->chunkDivider, 1u);
         QVERIFY(Ker_IteratorIndex(KER_ITER_TILE0)->value.kind == Binding::Kind::LoopIndex);
     }
 

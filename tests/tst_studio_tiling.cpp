@@ -263,6 +263,11 @@ private slots:
                                          << "user_kernels[0].args[0].kernel_pad: expected 4 integers";
         QTest::newRow("negative kernel pad") << "kernel_pad" << "[1, -1, 0, 0]"
                                              << "user_kernels[0].args[0].kernel_pad[1]: expected an integer from 0";
+        // Fields of the kernel itself (the plane loop it may run in chunks).
+        QTest::newRow("chunked tile loop") << "kernel.chunkable_planes" << "\"outer_tile\""
+                                           << "user_kernels[0].chunkable_planes: must be in_plane, out_plane";
+        QTest::newRow("chunk divider 0") << "kernel.chunk_divider" << "0"
+                                         << "user_kernels[0].chunk_divider: must be at least 1";
     }
     void badModelJsonNamesTheField()
     {
@@ -270,11 +275,13 @@ private slots:
         QFETCH(QString, value);
         QFETCH(QString, expected);
         nlohmann::json model = kernelModelToJson(guideModel(dir_.path()));
-        nlohmann::json& arg = model["user_kernels"][0]["args"][0];
+        const bool ofKernel = field.startsWith("kernel.");
+        nlohmann::json& object = ofKernel ? model["user_kernels"][0] : model["user_kernels"][0]["args"][0];
+        const std::string key = (ofKernel ? field.mid(7) : field).toStdString();
         if (value.isEmpty())
-            arg.erase(field.toStdString());
+            object.erase(key);
         else
-            arg[field.toStdString()] = nlohmann::json::parse(value.toStdString());
+            object[key] = nlohmann::json::parse(value.toStdString());
         try {
             kernelModelFromJson(model);
             QFAIL("no error");

@@ -611,6 +611,78 @@ private slots:
         }
     }
 
+    // A parametric output-plane space (IterParSpace, its chunk size told to the kernels): the solver runs
+    // it in chunks of several planes, which read the input once per chunk instead of once per plane,
+    // and counts the last, smaller chunk's bytes exactly.
+    void outputPlaneChunks_data()
+    {
+        QTest::addColumn<unsigned>("budget");
+        QTest::addColumn<unsigned>("chunk");
+        QTest::addColumn<unsigned>("lastChunk");
+        QTest::newRow("roomy: one chunk") << 64000u << 20u << 20u;
+        QTest::newRow("8 + 8 + 4") << 9400u << 8u << 4u;
+        QTest::newRow("tight: 2 at a time") << 2200u << 2u << 2u;
+    }
+    void outputPlaneChunks()
+    {
+        QFETCH(unsigned, budget);
+        QFETCH(unsigned, chunk);
+        QFETCH(unsigned, lastChunk);
+        UserKernel kernel = conv5x5(3, 20, 40, 30);
+        kernel.chunkablePlanes = IterationSpace::OutPlane;
+        kernel.chunkDivider = 8;
+        const TileSolverResult result = solveTiling(kernel, budget);
+        QVERIFY2(result.ok, result.error.c_str());
+        const KernelTiling& tiling = result.tiling;
+        QCOMPARE(checkTiling(tiling, budget), QString());
+        const LoopLevel& planes = tiling.loops[std::size_t(tiling.loopIndex(IterationSpace::OutPlane))];
+        QCOMPARE(planes.planes, 20u);
+        QCOMPARE(planes.chunk, chunk);
+        QCOMPARE(planes.lastChunk(), lastChunk);
+        QCOMPARE(planes.count, (20 + chunk - 1) / chunk);
+        // Every output plane written once, the last chunk with its own planes only.
+        const ArgTiling& out = tiling.args[2];
+        QCOMPARE(out.chunkPlanes, chunk);
+        QCOMPARE(out.dmaWrite, std::uint64_t(20) * 36 * 26 * 2);
+        // The input (3 planes, 4 lines of overlap per tile) read once per chunk of output planes.
+        const ArgTiling& in = tiling.args[0];
+        QCOMPARE(in.chunkPlanes, 1u);
+        std::uint64_t inputLines = 0;
+        for (unsigned t = 0; t < tiling.tileCount; ++t)
+            inputLines += in.tileSizeAt(t, tiling.tileCount);
+        if (in.residence == ArgResidence::Streamed)
+            QCOMPARE(in.dmaRead, inputLines * 40 * 2 * 3 * planes.count);
+        // The filters: the chunk's output planes of one input plane, a row of input planes apart.
+        const ArgTiling& filter = tiling.args[1];
+        if (filter.residence == ArgResidence::Streamed && !filter.acrossInPlanes)
+            QCOMPARE(filter.chunkPlaneStride, std::uint64_t(3) * 50);
+    }
+
+    // Chunks of several planes are not tried when an argument following the loop is padded (its home
+    // lines are copied one plane at a time); nor without a chunkable space.
+    void planeChunksNeedPlainArguments()
+    {
+        UserKernel kernel = conv5x5(6, 2, 40, 30);
+        kernel.order = {IterationSpace::InPlane, IterationSpace::Tile};
+        kernel.args.resize(1);
+        kernel.args[0].tileOverlap = 0;
+        kernel.chunkablePlanes = IterationSpace::InPlane;
+        kernel.chunkDivider = 8;
+        const TileSolverResult plain = solveTiling(kernel, 64000);
+        QVERIFY2(plain.ok, plain.error.c_str());
+        QCOMPARE(plain.tiling.loops[std::size_t(plain.tiling.loopIndex(IterationSpace::InPlane))].chunk, 6u);
+        kernel.args[0].padBefore = 1;
+        const TileSolverResult padded = solveTiling(kernel, 64000);
+        QVERIFY2(padded.ok, padded.error.c_str());
+        QCOMPARE(padded.tiling.loops[std::size_t(padded.tiling.loopIndex(IterationSpace::InPlane))].chunk, 1u);
+        QCOMPARE(padded.tiling.loops[std::size_t(padded.tiling.loopIndex(IterationSpace::InPlane))].count, 6u);
+        kernel.args[0].padBefore = 0;
+        kernel.chunkablePlanes = IterationSpace::Tile;
+        const TileSolverResult fixed = solveTiling(kernel, 64000);
+        QVERIFY2(fixed.ok, fixed.error.c_str());
+        QVERIFY(fixed.tiling.chunkedLoop() == nullptr);
+    }
+
     void overlapLargerThanThePlaneIsRefused()
     {
         UserKernel kernel = matAdd(8, 4);

@@ -94,7 +94,7 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
                                    : loop.space == IterationSpace::InPlane   ? "in_plane"
                                    : loop.space == IterationSpace::OuterTile ? "outer_tile"
                                                                              : "out_plane"},
-                         {"count", loop.count}});
+                         {"count", loop.count}, {"planes", loop.planes}, {"chunk", loop.chunk}});
     kernel["loops"] = loops;
     nlohmann::json args = nlohmann::json::array();
     for (const ArgTiling& arg : tiling.args)

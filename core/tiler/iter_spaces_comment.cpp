@@ -16,7 +16,11 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                            : loop.space == IterationSpace::InPlane   ? "InPlane"
                            : loop.space == IterationSpace::OuterTile ? "OuterTile"
                                                                      : "OutPlane";
-        out << " " << name << "[" << loop.count << "]";
+        out << " " << name << "[" << loop.count;
+        if (loop.chunk > 1)  // a plane loop run in chunks
+            out << (loop.count == 1 ? " chunk" : " chunks") << " of " << loop.chunk << " planes"
+                << (loop.lastChunk() != loop.chunk ? ", the last of " + std::to_string(loop.lastChunk()) : "");
+        out << "]";
     }
     out << ", " << (kernel.orientation == Orientation::Horizontal ? "horizontal" : "vertical") << " tiles\n";
     for (const ArgTiling& arg : tiling.args) {
@@ -25,7 +29,7 @@ std::string iterSpacesComment(const KernelTiling& tiling)
         switch (arg.residence) {
         case ArgResidence::Scratch:
             out << "L1 scratch buffer";
-            if (arg.carriesOutPlanes)
+            if (arg.carriesOutPlanes || arg.planesPerChunk > 1)
                 out << " of " << arg.planesPerChunk << " planes";
             if (arg.arg->has(ArgFlag::DynTile))
                 out << ", one entry per tile (" << tiling.tileCount << ")";
@@ -48,8 +52,10 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                 out << ", tiled by the outer tile loop";
             if (arg.planeCount > 1)
                 out << ", " << arg.planeCount << " planes";
+            if (arg.chunkPlanes > 1)
+                out << ", " << arg.chunkPlanes << " planes of the chunked loop per chunk";
             if (arg.acrossInPlanes)
-                out << ", " << arg.planesPerChunk << " input planes per chunk";
+                out << ", " << arg.planesPerChunk / arg.chunkPlanes << " input planes per chunk";
             if (arg.carriesOutPlanes)
                 out << ", all " << arg.planesPerChunk << " output planes per chunk";
             out << (arg.bufferCount == 2 ? ", double buffered" : ", single buffer");

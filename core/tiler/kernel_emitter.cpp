@@ -83,6 +83,8 @@ private:
     // "OutPlane, Tile, InPlane" and the outer tile loop's variable when the kernel has one.
     std::vector<std::string> loopVariables() const;
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
+    std::string chunkPlanes(const ArgTiling& arg, const std::string& prefix) const;
+    std::string planeChunkBinding(const Binding& binding) const;
     std::string tileStartExpr(const ArgTiling& arg, const std::string& tile) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
     std::string padFirstExpr(const ArgTiling& arg, const std::string& prefix) const;
@@ -132,17 +134,34 @@ private:
     CodeWriter code_;
 };
 
+// The first plane of the current chunk; a loop run in chunks advances by a chunk's planes.
 std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& prefix) const
 {
+    const auto chunkStart = [&](IterationSpace space) {
+        const int loop = tiling_.loopIndex(space);
+        const unsigned chunk = loop < 0 ? 1 : tiling_.loops[std::size_t(loop)].chunk;
+        return var(space, prefix) + (chunk > 1 ? "*" + num(chunk) : "");
+    };
     std::string index;
     if (arg.usesOutPlane) {
-        index = var(IterationSpace::OutPlane, prefix);
+        index = chunkStart(IterationSpace::OutPlane);
         if (arg.arg->has(ArgFlag::FourD))
-            index += "*" + num(tiling_.loopCount(IterationSpace::InPlane));
+            index += "*" + num(tiling_.planesOf(IterationSpace::InPlane));
     }
     if (arg.followsInPlanes())
-        index += (index.empty() ? "" : "+") + var(IterationSpace::InPlane, prefix);
+        index += (index.empty() ? "" : "+") + chunkStart(IterationSpace::InPlane);
     return index;
+}
+
+// Planes in the argument's current chunk (the last chunk of a chunked loop holds the rest).
+std::string KernelEmitter::chunkPlanes(const ArgTiling& arg, const std::string& prefix) const
+{
+    const LoopLevel* chunked = tiling_.chunkedLoop();
+    if (arg.chunkPlanes == arg.lastChunkPlanes || chunked == nullptr)
+        return num(arg.planesPerChunk);
+    const unsigned others = arg.planesPerChunk / arg.chunkPlanes;  // every input plane, when it holds them
+    return "((" + var(chunked->space, prefix) + "==" + num(chunked->count - 1) + ")?" +
+           num(std::uint64_t(arg.lastChunkPlanes) * others) + ":" + num(arg.planesPerChunk) + ")";
 }
 
 // First line (column) of the tile, as a C expression of the tile index.
@@ -204,7 +223,7 @@ std::string KernelEmitter::chunkSize(const ArgTiling& arg, const std::string& pr
 {
     if (arg.planesPerChunk == 1)
         return planeChunkSize(arg, prefix);
-    return num(arg.planesPerChunk) + "*" + planeChunkSize(arg, prefix);
+    return chunkPlanes(arg, prefix) + "*" + planeChunkSize(arg, prefix);
 }
 
 // The start of the chunk in one of the argument's L1 buffers (after the room before it, if any).
@@ -268,10 +287,10 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
                    ");");
-    } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+    } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.chunkPlaneStride == arg.planeBytes)) {
         // One tile from each plane of the chunk: lines of one tile, a plane apart.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
-                   num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
+                   num(arg.chunkPlaneStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
     } else if (arg.tiled && arg.orientation == Orientation::Vertical && tileCount(arg) > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
@@ -369,10 +388,10 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
                    ");");
-    } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.planeStride == arg.planeBytes)) {
+    } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.chunkPlaneStride == arg.planeBytes)) {
         // One tile from each plane of the chunk, a plane apart in L3, back to back in staging.
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
-                   num(arg.planeStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
+                   num(arg.chunkPlaneStride) + ", " + planeChunkSize(arg, prefix) + ", " + direction + ", &" + event + ");");
     } else if (arg.tiled && arg.orientation == Orientation::Vertical && tileCount(arg) > 1) {
         const std::string length = tileSizeExpr(arg, prefix) + "*" + num(model.itemSize);
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
@@ -495,6 +514,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case Binding::Kind::LoopPredicate:
         return std::string("(") + loopVariable(binding.iterator) + " == " +
                num(binding.value == 0 ? 0 : tiling_.loopCount(binding.iterator) - 1) + ")";
+    case Binding::Kind::PlaneChunk:
+        return planeChunkBinding(binding);
     case Binding::Kind::KernelArg:
     case Binding::Kind::TileItem:
         break;
@@ -595,6 +616,31 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
     case ArgSelect::TilePad: return "0";  // no padding
     }
     return "0";
+}
+
+// K_ArgPar: the current chunk's planes of a loop, or those of them the argument holds in L1.
+std::string KernelEmitter::planeChunkBinding(const Binding& binding) const
+{
+    const int index = tiling_.loopIndex(binding.iterator);
+    const bool planeLoop = binding.iterator == IterationSpace::InPlane || binding.iterator == IterationSpace::OutPlane;
+    if (!planeLoop || index < 0)
+        return "1";
+    const LoopLevel& loop = tiling_.loops[std::size_t(index)];
+    const std::string current = loop.chunk == 1 || loop.chunk == loop.lastChunk()
+                                    ? num(loop.chunk)
+                                    : "((" + var(loop.space, "") + "==" + num(loop.count - 1) + ")?" +
+                                          num(loop.lastChunk()) + ":" + num(loop.chunk) + ")";
+    if (binding.value == 0)
+        return current;
+    const ArgTiling* arg = tiling_.find(binding.name);
+    if (!arg)
+        throw std::runtime_error("user kernel " + kernel_.name + ": K_ArgPar names unknown argument " + binding.name);
+    const bool varies = binding.iterator == IterationSpace::InPlane ? arg->usesInPlane : arg->usesOutPlane;
+    if (!varies)
+        return "1";
+    const bool holdsAll = arg->residence == ArgResidence::Promoted ||
+                          (binding.iterator == IterationSpace::InPlane && arg->acrossInPlanes);
+    return holdsAll ? num(loop.planes) : current;
 }
 
 void KernelEmitter::emitCalls(CallLocation location)

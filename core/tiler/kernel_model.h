@@ -87,7 +87,11 @@ struct Binding {
     // LoopIndex (Ker_IteratorIndex): the current index of the loop over `iterator`.
     // LoopPredicate (K_ArgPred): 1 in the first (value 0) or the last (value 1) iteration of the loop
     // over `iterator`, 0 in the others.
-    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem, LoopIndex, LoopPredicate };
+    // PlaneChunk (K_ArgPar): planes of the loop over `iterator` in the current chunk (value 0,
+    // KER_ARG_PARTILE_SIZE), or those of them the argument `name` holds in L1 (value 1,
+    // KER_ARG_LOADEDPARTILE_SIZE: all of them when it is promoted or holds every input plane).
+    enum class Kind { KernelArg, CArg, CArgIndex, Immediate, Ignored, Literal, TileItem, LoopIndex, LoopPredicate,
+                      PlaneChunk };
     Kind kind = Kind::Immediate;
     std::string name;                            // kernel argument or C argument name
     ArgSelect select = ArgSelect::Tile;          // for KernelArg
@@ -203,6 +207,11 @@ struct UserKernel {
     std::vector<IterationSpace> order;    // outermost first, e.g. {OutPlane, Tile, InPlane}
     // Two-level tiling: an outer tile loop (IterationSpace::OuterTile) around the whole `order`.
     bool outerTiles = false;
+    // A plane loop the solver may run in chunks of several planes (a parametric space, IterParSpace,
+    // whose chunk size the basic kernels are told by K_ArgPar): InPlane or OutPlane, Tile for none.
+    // Chunks are multiples of chunkDivider where the budget allows.
+    IterationSpace chunkablePlanes = IterationSpace::Tile;
+    unsigned chunkDivider = 1;
     Orientation orientation = Orientation::Horizontal;
     std::vector<CArgument> cargs;
     std::vector<KernelCall> calls;

@@ -247,8 +247,13 @@ private:
             switch (binding.kind) {
             case Binding::Kind::KernelArg:
             case Binding::Kind::TileItem:
+            case Binding::Kind::PlaneChunk:
                 if (!hasNamed(kernel.args, binding.name))
-                    report(label + ": " + (binding.kind == Binding::Kind::KernelArg ? "K_Arg" : "K_TileOper") + "(\""
+                    report(label + ": " +
+                           (binding.kind == Binding::Kind::KernelArg  ? "K_Arg"
+                            : binding.kind == Binding::Kind::TileItem ? "K_TileOper"
+                                                                      : "K_ArgPar") +
+                           "(\""
                            + binding.name + "\") names no kernel argument of " + kernel.name
                            + "; its kernel arguments are " + namesOf(kernel.args));
                 break;
@@ -326,12 +331,14 @@ private:
                 label += " (" + callee->cargs[j].name + ")";
             if (binding.kind == Binding::Kind::KernelArg || binding.kind == Binding::Kind::CArgIndex ||
                 binding.kind == Binding::Kind::Ignored || binding.kind == Binding::Kind::TileItem ||
-                binding.kind == Binding::Kind::LoopIndex || binding.kind == Binding::Kind::LoopPredicate)
+                binding.kind == Binding::Kind::LoopIndex || binding.kind == Binding::Kind::LoopPredicate ||
+                binding.kind == Binding::Kind::PlaneChunk)
                 report(label + ": " +
                        (binding.kind == Binding::Kind::KernelArg   ? "K_Arg"
                         : binding.kind == Binding::Kind::CArgIndex ? "C_ArgIndex"
                         : binding.kind == Binding::Kind::TileItem  ? "K_TileOper"
                         : binding.kind == Binding::Kind::LoopIndex ? "Ker_IteratorIndex"
+                        : binding.kind == Binding::Kind::PlaneChunk ? "K_ArgPar"
                         : binding.kind == Binding::Kind::LoopPredicate ? "K_ArgPred"
                                                                    : "AT_IGNORE_ARG_BINDING") +
                        " cannot be used in a kernel group; bind C_Arg() or Imm() only");

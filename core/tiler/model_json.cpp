@@ -40,7 +40,8 @@ constexpr Named<Binding::Kind> kBindingKinds[] = {{Binding::Kind::KernelArg, "ke
                                                   {Binding::Kind::Ignored, "ignored"}, {Binding::Kind::Literal, "literal"},
                                                   {Binding::Kind::TileItem, "tile_item"},
                                                   {Binding::Kind::LoopIndex, "loop_index"},
-                                                  {Binding::Kind::LoopPredicate, "loop_predicate"}};
+                                                  {Binding::Kind::LoopPredicate, "loop_predicate"},
+                                                  {Binding::Kind::PlaneChunk, "plane_chunk"}};
 constexpr Named<ModelItem::Kind> kItemKinds[] = {{ModelItem::Kind::UserKernel, "user_kernel"},
                                                  {ModelItem::Kind::Group, "group"}};
 constexpr Named<std::uint32_t> kFlags[] = {
@@ -111,7 +112,8 @@ json userKernelJson(const UserKernel& kernel)
                         {"plane_per_output", arg.planePerOutput}, {"outer_tiled", arg.outerTiled}});
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
-            {"outer_tiles", kernel.outerTiles},
+            {"outer_tiles", kernel.outerTiles}, {"chunkable_planes", nameOf(kSpaces, kernel.chunkablePlanes)},
+            {"chunk_divider", kernel.chunkDivider},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
             {"calls", callsJson(kernel.calls)}, {"args", args}, {"group", kernel.group},
             {"l2_staging_base", kernel.l2StagingBase}, {"operations", kernel.operations}};
@@ -400,6 +402,13 @@ UserKernel userKernelFrom(const ObjectReader& kernel)
     for (std::size_t i = 0; i < order.size(); ++i)
         parsed.order.push_back(ObjectReader::choiceOf(order[i], indexed(kernel.pathOf("order"), i), kSpaces));
     parsed.outerTiles = kernel.boolean("outer_tiles", false);
+    parsed.chunkablePlanes = kernel.choice("chunkable_planes", kSpaces, IterationSpace::Tile);
+    if (parsed.chunkablePlanes != IterationSpace::Tile && parsed.chunkablePlanes != IterationSpace::InPlane &&
+        parsed.chunkablePlanes != IterationSpace::OutPlane)
+        ObjectReader::fail(kernel.pathOf("chunkable_planes"), "must be in_plane, out_plane or tile (none)");
+    parsed.chunkDivider = unsigned(kernel.number("chunk_divider", 1u << 16, 1));
+    if (parsed.chunkDivider == 0)
+        ObjectReader::fail(kernel.pathOf("chunk_divider"), "must be at least 1");
     parsed.orientation = kernel.choice("orientation", kOrientations, Orientation::Horizontal);
     parsed.cargs = cArgumentsFrom(kernel, "cargs");
     parsed.calls = callsFrom(kernel);

@@ -1,5 +1,7 @@
 #include "tiler/tile_solver.h"
 
+#include "tiler/plane_chunks.h"
+
 #include <algorithm>
 #include <limits>
 #include <sstream>
@@ -50,7 +52,7 @@ std::vector<LoopLevel> canonicalLoops(const UserKernel& kernel)
             count = std::max(1u, kernel.outPlanes);
         if (space == IterationSpace::InPlane && declared(space))
             count = std::max(1u, kernel.inPlanes);
-        loops.push_back({space, count});
+        loops.push_back({space, count, count, 1});
     }
     return loops;
 }
@@ -135,6 +137,7 @@ private:
     bool rereads(const KernelTiling& tiling, const ArgTiling& arg) const;
     std::vector<Config> configurations(bool declaredBuffering) const;
     bool everyTileHasRealLines(const KernelTiling& tiling) const;
+    bool chunksFitConfig(const KernelTiling& tiling, const Config& config) const;
     std::string describeMinimum(std::uint64_t budget, std::uint64_t& minimum) const;
 
     const UserKernel& kernel_;
@@ -184,6 +187,7 @@ std::string Solver::prepare()
         tiling.roomAfter = std::uint64_t(arg.roomAfter) * arg.itemSize;
         tiling.planeBytes = std::uint64_t(arg.width) * arg.height * arg.itemSize;
         tiling.planeStride = tiling.planeBytes * std::max(1u, arg.nextPlaneUpdate);
+        tiling.chunkPlaneStride = tiling.planeStride;
         if (arg.interleavedPlanes) {
             // Plane p starts at line p of the home memory; its lines are planeCount lines apart.
             if (!arg.has(ArgFlag::ThreeD) || arg.has(ArgFlag::Tiled) || arg.has(ArgFlag::Out) || arg.nextPlaneUpdate > 1)
@@ -313,13 +317,16 @@ std::string Solver::prepareGroup(TileGroup& group)
 
 void Solver::applyConfig(KernelTiling& tiling, const Config& config) const
 {
-    const unsigned inPlanes = tiling.loopCount(IterationSpace::InPlane);
+    const unsigned inPlanes = tiling.planesOf(IterationSpace::InPlane);
     for (std::size_t i = 0; i < tiling.args.size(); ++i) {
         ArgTiling& arg = tiling.args[i];
         if (arg.carriesOutPlanes)
             continue;
         arg.acrossInPlanes = config.acrossInPlanes[i];
-        arg.planesPerChunk = config.acrossInPlanes[i] ? inPlanes : 1;
+        arg.planesPerChunk = arg.chunkPlanes * (config.acrossInPlanes[i] ? inPlanes : 1);
+        // Every input plane of each output plane: the chunk's planes are consecutive in the home memory.
+        if (arg.acrossInPlanes)
+            arg.chunkPlaneStride = arg.planeStride;
     }
 }
 
@@ -381,6 +388,31 @@ bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
         if (arg.padded() && (arg.realLinesAt(0, tiling.tileCountOf(arg)) == 0 ||
                              arg.realLinesAt(tiling.tileCountOf(arg) - 1, tiling.tileCountOf(arg)) == 0))
             return false;
+    return true;
+}
+
+// Chunks of several planes with the tiles and promotions chosen. A chunk is copied as one tile of each
+// plane, a plane apart: a vertical tile of several planes would need a copy in three dimensions. A
+// promoted argument keeps its home layout, whose planes are a whole plane apart, so its chunks can
+// only be several planes of untiled (or one-tile) planes. One holding every input plane cannot follow
+// chunks of input planes.
+bool Solver::chunksFitConfig(const KernelTiling& tiling, const Config& config) const
+{
+    const LoopLevel* chunked = tiling.chunkedLoop();
+    if (chunked == nullptr)
+        return true;
+    for (std::size_t i = 0; i < tiling.args.size(); ++i) {
+        const ArgTiling& arg = tiling.args[i];
+        if (arg.chunkPlanes <= 1)
+            continue;
+        const bool severalTiles = arg.tiled && tiling.tileCountOf(arg) > 1;
+        if (severalTiles && arg.orientation == Orientation::Vertical && arg.residence != ArgResidence::Scratch)
+            return false;
+        if (config.promote[i] && severalTiles)
+            return false;
+        if (config.acrossInPlanes[i] && chunked->space == IterationSpace::InPlane)
+            return false;
+    }
     return true;
 }
 
@@ -465,7 +497,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                 arg.chunkBytes = std::uint64_t(std::max(arg.tileSize, arg.lastTileSize)) * arg.crossExtent *
                                  model.itemSize * arg.planesPerChunk;
             else
-                arg.chunkBytes = arg.planeBytes;
+                arg.chunkBytes = arg.planeBytes * arg.planesPerChunk;
             arg.l1Bytes = arg.bufferStride();
         } else if (config.promote[i]) {
             arg.residence = ArgResidence::Promoted;
@@ -503,7 +535,7 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                     for (unsigned t = 0; t < tileCount; ++t)
                         perPass += arg.movedBytesAt(t, tileCount);
                 }
-                bytes = repeat * perPass;
+                bytes = withLastChunk(tiling, arg, repeat * perPass);
             }
             if (model.has(ArgFlag::In))
                 arg.dmaRead = bytes;
@@ -571,9 +603,16 @@ double Solver::estimateCycles(const KernelTiling& tiling) const
             macsPerCoreCycle = rate->second;
             break;
         }
-    const double compute = std::max(double(steps) * double(largestTileItems) * cost_.computeCyclesPerItem,
-                                    double(kernel_.operations) / macsPerCoreCycle) /
-                           std::max(1u, cost_.cores);
+    // A kernel whose plane loop may run in chunks shares a call's planes among the cores (GreenWaves'
+    // parallel-feature kernels): with fewer planes than cores some cores wait.
+    const LoopLevel* chunked = tiling.chunkedLoop();
+    const unsigned planesPerStep = chunked != nullptr ? chunked->chunk : 1;
+    const unsigned cores = kernel_.chunkablePlanes != IterationSpace::Tile ? std::min(cost_.cores, planesPerStep)
+                                                                           : cost_.cores;
+    const double compute =
+        std::max(double(steps) * planesPerStep * double(largestTileItems) * cost_.computeCyclesPerItem,
+                 double(kernel_.operations) / macsPerCoreCycle) /
+        std::max(1u, cores);
     std::size_t callsPerStep = 0;
     for (const KernelCall& call : kernel_.calls)
         if (call.location == CallLocation::InnerLoop)
@@ -730,44 +769,49 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
     // then without the preference, then single buffers.
     const std::pair<bool, bool> passes[] = {{true, true}, {false, true}, {true, false}, {false, false}};
     for (const auto& [withPreference, declaredBuffering] : passes) {
-        for (const Config& config : configurations(declaredBuffering)) {
-            // Whether to stop at these tile counts: a tiling was taken, or promotions are useless.
-            const auto tryChoices = [&](const TileChoices& choices) {
-                if (!constraintsHold(choices, withPreference))
-                    return false;
-                KernelTiling tiling = base_;
-                applyConfig(tiling, config);
-                applyTiles(tiling, choices);
-                if (!everyTileHasRealLines(tiling))
-                    return false;
-                for (std::size_t i = 0; i < tiling.args.size(); ++i)
-                    if (config.promote[i] && !isLoadedBuffer(*tiling.args[i].arg) && !rereads(tiling, tiling.args[i]))
-                        return true;  // promotion would move the same bytes and only cost L1
-                if (layout(tiling, config) > budget)
-                    return false;
-                if (tiling.l2Bytes > l2Budget) {
-                    smallestStaging = std::min(smallestStaging, tiling.l2Bytes);
-                    return false;
-                }
-                tiling.estimatedCycles = estimateCycles(tiling);
-                const auto tiles = [](const KernelTiling& t) { return std::uint64_t(t.tileCount) * t.outerTileCount; };
-                const bool better = !found || tiling.estimatedCycles < bestCycles - 1e-9 ||
-                                    (tiling.estimatedCycles <= bestCycles + 1e-9 && tiles(tiling) < tiles(result.tiling));
-                if (better) {
-                    found = true;
-                    bestCycles = tiling.estimatedCycles;
-                    result.tiling = tiling;
-                }
-                return true;
-            };
-            // At equal tile counts the largest regular tiles that fit are taken: they leave shorter
-            // last tiles, whose compute and write-back no prefetch hides.
-            forEachCountPair([&](const std::vector<TileChoice>& innerSizes, const std::vector<TileChoice>& outerSizes) {
-                for (const TileChoice& outer : outerSizes)
-                    for (const TileChoice& inner : innerSizes)
-                        if (tryChoices(withOuter(inner, outer)))
-                            return;
-            });
+        for (const unsigned chunk : planeChunkCandidates(base_, kernel_)) {
+            KernelTiling chunkedBase = base_;
+            if (!applyPlaneChunk(chunkedBase, kernel_.chunkablePlanes, chunk))
+                continue;
+            for (const Config& config : configurations(declaredBuffering)) {
+                // Whether to stop at these tile counts: a tiling was taken, or promotions are useless.
+                const auto tryChoices = [&](const TileChoices& choices) {
+                    if (!constraintsHold(choices, withPreference))
+                        return false;
+                    KernelTiling tiling = chunkedBase;
+                    applyConfig(tiling, config);
+                    applyTiles(tiling, choices);
+                    if (!everyTileHasRealLines(tiling) || !chunksFitConfig(tiling, config))
+                        return false;
+                    for (std::size_t i = 0; i < tiling.args.size(); ++i)
+                        if (config.promote[i] && !isLoadedBuffer(*tiling.args[i].arg) && !rereads(tiling, tiling.args[i]))
+                            return true;  // promotion would move the same bytes and only cost L1
+                    if (layout(tiling, config) > budget)
+                        return false;
+                    if (tiling.l2Bytes > l2Budget) {
+                        smallestStaging = std::min(smallestStaging, tiling.l2Bytes);
+                        return false;
+                    }
+                    tiling.estimatedCycles = estimateCycles(tiling);
+                    const auto tiles = [](const KernelTiling& t) { return std::uint64_t(t.tileCount) * t.outerTileCount; };
+                    const bool better = !found || tiling.estimatedCycles < bestCycles - 1e-9 ||
+                                        (tiling.estimatedCycles <= bestCycles + 1e-9 && tiles(tiling) < tiles(result.tiling));
+                    if (better) {
+                        found = true;
+                        bestCycles = tiling.estimatedCycles;
+                        result.tiling = tiling;
+                    }
+                    return true;
+                };
+                // At equal tile counts the largest regular tiles that fit are taken: they leave shorter
+                // last tiles, whose compute and write-back no prefetch hides.
+                forEachCountPair([&](const std::vector<TileChoice>& innerSizes, const std::vector<TileChoice>& outerSizes) {
+                    for (const TileChoice& outer : outerSizes)
+                        for (const TileChoice& inner : innerSizes)
+                            if (tryChoices(withOuter(inner, outer)))
+                                return;
+                });
+            }
         }
         if (found)
             break;

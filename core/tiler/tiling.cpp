@@ -101,4 +101,18 @@ const ArgTiling* KernelTiling::referenceArg() const
     return nullptr;
 }
 
+unsigned KernelTiling::planesOf(IterationSpace space) const
+{
+    const int index = loopIndex(space);
+    return index < 0 ? 1 : loops[std::size_t(index)].planes;
+}
+
+const LoopLevel* KernelTiling::chunkedLoop() const
+{
+    for (const LoopLevel& loop : loops)
+        if (loop.chunk > 1)
+            return &loop;
+    return nullptr;
+}
+
 }  // namespace tessera::tiler

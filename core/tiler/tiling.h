@@ -10,10 +10,16 @@
 
 namespace tessera::tiler {
 
-// One loop of the generated nest. Loops the kernel does not iterate have count 1.
+// One loop of the generated nest. Loops the kernel does not iterate have count 1. A plane loop
+// may run in chunks (UserKernel::chunkablePlanes): `chunk` planes per iteration, the last
+// iteration the rest of its `planes`.
 struct LoopLevel {
     IterationSpace space = IterationSpace::Tile;
     unsigned count = 1;
+    unsigned planes = 1;
+    unsigned chunk = 1;
+
+    unsigned lastChunk() const { return planes - (count - 1) * chunk; }
 };
 
 // How an argument lives in L1.
@@ -54,6 +60,13 @@ struct ArgTiling {
     // kernel's output planes in every chunk.
     bool carriesOutPlanes = false;
     unsigned planesPerChunk = 1;
+    // Planes of a chunked plane loop (LoopLevel::chunk) in the argument's chunks, and in its last
+    // chunk along that loop; 1 when it does not follow such a loop. planesPerChunk includes them.
+    unsigned chunkPlanes = 1;
+    unsigned lastChunkPlanes = 1;
+    // Bytes between two planes of one chunk in the home memory: planeStride, or for a 4-D argument
+    // in chunks of output planes one input plane at a time, a whole row of input planes.
+    std::uint64_t chunkPlaneStride = 0;
     int level = -1;               // innermost loop (index into KernelTiling::loops) where the
                                   // chunk changes; -1 when it never changes (loaded once)
     unsigned bufferCount = 1;     // 2 when double-buffered
@@ -113,6 +126,10 @@ struct KernelTiling {
     unsigned tileCountOf(const ArgTiling& arg) const { return arg.outer ? outerTileCount : tileCount; }
     int loopIndex(IterationSpace space) const;
     unsigned loopCount(IterationSpace space) const;
+    // Planes of a plane loop (its count unless it runs in chunks), 1 for a loop the kernel lacks.
+    unsigned planesOf(IterationSpace space) const;
+    // The plane loop run in chunks of more than one plane, or nullptr.
+    const LoopLevel* chunkedLoop() const;
     const ArgTiling* find(const std::string& name) const;
     // The first streamed input/output argument that is tiled (the kernel's "tile size").
     const ArgTiling* referenceArg() const;

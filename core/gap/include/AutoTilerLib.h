@@ -154,9 +154,16 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * tiles are placed over its padding and its kernels see and are told the same. The bottom padding
  * follows line H, so with UsedH < H there must be none, as GreenWaves' generators give it. Padded
  * buffers loaded whole are refused with a message.
- * K_ArgPar(Name, KER_ARG_PARTILE_SIZE or KER_ARG_LOADEDPARTILE_SIZE, Space): Tessera runs a
- * parametric space (IterParSpace) one item per iteration, so both are 1: a basic kernel splitting
- * "features" over the cores gets one at a time.
+ * K_ArgPar(Name, KER_ARG_PARTILE_SIZE, Space): the items of a parametric space (IterParSpace) in the
+ * current chunk. A parametric space whose chunk size a call is told this way, and whose index no call
+ * reads (C_ArgIndex, Ker_IteratorIndex), may run in chunks of several items: the output planes' space
+ * if both qualify, else the input planes'. The solver picks the chunk (multiples of the preferred
+ * divider where the budget allows; the last chunk holds the rest), so a basic kernel splitting
+ * "features" over the cores gets several per call. KER_ARG_LOADEDPARTILE_SIZE: the items of the space
+ * argument Name holds in L1, all of them when it is promoted or holds every input plane (a filter's
+ * TotalInFeatures), else the chunk's; 1 for a space it does not vary along. Arguments following a
+ * chunked loop hold the chunk's planes back to back, one tile of each; padded or interleaved ones,
+ * vertical tiles of several planes and room around the buffers keep such a loop at one item.
  * Ker_IteratorIndex(Space): the current index of that loop (KER_ITER_TILE0: the tile's).
  * K_ArgPred(Name, KER_ARG_TILEFIRST or KER_ARG_TILELAST, Space): 1 in the first / last iteration of
  * that loop, else 0 (a kernel that starts its sums over at the first tile).

@@ -172,8 +172,8 @@ typedef enum {
                                  KerArgP's, else none */
     /* K_ArgPar() selectors, of a parametric space (IterParSpace) the argument varies along */
     KER_ARG_PARTILE_DIM = 15,        /* the number of its tiles: refused */
-    KER_ARG_PARTILE_SIZE = 16,       /* items of the space in the current tile: 1 */
-    KER_ARG_LOADEDPARTILE_SIZE = 17, /* items of the space the current tile holds in L1: 1 */
+    KER_ARG_PARTILE_SIZE = 16,       /* items of the space in the current chunk */
+    KER_ARG_LOADEDPARTILE_SIZE = 17, /* items of the space the argument holds in L1 */
     /* K_ArgPred() predicates, of a loop (KER_ITER_TILE0, ...): 1 in its first / last iteration, else 0 */
     KER_ARG_TILEFIRST = 18,
     KER_ARG_TILELAST = 19

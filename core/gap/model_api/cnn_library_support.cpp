@@ -106,8 +106,14 @@ ArgBindingDescr_T* K_ArgPar(const char* ArgName, KernelArgSelect_T ArgSelect, Ke
         failModel(format("K_ArgPar(\"%s\"): selector %d is not supported; Tessera binds KER_ARG_PARTILE_SIZE and "
                          "KER_ARG_LOADEDPARTILE_SIZE",
                          name.c_str(), int(ArgSelect)));
-    // One item of the space per iteration (IterParSpace runs as IterFixedSpace).
-    return Imm(1);
+    // The chunk of the space the solver runs (its user kernel's KernelIterSpace says which loop).
+    ArgBindingDescr_S result;
+    result.value.kind = tiler::Binding::Kind::PlaneChunk;
+    result.value.name = name;
+    result.value.value = ArgSelect == KER_ARG_LOADEDPARTILE_SIZE ? 1 : 0;
+    result.value.iterator = tiler::IterationSpace::Tile;  // resolved to InPlane / OutPlane with the space
+    result.spaceIterator = int(ItSpace);
+    return registry().arena.make(std::move(result));
 }
 
 ArgBindingDescr_T* Ker_IteratorIndex(KernelIteratorT Sel)

@@ -192,6 +192,49 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     return value;
 }
 
+// The C API call that makes a binding of a loop (for messages).
+const char* bindingForm(tiler::Binding::Kind kind)
+{
+    switch (kind) {
+    case tiler::Binding::Kind::LoopIndex: return "Ker_IteratorIndex";
+    case tiler::Binding::Kind::LoopPredicate: return "K_ArgPred";
+    case tiler::Binding::Kind::PlaneChunk: return "K_ArgPar";
+    default: return "C_ArgIndex";
+    }
+}
+
+// The plane loop the solver may run in chunks: a parametric space (IterParSpace) whose chunk size
+// a call is told (K_ArgPar ... KER_ARG_PARTILE_SIZE), and whose index no call reads (a C_ArgIndex or
+// Ker_IteratorIndex counts planes, not chunks). The output planes' loop if both qualify: GreenWaves'
+// parallel-feature kernels share the output features of a call among the cores.
+void chooseChunkablePlanes(const KernelIterationSpace_S& spaces, const SpaceMapping& mapping,
+                           const std::vector<CKernelCall_T*>& calls, KernelIteration_S& iteration)
+{
+    const auto qualifies = [&](tiler::IterationSpace loop) {
+        bool told = false;
+        for (const CKernelCall_T* call : calls)
+            for (const tiler::Binding& binding : call->value.bindings) {
+                if (binding.iterator != loop)
+                    continue;
+                if (binding.kind == tiler::Binding::Kind::PlaneChunk && binding.value == 0)
+                    told = true;
+                if (binding.kind == tiler::Binding::Kind::CArgIndex || binding.kind == tiler::Binding::Kind::LoopIndex)
+                    return false;
+            }
+        return told;
+    };
+    for (const tiler::IterationSpace loop : {tiler::IterationSpace::OutPlane, tiler::IterationSpace::InPlane})
+        for (const KernelIteratorDescr_S& space : spaces.spaces) {
+            const auto plane = mapping.planes.find(space.iterator);
+            if (space.tiled || !space.parametric || space.size < 2 || plane == mapping.planes.end() ||
+                plane->second != loop || !qualifies(loop))
+                continue;
+            iteration.chunkablePlanes = loop;
+            iteration.chunkDivider = space.preferredDivider;
+            return;
+        }
+}
+
 }  // namespace
 
 extern "C" {
@@ -217,12 +260,14 @@ KernelIteratorDescrT* IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim
     return registry().arena.make(KernelIteratorDescr_S{iterator, false, Dim, properties == SPACE_PROP_ONE_TILE});
 }
 
-// The preferred divider is a hint for splitting the space over several passes; Tessera runs the
-// whole space in one loop, which any divider accepts.
+// A space the tile solver may run in chunks of several items (multiples of the preferred divider
+// where the budget allows), when the kernel's calls are told the chunk's size (K_ArgPar).
 KernelIteratorDescrT* IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, unsigned int PrefDiv)
 {
-    (void) PrefDiv;
-    return IterFixedSpace(IterSpace, Dim);
+    KernelIteratorDescrT* space = IterFixedSpace(IterSpace, Dim);
+    space->parametric = true;
+    space->preferredDivider = std::max(1u, PrefDiv);
+    return space;
 }
 
 KernelIteratorDescrT* IterFixedSpaceDynBound(KernelIteratorT IterSpace, unsigned int Dim, const char* Name)
@@ -347,10 +392,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
         for (const auto& [index, iterator] : call->spaceIterators) {
             const auto plane = mapping.planes.find(iterator);
             if (plane == mapping.planes.end())
-                failModel(where + ": " +
-                          (call->value.bindings[index].kind == tiler::Binding::Kind::LoopIndex ? "Ker_IteratorIndex"
-                                                                                                : "C_ArgIndex") +
-                          " names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
+                failModel(where + ": " + bindingForm(call->value.bindings[index].kind) + " names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
             plain.value.bindings[index].iterator = plane->second;
         }
         plainCalls.push_back(state.arena.make(std::move(plain)));
@@ -359,6 +401,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     iteration.dimension = int(mapping.order.size()) + 1;  // KER_DIM2 is the tile loop alone
     iteration.order = mapping.order;
     iteration.outerTiles = mapping.outerTiles;
+    chooseChunkablePlanes(*KerIter, mapping, plainCalls, iteration);
     // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
     KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
     const auto tiled = std::find_if(arguments.begin(), arguments.end(),

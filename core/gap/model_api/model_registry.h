@@ -53,6 +53,9 @@ struct KernelIteratorDescr_S {
     bool tiled = false;
     unsigned size = 1;  // non-tiled spaces
     bool oneTile = false;  // SPACE_PROP_ONE_TILE: the whole space in one iteration (no such loop here)
+    // IterParSpace: the space may run in chunks of several items, multiples of the divider preferred.
+    bool parametric = false;
+    unsigned preferredDivider = 1;
 };
 struct KernelIterationSpace_S {
     std::vector<KernelIteratorDescr_S> spaces;
@@ -70,6 +73,9 @@ struct KernelIteration_S {
     int dimension = 2;
     std::vector<tessera::tiler::IterationSpace> order;  // outermost first
     bool outerTiles = false;  // KER_ITER_TILE1 around the whole order (two-level tiling)
+    // The plane loop that may run in chunks (see tiler::UserKernel), Tile for none.
+    tessera::tiler::IterationSpace chunkablePlanes = tessera::tiler::IterationSpace::Tile;
+    unsigned chunkDivider = 1;
 };
 struct UserSymbol_S {
     std::string name;

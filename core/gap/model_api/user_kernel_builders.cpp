@@ -58,6 +58,8 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
     kernel.dimension = KerIter->dimension;
     kernel.order = KerIter->order;
     kernel.outerTiles = KerIter->outerTiles;
+    kernel.chunkablePlanes = KerIter->chunkablePlanes;
+    kernel.chunkDivider = KerIter->chunkDivider;
     kernel.orientation = tiler::Orientation(Orientation);
     kernel.cargs = cArgumentsOf(CArg, context);
     kernel.calls = callsOf(CCalls, context);

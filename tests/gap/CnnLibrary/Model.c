@@ -186,6 +186,31 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
         ConvolutionPool(Name, InFeat, OutFeat, W, H, Fc, Sc, PoolOper, ReLUOper, Norm, TILE_HOR, 0, 0);
 }
 
+/* A 2 x 2 max pooling (and ReLU) of Feat planes of W x H alone, its features a parametric space the
+ * solver runs in chunks (the kernel told each chunk's features, K_ArgPar), as GreenWaves' CNN_PoolAct
+ * generators declare it. */
+static void Pool2x2(char *Name, int Feat, int W, int H)
+{
+    char *PoolKernel = CNN_FindMatchingKernel(KOP_MAXPOOL, KOP_RELU, 1, 2, 0, 0, 0, 2, 2, 2, 1, 1, 2, 2, 0, 0, 0, 0, 0,
+                                              0, 0);
+    if (PoolKernel == 0) {
+        printf("%s: no basic kernel matches\n", Name);
+        return;
+    }
+    UserKernel(Name,
+        KernelIterSpace(2, IterParSpace(KER_ITER_D0, Feat, 8), IterTiledSpace(KER_ITER_TILE0)),
+        TILE_HOR,
+        CArgs(2, TCArg(CNN_ArgDataType(2, 1, 1), "In"), TCArg(CNN_ArgDataType(2, 1, 1), "Out")),
+        Calls(1, Call(PoolKernel, LOC_LOOP,
+                      Bindings(9, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_USEDW),
+                               K_Arg("In", KER_ARG_TILE_H), K_Arg("In", KER_ARG_TILE_USEDH),
+                               K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("Out", KER_ARG_TILE),
+                               K_Arg("In", KER_ARG_TILE_PAD), Imm(2)))),
+        KerArgs(2,
+                KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, 2, 0, 0, 0, "In"),
+                KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, W / 2, H / 2, 2, 0, 0, 0, "Out")));
+}
+
 /* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
 static void Linear(char *Name, int InDim, int OutDim, KernelOper_T ReLUOper, int Norm, int FirstTilePredicate)
 {
@@ -249,6 +274,15 @@ int main(int argc, char **argv)
      * (17 x 13), pooled to 9 x 7, the pooling's padding alone placing the input's tiles. */
     ConvolutionPool("ConvSamePoolSame", 3, 4, 29, 21, 3, 1, KOP_MAXPOOL, KOP_RELU, 9, TILE_HOR, 1, 1);
     ConvolutionPool("ConvStride2PoolSame", 2, 4, 36, 28, 3, 2, KOP_MAXPOOL, KOP_NONE, 9, TILE_HOR, 0, 1);
+    /* 21 output features, run in chunks of output features (the last one smaller: 8 + 8 + 5, or 2 at a
+     * time and 1 at the smallest budget), and a pooling of 21 features in chunks of input features. */
+    ConvolutionPool("Conv3x3Out21", 2, 21, 22, 14, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);
+    Pool2x2("Pool2x2Feat21", 21, 24, 16);
+    /* The same convolution with its filters and output homed in L3: chunks of output features staged
+     * through L2 (the filters' a row of input features apart). */
+    ConvolutionPool("Conv3x3Out21L3", 2, 21, 22, 14, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);
+    SetKerArgInL3("Conv3x3Out21L3", "Filter");
+    SetKerArgInL3("Conv3x3Out21L3", "Out");
     /* A wide and a tall layer, each tiled both ways and the cheaper kept. */
     ConvolutionPoolCheaper("ConvWideCheaper", 2, 4, 36, 16, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
     ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);

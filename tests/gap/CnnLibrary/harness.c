@@ -113,6 +113,36 @@ static void RunLinear(const char *Name, LayerFunction Layer, int InDim, int OutD
     free(Expected);
 }
 
+/* Pool2x2 in Model.c: a 2 x 2 max pooling and ReLU of each plane. */
+static void RunPool(const char *Name, void (*Layer)(short int *In, short int *Out), int Feat, int W, int H)
+{
+    const int Wo = W / 2, Ho = H / 2;
+    short int *In = RandomPlanes((size_t) Feat * W * H, -2048, 2047);
+    short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) Feat * Wo * Ho);
+    short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) Feat * Wo * Ho);
+    for (int f = 0; f < Feat; f++)
+        for (int y = 0; y < Ho; y++)
+            for (int x = 0; x < Wo; x++) {
+                int V = 0;  /* ReLU: the maximum of the window, or 0 */
+                for (int k = 0; k < 4; k++) {
+                    const int C = In[((size_t) f * H + 2 * y + k / 2) * W + 2 * x + k % 2];
+                    V = C > V ? C : V;
+                }
+                Expected[((size_t) f * Ho + y) * Wo + x] = (short int) V;
+            }
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Layer(In, Out);
+    HarnessDmaReport(Name);
+    HarnessFreeL1();
+
+    HarnessCompare16(Name, Out, Expected, (size_t) Wo, (size_t) Ho, (size_t) Feat);
+    free(In);
+    free(Out);
+    free(Expected);
+}
+
 int main(int argc, char **argv)
 {
     HarnessSeed(argc, argv);
@@ -125,6 +155,9 @@ int main(int argc, char **argv)
     RunConvPool("ConvSame3x3Stride2", ConvSame3x3Stride2, 3, 4, 32, 24, 3, 2, 0, 0, 9, 1, 0);
     RunConvPool("ConvSamePoolSame", ConvSamePoolSame, 3, 4, 29, 21, 3, 1, 1, 1, 9, 1, 1);
     RunConvPool("ConvStride2PoolSame", ConvStride2PoolSame, 2, 4, 36, 28, 3, 2, 1, 0, 9, 0, 1);
+    RunConvPool("Conv3x3Out21", Conv3x3Out21, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
+    RunPool("Pool2x2Feat21", Pool2x2Feat21, 21, 24, 16);
+    RunConvPool("Conv3x3Out21L3", Conv3x3Out21L3, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
     RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0, 0);
     RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0, 0);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
