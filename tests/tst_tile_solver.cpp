@@ -658,8 +658,9 @@ private slots:
             QCOMPARE(filter.chunkPlaneStride, std::uint64_t(3) * 50);
     }
 
-    // Chunks of several planes are not tried when an argument following the loop is padded (its home
-    // lines are copied one plane at a time); nor without a chunkable space.
+    // Chunks of several planes are not tried when an argument following the loop has padding lines the
+    // copy zeroes (its home lines are copied one plane at a time), but are when its kernel pads it
+    // itself (the chunk holds home lines only); nor without a chunkable space.
     void planeChunksNeedPlainArguments()
     {
         UserKernel kernel = conv5x5(6, 2, 40, 30);
@@ -676,6 +677,14 @@ private slots:
         QVERIFY2(padded.ok, padded.error.c_str());
         QCOMPARE(padded.tiling.loops[std::size_t(padded.tiling.loopIndex(IterationSpace::InPlane))].chunk, 1u);
         QCOMPARE(padded.tiling.loops[std::size_t(padded.tiling.loopIndex(IterationSpace::InPlane))].count, 6u);
+        kernel.args[0].kernelPadsItself = true;
+        kernel.args[0].kernelPad = {0, 0, 1, 0};
+        const TileSolverResult padsItself = solveTiling(kernel, 64000);
+        QVERIFY2(padsItself.ok, padsItself.error.c_str());
+        QCOMPARE(padsItself.tiling.loops[std::size_t(padsItself.tiling.loopIndex(IterationSpace::InPlane))].chunk, 6u);
+        // Its home lines only are moved: 30 lines of each of the 6 planes.
+        QCOMPARE(padsItself.tiling.args[0].dmaRead, std::uint64_t(6) * 30 * 40 * 2);
+        kernel.args[0].kernelPadsItself = false;
         kernel.args[0].padBefore = 0;
         kernel.chunkablePlanes = IterationSpace::Tile;
         const TileSolverResult fixed = solveTiling(kernel, 64000);

@@ -347,6 +347,17 @@ void KernelEmitter::copyPadded(const ArgTiling& arg, const std::string& prefix, 
 {
     const std::uint64_t lineBytes = std::uint64_t(arg.crossExtent) * arg.arg->itemSize;
     openPadWindow(arg, prefix);
+    if (arg.planesPerChunk > 1) {
+        // Several planes of an input its kernel pads itself: each plane's home lines of the tile, back
+        // to back; the kernel reads no padding line, so none is zeroed.
+        const std::string homeBytes = "(PadEnd - PadFirst - PadSkip)*" + num(lineBytes);
+        code_.line("AT_L2_COPY2D(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + arg.arg->cArgName + "+" +
+                   padHomeOffset(arg, prefix) + "), (AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer) + ", " +
+                   chunkPlanes(arg, prefix) + "*" + homeBytes + ", " + num(arg.chunkPlaneStride) + ", " + homeBytes +
+                   ", AT_L2_EXT2LOC, &" + event + ");");
+        code_.close();
+        return;
+    }
     zeroPadLines(arg, buffer);
     code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) ((char *) " + arg.arg->cArgName + "+" + padHomeOffset(arg, prefix) +
                "), (AT_L2_INT_ADDR_TYPE) (PadLocal + PadSkip*" + num(lineBytes) + "), (PadEnd - PadFirst - PadSkip)*" +
@@ -545,6 +556,8 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
             return "((char *) " + l1_ + "+" + num(arg->l1Offset) + (plane.empty() ? "" : "+" + plane) + "+" + homeFirst +
                    "*" + num(lineBytes) + ")";
         }
+        if (binding.select == ArgSelect::Tile && arg->planesPerChunk > 1)
+            return tilePointer(*arg);  // the chunk's planes hold their home lines only, back to back
         if (binding.select == ArgSelect::Tile)
             return "((char *) " + tilePointer(*arg) + "+" + skip + "*" + num(lineBytes) + ")";
         if (binding.select == ArgSelect::TileHeight)

@@ -45,10 +45,12 @@ bool applyPlaneChunk(KernelTiling& tiling, IterationSpace space, unsigned chunk)
     for (ArgTiling& arg : tiling.args) {
         if (!followsChunkedLoop(tiling, arg))
             continue;
-        // A chunk is copied tile by tile, a plane apart: not a padded argument's home lines, nor
-        // interleaved planes gathered plane by plane, nor room kept around one plane's tile.
+        // A chunk is copied tile by tile, a plane apart: not interleaved planes gathered plane by plane,
+        // nor room kept around one plane's tile. Of padded arguments only those their kernel pads
+        // itself, homed in L2: the chunk holds their home lines only.
         const KernelArgument& model = *arg.arg;
-        if (arg.padded() || model.interleavedPlanes || arg.roomBefore > 0 || arg.roomAfter > 0 ||
+        const bool paddedLines = arg.padded() && (!model.kernelPadsItself || arg.stagedInL2);
+        if (paddedLines || model.interleavedPlanes || arg.roomBefore > 0 || arg.roomAfter > 0 ||
             model.has(ArgFlag::DynTile))
             return false;
         arg.chunkPlanes = chunk;

@@ -22,7 +22,8 @@ std::vector<unsigned> planeChunkCandidates(const KernelTiling& tiling, const Use
 bool followsChunkedLoop(const KernelTiling& tiling, const ArgTiling& arg);
 
 // Runs the kernel's chunkable loop `chunk` planes at a time; false when an argument following it
-// cannot be moved in chunks of several planes (padded, interleaved, with room around its buffers).
+// cannot be moved in chunks of several planes (padded lines the copy zeroes, interleaved planes,
+// room around its buffers).
 bool applyPlaneChunk(KernelTiling& tiling, IterationSpace space, unsigned chunk);
 
 // Bytes an argument moves over the loop nest, `fullChunks` counting every chunk of the chunked loop

@@ -162,8 +162,10 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * "features" over the cores gets several per call. KER_ARG_LOADEDPARTILE_SIZE: the items of the space
  * argument Name holds in L1, all of them when it is promoted or holds every input plane (a filter's
  * TotalInFeatures), else the chunk's; 1 for a space it does not vary along. Arguments following a
- * chunked loop hold the chunk's planes back to back, one tile of each; padded or interleaved ones,
- * vertical tiles of several planes and room around the buffers keep such a loop at one item.
+ * chunked loop hold the chunk's planes back to back, one tile of each (a padded KerArgP, which its
+ * kernel pads itself, the tile's home lines of each). Padding lines the copy zeroes (inputs padded
+ * without KerArgP, or a KerArgP homed in L3), interleaved planes, vertical tiles of several planes
+ * and room around the buffers keep such a loop at one item.
  * Ker_IteratorIndex(Space): the current index of that loop (KER_ITER_TILE0: the tile's).
  * K_ArgPred(Name, KER_ARG_TILEFIRST or KER_ARG_TILELAST, Space): 1 in the first / last iteration of
  * that loop, else 0 (a kernel that starts its sums over at the first tile).

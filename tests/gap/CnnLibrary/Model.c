@@ -189,8 +189,11 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
 /* A 2 x 2 max pooling (and ReLU) of Feat planes of W x H alone, its features a parametric space the
  * solver runs in chunks (the kernel told each chunk's features, K_ArgPar), as GreenWaves' CNN_PoolAct
  * generators declare it. */
-static void Pool2x2(char *Name, int Feat, int W, int H)
+static void Pool2x2(char *Name, int Feat, int W, int H, int PoolPad)
 {
+    /* "Same" on odd sizes: a zero column left and a zero line above, which the kernel pads itself. */
+    const v4s Pad = (v4s) {PoolPad ? W % 2 : 0, 0, PoolPad ? H % 2 : 0, 0};
+    const int Wo = (W + Pad[0]) / 2, Ho = (H + Pad[2]) / 2;
     char *PoolKernel = CNN_FindMatchingKernel(KOP_MAXPOOL, KOP_RELU, 1, 2, 0, 0, 0, 2, 2, 2, 1, 1, 2, 2, 0, 0, 0, 0, 0,
                                               0, 0);
     if (PoolKernel == 0) {
@@ -207,8 +210,9 @@ static void Pool2x2(char *Name, int Feat, int W, int H)
                                K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("Out", KER_ARG_TILE),
                                K_Arg("In", KER_ARG_TILE_PAD), Imm(2)))),
         KerArgs(2,
-                KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, 2, 0, 0, 0, "In"),
-                KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, W / 2, H / 2, 2, 0, 0, 0, "Out")));
+                KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, Pad, Pad, 2, 0, 0, 0,
+                        "In"),
+                KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, Wo, Ho, 2, 0, 0, 0, "Out")));
 }
 
 /* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
@@ -275,9 +279,11 @@ int main(int argc, char **argv)
     ConvolutionPool("ConvSamePoolSame", 3, 4, 29, 21, 3, 1, KOP_MAXPOOL, KOP_RELU, 9, TILE_HOR, 1, 1);
     ConvolutionPool("ConvStride2PoolSame", 2, 4, 36, 28, 3, 2, KOP_MAXPOOL, KOP_NONE, 9, TILE_HOR, 0, 1);
     /* 21 output features, run in chunks of output features (the last one smaller: 8 + 8 + 5, or 2 at a
-     * time and 1 at the smallest budget), and a pooling of 21 features in chunks of input features. */
+     * time and 1 at the smallest budget), and poolings of 21 features in chunks of input features, the
+     * second "same" on odd sizes (its input padded by the kernel, the chunks holding home lines only). */
     ConvolutionPool("Conv3x3Out21", 2, 21, 22, 14, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);
-    Pool2x2("Pool2x2Feat21", 21, 24, 16);
+    Pool2x2("Pool2x2Feat21", 21, 24, 16, 0);
+    Pool2x2("Pool2x2SameFeat21", 21, 23, 15, 1);
     /* The same convolution with its filters and output homed in L3: chunks of output features staged
      * through L2 (the filters' a row of input features apart). */
     ConvolutionPool("Conv3x3Out21L3", 2, 21, 22, 14, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);

@@ -113,10 +113,13 @@ static void RunLinear(const char *Name, LayerFunction Layer, int InDim, int OutD
     free(Expected);
 }
 
-/* Pool2x2 in Model.c: a 2 x 2 max pooling and ReLU of each plane. */
-static void RunPool(const char *Name, void (*Layer)(short int *In, short int *Out), int Feat, int W, int H)
+/* Pool2x2 in Model.c: a 2 x 2 max pooling and ReLU of each plane, "same" on odd sizes when PoolPad (a
+ * zero column left and a zero line above). */
+static void RunPool(const char *Name, void (*Layer)(short int *In, short int *Out), int Feat, int W, int H,
+                    int PoolPad)
 {
-    const int Wo = W / 2, Ho = H / 2;
+    const int PadL = PoolPad ? W % 2 : 0, PadT = PoolPad ? H % 2 : 0;
+    const int Wo = (W + PadL) / 2, Ho = (H + PadT) / 2;
     short int *In = RandomPlanes((size_t) Feat * W * H, -2048, 2047);
     short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) Feat * Wo * Ho);
     short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) Feat * Wo * Ho);
@@ -125,7 +128,8 @@ static void RunPool(const char *Name, void (*Layer)(short int *In, short int *Ou
             for (int x = 0; x < Wo; x++) {
                 int V = 0;  /* ReLU: the maximum of the window, or 0 */
                 for (int k = 0; k < 4; k++) {
-                    const int C = In[((size_t) f * H + 2 * y + k / 2) * W + 2 * x + k % 2];
+                    const int Y = 2 * y - PadT + k / 2, X = 2 * x - PadL + k % 2;
+                    const int C = Y >= 0 && X >= 0 ? In[((size_t) f * H + Y) * W + X] : 0;
                     V = C > V ? C : V;
                 }
                 Expected[((size_t) f * Ho + y) * Wo + x] = (short int) V;
@@ -156,7 +160,8 @@ int main(int argc, char **argv)
     RunConvPool("ConvSamePoolSame", ConvSamePoolSame, 3, 4, 29, 21, 3, 1, 1, 1, 9, 1, 1);
     RunConvPool("ConvStride2PoolSame", ConvStride2PoolSame, 2, 4, 36, 28, 3, 2, 1, 0, 9, 0, 1);
     RunConvPool("Conv3x3Out21", Conv3x3Out21, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
-    RunPool("Pool2x2Feat21", Pool2x2Feat21, 21, 24, 16);
+    RunPool("Pool2x2Feat21", Pool2x2Feat21, 21, 24, 16, 0);
+    RunPool("Pool2x2SameFeat21", Pool2x2SameFeat21, 21, 23, 15, 1);
     RunConvPool("Conv3x3Out21L3", Conv3x3Out21L3, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
     RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0, 0);
     RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0, 0);
