@@ -450,7 +450,11 @@ bool Solver::constraintsHold(const TileGroup& group, const TileChoice& choice, b
             return false;
         if ((arg.constraints & ArgConstraint::Odd) && size % 2 != 1)
             return false;
-        if (withPreference && arg.preferredTileSize > 1 && size % arg.preferredTileSize != 0)
+        // The preferred size applies to the lines a tile advances by: an input overlapping its
+        // neighbours by F - S lines (GreenWaves' generators prefer strided convolutions' inputs in
+        // multiples of the stride) would otherwise never qualify with more than one tile.
+        const unsigned preferred = arg.tileOverlap > 0 ? ratio_[i] * refTile : size;
+        if (withPreference && arg.preferredTileSize > 1 && preferred % arg.preferredTileSize != 0)
             return false;
     }
     return true;
@@ -768,7 +772,7 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
     // Passes in order of preference: preferred tile sizes honoured and declared double buffers,
     // then without the preference, then single buffers.
     const std::pair<bool, bool> passes[] = {{true, true}, {false, true}, {true, false}, {false, false}};
-    for (const auto& [withPreference, declaredBuffering] : passes) {
+    const auto runPass = [&](bool withPreference, bool declaredBuffering) {
         for (const unsigned chunk : planeChunkCandidates(base_, kernel_)) {
             KernelTiling chunkedBase = base_;
             if (!applyPlaneChunk(chunkedBase, kernel_.chunkablePlanes, chunk))
@@ -813,8 +817,16 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
                 });
             }
         }
-        if (found)
-            break;
+    };
+    for (const auto& [withPreference, declaredBuffering] : passes) {
+        runPass(withPreference, declaredBuffering);
+        if (!found)
+            continue;
+        // A kernel whose planes may run in chunks weighs single buffers against its declared double
+        // buffers too: more planes per call, all cores busy, may gain more than the DMA overlap.
+        if (declaredBuffering && kernel_.chunkablePlanes != IterationSpace::Tile)
+            runPass(withPreference, false);
+        break;
     }
     if (!found) {
         result.error = describeMinimum(budget, result.minimumL1);
