@@ -218,6 +218,29 @@ private slots:
         QCOMPARE(in.tileSize, in.step + 1);
     }
 
+    // An input read again for every output plane is promoted whole where L1 allows, but not when it is
+    // tiled vertically in several tiles: its home layout's lines are whole plane lines, so a tile of it
+    // in L1 would not be laid out as the kernel's tile (with its width as the line length).
+    void verticalTilesAreNotPromoted()
+    {
+        UserKernel kernel = conv5x5(2, 20, 40, 30);  // 4,800 B of input
+        kernel.orientation = Orientation::Vertical;
+        for (const std::uint64_t budget : {6000u, 8000u}) {
+            const TileSolverResult result = solveTiling(kernel, budget);
+            QVERIFY2(result.ok, result.error.c_str());
+            QCOMPARE(checkTiling(result.tiling, budget), QString());
+            const ArgTiling& in = result.tiling.args[0];
+            QVERIFY(result.tiling.tileCount > 1);
+            QVERIFY2(in.residence != ArgResidence::Promoted, qPrintable(QString("at %1 B").arg(budget)));
+        }
+        // Horizontal tiles of it are plane lines: promoted whole at the same budget.
+        kernel.orientation = Orientation::Horizontal;
+        const TileSolverResult horizontal = solveTiling(kernel, 8000);
+        QVERIFY2(horizontal.ok, horizontal.error.c_str());
+        QVERIFY(horizontal.tiling.tileCount > 1);
+        QCOMPARE(horizontal.tiling.args[0].residence, ArgResidence::Promoted);
+    }
+
     void oneTileThatCannotFitFails()
     {
         UserKernel kernel = matAdd(200, 300);

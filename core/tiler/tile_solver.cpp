@@ -137,7 +137,7 @@ private:
     bool rereads(const KernelTiling& tiling, const ArgTiling& arg) const;
     std::vector<Config> configurations(bool declaredBuffering) const;
     bool everyTileHasRealLines(const KernelTiling& tiling) const;
-    bool chunksFitConfig(const KernelTiling& tiling, const Config& config) const;
+    bool configFitsTiles(const KernelTiling& tiling, const Config& config) const;
     std::string describeMinimum(std::uint64_t budget, std::uint64_t& minimum) const;
 
     const UserKernel& kernel_;
@@ -391,13 +391,20 @@ bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
     return true;
 }
 
-// Chunks of several planes with the tiles and promotions chosen. A chunk is copied as one tile of each
-// plane, a plane apart: a vertical tile of several planes would need a copy in three dimensions. A
-// promoted argument keeps its home layout, whose planes are a whole plane apart, so its chunks can
-// only be several planes of untiled (or one-tile) planes. One holding every input plane cannot follow
-// chunks of input planes.
-bool Solver::chunksFitConfig(const KernelTiling& tiling, const Config& config) const
+// Whether the promotions chosen give every kernel the layout of a tile. A promoted argument keeps its
+// home layout, whose lines are whole plane lines: a vertical tile of it is not laid out as one, so
+// vertically tiled arguments of several tiles are not promoted. Its planes are a whole plane apart, so
+// its chunks of several planes can only be of untiled (or one-tile) planes. A chunk is copied as one
+// tile of each plane, a plane apart: a vertical tile of several planes would need a copy in three
+// dimensions. One holding every input plane cannot follow chunks of input planes.
+bool Solver::configFitsTiles(const KernelTiling& tiling, const Config& config) const
 {
+    for (std::size_t i = 0; i < tiling.args.size(); ++i) {
+        const ArgTiling& arg = tiling.args[i];
+        if (config.promote[i] && !isLoadedBuffer(*arg.arg) && arg.tiled && arg.orientation == Orientation::Vertical &&
+            tiling.tileCountOf(arg) > 1)
+            return false;
+    }
     const LoopLevel* chunked = tiling.chunkedLoop();
     if (chunked == nullptr)
         return true;
@@ -785,7 +792,7 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
                     KernelTiling tiling = chunkedBase;
                     applyConfig(tiling, config);
                     applyTiles(tiling, choices);
-                    if (!everyTileHasRealLines(tiling) || !chunksFitConfig(tiling, config))
+                    if (!everyTileHasRealLines(tiling) || !configFitsTiles(tiling, config))
                         return false;
                     for (std::size_t i = 0; i < tiling.args.size(); ++i)
                         if (config.promote[i] && !isLoadedBuffer(*tiling.args[i].arg) && !rereads(tiling, tiling.args[i]))
