@@ -115,8 +115,14 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
         lines << "untiled: each chunk is a whole plane";
     if (arg.residence == ArgResidence::Scratch && model.has(tiler::ArgFlag::DynTile))
         lines << QString("one entry per tile (%1 tiles)").arg(tiling.tileCount);
-    if (arg.planesPerChunk > 1)
-        lines << QString("one chunk holds %1 input planes").arg(arg.planesPerChunk);
+    if (arg.chunkPlanes > 1)
+        lines << QString("one chunk holds %1 planes of the chunked loop (the last %2)")
+                     .arg(arg.chunkPlanes)
+                     .arg(arg.lastChunkPlanes);
+    if (arg.acrossInPlanes)
+        lines << QString("one chunk holds all %1 input planes").arg(arg.planesPerChunk / arg.chunkPlanes);
+    else if (arg.carriesOutPlanes)
+        lines << QString("one chunk holds all %1 output planes").arg(arg.planesPerChunk);
     lines << QString("L1: %1 at offset %2")
                  .arg(arg.bufferCount == 2 ? "2 × " + exactBytes(arg.chunkBytes) : exactBytes(arg.l1Bytes))
                  .arg(arg.l1Offset);

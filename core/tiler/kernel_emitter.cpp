@@ -84,6 +84,12 @@ private:
     std::vector<std::string> loopVariables() const;
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
     std::string chunkPlanes(const ArgTiling& arg, const std::string& prefix) const;
+    // Whether each chunk holds whole planes (untiled, or one tile of all the lines): a chunk of
+    // consecutive planes is then one run of the home memory.
+    bool planesAreWhole(const ArgTiling& arg) const
+    {
+        return (!arg.tiled || tileCount(arg) == 1) && arg.planeChunkBytesAt(0, tileCount(arg)) == arg.planeBytes;
+    }
     std::string planeChunkBinding(const Binding& binding) const;
     std::string tileStartExpr(const ArgTiling& arg, const std::string& tile) const;
     std::string tileSizeExpr(const ArgTiling& arg, const std::string& prefix) const;
@@ -281,7 +287,7 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
     const std::string home = "(AT_L2_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l1Buffer(arg, buffer);
     const std::string direction = in ? "AT_L2_EXT2LOC" : "AT_L2_LOC2EXT";
-    const bool planesContiguous = !arg.tiled || tileCount(arg) == 1;
+    const bool planesContiguous = planesAreWhole(arg);
     if (model.interleavedPlanes && arg.planeCount > 1) {
         // The plane's lines, every plane's line apart in the home memory.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
@@ -394,7 +400,7 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
     const std::string home = "(AT_L3_EXT_ADDR_TYPE) ((char *) " + model.cArgName + "+" + homeOffset(arg, prefix) + ")";
     const std::string local = "(AT_L2_INT_ADDR_TYPE) " + l2Buffer(arg, l2buffer);
     const std::string direction = in ? "AT_L3_EXT2LOC" : "AT_L3_LOC2EXT";
-    const bool planesContiguous = !arg.tiled || tileCount(arg) == 1;
+    const bool planesContiguous = planesAreWhole(arg);
     if (model.interleavedPlanes && arg.planeCount > 1) {
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
@@ -648,8 +654,11 @@ std::string KernelEmitter::planeChunkBinding(const Binding& binding) const
     const ArgTiling* arg = tiling_.find(binding.name);
     if (!arg)
         throw std::runtime_error("user kernel " + kernel_.name + ": K_ArgPar names unknown argument " + binding.name);
+    // A 3-D L1 buffer holds the planes of the loop it varies along (see followsChunkedLoop).
+    const bool scratchPlanes = arg->residence == ArgResidence::Scratch && arg->arg->has(ArgFlag::ThreeD) &&
+                               (binding.iterator == IterationSpace::InPlane) == arg->arg->planePerInput;
     const bool varies = binding.iterator == IterationSpace::InPlane ? arg->usesInPlane : arg->usesOutPlane;
-    if (!varies)
+    if (!varies && !scratchPlanes)
         return "1";
     const bool holdsAll = arg->residence == ArgResidence::Promoted ||
                           (binding.iterator == IterationSpace::InPlane && arg->acrossInPlanes);

@@ -334,7 +334,8 @@ void Solver::applyTiles(KernelTiling& tiling, const TileChoices& choices) const
 {
     for (std::size_t g = 0; g < groups_.size(); ++g) {
         (groups_[g].space == IterationSpace::OuterTile ? tiling.outerTileCount : tiling.tileCount) = choices[g].count;
-        tiling.loops[std::size_t(tiling.loopIndex(groups_[g].space))].count = choices[g].count;
+        LoopLevel& loop = tiling.loops[std::size_t(tiling.loopIndex(groups_[g].space))];
+        loop.count = loop.planes = choices[g].count;  // a tile loop's "planes" are its tiles
     }
     for (std::size_t i = 0; i < tiling.args.size(); ++i) {
         ArgTiling& arg = tiling.args[i];
@@ -395,8 +396,9 @@ bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
 // home layout, whose lines are whole plane lines: a vertical tile of it is not laid out as one, so
 // vertically tiled arguments of several tiles are not promoted. Its planes are a whole plane apart, so
 // its chunks of several planes can only be of untiled (or one-tile) planes. A chunk is copied as one
-// tile of each plane, a plane apart: a vertical tile of several planes would need a copy in three
-// dimensions. One holding every input plane cannot follow chunks of input planes.
+// tile of each plane, a plane apart: a vertical tile of several planes, short of the whole plane,
+// would need a copy in three dimensions. One holding every input plane cannot follow chunks of
+// input planes.
 bool Solver::configFitsTiles(const KernelTiling& tiling, const Config& config) const
 {
     for (std::size_t i = 0; i < tiling.args.size(); ++i) {
@@ -413,7 +415,10 @@ bool Solver::configFitsTiles(const KernelTiling& tiling, const Config& config) c
         if (arg.chunkPlanes <= 1)
             continue;
         const bool severalTiles = arg.tiled && tiling.tileCountOf(arg) > 1;
-        if (severalTiles && arg.orientation == Orientation::Vertical && arg.residence != ArgResidence::Scratch)
+        // A vertical tile short of the whole plane (several tiles, or columns dropped) is not one run.
+        const bool partialColumns = arg.tiled && arg.orientation == Orientation::Vertical &&
+                                    arg.planeChunkBytesAt(0, tiling.tileCountOf(arg)) != arg.planeBytes;
+        if (partialColumns && arg.residence != ArgResidence::Scratch)
             return false;
         if (config.promote[i] && severalTiles)
             return false;

@@ -189,7 +189,7 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
 /* A 2 x 2 max pooling (and ReLU) of Feat planes of W x H alone, its features a parametric space the
  * solver runs in chunks (the kernel told each chunk's features, K_ArgPar), as GreenWaves' CNN_PoolAct
  * generators declare it. */
-static void Pool2x2(char *Name, int Feat, int W, int H, int PoolPad)
+static void Pool2x2(char *Name, int Feat, int W, int H, int PoolPad, KernelArgConstraints_T InConstraint)
 {
     /* "Same" on odd sizes: a zero column left and a zero line above, which the kernel pads itself. */
     const v4s Pad = (v4s) {PoolPad ? W % 2 : 0, 0, PoolPad ? H % 2 : 0, 0};
@@ -210,8 +210,8 @@ static void Pool2x2(char *Name, int Feat, int W, int H, int PoolPad)
                                K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("Out", KER_ARG_TILE),
                                K_Arg("In", KER_ARG_TILE_PAD), Imm(2)))),
         KerArgs(2,
-                KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, Pad, Pad, 2, 0, 0, 0,
-                        "In"),
+                KerArgP("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN | O_DB, W, H, W, H, Pad, Pad, 2, 0,
+                        InConstraint, 0, "In"),
                 KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, Wo, Ho, 2, 0, 0, 0, "Out")));
 }
 
@@ -282,8 +282,11 @@ int main(int argc, char **argv)
      * time and 1 at the smallest budget), and poolings of 21 features in chunks of input features, the
      * second "same" on odd sizes (its input padded by the kernel, the chunks holding home lines only). */
     ConvolutionPool("Conv3x3Out21", 2, 21, 22, 14, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);
-    Pool2x2("Pool2x2Feat21", 21, 24, 16, 0);
-    Pool2x2("Pool2x2SameFeat21", 21, 23, 15, 1);
+    Pool2x2("Pool2x2Feat21", 21, 24, 16, 0, OBJ_CONSTRAINTS_NONE);
+    Pool2x2("Pool2x2SameFeat21", 21, 23, 15, 1, OBJ_CONSTRAINTS_NONE);
+    /* A "valid" pooling on an odd height whose input's last line is never moved (OBJ_CONSTRAINTS_DROP_REM):
+     * a chunk of one tile is then not one run of the planes. */
+    Pool2x2("Pool2x2DropFeat21", 21, 24, 15, 0, OBJ_CONSTRAINTS_DROP_REM);
     /* The same convolution with its filters and output homed in L3: chunks of output features staged
      * through L2 (the filters' a row of input features apart). */
     ConvolutionPool("Conv3x3Out21L3", 2, 21, 22, 14, 3, 1, KOP_NONE, KOP_NONE, 9, TILE_HOR, 0, 0);

@@ -162,6 +162,7 @@ int main(int argc, char **argv)
     RunConvPool("Conv3x3Out21", Conv3x3Out21, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
     RunPool("Pool2x2Feat21", Pool2x2Feat21, 21, 24, 16, 0);
     RunPool("Pool2x2SameFeat21", Pool2x2SameFeat21, 21, 23, 15, 1);
+    RunPool("Pool2x2DropFeat21", Pool2x2DropFeat21, 21, 24, 15, 0);
     RunConvPool("Conv3x3Out21L3", Conv3x3Out21L3, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
     RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0, 0);
     RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0, 0);
