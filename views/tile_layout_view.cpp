@@ -118,7 +118,7 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
     if (arg.chunkPlanes > 1)
         lines << QString("one chunk holds %1 planes of the chunked loop (the last %2)")
                      .arg(arg.chunkPlanes)
-                     .arg(arg.lastChunkPlanes);
+                     .arg(tiling.chunkedLoop()->lastChunk());
     if (arg.acrossInPlanes)
         lines << QString("one chunk holds all %1 input planes").arg(arg.planesPerChunk / arg.chunkPlanes);
     else if (arg.carriesOutPlanes)

@@ -1,5 +1,7 @@
 #include "tiler/kernel_emitter.h"
 
+#include "tiler/plane_chunks.h"
+
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -83,6 +85,8 @@ private:
     // "OutPlane, Tile, InPlane" and the outer tile loop's variable when the kernel has one.
     std::vector<std::string> loopVariables() const;
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
+    std::string lastChunkOr(const LoopLevel& loop, const std::string& prefix, std::uint64_t last,
+                            std::uint64_t full) const;
     std::string chunkPlanes(const ArgTiling& arg, const std::string& prefix) const;
     // Whether each chunk holds whole planes (untiled, or one tile of all the lines): a chunk of
     // consecutive planes is then one run of the home memory.
@@ -159,15 +163,23 @@ std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& p
     return index;
 }
 
+// `last` in the last iteration of a chunked loop, `full` in the others, as a C expression.
+std::string KernelEmitter::lastChunkOr(const LoopLevel& loop, const std::string& prefix, std::uint64_t last,
+                                       std::uint64_t full) const
+{
+    if (last == full)
+        return num(full);
+    return "((" + var(loop.space, prefix) + "==" + num(loop.count - 1) + ")?" + num(last) + ":" + num(full) + ")";
+}
+
 // Planes in the argument's current chunk (the last chunk of a chunked loop holds the rest).
 std::string KernelEmitter::chunkPlanes(const ArgTiling& arg, const std::string& prefix) const
 {
     const LoopLevel* chunked = tiling_.chunkedLoop();
-    if (arg.chunkPlanes == arg.lastChunkPlanes || chunked == nullptr)
+    if (arg.chunkPlanes == 1 || chunked == nullptr)
         return num(arg.planesPerChunk);
     const unsigned others = arg.planesPerChunk / arg.chunkPlanes;  // every input plane, when it holds them
-    return "((" + var(chunked->space, prefix) + "==" + num(chunked->count - 1) + ")?" +
-           num(std::uint64_t(arg.lastChunkPlanes) * others) + ":" + num(arg.planesPerChunk) + ")";
+    return lastChunkOr(*chunked, prefix, std::uint64_t(chunked->lastChunk()) * others, arg.planesPerChunk);
 }
 
 // First line (column) of the tile, as a C expression of the tile index.
@@ -645,20 +657,13 @@ std::string KernelEmitter::planeChunkBinding(const Binding& binding) const
     if (!planeLoop || index < 0)
         return "1";
     const LoopLevel& loop = tiling_.loops[std::size_t(index)];
-    const std::string current = loop.chunk == 1 || loop.chunk == loop.lastChunk()
-                                    ? num(loop.chunk)
-                                    : "((" + var(loop.space, "") + "==" + num(loop.count - 1) + ")?" +
-                                          num(loop.lastChunk()) + ":" + num(loop.chunk) + ")";
+    const std::string current = lastChunkOr(loop, "", loop.lastChunk(), loop.chunk);
     if (binding.value == 0)
         return current;
     const ArgTiling* arg = tiling_.find(binding.name);
     if (!arg)
         throw std::runtime_error("user kernel " + kernel_.name + ": K_ArgPar names unknown argument " + binding.name);
-    // A 3-D L1 buffer holds the planes of the loop it varies along (see followsChunkedLoop).
-    const bool scratchPlanes = arg->residence == ArgResidence::Scratch && arg->arg->has(ArgFlag::ThreeD) &&
-                               (binding.iterator == IterationSpace::InPlane) == arg->arg->planePerInput;
-    const bool varies = binding.iterator == IterationSpace::InPlane ? arg->usesInPlane : arg->usesOutPlane;
-    if (!varies && !scratchPlanes)
+    if (!variesAlong(*arg, binding.iterator))
         return "1";
     const bool holdsAll = arg->residence == ArgResidence::Promoted ||
                           (binding.iterator == IterationSpace::InPlane && arg->acrossInPlanes);

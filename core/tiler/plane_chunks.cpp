@@ -21,18 +21,21 @@ std::vector<unsigned> planeChunkCandidates(const KernelTiling& tiling, const Use
     return chunks;
 }
 
-bool followsChunkedLoop(const KernelTiling& tiling, const ArgTiling& arg)
+bool variesAlong(const ArgTiling& arg, IterationSpace space)
 {
-    const LoopLevel* loop = tiling.chunkedLoop();
-    if (loop == nullptr)
-        return false;
     if (arg.residence == ArgResidence::Scratch) {
         const KernelArgument& model = *arg.arg;
         if (!model.has(ArgFlag::ThreeD) || arg.carriesOutPlanes)
             return false;
-        return (loop->space == IterationSpace::InPlane) == model.planePerInput;
+        return (space == IterationSpace::InPlane) == model.planePerInput;
     }
-    return loop->space == IterationSpace::InPlane ? arg.usesInPlane : arg.usesOutPlane;
+    return space == IterationSpace::InPlane ? arg.usesInPlane : arg.usesOutPlane;
+}
+
+bool followsChunkedLoop(const KernelTiling& tiling, const ArgTiling& arg)
+{
+    const LoopLevel* loop = tiling.chunkedLoop();
+    return loop != nullptr && variesAlong(arg, loop->space);
 }
 
 bool applyPlaneChunk(KernelTiling& tiling, IterationSpace space, unsigned chunk)
@@ -54,7 +57,6 @@ bool applyPlaneChunk(KernelTiling& tiling, IterationSpace space, unsigned chunk)
             model.has(ArgFlag::DynTile))
             return false;
         arg.chunkPlanes = chunk;
-        arg.lastChunkPlanes = loop.lastChunk();
         arg.planesPerChunk = chunk;
         // A filter's planes [output][input], read in chunks of output planes one input plane at a time.
         if (model.has(ArgFlag::FourD) && loop.space == IterationSpace::OutPlane && arg.usesInPlane)
@@ -70,7 +72,7 @@ std::uint64_t withLastChunk(const KernelTiling& tiling, const ArgTiling& arg, st
         return fullChunks;
     // Every chunk's bytes are proportional to its planes of the chunked loop.
     return fullChunks / (std::uint64_t(chunked->count) * arg.chunkPlanes) *
-           (std::uint64_t(chunked->count - 1) * arg.chunkPlanes + arg.lastChunkPlanes);
+           (std::uint64_t(chunked->count - 1) * arg.chunkPlanes + chunked->lastChunk());
 }
 
 }  // namespace tessera::tiler

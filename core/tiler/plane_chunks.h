@@ -17,8 +17,11 @@ namespace tessera::tiler {
 // below the divider, for budgets too small for a divider's worth.
 std::vector<unsigned> planeChunkCandidates(const KernelTiling& tiling, const UserKernel& kernel);
 
-// Whether the argument's chunks follow the chunked plane loop (a 3-D L1 buffer follows the loop it
-// varies along: the input planes' for one written per input plane, else the output planes').
+// Whether the argument varies along the plane loop over `space` (a 3-D L1 buffer along the loop
+// whose planes it holds: the input planes' for one written per input plane, else the output planes').
+bool variesAlong(const ArgTiling& arg, IterationSpace space);
+
+// Whether the argument's chunks follow the chunked plane loop.
 bool followsChunkedLoop(const KernelTiling& tiling, const ArgTiling& arg);
 
 // Runs the kernel's chunkable loop `chunk` planes at a time; false when an argument following it

@@ -401,20 +401,14 @@ bool Solver::everyTileHasRealLines(const KernelTiling& tiling) const
 // input planes.
 bool Solver::configFitsTiles(const KernelTiling& tiling, const Config& config) const
 {
-    for (std::size_t i = 0; i < tiling.args.size(); ++i) {
-        const ArgTiling& arg = tiling.args[i];
-        if (config.promote[i] && !isLoadedBuffer(*arg.arg) && arg.tiled && arg.orientation == Orientation::Vertical &&
-            tiling.tileCountOf(arg) > 1)
-            return false;
-    }
     const LoopLevel* chunked = tiling.chunkedLoop();
-    if (chunked == nullptr)
-        return true;
     for (std::size_t i = 0; i < tiling.args.size(); ++i) {
         const ArgTiling& arg = tiling.args[i];
-        if (arg.chunkPlanes <= 1)
-            continue;
         const bool severalTiles = arg.tiled && tiling.tileCountOf(arg) > 1;
+        if (config.promote[i] && !isLoadedBuffer(*arg.arg) && severalTiles && arg.orientation == Orientation::Vertical)
+            return false;
+        if (arg.chunkPlanes <= 1 || chunked == nullptr)
+            continue;
         // A vertical tile short of the whole plane (several tiles, or columns dropped) is not one run.
         const bool partialColumns = arg.tiled && arg.orientation == Orientation::Vertical &&
                                     arg.planeChunkBytesAt(0, tiling.tileCountOf(arg)) != arg.planeBytes;

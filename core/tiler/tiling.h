@@ -60,10 +60,9 @@ struct ArgTiling {
     // kernel's output planes in every chunk.
     bool carriesOutPlanes = false;
     unsigned planesPerChunk = 1;
-    // Planes of a chunked plane loop (LoopLevel::chunk) in the argument's chunks, and in its last
-    // chunk along that loop; 1 when it does not follow such a loop. planesPerChunk includes them.
+    // Planes of a chunked plane loop (LoopLevel::chunk) in the argument's chunks, 1 when it does not
+    // follow such a loop (its last chunk has the loop's lastChunk()). planesPerChunk includes them.
     unsigned chunkPlanes = 1;
-    unsigned lastChunkPlanes = 1;
     // Bytes between two planes of one chunk in the home memory: planeStride, or for a 4-D argument
     // in chunks of output planes one input plane at a time, a whole row of input planes.
     std::uint64_t chunkPlaneStride = 0;
