@@ -292,6 +292,21 @@ const std::vector<CheckRow>& checkRows()
          {"kernel group Fft: UserKernelGroup(\"Fft\", ...) is never called",
           "user kernels FftHorizontal, FftVertical are never called"}},
         {"L1 budget of zero", [](auto& m) { m.options.l1Size = 0; }, {"the L1 memory budget is 0 bytes"}},
+        // A plane loop run in chunks (as a tiling report's model may say): the kernel's own, unread.
+        {"chunks of a missing loop",
+         [](auto& m) { userKernel(m, "MatAdd").chunkablePlanes = tiler::IterationSpace::OutPlane; },
+         {"user kernel MatAdd: its KER_OUT_PLANE loop is to run in chunks, but the kernel has no such loop"}},
+        {"chunked loop's index read",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.dimension = 3;
+             k.order = {tiler::IterationSpace::OutPlane, tiler::IterationSpace::Tile};
+             k.outPlanes = 4;
+             k.chunkablePlanes = tiler::IterationSpace::OutPlane;
+             k.calls[0].bindings[0] = binding(Kind::CArgIndex, "In1");
+             k.calls[0].bindings[0].iterator = tiler::IterationSpace::OutPlane;
+         },
+         {"user kernel MatAdd: call 1 (MatSumPar) reads the KER_OUT_PLANE index, so that loop cannot run in chunks"}},
     };
     return rows;
 }

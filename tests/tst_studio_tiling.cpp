@@ -122,13 +122,13 @@ KernelModel guideModel(const QString& folder)
     model.options.outputDir = folder.toStdString();
     model.options.l1Size = 51200;
     model.options.libKernelHeaders = {"GuideKernels.h"};
-    const CArgument word{"int *", "In"};
-    model.basicKernels = {{"MatSumPar", CallType::Parallel, {word, word, word, {"unsigned", "W"}, {"unsigned", "H"}}, "MatSum_Arg_T"},
-                          {"MatMaxPar", CallType::Parallel, {word, word, {"unsigned", "W"}, {"unsigned", "H"}, {"unsigned", "Tile"}}, "MatMax_Arg_T"},
-                          {"MatMaxReduce", CallType::Sequential, {word, word, {"unsigned", "N"}}, ""},
+    const CArgument in{"int *", "In"}, in2{"int *", "In2"}, out{"int *", "Out"};
+    model.basicKernels = {{"MatSumPar", CallType::Parallel, {in, in2, out, {"unsigned", "W"}, {"unsigned", "H"}}, "MatSum_Arg_T"},
+                          {"MatMaxPar", CallType::Parallel, {in, out, {"unsigned", "W"}, {"unsigned", "H"}, {"unsigned", "Tile"}}, "MatMax_Arg_T"},
+                          {"MatMaxReduce", CallType::Sequential, {in, out, {"unsigned", "N"}}, ""},
                           {"Conv5x5Par", CallType::Parallel, {{"short *", "In"}, {"unsigned", "W"}, {"unsigned", "H"},
                                                               {"short *", "Filter"}, {"short *", "Out"}, {"unsigned", "Norm"}}, "Conv_Arg_T"},
-                          {"ScalePar", CallType::Parallel, {word, {"unsigned", "W"}, {"unsigned", "H"}}, "Scale_Arg_T"}};
+                          {"ScalePar", CallType::Parallel, {in, {"unsigned", "W"}, {"unsigned", "H"}}, "Scale_Arg_T"}};
     model.userKernels = {matAdd(), matMax(), conv5x5(), scaleColumns()};
     KernelGroup group;
     group.name = "ScaleGroup";
@@ -255,7 +255,8 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("negative width") << "width" << "-3" << "user_kernels[0].args[0].width: must not be negative";
         QTest::newRow("width too large") << "width" << "1048577" << "user_kernels[0].args[0].width: 1048577 is over the limit";
-        QTest::newRow("item of 9 bytes") << "item_size" << "9" << "user_kernels[0].args[0].item_size: 9 is over";
+        QTest::newRow("item over 1 MiB") << "item_size" << "1048577"
+                                         << "user_kernels[0].args[0].item_size: 1048577 is over the limit";
         QTest::newRow("height as text") << "height" << "\"tall\"" << "user_kernels[0].args[0].height: expected an unsigned";
         QTest::newRow("unknown flag") << "flags" << "[\"in\", \"sideways\"]" << "args[0].flags[1]: unknown value \"sideways\"";
         QTest::newRow("missing name") << "name" << "" << "user_kernels[0].args[0].name: missing";
@@ -288,6 +289,28 @@ private slots:
         } catch (const std::runtime_error& error) {
             QVERIFY2(QString(error.what()).contains(expected), error.what());
         }
+    }
+
+    // GreenWaves' generators declare a filter plane as one item (Fx*Fy values): a report whose
+    // arguments have items of 50 bytes opens and is solved as the solver solves it.
+    void itemsOfWholeFilterPlanesOpen()
+    {
+        nlohmann::json model = kernelModelToJson(guideModel(dir_.path()));
+        for (nlohmann::json& arg : model["user_kernels"][0]["args"])
+            arg["item_size"] = 50;
+        const KernelModel read = kernelModelFromJson(model);
+        const nlohmann::json report = {{"model", model}, {"l1_budget", 51200}};
+        const QString path = writeFile(dir_.filePath("filter_items.tiling.json"), QByteArray::fromStdString(report.dump()));
+        TilingPanel panel;
+        QSignalSpy shown(&panel, &TilingPanel::tilingShown);
+        QVERIFY(panel.openTilingFile(path));
+        QVERIFY(shown.wait(kWaitMs));
+        const int row = rowOf(&panel, "MatAdd");
+        QVERIFY(row >= 0);
+        const TileSolverResult solved = solveTiling(read.userKernels[0], 51200);
+        QVERIFY(solved.ok);
+        QVERIFY(solved.tiling.tileCount > 30);  // 12.5 times the bytes of 4-byte items: more tiles
+        QCOMPARE(panel.cell(row, TilingPanel::Tiles), QString::number(solved.tiling.tileCount));
     }
 
     void windowListsTheKernels()
@@ -468,6 +491,13 @@ private slots:
                                    << QByteArray("{\"model\": {\"user_kernels\": [{\"name\": \"K\", \"width\": 4, "
                                                  "\"height\": 4, \"args\": [{\"name\": \"A\", \"width\": 4}]}]}}")
                                    << "user_kernels[0].args[0].height: missing";
+        // Every field in range, yet no model the tiler can take: checkModel's messages, one per line.
+        QTest::newRow("unsolvable model")
+            << "huge.tiling.json"
+            << QByteArray("{\"model\": {\"user_kernels\": [{\"name\": \"K\", \"width\": 4, \"height\": 4, "
+                          "\"args\": [{\"name\": \"A\", \"flags\": [\"in\"], \"width\": 1048576, "
+                          "\"height\": 1048576, \"item_size\": 1048576}], \"calls\": [{\"callee\": \"Nowhere\"}]}]}}")
+            << "its model cannot be solved again:\n  ";
     }
     void brokenFilesShowErrors()
     {

@@ -139,6 +139,28 @@ private:
         for (std::size_t i = 0; i < kernel.calls.size(); ++i)
             checkBasicKernelCall(kernel, kernel.calls[i],
                                  where + ": call " + std::to_string(i + 1) + " (" + kernel.calls[i].callee + ")");
+        checkChunkablePlanes(kernel, where);
+    }
+
+    // A plane loop run in chunks must be one of the kernel's loops, and no call may read its index:
+    // a C_ArgIndex or Ker_IteratorIndex counts planes, and a chunk would skip some.
+    void checkChunkablePlanes(const UserKernel& kernel, const std::string& where)
+    {
+        const IterationSpace loop = kernel.chunkablePlanes;
+        if (loop == IterationSpace::Tile)
+            return;
+        const std::string name = iteratorName(loop);
+        if (std::find(kernel.order.begin(), kernel.order.end(), loop) == kernel.order.end()) {
+            report(where + ": its " + name + " loop is to run in chunks, but the kernel has no such loop");
+            return;
+        }
+        for (std::size_t i = 0; i < kernel.calls.size(); ++i)
+            for (const Binding& binding : kernel.calls[i].bindings)
+                if (binding.iterator == loop &&
+                    (binding.kind == Binding::Kind::CArgIndex || binding.kind == Binding::Kind::LoopIndex))
+                    report(where + ": call " + std::to_string(i + 1) + " (" + kernel.calls[i].callee + ") reads the "
+                           + name + " index, so that loop cannot run in chunks; drop the index binding or run the "
+                           "loop one plane at a time");
     }
 
     void checkIterationOrder(const UserKernel& kernel, const std::string& where)

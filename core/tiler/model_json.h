@@ -9,9 +9,11 @@
 
 namespace tessera::tiler {
 
-// Largest width, height or plane count accepted when reading; an item is at most 8 bytes.
+// Largest width, height, plane count or item size accepted when reading. An item may be a whole
+// filter plane (GreenWaves' generators declare filters with items of Fx*Fy values), so it has the
+// same bound as a dimension; the argument's total size is bounded by checkModel().
 constexpr unsigned kMaxModelDimension = 1u << 20;
-constexpr unsigned kMaxModelItemSize = 8;
+constexpr unsigned kMaxModelItemSize = kMaxModelDimension;
 
 nlohmann::json kernelModelToJson(const KernelModel& model);
 

@@ -15,7 +15,8 @@ struct TilingReportFile {
 };
 
 // Throws tessera::Error "<source> ..." for corrupt JSON, a report without its model section, and a
-// model with a missing, mistyped or out-of-range field (named as "user_kernels[0].args[2].width").
+// model with a missing, mistyped or out-of-range field (named as "user_kernels[0].args[2].width"),
+// and a model that fails checkModel() (each problem on a line of its own).
 TilingReportFile parseTilingReport(const std::string& bytes, const std::string& source);
 
 }  // namespace tessera::tiler
