@@ -446,11 +446,14 @@ private slots:
         const CompileResult result = compileKernels(set, kernels, options);
         const double seconds = double(clock.nsecsElapsed()) / 1e9;
         qInfo("15x15 kernel, 1 s limit: stopped after %.3f s, %llu nodes", seconds, (unsigned long long)result.nodes);
-        // Within 10%. The sanitized build runs each step of generation several times slower, so its
-        // timing says nothing about the limit: it runs the search for memory errors only.
+        // Within 30%. Before the search asked for its deadline inside a node's generation it ended
+        // about half a second late; the margin leaves room for the scheduling of two search threads
+        // on a machine whose two cores also run other test suites (10% was once missed by 0.3 ms).
+        // The sanitized build runs each step of generation several times slower, so its timing says
+        // nothing about the limit: it runs the search for memory errors only.
         if (test::kSanitizedBuild)
             QSKIP("the time limit is measured in the release build");
-        QVERIFY2(seconds <= 1.1, qPrintable(QString::number(seconds)));
+        QVERIFY2(seconds <= 1.3, qPrintable(QString::number(seconds)));
     }
 };
 
