@@ -9,6 +9,8 @@
 // tests/gap/CnnLibrary runs such layers end to end.
 #include "AutoTilerLib.h"
 #include "gap/model_api/model_registry.h"
+#include "tiler/graph_allocation.h"
+#include "tiler/model_check.h"
 #include "tiler/tile_solver.h"
 
 #include "child_process.h"
@@ -521,6 +523,52 @@ private slots:
         QVERIFY(!gap::registry().openGroup);
     }
 
+    // A kernel group run once, as GreenWaves' CNN_MatAddPaddedAct_SQ8 and image normalizations declare
+    // it (UserKernelGroupK with a count of 1, KerGroupArg, KG_ArgOper): the group's calls bind its
+    // arguments moved by the offsets, and a graph node calling the group gets its symbols' sizes from
+    // what the calls bind (here two halves of 32 bytes, the second 32 further: 64 bytes).
+    void kernelGroupRunOnce()
+    {
+        LibKernel("Copy", CALL_SEQUENTIAL, CArgs(2, TCArg("signed char *", "In"), TCArg("signed char *", "Out")), "",
+                  nullptr);
+        OpenKernelGroup("Pair");
+        UserKernel("Half", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(2, TCArg("signed char *", "In"), TCArg("signed char *", "Out")),
+                   Calls(1, Call("Copy", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)))),
+                   KerArgs(2, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB, 8, 4, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), O_OUT | O_DB, 8, 4, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        CloseKernelGroup();
+        KernelGroup_T* group = UserKernelGroupK(
+            "Pair", 1, CArgs(2, TCArg("signed char *", "In"), TCArg("signed char *", "Out")), nullptr,
+            Calls(2, UserKernelCall("Half", LOC_GROUP, Bindings(2, C_Arg("In"), C_Arg("Out"))),
+                  UserKernelCall("Half", LOC_GROUP, Bindings(2, KG_ArgOper("In", '+', 32), KG_ArgOper("Out", '-', -32)))),
+            KerArgs(2, KerGroupArg("In", O_IN, 64, 1, "In"), KerGroupArg("Out", O_OUT, 64, 1, "Out")));
+        QVERIFY(group != nullptr);
+        const tiler::KernelGroup& declared = gap::currentModel().groups.back();
+        QVERIFY(declared.hasTemplate);
+        QCOMPARE(declared.calls.size(), std::size_t(2));
+        for (const tiler::Binding& binding : declared.calls[1].bindings) {
+            QVERIFY(binding.kind == tiler::Binding::Kind::CArg);
+            QCOMPARE(binding.value, std::int64_t(32));
+        }
+        SetMemoryDeviceInfos(2, AT_MEM_L1, 10000, "Net_L1_Memory", 0, 0, AT_MEM_L2, 100000, "Net_L2_Memory", 0, 0);
+        CreateGraph("Net",
+                    CArgs(2, TCArgInfo("signed char *", "Image", ARG_SCOPE_ARG_ALLOC, ARG_DIR_IN, AT_MEM_L2, AT_MEM_L2, 0),
+                          TCArgInfo("signed char *", "Copied", ARG_SCOPE_ARG, ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, 0)),
+                    nullptr);
+        AddNode("Pair", Bindings(2, GNodeArg(GNA_IN, "Image", 0), GNodeArg(GNA_OUT, "Copied", 0)));
+        CloseGraph();
+        const tiler::KernelModel& model = gap::currentModel();
+        const std::vector<std::string> problems = tiler::checkModel(model);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
+        const tiler::GraphAllocation allocation = tiler::allocateGraph(model, model.graphs.front(), 100000);
+        QVERIFY2(allocation.ok, allocation.error.c_str());
+        QVERIFY(allocation.find("Image") != nullptr && allocation.find("Copied") != nullptr);
+        QCOMPARE(allocation.find("Image")->bytes, std::uint64_t(64));
+        QCOMPARE(allocation.find("Copied")->bytes, std::uint64_t(64));
+        QCOMPARE(allocation.l2Arguments, std::uint64_t(64));
+    }
+
     void unsupportedFormsAreRefused()
     {
         const struct {
@@ -572,7 +620,22 @@ private slots:
             {"iterated kernel group", [] { UserKernelGroupK("Grouped", 4, nullptr, nullptr, nullptr, nullptr); },
              "UserKernelGroupK(\"Grouped\", 4, ...): iterated kernel groups (the SDK's grouped convolutions) are not "
              "supported"},
-            {"group argument", [] { KerGroupArg("In", O_IN, 10, 2, "In"); }, "KerGroupArg(\"In\"): iterated kernel groups"},
+            {"group argument of a user kernel", [] {
+                 UserKernel("Plain", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                            CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerGroupArg("In", O_IN, 10, 2, "In")));
+             },
+             "user kernel Plain: kernel argument In is a KerGroupArg(), which describes an argument of a kernel group"},
+            {"group argument of no items", [] { KerGroupArg("In", O_IN, 0, 2, "In"); },
+             "KerGroupArg(\"In\"): 0 items of 2 bytes"},
+            {"group binding multiplied", [] { KG_ArgOper("In", '*', 2); },
+             "KG_ArgOper(\"In\", '*', 2): Tessera binds a group's argument plus or minus an offset only"},
+            {"stacked tensors of a group", [] {
+                 UserKernelGroupK("Stacked", 1, nullptr, reinterpret_cast<StackedTensors_T*>(&gap::registry()), nullptr,
+                                  nullptr);
+             },
+             "UserKernelGroupK(\"Stacked\", 1, ...): stacked tensors are not supported"},
             {"indirect C argument", [] { C_ArgIndirect("Infos", 3); }, "C_ArgIndirect(\"Infos\", 3): iterated kernel groups"},
             {"predicate selector", [] { K_ArgPred("In", KER_ARG_TILE, KER_ITER_TILE0); },
              "K_ArgPred(\"In\"): selector 0 is not a predicate; give KER_ARG_TILEFIRST or KER_ARG_TILELAST"},

@@ -499,6 +499,15 @@ private slots:
             QCOMPARE(dma[QStringLiteral("l2_read")].toInteger(), 2 * plane);
             QVERIFY(kernel[QStringLiteral("l2_staging_bytes")].toInteger() > 0);
         }
+        // A buffer homed in L3 is read from L3 once, through its staging buffer, not from its home
+        // address by the cluster DMA (the harness's counters are compared with these figures).
+        const QJsonObject kernel = kernelTiling(QStringLiteral("MatAddL3"), QStringLiteral("MatAddL3Buf"), kModelDefaultL1, &error);
+        QVERIFY2(!kernel.isEmpty(), qPrintable(error));
+        const QJsonObject in2 = findByName(kernel[QStringLiteral("args")].toArray(), QStringLiteral("In2"));
+        QCOMPARE(in2[QStringLiteral("residence")].toString(), QStringLiteral("promoted"));
+        const QJsonObject dma = kernel[QStringLiteral("dma")].toObject();
+        QCOMPARE(dma[QStringLiteral("l3_read")].toInteger(), 2 * 40 * 30 * 4);
+        QCOMPARE(kernel[QStringLiteral("tiles")].toInt(), 1);
     }
 };
 

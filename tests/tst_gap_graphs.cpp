@@ -377,6 +377,48 @@ private slots:
         QVERIFY(compilesForGap(out));
     }
 
+    // ARG_SCOPE_ARG_ALLOC input and output (NNTool's ALLOCATE node option): the runner takes no
+    // arguments, the header declares the globals Input0 and Output0, the constructor points them at
+    // L2 blocks of their own (counted in the L2 memory) and the destructor frees them; the output
+    // equals the reference, also at a tight L2 budget, where what they take is not given to the rest.
+    void allocatedArgumentsRunBitExact()
+    {
+        MnistGraph graph;
+        QVERIFY(prepareMnistGraph(graph, 61u, {QStringLiteral("-DALLOCATED_IO")}));
+        const QString out = graph.work.filePath(QStringLiteral("out"));
+        for (const int l2Budget : {300 * 1024, 40000}) {
+            const ProcessResult generated = generateGraph(graph, out, {QStringLiteral("--l2"), QString::number(l2Budget)});
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {graph.generator}, generated)));
+            QFile headerFile(out + QStringLiteral("/MnistKernels.h"));
+            QVERIFY(headerFile.open(QIODevice::ReadOnly));
+            const QString header = QString::fromUtf8(headerFile.readAll());
+            QVERIFY2(header.contains(QStringLiteral("extern short int *__restrict__ Input0;")) &&
+                         header.contains(QStringLiteral("extern short int *__restrict__ Output0;")) &&
+                         header.contains(QStringLiteral("int MnistCNN(void);")),
+                     qPrintable(header));
+            const QString harness = out + QStringLiteral("/harness");
+            QVERIFY(buildHarness(out, 1, harness, 0, {}, {QStringLiteral("-DALLOCATED_IO")}));
+            const QStringList arguments{graph.work.filePath(QStringLiteral("input.bin")),
+                                        graph.work.filePath(QStringLiteral("output.bin"))};
+            const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+            QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("ALLOCATED 1")) &&
+                         ran.out.contains(QStringLiteral("RELEASED 1")),
+                     qPrintable(describe(QStringLiteral("the graph"), QStringList{harness} + arguments, ran)));
+            QCOMPARE(readValues(graph.work.filePath(QStringLiteral("output.bin")), 10), graph.expected);
+            // The L2 memory the graph reports holds the two blocks (28 x 28 and 10 int16, aligned to 4).
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/MnistKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject placed = report[QStringLiteral("graphs")].toArray().first().toObject();
+            QCOMPARE(placed[QStringLiteral("l2_arguments")].toInteger(), 28 * 28 * 2 + 20);
+            QVERIFY(placed[QStringLiteral("l2_static")].toInteger() + placed[QStringLiteral("l2_dynamic")].toInteger() +
+                        placed[QStringLiteral("l2_arguments")].toInteger() <= l2Budget);
+            const QStringList fields = ran.out.split(QLatin1Char('\n')).filter(QStringLiteral("MEMORY ")).value(0).split(QLatin1Char(' '));
+            QCOMPARE(fields.value(2).toLongLong(), placed[QStringLiteral("l2_static")].toInteger(-1) + 28 * 28 * 2 + 20);
+            QVERIFY(compilesForGap(out));
+        }
+    }
+
     // AT_GRAPH_MONITOR_CYCLES (into MnistPerf), _PRODUCE_NODE_NAMES and _PRODUCE_OPERINFOS: the runner
     // fills one cycle count per node, and the names and operation counts equal the report's.
     void nodeCountersAndNames()

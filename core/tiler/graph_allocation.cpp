@@ -47,11 +47,61 @@ struct SymbolUse {
     std::string error;  // the first disagreement on its size
 };
 
+// The bytes one C argument of a node's function spans, as its kernel arguments imply, and which
+// argument decided; 0 when none tells. A kernel group's C argument spans what its calls bind to it:
+// the member's argument, moved by the call's offset (C_ArgPlusImmOffset, in the member argument's
+// items, as the C pointer arithmetic of the SDK's generators, whose group and member types agree).
+struct ImpliedBytes {
+    std::uint64_t bytes = 0;
+    std::string argument;
+};
+
+ImpliedBytes impliedCArgBytes(const std::unordered_map<std::string, const UserKernel*>& kernels,
+                              const std::unordered_map<std::string, const KernelGroup*>& groups,
+                              const std::string& function, const std::string& cargName, int depth = 0)
+{
+    ImpliedBytes implied;
+    if (const auto kernel = kernels.find(function); kernel != kernels.end()) {
+        for (const KernelArgument& arg : kernel->second->args)
+            if (arg.cArgName == cargName) {
+                implied.bytes = std::max(implied.bytes, argumentHomeBytes(*kernel->second, arg));
+                implied.argument = arg.name;
+            }
+        return implied;
+    }
+    const auto group = groups.find(function);
+    if (group == groups.end() || depth > 8)
+        return implied;
+    for (const KernelCall& call : group->second->calls) {
+        const auto member = kernels.find(call.callee);
+        if (member == kernels.end())
+            continue;
+        for (std::size_t b = 0; b < call.bindings.size() && b < member->second->cargs.size(); ++b) {
+            const Binding& binding = call.bindings[b];
+            if (binding.kind != Binding::Kind::CArg || binding.name != cargName || binding.value < 0)
+                continue;
+            for (const KernelArgument& arg : member->second->args) {
+                if (arg.cArgName != member->second->cargs[b].name)
+                    continue;
+                const std::uint64_t end = std::uint64_t(binding.value) * arg.itemSize + argumentHomeBytes(*member->second, arg);
+                if (end > implied.bytes) {
+                    implied.bytes = end;
+                    implied.argument = call.callee + "'s " + arg.name;
+                }
+            }
+        }
+    }
+    return implied;
+}
+
 std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& model, const GraphModel& graph)
 {
     std::unordered_map<std::string, const UserKernel*> kernels;
     for (const UserKernel& kernel : model.userKernels)
         kernels.emplace(kernel.name, &kernel);
+    std::unordered_map<std::string, const KernelGroup*> groups;
+    for (const KernelGroup& group : model.groups)
+        groups.emplace(group.name, &group);
     std::unordered_map<std::string, SymbolUse> uses;
     for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
         const GraphNode& node = graph.nodes[n];
@@ -61,28 +111,28 @@ std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& mo
                 use.firstNode = int(n);
             use.lastNode = int(n);
         }
-        const auto found = kernels.find(node.kernel);
-        if (found == kernels.end())
+        const std::vector<CArgument>* cargs = nullptr;
+        if (const auto kernel = kernels.find(node.kernel); kernel != kernels.end())
+            cargs = &kernel->second->cargs;
+        else if (const auto group = groups.find(node.kernel); group != groups.end())
+            cargs = &group->second->cargs;
+        if (cargs == nullptr)
             continue;
-        const UserKernel& kernel = *found->second;
-        for (std::size_t i = 0; i < node.bindings.size() && i < kernel.cargs.size(); ++i) {
+        for (std::size_t i = 0; i < node.bindings.size() && i < cargs->size(); ++i) {
             if (!node.bindings[i].stackMember.empty())
                 continue;  // a part of its symbol: the stack's sizes were checked when the graph was closed
             SymbolUse& use = uses[node.bindings[i].symbol];
-            for (const KernelArgument& arg : kernel.args) {
-                if (arg.cArgName != kernel.cargs[i].name || !use.error.empty())
-                    continue;
-                const std::uint64_t implied = argumentHomeBytes(kernel, arg);
-                if (use.bytes != 0 && implied != use.bytes) {
-                    use.error = "graph " + graph.name + ": " + node.bindings[i].symbol + " is " +
-                                std::to_string(use.bytes) + " bytes for " + use.decidedBy + " but " +
-                                std::to_string(implied) + " bytes for node " + node.kernel + " (argument " + arg.name +
-                                "); bind tensors of one size";
-                    continue;
-                }
-                use.bytes = implied;
-                use.decidedBy = "node " + node.kernel + " (argument " + arg.name + ")";
+            const ImpliedBytes implied = impliedCArgBytes(kernels, groups, node.kernel, (*cargs)[i].name);
+            if (implied.bytes == 0 || !use.error.empty())
+                continue;
+            if (use.bytes != 0 && implied.bytes != use.bytes) {
+                use.error = "graph " + graph.name + ": " + node.bindings[i].symbol + " is " + std::to_string(use.bytes) +
+                            " bytes for " + use.decidedBy + " but " + std::to_string(implied.bytes) + " bytes for node " +
+                            node.kernel + " (argument " + implied.argument + "); bind tensors of one size";
+                continue;
             }
+            use.bytes = implied.bytes;
+            use.decidedBy = "node " + node.kernel + " (argument " + implied.argument + ")";
         }
     }
     return uses;
@@ -168,6 +218,20 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     }
     std::vector<GraphTensor>& tensors = allocation.tensors;
 
+    // ARG_SCOPE_ARG_ALLOC arguments take their L2 first: they live as long as the graph.
+    for (const GraphTensor& tensor : tensors)
+        if (tensor.argument->scope == GraphArgScope::AllocatedArgument)
+            allocation.l2Arguments += alignTo(tensor.bytes);
+    if (allocation.l2Arguments > l2Budget) {
+        allocation.smallestL2 = allocation.l2Arguments;
+        allocation.error = "graph " + graph.name + ": the arguments it allocates itself (ARG_SCOPE_ARG_ALLOC) need " +
+                           bytesText(allocation.l2Arguments) + " of L2, more than the L2 budget of " +
+                           std::to_string(l2Budget) + " bytes";
+        return allocation;
+    }
+    const std::uint64_t argumentsBudget = l2Budget;
+    l2Budget -= allocation.l2Arguments;
+
     // Everything in L2 first; then moves to L3, in an order that does not depend on the budget.
     Placer placer(model, graph, tensors, l2Budget, memo);
     // AT_GRAPH_DISABLE_CONST_L2_PROMOTION: constants start in L3.
@@ -240,10 +304,14 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
         std::string moved;
         for (std::size_t i : current.inL3)
             moved += (moved.empty() ? "" : ", ") + tensors[i].name;
-        allocation.smallestL2 = smallest;
+        allocation.smallestL2 = smallest + allocation.l2Arguments;
         allocation.tensorsInL3 = current.inL3.size();
+        const std::string allocatedText =
+            allocation.l2Arguments == 0 ? std::string()
+                                        : " (" + std::to_string(argumentsBudget) + " less its ARG_SCOPE_ARG_ALLOC arguments' " +
+                                              bytesText(allocation.l2Arguments) + ")";
         allocation.error = "graph " + graph.name + ": does not fit in the L2 budget of " + std::to_string(l2Budget) +
-                           " bytes" +
+                           " bytes" + allocatedText +
                            (moved.empty() ? std::string(" and no tensor can move to L3")
                                           : " even with " + moved + " in L3") +
                            " (it then needs " + bytesText(smallest) + ": constants " + bytesText(current.l2Static) +
@@ -440,7 +508,11 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
     }
     for (GraphTensor& tensor : tensors)
         if (tensor.placement == GraphTensor::Placement::Caller)
-            tensor.reason = tensor.firstNode < 0 ? "not used by any node" : "graph argument: the caller provides it";
+            tensor.reason = tensor.firstNode < 0 ? "not used by any node"
+                            : tensor.argument->scope == GraphArgScope::AllocatedArgument
+                                ? "graph argument the graph allocates (ARG_SCOPE_ARG_ALLOC): a block of L2 of its own from "
+                                  "construction to destruction, reached through the global pointer " + tensor.name
+                                : "graph argument: the caller provides it";
     if (!graph.stacks.empty()) {
         std::unordered_map<std::string, GraphTensor*> byName;
         for (GraphTensor& tensor : tensors)

@@ -65,6 +65,9 @@ struct GraphAllocation {
     std::vector<GraphTensor> tensors;
     std::vector<NodeExecution> nodes;   // one per graph node
     std::uint64_t l2Static = 0;    // constants
+    // The ARG_SCOPE_ARG_ALLOC arguments, each in an L2 block of its own allocated with the graph
+    // (aligned sizes); the rest of the graph is placed within what they leave of the budget.
+    std::uint64_t l2Arguments = 0;
     std::uint64_t l2Dynamic = 0;   // buffers between nodes and staging buffers (the planner's peak)
     std::uint64_t l2DynamicLowerBound = 0;
     std::uint64_t l3Static = 0;    // constants kept in L3 RAM
@@ -81,7 +84,7 @@ struct GraphAllocation {
     std::optional<BudgetShortfall> shortfall;
 
     const GraphTensor* find(const std::string& name) const;
-    std::uint64_t l2Total() const { return l2Static + l2Dynamic; }
+    std::uint64_t l2Total() const { return l2Static + l2Dynamic + l2Arguments; }
 };
 
 // What placing a graph learns that holds at other L2 budgets, kept for the next placement of the

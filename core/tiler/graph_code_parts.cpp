@@ -178,7 +178,7 @@ std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std:
     }
     if (options.dumpGraphOutputs && n + 1 == graph.nodes.size())
         for (const GraphArgument& argument : graph.arguments)
-            if (argument.scope == GraphArgScope::Argument && argument.direction != GraphArgDirection::In &&
+            if (isGraphArgument(argument.scope) && argument.direction != GraphArgDirection::In &&
                 argument.direction != GraphArgDirection::ConstIn)
                 if (const GraphTensor* tensor = allocation.find(argument.carg.name))
                     out += traceCall(graph.name, *tensor, symbols, argumentPrefix, dump);
@@ -243,7 +243,7 @@ std::string memoryFunction(const GraphModel& graph, const GraphAllocation& alloc
     std::ostringstream out;
     out << "int " << graph.name << "_Memory(AT_MEM_TYPE Which)\n{\n    switch (Which) {\n"
         << "    case AT_L1_MEM: return " << symbols.l1Bytes << ";\n"
-        << "    case AT_L2_MEM: return " << allocation.l2Static << ";\n"
+        << "    case AT_L2_MEM: return " << allocation.l2Static + allocation.l2Arguments << ";\n"
         << "    case AT_L2_DYN_MEM: return " << allocation.l2Dynamic << ";\n"
         << "    case AT_L3_MEM: return " << allocation.l3Static << ";\n"
         << "    case AT_L3_DYN_MEM: return " << allocation.l3Dynamic << ";\n"

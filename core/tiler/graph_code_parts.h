@@ -97,6 +97,31 @@ public:
     {
         return alloc(in, "AT_L2_ALLOC(0, ", allocation_.l2Dynamic, symbols_.l2Dynamic, 3);
     }
+    // The ARG_SCOPE_ARG_ALLOC arguments: an L2 block each, behind the global pointer of its name.
+    std::string allocArguments(const std::string& in) const
+    {
+        std::string code;
+        for (const GraphTensor& tensor : allocatedArguments())
+            code += in + tensor.name + " = (" + tensor.argument->carg.type + ") AT_L2_ALLOC(0, " +
+                    std::to_string(tensor.bytes) + ");\n" + in + "if (" + tensor.name + " == 0) return 3;\n";
+        return code;
+    }
+    std::string freeArguments(const std::string& in) const
+    {
+        std::string code;
+        for (const GraphTensor& tensor : allocatedArguments())
+            code += in + "AT_L2_FREE(0, " + tensor.name + ", " + std::to_string(tensor.bytes) + ");\n" + in +
+                    tensor.name + " = 0;\n";
+        return code;
+    }
+    std::vector<GraphTensor> allocatedArguments() const
+    {
+        std::vector<GraphTensor> tensors;
+        for (const GraphTensor& tensor : allocation_.tensors)
+            if (tensor.argument->scope == GraphArgScope::AllocatedArgument && tensor.bytes > 0)
+                tensors.push_back(tensor);
+        return tensors;
+    }
     std::string allocL1(const std::string& in) const
     {
         return symbols_.dynamicL1 ? alloc(in, "AT_L1_ALLOC(0, ", symbols_.l1Bytes, symbols_.l1, 4) : std::string();

@@ -61,6 +61,10 @@ std::string graphDeclarations(const KernelModel& model, const GraphModel& graph,
         out << "extern char *" << block.second << ";\n";
     if (readsConstantsFromFlash(allocation))  // the nodes' kernels read through it
         out << "extern AT_FLASH_FS_T " << graph.name << "_Flash;\n";
+    for (const GraphArgument& argument : graph.arguments)
+        if (argument.scope == GraphArgScope::AllocatedArgument)
+            out << "/* Allocated by " << graph.name << "_Construct (ARG_SCOPE_ARG_ALLOC), freed by its destructor */\n"
+                << "extern " << argument.carg.type << " " << argument.carg.name << ";\n";
     if (readsConstantsFromFlash(allocation, true))
         out << "extern AT_FLASH_FS_T " << graph.name << "_PrivilegedFlash;\n";
     out << "/* Graph " << graph.name << ": construct (0 when ready; 1 flash, 2 L3, 3 L2, 4 L1 allocation failed), run, "
@@ -90,6 +94,9 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         << " B of L3 traffic per run; L1: " << symbols.l1Bytes << " B\n*/\n";
     for (const auto& block : graphBlocks(allocation, symbols))
         out << "char *" << block.second << ";\n";
+    for (const GraphArgument& argument : graph.arguments)
+        if (argument.scope == GraphArgScope::AllocatedArgument)
+            out << argument.carg.type << " " << argument.carg.name << ";\n";
     if (code.hasConstants())
         out << (readsConstantsFromFlash(allocation) ? "" : "static ") << "AT_FLASH_FS_T " << graph.name << "_Flash;\n";
     if (allocation.privilegedFlashBytes > 0)
@@ -100,7 +107,7 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
     const std::string in = "    ", in2 = "        ";
     out << graphFunctionPrefix(model) << constructSignature(graph, warm) << "\n{\n";
     if (warm == 0) {
-        out << code.openFlash(in) << code.allocL2(in) << code.allocL2Dynamic(in) << code.allocL1(in) << code.allocL3(in)
+        out << code.openFlash(in) << code.allocL2(in) << code.allocArguments(in) << code.allocL2Dynamic(in) << code.allocL1(in) << code.allocL3(in)
             << code.promote(in);
     } else if (warm < 3) {
         // Warm: only L1 (and with WARM_L2_DYN_L1 the dynamic L2 block) is taken again.
@@ -108,10 +115,10 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
         if (warm == 2 && allocation.l2Dynamic)
             out << "        if (Warm == 2) {\n" << code.allocL2Dynamic("            ") << "        }\n";
         out << "        return 0;\n    }\n"
-            << code.openFlash(in) << code.allocL2(in) << code.allocL2Dynamic(in) << code.allocL1(in) << code.allocL3(in)
+            << code.openFlash(in) << code.allocL2(in) << code.allocArguments(in) << code.allocL2Dynamic(in) << code.allocL1(in) << code.allocL3(in)
             << code.promote(in);
     } else {
-        out << guarded("DoL3Init", code.openFlash(in2)) << guarded("DoL2Alloc", code.allocL2(in2))
+        out << guarded("DoL3Init", code.openFlash(in2)) << guarded("DoL2Alloc", code.allocL2(in2) + code.allocArguments(in2))
             << guarded("DoL2DynAlloc", code.allocL2Dynamic(in2)) << guarded("DoL1Alloc", code.allocL1(in2))
             << guarded("DoL3Alloc", code.allocL3(in2)) << guarded("DoPromotion", code.promote(in2));
     }
@@ -119,15 +126,15 @@ std::string emitGraph(const KernelModel& model, const GraphModel& graph, const G
 
     out << graphFunctionPrefix(model) << destructSignature(graph, warm) << "\n{\n";
     if (warm == 0) {
-        out << code.freeL2(in) << code.freeL2Dynamic(in) << code.freeL1(in) << code.freeL3(in) << code.closeFlash(in);
+        out << code.freeL2(in) << code.freeArguments(in) << code.freeL2Dynamic(in) << code.freeL1(in) << code.freeL3(in) << code.closeFlash(in);
     } else if (warm < 3) {
         out << "    if (Warm) {\n" << code.freeL1(in2);
         if (warm == 2 && allocation.l2Dynamic)
             out << "        if (Warm == 2) {\n" << code.freeL2Dynamic("            ") << "        }\n";
         out << "        return 0;\n    }\n"
-            << code.freeL2(in) << code.freeL2Dynamic(in) << code.freeL1(in) << code.freeL3(in) << code.closeFlash(in);
+            << code.freeL2(in) << code.freeArguments(in) << code.freeL2Dynamic(in) << code.freeL1(in) << code.freeL3(in) << code.closeFlash(in);
     } else {
-        out << guarded("DoL2Dealloc", code.freeL2(in2)) << guarded("DoL2DynDealloc", code.freeL2Dynamic(in2))
+        out << guarded("DoL2Dealloc", code.freeL2(in2) + code.freeArguments(in2)) << guarded("DoL2DynDealloc", code.freeL2Dynamic(in2))
             << guarded("DoL1Dealloc", code.freeL1(in2)) << guarded("DoL3Dealloc", code.freeL3(in2))
             << guarded("DoL3DeInit", code.closeFlash(in2));
     }

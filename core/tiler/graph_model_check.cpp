@@ -44,7 +44,7 @@ bool reads(GraphNodeBinding::Direction direction)
 bool startsUndefined(const GraphArgument& symbol)
 {
     return symbol.scope == GraphArgScope::Local
-        || (symbol.scope == GraphArgScope::Argument && symbol.direction == GraphArgDirection::Out);
+        || (isGraphArgument(symbol.scope) && symbol.direction == GraphArgDirection::Out);
 }
 
 std::string symbolRole(const GraphArgument& symbol)
@@ -151,6 +151,8 @@ private:
                     report(where + ": symbol " + symbol.carg.name + " is " + graphArgScopeName(symbol.scope)
                            + " but listed with the " + (inLocals ? "locals" : "arguments and globals")
                            + "; locals (ARG_SCOPE_LOCAL) go in CreateGraph()'s second list, the others in its first");
+                if (symbol.scope == GraphArgScope::AllocatedArgument)
+                    checkAllocatedArgument(symbol, where);
                 if (symbol.direction != GraphArgDirection::ConstIn)
                     continue;
                 constants += (constants.empty() ? "" : ", ") + symbol.carg.name;
@@ -165,6 +167,24 @@ private:
             report(where + ": its constants (" + constants
                    + ") need a flash memory device; add an AT_MEM_L3_DEFAULTFLASH entry with a constants file name "
                      "to SetMemoryDeviceInfos()");
+    }
+
+    // An ARG_SCOPE_ARG_ALLOC symbol: an input or output the constructor allocates in L2.
+    void checkAllocatedArgument(const GraphArgument& symbol, const std::string& where)
+    {
+        const std::string label = where + ": symbol " + symbol.carg.name + " (ARG_SCOPE_ARG_ALLOC)";
+        if (symbol.direction == GraphArgDirection::ConstIn || symbol.hasConstant)
+            report(label + " is a constant; constants are ARG_SCOPE_GLOBAL, make it ARG_SCOPE_GLOBAL");
+        for (const MemoryLocation location : {symbol.home, symbol.execution})
+            if (location != MemoryLocation::Undefined && location != MemoryLocation::L2) {
+                report(label + " is placed in " + memoryLocationName(location)
+                       + "; the graph allocates such arguments in L2, give AT_MEM_L2 (or AT_MEM_UNDEF) as its home "
+                         "and execution locations, or make it ARG_SCOPE_ARG");
+                break;
+            }
+        if (model_.options.reentrant)
+            report(label + ": a re-entrant graph (AT_GRAPH_REENTRANT) keeps its state in the caller's context, "
+                           "not in globals; make it ARG_SCOPE_ARG");
     }
 
     const std::string* droppedReason(const std::string& kernel) const
@@ -220,10 +240,10 @@ private:
             }
         }
         for (const GraphArgument& symbol : graph.arguments)
-            if (symbol.scope == GraphArgScope::Argument && symbol.direction == GraphArgDirection::Out
+            if (isGraphArgument(symbol.scope) && symbol.direction == GraphArgDirection::Out
                 && !written.count(symbol.carg.name))
-                report(where + ": output " + symbol.carg.name
-                       + " (ARG_SCOPE_ARG, ARG_DIR_OUT) is never written; bind it GNA_OUT in the node that produces it");
+                report(where + ": output " + symbol.carg.name + " (" + graphArgScopeName(symbol.scope)
+                       + ", ARG_DIR_OUT) is never written; bind it GNA_OUT in the node that produces it");
     }
 
     void checkBinding(const GraphModel& graph, const GraphNodeBinding& binding, const std::string& label,

@@ -54,7 +54,7 @@ nlohmann::json graphReportJson(const GraphReportInput& input)
                          {"estimated_cycles", figure.cycles}});
     }
     return {{"name", input.graph.name}, {"l1_bytes", input.l1Bytes}, {"l2_static", allocation.l2Static},
-            {"l2_dynamic", allocation.l2Dynamic}, {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound},
+            {"l2_arguments", allocation.l2Arguments}, {"l2_dynamic", allocation.l2Dynamic}, {"l2_dynamic_lower_bound", allocation.l2DynamicLowerBound},
             {"l3_static", allocation.l3Static}, {"l3_dynamic", allocation.l3Dynamic},
             {"l3_traffic", allocation.l3Traffic}, {"flash_bytes", allocation.flashBytes},
             {"privileged_flash_bytes", allocation.privilegedFlashBytes},

@@ -127,6 +127,8 @@ private:
     void readStagedChunk(const ArgTiling& arg, const std::string& prefix);
     void readStagedChunkAsync(const ArgTiling& arg);
     void writeStagedChunk(const ArgTiling& arg, const std::string& l1buffer);
+    void readPromotedFromL3(const ArgTiling& arg);
+    void writePromotedToL3(const ArgTiling& arg);
     std::string bindingExpr(const Binding& binding) const;
     void emitCalls(CallLocation location);
     void emitLevel(std::size_t level);
@@ -492,6 +494,33 @@ void KernelEmitter::readStagedChunkAsync(const ArgTiling& arg)
     code_.close();
 }
 
+// A whole argument homed in L3 (or in flash) that lives in L1 for the whole kernel (a buffer such as
+// a layer's Infos, or a promoted input): one copy to its L2 staging buffer, then one to L1.
+void KernelEmitter::readPromotedFromL3(const ArgTiling& arg)
+{
+    const std::string& name = arg.arg->name;
+    code_.line(l3CopyCall(arg, false) + "(AT_L3_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
+               l2Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L3_EXT2LOC, &EvtR3_" + name + ");");
+    code_.line(l3Wait(arg, "EvtR3_" + name));
+    code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + l2Buffer(arg, "") + ", (AT_L2_INT_ADDR_TYPE) " +
+               l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L2_EXT2LOC, &EvtR_" + name + ");");
+    code_.line("AT_L2_WAIT(0, &EvtR_" + name + ");");
+}
+
+// The output counterpart: L1 to the first staging buffer (waited), then on to L3, waited for with
+// the other trips to L3 at the end of the kernel.
+void KernelEmitter::writePromotedToL3(const ArgTiling& arg)
+{
+    const std::string& name = arg.arg->name;
+    code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + l2Buffer(arg, "") + ", (AT_L2_INT_ADDR_TYPE) " +
+               l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L2_LOC2EXT, &EvtW_" + name + ");");
+    code_.line("AT_L2_WAIT(0, &EvtW_" + name + ");");
+    code_.line(l3CopyCall(arg, false) + "(AT_L3_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
+               l2Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L3_LOC2EXT, &EvtW3_" + name + "[0]);");
+    code_.line("W3_" + name + "[0] = 1;");
+    code_.line("(void) Stg_" + name + ";");
+}
+
 // L1 -> L2 staging (waited: the staging buffer must be whole before it leaves), then L2 -> L3
 // asynchronously; each staging buffer waits for its previous trip to L3 before it is refilled.
 void KernelEmitter::writeStagedChunk(const ArgTiling& arg, const std::string& l1buffer)
@@ -837,7 +866,9 @@ std::string KernelEmitter::emit()
         if (arg.residence == ArgResidence::Scratch || !arg.isInput())
             continue;
         const std::string event = "EvtR_" + arg.arg->name;
-        if (arg.residence == ArgResidence::Promoted) {
+        if (arg.residence == ArgResidence::Promoted && arg.stagedInL2) {
+            readPromotedFromL3(arg);
+        } else if (arg.residence == ArgResidence::Promoted) {
             code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
                        l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L2_EXT2LOC, &" + event + ");");
             code_.line("AT_L2_WAIT(0, &" + event + ");");
@@ -861,7 +892,9 @@ std::string KernelEmitter::emit()
         if (arg.residence == ArgResidence::Scratch || !arg.isOutput())
             continue;
         const std::string event = "EvtW_" + arg.arg->name;
-        if (arg.residence == ArgResidence::Promoted) {
+        if (arg.residence == ArgResidence::Promoted && arg.stagedInL2) {
+            writePromotedToL3(arg);
+        } else if (arg.residence == ArgResidence::Promoted) {
             code_.line("AT_L2_COPY(0, (AT_L2_EXT_ADDR_TYPE) " + arg.arg->cArgName + ", (AT_L2_INT_ADDR_TYPE) " +
                        l1Buffer(arg, "") + ", " + num(arg.chunkBytes) + ", AT_L2_LOC2EXT, &" + event + ");");
             code_.line("AT_L2_WAIT(0, &" + event + ");");

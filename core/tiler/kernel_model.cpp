@@ -71,6 +71,7 @@ const char* graphArgScopeName(GraphArgScope scope)
     case GraphArgScope::Argument: return "ARG_SCOPE_ARG";
     case GraphArgScope::Global: return "ARG_SCOPE_GLOBAL";
     case GraphArgScope::Local: return "ARG_SCOPE_LOCAL";
+    case GraphArgScope::AllocatedArgument: return "ARG_SCOPE_ARG_ALLOC";
     }
     return "?";
 }

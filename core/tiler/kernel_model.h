@@ -366,10 +366,17 @@ struct MemoryDevice {
     bool externallyManaged = false;
 };
 
-enum class GraphArgScope { Argument = 0, Global = 1, Local = 2 };          // ARG_SCOPE_*
+// ARG_SCOPE_*; AllocatedArgument (ARG_SCOPE_ARG_ALLOC): a graph input or output that the constructor
+// allocates in L2 and the application reaches through a global pointer of its name.
+enum class GraphArgScope { Argument = 0, Global = 1, Local = 2, AllocatedArgument = 3 };
 enum class GraphArgDirection { In = 0, Out = 1, InOut = 2, ConstIn = 3 };  // ARG_DIR_*
 
 const char* graphArgScopeName(GraphArgScope scope);              // "ARG_SCOPE_ARG" ...
+// An input or output of the graph: passed to the runner, or allocated by the graph itself.
+inline bool isGraphArgument(GraphArgScope scope)
+{
+    return scope == GraphArgScope::Argument || scope == GraphArgScope::AllocatedArgument;
+}
 const char* graphArgDirectionName(GraphArgDirection direction);  // "ARG_DIR_IN" ...
 
 // ConstInfo: where a constant's values come from and the fixed-point format they are stored in.

@@ -175,9 +175,13 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * KerArgC / LUTInfo (compressed weights) are declared and refused with a message.
  * AT_PrepareForTest / AT_PrepareForTest_SQ8 describe a layer for GreenWaves' own test benches;
  * Tessera accepts them and writes no test bench.
- * The SDK's grouped convolutions build iterated kernel groups: UserKernelGroupK, KerGroupArg,
- * KG_ArgOper, BindKGExpr, KerDynamicSymbols and C_ArgIndirect are declared so that those sources
- * compile, and refused with a message when called. */
+ * UserKernelGroupK(Name, 1, CArgs, 0, Calls, KerGroupArgs) declares a kernel group run once, as
+ * UserKernelGroup does; KerGroupArg(Name, Type, Items, ItemSize, CArg) describes one of its
+ * arguments (and nothing more here), and KG_ArgOper(CArg, '+' or '-', N) binds a group's C argument
+ * N items further or back, as C_ArgPlusImmOffset.
+ * The SDK's grouped convolutions iterate a group (UserKernelGroupK with a count over 1, BindKGExpr,
+ * KerDynamicSymbols, C_ArgIndirect): those are declared so that its sources compile, and refused
+ * with a message when called. */
 CKernel_Arg_T **AllocateCArgs(unsigned int ArgCount);
 Object_T **AllocateKerArgs(unsigned int KerArgCount);
 Object_T *KerArgP(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,

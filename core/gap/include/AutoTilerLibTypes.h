@@ -302,8 +302,17 @@ typedef enum {
     AT_MEM_L3_DEFAULTFLASH   /* the L3 Flash the board provides */
 } AT_MemLocation_T;
 
-/* Graph symbols: arguments of the graph function, globals (constants) and locals (buffers). */
-typedef enum { ARG_SCOPE_ARG = 0, ARG_SCOPE_GLOBAL = 1, ARG_SCOPE_LOCAL = 2 } ArgScope_T;
+/* Graph symbols (the SDK's values): arguments of the graph function, arguments the graph allocates
+ * in L2 itself (ARG_SCOPE_ARG_ALLOC: not parameters of the runner; the application reads and writes
+ * them through a global pointer of their name, valid from the constructor to the destructor),
+ * globals (constants) and locals (buffers). */
+typedef enum {
+    ARG_SCOPE_UNDEF = 0,
+    ARG_SCOPE_ARG = 1,
+    ARG_SCOPE_ARG_ALLOC = 2,
+    ARG_SCOPE_GLOBAL = 3,
+    ARG_SCOPE_LOCAL = 4
+} ArgScope_T;
 typedef enum { ARG_DIR_IN = 0, ARG_DIR_OUT = 1, ARG_DIR_INOUT = 2, ARG_DIR_CONSTIN = 3 } ArgDirection_T;
 
 /* How a graph node uses the symbol bound to one of its C arguments (GNodeArg). */

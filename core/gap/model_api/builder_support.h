@@ -49,6 +49,9 @@ inline std::vector<tiler::KernelArgument> kernelArgumentsOf(Object_T** list, con
 {
     std::vector<tiler::KernelArgument> arguments;
     for (const Object_T* argument : listItems(list, context, "kernel argument")) {
+        if (argument->groupArgument)
+            failModel(context + ": kernel argument " + argument->value.name + " is a KerGroupArg(), which "
+                      "describes an argument of a kernel group; declare a user kernel's arguments with KerArg()");
         if (argument->space)
             failModel(context + ": kernel argument " + argument->value.name + " has a KerArgSpace(), which refers "
                       "to a KernelIterSpace(); declare the kernel with KernelIterSpace() or the argument without "

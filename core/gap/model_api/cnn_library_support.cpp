@@ -2,8 +2,9 @@
 // filled one by one (AllocateCArgs, AllocateKerArgs), convolution arguments with used sizes and
 // padding (KerArgP) and their tile selectors, parametric-space tiles (K_ArgPar), loop indexes
 // (Ker_IteratorIndex) and first / last iteration predicates (K_ArgPred), arguments homed in L3 by
-// name (SetKerArgInL3), the test-bench descriptions (AT_PrepareForTest*), and what is refused: the
-// iterated kernel groups of grouped convolutions and compressed arguments (KerArgC, LUTInfo).
+// name (SetKerArgInL3), the test-bench descriptions (AT_PrepareForTest*), kernel groups declared
+// with UserKernelGroupK and run once, and what is refused: the iterated kernel groups of grouped
+// convolutions and compressed arguments (KerArgC, LUTInfo).
 // AutoTilerLib.h states what each means here.
 #include "AutoTilerLib.h"
 #include "builder_support.h"
@@ -216,23 +217,54 @@ void AT_PrepareForTest_SQ8(const char* Name, int InFeat, int OutFeat, int Width,
     (void) Fpy, (void) Dpx, (void) Dpy, (void) Spx, (void) Spy, (void) PadP, (void) OpA;
 }
 
+// A group run once is a kernel group like UserKernelGroup's; its KerGroupArg list only describes
+// the arguments' sizes, which the group's C arguments and its members' declarations already give.
 KernelGroup_T* UserKernelGroupK(const char* GroupName, unsigned int IterCount, CKernel_Arg_T** CArg,
                                 StackedTensors_T* StackedTensors, CKernelCall_T** CCalls, Object_T** KerArg)
 {
-    (void) CArg, (void) StackedTensors, (void) CCalls, (void) KerArg;
-    refuseKernelGroups(format("UserKernelGroupK(\"%s\", %u, ...)", GroupName != nullptr ? GroupName : "", IterCount));
+    const std::string name = requireName(GroupName, "UserKernelGroupK", "the group name");
+    const std::string context = format("UserKernelGroupK(\"%s\", %u, ...)", name.c_str(), IterCount);
+    if (IterCount != 1)
+        refuseKernelGroups(context);
+    if (StackedTensors != nullptr)
+        failModel(context + ": stacked tensors are not supported by Tessera; pass 0 for them and bind each "
+                            "tensor to the group's calls");
+    for (const Object_T* argument : listItems(KerArg, context, "kernel group argument"))
+        if (!argument->groupArgument)
+            failModel(context + ": kernel group argument " + argument->value.name
+                      + " is not a KerGroupArg(); list the group's arguments with KerGroupArg()");
+    UserKernelGroup(GroupName, CArg, CCalls);
+    return registry().arena.make(KernelGroup_S{name});
 }
 
 Object_T* KerGroupArg(const char* KerArgName, Object_Type_T ObjType, int ArgSize, int ItemSize, const char* CArgName)
 {
-    (void) ObjType, (void) ArgSize, (void) ItemSize, (void) CArgName;
-    refuseKernelGroups(format("KerGroupArg(\"%s\")", KerArgName != nullptr ? KerArgName : ""));
+    const std::string name = requireName(KerArgName, "KerGroupArg", "the kernel group argument name");
+    const std::string context = "KerGroupArg(\"" + name + "\")";
+    if (ArgSize <= 0 || ItemSize <= 0)
+        failModel(format("%s: %d items of %d bytes; give at least one item of at least one byte", context.c_str(),
+                         ArgSize, ItemSize));
+    Object_S argument;
+    argument.value.name = name;
+    argument.value.cArgName = requireName(CArgName, "KerGroupArg", "the C argument name");
+    argument.value.width = unsigned(ArgSize);
+    argument.value.height = 1;
+    argument.value.flags = unsigned(ObjType);
+    argument.value.itemSize = unsigned(ItemSize);
+    argument.groupArgument = true;
+    return registry().arena.make(std::move(argument));
 }
 
+// A group's C argument combined with a constant: + and - move a pointer by that many items, as
+// C_ArgPlusImmOffset does.
 ArgBindingDescr_T* KG_ArgOper(const char* ArgName, char Oper, int Value)
 {
-    (void) Oper, (void) Value;
-    refuseKernelGroups(format("KG_ArgOper(\"%s\")", ArgName != nullptr ? ArgName : ""));
+    const std::string name = requireName(ArgName, "KG_ArgOper", "the C argument name");
+    if (Oper != '+' && Oper != '-')
+        failModel(format("KG_ArgOper(\"%s\", '%c', %d): Tessera binds a group's argument plus or minus an "
+                         "offset only; use '+' or '-', or C_Arg() and an Imm() of the computed value",
+                         name.c_str(), Oper, Value));
+    return C_ArgPlusImmOffset(ArgName, Oper == '+' ? Value : -Value);
 }
 
 ArgBindingDescr_T* BindKGExpr(const char* Expr)

@@ -13,8 +13,7 @@
 using namespace tessera::gap;
 namespace tiler = tessera::tiler;
 
-static_assert(int(ARG_SCOPE_LOCAL) == int(tiler::GraphArgScope::Local)
-                  && int(ARG_DIR_CONSTIN) == int(tiler::GraphArgDirection::ConstIn)
+static_assert(int(ARG_DIR_CONSTIN) == int(tiler::GraphArgDirection::ConstIn)
                   && int(GNA_INOUT) == int(tiler::GraphNodeBinding::Direction::InOut),
               "the graph enumerations of AutoTilerLibTypes.h and kernel_model.h must keep the same values");
 
@@ -53,7 +52,8 @@ std::vector<tiler::GraphArgument> symbolsOf(CKernel_Arg_T** list, const std::str
             failModel(context + ": symbol " + symbol.carg.name + " is " + tiler::graphArgScopeName(symbol.scope)
                       + " but is in the " + listName + "; "
                       + (localsList ? "move it to the first list or make it ARG_SCOPE_LOCAL"
-                                    : "move it to the second list or make it ARG_SCOPE_ARG or ARG_SCOPE_GLOBAL"));
+                                    : "move it to the second list or make it ARG_SCOPE_ARG, ARG_SCOPE_ARG_ALLOC or "
+                                      "ARG_SCOPE_GLOBAL"));
         symbols.push_back(std::move(symbol));
     }
     return symbols;
@@ -176,13 +176,18 @@ CKernel_Arg_T* TCArgInfo(const char* Type, const char* Name, ArgScope_T Scope, A
     const std::string context = "TCArgInfo(" + quoted(name) + ")";
     tiler::GraphArgument symbol;
     symbol.carg = {requireName(Type, context, "the C type"), name};
-    if (int(Scope) < int(ARG_SCOPE_ARG) || int(Scope) > int(ARG_SCOPE_LOCAL))
-        failModel(format("%s: scope %d is not ARG_SCOPE_ARG, ARG_SCOPE_GLOBAL or ARG_SCOPE_LOCAL", context.c_str(),
-                         int(Scope)));
+    switch (Scope) {
+    case ARG_SCOPE_ARG: symbol.scope = tiler::GraphArgScope::Argument; break;
+    case ARG_SCOPE_ARG_ALLOC: symbol.scope = tiler::GraphArgScope::AllocatedArgument; break;
+    case ARG_SCOPE_GLOBAL: symbol.scope = tiler::GraphArgScope::Global; break;
+    case ARG_SCOPE_LOCAL: symbol.scope = tiler::GraphArgScope::Local; break;
+    default:
+        failModel(format("%s: scope %d is not ARG_SCOPE_ARG, ARG_SCOPE_ARG_ALLOC, ARG_SCOPE_GLOBAL or ARG_SCOPE_LOCAL",
+                         context.c_str(), int(Scope)));
+    }
     if (int(Dir) < int(ARG_DIR_IN) || int(Dir) > int(ARG_DIR_CONSTIN))
         failModel(format("%s: direction %d is not ARG_DIR_IN, ARG_DIR_OUT, ARG_DIR_INOUT or ARG_DIR_CONSTIN",
                          context.c_str(), int(Dir)));
-    symbol.scope = tiler::GraphArgScope(Scope);
     symbol.direction = tiler::GraphArgDirection(Dir);
     symbol.home = memoryLocationOf(int(Home), context, "home");
     symbol.execution = memoryLocationOf(int(Exec), context, "execution");

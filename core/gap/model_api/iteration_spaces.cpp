@@ -363,6 +363,9 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
         }
     std::vector<const Object_S*> arguments;
     for (const Object_T* argument : listItems(KerArg, context, "kernel argument")) {
+        if (argument->groupArgument)
+            failModel(context + ": kernel argument " + argument->value.name + " is a KerGroupArg(), which "
+                      "describes an argument of a kernel group; declare a user kernel's arguments with KerArg()");
         if (!argument->space)
             failModel(context + ": kernel argument " + argument->value.name
                       + " has no KerArgSpace(); in a kernel declared with KernelIterSpace() every argument says its spaces");

@@ -46,6 +46,11 @@ struct Object_S {
     tessera::tiler::KernelArgument value;
     std::optional<std::vector<int>> space = std::nullopt;  // KerArg with a KerArgSpace: its iterators
     bool notTiled = false;  // O_NTILED: untiled even if the space lists KER_ITER_TILE0
+    bool groupArgument = false;  // KerGroupArg: describes a kernel group's argument, not a user kernel's
+};
+// UserKernelGroupK(): the group it declared.
+struct KernelGroup_S {
+    std::string name;
 };
 // KernelIterSpace(): its dimensions, outermost first.
 struct KernelIteratorDescr_S {

@@ -1,6 +1,7 @@
 /* Matrix addition with its matrices homed in L3 RAM (O_L2DB): every tile travels L3 -> L2 staging
- * buffer -> L1 and back. Two user kernels: horizontal tiles with a double-buffered and a
- * single-buffered input, and vertical tiles (2-D strided L3 transfers). */
+ * buffer -> L1 and back. Three user kernels: horizontal tiles with a double-buffered and a
+ * single-buffered input, vertical tiles (2-D strided L3 transfers), and one whose second input is
+ * a buffer loaded whole (one tile, as a buffer's tile is the whole of it). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
     LoadMatAddLibrary();
     MatAddL3Generator("MatAddL3", 200, 300, TILE_HOR, OBJ_IN_L2DB);
     MatAddL3Generator("MatAddL3Ver", 120, 90, TILE_VER, OBJ_IN_DB_L2DB);
+    /* In2 a buffer loaded whole into L1 (O_BUFF), homed in L3: it comes through its staging buffer. */
+    MatAddL3Generator("MatAddL3Buf", 40, 30, TILE_HOR, OBJ_IN_L2DB | O_BUFF);
     GenerateTilingCode();
     return 0;
 }

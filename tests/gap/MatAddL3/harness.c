@@ -34,6 +34,7 @@ int main(int argc, char **argv)
     HarnessAllocL1();
     RunOne("MatAddL3", MatAddL3, 200, 300);
     RunOne("MatAddL3Ver", MatAddL3Ver, 120, 90);
+    RunOne("MatAddL3Buf", MatAddL3Buf, 40, 30);
     HarnessFreeL1();
     return HarnessFinish();
 }

@@ -8,12 +8,18 @@
  *   -DTRACED_TO_FILE    with TRACED: the dumps go to files (AT_GRAPH_DUMP_TENSOR_TO_FILE);
  *   -DFLASH_EXEC        AT_GRAPH_CONST_EXEC_FROM_FLASH: constants left in flash are read by the nodes;
  *   -DPRIVILEGED_FLASH  a 128000-byte MRAM flash declared next to the guide's devices, filled first
- *                       (AT_GRAPH_PRIVILEGED_L3_HOME). */
+ *                       (AT_GRAPH_PRIVILEGED_L3_HOME);
+ *   -DALLOCATED_IO      the graph's input and output ARG_SCOPE_ARG_ALLOC, as NNTool declares them
+ *                       (its ALLOCATE node option): the constructor allocates them in L2 and the
+ *                       application reaches them through the globals Input0 and Output0. */
 #include "AutoTilerLib.h"
 #ifdef PRIVILEGED_FLASH
 #define SetMemoryDeviceInfos(Count, ...)                                                              \
     SetMemoryDeviceInfos((Count) + 1, __VA_ARGS__, AT_MEM_L3_MRAMFLASH, 128000, "Mnist_L3_PrivilegedFlash", \
                          "Mnist_L3_PrivilegedFlash_Const.dat", 0)
+#endif
+#ifdef ALLOCATED_IO
+#define ARG_SCOPE_ARG ARG_SCOPE_ARG_ALLOC
 #endif
 #define main MnistModelMain
 #include "MnistModel.c"

@@ -117,6 +117,11 @@ static void Main(void)
     }
     struct pi_cluster_task Task;
     pi_cluster_task(&Task, RunLayers, NULL);
+    /* The worker cores' stacks, as the applications NNTool's examples ship set them; the task comes back. */
+    if (pi_cluster_task_stacks(&Task, NULL, 1024) != &Task || Task.slave_stack_size != 1024) {
+        printf("pi_cluster_task_stacks did not set the stack size\n");
+        pmsis_exit(-8);
+    }
     pi_perf_conf(1 << PI_PERF_CYCLES);
     pi_perf_reset();
     pi_perf_start();

@@ -61,6 +61,15 @@ static inline struct pi_cluster_task *pi_cluster_task(struct pi_cluster_task *ta
     return task;
 }
 
+/* The stacks the task's cores use and the size of each worker core's stack. The emulation runs
+ * cores as host threads with their own stacks; it keeps the values for code that reads them back. */
+static inline struct pi_cluster_task *pi_cluster_task_stacks(struct pi_cluster_task *task, void *stacks, int stack_size)
+{
+    task->stacks = stacks;
+    task->slave_stack_size = (uint32_t) stack_size;
+    return task;
+}
+
 /* The cores a fork with nb_cores == 0 starts: the task's, else all of the cluster's. */
 __attribute__((weak)) int PiEmulTaskCores;
 
