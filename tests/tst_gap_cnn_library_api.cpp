@@ -10,6 +10,7 @@
 #include "AutoTilerLib.h"
 #include "gap/model_api/model_registry.h"
 #include "tiler/graph_allocation.h"
+#include "tiler/kernel_emitter.h"
 #include "tiler/model_check.h"
 #include "tiler/tile_solver.h"
 
@@ -408,6 +409,18 @@ private slots:
         QVERIFY(gap::currentModel().droppedKernels.empty());
         QVERIFY(gap::currentModel().findUserKernel("Layer") != nullptr);
 
+        // In an open kernel group (the body of a grouped layer, as the SDK's grouped convolutions
+        // choose it): the copy taken out comes back as a member of the group.
+        SetL1MemorySize(51200);
+        OpenKernelGroup("Grouped");
+        Kernel_T* body = CopyAndPopUserKernel(declareOverlappedLayer("Body", TILE_HOR, 32, 8));
+        QVERIFY(gap::currentModel().groups.back().members.empty());
+        ReleaseUserKerne(CopyAndPopUserKernel(declareOverlappedLayer("Body", TILE_VER, 32, 8)));
+        PushBackUserKernel(body);
+        CloseKernelGroup();
+        QCOMPARE(gap::currentModel().groups.back().members, std::vector<std::string>{"Body"});
+        QCOMPARE(gap::currentModel().findUserKernel("Body")->group, std::string("Grouped"));
+
         const struct {
             const char* what;
             void (*call)();
@@ -432,6 +445,20 @@ private slots:
                  PushBackUserKernel(copy);
              },
              "PushBackUserKernel(Twice): a user kernel named Twice is in the model again"},
+            {"pop from a closed group", [] {
+                 OpenKernelGroup("Closed");
+                 Kernel_T* member = declareOverlappedLayer("Member", TILE_HOR, 32, 8);
+                 CloseKernelGroup();
+                 CopyAndPopUserKernel(member);
+             },
+             "CopyAndPopUserKernel(Member): it belongs to kernel group Closed, which is closed"},
+            {"push back after the group closed", [] {
+                 OpenKernelGroup("Left");
+                 Kernel_T* copy = CopyAndPopUserKernel(declareOverlappedLayer("Leaver", TILE_HOR, 32, 8));
+                 CloseKernelGroup();
+                 PushBackUserKernel(copy);
+             },
+             "PushBackUserKernel(Leaver): it was taken out of kernel group Left, which is closed"},
         };
         for (const auto& misuse : misuses) {
             const ChildOutcome child = runInChild(misuse.call);
@@ -567,6 +594,60 @@ private slots:
         QCOMPARE(allocation.find("Image")->bytes, std::uint64_t(64));
         QCOMPARE(allocation.find("Copied")->bytes, std::uint64_t(64));
         QCOMPARE(allocation.l2Arguments, std::uint64_t(64));
+
+        // Run 3 times, its calls moved by an expression over KerDynamicSymbols: the group's C argument
+        // In, 32 items per iteration, and the Infos-like Table the same each time.
+        OpenKernelGroup("Thirds");
+        UserKernel("Third", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(2, TCArg("signed char *", "In"), TCArg("signed char *", "Out")),
+                   Calls(1, Call("Copy", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE)))),
+                   KerArgs(2, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB, 8, 4, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), O_OUT | O_DB, 8, 4, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        CloseKernelGroup();
+        UserSymbols(1, US_Type("ItemType", "signed char *"));
+        KerDynamicSymbols(2, US_Int("W", 8), US_Int("H", 4));
+        UserKernelGroupK("Thirds", 3, CArgs(3, TCArg("signed char *", "Src"), TCArg("signed char *", "Dst"), TCArg("signed char *", "Table")),
+                         nullptr,
+                         Calls(1, UserKernelCall("Third", LOC_GROUP,
+                                                 Bindings(2, BindKGExpr("KArg(In, Name) + W*H * KArg(In, TileIndex)"),
+                                                          BindKGExpr("(ItemType) CArg(Dst) + W*H*KArg(Out, TileIndex)")))),
+                         KerArgs(3, KerGroupArg("In", O_IN, 32, 1, "Src"), KerGroupArg("Out", O_OUT, 32, 1, "Dst"),
+                                 KerGroupArg("Table", O_IN | O_NTILED, 13, 1, "Table")));
+        const tiler::KernelGroup& thirds = gap::currentModel().groups.back();
+        QCOMPARE(thirds.iterations, 3u);
+        QCOMPARE(QString::fromStdString(thirds.calls[0].bindings[0].name), QString("(Src + (8)*(4) * GroupIter)"));
+        QCOMPARE(QString::fromStdString(thirds.calls[0].bindings[1].name), QString("((signed char *) Dst + (8)*(4)*GroupIter)"));
+        QVERIFY(gap::registry().groupSymbols.empty());  // the symbols were the group's
+        QCOMPARE(thirds.arguments.size(), std::size_t(3));
+        QCOMPARE(thirds.arguments[0].bytesPerIteration, std::uint64_t(32));
+        QVERIFY(thirds.arguments[2].sameEachIteration);
+        const std::string code = tiler::emitKernelGroup(gap::currentModel(), thirds);
+        QVERIFY2(code.find("for (int GroupIter = 0; GroupIter < 3; GroupIter++) {") != std::string::npos, code.c_str());
+    }
+
+    // NNTool's element-wise expression kernels: a parametric space around a tiled space that no
+    // argument is tiled by, the call in the body of the parametric space (LOC_D0). The tile loop runs
+    // once, so the call is in the innermost loop; the solver runs the 960 items in chunks.
+    void planeLoopBodyAroundOneTile()
+    {
+        LibKernel("Expr", CALL_PARALLEL,
+                  CArgs(3, TCArg("unsigned short int", "N"), TCArg("signed char *", "In"), TCArg("signed char *", "Out")),
+                  "Expr_T");
+        Kernel_T* kernel = UserKernel(
+            "Elementwise", KernelIterSpace(2, IterParSpace(KER_ITER_D0, 960, 8), IterTiledSpace(KER_ITER_TILE0)), TILE_VER,
+            CArgs(2, TCArg("signed char *", "In"), TCArg("signed char *", "Out")),
+            Calls(1, Call("Expr", LOC_D0,
+                          Bindings(3, K_ArgPar("Out", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("In", KER_ARG_TILE),
+                                   K_Arg("Out", KER_ARG_TILE)))),
+            KerArgs(2, KerArg("In", KerArgSpace(1, KER_ITER_D0), O_IN | O_DB, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                    KerArg("Out", KerArgSpace(1, KER_ITER_D0), O_OUT | O_DB, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        QVERIFY(kernel != nullptr);
+        const tiler::UserKernel* declared = gap::currentModel().findUserKernel("Elementwise");
+        QVERIFY(declared != nullptr && declared->calls.size() == 1);
+        QVERIFY(declared->calls[0].location == tiler::CallLocation::InnerLoop);
+        const tiler::TileSolverResult solved = tiler::solveTiling(*declared, 51200);
+        QVERIFY2(solved.ok, solved.error.c_str());
+        QCOMPARE(solved.tiling.tileCount, 1u);
     }
 
     void unsupportedFormsAreRefused()
@@ -617,9 +698,44 @@ private slots:
              "bind it with K_ArgPar(\"In\", selector, KER_ITER_D*)"},
             {"loop index of no loop", [] { Ker_IteratorIndex(KernelIteratorT(5)); },
              "Ker_IteratorIndex(5): give KER_ITER_TILE0, KER_ITER_TILE1 or KER_ITER_D0..KER_ITER_D3"},
-            {"iterated kernel group", [] { UserKernelGroupK("Grouped", 4, nullptr, nullptr, nullptr, nullptr); },
-             "UserKernelGroupK(\"Grouped\", 4, ...): iterated kernel groups (the SDK's grouped convolutions) are not "
-             "supported"},
+            {"plane loop body around real tiles", [] {
+                 UserKernel("Tiled", KernelIterSpace(2, IterParSpace(KER_ITER_D0, 16, 1), IterTiledSpace(KER_ITER_TILE0)),
+                            TILE_HOR, CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_D0, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN, 8, 8, 2, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "a call in the body of KER_ITER_D0 needs it to be the innermost loop"},
+            {"kernel group run no times", [] { UserKernelGroupK("Grouped", 0, nullptr, nullptr, nullptr, nullptr); },
+             "UserKernelGroupK(\"Grouped\", 0, ...): a group runs 1 to 1048576 times"},
+            {"group expression of an unknown symbol", [] {
+                 OpenKernelGroup("Unknown");
+                 UserKernel("UnknownBody", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                            CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 2, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+                 CloseKernelGroup();
+                 UserKernelGroupK("Unknown", 2, CArgs(1, TCArg("short int *", "In")), nullptr,
+                                  Calls(1, UserKernelCall("UnknownBody", LOC_GROUP,
+                                                          Bindings(1, BindKGExpr("KArg(In, Name) + Size * KArg(In, TileIndex)")))),
+                                  nullptr);
+             },
+             "kernel group Unknown, call of UnknownBody: BindKGExpr(\"KArg(In, Name) + Size * KArg(In, TileIndex)\"): "
+             "Size is neither a C argument of the group nor a symbol"},
+            {"group expression of another selector", [] {
+                 OpenKernelGroup("Selector");
+                 UserKernel("SelectorBody", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                            CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 2, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+                 CloseKernelGroup();
+                 UserKernelGroupK("Selector", 2, CArgs(1, TCArg("short int *", "In")), nullptr,
+                                  Calls(1, UserKernelCall("SelectorBody", LOC_GROUP, Bindings(1, BindKGExpr("KArg(In, Size)")))),
+                                  nullptr);
+             },
+             "BindKGExpr(\"KArg(In, Size)\"): KArg(In, Size) is not supported"},
             {"group argument of a user kernel", [] {
                  UserKernel("Plain", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
                             CArgs(1, TCArg("short int *", "In")),
@@ -636,7 +752,8 @@ private slots:
                                   nullptr);
              },
              "UserKernelGroupK(\"Stacked\", 1, ...): stacked tensors are not supported"},
-            {"indirect C argument", [] { C_ArgIndirect("Infos", 3); }, "C_ArgIndirect(\"Infos\", 3): iterated kernel groups"},
+            {"indirect C argument", [] { C_ArgIndirect("Infos", 3); },
+             "C_ArgIndirect(\"Infos\", 3): a value read through a C argument's pointer is not supported"},
             {"predicate selector", [] { K_ArgPred("In", KER_ARG_TILE, KER_ITER_TILE0); },
              "K_ArgPred(\"In\"): selector 0 is not a predicate; give KER_ARG_TILEFIRST or KER_ARG_TILELAST"},
             {"L3 home of no kernel", [] { SetKerArgInL3("Nothing", "In"); },

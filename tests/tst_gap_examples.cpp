@@ -160,7 +160,8 @@ class TestGapExamples : public QObject {
         if (ran.exitCode != 0)
             return describe(QStringLiteral("the %1 harness failed").arg(example), QStringList{run} + runCommand, ran);
 
-        // Every DMA line against the prediction: a kernel's own figures, or the sum over a group's members.
+        // Every DMA line against the prediction: a kernel's own figures, or the sum over a group's members
+        // times the group's iterations.
         const QJsonArray kernels = tiling[QStringLiteral("kernels")].toArray();
         const QJsonArray groups = tiling[QStringLiteral("groups")].toArray();
         QSet<QString> covered;
@@ -171,6 +172,7 @@ class TestGapExamples : public QObject {
                 continue;
             ++dmaLines;
             QStringList members{fields[1]};
+            qint64 iterations = 1;
             if (findByName(kernels, fields[1]).isEmpty()) {
                 const QJsonObject group = findByName(groups, fields[1]);
                 if (group.isEmpty())
@@ -178,6 +180,7 @@ class TestGapExamples : public QObject {
                 members.clear();
                 for (const QJsonValue& member : group[QStringLiteral("members")].toArray())
                     members << member.toString();
+                iterations = group[QStringLiteral("iterations")].toInteger(1);
             }
             qint64 read = 0, write = 0, l3Read = 0, l3Write = 0;
             for (const QString& member : members) {
@@ -185,10 +188,10 @@ class TestGapExamples : public QObject {
                 if (kernel.isEmpty())
                     return QStringLiteral("tiling.json names %1 but has no kernel of that name").arg(member);
                 const QJsonObject dma = kernel[QStringLiteral("dma")].toObject();
-                read += dma[QStringLiteral("l2_read")].toInteger(-1);
-                write += dma[QStringLiteral("l2_write")].toInteger(-1);
-                l3Read += dma[QStringLiteral("l3_read")].toInteger(-1);
-                l3Write += dma[QStringLiteral("l3_write")].toInteger(-1);
+                read += iterations * dma[QStringLiteral("l2_read")].toInteger(-1);
+                write += iterations * dma[QStringLiteral("l2_write")].toInteger(-1);
+                l3Read += iterations * dma[QStringLiteral("l3_read")].toInteger(-1);
+                l3Write += iterations * dma[QStringLiteral("l3_write")].toInteger(-1);
                 covered.insert(member);
             }
             if (fields[2].toLongLong() != read || fields[3].toLongLong() != write)

@@ -279,6 +279,42 @@ private slots:
         }
     }
 
+    // gaplib's file switch (fs_switch.h), as NNTool's example applications read their inputs: a file
+    // written, written again at a position (__WRITEATCLUSTER), read back whole into the emulated L2,
+    // and a missing file opened as 0 with the reason on stderr.
+    void fileSwitchReadsAndWrites()
+    {
+        QTemporaryDir work;
+        QString error;
+        const QByteArray code = "#include \"gaplib/fs_switch.h\"\n"
+                     "int main(int argc, char **argv)\n{\n"
+                     "    (void) argc;\n"
+                     "    switch_fs_t Fs;\n    __FS_INIT(Fs);\n"
+                     "    switch_file_t Out = __OPEN_WRITE(Fs, argv[1]);\n"
+                     "    if (Out == 0) return 2;\n"
+                     "    __int_ssize_t Written = __WRITE(Out, \"abcdefgh\", 8);\n"
+                     "    __WRITEATCLUSTER(Out, 2, \"XY\", 2);\n"
+                     "    __CLOSE(Out);\n"
+                     "    char *Buffer = (char *) __ALLOC_L2(9);\n"
+                     "    switch_file_t In = __OPEN_READ(Fs, argv[1]);\n"
+                     "    __int_ssize_t Read = __READ(In, Buffer, 8);\n"
+                     "    Buffer[8] = 0;\n"
+                     "    __SEEK(In, 6);\n"
+                     "    char Tail[3] = {0};\n    __READ(In, Tail, 2);\n"
+                     "    __CLOSE(In);\n"
+                     "    switch_file_t Missing = __OPEN_READ(Fs, \"no/such/file\");\n"
+                     "    printf(\"written %d read %d text %s tail %s missing %d\\n\", (int) Written, (int) Read, Buffer, Tail, Missing);\n"
+                     "    __FREE_L2(Buffer, 9);\n    __FS_DEINIT(Fs);\n"
+                     "    return 0;\n}\n";
+        const QString program = buildProgram(work, QStringLiteral("files"), code, 1, {}, &error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
+        const QString file = work.filePath(QStringLiteral("data.bin"));
+        const ProcessResult ran = runProcess(program, {file}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("written 8 read 8 text abXYefgh tail gh missing 0")) &&
+                     ran.err.contains(QStringLiteral("fs_switch: cannot open no/such/file for reading")),
+                 qPrintable(describe(QStringLiteral("run"), {program, file}, ran)));
+    }
+
     // The SDK's names of its L3 devices, as its CNN basic-kernel libraries page tensors in with them
     // (events passed as void pointers): every RAM family copies from the emulated L3 RAM and counts
     // the bytes; the team's critical section compiles and runs.

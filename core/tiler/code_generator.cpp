@@ -432,7 +432,7 @@ GenerationResult generateTilingCode(const PlacedModel& placed, const std::string
             }
             header << functionSignature(group.name, generatedArguments(model, group.cargs)) << ";\n";
             source << emitKernelGroup(model, group) << "\n";
-            report["groups"].push_back({{"name", group.name}, {"members", group.members}});
+            report["groups"].push_back({{"name", group.name}, {"members", group.members}, {"iterations", group.iterations}});
         }
     } catch (const std::exception& error) {
         result.error = error.what();

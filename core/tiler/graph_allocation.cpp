@@ -48,7 +48,8 @@ struct SymbolUse {
 };
 
 // The bytes one C argument of a node's function spans, as its kernel arguments imply, and which
-// argument decided; 0 when none tells. A kernel group's C argument spans what its calls bind to it:
+// argument decided; 0 when none tells. A kernel group's C argument spans what its KerGroupArg says,
+// else what its calls bind to it:
 // the member's argument, moved by the call's offset (C_ArgPlusImmOffset, in the member argument's
 // items, as the C pointer arithmetic of the SDK's generators, whose group and member types agree).
 struct ImpliedBytes {
@@ -58,7 +59,7 @@ struct ImpliedBytes {
 
 ImpliedBytes impliedCArgBytes(const std::unordered_map<std::string, const UserKernel*>& kernels,
                               const std::unordered_map<std::string, const KernelGroup*>& groups,
-                              const std::string& function, const std::string& cargName, int depth = 0)
+                              const std::string& function, const std::string& cargName)
 {
     ImpliedBytes implied;
     if (const auto kernel = kernels.find(function); kernel != kernels.end()) {
@@ -70,8 +71,15 @@ ImpliedBytes impliedCArgBytes(const std::unordered_map<std::string, const UserKe
         return implied;
     }
     const auto group = groups.find(function);
-    if (group == groups.end() || depth > 8)
+    if (group == groups.end())
         return implied;
+    // Described by KerGroupArg: what one iteration uses, times the iterations that move it.
+    for (const GroupArgument& argument : group->second->arguments)
+        if (argument.cArgName == cargName) {
+            implied.bytes = argument.bytesPerIteration * (argument.sameEachIteration ? 1 : group->second->iterations);
+            implied.argument = "its KerGroupArg " + cargName;
+            return implied;
+        }
     for (const KernelCall& call : group->second->calls) {
         const auto member = kernels.find(call.callee);
         if (member == kernels.end())

@@ -960,11 +960,20 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
     out << "/* Kernel group " << group.name << ": calls";
     for (const KernelCall& call : group.calls)
         out << " " << call.callee;
-    out << " in sequence */\n" << noinlinePrefix(model) << functionSignature(group.name, generatedArguments(model, group.cargs))
+    out << " in sequence";
+    if (group.iterations > 1)
+        out << ", " << group.iterations << " times";
+    out << " */\n" << noinlinePrefix(model) << functionSignature(group.name, generatedArguments(model, group.cargs))
         << "\n{\n";
+    std::string in = "    ";
+    if (group.iterations > 1) {
+        out << "    for (int " << kGroupIterationVariable << " = 0; " << kGroupIterationVariable << " < "
+            << group.iterations << "; " << kGroupIterationVariable << "++) {\n";
+        in += "    ";
+    }
     for (const KernelCall& call : group.calls) {
         const UserKernel* callee = model.findUserKernel(call.callee);
-        out << "    " << call.callee << "(";
+        out << in << call.callee << "(";
         for (std::size_t i = 0; i < call.bindings.size(); ++i) {
             const Binding& binding = call.bindings[i];
             const std::string value =
@@ -978,6 +987,8 @@ std::string emitKernelGroup(const KernelModel& model, const KernelGroup& group)
             out << (call.bindings.empty() ? "Ker" : ", Ker");
         out << ");\n";
     }
+    if (group.iterations > 1)
+        out << "    }\n";
     out << "}\n";
     return out.str();
 }

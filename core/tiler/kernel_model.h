@@ -228,13 +228,29 @@ struct UserKernel {
     std::uint64_t operations = 0;
 };
 
+// A kernel group's argument as KerGroupArg describes it: the bytes of its C argument one
+// iteration uses; an iterated group moves it by as much per iteration unless it is the same for
+// all (O_NTILED, e.g. a layer's Infos).
+struct GroupArgument {
+    std::string cArgName;
+    std::uint64_t bytesPerIteration = 0;
+    bool sameEachIteration = false;
+};
+
 struct KernelGroup {
     std::string name;
     std::vector<std::string> members;     // user kernels declared between Open/CloseKernelGroup
     std::vector<CArgument> cargs;
     std::vector<KernelCall> calls;        // UserKernelCall, location Group
     bool hasTemplate = false;             // UserKernelGroup was called
+    // UserKernelGroupK: how many times the calls run (the SDK's grouped convolutions run once per
+    // group; the calls' expressions read the iteration as kGroupIterationVariable).
+    unsigned iterations = 1;
+    std::vector<GroupArgument> arguments;  // KerGroupArg, when given
 };
+
+// The loop variable of an iterated kernel group, as the calls' C expressions name it.
+inline constexpr const char* kGroupIterationVariable = "GroupIter";
 
 // What the tile solver's cycle estimates assume about the chip; the defaults are rough GAP8 cluster
 // figures (only their ratios steer the tiling choice) and a target can give its own.

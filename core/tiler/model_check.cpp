@@ -316,6 +316,13 @@ private:
         }
         for (const std::string& name : duplicateNames(group.cargs))
             report(where + ": C argument " + name + " appears more than once in CArgs()");
+        if (group.iterations == 0)
+            report(where + " runs 0 times; a kernel group runs at least once");
+        for (const GroupArgument& argument : group.arguments)
+            if (std::none_of(group.cargs.begin(), group.cargs.end(),
+                             [&](const CArgument& carg) { return carg.name == argument.cArgName; }))
+                report(where + ": its KerGroupArg names C argument " + argument.cArgName +
+                       ", which the group does not have; give the name of one of its CArgs()");
 
         std::set<std::string> called;
         for (std::size_t i = 0; i < group.calls.size(); ++i) {

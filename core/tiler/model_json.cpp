@@ -447,8 +447,15 @@ nlohmann::json kernelModelToJson(const KernelModel& model)
         users.push_back(userKernelJson(kernel));
     json groups = json::array();
     for (const KernelGroup& group : model.groups)
+    {
+        json arguments = json::array();
+        for (const GroupArgument& argument : group.arguments)
+            arguments.push_back({{"carg", argument.cArgName}, {"bytes_per_iteration", argument.bytesPerIteration},
+                                 {"same_each_iteration", argument.sameEachIteration}});
         groups.push_back({{"name", group.name}, {"members", group.members}, {"cargs", cArgumentsJson(group.cargs)},
-                          {"calls", callsJson(group.calls)}, {"has_template", group.hasTemplate}});
+                          {"calls", callsJson(group.calls)}, {"has_template", group.hasTemplate},
+                          {"iterations", group.iterations}, {"group_args", arguments}});
+    }
     json items = json::array();
     for (const ModelItem& item : model.items)
         items.push_back({{"kind", nameOf(kItemKinds, item.kind)}, {"index", item.index}});
@@ -480,6 +487,18 @@ KernelModel kernelModelFromJson(const nlohmann::json& value)
         parsed.cargs = cArgumentsFrom(group, "cargs");
         parsed.calls = callsFrom(group);
         parsed.hasTemplate = group.boolean("has_template", false);
+        parsed.iterations = unsigned(group.number("iterations", kMaxModelDimension, 1));
+        if (parsed.iterations == 0)
+            ObjectReader::fail(group.pathOf("iterations"), "is 0; a kernel group runs at least once");
+        if (group.find("group_args") != nullptr) {
+            const json& arguments = group.array("group_args", true);
+            for (std::size_t a = 0; a < arguments.size(); ++a) {
+                const ObjectReader argument(arguments[a], group.pathOf("group_args") + "[" + std::to_string(a) + "]");
+                parsed.arguments.push_back({argument.string("carg"),
+                                            argument.number("bytes_per_iteration", std::uint64_t(1) << 31),
+                                            argument.boolean("same_each_iteration", false)});
+            }
+        }
         model.groups.push_back(std::move(parsed));
     }
     const json& items = top.array("items");

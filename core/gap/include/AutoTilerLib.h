@@ -175,13 +175,15 @@ KernelOper_T CNN_CompositeKernel(KernelOper_T K1, KernelOper_T K2, KernelOper_T 
  * KerArgC / LUTInfo (compressed weights) are declared and refused with a message.
  * AT_PrepareForTest / AT_PrepareForTest_SQ8 describe a layer for GreenWaves' own test benches;
  * Tessera accepts them and writes no test bench.
- * UserKernelGroupK(Name, 1, CArgs, 0, Calls, KerGroupArgs) declares a kernel group run once, as
- * UserKernelGroup does; KerGroupArg(Name, Type, Items, ItemSize, CArg) describes one of its
- * arguments (and nothing more here), and KG_ArgOper(CArg, '+' or '-', N) binds a group's C argument
- * N items further or back, as C_ArgPlusImmOffset.
- * The SDK's grouped convolutions iterate a group (UserKernelGroupK with a count over 1, BindKGExpr,
- * KerDynamicSymbols, C_ArgIndirect): those are declared so that its sources compile, and refused
- * with a message when called. */
+ * UserKernelGroupK(Name, N, CArgs, 0, Calls, KerGroupArgs) declares a kernel group whose calls run
+ * N times (N = 1: as UserKernelGroup; the SDK's grouped convolutions run once per group).
+ * KerGroupArg(Name, Type, Items, ItemSize, CArg) gives the items one iteration uses of the group's
+ * C argument CArg (O_NTILED: the same ones every iteration); a graph sizes the tensors bound to the
+ * group from them. KG_ArgOper(CArg, '+' or '-', N) binds a group's C argument N items further or
+ * back, as C_ArgPlusImmOffset. BindKGExpr("KArg(In, Name) + GroupIn*W*H * KArg(In, TileIndex)")
+ * binds a C expression: KArg(Arg, Name) is the group's C argument, KArg(Arg, TileIndex) the
+ * iteration, CArg(Name) a C argument, and the symbols KerDynamicSymbols declared just before the
+ * group (or UserSymbols) their values. C_ArgIndirect (a value read through a pointer) is refused. */
 CKernel_Arg_T **AllocateCArgs(unsigned int ArgCount);
 Object_T **AllocateKerArgs(unsigned int KerArgCount);
 Object_T *KerArgP(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,

@@ -3,11 +3,13 @@
 // padding (KerArgP) and their tile selectors, parametric-space tiles (K_ArgPar), loop indexes
 // (Ker_IteratorIndex) and first / last iteration predicates (K_ArgPred), arguments homed in L3 by
 // name (SetKerArgInL3), the test-bench descriptions (AT_PrepareForTest*), kernel groups declared
-// with UserKernelGroupK and run once, and what is refused: the iterated kernel groups of grouped
-// convolutions and compressed arguments (KerArgC, LUTInfo).
+// with UserKernelGroupK (run once, or once per group of a grouped convolution, with BindKGExpr and
+// KerDynamicSymbols), and what is refused: compressed arguments (KerArgC, LUTInfo) and values read
+// through a C argument's pointer (C_ArgIndirect).
 // AutoTilerLib.h states what each means here.
 #include "AutoTilerLib.h"
 #include "builder_support.h"
+#include "group_expressions.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -31,12 +33,6 @@ std::string padText(v4s pad)
 }
 
 bool isPadded(v4s pad) { return pad[0] != 0 || pad[1] != 0 || pad[2] != 0 || pad[3] != 0; }
-
-[[noreturn]] void refuseKernelGroups(const std::string& call)
-{
-    failModel(call + ": iterated kernel groups (the SDK's grouped convolutions) are not supported by Tessera; "
-                     "declare the groups' convolutions one by one, or with CNN_ConvolutionPoolReLU per group");
-}
 
 }  // namespace
 
@@ -217,24 +213,38 @@ void AT_PrepareForTest_SQ8(const char* Name, int InFeat, int OutFeat, int Width,
     (void) Fpy, (void) Dpx, (void) Dpy, (void) Spx, (void) Spy, (void) PadP, (void) OpA;
 }
 
-// A group run once is a kernel group like UserKernelGroup's; its KerGroupArg list only describes
-// the arguments' sizes, which the group's C arguments and its members' declarations already give.
+// A kernel group: run once it is one like UserKernelGroup's; run IterCount times (the SDK's grouped
+// convolutions) its calls' BindKGExpr expressions move the arguments group by group. The KerGroupArg
+// list gives each argument's bytes per iteration, from which a graph sizes the group's tensors.
 KernelGroup_T* UserKernelGroupK(const char* GroupName, unsigned int IterCount, CKernel_Arg_T** CArg,
                                 StackedTensors_T* StackedTensors, CKernelCall_T** CCalls, Object_T** KerArg)
 {
     const std::string name = requireName(GroupName, "UserKernelGroupK", "the group name");
     const std::string context = format("UserKernelGroupK(\"%s\", %u, ...)", name.c_str(), IterCount);
-    if (IterCount != 1)
-        refuseKernelGroups(context);
+    if (IterCount == 0 || IterCount > (1u << 20))
+        failModel(context + ": a group runs 1 to 1048576 times; give the number of groups");
     if (StackedTensors != nullptr)
         failModel(context + ": stacked tensors are not supported by Tessera; pass 0 for them and bind each "
                             "tensor to the group's calls");
-    for (const Object_T* argument : listItems(KerArg, context, "kernel group argument"))
+    std::vector<tiler::GroupArgument> arguments;
+    ModelRegistry& state = registry();
+    state.groupArguments.clear();
+    for (const Object_T* argument : listItems(KerArg, context, "kernel group argument")) {
         if (!argument->groupArgument)
             failModel(context + ": kernel group argument " + argument->value.name
                       + " is not a KerGroupArg(); list the group's arguments with KerGroupArg()");
+        const tiler::KernelArgument& described = argument->value;
+        arguments.push_back({described.cArgName, std::uint64_t(described.width) * described.itemSize,
+                             (described.flags & O_NTILED) != 0});
+        state.groupArguments[described.name] = described.cArgName;
+    }
     UserKernelGroup(GroupName, CArg, CCalls);
-    return registry().arena.make(KernelGroup_S{name});
+    state.groupArguments.clear();
+    tiler::KernelGroup& group = *std::find_if(state.model.groups.begin(), state.model.groups.end(),
+                                              [&](const tiler::KernelGroup& candidate) { return candidate.name == name; });
+    group.iterations = IterCount;
+    group.arguments = std::move(arguments);
+    return state.arena.make(KernelGroup_S{name});
 }
 
 Object_T* KerGroupArg(const char* KerArgName, Object_Type_T ObjType, int ArgSize, int ItemSize, const char* CArgName)
@@ -267,19 +277,40 @@ ArgBindingDescr_T* KG_ArgOper(const char* ArgName, char Oper, int Value)
     return C_ArgPlusImmOffset(ArgName, Oper == '+' ? Value : -Value);
 }
 
+// Kept as written until its group is declared (UserKernelGroup resolves it, group_expressions.h).
 ArgBindingDescr_T* BindKGExpr(const char* Expr)
 {
-    refuseKernelGroups(format("BindKGExpr(\"%s\")", Expr != nullptr ? Expr : ""));
+    const std::string expression = requireName(Expr, "BindKGExpr", "the expression");
+    tiler::Binding binding;
+    binding.kind = tiler::Binding::Kind::Literal;
+    binding.name = kUnresolvedGroupExpression + expression;
+    return registry().arena.make(ArgBindingDescr_S{std::move(binding)});
 }
 
+// Symbols for the expressions of the kernel group declared next.
 UserSymbol_T** KerDynamicSymbols(int SCount, ...)
 {
-    refuseKernelGroups(format("KerDynamicSymbols(%d, ...)", SCount));
+    if (SCount < 0 || SCount > 4096)
+        failModel(format("KerDynamicSymbols(%d, ...): give 0 to 4096 symbols", SCount));
+    std::vector<UserSymbol_T*> symbols;
+    va_list args;
+    va_start(args, SCount);
+    for (int i = 0; i < SCount; ++i)
+        symbols.push_back(va_arg(args, UserSymbol_T*));
+    va_end(args);
+    for (int i = 0; i < SCount; ++i) {
+        if (symbols[std::size_t(i)] == nullptr)
+            failModel(format("KerDynamicSymbols(%d, ...): symbol %d is NULL; pass US_Int() or US_Type()", SCount, i + 1));
+        registry().groupSymbols[symbols[std::size_t(i)]->name] = symbols[std::size_t(i)]->text;
+    }
+    return registry().arena.makeList(std::move(symbols));
 }
 
 ArgBindingDescr_T* C_ArgIndirect(const char* ArgName, int Offset)
 {
-    refuseKernelGroups(format("C_ArgIndirect(\"%s\", %d)", ArgName != nullptr ? ArgName : "", Offset));
+    failModel(format("C_ArgIndirect(\"%s\", %d): a value read through a C argument's pointer is not supported by "
+                     "Tessera; pass the value itself as a C argument (the SDK's scalar multiplicative bias: bind "
+                     "it as a tile, K_Arg)", ArgName != nullptr ? ArgName : "", Offset));
 }
 
 }  // extern "C"

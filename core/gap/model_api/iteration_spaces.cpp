@@ -52,6 +52,9 @@ struct SpaceMapping {
     std::map<int, tiler::IterationSpace> planes;
     unsigned inPlanes = 1;
     unsigned outPlanes = 1;
+    // No argument is tiled by KER_ITER_TILE0: its loop runs once (NNTool's element-wise expression
+    // kernels iterate a parametric space only, their tiled space declared for form's sake).
+    bool oneTile = false;
 };
 
 bool variesAlong(const Object_S& argument, int iterator)
@@ -115,6 +118,9 @@ SpaceMapping mapSpaces(const KernelIterationSpace_S& allSpaces, const std::vecto
     }
     for (const KernelIteratorDescr_S& space : spaces.spaces)
         mapping.order.push_back(space.tiled ? tiler::IterationSpace::Tile : mapping.planes.at(space.iterator));
+    mapping.oneTile = std::none_of(arguments.begin(), arguments.end(), [](const Object_S* argument) {
+        return variesAlong(*argument, int(KER_ITER_TILE0)) || variesAlong(*argument, int(KER_ITER_TILE1));
+    });
     return mapping;
 }
 
@@ -127,7 +133,12 @@ tiler::CallLocation resolveLocation(int location, const SpaceMapping& mapping, c
         failModel(context + ": the call's location refers to " + spaceName(iterator)
                   + ", which is not in the kernel's KernelIterSpace");
     if (where == 0) {
-        if (mapping.order.back() != plane->second)
+        // The body of the innermost loop; or of one only a tile loop that runs once is inside.
+        const auto at = std::find(mapping.order.begin(), mapping.order.end(), plane->second);
+        const bool innermost = std::all_of(at + 1, mapping.order.end(), [&](tiler::IterationSpace inside) {
+            return inside == tiler::IterationSpace::Tile && mapping.oneTile;
+        });
+        if (!innermost)
             failModel(context + ": a call in the body of " + spaceName(iterator)
                       + " needs it to be the innermost loop; use LOC_LOOP, or its _PROLOG / _EPILOG");
         return tiler::CallLocation::InnerLoop;

@@ -46,11 +46,15 @@ std::string kernelName(const Kernel_T* Kernel, const char* caller)
     return Kernel->Name;
 }
 
+// The group still open (a generator choosing a grouped layer's body, as the SDK's grouped
+// convolutions do) may lose a member and get it back; a closed group keeps its members.
 void refuseGroupMember(const tiler::UserKernel& kernel, const char* caller)
 {
-    if (!kernel.group.empty())
+    const ModelRegistry& state = registry();
+    const bool groupOpen = state.openGroup && state.model.groups[*state.openGroup].name == kernel.group;
+    if (!kernel.group.empty() && !groupOpen)
         failModel(std::string(caller) + "(" + kernel.name + "): it belongs to kernel group " + kernel.group
-                  + "; a kernel of a group cannot be taken out of it");
+                  + ", which is closed; a kernel of a closed group cannot be taken out of it");
 }
 
 }  // namespace
@@ -104,10 +108,18 @@ void PushBackUserKernel(Kernel_T* Kernel)
     if (model.findUserKernel(name) != nullptr)
         failModel("PushBackUserKernel(" + name + "): a user kernel named " + name
                   + " is in the model again; take that one out first, or release this copy");
-    if (state.openGroup)
-        failModel("PushBackUserKernel(" + name + "): kernel group " + model.groups[*state.openGroup].name
-                  + " is open; push the kernel back after CloseKernelGroup()");
-    model.items.push_back({tiler::ModelItem::Kind::UserKernel, model.userKernels.size()});
+    const std::string& group = popped->second.group;
+    const std::string openGroup = state.openGroup ? model.groups[*state.openGroup].name : std::string();
+    if (group != openGroup)
+        failModel("PushBackUserKernel(" + name + "): " +
+                  (group.empty() ? "kernel group " + openGroup + " is open; push the kernel back after CloseKernelGroup()"
+                                 : "it was taken out of kernel group " + group +
+                                       (openGroup.empty() ? ", which is closed" : ", and " + openGroup + " is open") +
+                                       "; push it back while its group is open"));
+    if (group.empty())
+        model.items.push_back({tiler::ModelItem::Kind::UserKernel, model.userKernels.size()});
+    else
+        model.groups[*state.openGroup].members.push_back(name);
     model.userKernels.push_back(std::move(popped->second));
     state.poppedKernels.erase(popped);
     // A variant without a tiling may have been dropped under this name; this one stands.

@@ -51,6 +51,8 @@ void resetModel()
     state.openGraph.reset();
     state.kernelTemplates.clear();
     state.userSymbols.clear();
+    state.groupSymbols.clear();
+    state.groupArguments.clear();
     state.matchableKernels.clear();
     state.poppedKernels.clear();
 }

@@ -158,6 +158,10 @@ struct ModelRegistry {
     // LibKernelTemplate: argument struct name -> its fields; UserSymbols: name -> C constant.
     std::map<std::string, CKernel_Arg_T**> kernelTemplates;
     std::map<std::string, std::string> userSymbols;
+    // KerDynamicSymbols: name -> C constant, for the kernel group declared next (its BindKGExpr).
+    std::map<std::string, std::string> groupSymbols;
+    // UserKernelGroupK's KerGroupArg list while it declares its group: argument name -> C argument.
+    std::map<std::string, std::string> groupArguments;
     // Basic kernels declared with a CNN_Match(), in declaration order, for CNN_FindMatchingKernel.
     struct MatchableKernel {
         std::string name;

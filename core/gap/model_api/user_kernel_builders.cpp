@@ -3,6 +3,7 @@
 // later, a binding naming an argument...) is left to checkModel() in GenerateTilingCode().
 #include "AutoTilerLib.h"
 #include "builder_support.h"
+#include "group_expressions.h"
 
 #include <algorithm>
 
@@ -139,6 +140,18 @@ void UserKernelGroup(const char* GroupName, CKernel_Arg_T** CArg, CKernelCall_T*
         failModel(context + ": UserKernelGroup() is called twice for it");
     group->cargs = cArgumentsOf(CArg, context);
     group->calls = callsOf(CCalls, context);
+    // BindKGExpr's expressions, now that the group's C arguments are known.
+    ModelRegistry& state = registry();
+    std::map<std::string, std::string> symbols = state.userSymbols;
+    for (const auto& [symbol, value] : state.groupSymbols)
+        symbols[symbol] = value;
+    for (tiler::KernelCall& call : group->calls)
+        for (tiler::Binding& binding : call.bindings)
+            if (binding.kind == tiler::Binding::Kind::Literal && !binding.name.empty() &&
+                binding.name[0] == kUnresolvedGroupExpression)
+                binding.name = groupExpressionToC(binding.name.substr(1), state.groupArguments, group->cargs, symbols,
+                                                  context + ", call of " + call.callee);
+    state.groupSymbols.clear();
     group->hasTemplate = true;
 }
 

@@ -11,7 +11,8 @@
  * _USEDH); poolings padded on odd sizes pad their input buffer, over which the convolution's
  * input is tiled as well. Two convolutions are tiled both ways
  * and the cheaper kept, as GreenWaves' SQ8 generators choose (CopyAndPopUserKernel, Cost->TileOverhead,
- * PushBackUserKernel, ReleaseUserKerne). */
+ * PushBackUserKernel, ReleaseUserKerne). A grouped convolution runs one group's layer in a kernel
+ * group iterated once per group (UserKernelGroupK, KerGroupArg, BindKGExpr, KerDynamicSymbols). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -189,6 +190,39 @@ static void ConvolutionPoolCheaper(char *Name, int InFeat, int OutFeat, int W, i
 /* A 2 x 2 max pooling (and ReLU) of Feat planes of W x H alone, its features a parametric space the
  * solver runs in chunks (the kernel told each chunk's features, K_ArgPar), as GreenWaves' CNN_PoolAct
  * generators declare it. */
+/* A grouped convolution as GreenWaves' grouped generators write it: one group's layer declared in a
+ * kernel group that runs once per group, its calls' arguments moved group by group (BindKGExpr over
+ * KerDynamicSymbols), the KerGroupArgs giving one group's sizes. */
+static void GroupedConvolution(char *Name, int Groups, int GroupIn, int GroupOut, int W, int H, int Fc, int Norm)
+{
+    char *BodyName = AppendNames(Name, "Body");
+    const int Wo = W - Fc + 1, Ho = H - Fc + 1;
+    OpenKernelGroup(Name);
+    /* The body tiled both ways and the cheaper kept, inside the open group, as the SDK's do. */
+    ConvolutionPoolCheaper(BodyName, GroupIn, GroupOut, W, H, Fc, 1, KOP_NONE, KOP_NONE, Norm);
+    CloseKernelGroup();
+
+    CKernel_Arg_T **KCArgs = AllocateCArgs(4);
+    KCArgs[0] = TCArg(CNN_ArgDataType(2, 1, 1), "In");
+    KCArgs[1] = TCArg(CNN_ArgDataType(2, 1, 1), "Filter");
+    KCArgs[2] = TCArg(CNN_ArgDataType(2, 1, 1), "Bias");
+    KCArgs[3] = TCArg(CNN_ArgDataType(2, 1, 1), "Out");
+    Object_T **KArgs = AllocateKerArgs(4);
+    KArgs[0] = KerGroupArg("In", O_IN, GroupIn * W * H, 2, "In");
+    KArgs[1] = KerGroupArg("Filter", O_IN, GroupIn * GroupOut * Fc * Fc, 2, "Filter");
+    KArgs[2] = KerGroupArg("Bias", O_IN, GroupOut, 2, "Bias");
+    KArgs[3] = KerGroupArg("Out", O_OUT, GroupOut * Wo * Ho, 2, "Out");
+    KerDynamicSymbols(7, US_Int("GroupIn", GroupIn), US_Int("GroupOut", GroupOut), US_Int("Width", W),
+                      US_Int("Height", H), US_Int("Wo", Wo), US_Int("Ho", Ho), US_Int("Fc", Fc));
+    UserKernelGroupK(Name, Groups, KCArgs, 0,
+                     Calls(1, UserKernelCall(BodyName, LOC_GROUP,
+                                             Bindings(4, BindKGExpr("KArg(In, Name) + GroupIn*Width*Height * KArg(In, TileIndex)"),
+                                                      BindKGExpr("KArg(Filter, Name) + GroupIn*GroupOut*Fc*Fc * KArg(Filter, TileIndex)"),
+                                                      BindKGExpr("KArg(Bias, Name) + GroupOut * KArg(Bias, TileIndex)"),
+                                                      BindKGExpr("KArg(Out, Name) + GroupOut*Wo*Ho * KArg(Out, TileIndex)")))),
+                     KArgs);
+}
+
 static void Pool2x2(char *Name, int Feat, int W, int H, int PoolPad, KernelArgConstraints_T InConstraint)
 {
     /* "Same" on odd sizes: a zero column left and a zero line above, which the kernel pads itself. */
@@ -295,6 +329,8 @@ int main(int argc, char **argv)
     /* A wide and a tall layer, each tiled both ways and the cheaper kept. */
     ConvolutionPoolCheaper("ConvWideCheaper", 2, 4, 36, 16, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
     ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
+    /* 3 groups of 2 input and 4 output features on 20 x 14, 3x3 filters: 12 planes of 18 x 12. */
+    GroupedConvolution("GroupedConv3x3", 3, 2, 4, 20, 14, 3, 9);
     /* 300 inputs to 10 outputs, ReLU; the same told its first tile by a predicate. */
     Linear("Linear300", 300, 10, KOP_RELU, 12, 0);
     Linear("Linear300First", 300, 10, KOP_RELU, 12, 1);

@@ -84,6 +84,36 @@ static void RunConvPool(const char *Name, LayerFunction Layer, int InFeat, int O
     free(Expected);
 }
 
+/* A grouped convolution: each group of output features from its own group of input features. */
+static void RunGrouped(const char *Name, LayerFunction Layer, int Groups, int GroupIn, int GroupOut, int W, int H,
+                       int Fc, int Norm)
+{
+    const int Wo = W - Fc + 1, Ho = H - Fc + 1;
+    const size_t InPlanes = (size_t) GroupIn * W * H, FilterSize = (size_t) GroupOut * GroupIn * Fc * Fc;
+    const size_t OutPlanes = (size_t) GroupOut * Wo * Ho;
+    short int *In = RandomPlanes(Groups * InPlanes, -2048, 2047);
+    short int *Filter = RandomPlanes(Groups * FilterSize, -256, 255);
+    short int *Bias = RandomPlanes((size_t) Groups * GroupOut, -2000, 2000);
+    short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * Groups * OutPlanes);
+    short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * Groups * OutPlanes);
+    for (int g = 0; g < Groups; g++)
+        DirectConvPool(In + g * InPlanes, Filter + g * FilterSize, Bias + (size_t) g * GroupOut, Expected + g * OutPlanes,
+                       GroupIn, GroupOut, W, H, Fc, 1, 0, 0, Norm, 0, 0);
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Layer(In, Filter, Bias, Out);
+    HarnessDmaReport(Name);
+    HarnessFreeL1();
+
+    HarnessCompare16(Name, Out, Expected, (size_t) Wo, (size_t) Ho, (size_t) Groups * GroupOut);
+    free(In);
+    free(Filter);
+    free(Bias);
+    free(Out);
+    free(Expected);
+}
+
 static void RunLinear(const char *Name, LayerFunction Layer, int InDim, int OutDim, int ReLU, int Norm)
 {
     short int *In = RandomPlanes((size_t) InDim, -4096, 4095);
@@ -166,6 +196,7 @@ int main(int argc, char **argv)
     RunConvPool("Conv3x3Out21L3", Conv3x3Out21L3, 2, 21, 22, 14, 3, 1, 0, 0, 9, 0, 0);
     RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0, 0);
     RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0, 0);
+    RunGrouped("GroupedConv3x3", GroupedConv3x3, 3, 2, 4, 20, 14, 3, 9);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
     RunLinear("Linear300First", Linear300First, 300, 10, 1, 12);
     return HarnessFinish();
