@@ -71,6 +71,18 @@ struct Choice {
     int argCount = -1;
 };
 
+// Kernel group `group` with one member, <group>Body(In), a tiled pass over its input: the group a
+// refusal row then declares with UserKernelGroupK.
+void openGroupWithBody(const char* group)
+{
+    OpenKernelGroup(group);
+    UserKernel(AppendNames(group, "Body"), KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+               CArgs(1, TCArg("short int *", "In")),
+               Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+               KerArgs(1, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In")));
+    CloseKernelGroup();
+}
+
 Choice choose(KernelOper_T first, KernelOper_T second, int parallel, std::array<int, 5> sizes,
               std::array<int, 6> filter, unsigned attributes = 0)
 {
@@ -709,13 +721,7 @@ private slots:
             {"kernel group run no times", [] { UserKernelGroupK("Grouped", 0, nullptr, nullptr, nullptr, nullptr); },
              "UserKernelGroupK(\"Grouped\", 0, ...): a group runs 1 to 1048576 times"},
             {"group expression of an unknown symbol", [] {
-                 OpenKernelGroup("Unknown");
-                 UserKernel("UnknownBody", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
-                            CArgs(1, TCArg("short int *", "In")),
-                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
-                            KerArgs(1, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 2, 0,
-                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
-                 CloseKernelGroup();
+                 openGroupWithBody("Unknown");
                  UserKernelGroupK("Unknown", 2, CArgs(1, TCArg("short int *", "In")), nullptr,
                                   Calls(1, UserKernelCall("UnknownBody", LOC_GROUP,
                                                           Bindings(1, BindKGExpr("KArg(In, Name) + Size * KArg(In, TileIndex)")))),
@@ -724,13 +730,7 @@ private slots:
              "kernel group Unknown, call of UnknownBody: BindKGExpr(\"KArg(In, Name) + Size * KArg(In, TileIndex)\"): "
              "Size is neither a C argument of the group nor a symbol"},
             {"group expression of another selector", [] {
-                 OpenKernelGroup("Selector");
-                 UserKernel("SelectorBody", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
-                            CArgs(1, TCArg("short int *", "In")),
-                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
-                            KerArgs(1, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 2, 0,
-                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
-                 CloseKernelGroup();
+                 openGroupWithBody("Selector");
                  UserKernelGroupK("Selector", 2, CArgs(1, TCArg("short int *", "In")), nullptr,
                                   Calls(1, UserKernelCall("SelectorBody", LOC_GROUP, Bindings(1, BindKGExpr("KArg(In, Size)")))),
                                   nullptr);

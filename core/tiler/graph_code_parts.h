@@ -101,26 +101,18 @@ public:
     std::string allocArguments(const std::string& in) const
     {
         std::string code;
-        for (const GraphTensor& tensor : allocatedArguments())
-            code += in + tensor.name + " = (" + tensor.argument->carg.type + ") AT_L2_ALLOC(0, " +
-                    std::to_string(tensor.bytes) + ");\n" + in + "if (" + tensor.name + " == 0) return 3;\n";
+        for (const GraphTensor* tensor : allocatedArguments())
+            code += in + tensor->name + " = (" + tensor->argument->carg.type + ") AT_L2_ALLOC(0, " +
+                    std::to_string(tensor->bytes) + ");\n" + in + "if (" + tensor->name + " == 0) return 3;\n";
         return code;
     }
     std::string freeArguments(const std::string& in) const
     {
         std::string code;
-        for (const GraphTensor& tensor : allocatedArguments())
-            code += in + "AT_L2_FREE(0, " + tensor.name + ", " + std::to_string(tensor.bytes) + ");\n" + in +
-                    tensor.name + " = 0;\n";
+        for (const GraphTensor* tensor : allocatedArguments())
+            code += in + "AT_L2_FREE(0, " + tensor->name + ", " + std::to_string(tensor->bytes) + ");\n" + in +
+                    tensor->name + " = 0;\n";
         return code;
-    }
-    std::vector<GraphTensor> allocatedArguments() const
-    {
-        std::vector<GraphTensor> tensors;
-        for (const GraphTensor& tensor : allocation_.tensors)
-            if (tensor.argument->scope == GraphArgScope::AllocatedArgument && tensor.bytes > 0)
-                tensors.push_back(tensor);
-        return tensors;
     }
     std::string allocL1(const std::string& in) const
     {
@@ -184,6 +176,14 @@ public:
     }
 
 private:
+    std::vector<const GraphTensor*> allocatedArguments() const
+    {
+        std::vector<const GraphTensor*> tensors;
+        for (const GraphTensor& tensor : allocation_.tensors)
+            if (tensor.argument->scope == GraphArgScope::AllocatedArgument && tensor.bytes > 0)
+                tensors.push_back(&tensor);
+        return tensors;
+    }
     const std::string& imageOf(const GraphTensor& tensor) const
     {
         return tensor.privilegedFlash ? privilegedFlash_ : flash_;
