@@ -743,6 +743,15 @@ private slots:
                             KerArgs(1, KerGroupArg("In", O_IN, 10, 2, "In")));
              },
              "user kernel Plain: kernel argument In is a KerGroupArg(), which describes an argument of a kernel group"},
+            {"group expression in a user kernel", [] {
+                 UserKernel("Plain", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                            CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, BindKGExpr("CArg(In)")))),
+                            KerArgs(1, KerArg("In", KerArgSpace(1, KER_ITER_TILE0), O_IN, 8, 8, 2, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "user kernel Plain: its call of Window binds BindKGExpr(\"CArg(In)\"), which only the calls of a kernel "
+             "group (UserKernelGroup) take"},
             {"group argument of no items", [] { KerGroupArg("In", O_IN, 0, 2, "In"); },
              "KerGroupArg(\"In\"): 0 items of 2 bytes"},
             {"group binding multiplied", [] { KG_ArgOper("In", '*', 2); },

@@ -136,7 +136,7 @@ const std::vector<CheckRow>& checkRows()
         {"binding count", [](auto& m) { mnistGraph(m).nodes[1].bindings.pop_back(); },
          {"graph MnistCNN: node 2 (Conv5x5ReLUMaxPool2x2_1): binding count 3 but user kernel "
           "Conv5x5ReLUMaxPool2x2_1 has 4 C arguments (In, Filter, Bias, Out)",
-          "one GNodeArg() per C argument"}},
+          "one binding (GNodeArg(), GNodeCArg() or Imm()) per C argument"}},
         {"unknown symbol", [](auto& m) { nodeBinding(m, 0, 1).symbol = "Step1Weight"; },
          {"graph MnistCNN: node 1 (Conv5x5ReLUMaxPool2x2_0): binding 2 (Filter): GNodeArg(GNA_IN, \"Step1Weight\") "
           "names no symbol of graph MnistCNN; its symbols are Input0, Step1Weights",
@@ -161,6 +161,37 @@ const std::vector<CheckRow>& checkRows()
         {"graph output read before written",
          [](auto& m) { nodeBinding(m, 0, 0).symbol = "Output0"; },
          {"node 1 (Conv5x5ReLUMaxPool2x2_0): binding 1 (In): GNA_IN reads graph output Output0 before any node writes it"}},
+        // GNodeCArg: a runner argument passed on by value, one way only.
+        {"value of no argument",
+         [](auto& m) {
+             nodeBinding(m, 0, 0).kind = tiler::GraphNodeBinding::Kind::Value;
+             nodeBinding(m, 0, 0).symbol = "Reset";
+         },
+         {"node 1 (Conv5x5ReLUMaxPool2x2_0): binding 1 (In): GNodeCArg(\"Reset\") names no argument of graph MnistCNN",
+          "TCArgInfo(\"bool\", \"Reset\", ARG_SCOPE_ARG, ARG_DIR_IN"}},
+        {"value of a local",
+         [](auto& m) { nodeBinding(m, 1, 0).kind = tiler::GraphNodeBinding::Kind::Value; },
+         {"node 2 (Conv5x5ReLUMaxPool2x2_1): binding 1 (In): GNodeCArg(\"OutputStep2\") passes ARG_SCOPE_LOCAL symbol "
+          "OutputStep2 by value; only runner arguments (ARG_SCOPE_ARG)"}},
+        {"value of an output",
+         [](auto& m) { nodeBinding(m, 3, 1).kind = tiler::GraphNodeBinding::Kind::Value; },
+         {"node 4 (SoftMax_0): binding 2 (Out): GNodeCArg(\"Output0\") passes Output0, which is ARG_DIR_OUT, by value",
+          "declare it ARG_DIR_IN"}},
+        {"value of a tensor",
+         [](auto& m) {
+             mnistGraph(m).nodes.push_back(mnistGraph(m).nodes[0]);
+             mnistGraph(m).nodes.back().bindings[0].kind = tiler::GraphNodeBinding::Kind::Value;
+         },
+         {"node 5 (Conv5x5ReLUMaxPool2x2_0): binding 1 (In): GNodeCArg(\"Input0\") takes by value a symbol that a node "
+          "binds as a tensor (GNodeArg)", "bind it one way"}},
+        {"tensor of a value",
+         [](auto& m) {
+             nodeBinding(m, 0, 0).kind = tiler::GraphNodeBinding::Kind::Value;
+             mnistGraph(m).nodes.push_back(mnistGraph(m).nodes[1]);
+             mnistGraph(m).nodes.back().bindings[0].symbol = "Input0";
+         },
+         {"node 5 (Conv5x5ReLUMaxPool2x2_1): binding 1 (In): GNodeArg(GNA_IN, \"Input0\") binds as a tensor a symbol "
+          "that another node takes by value (GNodeCArg)"}},
         {"graph without nodes", [](auto& m) { mnistGraph(m).nodes.clear(); },
          {"graph MnistCNN has no nodes", "AddNode()"}},
         {"graph named like a kernel", [](auto& m) { mnistGraph(m).name = "SoftMax_0"; },
@@ -266,7 +297,10 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              CreateGraph("Net", nullptr, nullptr);
              AddNode("Conv", Bindings(2, GNodeArg(GNA_IN, "In", 0), C_Arg("Out")));
          },
-         "error: graph Net: AddNode(\"Conv\"): binding 2 is not a GNodeArg()"},
+         "error: graph Net: AddNode(\"Conv\"): binding 2 is neither GNodeArg(), GNodeCArg() nor Imm()"},
+        {"NULL GNodeCArg name", [] { GNodeCArg(nullptr); }, "error: GNodeCArg: the graph argument's name is NULL"},
+        {"GNodeCArg in a basic kernel call", [] { Call("KerConv", LOC_INNER_LOOP, Bindings(1, GNodeCArg("Reset"))); },
+         "error: Call(\"KerConv\"): binding 1 is GNodeCArg(\"Reset\"), which binds graph symbols in AddNode() only"},
         {"GNodeArg in a basic kernel call", [] { Call("KerConv", LOC_INNER_LOOP, Bindings(1, GNodeArg(GNA_IN, "In", 0))); },
          "error: Call(\"KerConv\"): binding 1 is GNodeArg(\"In\"), which binds graph symbols in AddNode() only"},
         {"constant item size", [] { ConstInfo("w.bin", 1, 1, 12, 0); },

@@ -18,6 +18,8 @@
 
 #include <cstdint>
 #include <random>
+#include <tuple>
+#include <algorithm>
 #include <vector>
 
 using namespace tessera::test;
@@ -635,6 +637,92 @@ private slots:
         QVERIFY(compilesForGap(out));
     }
 
+    // Nodes given values besides tensors (tests/gap/ValueArgGraph), as NNTool's recurrent layers are
+    // given their Reset: runner arguments passed on with GNodeCArg (a bool and two shorts) and
+    // constants with Imm. The graph neither sizes nor places the values; both nodes run bit-exact
+    // for several argument values, in several tiles, plain and re-entrant.
+    void valueArgumentsReachTheNodes()
+    {
+        QTemporaryDir work;
+        std::mt19937 random(41u);
+        const std::vector<int16_t> input = randomValues(random, 40 * 30, 2047);
+        const QString inputFile = work.filePath(QStringLiteral("input.bin"));
+        QVERIFY(writeValues(inputFile, input));
+        const QString example = kGapTests + QStringLiteral("/ValueArgGraph");
+        const QString generator = work.filePath(QStringLiteral("gen_valuenet"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(example + QStringLiteral("/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const auto saturated = [](int value) { return int16_t(std::clamp(value, -32768, 32767)); };
+
+        for (const bool reentrant : {false, true}) {
+            const QString out = work.filePath(reentrant ? QStringLiteral("reentrant") : QStringLiteral("plain"));
+            QStringList options{QStringLiteral("-o"), out};
+            if (reentrant)
+                options << QStringLiteral("-R");
+            const ProcessResult generated = runProcess(generator, options, QProcessEnvironment::systemEnvironment(), work.path());
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), QStringList{generator} + options, generated)));
+
+            QFile source(out + QStringLiteral("/ValueNetKernels.c"));
+            QVERIFY(source.open(QIODevice::ReadOnly));
+            const QString code = QString::fromUtf8(source.readAll());
+            const QString prefix = reentrant ? QStringLiteral("Ctxt->") : QString();
+            for (const QString& passed : {QStringLiteral("(short int) (%1Scale)").arg(prefix), QStringLiteral("(short int) (-3)"),
+                                          QStringLiteral("(signed char) (%1Reset)").arg(prefix), QStringLiteral("(short int) (2)"),
+                                          QStringLiteral("(short int) (%1Bias)").arg(prefix), QStringLiteral("(signed char) (0)")})
+                QVERIFY2(code.contains(passed), qPrintable(passed + QStringLiteral(" not in\n") + code));
+
+            QString error;
+            const QJsonObject report = readJson(out + QStringLiteral("/ValueNetKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonObject graph = report[QStringLiteral("graphs")].toArray().first().toObject();
+            int values = 0;
+            for (const QJsonValue tensor : graph[QStringLiteral("tensors")].toArray()) {
+                const QString name = tensor[QStringLiteral("name")].toString();
+                if (name != QStringLiteral("Reset") && name != QStringLiteral("Scale") && name != QStringLiteral("Bias"))
+                    continue;
+                ++values;
+                QCOMPARE(tensor[QStringLiteral("bytes")].toInteger(-1), 0);
+                QCOMPARE(tensor[QStringLiteral("placement")].toString(), QStringLiteral("caller"));
+                QVERIFY2(tensor[QStringLiteral("reason")].toString().contains(QStringLiteral("GNodeCArg")),
+                         qPrintable(tensor[QStringLiteral("reason")].toString()));
+            }
+            QCOMPARE(values, 3);
+            int tiles = 0;
+            for (const QJsonValue kernel : report[QStringLiteral("kernels")].toArray())
+                if (kernel[QStringLiteral("name")].toString() == QStringLiteral("Affine"))
+                    tiles = kernel[QStringLiteral("tiles")].toInt();
+            QVERIFY2(tiles > 1, qPrintable(QStringLiteral("Affine in %1 tiles").arg(tiles)));
+
+            const QString harness = out + QStringLiteral("/harness");
+            QStringList build = sanitizerFlags(2) + m_toolchain.emulCflags +
+                                QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), example,
+                                            out + QStringLiteral("/ValueNetKernels.c"),
+                                            example + QStringLiteral("/ValueArgBasicKernels.c"),
+                                            example + QStringLiteral("/harness.c"), QStringLiteral("-o"), harness};
+            if (reentrant)
+                build.prepend(QStringLiteral("-DREENTRANT"));
+            const ProcessResult built = runProcess(m_toolchain.cc, build);
+            QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+            for (const auto& [reset, scale, bias] : {std::tuple{0, 3, 5}, std::tuple{1, 3, 5}, std::tuple{0, -7, 1000}}) {
+                const QString outputFile = work.filePath(QStringLiteral("output.bin"));
+                const QStringList arguments{inputFile, outputFile, QString::number(reset), QString::number(scale),
+                                            QString::number(bias)};
+                const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+                QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("ValueNet"), QStringList{harness} + arguments, ran)));
+                if (reentrant)  // suspended after each of the 2 layers, then the call that finds it done
+                    QVERIFY2(ran.out.contains(QStringLiteral("CALLS 3")), qPrintable(ran.out));
+                std::vector<int16_t> expected;
+                for (const int16_t value : input) {
+                    const int16_t temp = reset ? 0 : saturated(value * scale - 3);
+                    expected.push_back(saturated(temp * 2 + bias));
+                }
+                QCOMPARE(readValues(outputFile, 40 * 30), expected);
+            }
+            QVERIFY(compilesForGap(out, QStringLiteral("ValueNet"), {example}));
+        }
+    }
+
 private:
     // Builds tests/gap/graph_harness.c for the graph `name` generated into `out` (files
     // <name-without-Net>Kernels.*) and runs it on `input`; the harness's result.
@@ -756,7 +844,7 @@ private:
     }
 
     // The generated graph also builds warning-free for GAP (PMSIS branch, declarations only).
-    bool compilesForGap(const QString& out, const QString& stem = QStringLiteral("Mnist"))
+    bool compilesForGap(const QString& out, const QString& stem = QStringLiteral("Mnist"), const QStringList& includes = {})
     {
         const QStringList target{QStringLiteral("-fsyntax-only"), QStringLiteral("-Wall"), QStringLiteral("-Wextra"),
                                  QStringLiteral("-Werror"), QStringLiteral("-Wno-pointer-to-int-cast"),
@@ -765,9 +853,12 @@ private:
                                  QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/runtime"),
                                  QStringLiteral("-I"), QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels"),
                                  QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem)};
-        const ProcessResult targetBuild = runProcess(m_toolchain.cc, target);
+        QStringList command = target;
+        for (const QString& include : includes)
+            command << QStringLiteral("-I") << include;
+        const ProcessResult targetBuild = runProcess(m_toolchain.cc, command);
         if (targetBuild.exitCode != 0)
-            qWarning("%s", qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_toolchain.cc} + target, targetBuild)));
+            qWarning("%s", qPrintable(describe(QStringLiteral("GAP build"), QStringList{m_toolchain.cc} + command, targetBuild)));
         return targetBuild.exitCode == 0;
     }
 };

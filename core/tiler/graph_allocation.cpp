@@ -392,9 +392,15 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
                                   moveReasons[std::size_t(l3Locals[b] - tensors.data())];
         }
     }
+    std::set<std::string> passedByValue;
+    for (const GraphNode& node : graph.nodes)
+        for (const GraphNodeBinding& binding : node.bindings)
+            if (binding.kind == GraphNodeBinding::Kind::Value)
+                passedByValue.insert(binding.symbol);
     for (GraphTensor& tensor : tensors)
         if (tensor.placement == GraphTensor::Placement::Caller)
-            tensor.reason = tensor.firstNode < 0 ? "not used by any node"
+            tensor.reason = passedByValue.count(tensor.name) ? "runner argument its nodes take by value (GNodeCArg)"
+                            : tensor.firstNode < 0 ? "not used by any node"
                             : tensor.argument->scope == GraphArgScope::AllocatedArgument
                                 ? "graph argument the graph allocates (ARG_SCOPE_ARG_ALLOC): a block of L2 of its own from "
                                   "construction to destruction, reached through the global pointer " + tensor.name

@@ -74,15 +74,23 @@ std::string nodeCall(const KernelModel& model, const GraphNode& node, const Grap
     std::ostringstream out;
     out << in << node.kernel << "(";
     for (std::size_t i = 0; i < node.bindings.size(); ++i) {
-        const GraphTensor* tensor = allocation.find(node.bindings[i].symbol);
-        std::string address = tensor ? symbolAddress(*tensor, symbols) : node.bindings[i].symbol;
-        if (tensor && tensor->placement == GraphTensor::Placement::Caller &&
-            tensor->argument->scope == GraphArgScope::Argument)
-            address = argumentPrefix + address;
-        if (node.bindings[i].offset != 0)  // a stacked member: its part of the tensor, in bytes
-            address = "(char *) (" + address + ") + " + std::to_string(node.bindings[i].offset);
+        const GraphNodeBinding& binding = node.bindings[i];
+        std::string value;
+        if (binding.kind == GraphNodeBinding::Kind::Immediate) {
+            value = std::to_string(binding.immediate);
+        } else if (binding.kind == GraphNodeBinding::Kind::Value) {
+            value = argumentPrefix + binding.symbol;  // checkModel: always a runner argument
+        } else {
+            const GraphTensor* tensor = allocation.find(binding.symbol);
+            value = tensor ? symbolAddress(*tensor, symbols) : binding.symbol;
+            if (tensor && tensor->placement == GraphTensor::Placement::Caller &&
+                tensor->argument->scope == GraphArgScope::Argument)
+                value = argumentPrefix + value;
+            if (binding.offset != 0)  // a stacked member: its part of the tensor, in bytes
+                value = "(char *) (" + value + ") + " + std::to_string(binding.offset);
+        }
         const std::string type = cargs && i < cargs->size() ? (*cargs)[i].type : "void *";
-        out << (i ? ",\n" : "\n") << in << "    (" << type << ") (" << address << ")";
+        out << (i ? ",\n" : "\n") << in << "    (" << type << ") (" << value << ")";
     }
     if (model.options.kernelDescriptorArgument)
         out << (node.bindings.empty() ? "0" : ", 0");
@@ -165,7 +173,7 @@ std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std:
     for (const GraphNodeBinding& binding : node.bindings) {
         const GraphTensor* tensor = allocation.find(binding.symbol);
         // A stacked member is not traced alone: its tensor is, where a node binds it whole.
-        if (!binding.stackMember.empty())
+        if (!binding.stackMember.empty() || binding.kind != GraphNodeBinding::Kind::Tensor)
             continue;
         if (tensor == nullptr || tensor->argument == nullptr || tensor->argument->hasConstant ||
             tensor->placement == GraphTensor::Placement::Flash)

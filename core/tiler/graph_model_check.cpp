@@ -208,6 +208,8 @@ private:
     void checkNodes(const GraphModel& graph, const std::string& where)
     {
         symbols_.clear();
+        valueSymbols_.clear();
+        tensorSymbols_.clear();
         for (const std::vector<GraphArgument>* list : {&graph.arguments, &graph.locals})
             for (const GraphArgument& argument : *list)
                 symbols_.emplace(argument.carg.name, &argument);  // the first of a name, as findSymbol
@@ -230,7 +232,7 @@ private:
             } else if (cargs != nullptr && cargs->size() != node.bindings.size()) {
                 report(label + ": binding count " + std::to_string(node.bindings.size()) + " but " + callee->kind + " "
                        + node.kernel + " has " + std::to_string(cargs->size()) + " C arguments (" + cargNames(*cargs)
-                       + "); give one GNodeArg() per C argument, in order");
+                       + "); give one binding (GNodeArg(), GNodeCArg() or Imm()) per C argument, in order");
             }
             for (std::size_t j = 0; j < node.bindings.size(); ++j) {
                 std::string bindingLabel = label + ": binding " + std::to_string(j + 1);
@@ -249,9 +251,21 @@ private:
     void checkBinding(const GraphModel& graph, const GraphNodeBinding& binding, const std::string& label,
                       std::set<std::string>& written)
     {
+        if (binding.kind == GraphNodeBinding::Kind::Immediate)
+            return;
+        if (binding.kind == GraphNodeBinding::Kind::Value) {
+            checkValueBinding(graph, binding, label);
+            return;
+        }
         const char* direction = nodeBindingDirectionName(binding.direction);
         const auto found = symbols_.find(binding.symbol);
         const GraphArgument* symbol = found == symbols_.end() ? nullptr : found->second;
+        if (valueSymbols_.count(binding.symbol)) {
+            report(label + ": GNodeArg(" + direction + ", \"" + binding.symbol + "\") binds as a tensor a symbol that "
+                   + "another node takes by value (GNodeCArg); a runner argument is either a tensor the graph places "
+                     "or a value it passes on, bind it one way");
+            return;
+        }
         if (symbol == nullptr) {
             report(label + ": GNodeArg(" + direction + ", \"" + binding.symbol + "\") names no symbol of graph "
                    + graph.name + "; its symbols are " + symbolNames(graph) + "; declare it in CreateGraph()");
@@ -268,10 +282,40 @@ private:
                    + " before any node writes it; an earlier node must bind it GNA_OUT");
         if (writes(binding.direction))
             written.insert(binding.symbol);
+        tensorSymbols_.insert(binding.symbol);
+    }
+
+    // GNodeCArg(Name): Name must be a runner argument the nodes read (ARG_SCOPE_ARG, ARG_DIR_IN), bound
+    // by value only.
+    void checkValueBinding(const GraphModel& graph, const GraphNodeBinding& binding, const std::string& label)
+    {
+        const std::string form = "GNodeCArg(\"" + binding.symbol + "\")";
+        const auto found = symbols_.find(binding.symbol);
+        const GraphArgument* symbol = found == symbols_.end() ? nullptr : found->second;
+        if (symbol == nullptr) {
+            report(label + ": " + form + " names no argument of graph " + graph.name + "; its symbols are "
+                   + symbolNames(graph) + "; declare it in CreateGraph()'s first list, e.g. TCArgInfo(\"bool\", \""
+                   + binding.symbol + "\", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_UNDEF, AT_MEM_UNDEF, 0)");
+            return;
+        }
+        if (symbol->scope != GraphArgScope::Argument)
+            report(label + ": " + form + " passes " + graphArgScopeName(symbol->scope) + " symbol " + binding.symbol
+                   + " by value; only runner arguments (ARG_SCOPE_ARG) are passed on as they are, bind the others "
+                     "with GNodeArg()");
+        else if (symbol->direction != GraphArgDirection::In)
+            report(label + ": " + form + " passes " + binding.symbol + ", which is "
+                   + graphArgDirectionName(symbol->direction) + ", by value; a node cannot write a value it is given, "
+                   + "declare it ARG_DIR_IN");
+        if (tensorSymbols_.count(binding.symbol))
+            report(label + ": " + form + " takes by value a symbol that a node binds as a tensor (GNodeArg); a runner "
+                   + "argument is either a tensor the graph places or a value it passes on, bind it one way");
+        valueSymbols_.insert(binding.symbol);
     }
 
     const KernelModel& model_;
     std::vector<std::string> problems_;
+    std::set<std::string> valueSymbols_;   // of the graph being checked: bound by GNodeCArg
+    std::set<std::string> tensorSymbols_;  // ... and by GNodeArg
     std::unordered_map<std::string, const UserKernel*> userKernels_;   // the first of each name
     std::unordered_map<std::string, const GraphArgument*> symbols_;    // of the graph being checked
 };

@@ -153,6 +153,9 @@ std::string emitReentrantGraph(const KernelModel& model, const GraphModel& graph
     } else {
         out << code.promote("    ");
     }
+    // A graph without constants or static blocks has nothing to take from the descriptor.
+    if (!code.hasConstants() && allocation.privilegedFlashBytes == 0 && !allocation.l2Static && !allocation.l3Static)
+        out << "    (void) Descr;\n";
     out << "    return 0;\n}\n\n";
 
     out << graphFunctionPrefix(model) << "int " << g << "_Destruct(CNN_Graph_Descr_T *Descr, int Free_L2_Memory, int Free_L3_Memory)\n{\n";

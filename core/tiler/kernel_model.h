@@ -420,8 +420,14 @@ struct GraphArgument {
 // One AddNode: a user kernel (or group) called with graph symbols bound to its C arguments in order.
 struct GraphNodeBinding {
     enum class Direction { In = 0, Out = 1, InOut = 2 };  // GNA_IN, GNA_OUT, GNA_INOUT
+    // Tensor (GNodeArg): the address of a graph symbol, which the graph sizes and places.
+    // Value (GNodeCArg): a runner argument (ARG_SCOPE_ARG) passed on as it is, e.g. a `bool Reset`.
+    // Immediate (Imm): the constant `immediate`.
+    enum class Kind { Tensor, Value, Immediate };
+    Kind kind = Kind::Tensor;
     Direction direction = Direction::In;
-    std::string symbol;
+    std::string symbol;  // Tensor and Value
+    int immediate = 0;   // Immediate
     // A member of stacked tensors (AddStackedTensors): the node names `stackMember`, which is the
     // part of `symbol` that starts `offset` bytes into it (set when the graph is closed).
     std::string stackMember;

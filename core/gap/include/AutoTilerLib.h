@@ -418,12 +418,17 @@ CKernel_Arg_T *TCArgInfo(const char *Type, const char *Name, ArgScope_T Scope, A
  * fixed-point values. Binary 1: a raw binary file; 0: text. Size: stored item size in bits (8, 16
  * or 32). */
 ConstInit_T *ConstInfo(const char *FileName, int Format, int Binary, int Size, int Fract);
-/* A node calling user kernel (or kernel group) Name; one GNodeArg binding per C argument, in order. */
+/* A node calling user kernel (or kernel group) Name; one binding per C argument, in order: GNodeArg()
+ * for a graph symbol's address, GNodeCArg() for a runner argument passed by value, Imm() for a
+ * constant. */
 void AddNode(const char *Name, ArgBindingDescr_T **Bindings);
 /* Binds graph symbol Name (argument, global or local) with direction GNA_IN, GNA_OUT or GNA_INOUT.
  * AliasedArgName: 0, or for GNA_INOUT the symbol read, which must be Name itself (a node writing
  * another symbol in place of the one it reads is refused). */
 ArgBindingDescr_T *GNodeArg(int Dir, const char *Name, const char *AliasedArgName);
+/* Passes graph argument ArgName (ARG_SCOPE_ARG, ARG_DIR_IN: a parameter of the runner such as
+ * NNTool's `bool Reset`) to the node's C argument as it is; the graph neither sizes nor places it. */
+ArgBindingDescr_T *GNodeCArg(const char *ArgName);
 /* OutTensorName (a local or an output) is the Count tensors named after it, one after the other:
  * nodes bind the members as if they were symbols and use their part of OutTensorName in place, so
  * a concatenation needs no copy. The members are not declared in CreateGraph's lists; each takes

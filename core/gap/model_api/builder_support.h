@@ -31,15 +31,19 @@ inline std::vector<tiler::KernelCall> callsOf(CKernelCall_T** list, const std::s
     return calls;
 }
 
-// The bindings of a Call() or UserKernelCall(); GNodeArg() bindings belong to AddNode() only.
+// The bindings of a Call() or UserKernelCall(); GNodeArg() and GNodeCArg() bindings belong to
+// AddNode() only.
 inline std::vector<tiler::Binding> callBindingsOf(ArgBindingDescr_T** list, const std::string& context)
 {
     std::vector<tiler::Binding> bindings;
     for (const ArgBindingDescr_T* binding : listItems(list, context, "binding")) {
         if (binding->nodeBinding)
-            failModel(format("%s: binding %zu is GNodeArg(\"%s\"), which binds graph symbols in AddNode() only; "
+            failModel(format("%s: binding %zu is %s(\"%s\"), which binds graph symbols in AddNode() only; "
                              "use K_Arg(), C_Arg(), C_ArgIndex() or Imm()",
-                             context.c_str(), bindings.size() + 1, binding->nodeBinding->symbol.c_str()));
+                             context.c_str(), bindings.size() + 1,
+                             binding->nodeBinding->kind == tiler::GraphNodeBinding::Kind::Value ? "GNodeCArg"
+                                                                                                : "GNodeArg",
+                             binding->nodeBinding->symbol.c_str()));
         bindings.push_back(binding->value);
     }
     return bindings;

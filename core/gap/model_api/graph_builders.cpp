@@ -1,5 +1,5 @@
 // The graph calls of the model API: CreateGraph() with its TCArgInfo() symbols and ConstInfo()
-// constants, AddNode() with GNodeArg() bindings, CloseGraph(). Each stops at once on what it can
+// constants, AddNode() with GNodeArg(), GNodeCArg() and Imm() bindings, CloseGraph(). Each stops at once on what it can
 // see alone (values out of range, NULL names, duplicate symbols, calls out of sequence); what needs
 // the whole model (kernels named by nodes, binding counts, directions) is left to checkModel().
 #include "AutoTilerLib.h"
@@ -123,7 +123,7 @@ void resolveStackedTensors(tiler::GraphModel& graph)
     for (const tiler::GraphNode& node : graph.nodes)
         for (std::size_t b = 0; b < node.bindings.size(); ++b) {
             const auto found = memberOf.find(node.bindings[b].symbol);
-            if (found == memberOf.end())
+            if (found == memberOf.end() || node.bindings[b].kind != tiler::GraphNodeBinding::Kind::Tensor)
                 continue;
             tiler::StackedTensors& stack = graph.stacks[found->second.first];
             const std::string context = "graph " + graph.name + ": stacked member " + found->first + " of " + stack.out;
@@ -147,7 +147,8 @@ void resolveStackedTensors(tiler::GraphModel& graph)
     }
     for (tiler::GraphNode& node : graph.nodes)
         for (tiler::GraphNodeBinding& binding : node.bindings)
-            if (const auto found = memberOf.find(binding.symbol); found != memberOf.end()) {
+            if (const auto found = memberOf.find(binding.symbol);
+                found != memberOf.end() && binding.kind == tiler::GraphNodeBinding::Kind::Tensor) {
                 const tiler::StackedTensors& stack = graph.stacks[found->second.first];
                 binding.stackMember = binding.symbol;
                 binding.symbol = stack.out;
@@ -253,11 +254,19 @@ void AddNode(const char* Name, ArgBindingDescr_T** Bindings)
     tiler::GraphNode node;
     node.kernel = kernel;
     for (const ArgBindingDescr_T* binding : listItems(Bindings, context, "binding")) {
-        if (!binding->nodeBinding)
-            failModel(format("%s: binding %zu is not a GNodeArg(); bind graph symbols with GNodeArg(GNA_IN, "
-                             "\"Symbol\", 0)",
+        if (binding->nodeBinding) {
+            node.bindings.push_back(*binding->nodeBinding);
+        } else if (binding->value.kind == tiler::Binding::Kind::Immediate) {
+            tiler::GraphNodeBinding immediate;  // NNTool passes Imm(0) where a layer has no Reset
+            immediate.kind = tiler::GraphNodeBinding::Kind::Immediate;
+            immediate.immediate = int(binding->value.value);
+            node.bindings.push_back(std::move(immediate));
+        } else {
+            failModel(format("%s: binding %zu is neither GNodeArg(), GNodeCArg() nor Imm(); bind graph symbols with "
+                             "GNodeArg(GNA_IN, \"Symbol\", 0), runner arguments passed by value with "
+                             "GNodeCArg(\"Name\"), constants with Imm(Value)",
                              context.c_str(), node.bindings.size() + 1));
-        node.bindings.push_back(*binding->nodeBinding);
+        }
     }
     graph.nodes.push_back(std::move(node));
 }
@@ -280,6 +289,15 @@ ArgBindingDescr_T* GNodeArg(int Dir, const char* Name, const char* AliasedArgNam
     binding.direction = tiler::GraphNodeBinding::Direction(Dir);
     binding.symbol = symbol;
     // No call binding: Call() and UserKernelCall() reject GNodeArg() (callBindingsOf).
+    return registry().arena.make(ArgBindingDescr_S{tiler::Binding{}, std::move(binding)});
+}
+
+ArgBindingDescr_T* GNodeCArg(const char* ArgName)
+{
+    tiler::GraphNodeBinding binding;
+    binding.kind = tiler::GraphNodeBinding::Kind::Value;
+    binding.symbol = requireName(ArgName, "GNodeCArg", "the graph argument's name");
+    // Whether it names a runner argument is checked with the whole graph (checkModel).
     return registry().arena.make(ArgBindingDescr_S{tiler::Binding{}, std::move(binding)});
 }
 

@@ -64,6 +64,13 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
     kernel.orientation = tiler::Orientation(Orientation);
     kernel.cargs = cArgumentsOf(CArg, context);
     kernel.calls = callsOf(CCalls, context);
+    for (const tiler::KernelCall& call : kernel.calls)
+        for (const tiler::Binding& binding : call.bindings)
+            if (binding.kind == tiler::Binding::Kind::Literal && !binding.name.empty() &&
+                binding.name[0] == kUnresolvedGroupExpression)
+                failModel(context + ": its call of " + call.callee + " binds BindKGExpr(\"" + binding.name.substr(1) +
+                          "\"), which only the calls of a kernel group (UserKernelGroup) take; bind a user kernel's "
+                          "basic-kernel arguments with K_Arg(), C_Arg() or Imm()");
     kernel.args = kernelArgumentsOf(KerArg, context);
 
     const std::size_t index = model.userKernels.size();

@@ -6,6 +6,7 @@
 
 #include "Gap.h"
 
+#include <stdbool.h> /* graph runners may take bool arguments (NNTool's Reset) */
 #include <string.h>
 
 /* Copy directions, numbered as in GreenWaves' runtime (basic kernels pass the numbers too): from
