@@ -173,7 +173,7 @@ std::string tensorTraces(const KernelModel& model, const GraphModel& graph, std:
     for (const GraphNodeBinding& binding : node.bindings) {
         const GraphTensor* tensor = allocation.find(binding.symbol);
         // A stacked member is not traced alone: its tensor is, where a node binds it whole.
-        if (!binding.stackMember.empty() || binding.kind != GraphNodeBinding::Kind::Tensor)
+        if (!binding.stackMember.empty() || !binding.bindsTensor())
             continue;
         if (tensor == nullptr || tensor->argument == nullptr || tensor->argument->hasConstant ||
             tensor->placement == GraphTensor::Placement::Flash)

@@ -76,7 +76,7 @@ std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& mo
     for (std::size_t n = 0; n < graph.nodes.size(); ++n) {
         const GraphNode& node = graph.nodes[n];
         for (const GraphNodeBinding& binding : node.bindings) {
-            if (binding.kind != GraphNodeBinding::Kind::Tensor)
+            if (!binding.bindsTensor())
                 continue;  // a value or a constant: nothing the graph sizes or places
             SymbolUse& use = uses[binding.symbol];
             if (use.firstNode < 0)
@@ -91,10 +91,9 @@ std::unordered_map<std::string, SymbolUse> graphSymbolUses(const KernelModel& mo
         if (cargs == nullptr)
             continue;
         for (std::size_t i = 0; i < node.bindings.size() && i < cargs->size(); ++i) {
-            if (node.bindings[i].kind != GraphNodeBinding::Kind::Tensor)
+            // A stacked member is a part of its symbol: the stack's sizes were checked when the graph was closed.
+            if (!node.bindings[i].bindsTensor() || !node.bindings[i].stackMember.empty())
                 continue;
-            if (!node.bindings[i].stackMember.empty())
-                continue;  // a part of its symbol: the stack's sizes were checked when the graph was closed
             SymbolUse& use = uses[node.bindings[i].symbol];
             const ImpliedBytes implied = impliedCArgBytes(kernels, groups, node.kernel, (*cargs)[i].name);
             if (implied.bytes == 0 || !use.error.empty())

@@ -432,6 +432,8 @@ struct GraphNodeBinding {
     // part of `symbol` that starts `offset` bytes into it (set when the graph is closed).
     std::string stackMember;
     std::uint64_t offset = 0;
+
+    bool bindsTensor() const { return kind == Kind::Tensor; }
 };
 
 const char* nodeBindingDirectionName(GraphNodeBinding::Direction direction);  // "GNA_IN" ...

@@ -127,7 +127,7 @@ public:
             const UserKernel* kernel = model.findUserKernel(node.kernel);
             for (std::size_t b = 0; b < node.bindings.size(); ++b) {
                 const auto found = indexOf.find(node.bindings[b].symbol);
-                if (found == indexOf.end() || node.bindings[b].kind != GraphNodeBinding::Kind::Tensor)
+                if (found == indexOf.end() || !node.bindings[b].bindsTensor())
                     continue;
                 if (!kernel) {
                     movable_[found->second] = false;  // a kernel group: its members' homes are its own business

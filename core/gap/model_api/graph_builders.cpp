@@ -1,7 +1,8 @@
 // The graph calls of the model API: CreateGraph() with its TCArgInfo() symbols and ConstInfo()
-// constants, AddNode() with GNodeArg(), GNodeCArg() and Imm() bindings, CloseGraph(). Each stops at once on what it can
-// see alone (values out of range, NULL names, duplicate symbols, calls out of sequence); what needs
-// the whole model (kernels named by nodes, binding counts, directions) is left to checkModel().
+// constants, AddNode() with GNodeArg(), GNodeCArg() and Imm() bindings, CloseGraph(). Each stops at
+// once on what it can see alone (values out of range, NULL names, duplicate symbols, calls out of
+// sequence); what needs the whole model (kernels named by nodes, binding counts, directions) is
+// left to checkModel().
 #include "AutoTilerLib.h"
 #include "builder_support.h"
 
@@ -123,7 +124,7 @@ void resolveStackedTensors(tiler::GraphModel& graph)
     for (const tiler::GraphNode& node : graph.nodes)
         for (std::size_t b = 0; b < node.bindings.size(); ++b) {
             const auto found = memberOf.find(node.bindings[b].symbol);
-            if (found == memberOf.end() || node.bindings[b].kind != tiler::GraphNodeBinding::Kind::Tensor)
+            if (found == memberOf.end() || !node.bindings[b].bindsTensor())
                 continue;
             tiler::StackedTensors& stack = graph.stacks[found->second.first];
             const std::string context = "graph " + graph.name + ": stacked member " + found->first + " of " + stack.out;
@@ -148,7 +149,7 @@ void resolveStackedTensors(tiler::GraphModel& graph)
     for (tiler::GraphNode& node : graph.nodes)
         for (tiler::GraphNodeBinding& binding : node.bindings)
             if (const auto found = memberOf.find(binding.symbol);
-                found != memberOf.end() && binding.kind == tiler::GraphNodeBinding::Kind::Tensor) {
+                found != memberOf.end() && binding.bindsTensor()) {
                 const tiler::StackedTensors& stack = graph.stacks[found->second.first];
                 binding.stackMember = binding.symbol;
                 binding.symbol = stack.out;

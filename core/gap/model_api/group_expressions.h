@@ -14,6 +14,12 @@ namespace tessera::gap {
 // text starts with it holds the expression as written).
 inline constexpr char kUnresolvedGroupExpression = '\x1f';
 
+inline bool isUnresolvedGroupExpression(const tiler::Binding& binding)
+{
+    return binding.kind == tiler::Binding::Kind::Literal && !binding.name.empty() &&
+           binding.name[0] == kUnresolvedGroupExpression;
+}
+
 // `expression` as C, or ModelError naming `context` and the fix:
 //   KArg(Arg, Name)       the C argument the group argument Arg stands for (KerGroupArg's CArgName,
 //                         Arg itself when the group lists none);

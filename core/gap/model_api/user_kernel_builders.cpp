@@ -66,8 +66,7 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
     kernel.calls = callsOf(CCalls, context);
     for (const tiler::KernelCall& call : kernel.calls)
         for (const tiler::Binding& binding : call.bindings)
-            if (binding.kind == tiler::Binding::Kind::Literal && !binding.name.empty() &&
-                binding.name[0] == kUnresolvedGroupExpression)
+            if (isUnresolvedGroupExpression(binding))
                 failModel(context + ": its call of " + call.callee + " binds BindKGExpr(\"" + binding.name.substr(1) +
                           "\"), which only the calls of a kernel group (UserKernelGroup) take; bind a user kernel's "
                           "basic-kernel arguments with K_Arg(), C_Arg() or Imm()");
@@ -154,8 +153,7 @@ void UserKernelGroup(const char* GroupName, CKernel_Arg_T** CArg, CKernelCall_T*
         symbols[symbol] = value;
     for (tiler::KernelCall& call : group->calls)
         for (tiler::Binding& binding : call.bindings)
-            if (binding.kind == tiler::Binding::Kind::Literal && !binding.name.empty() &&
-                binding.name[0] == kUnresolvedGroupExpression)
+            if (isUnresolvedGroupExpression(binding))
                 binding.name = groupExpressionToC(binding.name.substr(1), state.groupArguments, group->cargs, symbols,
                                                   context + ", call of " + call.callee);
     state.groupSymbols.clear();
