@@ -83,6 +83,23 @@ void openGroupWithBody(const char* group)
     CloseKernelGroup();
 }
 
+// User kernel Cell: its state read from Sin (sinFlags, sinWidth items of 2 bytes) and written to
+// Sout, 8 items declared with KerArgAliased(alias); then generated, so the model's checks run.
+void aliasedState(unsigned alias, unsigned sinFlags, unsigned sinWidth)
+{
+    LibKernel("Step", CALL_PARALLEL, CArgs(2, TCArg("short int *", "S"), TCArg("short int *", "Out")), "Step_Arg_T",
+              nullptr);
+    UserKernel("Cell", KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+               CArgs(2, TCArg("short int *", "Sin"), TCArg("short int *", "Sout")),
+               Calls(1, Call("Step", LOC_LOOP, Bindings(2, K_Arg("Sin", KER_ARG_TILE), K_Arg("Sout", KER_ARG_TILE)))),
+               KerArgs(2,
+                       KerArg("Sin", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(sinFlags), sinWidth, 1, 2, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Sin"),
+                       KerArgAliased("Sout", KerArgSpace(1, KER_ITER_TILE0), alias, O_OUT | O_BUFF | O_NTILED, 8, 1, 2,
+                                     0, OBJ_CONSTRAINTS_NONE, 0, "Sout")));
+    GenerateTilingCode();
+}
+
 Choice choose(KernelOper_T first, KernelOper_T second, int parallel, std::array<int, 5> sizes,
               std::array<int, 6> filter, unsigned attributes = 0)
 {
@@ -773,11 +790,21 @@ private slots:
                          "Filter");
              },
              "KerArgC(\"Filter\"): compressed arguments are not supported"},
-            {"aliased argument", [] {
-                 KerArgAliased("State", KerArgSpace(1, KER_ITER_TILE0), 2, O_BUFF, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
-                               "");
-             },
-             "KerArgAliased(\"State\", ..., 2, ...): arguments sharing another's L1 buffer"},
+            // KerArgAliased: an output using an input's L1 buffer (tests/gap/Recurrence runs one).
+            {"aliased argument beyond the list", [] { aliasedState(5, O_IN | O_BUFF | O_NTILED, 8); },
+             "user kernel Cell: KerArgAliased(\"Sout\", ..., 5, ...): Alias is the position (from 0) of another "
+             "argument in KerArgs(), whose L1 buffer it uses; the list has 2 arguments"},
+            {"argument aliased to itself", [] { aliasedState(1, O_IN | O_BUFF | O_NTILED, 8); },
+             "the list has 2 arguments and that one is the argument itself"},
+            {"aliased to a tiled input", [] { aliasedState(0, O_IN | O_DB, 8); },
+             "user kernel Cell: argument Sout: it shares the L1 buffer of Sin; both must be whole buffers in L1 (O_BUFF, "
+             "O_NTILED, one plane, no room or padding)"},
+            {"aliased to a buffer of another size", [] { aliasedState(0, O_IN | O_BUFF | O_NTILED, 6); },
+             "user kernel Cell: argument Sout: it is 8 x 1 items of 2 bytes but shares the L1 buffer of Sin, 6 x 1 items "
+             "of 2 bytes; a shared buffer has one size"},
+            {"aliased to an output", [] { aliasedState(0, O_OUT | O_BUFF | O_NTILED, 8); },
+             "it shares the L1 buffer of Sin; the shared buffer is read from an input (O_IN) and written to an output "
+             "(O_OUT), so Sin must be O_IN and Sout O_OUT"},
             {"buffer not loaded", [] { KerArg("State", O_IN | O_BUFF | O_NO_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
              "KerArg(\"State\"): O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE"},
             {"space property", [] { IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_REVERT), 4, 1); },

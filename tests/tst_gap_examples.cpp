@@ -35,7 +35,8 @@ QString modelSource(const QString& example)
 const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"), QStringLiteral("MyFavoriteKernel"),
                                QStringLiteral("Conv5x5"), QStringLiteral("FFT2D"), QStringLiteral("MatAddL3"),
                                QStringLiteral("PlaneScale"), QStringLiteral("Fir"),
-                               QStringLiteral("Resize"), QStringLiteral("MatMult"), QStringLiteral("CnnLibrary")};
+                               QStringLiteral("Resize"), QStringLiteral("MatMult"), QStringLiteral("CnnLibrary"),
+                               QStringLiteral("Recurrence")};
 // Every model sets this budget with SetL1MemorySize (the guide's figure).
 constexpr qint64 kModelDefaultL1 = 51200;
 
@@ -319,6 +320,39 @@ private slots:
         QCOMPARE(kernel[QStringLiteral("tiles")].toInt(), tiles);
         QCOMPARE(kernel[QStringLiteral("tile_size")].toInt(), tileSize);
         QCOMPARE(kernel[QStringLiteral("last_tile_size")].toInt(), lastTileSize);
+    }
+
+    // Recurrence declares its state as GreenWaves' recurrent layers do: Sout with KerArgAliased on
+    // Sin. One L1 buffer serves both (same offset, and the kernel's L1 is the sum of the others'
+    // aligned buffers only), at the model's budget and at the smallest; the budgets rows run it.
+    void aliasedArgumentSharesItsBuffer()
+    {
+        QString error;
+        const qint64 needed = minimumL1(QStringLiteral("Recurrence"), &error);
+        QVERIFY2(needed > 0, qPrintable(error));
+        for (const qint64 budget : {kModelDefaultL1, needed}) {
+            const QJsonObject kernel = kernelTiling(QStringLiteral("Recurrence"), QStringLiteral("Recurrence"), budget, &error);
+            QVERIFY2(!kernel.isEmpty(), qPrintable(error));
+            const QJsonArray args = kernel[QStringLiteral("args")].toArray();
+            const QJsonObject sin = findByName(args, QStringLiteral("Sin")), sout = findByName(args, QStringLiteral("Sout"));
+            QVERIFY(!sin.isEmpty() && !sout.isEmpty());
+            QCOMPARE(sout[QStringLiteral("shares_buffer_of")].toString(), QStringLiteral("Sin"));
+            QVERIFY(!sin.contains(QStringLiteral("shares_buffer_of")));
+            QCOMPARE(sout[QStringLiteral("l1_offset")].toInteger(), sin[QStringLiteral("l1_offset")].toInteger());
+            QCOMPARE(sout[QStringLiteral("l1_bytes")].toInteger(), qint64(24 * 2));
+            QCOMPARE(sin[QStringLiteral("l2_read")].toInteger(), qint64(24 * 2));
+            QCOMPARE(sout[QStringLiteral("l2_write")].toInteger(), qint64(24 * 2));
+            // Every other buffer has its own place, 4-byte aligned; the shared one counts once.
+            qint64 own = 0;
+            for (const QJsonValue& value : args) {
+                const QJsonObject arg = value.toObject();
+                if (!arg.contains(QStringLiteral("shares_buffer_of")))
+                    own += (arg[QStringLiteral("l1_bytes")].toInteger() + 3) / 4 * 4;
+            }
+            QCOMPARE(kernel[QStringLiteral("l1_bytes")].toInteger(), own);
+            if (budget == needed)
+                QVERIFY2(kernel[QStringLiteral("tiles")].toInt() > 1, "at its smallest budget the weights are tiled");
+        }
     }
 
     // The current SDK's iteration spaces (KernelIterSpace, KerArgSpace, LOC_LOOP, LOC_D1_PROLOG,

@@ -283,8 +283,11 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: TCArgInfo(\"In\"): direction 7 is not ARG_DIR_IN"},
         {"unknown node binding direction", [] { GNodeArg(5, "In", 0); },
          "error: GNodeArg(5, \"In\"): direction 5 is not GNA_IN, GNA_OUT or GNA_INOUT"},
-        {"in-out binding writing another symbol", [] { GNodeArg(GNA_INOUT, "Out", "In"); },
-         "error: GNodeArg(2, \"Out\"): an in-out binding that reads In and writes Out in its place is not supported"},
+        {"binding direction GNA_UNDEF", [] { GNodeArg(GNA_UNDEF, "In", 0); },
+         "error: GNodeArg(0, \"In\"): direction 0 is not GNA_IN, GNA_OUT or GNA_INOUT"},
+        {"symbol direction ARG_DIR_UNDEF",
+         [] { TCArgInfo("short *", "In", ARG_SCOPE_ARG, ARG_DIR_UNDEF, AT_MEM_L2, AT_MEM_UNDEF, nullptr); },
+         "error: TCArgInfo(\"In\"): direction 0 is not ARG_DIR_IN, ARG_DIR_CONSTIN, ARG_DIR_OUT or ARG_DIR_INOUT"},
         {"duplicate symbol names",
          [] { CreateGraph("Net", CArgs(1, TCArg("short *", "Buffer")), CArgs(1, localSymbol("Buffer"))); },
          "error: CreateGraph(\"Net\"): symbol Buffer is declared twice"},
@@ -402,6 +405,65 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              CloseGraph();
          },
          "error: graph Net: AddStackedTensors(\"Cat\"): Part is stacked twice"},
+        // In-place bindings (GNodeArg(GNA_INOUT, Name, AliasedArgName)): resolved when the graph closes.
+        {"in-place write of an argument",
+         [] {
+             CreateGraph("Net", CArgs(1, TCArg("short *", "Out")), CArgs(1, localSymbol("State")));
+             AddNode("Step", Bindings(1, GNodeArg(GNA_INOUT, "Out", "State")));
+             CloseGraph();
+         },
+         "error: graph Net: node Step: GNodeArg(GNA_INOUT, \"Out\", \"State\"): Out is ARG_SCOPE_ARG; a symbol "
+         "written in place of another must be declared as a local (ARG_SCOPE_LOCAL)"},
+        {"in-place write of an undeclared symbol",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(1, localSymbol("State")));
+             AddNode("Step", Bindings(1, GNodeArg(GNA_INOUT, "State01", "State")));
+             CloseGraph();
+         },
+         "State01 is no symbol of the graph; a symbol written in place of another must be declared as a local"},
+        {"in-place write over an unknown symbol",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(1, localSymbol("State01")));
+             AddNode("Step", Bindings(1, GNodeArg(GNA_INOUT, "State01", "State")));
+             CloseGraph();
+         },
+         "error: graph Net: node Step: GNodeArg(GNA_INOUT, \"State01\", \"State\"): State is no symbol of the graph"},
+        {"in-place write over a constant",
+         [] {
+             CreateGraph("Net",
+                         CArgs(1, TCArgInfo("short *", "Weights", ARG_SCOPE_GLOBAL, ARG_DIR_CONSTIN, AT_MEM_L3_HFLASH,
+                                            AT_MEM_UNDEF, ConstInfo("w.bin", 1, 1, 16, 0))),
+                         CArgs(1, localSymbol("State01")));
+             AddNode("Step", Bindings(1, GNodeArg(GNA_INOUT, "State01", "Weights")));
+             CloseGraph();
+         },
+         "Weights is a constant, which no node writes; copy it into a local first"},
+        {"local written in place of two symbols",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(3, localSymbol("A"), localSymbol("B"), localSymbol("State01")));
+             AddNode("First", Bindings(1, GNodeArg(GNA_INOUT, "State01", "A")));
+             AddNode("Second", Bindings(1, GNodeArg(GNA_INOUT, "State01", "B")));
+             CloseGraph();
+         },
+         "node Second: GNodeArg(GNA_INOUT, \"State01\", \"B\"): State01 is also written in place of A by node First; "
+         "a local shares the buffer of one symbol only"},
+        {"in-place writes in a cycle",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(2, localSymbol("A"), localSymbol("B")));
+             AddNode("First", Bindings(1, GNodeArg(GNA_INOUT, "A", "B")));
+             AddNode("Second", Bindings(1, GNodeArg(GNA_INOUT, "B", "A")));
+             CloseGraph();
+         },
+         "error: graph Net: the in-place bindings (GNA_INOUT) of A, B form a cycle, so none of them has a buffer"},
+        {"stack into an in-place local",
+         [] {
+             CreateGraph("Net", nullptr, CArgs(2, localSymbol("State"), localSymbol("State01")));
+             AddNode("Step", Bindings(1, GNodeArg(GNA_INOUT, "State01", "State")));
+             AddStackedTensors("State01", 1, "Part");
+             CloseGraph();
+         },
+         "AddStackedTensors(\"State01\"): State01 is written in place of State (GNA_INOUT), so it has no buffer to stack "
+         "into; stack into State"},
         {"stack of no member", [] { AddStackedTensors("Cat", 0); },
          "error: AddStackedTensors(\"Cat\", 0): 0 members; stack 1 to 4096 tensors"},
     };

@@ -723,6 +723,79 @@ private slots:
         }
     }
 
+    // NNTool's recurrent layers keep their state in place across the sequences they are split into:
+    // GNodeArg(GNA_INOUT, "Cell01", "Cell") writes Cell01 in place of Cell, so both are one buffer.
+    void inPlaceStateSharesOneBuffer()
+    {
+        QTemporaryDir work;
+        std::mt19937 random(43u);
+        const std::vector<int16_t> input = randomValues(random, 40 * 30, 16000);
+        const QString inputFile = work.filePath(QStringLiteral("input.bin"));
+        QVERIFY(writeValues(inputFile, input));
+        const QString example = kGapTests + QStringLiteral("/InPlaceStateGraph");
+        const QString valueArgs = kGapTests + QStringLiteral("/ValueArgGraph");  // KerAffine
+        const QString generator = work.filePath(QStringLiteral("gen_statenet"));
+        QStringList command;
+        const ProcessResult compiled = m_toolchain.compileModel(example + QStringLiteral("/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const QString out = work.filePath(QStringLiteral("out"));
+        const QStringList options{QStringLiteral("-o"), out};
+        const ProcessResult generated = runProcess(generator, options, QProcessEnvironment::systemEnvironment(), work.path());
+        QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), QStringList{generator} + options, generated)));
+
+        QFile source(out + QStringLiteral("/StateNetKernels.c"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QString code = QString::fromUtf8(source.readAll());
+        // The locals written in place have no buffer, variable or pointer: only the allocation comment names them.
+        QVERIFY2(code.count(QStringLiteral("Cell01")) == code.count(QStringLiteral("also Cell01, which node")) + 1 &&
+                     code.count(QStringLiteral("Cell02")) == code.count(QStringLiteral("also Cell02, which node")),
+                 qPrintable(code));
+        QCOMPARE(code.count(QStringLiteral("also Cell01, which node Accumulate writes in place of Cell (GNA_INOUT)")), 1);
+
+        QString error;
+        const QJsonObject report = readJson(out + QStringLiteral("/StateNetKernels.tiling.json"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonObject graph = report[QStringLiteral("graphs")].toArray().first().toObject();
+        QJsonObject cell;
+        for (const QJsonValue tensor : graph[QStringLiteral("tensors")].toArray()) {
+            const QString name = tensor[QStringLiteral("name")].toString();
+            QVERIFY2(name != QStringLiteral("Cell01") && name != QStringLiteral("Cell02"), qPrintable(name));
+            if (name == QStringLiteral("Cell"))
+                cell = tensor.toObject();
+        }
+        QCOMPARE(cell[QStringLiteral("bytes")].toInteger(-1), 40 * 30 * 2);
+        QCOMPARE(cell[QStringLiteral("first_node")].toInt(-2), 0);
+        QCOMPARE(cell[QStringLiteral("last_node")].toInt(-2), 3);  // read by the last node as Cell02
+        const QString reason = cell[QStringLiteral("reason")].toString();
+        QVERIFY2(reason.contains(QStringLiteral("Cell01, which node Accumulate writes in place of Cell")) &&
+                     reason.contains(QStringLiteral("Cell02, which node Accumulate writes in place of Cell01")),
+                 qPrintable(reason));
+
+        const QString harness = out + QStringLiteral("/harness");
+        const QStringList build = sanitizerFlags(2) + m_toolchain.emulCflags +
+                                  QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), example, QStringLiteral("-I"),
+                                              valueArgs, out + QStringLiteral("/StateNetKernels.c"),
+                                              valueArgs + QStringLiteral("/ValueArgBasicKernels.c"),
+                                              example + QStringLiteral("/InPlaceBasicKernels.c"),
+                                              example + QStringLiteral("/harness.c"), QStringLiteral("-o"), harness};
+        const ProcessResult built = runProcess(m_toolchain.cc, build);
+        QVERIFY2(built.exitCode == 0, qPrintable(describe(QStringLiteral("build"), QStringList{m_toolchain.cc} + build, built)));
+        const auto saturated = [](int value) { return int16_t(std::clamp(value, -32768, 32767)); };
+        for (const auto& [scale, bias] : {std::pair{1, 0}, std::pair{-3, 250}}) {
+            const QString outputFile = work.filePath(QStringLiteral("output.bin"));
+            const QStringList arguments{inputFile, outputFile, QString::number(scale), QString::number(bias)};
+            const ProcessResult ran = runProcess(harness, arguments, sanitizerEnvironment(), out);
+            QVERIFY2(ran.exitCode == 0, qPrintable(describe(QStringLiteral("StateNet"), QStringList{harness} + arguments, ran)));
+            std::vector<int16_t> expected;
+            for (const int16_t value : input) {
+                const int16_t state = saturated(saturated(value + value) + value);
+                expected.push_back(saturated(state * scale + bias));
+            }
+            QCOMPARE(readValues(outputFile, 40 * 30), expected);
+        }
+        QVERIFY(compilesForGap(out, QStringLiteral("StateNet"), {example, valueArgs}));
+    }
+
 private:
     // Builds tests/gap/graph_harness.c for the graph `name` generated into `out` (files
     // <name-without-Net>Kernels.*) and runs it on `input`; the harness's result.

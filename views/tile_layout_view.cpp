@@ -126,6 +126,9 @@ QString describe(const KernelTiling& tiling, const ArgTiling& arg)
     lines << QString("L1: %1 at offset %2")
                  .arg(arg.bufferCount == 2 ? "2 × " + exactBytes(arg.chunkBytes) : exactBytes(arg.l1Bytes))
                  .arg(arg.l1Offset);
+    if (!arg.arg->sharesBufferOf.empty())
+        lines << QString("the buffer of %1, which this output is written from (KerArgAliased)")
+                     .arg(QString::fromStdString(arg.arg->sharesBufferOf));
     if (arg.residence != ArgResidence::Scratch)
         lines << QString("DMA: %1 L2 → L1, %2 L1 → L2").arg(exactBytes(arg.dmaRead), exactBytes(arg.dmaWrite));
     if (arg.stagedInL2)

@@ -120,6 +120,9 @@ nlohmann::json tilingJson(const KernelTiling& tiling)
             args[i]["dims"] = model.declaredDims;
             args[i]["float_items"] = model.floatItems;
         }
+    for (std::size_t i = 0; i < tiling.args.size(); ++i)
+        if (!tiling.args[i].arg->sharesBufferOf.empty())
+            args[i]["shares_buffer_of"] = tiling.args[i].arg->sharesBufferOf;
     kernel["args"] = args;
     return kernel;
 }

@@ -417,6 +417,11 @@ GraphAllocation allocateGraphWithin(const KernelModel& model, const GraphModel& 
                 found->second->reason += "; stacked tensors, used in place: " + parts;
         }
     }
+    for (const GraphAlias& alias : graph.aliases)
+        for (GraphTensor& tensor : tensors)
+            if (tensor.name == alias.buffer)
+                tensor.reason += "; also " + alias.local + ", which node " + graph.nodes[alias.node].kernel +
+                                 " writes in place of " + alias.reads + " (GNA_INOUT)";
 
     if (model.options.l3StaticBudget > 0 && allocation.l3Static > model.options.l3StaticBudget) {
         allocation.error = "graph " + graph.name + ": the constants kept in L3 RAM need " +

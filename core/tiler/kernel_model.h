@@ -193,6 +193,11 @@ struct KernelArgument {
     // Tiled by the kernel's outer tile loop (KER_ITER_TILE1) instead of its inner one; the kernel
     // then has UserKernel::outerTiles.
     bool outerTiled = false;
+    // KerArgAliased: the argument (of the same kernel, declared before) whose L1 buffer this one
+    // uses instead of one of its own. GreenWaves' recurrent layers declare their state so: loaded
+    // from Sin, rewritten by every step in place, stored to Sout. Both are whole (untiled) buffers of
+    // one size, the named one an input and this one an output; empty for an argument of its own.
+    std::string sharesBufferOf;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
 };
@@ -432,6 +437,10 @@ struct GraphNodeBinding {
     // part of `symbol` that starts `offset` bytes into it (set when the graph is closed).
     std::string stackMember;
     std::uint64_t offset = 0;
+    // GNodeArg(GNA_INOUT, Name, AliasedArgName) with Name != AliasedArgName: the node reads
+    // `aliasOf` and writes `symbol` in its place, so both name one buffer (set by GNodeArg; the
+    // graph renames `symbol` to the buffer's first symbol when it is closed, see GraphAlias).
+    std::string aliasOf;
 
     bool bindsTensor() const { return kind == Kind::Tensor; }
 };
@@ -455,12 +464,23 @@ struct StackedTensors {
     std::uint64_t totalBytes() const;
 };
 
+// A local that a GNA_INOUT binding writes in place of another symbol, as NNTool's recurrent layers
+// keep their state (`S0_CellInternal01` in place of `S0_CellState`): it has no buffer of its own,
+// every binding of it names `buffer`, the first symbol of its chain of aliases, instead.
+struct GraphAlias {
+    std::string local;   // dropped from GraphModel::locals
+    std::string reads;   // the symbol the node reads (AliasedArgName)
+    std::string buffer;  // the symbol whose memory it is
+    std::size_t node = 0;
+};
+
 struct GraphModel {
     std::string name;
     std::vector<GraphArgument> arguments;  // CreateGraph's first list: arguments and globals
     std::vector<GraphArgument> locals;     // CreateGraph's second list: buffers between nodes
     std::vector<GraphNode> nodes;          // in execution order
     std::vector<StackedTensors> stacks;
+    std::vector<GraphAlias> aliases;
     bool closed = false;
 
     // The argument, global or local named `symbol`, or nullptr.

@@ -134,8 +134,11 @@ private:
             report(where + ": C argument " + name + " appears more than once in CArgs()");
         for (const std::string& name : duplicateNames(kernel.args))
             report(where + ": kernel argument " + name + " appears more than once in KerArgs()");
-        for (const KernelArgument& argument : kernel.args)
-            checkKernelArgument(kernel, argument, where + ": argument " + argument.name);
+        for (std::size_t a = 0; a < kernel.args.size(); ++a) {
+            checkKernelArgument(kernel, kernel.args[a], where + ": argument " + kernel.args[a].name);
+            if (!kernel.args[a].sharesBufferOf.empty())
+                checkSharedBuffer(kernel, a, where + ": argument " + kernel.args[a].name);
+        }
         for (std::size_t i = 0; i < kernel.calls.size(); ++i)
             checkBasicKernelCall(kernel, kernel.calls[i],
                                  where + ": call " + std::to_string(i + 1) + " (" + kernel.calls[i].callee + ")");
@@ -190,6 +193,48 @@ private:
                    + " is not supported; use (KER_DIM2, KER_TILE), (KER_DIM3, KER_TILE, KER_IN_PLANE), "
                      "(KER_DIM3, KER_IN_PLANE, KER_TILE), (KER_DIM3, KER_OUT_PLANE, KER_TILE), "
                      "(KER_DIM4, KER_OUT_PLANE, KER_TILE, KER_IN_PLANE) or (KER_DIM4, KER_OUT_PLANE, KER_IN_PLANE, KER_TILE)");
+    }
+
+    // KerArgAliased: an output using the L1 buffer of an input declared before it. Both are whole
+    // buffers (untiled, one plane) of one size, so the input is read into it before the loops, the
+    // kernel rewrites it, and the output is written from it after them.
+    void checkSharedBuffer(const UserKernel& kernel, std::size_t index, const std::string& where)
+    {
+        const KernelArgument& argument = kernel.args[index];
+        const std::string& name = argument.sharesBufferOf;
+        const auto shared = std::find_if(kernel.args.begin(), kernel.args.begin() + std::ptrdiff_t(index),
+                                         [&](const KernelArgument& other) { return other.name == name; });
+        if (shared == kernel.args.begin() + std::ptrdiff_t(index)) {
+            report(where + ": it shares the L1 buffer of " + name + ", which is not an argument declared before it "
+                           "in KerArgs(); KerArgAliased's Alias is the position (from 0) of that argument in the list");
+            return;
+        }
+        if (!shared->sharesBufferOf.empty())
+            report(where + ": it shares the L1 buffer of " + name + ", which shares the buffer of " +
+                   shared->sharesBufferOf + " itself; alias " + shared->sharesBufferOf + " directly");
+        for (std::size_t other = 0; other < index; ++other)
+            if (kernel.args[other].sharesBufferOf == name)
+                report(where + ": " + kernel.args[other].name + " already shares the L1 buffer of " + name +
+                       "; one output shares an input's buffer");
+        const auto whole = [](const KernelArgument& arg) {
+            return arg.has(ArgFlag::Buffer) && !arg.has(ArgFlag::Tiled) && !arg.has(ArgFlag::ThreeD) &&
+                   arg.roomBefore == 0 && arg.roomAfter == 0 && arg.padBefore == 0 && arg.padAfter == 0;
+        };
+        if (!argument.has(ArgFlag::Out) || argument.has(ArgFlag::In) || !shared->has(ArgFlag::In) ||
+            shared->has(ArgFlag::Out))
+            report(where + ": it shares the L1 buffer of " + name + "; the shared buffer is read from an input (O_IN) "
+                           "and written to an output (O_OUT), so " + name + " must be O_IN and " + argument.name +
+                           " O_OUT, neither both");
+        if (!whole(argument) || !whole(*shared))
+            report(where + ": it shares the L1 buffer of " + name + "; both must be whole buffers in L1 (O_BUFF, "
+                           "O_NTILED, one plane, no room or padding), as GreenWaves' recurrent layers declare their "
+                           "state");
+        else if (argument.width != shared->width || argument.height != shared->height ||
+                 argument.itemSize != shared->itemSize)
+            report(where + ": it is " + std::to_string(argument.width) + " x " + std::to_string(argument.height) +
+                   " items of " + std::to_string(argument.itemSize) + " bytes but shares the L1 buffer of " + name +
+                   ", " + std::to_string(shared->width) + " x " + std::to_string(shared->height) + " items of " +
+                   std::to_string(shared->itemSize) + " bytes; a shared buffer has one size");
     }
 
     void checkKernelArgument(const UserKernel& kernel, const KernelArgument& argument, const std::string& where)

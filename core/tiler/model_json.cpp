@@ -99,7 +99,7 @@ json userKernelJson(const UserKernel& kernel)
     for (IterationSpace space : kernel.order)
         order.push_back(nameOf(kSpaces, space));
     json args = json::array();
-    for (const KernelArgument& arg : kernel.args)
+    for (const KernelArgument& arg : kernel.args) {
         args.push_back({{"name", arg.name}, {"flags", flagNames(kFlags, arg.flags)}, {"width", arg.width},
                         {"height", arg.height}, {"item_size", arg.itemSize}, {"tile_overlap", arg.tileOverlap},
                         {"constraints", flagNames(kConstraints, arg.constraints)},
@@ -110,6 +110,9 @@ json userKernelJson(const UserKernel& kernel)
                         {"room_before", arg.roomBefore}, {"room_after", arg.roomAfter},
                         {"plane_per_input", arg.planePerInput},
                         {"plane_per_output", arg.planePerOutput}, {"outer_tiled", arg.outerTiled}});
+        if (!arg.sharesBufferOf.empty())  // KerArgAliased only: other models' files stay as they were
+            args.back()["shares_buffer_of"] = arg.sharesBufferOf;
+    }
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"outer_tiles", kernel.outerTiles}, {"chunkable_planes", nameOf(kSpaces, kernel.chunkablePlanes)},
@@ -384,6 +387,7 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.planePerInput = arg.boolean("plane_per_input", false);
     parsed.planePerOutput = arg.boolean("plane_per_output", false);
     parsed.outerTiled = arg.boolean("outer_tiled", false);
+    parsed.sharesBufferOf = arg.string("shares_buffer_of", "");
     return parsed;
 }
 

@@ -491,6 +491,18 @@ bool Solver::rereads(const KernelTiling& tiling, const ArgTiling& arg) const
     return distinct < loadsOf(tiling, arg);
 }
 
+// The argument, laid out before argument `index`, whose L1 buffer that one uses (KerArgAliased), if any.
+const ArgTiling* sharedBufferOf(const KernelTiling& tiling, std::size_t index)
+{
+    const std::string& name = tiling.args[index].arg->sharesBufferOf;
+    if (name.empty())
+        return nullptr;
+    for (std::size_t i = 0; i < index; ++i)
+        if (tiling.args[i].arg->name == name)
+            return &tiling.args[i];
+    return nullptr;
+}
+
 std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
 {
     std::uint64_t offset = 0, l2Offset = 0;
@@ -552,8 +564,12 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
             if (model.has(ArgFlag::Out))
                 arg.dmaWrite = bytes;
         }
-        arg.l1Offset = offset;
-        offset = alignUp(offset + arg.l1Bytes, cost_.alignment);
+        if (const ArgTiling* shared = sharedBufferOf(tiling, i)) {
+            arg.l1Offset = shared->l1Offset;  // KerArgAliased: no buffer of its own (checkModel: same size)
+        } else {
+            arg.l1Offset = offset;
+            offset = alignUp(offset + arg.l1Bytes, cost_.alignment);
+        }
         tiling.dmaRead += arg.dmaRead;
         tiling.dmaWrite += arg.dmaWrite;
         if (arg.stagedInL2) {

@@ -199,7 +199,11 @@ KerArgLUT_T *LUTInfo(int Bits, int ElemBytes, int Sparse);
 Object_T *KerArgC(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType, unsigned int W,
                   unsigned int H, unsigned int ItemSize, KerArgLUT_T *LUTInfo, int TileOverlap,
                   KernelArgConstraints_T Constraint, unsigned int PreferedTileSize, AT_MODEL_NAME *CArgName);
-/* An argument sharing the L1 buffer of argument number Alias (the SDK's recurrent layers): refused. */
+/* An output using the L1 buffer of argument number Alias of the KerArgs list (from 0, the list as
+ * kept: AT_NO_KER_ARG entries left out), as the SDK's recurrent layers declare their state: the
+ * input Sin is read into the buffer before the loops, every step rewrites it in place, and this
+ * argument (Sout) is written from it after them. Both must be whole buffers (O_BUFF, O_NTILED, one
+ * plane) of one size, the other O_IN and this one O_OUT. */
 Object_T *KerArgAliased(AT_MODEL_NAME *KerArgName, KernelArgDimDescrT *KerArgSpace, unsigned int Alias,
                         Object_Type_T ObjType, unsigned int W, unsigned int H, unsigned int ItemSize,
                         int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
@@ -423,8 +427,8 @@ ConstInit_T *ConstInfo(const char *FileName, int Format, int Binary, int Size, i
  * constant. */
 void AddNode(const char *Name, ArgBindingDescr_T **Bindings);
 /* Binds graph symbol Name (argument, global or local) with direction GNA_IN, GNA_OUT or GNA_INOUT.
- * AliasedArgName: 0, or for GNA_INOUT the symbol read, which must be Name itself (a node writing
- * another symbol in place of the one it reads is refused). */
+ * AliasedArgName: 0, or for GNA_INOUT the symbol read. When it is another symbol, the node writes
+ * Name in its place: Name (a local) then has no buffer of its own and names AliasedArgName's. */
 ArgBindingDescr_T *GNodeArg(int Dir, const char *Name, const char *AliasedArgName);
 /* Passes graph argument ArgName (ARG_SCOPE_ARG, ARG_DIR_IN: a parameter of the runner such as
  * NNTool's `bool Reset`) to the node's C argument as it is; the graph neither sizes nor places it. */

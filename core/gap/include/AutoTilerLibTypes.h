@@ -313,10 +313,16 @@ typedef enum {
     ARG_SCOPE_GLOBAL = 3,
     ARG_SCOPE_LOCAL = 4
 } ArgScope_T;
-typedef enum { ARG_DIR_IN = 0, ARG_DIR_OUT = 1, ARG_DIR_INOUT = 2, ARG_DIR_CONSTIN = 3 } ArgDirection_T;
+typedef enum {
+    ARG_DIR_UNDEF = 0,
+    ARG_DIR_IN = 1,
+    ARG_DIR_CONSTIN = 2,
+    ARG_DIR_OUT = 3,
+    ARG_DIR_INOUT = 4
+} ArgDirection_T;
 
-/* How a graph node uses the symbol bound to one of its C arguments (GNodeArg). */
-typedef enum { GNA_IN = 0, GNA_OUT = 1, GNA_INOUT = 2 } GNodeArgDirection_T;
+/* How a graph node uses the symbol bound to one of its C arguments (GNodeArg); the SDK's values. */
+typedef enum { GNA_UNDEF = 0, GNA_IN = 1, GNA_OUT = 2, GNA_INOUT = 3 } GNodeArgDirection_T;
 
 /* Graph generation options (AT_SetGraphCtrl); the default of each is in brackets. */
 typedef enum {

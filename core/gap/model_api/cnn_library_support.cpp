@@ -178,18 +178,6 @@ Object_T* KerArgC(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Objec
                      KerArgName != nullptr ? KerArgName : ""));
 }
 
-Object_T* KerArgAliased(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, unsigned int Alias,
-                        Object_Type_T ObjType, unsigned int W, unsigned int H, unsigned int ItemSize,
-                        int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
-                        const char* CArgName)
-{
-    (void) KerArgSpace, (void) ObjType, (void) W, (void) H, (void) ItemSize, (void) TileOverlap, (void) Constraint;
-    (void) PreferedTileSize, (void) CArgName;
-    failModel(format("KerArgAliased(\"%s\", ..., %u, ...): arguments sharing another's L1 buffer (the SDK's "
-                     "recurrent layers) are not supported by Tessera; declare a buffer of its own",
-                     KerArgName != nullptr ? KerArgName : "", Alias));
-}
-
 void AT_PrepareForTest(const char* Name, v4s DataSize, v4s L3, int InFeat, int OutFeat, int Width, int Height,
                        int FScW, int FScH, int ConvStrideW, int ConvStrideH, int DcW, int DcH, v4s PadInp, int FSpW,
                        int FSpH, int PoolStrideW, int PoolStrideH, int DpW, int DpH, v4s PadInc,

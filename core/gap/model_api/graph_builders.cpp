@@ -14,10 +14,6 @@
 using namespace tessera::gap;
 namespace tiler = tessera::tiler;
 
-static_assert(int(ARG_DIR_CONSTIN) == int(tiler::GraphArgDirection::ConstIn)
-                  && int(GNA_INOUT) == int(tiler::GraphNodeBinding::Direction::InOut),
-              "the graph enumerations of AutoTilerLibTypes.h and kernel_model.h must keep the same values");
-
 namespace {
 
 std::string quoted(const std::string& name)
@@ -31,6 +27,32 @@ tiler::MemoryLocation memoryLocationOf(int value, const std::string& context, co
         failModel(format("%s: %s location %d is not an AT_MEM_* value; use AT_MEM_UNDEF to let the tiler choose",
                          context.c_str(), role, value));
     return tiler::MemoryLocation(value);
+}
+
+// The SDK numbers ArgDirection_T and GNodeArgDirection_T from an UNDEF value; the tiler's
+// enumerations have no such value, so each is translated by name.
+tiler::GraphArgDirection symbolDirectionOf(ArgDirection_T direction, const std::string& context)
+{
+    switch (direction) {
+    case ARG_DIR_IN: return tiler::GraphArgDirection::In;
+    case ARG_DIR_CONSTIN: return tiler::GraphArgDirection::ConstIn;
+    case ARG_DIR_OUT: return tiler::GraphArgDirection::Out;
+    case ARG_DIR_INOUT: return tiler::GraphArgDirection::InOut;
+    default:
+        failModel(format("%s: direction %d is not ARG_DIR_IN, ARG_DIR_CONSTIN, ARG_DIR_OUT or ARG_DIR_INOUT",
+                         context.c_str(), int(direction)));
+    }
+}
+
+tiler::GraphNodeBinding::Direction nodeDirectionOf(int direction, const std::string& context)
+{
+    switch (direction) {
+    case GNA_IN: return tiler::GraphNodeBinding::Direction::In;
+    case GNA_OUT: return tiler::GraphNodeBinding::Direction::Out;
+    case GNA_INOUT: return tiler::GraphNodeBinding::Direction::InOut;
+    default:
+        failModel(format("%s: direction %d is not GNA_IN, GNA_OUT or GNA_INOUT", context.c_str(), direction));
+    }
 }
 
 // The symbols of one CreateGraph list. A plain TCArg() becomes an in-out symbol of the list's scope.
@@ -187,10 +209,7 @@ CKernel_Arg_T* TCArgInfo(const char* Type, const char* Name, ArgScope_T Scope, A
         failModel(format("%s: scope %d is not ARG_SCOPE_ARG, ARG_SCOPE_ARG_ALLOC, ARG_SCOPE_GLOBAL or ARG_SCOPE_LOCAL",
                          context.c_str(), int(Scope)));
     }
-    if (int(Dir) < int(ARG_DIR_IN) || int(Dir) > int(ARG_DIR_CONSTIN))
-        failModel(format("%s: direction %d is not ARG_DIR_IN, ARG_DIR_OUT, ARG_DIR_INOUT or ARG_DIR_CONSTIN",
-                         context.c_str(), int(Dir)));
-    symbol.direction = tiler::GraphArgDirection(Dir);
+    symbol.direction = symbolDirectionOf(Dir, context);
     symbol.home = memoryLocationOf(int(Home), context, "home");
     symbol.execution = memoryLocationOf(int(Exec), context, "execution");
     if (Init != nullptr) {
@@ -276,19 +295,15 @@ ArgBindingDescr_T* GNodeArg(int Dir, const char* Name, const char* AliasedArgNam
 {
     const std::string symbol = requireName(Name, "GNodeArg", "the symbol name");
     const std::string context = format("GNodeArg(%d, \"%s\")", Dir, symbol.c_str());
-    if (Dir < int(GNA_IN) || Dir > int(GNA_INOUT))
-        failModel(format("%s: direction %d is not GNA_IN, GNA_OUT or GNA_INOUT", context.c_str(), Dir));
-    // The SDK's meaning: an in-out node writes symbol Name in place of the symbol it reads,
-    // AliasedArgName. Models pass 0, or Name itself (one symbol read and written); the alias is not
-    // read for GNA_IN and GNA_OUT.
-    if (Dir == int(GNA_INOUT) && AliasedArgName != nullptr && symbol != AliasedArgName)
-        failModel(format("%s: an in-out binding that reads %s and writes %s in its place is not supported; bind one "
-                         "symbol (GNodeArg(GNA_INOUT, \"%s\", 0)), or bind the input and the output apart",
-                         context.c_str(), AliasedArgName, symbol.c_str(), symbol.c_str()));
-
     tiler::GraphNodeBinding binding;
-    binding.direction = tiler::GraphNodeBinding::Direction(Dir);
+    binding.direction = nodeDirectionOf(Dir, context);
     binding.symbol = symbol;
+    // The SDK's meaning: an in-out node writes Name in place of the symbol it reads, AliasedArgName
+    // (resolveInPlaceAliases). Models pass 0 or Name itself for one symbol read and written; the
+    // alias is not read for GNA_IN and GNA_OUT.
+    if (binding.direction == tiler::GraphNodeBinding::Direction::InOut && AliasedArgName != nullptr &&
+        symbol != AliasedArgName)
+        binding.aliasOf = AliasedArgName;
     // No call binding: Call() and UserKernelCall() reject GNodeArg() (callBindingsOf).
     return registry().arena.make(ArgBindingDescr_S{tiler::Binding{}, std::move(binding)});
 }
@@ -322,6 +337,7 @@ void AddStackedTensors(const char* OutTensorName, int Count, ...)
 void CloseGraph(void)
 {
     tiler::GraphModel& graph = openGraph("CloseGraph()");
+    resolveInPlaceAliases(graph);
     resolveStackedTensors(graph);
     graph.closed = true;
     registry().openGraph.reset();

@@ -345,6 +345,17 @@ Object_T* KerArgInSpace(const char* KerArgName, KernelArgDimDescrT* Space, Objec
     return registry().arena.make(std::move(argument));
 }
 
+Object_T* KerArgAliased(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, unsigned int Alias,
+                        Object_Type_T ObjType, unsigned int W, unsigned int H, unsigned int ItemSize,
+                        int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
+                        const char* CArgName)
+{
+    Object_T* argument = KerArgInSpace(KerArgName, KerArgSpace, ObjType, W, H, ItemSize, TileOverlap, Constraint,
+                                       PreferedTileSize, CArgName);
+    argument->sharesBufferOfIndex = Alias;  // resolved by UserKernel against its KerArgs list
+    return argument;
+}
+
 Object_T* KerArgPad(const char* KerArgName, KernelArgDimDescrT* KerArgSpace, Object_Type_T ObjType, unsigned int W,
                     unsigned int H, unsigned int BottomBuffer, unsigned int TopBuffer, unsigned int ItemSize,
                     int TileOverlap, KernelArgConstraints_T Constraint, unsigned int PreferedTileSize,
@@ -396,6 +407,16 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     std::vector<Object_T*> plainArguments;
     for (const Object_S* argument : arguments)
         plainArguments.push_back(state.arena.make(Object_S{argumentInSpace(*argument, mapping, context)}));
+    for (std::size_t a = 0; a < arguments.size(); ++a) {
+        const std::optional<unsigned> shared = arguments[a]->sharesBufferOfIndex;
+        if (shared && (*shared >= arguments.size() || *shared == a))
+            failModel(format("%s: KerArgAliased(\"%s\", ..., %u, ...): Alias is the position (from 0) of another "
+                             "argument in KerArgs(), whose L1 buffer it uses; the list has %zu arguments%s",
+                             context.c_str(), arguments[a]->value.name.c_str(), *shared, arguments.size(),
+                             *shared == a ? " and that one is the argument itself" : ""));
+        if (shared)
+            plainArguments[a]->value.sharesBufferOf = arguments[*shared]->value.name;
+    }
     std::vector<CKernelCall_T*> plainCalls;
     for (const CKernelCall_T* call : listItems(CCalls, context, "call")) {
         const std::string where = context + ": Call(\"" + call->value.callee + "\")";

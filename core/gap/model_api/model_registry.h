@@ -47,6 +47,8 @@ struct Object_S {
     std::optional<std::vector<int>> space = std::nullopt;  // KerArg with a KerArgSpace: its iterators
     bool notTiled = false;  // O_NTILED: untiled even if the space lists KER_ITER_TILE0
     bool groupArgument = false;  // KerGroupArg: describes a kernel group's argument, not a user kernel's
+    // KerArgAliased: the position in its KerArgs list of the argument whose L1 buffer it uses.
+    std::optional<unsigned> sharesBufferOfIndex = std::nullopt;
 };
 // UserKernelGroupK(): the group it declared.
 struct KernelGroup_S {
@@ -228,6 +230,10 @@ const char* variadicString(const void* pointer);
 
 // AddStackedTensors with the members in a vector (a count known at run time).
 void stackTensors(const std::string& out, const std::vector<std::string>& members);
+
+// When a graph closes: each local a GNA_INOUT binding writes in place of another symbol is dropped
+// and its bindings name the buffer it shares (graph.aliases records them; graph_aliases.cpp).
+void resolveInPlaceAliases(tiler::GraphModel& graph);
 
 // printf-style formatting into a std::string.
 std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,60 @@
+/* Host harness of the Recurrence example: Steps steps of the recurrent cell computed directly. The
+ * state is read from Sin, which must stay untouched, and the final one is written to Sout.
+ * Usage: harness [seed] */
+#include "GenKernels.h"
+#include "RecurrenceBasicKernels.h"
+#include "../HarnessCommon.h"
+
+#define STEPS 5
+#define DIM_STATE 24
+#define DIM_IN 8
+#define WIDTH (DIM_STATE + DIM_IN)
+
+static Word16 Clip(Word32 Value) { return (Word16) (Value > 32767 ? 32767 : (Value < -32768 ? -32768 : Value)); }
+
+int main(int argc, char **argv)
+{
+    HarnessSeed(argc, argv);
+    Word16 *Sin = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
+    Word16 *SinCopy = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
+    Word16 *Sout = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
+    Word16 *Xin = (Word16 *) HarnessAllocL2(STEPS * DIM_IN * sizeof(Word16));
+    Word16 *Weights = (Word16 *) HarnessAllocL2(DIM_STATE * WIDTH * sizeof(Word16));
+    Word16 *Hout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
+    Word16 *ExpectedHout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
+    Word16 State[DIM_STATE], Saved[WIDTH];
+    for (int i = 0; i < DIM_STATE; i++)
+        State[i] = SinCopy[i] = Sin[i] = (Word16) HarnessRandomRange(-200, 200);
+    for (int i = 0; i < STEPS * DIM_IN; i++)
+        Xin[i] = (Word16) HarnessRandomRange(-200, 200);
+    for (int i = 0; i < DIM_STATE * WIDTH; i++)
+        Weights[i] = (Word16) HarnessRandomRange(-64, 64);
+    for (int t = 0; t < STEPS; t++) {
+        for (int j = 0; j < WIDTH; j++)
+            Saved[j] = j < DIM_STATE ? State[j] : Xin[t * DIM_IN + j - DIM_STATE];
+        for (int r = 0; r < DIM_STATE; r++) {
+            Word32 Sum = 0;
+            for (int j = 0; j < WIDTH; j++)
+                Sum += (Word32) Weights[r * WIDTH + j] * Saved[j];
+            State[r] = ExpectedHout[t * DIM_STATE + r] = Clip(Sum >> 7);
+        }
+    }
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Recurrence(Sin, Sout, Xin, Weights, Hout);
+    HarnessDmaReport("Recurrence");
+    HarnessFreeL1();
+
+    HarnessCompare16("Hout", Hout, ExpectedHout, DIM_STATE, 1, STEPS);
+    HarnessCompare16("Sout", Sout, State, DIM_STATE, 1, 1);
+    HarnessCompare16("Sin", Sin, SinCopy, DIM_STATE, 1, 1);
+    free(Sin);
+    free(SinCopy);
+    free(Sout);
+    free(Xin);
+    free(Weights);
+    free(Hout);
+    free(ExpectedHout);
+    return HarnessFinish();
+}
