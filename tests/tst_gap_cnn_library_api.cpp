@@ -805,8 +805,18 @@ private slots:
             {"aliased to an output", [] { aliasedState(0, O_OUT | O_BUFF | O_NTILED, 8); },
              "it shares the L1 buffer of Sin; the shared buffer is read from an input (O_IN) and written to an output "
              "(O_OUT), so Sin must be O_IN and Sout O_OUT"},
-            {"buffer not loaded", [] { KerArg("State", O_IN | O_BUFF | O_NO_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
-             "KerArg(\"State\"): O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE"},
+            // The transfer hints of the SDK's split recurrent sequences (tests/gap/Recurrence runs them).
+            {"tile not loaded", [] { KerArg("State", O_IN | O_DB | O_NO_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
+             "KerArg(\"State\"): O_NO_LOAD is a mark of an input buffer (O_IN | O_BUFF), as the SDK defines it; "
+             "declare the argument O_IN | O_BUFF or drop O_NO_LOAD"},
+            {"output always loaded", [] { KerArg("State", O_OUT | O_BUFF | O_ALWAYS_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
+             "KerArg(\"State\"): O_ALWAYS_LOAD is a mark of an input buffer (O_IN | O_BUFF)"},
+            {"input not stored", [] { KerArg("State", O_IN | O_BUFF | O_NO_STORE, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
+             "KerArg(\"State\"): O_NO_STORE is a mark of an output buffer (O_OUT | O_BUFF), as the SDK defines it; "
+             "declare the argument O_OUT | O_BUFF or drop O_NO_STORE"},
+            {"loaded and not loaded", [] {
+                 KerArg("State", O_IN | O_BUFF | O_NO_LOAD | O_ALWAYS_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
+             "KerArg(\"State\"): O_NO_LOAD skips the load that O_ALWAYS_LOAD asks for; keep one of them"},
             {"space property", [] { IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_REVERT), 4, 1); },
              "IterFixedSpace(KER_ITER_D0 | 0x20000, 4): of the SDK's space properties Tessera knows SPACE_PROP_ONE_TILE only"},
             {"one tile, no solution error", [] {

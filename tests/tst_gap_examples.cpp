@@ -355,6 +355,34 @@ private slots:
         }
     }
 
+    // RecurrenceSplit runs the steps as two kernels of a group, as the SDK splits a recurrent sequence:
+    // G1's Sout is O_NO_STORE and G2's Sin O_NO_LOAD, both bound to the group's G1O. Tessera lays out
+    // each kernel on its own, so the state goes through G1O: stored by G1, loaded by G2 (the harness,
+    // run by the budgets rows, checks the outputs equal the unsplit ones).
+    void splitSequenceMovesItsStateThroughTheGroup()
+    {
+        QString error;
+        const QJsonObject first = kernelTiling(QStringLiteral("Recurrence"), QStringLiteral("RecurrenceSplitG1"), kModelDefaultL1, &error);
+        QVERIFY2(!first.isEmpty(), qPrintable(error));
+        const QJsonObject second = kernelTiling(QStringLiteral("Recurrence"), QStringLiteral("RecurrenceSplitG2"), kModelDefaultL1, &error);
+        QVERIFY2(!second.isEmpty(), qPrintable(error));
+        const QJsonObject firstOut = findByName(first[QStringLiteral("args")].toArray(), QStringLiteral("Sout"));
+        const QJsonObject secondIn = findByName(second[QStringLiteral("args")].toArray(), QStringLiteral("Sin"));
+        QCOMPARE(firstOut[QStringLiteral("l2_write")].toInteger(), qint64(24 * 2));
+        QCOMPARE(secondIn[QStringLiteral("l2_read")].toInteger(), qint64(24 * 2));
+        QCOMPARE(firstOut[QStringLiteral("shares_buffer_of")].toString(), QStringLiteral("Sin"));
+        const QJsonObject whole = kernelTiling(QStringLiteral("Recurrence"), QStringLiteral("Recurrence"), kModelDefaultL1, &error);
+        QVERIFY2(!whole.isEmpty(), qPrintable(error));
+        // At the model's budget the weights are one tile, kept in L1 across the steps: every kernel of
+        // the split loads them once, as the unsplit kernel does.
+        const auto weightsRead = [](const QJsonObject& kernel) {
+            return findByName(kernel[QStringLiteral("args")].toArray(), QStringLiteral("Weights"))[QStringLiteral("l2_read")].toInteger();
+        };
+        QCOMPARE(weightsRead(whole), qint64(24 * (24 + 8) * 2));
+        QCOMPARE(weightsRead(first), weightsRead(whole));
+        QCOMPARE(weightsRead(second), weightsRead(whole));
+    }
+
     // The current SDK's iteration spaces (KernelIterSpace, KerArgSpace, LOC_LOOP, LOC_D1_PROLOG,
     // C_ArgIndex(KER_ITER_D0), the 5-argument LibKernel) declare the same kernels as the guide's
     // KernelDimensions / KernelIterationOrder: the same generated files, byte for byte, at the

@@ -227,8 +227,10 @@ typedef unsigned int Object_Type_T;
 #define O_CONST   (1u << 11)
 #define O_FLOAT   (1u << 12)
 /* O_STACK_PRED: placed right after the previous argument, without alignment padding; accepted, Tessera
- * aligns every L1 buffer. O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE (buffers the SDK's recurrent
- * layers load or store on some iterations only) are refused with a message. */
+ * aligns every L1 buffer. O_NO_STORE / O_NO_LOAD (an output buffer not stored, an input buffer not
+ * loaded: the SDK's recurrent layers keep their state and weights in L1 from one kernel of a group to
+ * the next) and O_ALWAYS_LOAD are accepted on buffers (O_BUFF) of the right direction; Tessera stores
+ * and loads them anyway, through the L2 they are bound to, with the same results. */
 #define O_STACK_PRED  (1u << 18)
 #define O_ALWAYS_LOAD (1u << 19)
 #define O_NO_LOAD     (1u << 20)

@@ -41,6 +41,30 @@ T** collectList(unsigned count, va_list args)
     return registry().arena.makeList(std::move(items));
 }
 
+// The SDK's recurrent generators split a sequence over the kernels of a group and keep buffers in L1
+// from one kernel to the next: O_NO_STORE on the state a kernel writes, O_NO_LOAD on the state (and
+// the weights) the next one reads, both bound to one group argument; O_ALWAYS_LOAD loads a buffer
+// even when a dynamic loop runs no iteration. Tessera lays out each kernel's L1 on its own, so it
+// stores and loads these buffers anyway, through the L2 they are bound to: the same results, without
+// the transfers saved. What the SDK requires of them is checked here.
+void checkTransferHints(const std::string& name, Object_Type_T ObjType)
+{
+    const char* context = name.c_str();
+    const bool bufferIn = (ObjType & O_IN) && (ObjType & O_BUFF);
+    if ((ObjType & O_NO_LOAD) && (ObjType & O_ALWAYS_LOAD))
+        failModel(format("KerArg(\"%s\"): O_NO_LOAD skips the load that O_ALWAYS_LOAD asks for; keep one of them",
+                         context));
+    for (const auto& [flag, flagName] : {std::pair{O_NO_LOAD, "O_NO_LOAD"}, std::pair{O_ALWAYS_LOAD, "O_ALWAYS_LOAD"}})
+        if ((ObjType & flag) && !bufferIn)
+            failModel(format("KerArg(\"%s\"): %s is a mark of an input buffer (O_IN | O_BUFF), as the SDK defines "
+                             "it; declare the argument O_IN | O_BUFF or drop %s",
+                             context, flagName, flagName));
+    if ((ObjType & O_NO_STORE) && !((ObjType & O_OUT) && (ObjType & O_BUFF)))
+        failModel(format("KerArg(\"%s\"): O_NO_STORE is a mark of an output buffer (O_OUT | O_BUFF), as the SDK "
+                         "defines it; declare the argument O_OUT | O_BUFF or drop O_NO_STORE",
+                         context));
+}
+
 }  // namespace
 
 extern "C" {
@@ -285,14 +309,12 @@ Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, 
     if ((ObjType & O_CONST) && (ObjType & O_OUT))
         failModel(format("KerArg(\"%s\"): O_CONST marks an input the kernel does not change; it cannot be an output",
                          argument.name.c_str()));
-    if (ObjType & (O_ALWAYS_LOAD | O_NO_LOAD | O_NO_STORE))
-        failModel(format("KerArg(\"%s\"): O_ALWAYS_LOAD, O_NO_LOAD and O_NO_STORE (buffers loaded or stored on "
-                         "some iterations only, as the SDK's recurrent layers declare them) are not supported by "
-                         "Tessera; declare the buffer O_IN or O_OUT, moved on every tile",
-                         argument.name.c_str()));
+    checkTransferHints(argument.name, ObjType);
     // O_NTILED is a mark for KerArgSpace() arguments only; O_CONST and O_FLOAT describe the argument;
-    // O_STACK_PRED asks for no alignment padding, and Tessera aligns every buffer anyway.
-    argument.flags = ObjType & ~std::uint32_t(O_NTILED | O_CONST | O_FLOAT | O_STACK_PRED);
+    // O_STACK_PRED asks for no alignment padding, and Tessera aligns every buffer anyway; the
+    // transfer hints are checked above and the buffers moved anyway.
+    argument.flags = ObjType & ~std::uint32_t(O_NTILED | O_CONST | O_FLOAT | O_STACK_PRED | O_ALWAYS_LOAD | O_NO_LOAD
+                                              | O_NO_STORE);
     argument.floatItems = (ObjType & O_FLOAT) != 0;
     argument.width = W;
     argument.height = H;

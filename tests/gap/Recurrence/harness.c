@@ -1,5 +1,6 @@
 /* Host harness of the Recurrence example: Steps steps of the recurrent cell computed directly. The
- * state is read from Sin, which must stay untouched, and the final one is written to Sout.
+ * state is read from Sin, which must stay untouched, and the final one is written to Sout. The split
+ * form (two kernels of a group, the state passed through G1O) must give the same outputs.
  * Usage: harness [seed] */
 #include "GenKernels.h"
 #include "RecurrenceBasicKernels.h"
@@ -18,6 +19,7 @@ int main(int argc, char **argv)
     Word16 *Sin = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
     Word16 *SinCopy = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
     Word16 *Sout = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
+    Word16 *G1O = (Word16 *) HarnessAllocL2(DIM_STATE * sizeof(Word16));
     Word16 *Xin = (Word16 *) HarnessAllocL2(STEPS * DIM_IN * sizeof(Word16));
     Word16 *Weights = (Word16 *) HarnessAllocL2(DIM_STATE * WIDTH * sizeof(Word16));
     Word16 *Hout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
@@ -44,14 +46,22 @@ int main(int argc, char **argv)
     HarnessDmaStart();
     Recurrence(Sin, Sout, Xin, Weights, Hout);
     HarnessDmaReport("Recurrence");
-    HarnessFreeL1();
-
     HarnessCompare16("Hout", Hout, ExpectedHout, DIM_STATE, 1, STEPS);
     HarnessCompare16("Sout", Sout, State, DIM_STATE, 1, 1);
+
+    memset(Hout, 0, STEPS * DIM_STATE * sizeof(Word16));
+    memset(Sout, 0, DIM_STATE * sizeof(Word16));
+    HarnessDmaStart();
+    RecurrenceSplit(Sin, Sout, G1O, Xin, Weights, Hout);
+    HarnessDmaReport("RecurrenceSplit");
+    HarnessFreeL1();
+    HarnessCompare16("split Hout", Hout, ExpectedHout, DIM_STATE, 1, STEPS);
+    HarnessCompare16("split Sout", Sout, State, DIM_STATE, 1, 1);
     HarnessCompare16("Sin", Sin, SinCopy, DIM_STATE, 1, 1);
     free(Sin);
     free(SinCopy);
     free(Sout);
+    free(G1O);
     free(Xin);
     free(Weights);
     free(Hout);
