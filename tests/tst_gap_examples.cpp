@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace {
 
@@ -40,6 +41,17 @@ const QStringList kExamples = {QStringLiteral("MatAdd"), QStringLiteral("MatMax"
 // Every model sets this budget with SetL1MemorySize (the guide's figure).
 constexpr qint64 kModelDefaultL1 = 51200;
 
+// How a harness is built and run on the host.
+struct HostBuild {
+    QStringList flags;
+    QStringList runner;  // the program (and its arguments) the harness runs under; empty: run directly
+};
+// A 64-bit program with AddressSanitizer and UBSan: every out-of-bounds access is an error.
+HostBuild sanitizedHost()
+{
+    return {{QStringLiteral("-fsanitize=address,undefined"), QStringLiteral("-fno-omit-frame-pointer")}, {}};
+}
+
 } // namespace
 
 class TestGapExamples : public QObject {
@@ -52,6 +64,44 @@ class TestGapExamples : public QObject {
     QTemporaryDir m_work;
     std::map<QString, QString> m_generators;  // example -> compiled generator
     std::map<QString, qint64> m_minimumL1;    // example -> N of "needs at least N bytes of L1"
+    std::optional<HostBuild> m_host32;        // found on first use
+    QString m_host32Error;
+
+    // A 32-bit program (-m32), as the SDK's emulation builds are (its emul.mk files): GreenWaves' basic
+    // kernels index with unsigned wrap-around (FirBasicKernels.c's In[i - NCoeffs]) that only 32-bit
+    // addresses give back. Run directly where the kernel runs 32-bit programs, otherwise under
+    // qemu-i386 (Debian's qemu-user, in scripts/debian-packages.txt).
+    const HostBuild* thirtyTwoBitHost(QString* error)
+    {
+        if (!m_host32 && m_host32Error.isEmpty()) {
+            const QString source = m_work.filePath(QStringLiteral("pointer_size.c"));
+            const QString program = m_work.filePath(QStringLiteral("pointer_size"));
+            QFile file(source);
+            if (!file.open(QIODevice::WriteOnly) || file.write("int main(void) { return (int) sizeof(void *); }\n") < 0)
+                m_host32Error = QStringLiteral("cannot write %1").arg(source);
+            file.close();
+            const QStringList command{QStringLiteral("-m32"), source, QStringLiteral("-o"), program};
+            const Result built = m_host32Error.isEmpty() ? runProcess(m_cc, command) : Result{};
+            if (m_host32Error.isEmpty() && built.exitCode != 0)
+                m_host32Error = describe(QStringLiteral("-m32 builds fail (Debian's gcc-multilib, in scripts/debian-packages.txt, provides them)"),
+                                         QStringList{m_cc} + command, built);
+            if (m_host32Error.isEmpty()) {
+                const QString qemu = QStandardPaths::findExecutable(QStringLiteral("qemu-i386"));
+                if (runProcess(program, {}).exitCode == 4)
+                    m_host32 = HostBuild{{QStringLiteral("-m32")}, {}};
+                else if (!qemu.isEmpty() && runProcess(qemu, {program}).exitCode == 4)
+                {
+                    m_host32 = HostBuild{{QStringLiteral("-m32")}, {qemu}};
+                    qInfo("32-bit programs run under %s", qPrintable(qemu));
+                }
+                else
+                    m_host32Error = QStringLiteral("this machine runs no 32-bit program, neither directly nor under qemu-i386 "
+                                                   "(Debian's qemu-user, in scripts/debian-packages.txt)");
+            }
+        }
+        *error = m_host32Error;
+        return m_host32 ? &*m_host32 : nullptr;
+    }
 
     // The example's generator, compiled once per run; empty with *error set on failure.
     QString generator(const QString& example, QString* error)
@@ -105,14 +155,15 @@ class TestGapExamples : public QObject {
     // Generates at Budget (0: the model's own), builds with the harness and runs it; an empty string
     // when everything matched, otherwise what went wrong.
     // Cores: the emulated cluster cores parallel basic kernels are forked on (AT_EMUL_CORES).
-    QString fullFlow(const QString& example, qint64 budget, qint64 expectedBudget, unsigned seed, int cores)
+    QString fullFlow(const QString& example, qint64 budget, qint64 expectedBudget, unsigned seed, int cores,
+                     const HostBuild& host = sanitizedHost())
     {
         QString error;
         const QString gen = generator(example, &error);
         if (gen.isEmpty())
             return error;
         QTemporaryDir work;
-        const QString failure = fullFlowIn(work.path(), gen, example, budget, expectedBudget, seed, cores);
+        const QString failure = fullFlowIn(work.path(), gen, example, budget, expectedBudget, seed, cores, host);
         if (!failure.isEmpty()) {
             work.setAutoRemove(false);  // the generated files, for a look
             return failure + QStringLiteral("\n(generated files kept in %1)").arg(work.path());
@@ -121,7 +172,7 @@ class TestGapExamples : public QObject {
     }
 
     QString fullFlowIn(const QString& workDir, const QString& gen, const QString& example, qint64 budget,
-                       qint64 expectedBudget, unsigned seed, int cores)
+                       qint64 expectedBudget, unsigned seed, int cores, const HostBuild& host)
     {
         QString error;
         const QDir work(workDir);
@@ -143,9 +194,8 @@ class TestGapExamples : public QObject {
         const QString dir = exampleDir(example);
         const QString run = work.filePath(QStringLiteral("run"));
         const QStringList ccCommand =
-            QStringList{QStringLiteral("-O1"), QStringLiteral("-g"), QStringLiteral("-fsanitize=address,undefined"),
-                        QStringLiteral("-fno-omit-frame-pointer"), QStringLiteral("-DAT_EMUL_CORES=%1").arg(cores)} +
-            m_emulCflags +
+            QStringList{QStringLiteral("-O1"), QStringLiteral("-g")} + host.flags +
+            QStringList{QStringLiteral("-DAT_EMUL_CORES=%1").arg(cores)} + m_emulCflags +
             QStringList{QStringLiteral("-I"), out, QStringLiteral("-I"), dir, out + QStringLiteral("/GenKernels.c"),
                         dir + QStringLiteral("/%1BasicKernels.c").arg(exampleFolder(example)),
                         dir + QStringLiteral("/harness.c"), QStringLiteral("-lm"), QStringLiteral("-o"), run};
@@ -156,10 +206,11 @@ class TestGapExamples : public QObject {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("ASAN_OPTIONS"), QStringLiteral("detect_leaks=1"));
         environment.insert(QStringLiteral("UBSAN_OPTIONS"), QStringLiteral("halt_on_error=1:print_stacktrace=1"));
-        const QStringList runCommand{QString::number(seed)};
-        const Result ran = runProcess(run, runCommand, environment);
+        const QStringList runCommand = host.runner.mid(1) + QStringList{run, QString::number(seed)};
+        const Result ran = host.runner.isEmpty() ? runProcess(run, runCommand.mid(1), environment)
+                                                 : runProcess(host.runner.first(), runCommand, environment);
         if (ran.exitCode != 0)
-            return describe(QStringLiteral("the %1 harness failed").arg(example), QStringList{run} + runCommand, ran);
+            return describe(QStringLiteral("the %1 harness failed").arg(example), host.runner.mid(0, 1) + runCommand, ran);
 
         // Every DMA line against the prediction: a kernel's own figures, or the sum over a group's members
         // times the group's iterations.
@@ -252,13 +303,14 @@ private slots:
     }
 
     // Each example at: a hopeless budget (must fail and say how much it needs, N), N (runs), N - 1
-    // (fails with the same N), the model's own budget and twice that (run).
+    // (fails with the same N), the model's own budget and twice that (run), and the model's budget
+    // again built as a 32-bit program on 8 emulated cores, as the SDK builds its emulation.
     void budgets_data()
     {
         QTest::addColumn<QString>("example");
         QTest::addColumn<QString>("budget");
         for (const QString& example : kExamples)
-            for (const char* budget : {"tiny", "minimum", "below-minimum", "model-default", "double-default"})
+            for (const char* budget : {"tiny", "minimum", "below-minimum", "model-default", "double-default", "model-default-32bit"})
                 QTest::newRow(qPrintable(example + '/' + budget)) << example << QString::fromLatin1(budget);
     }
     void budgets()
@@ -290,8 +342,13 @@ private slots:
             // No --l1: the budget is the model's SetL1MemorySize(51200).
             const QString failure = fullFlow(example, 0, kModelDefaultL1, 2, 1);
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
-        } else {
+        } else if (budget == QStringLiteral("double-default")) {
             const QString failure = fullFlow(example, 2 * kModelDefaultL1, 2 * kModelDefaultL1, 3, 8);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        } else {
+            const HostBuild* host = thirtyTwoBitHost(&error);
+            QVERIFY2(host, qPrintable(error));
+            const QString failure = fullFlow(example, 0, kModelDefaultL1, 4, 8, *host);
             QVERIFY2(failure.isEmpty(), qPrintable(failure));
         }
     }
