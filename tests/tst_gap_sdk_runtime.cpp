@@ -342,6 +342,42 @@ private slots:
         QVERIFY2(ran.exitCode == 0 && ran.out.contains("L3 contents 12"), qPrintable(describe(QStringLiteral("run"), {program}, ran)));
     }
 
+    // An application's own CNN basic-kernel headers (GreenWaves' CNN_Libraries_SQ8, for code the
+    // SDK's generators wrote) win over Tessera's of the same names, whether their -I comes after
+    // emul-cflags or before; without them, Tessera's are found.
+    void applicationKernelHeadersComeFirst()
+    {
+        QTemporaryDir work;
+        QVERIFY(QDir(work.path()).mkpath(QStringLiteral("sdk")));
+        for (const char* header : {"CNN_BasicKernels_SQ8", "CNN_BasicKernels"}) {
+            QFile file(work.filePath(QStringLiteral("sdk/%1.h").arg(QLatin1String(header))));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write(QByteArray("#define APPLICATION_") + header + " 1\n") > 0);
+        }
+        const auto check = [&](const QByteArray& guards, const QStringList& before, const QStringList& after) {
+            QFile source(work.filePath(QStringLiteral("headers.c")));
+            if (!source.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return QStringLiteral("cannot write ") + source.fileName();
+            source.write("#include \"CNN_BasicKernels_SQ8.h\"\n#include \"CNN_BasicKernels.h\"\n" + guards +
+                         "int main(void) { return 0; }\n");
+            source.close();
+            const QStringList command = before + m_toolchain.emulCflags + after +
+                                        QStringList{QStringLiteral("-fsyntax-only"), source.fileName()};
+            const ProcessResult built = runProcess(m_toolchain.cc, command);
+            return built.exitCode == 0 ? QString() : describe(QStringLiteral("the headers check"), QStringList{m_toolchain.cc} + command, built);
+        };
+        const QByteArray application = "#if !defined(APPLICATION_CNN_BasicKernels_SQ8) || !defined(APPLICATION_CNN_BasicKernels)\n"
+                                       "#error Tessera's header was found before the application's\n#endif\n";
+        const QStringList sdk{QStringLiteral("-I"), work.filePath(QStringLiteral("sdk"))};
+        QString failure = check(application, {}, sdk);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        failure = check(application, sdk, {});
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        failure = check("#if !defined(TESSERA_CNN_BASIC_KERNELS_SQ8_H) || defined(APPLICATION_CNN_BasicKernels)\n"
+                        "#error Tessera's headers were not found\n#endif\n", {}, {});
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    }
+
     // What goes wrong says where and what to do: a weight file the read-only filesystem does not
     // have, and an L1 smaller than the kernels need.
     void emulationErrorsNameTheFix()
