@@ -817,6 +817,12 @@ private slots:
             {"loaded and not loaded", [] {
                  KerArg("State", O_IN | O_BUFF | O_NO_LOAD | O_ALWAYS_LOAD, 8, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "", 0); },
              "KerArg(\"State\"): O_NO_LOAD skips the load that O_ALWAYS_LOAD asks for; keep one of them"},
+            {"argument space property", [] { KerArgSpace(2, SPACE_PROP(KER_ITER_D0, SPACE_PROP_ABS), KER_ITER_TILE0); },
+             "KerArgSpace: KER_ITER_D0 | 0x10000: of the SDK's space properties an argument's space takes "
+             "SPACE_PROP_REVERT only"},
+            {"reversed tiles", [] { KerArgSpace(1, SPACE_PROP(KER_ITER_TILE0, SPACE_PROP_REVERT)); },
+             "KerArgSpace: SPACE_PROP_REVERT reverses the planes of a non-tiled space (KER_ITER_D0..KER_ITER_D3), "
+             "not KER_ITER_TILE0; drop the property"},
             {"space property", [] { IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_REVERT), 4, 1); },
              "IterFixedSpace(KER_ITER_D0 | 0x20000, 4): of the SDK's space properties Tessera knows SPACE_PROP_ONE_TILE only"},
             {"one tile, no solution error", [] {

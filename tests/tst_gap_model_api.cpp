@@ -307,6 +307,17 @@ const std::vector<CheckRow>& checkRows()
              k.calls[0].bindings[0].iterator = tiler::IterationSpace::OutPlane;
          },
          {"user kernel MatAdd: call 1 (MatSumPar) reads the KER_OUT_PLANE index, so that loop cannot run in chunks"}},
+        {"chunked loop run backwards",
+         [](auto& m) {
+             auto& k = userKernel(m, "MatAdd");
+             k.dimension = 3;
+             k.order = {tiler::IterationSpace::OutPlane, tiler::IterationSpace::Tile};
+             k.outPlanes = 4;
+             k.chunkablePlanes = tiler::IterationSpace::OutPlane;
+             k.args[2].reverseOutPlanes = true;
+         },
+         {"user kernel MatAdd: argument Out runs through the KER_OUT_PLANE planes backwards, so that loop cannot run "
+          "in chunks"}},
     };
     return rows;
 }

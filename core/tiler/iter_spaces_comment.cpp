@@ -52,6 +52,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                 out << ", tiled by the outer tile loop";
             if (arg.planeCount > 1)
                 out << ", " << arg.planeCount << " planes";
+            if (arg.planeCount > 1 && (arg.arg->reverseInPlanes || arg.arg->reverseOutPlanes))
+                out << " taken last to first";
             if (arg.chunkPlanes > 1)
                 out << ", " << arg.chunkPlanes << " planes of the chunked loop per chunk";
             if (arg.acrossInPlanes)

@@ -23,6 +23,13 @@ const char* loopVariable(IterationSpace space)
     return "Tile";
 }
 
+// Whether the argument runs through the planes of this loop backwards (SPACE_PROP_REVERT).
+bool reversedAlong(const KernelArgument& arg, IterationSpace space)
+{
+    return (space == IterationSpace::InPlane && arg.reverseInPlanes) ||
+           (space == IterationSpace::OutPlane && arg.reverseOutPlanes);
+}
+
 // The call locations just before and after each loop of the nest. The outer tile loop of two-level
 // tiling has none of its own (calls sit in the inner loops), so its are the group's: never emitted.
 CallLocation locationBefore(IterationSpace space)
@@ -146,12 +153,19 @@ private:
     CodeWriter code_;
 };
 
-// The first plane of the current chunk; a loop run in chunks advances by a chunk's planes.
+// The first plane of the current chunk; a loop run in chunks advances by a chunk's planes. An
+// argument reversed along the loop (SPACE_PROP_REVERT) is at its plane count - 1 - index.
 std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& prefix) const
 {
     const auto chunkStart = [&](IterationSpace space) {
         const int loop = tiling_.loopIndex(space);
         const unsigned chunk = loop < 0 ? 1 : tiling_.loops[std::size_t(loop)].chunk;
+        if (reversedAlong(*arg.arg, space) && loop >= 0) {
+            if (chunk > 1)
+                throw std::logic_error(std::string("the chunked ") + loopVariable(space) + " loop of " + kernel_.name +
+                                       " reverses the planes of " + arg.arg->name);
+            return "(" + num(tiling_.loops[std::size_t(loop)].count - 1) + "-" + var(space, prefix) + ")";
+        }
         return var(space, prefix) + (chunk > 1 ? "*" + num(chunk) : "");
     };
     std::string index;
@@ -273,8 +287,12 @@ std::string KernelEmitter::tilePointer(const ArgTiling& arg) const
         const std::string buffer = l1Buffer(arg, doubleBuffered(arg) ? "Buf_" + model.name : "");
         if (!arg.acrossInPlanes)
             return buffer;
-        // The chunk holds every input plane's part back to back.
-        return "(" + buffer + "+InPlane*" + planeChunkSize(arg, "") + ")";
+        // The chunk holds every input plane's part back to back, in their home order.
+        const int loop = tiling_.loopIndex(IterationSpace::InPlane);
+        const std::string plane = model.reverseInPlanes && loop >= 0
+                                      ? "(" + num(tiling_.loops[std::size_t(loop)].count - 1) + "-InPlane)"
+                                      : std::string("InPlane");
+        return "(" + buffer + "+" + plane + "*" + planeChunkSize(arg, "") + ")";
     }
     }
     return l1Buffer(arg, "");

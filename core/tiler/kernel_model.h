@@ -193,6 +193,11 @@ struct KernelArgument {
     // Tiled by the kernel's outer tile loop (KER_ITER_TILE1) instead of its inner one; the kernel
     // then has UserKernel::outerTiles.
     bool outerTiled = false;
+    // SPACE_PROP_REVERT in the argument's KerArgSpace: iteration p of that plane loop (of N) is the
+    // argument's plane N - 1 - p (the SDK's recurrent layers run a sequence backwards so). Such a
+    // loop runs one plane at a time.
+    bool reverseInPlanes = false;
+    bool reverseOutPlanes = false;
     // KerArgAliased: the argument (of the same kernel, declared before) whose L1 buffer this one
     // uses instead of one of its own. GreenWaves' recurrent layers declare their state so: loaded
     // from Sin, rewritten by every step in place, stored to Sout. Both are whole (untiled) buffers of

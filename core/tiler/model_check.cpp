@@ -164,6 +164,10 @@ private:
                     report(where + ": call " + std::to_string(i + 1) + " (" + kernel.calls[i].callee + ") reads the "
                            + name + " index, so that loop cannot run in chunks; drop the index binding or run the "
                            "loop one plane at a time");
+        for (const KernelArgument& arg : kernel.args)
+            if (loop == IterationSpace::InPlane ? arg.reverseInPlanes : arg.reverseOutPlanes)
+                report(where + ": argument " + arg.name + " runs through the " + name + " planes backwards, so that "
+                       "loop cannot run in chunks; run it one plane at a time or drop the reversal");
     }
 
     void checkIterationOrder(const UserKernel& kernel, const std::string& where)

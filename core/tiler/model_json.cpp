@@ -112,6 +112,10 @@ json userKernelJson(const UserKernel& kernel)
                         {"plane_per_output", arg.planePerOutput}, {"outer_tiled", arg.outerTiled}});
         if (!arg.sharesBufferOf.empty())  // KerArgAliased only: other models' files stay as they were
             args.back()["shares_buffer_of"] = arg.sharesBufferOf;
+        if (arg.reverseInPlanes)
+            args.back()["reverse_in_planes"] = true;
+        if (arg.reverseOutPlanes)
+            args.back()["reverse_out_planes"] = true;
     }
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
@@ -387,6 +391,8 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.planePerInput = arg.boolean("plane_per_input", false);
     parsed.planePerOutput = arg.boolean("plane_per_output", false);
     parsed.outerTiled = arg.boolean("outer_tiled", false);
+    parsed.reverseInPlanes = arg.boolean("reverse_in_planes", false);
+    parsed.reverseOutPlanes = arg.boolean("reverse_out_planes", false);
     parsed.sharesBufferOf = arg.string("shares_buffer_of", "");
     return parsed;
 }

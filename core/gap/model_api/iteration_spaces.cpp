@@ -171,6 +171,9 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
             failModel(where + ": its KerArgSpace names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
         (plane->second == tiler::IterationSpace::InPlane ? inPlanes : outPlanes) = true;
     }
+    for (const int iterator : argument.reversedSpaces)
+        (mapping.planes.at(iterator) == tiler::IterationSpace::InPlane ? value.reverseInPlanes : value.reverseOutPlanes) =
+            true;
     if (tiled && outerTiled)
         failModel(where + ": its KerArgSpace names both KER_ITER_TILE0 and KER_ITER_TILE1; an argument is tiled by "
                           "one tile loop, the inner (TILE0) or the outer (TILE1)");
@@ -219,9 +222,14 @@ const char* bindingForm(tiler::Binding::Kind kind)
 // Ker_IteratorIndex counts planes, not chunks). The output planes' loop if both qualify: GreenWaves'
 // parallel-feature kernels share the output features of a call among the cores.
 void chooseChunkablePlanes(const KernelIterationSpace_S& spaces, const SpaceMapping& mapping,
-                           const std::vector<CKernelCall_T*>& calls, KernelIteration_S& iteration)
+                           const std::vector<CKernelCall_T*>& calls, const std::vector<Object_T*>& arguments,
+                           KernelIteration_S& iteration)
 {
     const auto qualifies = [&](tiler::IterationSpace loop) {
+        // A plane loop an argument runs through backwards (SPACE_PROP_REVERT) goes one plane at a time.
+        for (const Object_T* argument : arguments)
+            if (loop == tiler::IterationSpace::InPlane ? argument->value.reverseInPlanes : argument->value.reverseOutPlanes)
+                return false;
         bool told = false;
         for (const CKernelCall_T* call : calls)
             for (const tiler::Binding& binding : call->value.bindings) {
@@ -320,13 +328,29 @@ KernelArgDimDescrT* KerArgSpace(unsigned int Dim, ...)
     if (Dim < 1 || Dim > 3)
         failModel(format("KerArgSpace(%u, ...): an argument varies along 1 to 3 spaces", Dim));
     KernelArgDimDescr_S space;
+    std::vector<int> declared;
     va_list args;
     va_start(args, Dim);
     for (unsigned i = 0; i < Dim; ++i)
-        space.iterators.push_back(va_arg(args, int));  // enums are passed as int
+        declared.push_back(va_arg(args, int));  // enums are passed as int
     va_end(args);
-    for (const int iterator : space.iterators)
+    // The SDK's space properties ride in the high bits: SPACE_PROP_REVERT runs an argument's planes
+    // backwards along the space (the SDK's recurrent layers so read a sequence from its end).
+    for (const int raw : declared) {
+        const int iterator = raw & ITER_SPACE_MASK;
+        const unsigned properties = unsigned(raw) & ~unsigned(ITER_SPACE_MASK);
+        if (properties != 0 && properties != SPACE_PROP_REVERT)
+            failModel(format("KerArgSpace: %s | 0x%x: of the SDK's space properties an argument's space takes "
+                             "SPACE_PROP_REVERT only; declare the space without the others",
+                             spaceName(iterator).c_str(), properties));
         requireSpace(iterator, isTiledSpace(iterator), "KerArgSpace");
+        if (properties == SPACE_PROP_REVERT && !isPlaneSpace(iterator))
+            failModel("KerArgSpace: SPACE_PROP_REVERT reverses the planes of a non-tiled space (KER_ITER_D0..KER_ITER_D3), "
+                      "not " + spaceName(iterator) + "; drop the property");
+        space.iterators.push_back(iterator);
+        if (properties == SPACE_PROP_REVERT)
+            space.reversed.push_back(iterator);
+    }
     return registry().arena.make(std::move(space));
 }
 
@@ -342,6 +366,7 @@ Object_T* KerArgInSpace(const char* KerArgName, KernelArgDimDescrT* Space, Objec
     Object_S argument{(KerArg)(KerArgName, ObjType, W, H, ItemSize, unsigned(TileOverlap), Constraint, PreferedTileSize,
                                CArgName, 0)->value,
                       Space->iterators, (ObjType & O_NTILED) != 0};
+    argument.reversedSpaces = Space->reversed;
     return registry().arena.make(std::move(argument));
 }
 
@@ -436,7 +461,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     iteration.dimension = int(mapping.order.size()) + 1;  // KER_DIM2 is the tile loop alone
     iteration.order = mapping.order;
     iteration.outerTiles = mapping.outerTiles;
-    chooseChunkablePlanes(*KerIter, mapping, plainCalls, iteration);
+    chooseChunkablePlanes(*KerIter, mapping, plainCalls, plainArguments, iteration);
     // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
     KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
     const auto tiled = std::find_if(arguments.begin(), arguments.end(),

@@ -49,6 +49,7 @@ struct Object_S {
     bool groupArgument = false;  // KerGroupArg: describes a kernel group's argument, not a user kernel's
     // KerArgAliased: the position in its KerArgs list of the argument whose L1 buffer it uses.
     std::optional<unsigned> sharesBufferOfIndex = std::nullopt;
+    std::vector<int> reversedSpaces;  // the spaces of its KerArgSpace or'ed with SPACE_PROP_REVERT
 };
 // UserKernelGroupK(): the group it declared.
 struct KernelGroup_S {
@@ -68,7 +69,8 @@ struct KernelIterationSpace_S {
     std::vector<KernelIteratorDescr_S> spaces;
 };
 struct KernelArgDimDescr_S {
-    std::vector<int> iterators;
+    std::vector<int> iterators;  // without the SPACE_PROP_* bits
+    std::vector<int> reversed;   // those or'ed with SPACE_PROP_REVERT
 };
 struct KernelDimension_S {
     unsigned inPlanes = 1;

@@ -5,7 +5,9 @@
  * steps (KER_ITER_D0); the first tile of each step saves the previous state (K_ArgPred TILEFIRST).
  * RecurrenceSplit runs the same steps as two kernels of a group, as the SDK's RNN_Stack_Seq
  * generators split a sequence: the first kernel's state is not stored (O_NO_STORE) and the second
- * one's not loaded (O_NO_LOAD), both bound to the group's G1O. */
+ * one's not loaded (O_NO_LOAD), both bound to the group's G1O. RecurrenceReversed runs the sequence
+ * backwards, as the SDK's bidirectional recurrent layers do: Xin and Hout vary along
+ * SPACE_PROP(KER_ITER_D0, SPACE_PROP_REVERT), so step t reads and writes plane Steps - 1 - t. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,8 +31,10 @@ static void LoadRecurrenceLibrary(void)
 }
 
 static void RecurrenceGenerator(char *Name, unsigned int Steps, unsigned int DimState, unsigned int DimIn,
-                                unsigned int SinAttr, unsigned int SoutAttr)
+                                unsigned int SinAttr, unsigned int SoutAttr, int Revert)
 {
+    /* Reverted, the steps read Xin and write Hout from the last step's planes to the first. */
+    int RD0 = Revert ? SPACE_PROP(KER_ITER_D0, SPACE_PROP_REVERT) : KER_ITER_D0;
     UserKernel(Name,
                KernelIterSpace(2, IterFixedSpace(KER_ITER_D0, Steps), IterTiledSpace(KER_ITER_TILE0)),
                TILE_HOR,
@@ -60,11 +64,11 @@ static void RecurrenceGenerator(char *Name, unsigned int Steps, unsigned int Dim
                               sizeof(int16_t), 0, 0, 0, "Sin"),
                        KerArgAliased("Sout", KerArgSpace(1, KER_ITER_TILE0), 1, SoutAttr | O_BUFF | O_NTILED, DimState, 1,
                                      sizeof(int16_t), 0, 0, 0, "Sout"),
-                       KerArg("Xin", KerArgSpace(1, KER_ITER_D0), O_IN | O_DB, DimIn, 1, sizeof(int16_t), 0, 0, 0,
+                       KerArg("Xin", KerArgSpace(1, RD0), O_IN | O_DB, DimIn, 1, sizeof(int16_t), 0, 0, 0,
                               "Xin"),
                        KerArg("Weights", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_DB | O_CONST, DimState + DimIn,
                               DimState, sizeof(int16_t), 0, 0, 0, "Weights"),
-                       KerArg("Hout", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, 1, DimState,
+                       KerArg("Hout", KerArgSpace(2, RD0, KER_ITER_TILE0), O_OUT | O_DB, 1, DimState,
                               sizeof(int16_t), 0, 0, 0, "Hout")));
 }
 
@@ -75,8 +79,8 @@ static void RecurrenceSplitGenerator(char *Name, unsigned int Steps, unsigned in
 {
     char *G1 = AppendNames(Name, "G1"), *G2 = AppendNames(Name, "G2");
     OpenKernelGroup(Name);
-    RecurrenceGenerator(G1, First, DimState, DimIn, O_IN, O_OUT | O_NO_STORE);
-    RecurrenceGenerator(G2, Steps - First, DimState, DimIn, O_IN | O_NO_LOAD, O_OUT);
+    RecurrenceGenerator(G1, First, DimState, DimIn, O_IN, O_OUT | O_NO_STORE, 0);
+    RecurrenceGenerator(G2, Steps - First, DimState, DimIn, O_IN | O_NO_LOAD, O_OUT, 0);
     CloseKernelGroupNoMerge();
     UserKernelGroupK(Name, 1,
                      CArgs(6,
@@ -113,7 +117,8 @@ int main(int argc, char **argv)
     SetSymbolDynamics();
     SetL1MemorySize(51200);
     LoadRecurrenceLibrary();
-    RecurrenceGenerator("Recurrence", 5, 24, 8, O_IN, O_OUT);
+    RecurrenceGenerator("Recurrence", 5, 24, 8, O_IN, O_OUT, 0);
+    RecurrenceGenerator("RecurrenceReversed", 5, 24, 8, O_IN, O_OUT, 1);
     RecurrenceSplitGenerator("RecurrenceSplit", 5, 3, 24, 8);
     GenerateTilingCode();
     return 0;

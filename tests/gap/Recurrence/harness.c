@@ -1,6 +1,7 @@
 /* Host harness of the Recurrence example: Steps steps of the recurrent cell computed directly. The
  * state is read from Sin, which must stay untouched, and the final one is written to Sout. The split
- * form (two kernels of a group, the state passed through G1O) must give the same outputs.
+ * form (two kernels of a group, the state passed through G1O) must give the same outputs; the reversed
+ * one runs the steps from the last input to the first.
  * Usage: harness [seed] */
 #include "GenKernels.h"
 #include "RecurrenceBasicKernels.h"
@@ -24,9 +25,10 @@ int main(int argc, char **argv)
     Word16 *Weights = (Word16 *) HarnessAllocL2(DIM_STATE * WIDTH * sizeof(Word16));
     Word16 *Hout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
     Word16 *ExpectedHout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
-    Word16 State[DIM_STATE], Saved[WIDTH];
+    Word16 *ReversedHout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
+    Word16 State[DIM_STATE], ReversedState[DIM_STATE], Saved[WIDTH];
     for (int i = 0; i < DIM_STATE; i++)
-        State[i] = SinCopy[i] = Sin[i] = (Word16) HarnessRandomRange(-200, 200);
+        ReversedState[i] = State[i] = SinCopy[i] = Sin[i] = (Word16) HarnessRandomRange(-200, 200);
     for (int i = 0; i < STEPS * DIM_IN; i++)
         Xin[i] = (Word16) HarnessRandomRange(-200, 200);
     for (int i = 0; i < DIM_STATE * WIDTH; i++)
@@ -39,6 +41,16 @@ int main(int argc, char **argv)
             for (int j = 0; j < WIDTH; j++)
                 Sum += (Word32) Weights[r * WIDTH + j] * Saved[j];
             State[r] = ExpectedHout[t * DIM_STATE + r] = Clip(Sum >> 7);
+        }
+    }
+    for (int t = STEPS - 1; t >= 0; t--) {
+        for (int j = 0; j < WIDTH; j++)
+            Saved[j] = j < DIM_STATE ? ReversedState[j] : Xin[t * DIM_IN + j - DIM_STATE];
+        for (int r = 0; r < DIM_STATE; r++) {
+            Word32 Sum = 0;
+            for (int j = 0; j < WIDTH; j++)
+                Sum += (Word32) Weights[r * WIDTH + j] * Saved[j];
+            ReversedState[r] = ReversedHout[t * DIM_STATE + r] = Clip(Sum >> 7);
         }
     }
 
@@ -54,9 +66,17 @@ int main(int argc, char **argv)
     HarnessDmaStart();
     RecurrenceSplit(Sin, Sout, G1O, Xin, Weights, Hout);
     HarnessDmaReport("RecurrenceSplit");
-    HarnessFreeL1();
     HarnessCompare16("split Hout", Hout, ExpectedHout, DIM_STATE, 1, STEPS);
     HarnessCompare16("split Sout", Sout, State, DIM_STATE, 1, 1);
+
+    memset(Hout, 0, STEPS * DIM_STATE * sizeof(Word16));
+    memset(Sout, 0, DIM_STATE * sizeof(Word16));
+    HarnessDmaStart();
+    RecurrenceReversed(Sin, Sout, Xin, Weights, Hout);
+    HarnessDmaReport("RecurrenceReversed");
+    HarnessFreeL1();
+    HarnessCompare16("reversed Hout", Hout, ReversedHout, DIM_STATE, 1, STEPS);
+    HarnessCompare16("reversed Sout", Sout, ReversedState, DIM_STATE, 1, 1);
     HarnessCompare16("Sin", Sin, SinCopy, DIM_STATE, 1, 1);
     free(Sin);
     free(SinCopy);
@@ -66,5 +86,6 @@ int main(int argc, char **argv)
     free(Weights);
     free(Hout);
     free(ExpectedHout);
+    free(ReversedHout);
     return HarnessFinish();
 }
