@@ -378,6 +378,40 @@ private slots:
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
+    // A model program including GreenWaves' CNN_Generators_SQ8.h and then Tessera's CNN_Generators.h
+    // (as NNTool writes models mixing 8- and 16-bit layers) gets the SDK's SQ8 generator signatures;
+    // alone, CNN_Generators.h declares Tessera's own.
+    void sdkGeneratorHeaderComesFirst()
+    {
+        QTemporaryDir work;
+        QFile header(work.filePath(QStringLiteral("CNN_Generators_SQ8.h")));
+        QVERIFY(header.open(QIODevice::WriteOnly));
+        // The SDK's include guard and the SDK's signature of one of its generators (no ActCap).
+        QVERIFY(header.write("#ifndef __CNN_GENERATORS_SQ8_H__\n#define __CNN_GENERATORS_SQ8_H__\n#include \"AutoTilerLib.h\"\n"
+                             "void LoadCNN_SQ8_Library();\n"
+                             "int CNN_LinearAct_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize,\n"
+                             "                      int InDim, int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper);\n"
+                             "#endif\n") > 0);
+        header.close();
+        const auto compiles = [&](const QByteArray& code) {
+            QFile source(work.filePath(QStringLiteral("model.c")));
+            if (!source.open(QIODevice::WriteOnly | QIODevice::Truncate) || source.write(code) < 0)
+                return QStringLiteral("cannot write ") + source.fileName();
+            source.close();
+            const QStringList command = m_toolchain.modelCflags +
+                                        QStringList{QStringLiteral("-I"), work.path(), QStringLiteral("-Werror"),
+                                                    QStringLiteral("-fsyntax-only"), source.fileName()};
+            const ProcessResult built = runProcess(m_toolchain.cc, command);
+            return built.exitCode == 0 ? QString() : describe(QStringLiteral("the model"), QStringList{m_toolchain.cc} + command, built);
+        };
+        QString failure = compiles("#include \"CNN_Generators_SQ8.h\"\n#include \"CNN_Generators.h\"\n"
+                                   "void Layers(void) { LoadCNN_SQ8_Library(); CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELU); }\n");
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        failure = compiles("#include \"CNN_Generators.h\"\n"
+                           "void Layers(void) { LoadCNN_SQ8_Library(); CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELUN, 64); }\n");
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    }
+
     // What goes wrong says where and what to do: a weight file the read-only filesystem does not
     // have, and an L1 smaller than the kernels need.
     void emulationErrorsNameTheFix()

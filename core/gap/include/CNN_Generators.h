@@ -86,6 +86,12 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
+/* Tessera's SQ8 generators have GreenWaves' names but signatures of their own (ActCap, no Infos):
+ * after the SDK's CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
+ * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
+ * defines them). */
+#ifndef __CNN_GENERATORS_SQ8_H__
+
 /* ---- SQ8: 8-bit symmetric layers (CNN_BasicKernels_SQ8.h; docs/gap-fixed-point.md, "SQ8") ----
  *
  * Call LoadCNN_SQ8_Library() once before these generators (with LoadCNNLibrary() too when a model
@@ -131,6 +137,8 @@ int CNN_MatAdd_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width
 /* Softmax of Dim int8 values to Q15: each input brought to Q(In_Q) by In_Scale / 2^In_ScaleN. */
 int CNN_SoftMax_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,
                     int In_ScaleN, int In_Q);
+
+#endif /* __CNN_GENERATORS_SQ8_H__ */
 
 #ifdef __cplusplus
 }
