@@ -151,6 +151,17 @@ tiler::UserKernel& userKernel(tiler::KernelModel& model, const std::string& name
     throw std::runtime_error("no user kernel " + name);
 }
 
+// MatAdd given 4 output planes, their loop to run in chunks.
+tiler::UserKernel& matAddWithChunkedOutPlanes(tiler::KernelModel& model)
+{
+    tiler::UserKernel& kernel = userKernel(model, "MatAdd");
+    kernel.dimension = 3;
+    kernel.order = {tiler::IterationSpace::OutPlane, tiler::IterationSpace::Tile};
+    kernel.outPlanes = 4;
+    kernel.chunkablePlanes = tiler::IterationSpace::OutPlane;
+    return kernel;
+}
+
 tiler::Binding binding(tiler::Binding::Kind kind, const std::string& name)
 {
     tiler::Binding b;
@@ -298,24 +309,12 @@ const std::vector<CheckRow>& checkRows()
          {"user kernel MatAdd: its KER_OUT_PLANE loop is to run in chunks, but the kernel has no such loop"}},
         {"chunked loop's index read",
          [](auto& m) {
-             auto& k = userKernel(m, "MatAdd");
-             k.dimension = 3;
-             k.order = {tiler::IterationSpace::OutPlane, tiler::IterationSpace::Tile};
-             k.outPlanes = 4;
-             k.chunkablePlanes = tiler::IterationSpace::OutPlane;
+             auto& k = matAddWithChunkedOutPlanes(m);
              k.calls[0].bindings[0] = binding(Kind::CArgIndex, "In1");
              k.calls[0].bindings[0].iterator = tiler::IterationSpace::OutPlane;
          },
          {"user kernel MatAdd: call 1 (MatSumPar) reads the KER_OUT_PLANE index, so that loop cannot run in chunks"}},
-        {"chunked loop run backwards",
-         [](auto& m) {
-             auto& k = userKernel(m, "MatAdd");
-             k.dimension = 3;
-             k.order = {tiler::IterationSpace::OutPlane, tiler::IterationSpace::Tile};
-             k.outPlanes = 4;
-             k.chunkablePlanes = tiler::IterationSpace::OutPlane;
-             k.args[2].reverseOutPlanes = true;
-         },
+        {"chunked loop run backwards", [](auto& m) { matAddWithChunkedOutPlanes(m).args[2].reverseOutPlanes = true; },
          {"user kernel MatAdd: argument Out runs through the KER_OUT_PLANE planes backwards, so that loop cannot run "
           "in chunks"}},
     };

@@ -14,6 +14,20 @@
 
 static Word16 Clip(Word32 Value) { return (Word16) (Value > 32767 ? 32767 : (Value < -32768 ? -32768 : Value)); }
 
+/* One step computed directly: the new state from the state and the step's input, also written to Out. */
+static void Step(Word16 *State, const Word16 *In, const Word16 *Weights, Word16 *Out)
+{
+    Word16 Saved[WIDTH];
+    for (int j = 0; j < WIDTH; j++)
+        Saved[j] = j < DIM_STATE ? State[j] : In[j - DIM_STATE];
+    for (int r = 0; r < DIM_STATE; r++) {
+        Word32 Sum = 0;
+        for (int j = 0; j < WIDTH; j++)
+            Sum += (Word32) Weights[r * WIDTH + j] * Saved[j];
+        State[r] = Out[r] = Clip(Sum >> 7);
+    }
+}
+
 int main(int argc, char **argv)
 {
     HarnessSeed(argc, argv);
@@ -26,33 +40,17 @@ int main(int argc, char **argv)
     Word16 *Hout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
     Word16 *ExpectedHout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
     Word16 *ReversedHout = (Word16 *) HarnessAllocL2(STEPS * DIM_STATE * sizeof(Word16));
-    Word16 State[DIM_STATE], ReversedState[DIM_STATE], Saved[WIDTH];
+    Word16 State[DIM_STATE], ReversedState[DIM_STATE];
     for (int i = 0; i < DIM_STATE; i++)
         ReversedState[i] = State[i] = SinCopy[i] = Sin[i] = (Word16) HarnessRandomRange(-200, 200);
     for (int i = 0; i < STEPS * DIM_IN; i++)
         Xin[i] = (Word16) HarnessRandomRange(-200, 200);
     for (int i = 0; i < DIM_STATE * WIDTH; i++)
         Weights[i] = (Word16) HarnessRandomRange(-64, 64);
-    for (int t = 0; t < STEPS; t++) {
-        for (int j = 0; j < WIDTH; j++)
-            Saved[j] = j < DIM_STATE ? State[j] : Xin[t * DIM_IN + j - DIM_STATE];
-        for (int r = 0; r < DIM_STATE; r++) {
-            Word32 Sum = 0;
-            for (int j = 0; j < WIDTH; j++)
-                Sum += (Word32) Weights[r * WIDTH + j] * Saved[j];
-            State[r] = ExpectedHout[t * DIM_STATE + r] = Clip(Sum >> 7);
-        }
-    }
-    for (int t = STEPS - 1; t >= 0; t--) {
-        for (int j = 0; j < WIDTH; j++)
-            Saved[j] = j < DIM_STATE ? ReversedState[j] : Xin[t * DIM_IN + j - DIM_STATE];
-        for (int r = 0; r < DIM_STATE; r++) {
-            Word32 Sum = 0;
-            for (int j = 0; j < WIDTH; j++)
-                Sum += (Word32) Weights[r * WIDTH + j] * Saved[j];
-            ReversedState[r] = ReversedHout[t * DIM_STATE + r] = Clip(Sum >> 7);
-        }
-    }
+    for (int t = 0; t < STEPS; t++)
+        Step(State, Xin + t * DIM_IN, Weights, ExpectedHout + t * DIM_STATE);
+    for (int t = STEPS - 1; t >= 0; t--)
+        Step(ReversedState, Xin + t * DIM_IN, Weights, ReversedHout + t * DIM_STATE);
 
     HarnessAllocL1();
     HarnessDmaStart();
