@@ -23,13 +23,6 @@ const char* loopVariable(IterationSpace space)
     return "Tile";
 }
 
-// Whether the argument runs through the planes of this loop backwards (SPACE_PROP_REVERT).
-bool reversedAlong(const KernelArgument& arg, IterationSpace space)
-{
-    return (space == IterationSpace::InPlane && arg.reverseInPlanes) ||
-           (space == IterationSpace::OutPlane && arg.reverseOutPlanes);
-}
-
 // The call locations just before and after each loop of the nest. The outer tile loop of two-level
 // tiling has none of its own (calls sit in the inner loops), so its are the group's: never emitted.
 CallLocation locationBefore(IterationSpace space)
@@ -92,6 +85,7 @@ private:
     // "OutPlane, Tile, InPlane" and the outer tile loop's variable when the kernel has one.
     std::vector<std::string> loopVariables() const;
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
+    std::string reversedIndex(IterationSpace space, const std::string& prefix) const;
     std::string lastChunkOr(const LoopLevel& loop, const std::string& prefix, std::uint64_t last,
                             std::uint64_t full) const;
     std::string chunkPlanes(const ArgTiling& arg, const std::string& prefix) const;
@@ -153,6 +147,13 @@ private:
     CodeWriter code_;
 };
 
+// Plane count - 1 - index of a plane loop the kernel has: where a reversed argument is in it.
+std::string KernelEmitter::reversedIndex(IterationSpace space, const std::string& prefix) const
+{
+    const LoopLevel& loop = tiling_.loops[std::size_t(tiling_.loopIndex(space))];
+    return "(" + num(loop.count - 1) + "-" + var(space, prefix) + ")";
+}
+
 // The first plane of the current chunk; a loop run in chunks advances by a chunk's planes. An
 // argument reversed along the loop (SPACE_PROP_REVERT) is at its plane count - 1 - index.
 std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& prefix) const
@@ -160,11 +161,11 @@ std::string KernelEmitter::planeIndex(const ArgTiling& arg, const std::string& p
     const auto chunkStart = [&](IterationSpace space) {
         const int loop = tiling_.loopIndex(space);
         const unsigned chunk = loop < 0 ? 1 : tiling_.loops[std::size_t(loop)].chunk;
-        if (reversedAlong(*arg.arg, space) && loop >= 0) {
+        if (arg.arg->reverses(space) && loop >= 0) {
             if (chunk > 1)
                 throw std::logic_error(std::string("the chunked ") + loopVariable(space) + " loop of " + kernel_.name +
                                        " reverses the planes of " + arg.arg->name);
-            return "(" + num(tiling_.loops[std::size_t(loop)].count - 1) + "-" + var(space, prefix) + ")";
+            return reversedIndex(space, prefix);
         }
         return var(space, prefix) + (chunk > 1 ? "*" + num(chunk) : "");
     };
@@ -288,10 +289,8 @@ std::string KernelEmitter::tilePointer(const ArgTiling& arg) const
         if (!arg.acrossInPlanes)
             return buffer;
         // The chunk holds every input plane's part back to back, in their home order.
-        const int loop = tiling_.loopIndex(IterationSpace::InPlane);
-        const std::string plane = model.reverseInPlanes && loop >= 0
-                                      ? "(" + num(tiling_.loops[std::size_t(loop)].count - 1) + "-InPlane)"
-                                      : std::string("InPlane");
+        const bool reversed = model.reverses(IterationSpace::InPlane) && tiling_.loopIndex(IterationSpace::InPlane) >= 0;
+        const std::string plane = reversed ? reversedIndex(IterationSpace::InPlane, "") : var(IterationSpace::InPlane, "");
         return "(" + buffer + "+" + plane + "*" + planeChunkSize(arg, "") + ")";
     }
     }

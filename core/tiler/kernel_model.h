@@ -205,6 +205,11 @@ struct KernelArgument {
     std::string sharesBufferOf;
 
     bool has(std::uint32_t flag) const { return (flags & flag) == flag; }
+    // Whether it runs through the planes of this plane loop backwards (SPACE_PROP_REVERT).
+    bool reverses(IterationSpace loop) const
+    {
+        return (loop == IterationSpace::InPlane && reverseInPlanes) || (loop == IterationSpace::OutPlane && reverseOutPlanes);
+    }
 };
 
 struct UserKernel {

@@ -165,7 +165,7 @@ private:
                            + name + " index, so that loop cannot run in chunks; drop the index binding or run the "
                            "loop one plane at a time");
         for (const KernelArgument& arg : kernel.args)
-            if (loop == IterationSpace::InPlane ? arg.reverseInPlanes : arg.reverseOutPlanes)
+            if (arg.reverses(loop))
                 report(where + ": argument " + arg.name + " runs through the " + name + " planes backwards, so that "
                        "loop cannot run in chunks; run it one plane at a time or drop the reversal");
     }

@@ -228,7 +228,7 @@ void chooseChunkablePlanes(const KernelIterationSpace_S& spaces, const SpaceMapp
     const auto qualifies = [&](tiler::IterationSpace loop) {
         // A plane loop an argument runs through backwards (SPACE_PROP_REVERT) goes one plane at a time.
         for (const Object_T* argument : arguments)
-            if (loop == tiler::IterationSpace::InPlane ? argument->value.reverseInPlanes : argument->value.reverseOutPlanes)
+            if (argument->value.reverses(loop))
                 return false;
         bool told = false;
         for (const CKernelCall_T* call : calls)
