@@ -204,6 +204,46 @@ private slots:
                  qPrintable(describe(QStringLiteral("run"), {program}, ran)));
     }
 
+    // The emulated team over many forks of changing size, as a tiled kernel forks once per tile: the
+    // cores run phase by phase in the order 0..N-1, each barrier waits for the whole team, the team
+    // size is the fork's (1 included), and the cores' threads are kept and reused (never more than
+    // the largest team less the calling thread).
+    void teamForksRunInTurnAndReuseCores()
+    {
+        QTemporaryDir work;
+        QString error;
+        const QString program = buildProgram(work, QStringLiteral("team"), "#include \"pmsis.h\"\n#include <stdio.h>\n#include <string.h>\n"
+                     "static int Slot[8], Sum[8], Order[8], Arrived, Bad;\n"
+                     "static void Entry(void *Arg)\n{\n"
+                     "    const int Team = pi_cl_team_nb_cores(), Me = pi_core_id(), Base = *(int *) Arg;\n"
+                     "    Order[Arrived++] = Me;\n"
+                     "    Slot[Me] = Base + Me;\n"
+                     "    pi_cl_team_barrier();\n"
+                     "    if (Arrived != Team) Bad++;\n"
+                     "    for (int i = 0; i < Team; i++) Sum[Me] += Slot[i];\n"
+                     "    pi_cl_team_barrier();\n"
+                     "    for (int i = 0; i < Team; i++) if (Sum[i] != Team * Base + Team * (Team - 1) / 2) Bad++;\n"
+                     "}\n"
+                     "static int Threads(void)\n{\n"
+                     "    char Line[256]; int N = -1; FILE *F = fopen(\"/proc/self/status\", \"r\");\n"
+                     "    while (F && fgets(Line, sizeof Line, F)) if (!strncmp(Line, \"Threads:\", 8)) N = atoi(Line + 8);\n"
+                     "    if (F) fclose(F);\n    return N;\n}\n"
+                     "int main(void)\n{\n"
+                     "    int OutOfTurn = 0;\n"
+                     "    for (int Round = 0; Round < 3000; Round++) {\n"
+                     "        const int Team = 1 + (Round * 5) % 8;\n"
+                     "        memset(Sum, 0, sizeof Sum); Arrived = 0;\n"
+                     "        pi_cl_team_fork(Team, Entry, &Round);\n"
+                     "        for (int i = 0; i < Team; i++) if (Order[i] != i) OutOfTurn++;\n"
+                     "    }\n"
+                     "    printf(\"bad %d out-of-turn %d threads %d\\n\", Bad, OutOfTurn, Threads());\n"
+                     "    return 0;\n}\n", 8, {}, &error);
+        QVERIFY2(!program.isEmpty(), qPrintable(error));
+        const ProcessResult ran = runProcess(program, {}, sanitizerEnvironment());
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("bad 0 out-of-turn 0 threads 8")),
+                 qPrintable(describe(QStringLiteral("run"), {program}, ran)));
+    }
+
     // The cluster DMA of PMSIS with 32-bit addresses, as applications pass them: a global in L2 and
     // an L1 allocation, 1-D and 2-D, counted like the kernels' copies; an address cut to 32 bits
     // from a stack buffer is refused with the reason.
