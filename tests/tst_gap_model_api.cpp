@@ -317,6 +317,13 @@ const std::vector<CheckRow>& checkRows()
         {"chunked loop run backwards", [](auto& m) { matAddWithChunkedOutPlanes(m).args[2].reverseOutPlanes = true; },
          {"user kernel MatAdd: argument Out runs through the KER_OUT_PLANE planes backwards, so that loop cannot run "
           "in chunks"}},
+        // A plane loop counted at run time (IterFixedSpaceDynBound), as a tiling report's model may say.
+        {"run-time count of a chunked loop", [](auto& m) { matAddWithChunkedOutPlanes(m).outPlanesBound = "In1"; },
+         {"user kernel MatAdd: its KER_OUT_PLANE loop is counted by In1 at run time, so it cannot also run in chunks"}},
+        {"run-time count of a missing loop", [](auto& m) { userKernel(m, "MatAdd").inPlanesBound = "Planes"; },
+         {"user kernel MatAdd: its KER_IN_PLANE loop is counted by Planes at run time, but the kernel has no such loop"}},
+        {"run-time count not a C argument", [](auto& m) { matAddWithChunkedOutPlanes(m).outPlanesBound = "Planes"; },
+         {"user kernel MatAdd: its KER_OUT_PLANE loop is counted by Planes, which is not one of its C arguments"}},
     };
     return rows;
 }
@@ -1033,8 +1040,23 @@ private slots:
             {"another operator", [] { K_TileOper("Shift", "short int *", '+', 1); },
              "K_TileOper(\"Shift\"): operator '+' is not supported"},
             {"not a pointer", [] { K_TileOper("Shift", "short int", '@', 0); }, "is not a pointer type"},
-            {"a dynamic bound", [] { IterFixedSpaceDynBound(KER_ITER_D0, 10000, "NFrames"); },
-             "IterFixedSpaceDynBound(KER_ITER_D0, 10000, \"NFrames\"): a space whose size the C argument gives at run time"},
+            {"a run-time count without its C argument",
+             [] {
+                 UserKernel("Frames", KernelIterSpace(2, IterFixedSpaceDynBound(KER_ITER_D0, 100, "NFrames"), IterTiledSpace(KER_ITER_TILE0)),
+                            TILE_HOR, CArgs(1, TCArg("short int * __restrict__", "In")),
+                            Calls(1, Call("Fill", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE), Imm(8)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), Object_Type_T(O_IN | O_DB), 8, 4, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "user kernel Frames: IterFixedSpaceDynBound(KER_ITER_D0, 100, \"NFrames\"): the kernel has no C argument NFrames; "
+             "add TCArg(\"int\", \"NFrames\") to its CArgs"},
+            {"a run-time count in a pointer",
+             [] {
+                 UserKernel("Frames", KernelIterSpace(2, IterFixedSpaceDynBound(KER_ITER_D0, 100, "In"), IterTiledSpace(KER_ITER_TILE0)),
+                            TILE_HOR, CArgs(1, TCArg("short int * __restrict__", "In")),
+                            Calls(1, Call("Fill", LOC_LOOP, Bindings(2, K_Arg("In", KER_ARG_TILE), Imm(8)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), Object_Type_T(O_IN | O_DB), 8, 4, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "C argument In is a short int * __restrict__; the count must be an integer"},
         };
         for (const auto& refusal : refusals) {
             const ChildOutcome child = runInChild(refusal.call);

@@ -17,6 +17,8 @@ std::string iterSpacesComment(const KernelTiling& tiling)
                            : loop.space == IterationSpace::OuterTile ? "OuterTile"
                                                                      : "OutPlane";
         out << " " << name << "[" << loop.count;
+        if (!kernel.runtimeBound(loop.space).empty())  // IterFixedSpaceDynBound
+            out << " at most, " << kernel.runtimeBound(loop.space) << " at run time";
         if (loop.chunk > 1)  // a plane loop run in chunks
             out << (loop.count == 1 ? " chunk" : " chunks") << " of " << loop.chunk << " planes"
                 << (loop.lastChunk() != loop.chunk ? ", the last of " + std::to_string(loop.lastChunk()) : "");
@@ -73,8 +75,9 @@ std::string iterSpacesComment(const KernelTiling& tiling)
             out << ", DMA " << arg.dmaRead << " B in / " << arg.dmaWrite << " B out";
         out << "\n";
     }
-    out << "     L1: " << tiling.l1Bytes << " B; DMA total " << tiling.dmaRead << " B in / " << tiling.dmaWrite
-        << " B out";
+    const bool runtimeCount = !kernel.inPlanesBound.empty() || !kernel.outPlanesBound.empty();
+    out << "     L1: " << tiling.l1Bytes << " B; DMA total " << (runtimeCount ? "at most " : "") << tiling.dmaRead
+        << " B in / " << tiling.dmaWrite << " B out";
     if (tiling.l2Bytes)
         out << "; L2 staging " << tiling.l2Bytes << " B, L3 " << tiling.l3Read << " B in / " << tiling.l3Write
             << " B out";

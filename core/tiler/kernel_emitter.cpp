@@ -82,6 +82,17 @@ private:
         return var(arg.outer ? IterationSpace::OuterTile : IterationSpace::Tile, prefix);
     }
     unsigned tileCount(const ArgTiling& arg) const { return tiling_.tileCountOf(arg); }
+    // The loop's iteration count as C: a constant, or the C argument giving it at run time.
+    std::string loopBound(const LoopLevel& loop) const
+    {
+        const std::string& bound = kernel_.runtimeBound(loop.space);
+        return bound.empty() ? num(loop.count) : bound;
+    }
+    std::string lastIteration(const LoopLevel& loop) const
+    {
+        const std::string& bound = kernel_.runtimeBound(loop.space);
+        return bound.empty() ? num(loop.count - 1) : "(" + bound + "-1)";
+    }
     // "OutPlane, Tile, InPlane" and the outer tile loop's variable when the kernel has one.
     std::vector<std::string> loopVariables() const;
     std::string planeIndex(const ArgTiling& arg, const std::string& prefix) const;
@@ -151,7 +162,7 @@ private:
 std::string KernelEmitter::reversedIndex(IterationSpace space, const std::string& prefix) const
 {
     const LoopLevel& loop = tiling_.loops[std::size_t(tiling_.loopIndex(space))];
-    return "(" + num(loop.count - 1) + "-" + var(space, prefix) + ")";
+    return "(" + lastIteration(loop) + "-" + var(space, prefix) + ")";
 }
 
 // The first plane of the current chunk; a loop run in chunks advances by a chunk's planes. An
@@ -563,7 +574,7 @@ void KernelEmitter::emitAdvance(std::size_t level, const std::string& from, cons
     code_.line(declare + ";");
     for (std::size_t l = level + 1; l-- > 0;) {
         const std::string next = to + loopVariable(tiling_.loops[l].space);
-        code_.open("if (++" + next + " == " + num(tiling_.loops[l].count) + ") {");
+        code_.open("if (++" + next + " == " + loopBound(tiling_.loops[l]) + ") {");
         code_.line(next + " = 0;");
     }
     code_.line(more + " = 0;");
@@ -586,9 +597,12 @@ std::string KernelEmitter::bindingExpr(const Binding& binding) const
         return binding.name;
     case Binding::Kind::LoopIndex:
         return loopVariable(binding.iterator);
-    case Binding::Kind::LoopPredicate:
-        return std::string("(") + loopVariable(binding.iterator) + " == " +
-               num(binding.value == 0 ? 0 : tiling_.loopCount(binding.iterator) - 1) + ")";
+    case Binding::Kind::LoopPredicate: {
+        const int index = tiling_.loopIndex(binding.iterator);
+        const std::string last = index >= 0 ? lastIteration(tiling_.loops[std::size_t(index)])
+                                            : num(tiling_.loopCount(binding.iterator) - 1);
+        return std::string("(") + loopVariable(binding.iterator) + " == " + (binding.value == 0 ? "0" : last) + ")";
+    }
     case Binding::Kind::PlaneChunk:
         return planeChunkBinding(binding);
     case Binding::Kind::KernelArg:
@@ -814,14 +828,15 @@ void KernelEmitter::emitLevel(std::size_t level)
     const LoopLevel& loop = tiling_.loops[level];
     const std::string variable = loopVariable(loop.space);
     emitCalls(locationBefore(loop.space));
-    if (loop.count > 1)
-        code_.open("for (" + variable + "=0; " + variable + "<" + num(loop.count) + "; " + variable + "++) {");
+    const bool runtimeCount = !kernel_.runtimeBound(loop.space).empty();
+    if (loop.count > 1 || runtimeCount)
+        code_.open("for (" + variable + "=0; " + variable + "<" + loopBound(loop) + "; " + variable + "++) {");
     else
         code_.open("{ /* one " + std::string(loop.space == IterationSpace::Tile || loop.space == IterationSpace::OuterTile
                                                  ? "tile"
                                                  : "plane") +
                    " */");
-    if (loop.count == 1)
+    if (loop.count == 1 && !runtimeCount)
         code_.line(variable + " = 0;");
     for (const ArgTiling& arg : tiling_.args)
         if (arg.residence == ArgResidence::Streamed && arg.level == int(level))

@@ -227,6 +227,17 @@ struct UserKernel {
     // Chunks are multiples of chunkDivider where the budget allows.
     IterationSpace chunkablePlanes = IterationSpace::Tile;
     unsigned chunkDivider = 1;
+    // A plane loop that runs, at run time, as many of its planes as a C argument says (the SDK's
+    // IterFixedSpaceDynBound: a recurrent layer over a sequence of variable length): the name of
+    // that int argument, empty for all planes. The planes count is the most it may say; L1 is sized
+    // for that, and the arguments along the loop are moved plane by plane.
+    std::string inPlanesBound;
+    std::string outPlanesBound;
+    const std::string& runtimeBound(IterationSpace space) const
+    {
+        static const std::string none;
+        return space == IterationSpace::InPlane ? inPlanesBound : space == IterationSpace::OutPlane ? outPlanesBound : none;
+    }
     Orientation orientation = Orientation::Horizontal;
     std::vector<CArgument> cargs;
     std::vector<KernelCall> calls;

@@ -143,6 +143,28 @@ private:
             checkBasicKernelCall(kernel, kernel.calls[i],
                                  where + ": call " + std::to_string(i + 1) + " (" + kernel.calls[i].callee + ")");
         checkChunkablePlanes(kernel, where);
+        checkRuntimeBounds(kernel, where);
+    }
+
+    // A plane loop counted at run time (IterFixedSpaceDynBound) is one of the kernel's loops, not run
+    // in chunks, and its count is one of the kernel's integer C arguments.
+    void checkRuntimeBounds(const UserKernel& kernel, const std::string& where)
+    {
+        for (IterationSpace loop : {IterationSpace::InPlane, IterationSpace::OutPlane}) {
+            const std::string& bound = kernel.runtimeBound(loop);
+            if (bound.empty())
+                continue;
+            const std::string name = iteratorName(loop);
+            if (std::find(kernel.order.begin(), kernel.order.end(), loop) == kernel.order.end())
+                report(where + ": its " + name + " loop is counted by " + bound + " at run time, but the kernel has no such loop");
+            if (kernel.chunkablePlanes == loop)
+                report(where + ": its " + name + " loop is counted by " + bound + " at run time, so it cannot also run in "
+                       "chunks; declare it IterFixedSpaceDynBound (not IterParSpace)");
+            const auto carg = std::find_if(kernel.cargs.begin(), kernel.cargs.end(),
+                                           [&](const CArgument& a) { return a.name == bound; });
+            if (carg == kernel.cargs.end())
+                report(where + ": its " + name + " loop is counted by " + bound + ", which is not one of its C arguments");
+        }
     }
 
     // A plane loop run in chunks must be one of the kernel's loops, and no call may read its index:

@@ -120,7 +120,8 @@ json userKernelJson(const UserKernel& kernel)
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
             {"outer_tiles", kernel.outerTiles}, {"chunkable_planes", nameOf(kSpaces, kernel.chunkablePlanes)},
-            {"chunk_divider", kernel.chunkDivider},
+            {"chunk_divider", kernel.chunkDivider}, {"in_planes_bound", kernel.inPlanesBound},
+            {"out_planes_bound", kernel.outPlanesBound},
             {"orientation", nameOf(kOrientations, kernel.orientation)}, {"cargs", cArgumentsJson(kernel.cargs)},
             {"calls", callsJson(kernel.calls)}, {"args", args}, {"group", kernel.group},
             {"l2_staging_base", kernel.l2StagingBase}, {"operations", kernel.operations}};
@@ -419,6 +420,8 @@ UserKernel userKernelFrom(const ObjectReader& kernel)
     parsed.chunkDivider = unsigned(kernel.number("chunk_divider", 1u << 16, 1));
     if (parsed.chunkDivider == 0)
         ObjectReader::fail(kernel.pathOf("chunk_divider"), "must be at least 1");
+    parsed.inPlanesBound = kernel.string("in_planes_bound", "");
+    parsed.outPlanesBound = kernel.string("out_planes_bound", "");
     parsed.orientation = kernel.choice("orientation", kOrientations, Orientation::Horizontal);
     parsed.cargs = cArgumentsFrom(kernel, "cargs");
     parsed.calls = callsFrom(kernel);

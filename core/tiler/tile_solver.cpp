@@ -678,6 +678,10 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         // (KerArgPad) belongs to one tile's buffer, so such arguments are streamed tile by tile.
         const bool regathered = arg.interleavedPlanes && tiling.planeCount > 1;
         const bool hasRoom = tiling.roomBefore > 0 || tiling.roomAfter > 0;
+        // Along a loop whose count is known at run time only, an argument is moved plane by plane:
+        // a whole copy would read (or write) planes past the ones the kernel runs.
+        if ((tiling.usesInPlane && !kernel_.inPlanesBound.empty()) || (tiling.usesOutPlane && !kernel_.outPlanesBound.empty()))
+            continue;
         if (promotions_.whole && arg.nextPlaneUpdate <= 1 && !tiling.stagedInL2 && !tiling.carriesOutPlanes &&
             (!tiling.padded() || arg.kernelPadsItself) && !regathered && !hasRoom)
             modes.push_back(Promote);

@@ -320,8 +320,10 @@ KernelIterationSpaceT *KernelIterSpace(unsigned int Dim, ...);
 KernelIteratorDescrT *IterTiledSpace(KernelIteratorT IterSpace);
 KernelIteratorDescrT *IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim);
 KernelIteratorDescrT *IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, unsigned int PrefDiv);
-/* A space whose size a C argument gives at run time (up to Dim): refused with a message, since
- * Tessera's loop counts are known when the code is generated; declare IterFixedSpace(Space, Size). */
+/* A fixed space of up to Dim items of which the kernel's integer C argument Name says, at run time,
+ * how many run (recurrent layers over sequences of variable length). L1 is sized for Dim; the
+ * arguments along the space are moved one item at a time, only for the items run; a reversed
+ * argument (SPACE_PROP_REVERT) starts from item Name - 1. tiling.json's DMA figures are for Dim. */
 KernelIteratorDescrT *IterFixedSpaceDynBound(KernelIteratorT IterSpace, unsigned int Dim, const char *Name);
 KernelArgDimDescrT *KerArgSpace(unsigned int Dim, ...);
 Object_T *KerArgInSpace(const char *KerArgName, KernelArgDimDescrT *KerArgSpace, Object_Type_T ObjType,

@@ -221,6 +221,29 @@ const char* bindingForm(tiler::Binding::Kind kind)
 // a call is told (K_ArgPar ... KER_ARG_PARTILE_SIZE), and whose index no call reads (a C_ArgIndex or
 // Ker_IteratorIndex counts planes, not chunks). The output planes' loop if both qualify: GreenWaves'
 // parallel-feature kernels share the output features of a call among the cores.
+// The plane loops whose count a C argument gives at run time (IterFixedSpaceDynBound): that
+// argument must be one of the kernel's, an integer.
+void setRuntimeBounds(const KernelIterationSpace_S& spaces, const SpaceMapping& mapping,
+                      const std::vector<tiler::CArgument>& cargs, KernelIteration_S& iteration, const std::string& context)
+{
+    for (const KernelIteratorDescr_S& space : spaces.spaces) {
+        if (space.runtimeBound.empty())
+            continue;
+        const std::string where = context + ": IterFixedSpaceDynBound(" + spaceName(space.iterator) + ", " +
+                                  std::to_string(space.size) + ", \"" + space.runtimeBound + "\")";
+        const auto carg = std::find_if(cargs.begin(), cargs.end(),
+                                       [&](const tiler::CArgument& a) { return a.name == space.runtimeBound; });
+        if (carg == cargs.end())
+            failModel(where + ": the kernel has no C argument " + space.runtimeBound +
+                      "; add TCArg(\"int\", \"" + space.runtimeBound + "\") to its CArgs");
+        if (carg->type.find('*') != std::string::npos || carg->type.find("float") != std::string::npos)
+            failModel(where + ": C argument " + space.runtimeBound + " is a " + carg->type +
+                      "; the count must be an integer, TCArg(\"int\", \"" + space.runtimeBound + "\")");
+        const tiler::IterationSpace loop = mapping.planes.at(space.iterator);
+        (loop == tiler::IterationSpace::InPlane ? iteration.inPlanesBound : iteration.outPlanesBound) = space.runtimeBound;
+    }
+}
+
 void chooseChunkablePlanes(const KernelIterationSpace_S& spaces, const SpaceMapping& mapping,
                            const std::vector<CKernelCall_T*>& calls, const std::vector<Object_T*>& arguments,
                            KernelIteration_S& iteration)
@@ -289,13 +312,17 @@ KernelIteratorDescrT* IterParSpace(KernelIteratorT IterSpace, unsigned int Dim, 
     return space;
 }
 
+// A fixed space of at most Dim items whose C argument Name says, at run time, how many run (the
+// SDK's recurrent layers over sequences of variable length, CNN_GenControl_T DynamicIter).
 KernelIteratorDescrT* IterFixedSpaceDynBound(KernelIteratorT IterSpace, unsigned int Dim, const char* Name)
 {
-    failModel(format("IterFixedSpaceDynBound(%s, %u, \"%s\"): a space whose size the C argument gives at run time "
-                     "is not supported, since Tessera's loop counts are fixed when the code is generated; declare "
-                     "IterFixedSpace(%s, Size) with the size the kernel runs",
-                     spaceName(int(IterSpace)).c_str(), Dim, Name != nullptr ? Name : "",
-                     spaceName(int(IterSpace)).c_str()));
+    const std::string context = format("IterFixedSpaceDynBound(%s, %u, ...)", spaceName(int(IterSpace)).c_str(), Dim);
+    const std::string bound = requireName(Name, context.c_str(), "the name of the C argument giving the count");
+    KernelIteratorDescrT* space = IterFixedSpace(IterSpace, Dim);
+    if (space->oneTile)
+        failModel(context + ": a space with a run-time count cannot also be SPACE_PROP_ONE_TILE");
+    space->runtimeBound = bound;
+    return space;
 }
 
 KernelIterationSpaceT* KernelIterSpace(unsigned int Dim, ...)
@@ -462,6 +489,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     iteration.order = mapping.order;
     iteration.outerTiles = mapping.outerTiles;
     chooseChunkablePlanes(*KerIter, mapping, plainCalls, plainArguments, iteration);
+    setRuntimeBounds(*KerIter, mapping, cArgumentsOf(CArg, context), iteration, context);
     // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
     KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
     const auto tiled = std::find_if(arguments.begin(), arguments.end(),

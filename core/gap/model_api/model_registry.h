@@ -64,6 +64,8 @@ struct KernelIteratorDescr_S {
     // IterParSpace: the space may run in chunks of several items, multiples of the divider preferred.
     bool parametric = false;
     unsigned preferredDivider = 1;
+    // IterFixedSpaceDynBound: the C argument that gives, at run time, how many of the `size` items run.
+    std::string runtimeBound;
 };
 struct KernelIterationSpace_S {
     std::vector<KernelIteratorDescr_S> spaces;
@@ -85,6 +87,7 @@ struct KernelIteration_S {
     // The plane loop that may run in chunks (see tiler::UserKernel), Tile for none.
     tessera::tiler::IterationSpace chunkablePlanes = tessera::tiler::IterationSpace::Tile;
     unsigned chunkDivider = 1;
+    std::string inPlanesBound, outPlanesBound;  // run-time plane counts (see tiler::UserKernel)
 };
 struct UserSymbol_S {
     std::string name;

@@ -61,6 +61,8 @@ Kernel_T* UserKernel(const char* TemplateName, KernelDimensionT* KerDim, KernelI
     kernel.outerTiles = KerIter->outerTiles;
     kernel.chunkablePlanes = KerIter->chunkablePlanes;
     kernel.chunkDivider = KerIter->chunkDivider;
+    kernel.inPlanesBound = KerIter->inPlanesBound;
+    kernel.outPlanesBound = KerIter->outPlanesBound;
     kernel.orientation = tiler::Orientation(Orientation);
     kernel.cargs = cArgumentsOf(CArg, context);
     kernel.calls = callsOf(CCalls, context);

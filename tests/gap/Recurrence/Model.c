@@ -7,7 +7,10 @@
  * generators split a sequence: the first kernel's state is not stored (O_NO_STORE) and the second
  * one's not loaded (O_NO_LOAD), both bound to the group's G1O. RecurrenceReversed runs the sequence
  * backwards, as the SDK's bidirectional recurrent layers do: Xin and Hout vary along
- * SPACE_PROP(KER_ITER_D0, SPACE_PROP_REVERT), so step t reads and writes plane Steps - 1 - t. */
+ * SPACE_PROP(KER_ITER_D0, SPACE_PROP_REVERT), so step t reads and writes plane Steps - 1 - t.
+ * RecurrenceDynamic and RecurrenceDynamicReversed run as many of the 5 steps as their C argument
+ * Steps says (IterFixedSpaceDynBound, as the SDK's recurrent layers over sequences of variable
+ * length declare theirs); reversed, step t reads and writes plane Steps - 1 - t of the run-time count. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -31,14 +34,18 @@ static void LoadRecurrenceLibrary(void)
 }
 
 static void RecurrenceGenerator(char *Name, unsigned int Steps, unsigned int DimState, unsigned int DimIn,
-                                unsigned int SinAttr, unsigned int SoutAttr, int Revert)
+                                unsigned int SinAttr, unsigned int SoutAttr, int Revert, int Dynamic)
 {
     /* Reverted, the steps read Xin and write Hout from the last step's planes to the first. */
     int RD0 = Revert ? SPACE_PROP(KER_ITER_D0, SPACE_PROP_REVERT) : KER_ITER_D0;
     UserKernel(Name,
-               KernelIterSpace(2, IterFixedSpace(KER_ITER_D0, Steps), IterTiledSpace(KER_ITER_TILE0)),
+               KernelIterSpace(2,
+                               Dynamic ? IterFixedSpaceDynBound(KER_ITER_D0, Steps, "Steps")
+                                       : IterFixedSpace(KER_ITER_D0, Steps),
+                               IterTiledSpace(KER_ITER_TILE0)),
                TILE_HOR,
-               CArgs(5,
+               CArgs(6,
+                     Dynamic ? TCArg("int", "Steps") : AT_NO_C_ARG,
                      TCArg("short int * __restrict__", "Sin"),
                      TCArg("short int * __restrict__", "Sout"),
                      TCArg("short int * __restrict__", "Xin"),
@@ -79,8 +86,8 @@ static void RecurrenceSplitGenerator(char *Name, unsigned int Steps, unsigned in
 {
     char *G1 = AppendNames(Name, "G1"), *G2 = AppendNames(Name, "G2");
     OpenKernelGroup(Name);
-    RecurrenceGenerator(G1, First, DimState, DimIn, O_IN, O_OUT | O_NO_STORE, 0);
-    RecurrenceGenerator(G2, Steps - First, DimState, DimIn, O_IN | O_NO_LOAD, O_OUT, 0);
+    RecurrenceGenerator(G1, First, DimState, DimIn, O_IN, O_OUT | O_NO_STORE, 0, 0);
+    RecurrenceGenerator(G2, Steps - First, DimState, DimIn, O_IN | O_NO_LOAD, O_OUT, 0, 0);
     CloseKernelGroupNoMerge();
     UserKernelGroupK(Name, 1,
                      CArgs(6,
@@ -117,8 +124,10 @@ int main(int argc, char **argv)
     SetSymbolDynamics();
     SetL1MemorySize(51200);
     LoadRecurrenceLibrary();
-    RecurrenceGenerator("Recurrence", 5, 24, 8, O_IN, O_OUT, 0);
-    RecurrenceGenerator("RecurrenceReversed", 5, 24, 8, O_IN, O_OUT, 1);
+    RecurrenceGenerator("Recurrence", 5, 24, 8, O_IN, O_OUT, 0, 0);
+    RecurrenceGenerator("RecurrenceReversed", 5, 24, 8, O_IN, O_OUT, 1, 0);
+    RecurrenceGenerator("RecurrenceDynamic", 5, 24, 8, O_IN, O_OUT, 0, 1);
+    RecurrenceGenerator("RecurrenceDynamicReversed", 5, 24, 8, O_IN, O_OUT, 1, 1);
     RecurrenceSplitGenerator("RecurrenceSplit", 5, 3, 24, 8);
     GenerateTilingCode();
     return 0;
