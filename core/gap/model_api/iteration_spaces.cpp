@@ -217,10 +217,6 @@ const char* bindingForm(tiler::Binding::Kind kind)
     }
 }
 
-// The plane loop the solver may run in chunks: a parametric space (IterParSpace) whose chunk size
-// a call is told (K_ArgPar ... KER_ARG_PARTILE_SIZE), and whose index no call reads (a C_ArgIndex or
-// Ker_IteratorIndex counts planes, not chunks). The output planes' loop if both qualify: GreenWaves'
-// parallel-feature kernels share the output features of a call among the cores.
 // The plane loops whose count a C argument gives at run time (IterFixedSpaceDynBound): that
 // argument must be one of the kernel's, an integer.
 void setRuntimeBounds(const KernelIterationSpace_S& spaces, const SpaceMapping& mapping,
@@ -244,6 +240,10 @@ void setRuntimeBounds(const KernelIterationSpace_S& spaces, const SpaceMapping& 
     }
 }
 
+// The plane loop the solver may run in chunks: a parametric space (IterParSpace) whose chunk size
+// a call is told (K_ArgPar ... KER_ARG_PARTILE_SIZE), and whose index no call reads (a C_ArgIndex or
+// Ker_IteratorIndex counts planes, not chunks). The output planes' loop if both qualify: GreenWaves'
+// parallel-feature kernels share the output features of a call among the cores.
 void chooseChunkablePlanes(const KernelIterationSpace_S& spaces, const SpaceMapping& mapping,
                            const std::vector<CKernelCall_T*>& calls, const std::vector<Object_T*>& arguments,
                            KernelIteration_S& iteration)
