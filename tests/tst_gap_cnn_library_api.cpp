@@ -556,7 +556,50 @@ private slots:
         QVERIFY(layer->args[1].has(tessera::tiler::ArgFlag::L2DoubleBuffer));
         QVERIFY(!layer->args[0].has(tessera::tiler::ArgFlag::L2DoubleBuffer));
 
-        // A one-tile space: no tiling here, so with AT_KERNEL_NOSOLUTION_ERROR off the generator gets NULL.
+        // HWC (the features of each pixel side by side: a feature space after the tiles) and a one-tile
+        // space: run whole, folded into the arguments' planes; the calls are told the declared sizes.
+        LibKernel("HwcConv", KernelCallTypeT(CALL_PARALLEL | CALL_HWC_KER),
+                  CArgs(6, TCArg("short int *", "In"), TCArg("unsigned short int", "W"), TCArg("unsigned short int", "UsedW"),
+                        TCArg("unsigned short int", "InFeat"), TCArg("unsigned short int", "OutFeat"),
+                        TCArg("unsigned char", "Last")),
+                  "HwcConv_T");
+        Kernel_T* hwc = UserKernel("Hwc",
+                                   KernelIterSpace(3, IterParSpace(KER_ITER_D1, 12, 8), IterTiledSpace(KER_ITER_TILE0),
+                                                   IterParSpace(KernelIteratorT(KER_ITER_D0 | SPACE_PROP_ONE_TILE), 5, 5)),
+                                   TILE_HOR, CArgs(3, TCArg("short int *", "In"), TCArg("short int *", "Filter"),
+                                                   TCArg("short int *", "Out")),
+                                   Calls(1, Call("HwcConv", LOC_D0_EPILOG,
+                                                 Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                                          K_Arg("In", KER_ARG_TILE_USEDW),
+                                                          K_ArgPar("Filter", KER_ARG_PARTILE_SIZE, KER_ITER_D0),
+                                                          K_ArgPar("Out", KER_ARG_PARTILE_SIZE, KER_ITER_D1),
+                                                          K_ArgPred("Out", KER_ARG_TILELAST, KER_ITER_D0)))),
+                                   KerArgs(3,
+                                           KerArg("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN | O_DB, 20, 10,
+                                                  2, 2, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                                           KerArg("Filter", KerArgSpace(2, KER_ITER_D1, KER_ITER_D0), O_IN | O_DB | O_CONST,
+                                                  3, 3, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Filter"),
+                                           KerArg("Out", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D1), O_OUT | O_DB, 18, 8,
+                                                  2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        QVERIFY(hwc != nullptr);
+        const tessera::tiler::UserKernel* folded = gap::currentModel().findUserKernel("Hwc");
+        QCOMPARE(folded->inPlanes, 1u);
+        QCOMPARE(folded->outPlanes, 1u);
+        QCOMPARE(folded->order.size(), std::size_t(1));  // the tile loop alone
+        QCOMPARE(folded->args[0].width, 100u);           // 20 pixels of 5 features
+        QVERIFY(!folded->args[0].has(tessera::tiler::ArgFlag::ThreeD));
+        QCOMPARE(folded->args[1].height, 3u * 5 * 12);   // every feature's filter
+        QCOMPARE(folded->args[2].width, 18u * 12);
+        const std::vector<Binding>& told = folded->calls[0].bindings;
+        QVERIFY(folded->calls[0].location == tessera::tiler::CallLocation::InnerLoop);  // after a loop of one pass
+        QCOMPARE(told[0].kind, Binding::Kind::KernelArg);
+        for (const auto& [index, value] : std::vector<std::pair<int, int>>{{1, 20}, {2, 20}, {3, 5}, {4, 12}, {5, 1}}) {
+            QCOMPARE(told[std::size_t(index)].kind, Binding::Kind::Immediate);
+            QCOMPARE(int(told[std::size_t(index)].value), value);
+        }
+
+        // A one-tile space listed before the tiles (CHW): not held whole here, so with
+        // AT_KERNEL_NOSOLUTION_ERROR off the generator gets NULL and falls back to another form.
         AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
         Kernel_T* matrix = UserKernel("Im2Col",
                                       KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE0),
@@ -834,7 +877,26 @@ private slots:
                             KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_IN, 8, 8, 1, 0,
                                               OBJ_CONSTRAINTS_NONE, 0, "In")));
              },
-             "user kernel Im2Col: its space KER_ITER_D0 is declared SPACE_PROP_ONE_TILE"},
+             "user kernel Im2Col: its argument In lists KER_ITER_D0, which the kernel runs whole "
+             "(SPACE_PROP_ONE_TILE), before its tiled space (planes one after the other, CHW)"},
+            {"HWC tiled vertically", [] {
+                 UserKernel("HwcVertical", KernelIterSpace(2, IterParSpace(KER_ITER_D0, 8, 8), IterTiledSpace(KER_ITER_TILE0)),
+                            TILE_VER, CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN, 8, 8, 1, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "user kernel HwcVertical: its HWC argument In is tiled vertically; Tessera tiles the pixels of HWC "
+             "arguments by lines only"},
+            {"HWC along a fixed space", [] {
+                 UserKernel("HwcFixed", KernelIterSpace(2, IterFixedSpace(KER_ITER_D0, 8), IterTiledSpace(KER_ITER_TILE0)),
+                            TILE_HOR, CArgs(1, TCArg("short int *", "In")),
+                            Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN, 8, 8, 1, 0,
+                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+             },
+             "user kernel HwcFixed: its argument In lists KER_ITER_D0 after its tiled space (features side by "
+             "side in each pixel, HWC) and that space is an IterFixedSpace"},
         };
         for (const auto& refusal : refusals) {
             const ChildOutcome child = runInChild(refusal.call);

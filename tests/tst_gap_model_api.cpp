@@ -387,6 +387,19 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: KernelIterationOrder(5, ...): 1 iterator(s) follow; give KER_DIM2 (or 1)"},
         {"GenTilingError", [] { GenTilingError("FFT2D: %s, Incorrect Dim: %d", "Fft", 12); },
          "error: FFT2D: Fft, Incorrect Dim: 12\n"},
+        {"GenTilingError after dropped forms",
+         [] {
+             AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_OFF);
+             UserKernel("Hwc", KernelIterSpace(2, IterParSpace(KER_ITER_D0, 8, 8), IterTiledSpace(KER_ITER_TILE0)),
+                        TILE_VER, CArgs(1, TCArg("short int *", "In")),
+                        Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
+                        KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN, 8, 8, 1, 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "In")));
+             AT_SetKernelCtrl(AT_KERNEL_NOSOLUTION_ERROR, AT_OPT_ON);
+             GenTilingError("Failed to Generate code for Kernel: %s", "Hwc");
+         },
+         "error: Failed to Generate code for Kernel: Hwc\n  user kernel Hwc was dropped: its HWC argument In is "
+         "tiled vertically"},
         {"inline mode out of range", [] { SetInlineMode(InlineModeT(7)); },
          "SetInlineMode: mode 7 is not NEVER_INLINE (0), ALWAYS_INLINE (1) or SINGLE_INLINE (2)"},
         {"kernel option both on and off",

@@ -306,10 +306,14 @@ void PopUserKernel(void);
  * per input plane); otherwise it is the output-plane loop. With two, the outer is the output-plane
  * loop and the inner the input-plane loop, and arguments varying along both (filters) hold their
  * planes output-major. These are the loop nests KernelIterationOrder() offers.
- * An iterator or'ed with SPACE_PROP_ONE_TILE (the whole space in one iteration, as the SDK's HWC and
- * matrix-multiply convolutions ask) makes a kernel without a tiling: UserKernel then returns NULL when
- * AT_KERNEL_NOSOLUTION_ERROR is off (so a generator falls back to another form) and stops with a
- * message otherwise.
+ * Spaces run whole, in one iteration: an iterator or'ed with SPACE_PROP_ONE_TILE, and the parametric
+ * spaces an argument lists after KER_ITER_TILE0 (HWC: the features of each pixel side by side, as the
+ * SDK's HWC and matrix-multiply convolutions declare them; Tessera takes all of those features in
+ * every tile). Such a space is no loop: its chunk (K_ArgPar) is all its items, its calls sit in the
+ * loop around it, and an HWC argument is tiled by lines of Width x Features items. A whole space
+ * listed before the tiles (CHW), and HWC arguments tiled vertically or along an IterFixedSpace, make
+ * a kernel without a tiling: UserKernel then returns NULL when AT_KERNEL_NOSOLUTION_ERROR is off (so
+ * a generator falls back to another form) and stops with a message otherwise.
  * Two-level tiling: IterTiledSpace(KER_ITER_TILE1) first, then the spaces above. The arguments whose
  * KerArgSpace is KER_ITER_TILE1 are tiled by that outer loop (their tiles move once per outer tile,
  * before and after the inner loops), those of KER_ITER_TILE0 by the inner one, which runs over all

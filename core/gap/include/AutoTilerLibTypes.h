@@ -81,7 +81,7 @@ typedef enum { KER_DIM2 = 2, KER_DIM3 = 3, KER_DIM4 = 4 } KernelIteratorDimT;
 
 /* Properties or'ed into an iterator of IterParSpace / IterFixedSpace, as in the SDK. Tessera knows
  * SPACE_PROP_ONE_TILE (the whole space in one iteration, which HWC and matrix-multiply convolutions
- * ask for) and has no such loop: a kernel declaring it has no tiling (see UserKernel). */
+ * ask for; see AutoTilerLib.h, "The current SDK's iteration spaces"). */
 #define SPACE_PROP_ABS      0x00010000
 #define SPACE_PROP_REVERT   0x00020000
 #define SPACE_PROP_PAD2PREF 0x00040000

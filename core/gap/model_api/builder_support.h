@@ -8,6 +8,22 @@
 
 namespace tessera::gap {
 
+// The current API's spaces (KernelIterSpace, KerArgSpace): KER_ITER_D0..D3 are not tiled.
+inline bool isPlaneSpace(int iterator) { return iterator >= int(KER_ITER_D0) && iterator <= int(KER_ITER_D3); }
+inline bool isTiledSpace(int iterator) { return iterator == int(KER_ITER_TILE0) || iterator == int(KER_ITER_TILE1); }
+
+// "KER_ITER_D1" for KER_ITER_D1 ... (for messages).
+inline std::string spaceName(int iterator)
+{
+    if (iterator == int(KER_ITER_TILE0))
+        return "KER_ITER_TILE0";
+    if (iterator == int(KER_ITER_TILE1) || iterator == int(KER_ITER_TILE2))
+        return iterator == int(KER_ITER_TILE1) ? "KER_ITER_TILE1" : "KER_ITER_TILE2";
+    if (isPlaneSpace(iterator))
+        return "KER_ITER_D" + std::to_string(iterator - int(KER_ITER_D0));
+    return "iterator " + std::to_string(iterator);
+}
+
 inline std::vector<tiler::CArgument> cArgumentsOf(CKernel_Arg_T** list, const std::string& context)
 {
     std::vector<tiler::CArgument> arguments;

@@ -4,6 +4,7 @@
 #include "AutoTilerLib.h"
 #include "model_registry.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -162,7 +163,21 @@ void GenTilingError(const char* Format, ...)
         message = tessera::gap::formatList(Format, args);
         va_end(args);
     }
-    failModel(message);
+    // A generator that tried its forms with AT_KERNEL_NOSOLUTION_ERROR off names the layer none of
+    // them tiled: say why Tessera dropped each kernel of that name.
+    std::string reasons;
+    for (const auto& [name, reason] : tessera::gap::currentModel().droppedKernels) {
+        const std::size_t at = message.find(name);
+        const bool named = at != std::string::npos &&
+                           (at + name.size() == message.size() ||
+                            !(std::isalnum(static_cast<unsigned char>(message[at + name.size()])) || message[at + name.size()] == '_'));
+        const std::string prefix = "user kernel " + name + ": ";  // the solver's reasons name it already
+        const std::string why = reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
+        const std::string line = "\n  user kernel " + name + " was dropped: " + why;
+        if (named && reasons.find(line) == std::string::npos)
+            reasons += line;
+    }
+    failModel(message + reasons);
 }
 
 void GenTilingDebug(const char* Format, ...)

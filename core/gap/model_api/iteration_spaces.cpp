@@ -6,6 +6,7 @@
 // against the kernel's spaces here, and each argument's KerArgSpace becomes its 3-D / 4-D form.
 #include "AutoTilerLib.h"
 #include "builder_support.h"
+#include "whole_spaces.h"
 
 #include <algorithm>
 #include <cstdarg>
@@ -15,21 +16,6 @@ using namespace tessera::gap;
 namespace tiler = tessera::tiler;
 
 namespace {
-
-bool isPlaneSpace(int iterator) { return iterator >= int(KER_ITER_D0) && iterator <= int(KER_ITER_D3); }
-
-std::string spaceName(int iterator)
-{
-    if (iterator == int(KER_ITER_TILE0))
-        return "KER_ITER_TILE0";
-    if (iterator == int(KER_ITER_TILE1) || iterator == int(KER_ITER_TILE2))
-        return iterator == int(KER_ITER_TILE1) ? "KER_ITER_TILE1" : "KER_ITER_TILE2";
-    if (isPlaneSpace(iterator))
-        return "KER_ITER_D" + std::to_string(iterator - int(KER_ITER_D0));
-    return "iterator " + std::to_string(iterator);
-}
-
-bool isTiledSpace(int iterator) { return iterator == int(KER_ITER_TILE0) || iterator == int(KER_ITER_TILE1); }
 
 // Fails unless `iterator` is KER_ITER_TILE0 or TILE1 (tiled) or KER_ITER_D0..D3 (not tiled).
 void requireSpace(int iterator, bool tiled, const std::string& context)
@@ -147,6 +133,38 @@ tiler::CallLocation resolveLocation(int location, const SpaceMapping& mapping, c
     if (plane->second == tiler::IterationSpace::OutPlane)
         return where == 1 ? tiler::CallLocation::Prolog : tiler::CallLocation::Epilog;
     return where == 1 ? tiler::CallLocation::InPlaneProlog : tiler::CallLocation::InPlaneEpilog;
+}
+
+// A call before, in or after a space the kernel runs whole (whole_spaces.h): before or after the
+// outermost loop inside that space, or with none inside it, in the body of the innermost loop.
+tiler::CallLocation resolveWholeLocation(int location, const KernelIterationSpace_S& declared,
+                                         const SpaceMapping& mapping, const WholeSpaces& whole,
+                                         const std::string& context)
+{
+    const int offset = location - int(LOC_D0);
+    const int iterator = int(KER_ITER_D0) + offset / 3, where = offset % 3;  // body, prolog, epilog
+    auto at = std::find_if(declared.spaces.begin(), declared.spaces.end(),
+                           [&](const KernelIteratorDescr_S& space) { return space.iterator == iterator; });
+    std::vector<tiler::IterationSpace> inside;
+    for (++at; at != declared.spaces.end(); ++at)
+        if (!whole.isWhole(at->iterator))
+            inside.push_back(at->tiled ? tiler::IterationSpace::Tile : mapping.planes.at(at->iterator));
+    if (inside.empty())
+        return tiler::CallLocation::InnerLoop;
+    if (where == 0) {
+        if (inside.size() == 1 && inside[0] == tiler::IterationSpace::Tile && mapping.oneTile)
+            return tiler::CallLocation::InnerLoop;
+        failModel(context + ": a call in the body of " + spaceName(iterator) +
+                  " needs it to be the innermost loop; use LOC_LOOP, or its _PROLOG / _EPILOG");
+    }
+    switch (inside[0]) {
+    case tiler::IterationSpace::Tile:
+        return where == 1 ? tiler::CallLocation::InnerLoopProlog : tiler::CallLocation::InnerLoopEpilog;
+    case tiler::IterationSpace::InPlane:
+        return where == 1 ? tiler::CallLocation::InPlaneProlog : tiler::CallLocation::InPlaneEpilog;
+    default:
+        return where == 1 ? tiler::CallLocation::Prolog : tiler::CallLocation::Epilog;
+    }
 }
 
 // The argument with the flags its KerArgSpace gives in the kernel's loop nest.
@@ -284,7 +302,10 @@ extern "C" {
 KernelIteratorDescrT* IterTiledSpace(KernelIteratorT IterSpace)
 {
     requireSpace(int(IterSpace), true, "IterTiledSpace");
-    return registry().arena.make(KernelIteratorDescr_S{int(IterSpace), true, 1});
+    KernelIteratorDescr_S space;
+    space.iterator = int(IterSpace);
+    space.tiled = true;
+    return registry().arena.make(std::move(space));
 }
 
 KernelIteratorDescrT* IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim)
@@ -299,7 +320,11 @@ KernelIteratorDescrT* IterFixedSpace(KernelIteratorT IterSpace, unsigned int Dim
     requireSpace(iterator, false, "IterFixedSpace");
     if (Dim == 0)
         failModel("IterFixedSpace(" + spaceName(iterator) + ", 0): a space needs at least one iteration");
-    return registry().arena.make(KernelIteratorDescr_S{iterator, false, Dim, properties == SPACE_PROP_ONE_TILE});
+    KernelIteratorDescr_S space;
+    space.iterator = iterator;
+    space.size = Dim;
+    space.oneTile = properties == SPACE_PROP_ONE_TILE;
+    return registry().arena.make(std::move(space));
 }
 
 // A space the tile solver may run in chunks of several items (multiples of the preferred divider
@@ -390,9 +415,11 @@ Object_T* KerArgInSpace(const char* KerArgName, KernelArgDimDescrT* Space, Objec
         failModel("KerArg(\"" + name + "\"): its KerArgSpace is NULL");
     if (TileOverlap < 0)
         failModel(format("KerArg(\"%s\"): tile overlap %d is negative", name.c_str(), TileOverlap));
-    Object_S argument{(KerArg)(KerArgName, ObjType, W, H, ItemSize, unsigned(TileOverlap), Constraint, PreferedTileSize,
-                               CArgName, 0)->value,
-                      Space->iterators, (ObjType & O_NTILED) != 0};
+    Object_S argument;
+    argument.value = (KerArg)(KerArgName, ObjType, W, H, ItemSize, unsigned(TileOverlap), Constraint, PreferedTileSize,
+                              CArgName, 0)->value;
+    argument.space = Space->iterators;
+    argument.notTiled = (ObjType & O_NTILED) != 0;
     argument.reversedSpaces = Space->reversed;
     return registry().arena.make(std::move(argument));
 }
@@ -426,16 +453,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     const std::string context = "user kernel " + name;
     if (KerIter == nullptr)
         failModel(context + ": the iteration space is NULL; pass KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)) or another");
-    for (const KernelIteratorDescr_S& space : KerIter->spaces)
-        if (space.oneTile) {
-            noteKernelWithoutTiling(name, "its space " + spaceName(space.iterator) +
-                                              " is declared SPACE_PROP_ONE_TILE (all of it in one iteration, as the "
-                                              "SDK's HWC and matrix-multiply convolutions ask), which Tessera does not "
-                                              "support; declare the layer in CHW order, or the space without the "
-                                              "property");
-            return nullptr;
-        }
-    std::vector<const Object_S*> arguments;
+    std::vector<Object_S> declaredArguments;
     for (const Object_T* argument : listItems(KerArg, context, "kernel argument")) {
         if (argument->groupArgument)
             failModel(context + ": kernel argument " + argument->value.name + " is a KerGroupArg(), which "
@@ -443,8 +461,19 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
         if (!argument->space)
             failModel(context + ": kernel argument " + argument->value.name
                       + " has no KerArgSpace(); in a kernel declared with KernelIterSpace() every argument says its spaces");
-        arguments.push_back(argument);
+        declaredArguments.push_back(*argument);
     }
+    // Spaces run whole (SPACE_PROP_ONE_TILE, HWC features) are folded into the arguments' planes.
+    KernelIterationSpace_S spaces = *KerIter;
+    WholeSpaces whole;
+    if (const std::string refusal = foldWholeSpaces(spaces, declaredArguments, int(Orientation) == int(TILE_VER), whole);
+        !refusal.empty()) {
+        noteKernelWithoutTiling(name, refusal);
+        return nullptr;
+    }
+    std::vector<const Object_S*> arguments;
+    for (const Object_S& argument : declaredArguments)
+        arguments.push_back(&argument);
     for (const Object_S* argument : arguments)
         if (argument->value.kernelPadsItself && int(Orientation) == int(TILE_VER)) {
             noteKernelWithoutTiling(name, "its padded KerArgP " + argument->value.name +
@@ -452,13 +481,13 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
                                               "declare the layer TILE_HOR");
             return nullptr;
         }
-    const SpaceMapping mapping = mapSpaces(*KerIter, arguments, context);
+    const SpaceMapping mapping = mapSpaces(spaces, arguments, context);
 
     // The same kernel in the guide's terms, checked and added by the 7-argument UserKernel.
     ModelRegistry& state = registry();
     std::vector<Object_T*> plainArguments;
     for (const Object_S* argument : arguments)
-        plainArguments.push_back(state.arena.make(Object_S{argumentInSpace(*argument, mapping, context)}));
+        plainArguments.push_back(state.arena.make(plainObject(argumentInSpace(*argument, mapping, context))));
     for (std::size_t a = 0; a < arguments.size(); ++a) {
         const std::optional<unsigned> shared = arguments[a]->sharesBufferOfIndex;
         if (shared && (*shared >= arguments.size() || *shared == a))
@@ -472,11 +501,16 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     std::vector<CKernelCall_T*> plainCalls;
     for (const CKernelCall_T* call : listItems(CCalls, context, "call")) {
         const std::string where = context + ": Call(\"" + call->value.callee + "\")";
-        CKernelCall_S plain;
-        plain.value = call->value;
-        if (call->spaceLocation >= 0)
+        CKernelCall_S plain = *call;
+        resolveWholeBindings(plain, whole);
+        if (call->spaceLocation >= 0 && whole.isWhole(int(KER_ITER_D0) + (call->spaceLocation - int(LOC_D0)) / 3))
+            plain.value.location = resolveWholeLocation(call->spaceLocation, *KerIter, mapping, whole, where);
+        else if (call->spaceLocation >= 0)
             plain.value.location = resolveLocation(call->spaceLocation, mapping, where);
-        for (const auto& [index, iterator] : call->spaceIterators) {
+        plain.spaceLocation = -1;
+        const auto spaceIterators = std::move(plain.spaceIterators);
+        plain.spaceIterators.clear();
+        for (const auto& [index, iterator] : spaceIterators) {
             const auto plane = mapping.planes.find(iterator);
             if (plane == mapping.planes.end())
                 failModel(where + ": " + bindingForm(call->value.bindings[index].kind) + " names " + spaceName(iterator) + ", which is not in the kernel's KernelIterSpace");
@@ -488,14 +522,15 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     iteration.dimension = int(mapping.order.size()) + 1;  // KER_DIM2 is the tile loop alone
     iteration.order = mapping.order;
     iteration.outerTiles = mapping.outerTiles;
-    chooseChunkablePlanes(*KerIter, mapping, plainCalls, plainArguments, iteration);
-    setRuntimeBounds(*KerIter, mapping, cArgumentsOf(CArg, context), iteration, context);
+    chooseChunkablePlanes(spaces, mapping, plainCalls, plainArguments, iteration);
+    setRuntimeBounds(spaces, mapping, cArgumentsOf(CArg, context), iteration, context);
     // The plane size the kernel reports: its first tiled argument's, as KernelDimensions would give it.
     KernelDimension_S dimensions{mapping.inPlanes, 0, 0, mapping.outPlanes};
     const auto tiled = std::find_if(arguments.begin(), arguments.end(),
                                     [](const Object_S* argument) { return variesAlong(*argument, int(KER_ITER_TILE0)); });
     if (tiled != arguments.end()) {
-        dimensions.width = (*tiled)->value.width;
+        const auto folded = whole.declared.find((*tiled)->value.name);
+        dimensions.width = folded != whole.declared.end() ? folded->second.size : (*tiled)->value.width;
         dimensions.height = (*tiled)->value.height;
     }
     return (UserKernel)(TemplateName, state.arena.make(std::move(dimensions)), state.arena.make(std::move(iteration)),

@@ -324,7 +324,7 @@ Object_T* KerArg(const char* KerArgName, Object_Type_T ObjType, unsigned int W, 
     argument.preferredTileSize = PreferedTileSize;
     argument.cArgName = CArgName != nullptr ? CArgName : "";  // 0: internal to the kernel
     argument.nextPlaneUpdate = NextPlaneUpdate;
-    return registry().arena.make(Object_S{std::move(argument)});
+    return registry().arena.make(plainObject(std::move(argument)));
 }
 
 Object_T* KerArgPadPlain(const char* KerArgName, Object_Type_T ObjType, unsigned int W, unsigned int H,

@@ -51,6 +51,13 @@ struct Object_S {
     std::optional<unsigned> sharesBufferOfIndex = std::nullopt;
     std::vector<int> reversedSpaces;  // the spaces of its KerArgSpace or'ed with SPACE_PROP_REVERT
 };
+// A kernel argument of the guide's API: no KerArgSpace, no alias.
+inline Object_S plainObject(tessera::tiler::KernelArgument value)
+{
+    Object_S object;
+    object.value = std::move(value);
+    return object;
+}
 // UserKernelGroupK(): the group it declared.
 struct KernelGroup_S {
     std::string name;
@@ -60,7 +67,7 @@ struct KernelIteratorDescr_S {
     int iterator = 0;
     bool tiled = false;
     unsigned size = 1;  // non-tiled spaces
-    bool oneTile = false;  // SPACE_PROP_ONE_TILE: the whole space in one iteration (no such loop here)
+    bool oneTile = false;  // SPACE_PROP_ONE_TILE: the whole space in one iteration (whole_spaces.h)
     // IterParSpace: the space may run in chunks of several items, multiples of the divider preferred.
     bool parametric = false;
     unsigned preferredDivider = 1;

@@ -107,3 +107,58 @@ void KerParLinearReduct_fp(KerLinearReduct_fp_T *Arg)
     }
     gap_waitbarrier(0);
 }
+
+/* The HWC kernels split their output lines over the cores. */
+void KerParConvNxNStride1_HWC_fp(KerConv_HWC_fp_T *Arg)
+{
+    const int N = Arg->N, W = Arg->W, H = Arg->H, InF = Arg->InFeatures, OutF = Arg->OutFeatures;
+    const int PadL = Arg->Pad[0], PadT = Arg->Pad[2];
+    const int Wo = W + PadL + Arg->Pad[1] - N + 1, Ho = H + PadT + Arg->Pad[3] - N + 1;
+    unsigned int First, Last;
+    CoreShare((unsigned int) Ho, &First, &Last);
+    for (int y = (int) First; y < (int) Last; y++)
+        for (int x = 0; x < Wo; x++)
+            for (int o = 0; o < OutF; o++) {
+                const short int *Filter = Arg->Filter + o * N * N * InF;
+                int Acc = Arg->Bias[o] * (1 << Arg->Norm);
+                for (int fy = 0; fy < N; fy++)
+                    for (int fx = 0; fx < N; fx++) {
+                        const int Y = y - PadT + fy, X = x - PadL + fx;
+                        if (Y < 0 || Y >= H || X < 0 || X >= W)
+                            continue;
+                        for (int i = 0; i < InF; i++)
+                            Acc += Arg->In[(Y * W + X) * InF + i] * Filter[(fy * N + fx) * InF + i];
+                    }
+                Arg->Out[(y * Wo + x) * OutF + o] = (short int) CnnClip16(CnnRoundNorm(Acc, Arg->Norm));
+            }
+    gap_waitbarrier(0);
+}
+
+void KerParReLU_HWC_fp(KerReLU_HWC_fp_T *Arg)
+{
+    const unsigned int Line = (unsigned int) Arg->W * Arg->Features;
+    unsigned int First, Last;
+    CoreShare(Arg->H, &First, &Last);
+    for (unsigned int i = First * Line; i < Last * Line; i++)
+        if (Arg->InOut[i] < 0)
+            Arg->InOut[i] = 0;
+    gap_waitbarrier(0);
+}
+
+void KerParMaxPool2x2Stride2_HWC_fp(KerPool_HWC_fp_T *Arg)
+{
+    const int W = Arg->W, F = Arg->Features, Wo = Arg->W / 2;
+    unsigned int First, Last;
+    CoreShare(Arg->H / 2u, &First, &Last);
+    for (int y = (int) First; y < (int) Last; y++)
+        for (int x = 0; x < Wo; x++)
+            for (int f = 0; f < F; f++) {
+                int V = -32768;
+                for (int k = 0; k < 4; k++) {
+                    const int C = Arg->In[((2 * y + k / 2) * W + 2 * x + k % 2) * F + f];
+                    V = C > V ? C : V;
+                }
+                Arg->Out[(y * Wo + x) * F + f] = (short int) V;
+            }
+    gap_waitbarrier(0);
+}

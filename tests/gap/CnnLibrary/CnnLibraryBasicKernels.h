@@ -90,6 +90,44 @@ typedef struct {
 } KerLinearReduct_fp_T;
 void KerParLinearReduct_fp(KerLinearReduct_fp_T *Arg);
 
+/* HWC kernels (features side by side in each pixel, CALL_HWC_KER), as GreenWaves' HWC kernels are:
+ * an N x N convolution at stride 1 of H lines of W pixels of InFeatures into OutFeatures, the filter
+ * of output feature o at Filter + o*N*N*InFeatures as [Fy][Fx][InFeatures], each output
+ * clip16(roundnorm(Bias[o] * 2^Norm + sum of In * Filter, Norm)); Pad as for KerConv_fp_T. */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned short int W;
+    unsigned short int H;
+    v4s Pad;
+    unsigned short int InFeatures;
+    unsigned short int OutFeatures;
+    short int * __restrict__ Filter;
+    short int * __restrict__ Bias;
+    short int * __restrict__ Out;
+    unsigned char Norm;
+    unsigned char N;
+} KerConv_HWC_fp_T;
+void KerParConvNxNStride1_HWC_fp(KerConv_HWC_fp_T *Arg);
+
+/* ReLU of H lines of W pixels of Features, in place. */
+typedef struct {
+    short int * __restrict__ InOut;
+    unsigned short int W;
+    unsigned short int H;
+    unsigned short int Features;
+} KerReLU_HWC_fp_T;
+void KerParReLU_HWC_fp(KerReLU_HWC_fp_T *Arg);
+
+/* 2 x 2 max pooling at stride 2 of H lines of W pixels of Features (W and H even). */
+typedef struct {
+    short int * __restrict__ In;
+    unsigned short int W;
+    unsigned short int H;
+    unsigned short int Features;
+    short int * __restrict__ Out;
+} KerPool_HWC_fp_T;
+void KerParMaxPool2x2Stride2_HWC_fp(KerPool_HWC_fp_T *Arg);
+
 /* The arithmetic the kernels and the harness's reference share. */
 static inline int CnnRoundNorm(int Value, int Norm) { return Norm > 0 ? (Value + (1 << (Norm - 1))) >> Norm : Value; }
 static inline int CnnClip16(int Value) { return Value < -32768 ? -32768 : Value > 32767 ? 32767 : Value; }

@@ -12,7 +12,9 @@
  * input is tiled as well. Two convolutions are tiled both ways
  * and the cheaper kept, as GreenWaves' SQ8 generators choose (CopyAndPopUserKernel, Cost->TileOverhead,
  * PushBackUserKernel, ReleaseUserKerne). A grouped convolution runs one group's layer in a kernel
- * group iterated once per group (UserKernelGroupK, KerGroupArg, BindKGExpr, KerDynamicSymbols). */
+ * group iterated once per group (UserKernelGroupK, KerGroupArg, BindKGExpr, KerDynamicSymbols). HWC
+ * layers (features side by side in each pixel) are declared as GreenWaves' HWC generators declare
+ * theirs: a SPACE_PROP_ONE_TILE space, features listed after the tiles, CALL_HWC_KER kernels. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -66,6 +68,24 @@ static void LoadCnnLibrary(void)
               "KerLinearReduct_fp_T",
               CNN_Match(CNN_OperList(1, KOP_DP_REDUCT_LINEAR), CNN_OperList(2, KOP_RELU, KOP_NONE), 0,
                         CNN_Type(4, 0, 2, 0, 2), 0, 0, 0, 0, 0, 0));
+
+    /* HWC kernels, found by their call type's CALL_HWC_KER (CNN_FindMatchingKernelAttr). */
+    LibKernel("KerParConvNxNStride1_HWC_fp", CALL_PARALLEL | CALL_HWC_KER,
+              CArgs(11, TCArg("short int * __restrict__", "In"), TCArg("unsigned short int", "W"),
+                    TCArg("unsigned short int", "H"), TCArg("v4s", "Pad"), TCArg("unsigned short int", "InFeatures"),
+                    TCArg("unsigned short int", "OutFeatures"), TCArg("short int * __restrict__", "Filter"),
+                    TCArg("short int * __restrict__", "Bias"), TCArg("short int * __restrict__", "Out"),
+                    TCArg("unsigned char", "Norm"), TCArg("unsigned char", "N")),
+              "KerConv_HWC_fp_T", CNN_Match(CNN_OperList(1, KOP_CONV), 0, 1, CNN_Type(2, 2, 2, 0, 2), -1, -1, 1, 1, 1, 1));
+    LibKernel("KerParReLU_HWC_fp", CALL_PARALLEL | CALL_HWC_KER,
+              CArgs(4, TCArg("short int * __restrict__", "InOut"), TCArg("unsigned short int", "W"),
+                    TCArg("unsigned short int", "H"), TCArg("unsigned short int", "Features")),
+              "KerReLU_HWC_fp_T", CNN_Match(CNN_OperList(1, KOP_RELU), 0, 1, CNN_Type(2, 0, 0, 0, 2), 0, 0, 0, 0, 0, 0));
+    LibKernel("KerParMaxPool2x2Stride2_HWC_fp", CALL_PARALLEL | CALL_HWC_KER,
+              CArgs(5, TCArg("short int * __restrict__", "In"), TCArg("unsigned short int", "W"),
+                    TCArg("unsigned short int", "H"), TCArg("unsigned short int", "Features"),
+                    TCArg("short int * __restrict__", "Out")),
+              "KerPool_HWC_fp_T", CNN_Match(CNN_OperList(1, KOP_MAXPOOL), 0, 1, CNN_Type(2, 0, 0, 0, 2), 2, 2, 1, 1, 2, 2));
 }
 
 /* Convolution (Fc x Fc at stride Sc, Pad zero lines and columns around its input) of InFeat planes of
@@ -249,6 +269,73 @@ static void Pool2x2(char *Name, int Feat, int W, int H, int PoolPad, KernelArgCo
                 KerArg("Out", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), O_OUT | O_DB, Wo, Ho, 2, 0, 0, 0, "Out")));
 }
 
+/* A "same" Fc x Fc convolution at stride 1 and ReLU in HWC order (H lines of W pixels of the features
+ * side by side), declared as GreenWaves' HWC matrix-multiply convolutions declare theirs: the input
+ * features a SPACE_PROP_ONE_TILE space (all of them in every tile), the output features a parametric
+ * space listed after the tiles in the output's KerArgSpace, filters [OutFeat][Fy][Fx][InFeat], the
+ * convolution in the input features' loop and the ReLU after it (LOC_D0, LOC_D0_EPILOG). */
+static void ConvolutionHwc(char *Name, int InFeat, int OutFeat, int W, int H, int Fc, int Norm)
+{
+    int NeedFx, NeedFy;
+    char *ConvKernel = CNN_FindMatchingKernelAttr(KOP_CONV, KOP_NONE, 1, CALL_HWC_KER, 2, 2, 2, 0, 2, Fc, Fc, 1, 1, 1, 1,
+                                                  &NeedFx, &NeedFy, 0, 0, 0, 0, 0);
+    char *ReLUKernel = CNN_FindMatchingKernelAttr(KOP_RELU, KOP_NONE, 1, CALL_HWC_KER, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0,
+                                                  0, 0, 0, 0, 0, 0, 0);
+    if (ConvKernel == 0 || ReLUKernel == 0) {
+        printf("%s: no HWC basic kernel matches\n", Name);
+        return;
+    }
+    const int Pad = Fc / 2;
+    const v4s InPad = (v4s) {Pad, Pad, Pad, Pad};
+    UserKernel(Name,
+        KernelIterSpace(3, IterParSpace(KER_ITER_D1, OutFeat, 8), IterTiledSpace(KER_ITER_TILE0),
+                        IterParSpace(KER_ITER_D0 | SPACE_PROP_ONE_TILE, InFeat, InFeat)),
+        TILE_HOR,
+        CArgs(4, TCArg(CNN_ArgDataType(2, 1, 1), "In"), TCArg(CNN_ArgDataType(2, 1, 1), "Filter"),
+              TCArg(CNN_ArgDataType(2, 1, 1), "Bias"), TCArg(CNN_ArgDataType(2, 1, 1), "Out")),
+        Calls(2,
+              Call(ConvKernel, LOC_D0,
+                   Bindings(11, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_H),
+                            K_Arg("In", KER_ARG_TILE_PAD), Imm(InFeat), K_ArgPar("Out", KER_ARG_PARTILE_SIZE, KER_ITER_D1),
+                            K_Arg("Filter", KER_ARG_TILE), K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                            Imm(Norm), NeedFx ? Imm(Fc) : AT_IGNORE_ARG_BINDING)),
+              Call(ReLUKernel, LOC_D0_EPILOG,
+                   Bindings(4, K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W), K_Arg("Out", KER_ARG_TILE_H),
+                            K_ArgPar("Out", KER_ARG_PARTILE_SIZE, KER_ITER_D1)))),
+        KerArgs(4,
+                KerArgP("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN | O_DB, W, H, W, H, InPad, InPad, 2,
+                        Fc - 1, 0, 0, "In"),
+                KerArg("Bias", KerArgSpace(1, KER_ITER_D1), O_IN | O_DB | O_CONST, 1, 1, 2, 0, 0, 0, "Bias"),
+                KerArg("Filter", KerArgSpace(2, KER_ITER_D1, KER_ITER_D0), O_IN | O_DB | O_CONST, Fc, Fc, 2, 0, 0, 0,
+                       "Filter"),
+                KerArg("Out", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D1), O_OUT | O_DB, W, H, 2, 0, 0, 0, "Out")));
+    AddKernelArgDim(Name, "In", 4, H, W, InFeat, 2);
+    AddKernelArgDim(Name, "Filter", 5, OutFeat, Fc, Fc, InFeat, 2);
+    AddKernelArgDim(Name, "Out", 4, H, W, OutFeat, 2);
+}
+
+/* A 2 x 2 max pooling in HWC order, its features a parametric space after the tiles (run whole). */
+static void Pool2x2Hwc(char *Name, int Feat, int W, int H)
+{
+    char *PoolKernel = CNN_FindMatchingKernelAttr(KOP_MAXPOOL, KOP_NONE, 1, CALL_HWC_KER, 2, 0, 0, 0, 2, 2, 2, 1, 1, 2, 2,
+                                                  0, 0, 0, 0, 0, 0, 0);
+    if (PoolKernel == 0) {
+        printf("%s: no HWC basic kernel matches\n", Name);
+        return;
+    }
+    UserKernel(Name,
+        KernelIterSpace(2, IterParSpace(KER_ITER_D0, Feat, 8), IterTiledSpace(KER_ITER_TILE0)),
+        TILE_HOR,
+        CArgs(2, TCArg(CNN_ArgDataType(2, 1, 1), "In"), TCArg(CNN_ArgDataType(2, 1, 1), "Out")),
+        Calls(1, Call(PoolKernel, LOC_LOOP,
+                      Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_H),
+                               K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("Out", KER_ARG_TILE)))),
+        KerArgs(2,
+                KerArg("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN | O_DB, W, H, 2, 0, OBJ_CONSTRAINTS_EVEN, 0,
+                       "In"),
+                KerArg("Out", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_OUT | O_DB, W / 2, H / 2, 2, 0, 0, 0, "Out")));
+}
+
 /* OutDim outputs from InDim inputs: the input whole in L1, the filters tiled along it. */
 static void Linear(char *Name, int InDim, int OutDim, KernelOper_T ReLUOper, int Norm, int FirstTilePredicate)
 {
@@ -331,6 +418,9 @@ int main(int argc, char **argv)
     ConvolutionPoolCheaper("ConvTallCheaper", 2, 4, 16, 36, 5, 1, KOP_MAXPOOL, KOP_NONE, 10);
     /* 3 groups of 2 input and 4 output features on 20 x 14, 3x3 filters: 12 planes of 18 x 12. */
     GroupedConvolution("GroupedConv3x3", 3, 2, 4, 20, 14, 3, 9);
+    /* HWC: 6 features of 40 x 30 into 10 ("same" 3x3, ReLU), and a pooling of 12 features of 36 x 26. */
+    ConvolutionHwc("ConvHwc3x3", 6, 10, 40, 30, 3, 9);
+    Pool2x2Hwc("Pool2x2Hwc", 12, 36, 26);
     /* 300 inputs to 10 outputs, ReLU; the same told its first tile by a predicate. */
     Linear("Linear300", 300, 10, KOP_RELU, 12, 0);
     Linear("Linear300First", 300, 10, KOP_RELU, 12, 1);

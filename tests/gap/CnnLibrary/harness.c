@@ -177,6 +177,75 @@ static void RunPool(const char *Name, void (*Layer)(short int *In, short int *Ou
     free(Expected);
 }
 
+/* ConvolutionHwc in Model.c: a "same" Fc x Fc convolution and ReLU, all in HWC order. */
+static void RunConvHwc(const char *Name, LayerFunction Layer, int InFeat, int OutFeat, int W, int H, int Fc, int Norm)
+{
+    const int Pad = Fc / 2;
+    short int *In = RandomPlanes((size_t) H * W * InFeat, -2048, 2047);
+    short int *Filter = RandomPlanes((size_t) OutFeat * Fc * Fc * InFeat, -256, 255);
+    short int *Bias = RandomPlanes((size_t) OutFeat, -2000, 2000);
+    short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) H * W * OutFeat);
+    short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) H * W * OutFeat);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int o = 0; o < OutFeat; o++) {
+                int Acc = Bias[o] * (1 << Norm);
+                for (int fy = 0; fy < Fc; fy++)
+                    for (int fx = 0; fx < Fc; fx++)
+                        for (int i = 0; i < InFeat; i++) {
+                            const int Y = y + fy - Pad, X = x + fx - Pad;
+                            if (Y >= 0 && Y < H && X >= 0 && X < W)
+                                Acc += In[((size_t) Y * W + X) * InFeat + i] *
+                                       Filter[(((size_t) o * Fc + fy) * Fc + fx) * InFeat + i];
+                        }
+                const int V = CnnClip16(CnnRoundNorm(Acc, Norm));
+                Expected[((size_t) y * W + x) * OutFeat + o] = (short int) (V < 0 ? 0 : V);
+            }
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Layer(In, Filter, Bias, Out);
+    HarnessDmaReport(Name);
+    HarnessFreeL1();
+
+    HarnessCompare16(Name, Out, Expected, (size_t) OutFeat, (size_t) W, (size_t) H);
+    free(In);
+    free(Filter);
+    free(Bias);
+    free(Out);
+    free(Expected);
+}
+
+/* Pool2x2Hwc in Model.c: a 2 x 2 max pooling in HWC order. */
+static void RunPoolHwc(const char *Name, void (*Layer)(short int *In, short int *Out), int Feat, int W, int H)
+{
+    const int Wo = W / 2, Ho = H / 2;
+    short int *In = RandomPlanes((size_t) H * W * Feat, -2048, 2047);
+    short int *Out = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) Ho * Wo * Feat);
+    short int *Expected = (short int *) HarnessAllocL2(sizeof(short int) * (size_t) Ho * Wo * Feat);
+    for (int y = 0; y < Ho; y++)
+        for (int x = 0; x < Wo; x++)
+            for (int f = 0; f < Feat; f++) {
+                int V = -32768;
+                for (int k = 0; k < 4; k++) {
+                    const int C = In[((size_t) (2 * y + k / 2) * W + 2 * x + k % 2) * Feat + f];
+                    V = C > V ? C : V;
+                }
+                Expected[((size_t) y * Wo + x) * Feat + f] = (short int) V;
+            }
+
+    HarnessAllocL1();
+    HarnessDmaStart();
+    Layer(In, Out);
+    HarnessDmaReport(Name);
+    HarnessFreeL1();
+
+    HarnessCompare16(Name, Out, Expected, (size_t) Feat, (size_t) Wo, (size_t) Ho);
+    free(In);
+    free(Out);
+    free(Expected);
+}
+
 int main(int argc, char **argv)
 {
     HarnessSeed(argc, argv);
@@ -197,6 +266,8 @@ int main(int argc, char **argv)
     RunConvPool("ConvWideCheaper", ConvWideCheaper, 2, 4, 36, 16, 5, 1, 1, 0, 10, 0, 0);
     RunConvPool("ConvTallCheaper", ConvTallCheaper, 2, 4, 16, 36, 5, 1, 1, 0, 10, 0, 0);
     RunGrouped("GroupedConv3x3", GroupedConv3x3, 3, 2, 4, 20, 14, 3, 9);
+    RunConvHwc("ConvHwc3x3", ConvHwc3x3, 6, 10, 40, 30, 3, 9);
+    RunPoolHwc("Pool2x2Hwc", Pool2x2Hwc, 12, 36, 26);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
     RunLinear("Linear300First", Linear300First, 300, 10, 1, 12);
     return HarnessFinish();
