@@ -583,20 +583,45 @@ private slots:
                                                   2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
         QVERIFY(hwc != nullptr);
         const tessera::tiler::UserKernel* folded = gap::currentModel().findUserKernel("Hwc");
-        QCOMPARE(folded->inPlanes, 1u);
-        QCOMPARE(folded->outPlanes, 1u);
-        QCOMPARE(folded->order.size(), std::size_t(1));  // the tile loop alone
+        // The one-tile input features are whole; the output features a loop (the planes loop inputs
+        // follow, its filters), their chunks gathered pixel by pixel.
+        QCOMPARE(folded->inPlanes * folded->outPlanes, 12u);
+        QCOMPARE(folded->order.size(), std::size_t(2));
+        QVERIFY(folded->chunkablePlanes == tessera::tiler::IterationSpace::InPlane);
         QCOMPARE(folded->args[0].width, 100u);           // 20 pixels of 5 features
-        QVERIFY(!folded->args[0].has(tessera::tiler::ArgFlag::ThreeD));
-        QCOMPARE(folded->args[1].height, 3u * 5 * 12);   // every feature's filter
-        QCOMPARE(folded->args[2].width, 18u * 12);
+        QVERIFY(!folded->args[0].has(tessera::tiler::ArgFlag::ThreeD) && !folded->args[0].hwcPlanes);
+        QCOMPARE(folded->args[1].height, 3u * 5);        // one output feature's filter
+        QVERIFY(folded->args[1].has(tessera::tiler::ArgFlag::ThreeD) && !folded->args[1].hwcPlanes);
+        QCOMPARE(folded->args[2].width, 18u);
+        QVERIFY(folded->args[2].has(tessera::tiler::ArgFlag::ThreeD) && folded->args[2].hwcPlanes);
         const std::vector<Binding>& told = folded->calls[0].bindings;
         QVERIFY(folded->calls[0].location == tessera::tiler::CallLocation::InnerLoop);  // after a loop of one pass
         QCOMPARE(told[0].kind, Binding::Kind::KernelArg);
-        for (const auto& [index, value] : std::vector<std::pair<int, int>>{{1, 20}, {2, 20}, {3, 5}, {4, 12}, {5, 1}}) {
+        QCOMPARE(told[4].kind, Binding::Kind::PlaneChunk);
+        for (const auto& [index, value] : std::vector<std::pair<int, int>>{{1, 20}, {2, 20}, {3, 5}, {5, 1}}) {
             QCOMPARE(told[std::size_t(index)].kind, Binding::Kind::Immediate);
             QCOMPARE(int(told[std::size_t(index)].value), value);
         }
+        // A padded HWC input (its kernel pads the lines of each tile) has its features whole.
+        const v4s pad = {1, 1, 1, 1};
+        Kernel_T* padded = UserKernel("HwcPadded",
+                                      KernelIterSpace(2, IterParSpace(KER_ITER_D0, 6, 2), IterTiledSpace(KER_ITER_TILE0)),
+                                      TILE_HOR, CArgs(2, TCArg("short int *", "In"), TCArg("short int *", "Out")),
+                                      Calls(1, Call("HwcConv", LOC_LOOP,
+                                                    Bindings(2, K_Arg("In", KER_ARG_TILE),
+                                                             K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0)))),
+                                      KerArgs(2,
+                                              KerArgP("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN | O_DB,
+                                                      16, 12, 16, 12, pad, pad, 2, 2, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                                              KerArg("Out", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_OUT | O_DB,
+                                                     16, 12, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        QVERIFY(padded != nullptr);
+        const tessera::tiler::UserKernel* whole = gap::currentModel().findUserKernel("HwcPadded");
+        QCOMPARE(whole->inPlanes, 1u);
+        QCOMPARE(whole->args[0].width, 16u * 6);
+        QCOMPARE(whole->args[1].width, 16u * 6);
+        QCOMPARE(whole->calls[0].bindings[1].kind, Binding::Kind::Immediate);
+        QCOMPARE(int(whole->calls[0].bindings[1].value), 6);
 
         // A one-tile space listed before the tiles (CHW): not held whole here, so with
         // AT_KERNEL_NOSOLUTION_ERROR off the generator gets NULL and falls back to another form.
@@ -888,12 +913,13 @@ private slots:
              },
              "user kernel HwcVertical: its HWC argument In is tiled vertically; Tessera tiles the pixels of HWC "
              "arguments by lines only"},
-            {"HWC along a fixed space", [] {
+            {"padded HWC along a fixed space", [] {
+                 const v4s pad = {1, 1, 1, 1};
                  UserKernel("HwcFixed", KernelIterSpace(2, IterFixedSpace(KER_ITER_D0, 8), IterTiledSpace(KER_ITER_TILE0)),
                             TILE_HOR, CArgs(1, TCArg("short int *", "In")),
                             Calls(1, Call("Window", LOC_LOOP, Bindings(1, K_Arg("In", KER_ARG_TILE)))),
-                            KerArgs(1, KerArg("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN, 8, 8, 1, 0,
-                                              OBJ_CONSTRAINTS_NONE, 0, "In")));
+                            KerArgs(1, KerArgP("In", KerArgSpace(2, KER_ITER_TILE0, KER_ITER_D0), O_IN, 8, 8, 8, 8, pad,
+                                               pad, 1, 2, OBJ_CONSTRAINTS_NONE, 0, "In")));
              },
              "user kernel HwcFixed: its argument In lists KER_ITER_D0 after its tiled space (features side by "
              "side in each pixel, HWC) and that space is an IterFixedSpace"},

@@ -246,8 +246,10 @@ std::string KernelEmitter::homeOffset(const ArgTiling& arg, const std::string& p
 {
     std::string offset = planeOffset(arg, prefix);
     if (arg.tiled && tileCount(arg) > 1) {
+        // A home line of HWC planes holds every plane's items.
         const std::uint64_t lineBytes = arg.orientation == Orientation::Horizontal
-                                            ? std::uint64_t(arg.crossExtent) * arg.arg->itemSize
+                                            ? std::uint64_t(arg.crossExtent) * arg.arg->itemSize *
+                                                  (arg.arg->hwcPlanes ? arg.planeCount : 1)
                                             : std::uint64_t(arg.arg->itemSize);
         const std::string tile = tileVar(arg, prefix);
         offset += (offset.empty() ? "" : "+") +
@@ -335,6 +337,15 @@ void KernelEmitter::copy(const ArgTiling& arg, const std::string& prefix, const 
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
                    ");");
+    } else if (model.hwcPlanes && arg.planeCount > 1 && arg.planesPerChunk < arg.planeCount) {
+        // HWC: the chunk's planes of each item, every item's planes apart in the home memory.
+        code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(std::uint64_t(arg.planeCount) * model.itemSize) + ", " + chunkPlanes(arg, prefix) + "*" +
+                   num(model.itemSize) + ", " + direction + ", &" + event + ");");
+    } else if (model.hwcPlanes) {
+        // HWC with every plane in the chunk: the tile's home lines, one block.
+        code_.line("AT_L2_COPY(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " + direction + ", &" +
+                   event + ");");
     } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.chunkPlaneStride == arg.planeBytes)) {
         // One tile from each plane of the chunk: lines of one tile, a plane apart.
         code_.line("AT_L2_COPY2D(0, " + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +

@@ -116,6 +116,8 @@ json userKernelJson(const UserKernel& kernel)
             args.back()["reverse_in_planes"] = true;
         if (arg.reverseOutPlanes)
             args.back()["reverse_out_planes"] = true;
+        if (arg.hwcPlanes)
+            args.back()["hwc_planes"] = true;
     }
     return {{"name", kernel.name}, {"in_planes", kernel.inPlanes}, {"width", kernel.width}, {"height", kernel.height},
             {"out_planes", kernel.outPlanes}, {"dimension", kernel.dimension}, {"order", order},
@@ -394,6 +396,7 @@ KernelArgument argumentFrom(const ObjectReader& arg)
     parsed.outerTiled = arg.boolean("outer_tiled", false);
     parsed.reverseInPlanes = arg.boolean("reverse_in_planes", false);
     parsed.reverseOutPlanes = arg.boolean("reverse_out_planes", false);
+    parsed.hwcPlanes = arg.boolean("hwc_planes", false);
     parsed.sharesBufferOf = arg.string("shares_buffer_of", "");
     return parsed;
 }

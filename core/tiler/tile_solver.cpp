@@ -195,6 +195,16 @@ std::string Solver::prepare()
                        " has interleaved planes; only untiled 3-D inputs can be interleaved";
             tiling.planeStride = std::uint64_t(arg.width) * arg.itemSize;
         }
+        if (arg.hwcPlanes) {
+            // Plane p starts at item p of the home memory; a home line holds every plane's items.
+            if (!arg.has(ArgFlag::ThreeD) || arg.has(ArgFlag::FourD) || arg.padBefore > 0 || arg.padAfter > 0 ||
+                arg.kernelPadsItself || arg.has(ArgFlag::L2DoubleBuffer) || arg.nextPlaneUpdate > 1 ||
+                (arg.has(ArgFlag::Tiled) && tiling.orientation != Orientation::Horizontal))
+                return "user kernel " + kernel_.name + ": argument " + arg.name +
+                       " has HWC planes (features side by side in each pixel); only 3-D arguments tiled by lines, "
+                       "without padding, homed in L2 can";
+            tiling.planeStride = tiling.chunkPlaneStride = arg.itemSize;
+        }
         if (arg.outerTiled && (!kernel_.outerTiles || !arg.has(ArgFlag::Tiled)))
             return "user kernel " + kernel_.name + ": argument " + arg.name +
                    " follows the outer tile loop, but the kernel has none or the argument is not tiled";
@@ -676,7 +686,7 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
         // Interleaved planes are gathered one plane at a time into the layout the kernel reads
         // (a single plane is its own layout and may be promoted whole). Room around the buffers
         // (KerArgPad) belongs to one tile's buffer, so such arguments are streamed tile by tile.
-        const bool regathered = arg.interleavedPlanes && tiling.planeCount > 1;
+        const bool regathered = (arg.interleavedPlanes || arg.hwcPlanes) && tiling.planeCount > 1;
         const bool hasRoom = tiling.roomBefore > 0 || tiling.roomAfter > 0;
         // Along a loop whose count is known at run time only, an argument is moved plane by plane:
         // a whole copy would read (or write) planes past the ones the kernel runs.
@@ -687,7 +697,7 @@ std::vector<Solver::Config> Solver::configurations(bool declaredBuffering) const
             modes.push_back(Promote);
         const bool verticalTiles = tiling.tiled && tiling.orientation == Orientation::Vertical;
         if (promotions_.acrossInputPlanes && tiling.usesInPlane && !tiling.stagedInL2 && !verticalTiles &&
-            !tiling.padded() && !arg.planePerInput && !arg.interleavedPlanes && !hasRoom)
+            !tiling.padded() && !arg.planePerInput && !arg.interleavedPlanes && !arg.hwcPlanes && !hasRoom)
             modes.push_back(Across);
         if (modes.size() > 1)
             choices.push_back({i, modes});

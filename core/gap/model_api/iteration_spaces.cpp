@@ -195,8 +195,15 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     if (tiled && outerTiled)
         failModel(where + ": its KerArgSpace names both KER_ITER_TILE0 and KER_ITER_TILE1; an argument is tiled by "
                           "one tile loop, the inner (TILE0) or the outer (TILE1)");
-    if ((tiled || outerTiled) && !isTiledSpace(argument.space->back()))
-        failModel(where + ": its tiled space must be the last (innermost) space of its KerArgSpace");
+    // A plane space after the tiled one: HWC, the planes side by side in each item (an L1-only
+    // buffer has no home layout: its kernels lay it out).
+    const auto tiles = std::find_if(argument.space->begin(), argument.space->end(), isTiledSpace);
+    const auto after = std::distance(tiles, argument.space->end()) - 1;
+    const bool scratch = value.has(tiler::ArgFlag::Buffer) && !value.has(tiler::ArgFlag::In) && !value.has(tiler::ArgFlag::Out);
+    if ((tiled || outerTiled) && after > 0 && (outerTiled || after > 1 || (inPlanes && outPlanes)))
+        failModel(where + ": its tiled space must be the last (innermost) space of its KerArgSpace, or be followed "
+                          "by one feature space (HWC) of an argument tiled by KER_ITER_TILE0");
+    value.hwcPlanes = tiled && !argument.notTiled && after == 1 && !scratch;
     if (outerTiled && (inPlanes || outPlanes))
         failModel(where + ": an argument tiled by KER_ITER_TILE1 varies along no other space in Tessera; drop the "
                           "non-tiled spaces from its KerArgSpace");

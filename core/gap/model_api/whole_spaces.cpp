@@ -23,6 +23,13 @@ std::vector<int> spacesAfterTiles(const Object_S& argument)
     return std::vector<int>(tiles + 1, argument.space->end());
 }
 
+// An L1-only buffer: its kernels lay it out, only its size counts.
+bool isScratch(const Object_S& argument)
+{
+    const tiler::KernelArgument& value = argument.value;
+    return value.has(tiler::ArgFlag::Buffer) && !value.has(tiler::ArgFlag::In) && !value.has(tiler::ArgFlag::Out);
+}
+
 bool vertical(const Object_S& argument, bool kernelVertical)
 {
     if (argument.value.constraints & tiler::ArgConstraint::TileHorizontal)
@@ -43,19 +50,33 @@ std::string foldWholeSpaces(KernelIterationSpace_S& spaces, std::vector<Object_S
         return std::find_if(spaces.spaces.begin(), spaces.spaces.end(),
                             [&](const KernelIteratorDescr_S& space) { return space.iterator == iterator; });
     };
-    // Features after the tiles: the chunks of a parametric space, which Tessera takes whole.
-    for (const Object_S& argument : arguments)
-        for (const int iterator : spacesAfterTiles(argument)) {
+    // Features after the tiles (HWC) are a plane loop whose chunks the DMA gathers pixel by pixel,
+    // unless the argument is padded or has several such spaces: Tessera then takes them whole.
+    for (const Object_S& argument : arguments) {
+        if (isScratch(argument))
+            continue;  // no home layout
+        const std::vector<int> features = spacesAfterTiles(argument);
+        if (features.empty())
+            continue;
+        if (vertical(argument, kernelVertical))
+            return "its HWC argument " + argument.value.name + " is tiled vertically; Tessera tiles the pixels of HWC "
+                   "arguments by lines only, declare the layer TILE_HOR";
+        const tiler::KernelArgument& value = argument.value;
+        const bool padded = value.kernelPadsItself || value.padBefore > 0 || value.padAfter > 0;
+        if (!padded && features.size() == 1)
+            continue;
+        for (const int iterator : features) {
             const auto space = spaceOf(iterator);
             if (space == spaces.spaces.end() || space->tiled)
                 continue;  // reported when the spaces are mapped
             if (!space->parametric && !space->oneTile)
-                return "its argument " + argument.value.name + " lists " + spaceName(iterator) +
-                       " after its tiled space (features side by side in each pixel, HWC) and that space is an "
-                       "IterFixedSpace, one feature per iteration; Tessera moves the features of an HWC argument "
-                       "whole, declare the space with IterParSpace or the argument CHW";
+                return "its argument " + value.name + " lists " + spaceName(iterator) + " after its tiled space " +
+                       "(features side by side in each pixel, HWC) and that space is an IterFixedSpace, one feature " +
+                       "per iteration; Tessera moves the features of a padded HWC argument, or of one with several " +
+                       "feature spaces, whole: declare the space with IterParSpace or the argument CHW";
             found.counts[iterator] = space->size;
         }
+    }
     if (found.counts.empty())
         return {};
 
@@ -74,8 +95,7 @@ std::string foldWholeSpaces(KernelIterationSpace_S& spaces, std::vector<Object_S
         // L1-only buffer has no home layout: its kernels lay it out (HWC DW convolutions permute
         // their input into one, CHW), only its size counts.
         const bool tiled = isTiledBy(argument);
-        const bool scratch = argument.value.has(tiler::ArgFlag::Buffer) && !argument.value.has(tiler::ArgFlag::In) &&
-                             !argument.value.has(tiler::ArgFlag::Out);
+        const bool scratch = isScratch(argument);
         const auto whollyListed = [&](int iterator) { return found.isWhole(iterator); };
         const auto firstWhole = scratch ? listed.begin() : std::find_if(listed.begin(), listed.end(), whollyListed);
         const auto tiles = std::find_if(listed.begin(), listed.end(), isTiledSpace);
@@ -99,8 +119,8 @@ std::string foldWholeSpaces(KernelIterationSpace_S& spaces, std::vector<Object_S
         declared.alongWidth = tiled;
         if (tiled) {
             if (vertical(argument, kernelVertical))
-                return "its HWC argument " + name + " is tiled vertically; Tessera tiles the pixels of HWC "
-                       "arguments by lines only, declare the layer TILE_HOR";
+                return "its argument " + name + " is tiled vertically along a space the kernel runs whole; Tessera "
+                       "tiles such arguments by lines only, declare the layer TILE_HOR";
             declared.size = value.width;
             declared.used = value.usedWidth != 0 ? value.usedWidth : value.width;
             value.width *= factor;

@@ -1,9 +1,11 @@
 // Spaces a user kernel runs whole, in one iteration: those declared SPACE_PROP_ONE_TILE, and the
-// features of arguments laid out HWC (a KerArgSpace listing a parametric space after the tiled
-// one: the features of each pixel side by side), as the SDK's HWC and matrix-multiply convolutions
-// declare them. Such a space is no loop of Tessera's nest: it is folded into its arguments' planes
-// (an HWC argument becomes a plane of Width x Features columns, a constant along a whole space one
-// of as many times its lines), and its calls and bindings are resolved as for a loop of one pass.
+// features of padded arguments laid out HWC (a KerArgSpace listing a parametric space after the
+// tiled one: the features of each pixel side by side), as the SDK's HWC and matrix-multiply
+// convolutions declare them. (The features of other HWC arguments are a plane loop like any, their
+// chunks gathered pixel by pixel: tiler::KernelArgument::hwcPlanes.) A whole space is no loop of
+// Tessera's nest: it is folded into its arguments' planes (an HWC argument becomes a plane of
+// Width x Features columns, a constant along a whole space one of as many times its lines), and its
+// calls and bindings are resolved as for a loop of one pass.
 #pragma once
 
 #include "model_registry.h"
