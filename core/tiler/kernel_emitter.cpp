@@ -458,6 +458,14 @@ void KernelEmitter::copyL3(const ArgTiling& arg, const std::string& prefix, cons
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
                    num(interleavedLineStride(arg)) + ", " + num(arg.planeStride) + ", " + direction + ", &" + event +
                    ");");
+    } else if (model.hwcPlanes && arg.planeCount > 1 && arg.planesPerChunk < arg.planeCount) {
+        // HWC: the chunk's planes of each item, gathered into staging laid out like the L1 chunk.
+        code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +
+                   num(std::uint64_t(arg.planeCount) * model.itemSize) + ", " + chunkPlanes(arg, prefix) + "*" +
+                   num(model.itemSize) + ", " + direction + ", &" + event + ");");
+    } else if (model.hwcPlanes) {
+        code_.line(l3CopyCall(arg, false) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " + direction +
+                   ", &" + event + ");");
     } else if (arg.planesPerChunk > 1 && !(planesContiguous && arg.chunkPlaneStride == arg.planeBytes)) {
         // One tile from each plane of the chunk, a plane apart in L3, back to back in staging.
         code_.line(l3CopyCall(arg, true) + home + ", " + local + ", " + chunkSize(arg, prefix) + ", " +

@@ -160,8 +160,8 @@ struct KernelArgument {
     // A 3-D argument whose planes interleave item by item in its home memory (HWC: the features of
     // each pixel side by side, item i of plane p at (i * planeCount + p) * itemSize), as the SDK's HWC
     // layers lay out theirs. A chunk holds, item after item of its tile, the chunk's planes side by
-    // side, the layout HWC kernels read; it is moved by one 2-D copy. Tiled by lines, not padded,
-    // homed in L2, never promoted whole nor held across the planes of a tile.
+    // side, the layout HWC kernels read; it is moved by one 2-D copy (from L3 into staging laid out
+    // like it). Tiled by lines, not padded, never promoted whole nor held across the planes of a tile.
     bool hwcPlanes = false;
     // Zero lines before and after the argument in its tiled (horizontal) dimension that are not in
     // its home memory: the tiles see them (a padded convolution input), the DMA moves only real lines.

@@ -198,11 +198,11 @@ std::string Solver::prepare()
         if (arg.hwcPlanes) {
             // Plane p starts at item p of the home memory; a home line holds every plane's items.
             if (!arg.has(ArgFlag::ThreeD) || arg.has(ArgFlag::FourD) || arg.padBefore > 0 || arg.padAfter > 0 ||
-                arg.kernelPadsItself || arg.has(ArgFlag::L2DoubleBuffer) || arg.nextPlaneUpdate > 1 ||
+                arg.kernelPadsItself || arg.nextPlaneUpdate > 1 ||
                 (arg.has(ArgFlag::Tiled) && tiling.orientation != Orientation::Horizontal))
                 return "user kernel " + kernel_.name + ": argument " + arg.name +
                        " has HWC planes (features side by side in each pixel); only 3-D arguments tiled by lines, "
-                       "without padding, homed in L2 can";
+                       "without padding, can";
             tiling.planeStride = tiling.chunkPlaneStride = arg.itemSize;
         }
         if (arg.outerTiled && (!kernel_.outerTiles || !arg.has(ArgFlag::Tiled)))

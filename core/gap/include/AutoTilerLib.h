@@ -306,14 +306,17 @@ void PopUserKernel(void);
  * per input plane); otherwise it is the output-plane loop. With two, the outer is the output-plane
  * loop and the inner the input-plane loop, and arguments varying along both (filters) hold their
  * planes output-major. These are the loop nests KernelIterationOrder() offers.
- * Spaces run whole, in one iteration: an iterator or'ed with SPACE_PROP_ONE_TILE, and the parametric
- * spaces an argument lists after KER_ITER_TILE0 (HWC: the features of each pixel side by side, as the
- * SDK's HWC and matrix-multiply convolutions declare them; Tessera takes all of those features in
- * every tile). Such a space is no loop: its chunk (K_ArgPar) is all its items, its calls sit in the
+ * HWC: a KerArgSpace listing a space after KER_ITER_TILE0 lays the argument out with the features of
+ * each pixel side by side, as the SDK's HWC layers do; that space is a plane loop like any, a chunk
+ * of it holding the chunk's features of each pixel of the tile (one 2-D copy gathers them). Spaces
+ * run whole, in one iteration: an iterator or'ed with SPACE_PROP_ONE_TILE, and the features of a
+ * padded HWC argument (its kernel pads the lines of each tile) or of one listing two spaces after
+ * its tiles. Such a space is no loop: its chunk (K_ArgPar) is all its items, its calls sit in the
  * loop around it, and an HWC argument is tiled by lines of Width x Features items. A whole space
- * listed before the tiles (CHW), and HWC arguments tiled vertically or along an IterFixedSpace, make
- * a kernel without a tiling: UserKernel then returns NULL when AT_KERNEL_NOSOLUTION_ERROR is off (so
- * a generator falls back to another form) and stops with a message otherwise.
+ * listed before the tiles (CHW), HWC arguments tiled vertically, and padded ones along an
+ * IterFixedSpace make a kernel without a tiling: UserKernel then returns NULL when
+ * AT_KERNEL_NOSOLUTION_ERROR is off (so a generator falls back to another form) and stops with a
+ * message otherwise.
  * Two-level tiling: IterTiledSpace(KER_ITER_TILE1) first, then the spaces above. The arguments whose
  * KerArgSpace is KER_ITER_TILE1 are tiled by that outer loop (their tiles move once per outer tile,
  * before and after the inner loops), those of KER_ITER_TILE0 by the inner one, which runs over all

@@ -33,9 +33,9 @@ struct WholeSpaces {
 
 // Finds the whole spaces of a kernel declared with `spaces` and `arguments` tiled in `vertical`
 // orientation or not, and folds them: the spaces are removed from `spaces`, the arguments get
-// their folded planes. Returns why the kernel cannot run them whole (an argument laid out with a
-// whole space before its tiled one, or tiled vertically), empty when it can; nothing is changed
-// then.
+// their folded planes. Returns why the kernel cannot be declared so (an argument laid out with a
+// whole space before its tiled one, an HWC argument tiled vertically, a padded one along a fixed
+// space), empty when it can; nothing is changed then.
 std::string foldWholeSpaces(KernelIterationSpace_S& spaces, std::vector<Object_S>& arguments, bool vertical,
                             WholeSpaces& whole);
 

@@ -421,6 +421,11 @@ int main(int argc, char **argv)
     /* HWC: 6 features of 40 x 30 into 10 ("same" 3x3, ReLU), and a pooling of 12 features of 36 x 26. */
     ConvolutionHwc("ConvHwc3x3", 6, 10, 40, 30, 3, 9);
     Pool2x2Hwc("Pool2x2Hwc", 12, 36, 26);
+    /* The same convolution with its input and output homed in L3: chunks of output features gathered
+     * pixel by pixel into L2 staging. */
+    ConvolutionHwc("ConvHwc3x3L3", 6, 10, 40, 30, 3, 9);
+    SetKerArgInL3("ConvHwc3x3L3", "In");
+    SetKerArgInL3("ConvHwc3x3L3", "Out");
     /* 300 inputs to 10 outputs, ReLU; the same told its first tile by a predicate. */
     Linear("Linear300", 300, 10, KOP_RELU, 12, 0);
     Linear("Linear300First", 300, 10, KOP_RELU, 12, 1);

@@ -268,6 +268,7 @@ int main(int argc, char **argv)
     RunGrouped("GroupedConv3x3", GroupedConv3x3, 3, 2, 4, 20, 14, 3, 9);
     RunConvHwc("ConvHwc3x3", ConvHwc3x3, 6, 10, 40, 30, 3, 9);
     RunPoolHwc("Pool2x2Hwc", Pool2x2Hwc, 12, 36, 26);
+    RunConvHwc("ConvHwc3x3L3", ConvHwc3x3L3, 6, 10, 40, 30, 3, 9);
     RunLinear("Linear300", Linear300, 300, 10, 1, 12);
     RunLinear("Linear300First", Linear300First, 300, 10, 1, 12);
     return HarnessFinish();
