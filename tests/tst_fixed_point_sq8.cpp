@@ -324,9 +324,26 @@ private slots:
         // o0: 100 + 6 - 4 = 102, x0.5 = 51.
         // o1: -5 - 384 + 512 = 123, x255/256: (31365 + 128) >> 8 = 123 (122.52).
         // o2: 381 - 508 = -127, x200/512: (-25400 + 256) >> 9 = -50 (-49.61).
-        QCOMPARE(sq8::linearAct(2, 3, false, 0, input, filter, bias, s), (Bytes{51, 123, -50}));
-        QCOMPARE(sq8::linearAct(2, 3, true, 0, input, filter, bias, s), (Bytes{51, 123, 0}));
-        QCOMPARE(sq8::linearAct(2, 3, true, 100, input, filter, bias, s), (Bytes{51, 100, 0}));
+        using Act = sq8::Activation;
+        const sq8::LayerInfos plain;
+        QCOMPARE(sq8::linearAct(2, 3, Act::None, plain, input, filter, bias, s), (Bytes{51, 123, -50}));
+        QCOMPARE(sq8::linearAct(2, 3, Act::ReLU, plain, input, filter, bias, s), (Bytes{51, 123, 0}));
+        sq8::LayerInfos capped;
+        capped.a0 = 100;
+        QCOMPARE(sq8::linearAct(2, 3, Act::ReLUN, capped, input, filter, bias, s), (Bytes{51, 100, 0}));
+        // The bound is ignored without KOP_RELUN; ReLU's result is rescaled: 51 x 3/2 = 76.5 -> 77,
+        // 123 x 3/2 = 184.5 -> 185 -> 127.
+        capped.actScale = 3;
+        capped.actScaleN = 1;
+        QCOMPARE(sq8::linearAct(2, 3, Act::ReLU, capped, input, filter, bias, s), (Bytes{77, 127, 0}));
+        QCOMPARE(sq8::linearAct(2, 3, Act::None, capped, input, filter, bias, s), (Bytes{51, 123, -50}));
+        // The bias shift: 100 << 2 = 400, + 2 = 402, x0.5 = 201 -> 127; -20 - 384 + 512 = 108 -> 108.
+        sq8::LayerInfos shifted;
+        shifted.biasNorm = 2;
+        QCOMPARE(sq8::linearAct(2, 3, Act::None, shifted, input, filter, bias, s), (Bytes{127, 108, -50}));
+        // The bytes the generated code reads: ActScale, ActScaleN, A0 (2 bytes), ..., BiasN at 8.
+        capped.biasNorm = 5;
+        QCOMPARE(sq8::infosBytes(capped), (Bytes{3, 1, 100, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0}));
     }
 
     void matAddHandExample()
@@ -562,8 +579,14 @@ private slots:
 
         QVERIFY(throwsInvalid([] { sq8::globalAveragePool(1, 256, 257, Bytes(256 * 257)); })); // > 65535 values
         QVERIFY(throwsInvalid([] { sq8::globalAveragePool(2, 2, 2, Bytes(7)); }));
-        QVERIFY(throwsInvalid([] { sq8::linearAct(2, 1, false, 0, {1, 2}, {1, 2, 3}, {0}, scales({1}, {0})); }));
-        QVERIFY(throwsInvalid([] { sq8::linearAct(2, 1, false, 0, {1, 2}, {1, 2}, {0}, scales({1, 2}, {0, 0})); }));
+        const sq8::LayerInfos plain;
+        using Act = sq8::Activation;
+        QVERIFY(throwsInvalid([&] { sq8::linearAct(2, 1, Act::None, plain, {1, 2}, {1, 2, 3}, {0}, scales({1}, {0})); }));
+        QVERIFY(throwsInvalid([&] { sq8::linearAct(2, 1, Act::None, plain, {1, 2}, {1, 2}, {0}, scales({1, 2}, {0, 0})); }));
+        QVERIFY(throwsInvalid([&] { sq8::linearAct(1, 1, Act::None, plain, {1}, {1}, {0}, scales({1}, {32})); }));
+        sq8::LayerInfos wide;
+        wide.actScaleN = 32;
+        QVERIFY(throwsInvalid([&] { sq8::linearAct(1, 1, Act::ReLU, wide, {1}, {1}, {0}, scales({1}, {0})); }));
         QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 32768, {1}, 1, 0, false); }));
         QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 1, {1}, -32768, 0, false); }));
         QVERIFY(throwsInvalid([] { sq8::matAdd({1}, 1, {1}, 1, 63, false); }));
@@ -577,9 +600,18 @@ private slots:
     void accumulatorOverflowThrows()
     {
         // 2^31 - 1 plus one product of 1: the int32 accumulator overflows.
+        // The linear layer computes as GAP does (the SDK's contract): its 32-bit values wrap.
         const int32_t top = std::numeric_limits<int32_t>::max();
-        QVERIFY(throwsOverflow([&] { sq8::linearAct(1, 1, false, 0, {1}, {1}, {top}, scales({1}, {0})); }));
-        QCOMPARE(sq8::linearAct(1, 1, false, 0, {-1}, {1}, {top}, scales({1}, {31})), (Bytes{1}));
+        const sq8::LayerInfos plain;
+        using Act = sq8::Activation;
+        // 2^31 - 1 + 1 wraps to -2^31: (-2^31 + 2^30) >> 31 = -1.
+        QCOMPARE(sq8::linearAct(1, 1, Act::None, plain, {1}, {1}, {top}, scales({1}, {31})), (Bytes{-1}));
+        // 2^31 - 2 does not, but its rounding half does: (2^31 - 2 + 2^30) wraps negative, >> 31 = -1.
+        QCOMPARE(sq8::linearAct(1, 1, Act::None, plain, {-1}, {1}, {top}, scales({1}, {31})), (Bytes{-1}));
+        QCOMPARE(sq8::linearAct(1, 1, Act::None, plain, {-1}, {1}, {top}, scales({1}, {1})), (Bytes{127}));  // half 1: no wrap
+        // 2^24 x 128 = 2^31 wraps to -2^31: >> 24 = -128; 2^24 x 127 does not wrap: >> 24 = 127.
+        QCOMPARE(sq8::linearAct(1, 1, Act::None, plain, {0}, {0}, {1 << 24}, scales({128}, {24})), (Bytes{-128}));
+        QCOMPARE(sq8::linearAct(1, 1, Act::None, plain, {0}, {0}, {1 << 24}, scales({127}, {24})), (Bytes{127}));
         fp::ConvPoolReluParams p;
         QVERIFY(throwsOverflow([&] { sq8::convPoolAct(p, {-128}, {127}, {std::numeric_limits<int32_t>::min()},
                                                       scales({1}, {0})); }));

@@ -225,6 +225,25 @@ Graph wideHeadGraph()
     return graph;
 }
 
+// A wide linear layer with a ReLU6, as a classifier over 2048 features: with weights spread over
+// their whole range, its largest accumulators (2048 x 128 x |w|) times an 8-bit multiplier leave
+// int32, so the quantizer must trade multiplier bits for the 32-bit arithmetic of its kernels.
+Graph wideLinearGraph()
+{
+    GraphBuilder builder("wide_linear", 13);
+    std::mt19937 random(31);
+    TensorId x = builder.input("input", DType::Float32, {1, 2048});
+    const TensorId w = builder.constant("fc.weight", uniformTensor({12, 2048}, random, -0.05f, 0.05f));
+    const TensorId b = builder.constant("fc.bias", uniformTensor({12}, random, -0.1f, 0.1f));
+    x = builder.op("Gemm", {x, w, b}, {{"transB", Attribute::ofInt(1)}}, "fc");
+    const TensorId zero = builder.constant("zero", TensorData::fromFloats({}, {0.0f}));
+    const TensorId six = builder.constant("six", TensorData::fromFloats({}, {6.0f}));
+    builder.output(builder.op("Clip", {x, zero, six}, {}, "relu6"));
+    Graph graph = builder.finish();
+    prepareGraph(graph);
+    return graph;
+}
+
 }  // namespace
 
 class GapCompileTest : public QObject {
@@ -549,6 +568,38 @@ private slots:
         const nlohmann::json report = result8.report();
         QVERIFY(report["layers"][1].contains("alone_sqnr_db"));
         QVERIFY(QString::fromStdString(result8.reportText()).contains("alone"));
+    }
+
+    // The 8-bit linear layer runs on the SDK's kernels' 32-bit arithmetic: no output's multiplier
+    // can wrap its product for any int8 input, the layer's Infos carry its ReLU6 bound, and the
+    // project is bit-exact with the reference and close to float.
+    void wideLinearKeepsItsProductsIn32Bits()
+    {
+        const Graph graph = wideLinearGraph();
+        gap::GapCompileOptions int8;
+        int8.quantization = "int8";
+        QTemporaryDir dir;
+        const gap::GapCompileResult result = compileAndCheck(graph, int8, dir.path() + "/project", 15.0);
+        QCOMPARE(result.network.layers.size(), size_t(1));
+        const gap::GapLayer& fc = result.network.layers[0];
+        QCOMPARE(fc.kind, gap::GapLayerKind::Linear);
+        QVERIFY(fc.relu6 && fc.actCap >= 2);
+        QCOMPARE(fc.infos.a0, fc.actCap);
+        int lowered = 0;
+        for (size_t f = 0; f < fc.bias32.size(); ++f) {
+            int64_t largest = std::abs(int64_t(fc.bias32[f]));
+            for (size_t i = 0; i < 2048; ++i)
+                largest += 128 * std::abs(int64_t(fc.weights8[f * 2048 + i]));
+            const int64_t scale = fc.channelScales.scale[f], shift = fc.channelScales.shift[f];
+            QVERIFY(shift <= 31);
+            QVERIFY2(largest * scale + (shift > 0 ? int64_t(1) << (shift - 1) : 0) <= INT32_MAX,
+                     qPrintable(QStringLiteral("output %1: %2 x %3").arg(f).arg(largest).arg(scale)));
+            lowered += scale < 128 ? 1 : 0;  // an 8-bit multiplier that gave up bits
+        }
+        QVERIFY2(lowered > 0, "no multiplier needed fewer bits: the case does not exercise the bound");
+        QFile kernels(dir.path() + "/project/wide_linearKernels.c");
+        QVERIFY(kernels.open(QIODevice::ReadOnly));
+        QVERIFY(kernels.readAll().contains("KerParLinearLayerFullFeatB32_ReLUN_SQ8"));
     }
 
     // Padded pooling (PoolPad) fused into a convolution and as a layer of its own, in 16 and 8 bits,

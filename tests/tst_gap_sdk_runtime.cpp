@@ -426,11 +426,13 @@ private slots:
         QTemporaryDir work;
         QFile header(work.filePath(QStringLiteral("CNN_Generators_SQ8.h")));
         QVERIFY(header.open(QIODevice::WriteOnly));
-        // The SDK's include guard and the SDK's signature of one of its generators (no ActCap).
+        // The SDK's include guard and the SDK's signature of one of its generators (no ActCap; Tessera's
+        // CNN_LinearAct_SQ8 has the SDK's signature already).
         QVERIFY(header.write("#ifndef __CNN_GENERATORS_SQ8_H__\n#define __CNN_GENERATORS_SQ8_H__\n#include \"AutoTilerLib.h\"\n"
                              "void LoadCNN_SQ8_Library();\n"
-                             "int CNN_LinearAct_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize,\n"
-                             "                      int InDim, int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper);\n"
+                             "int CNN_PoolAct_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,\n"
+                             "                    KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy,\n"
+                             "                    int PoolPad, KernelOper_T ActOper);\n"
                              "#endif\n") > 0);
         header.close();
         const auto compiles = [&](const QByteArray& code) {
@@ -445,10 +447,13 @@ private slots:
             return built.exitCode == 0 ? QString() : describe(QStringLiteral("the model"), QStringList{m_toolchain.cc} + command, built);
         };
         QString failure = compiles("#include \"CNN_Generators_SQ8.h\"\n#include \"CNN_Generators.h\"\n"
-                                   "void Layers(void) { LoadCNN_SQ8_Library(); CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELU); }\n");
+                                   "void Layers(void) { LoadCNN_SQ8_Library();\n"
+                                   "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELU); }\n");
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         failure = compiles("#include \"CNN_Generators.h\"\n"
-                           "void Layers(void) { LoadCNN_SQ8_Library(); CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELUN, 64); }\n");
+                           "void Layers(void) { LoadCNN_SQ8_Library();\n"
+                           "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELUN, 64);\n"
+                           "  CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELUN); }\n");
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 

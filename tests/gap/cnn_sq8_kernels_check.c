@@ -285,56 +285,87 @@ static void check_scale_pool_act(unsigned W, unsigned H, unsigned Feat, int Pool
 }
 
 /* ------------------------------------------------------------------------------------------------
- * KerLinear_SQ8 */
+ * KerParLinearLayerFullFeatB32[_ReLU|_ReLUN]_SQ8: the SDK's contract, GAP's wrapping 32-bit
+ * arithmetic (docs/gap-fixed-point.md, "Linear + activation") */
 
-static void check_linear(unsigned InDim, unsigned OutDim, int ReLU, int32_t BiasRange)
+static int32_t ref_wrap32(int64_t x)
 {
-    char Name[128];
+    return (int32_t) (uint32_t) (uint64_t) x;
+}
+
+/* roundnorm in 32 bits: the half added with wrap-around, then the arithmetic shift. */
+static int32_t ref_roundnorm32(int32_t x, int s)
+{
+    return ref_wrap32((int64_t) x + (s > 0 ? (int64_t) 1 << (s - 1) : 0)) >> s;
+}
+
+/* Act: 0 none, 1 ReLU, 2 ReLUN (bound A0). */
+static void check_linear(unsigned InDim, unsigned OutDim, int Act, int A0, int ActScale, int ActScaleN, int BiasN,
+                         int32_t BiasRange)
+{
+    static void (*const Kernels[3])(KerLinear_SQ8_T *) = {KerParLinearLayerFullFeatB32_SQ8,
+                                                           KerParLinearLayerFullFeatB32_ReLU_SQ8,
+                                                           KerParLinearLayerFullFeatB32_ReLUN_SQ8};
+    char Name[160];
     signed char *In = xmalloc(InDim);
-    signed char *Filter = xmalloc((size_t) InDim * OutDim);
+    signed char *Weights = xmalloc((size_t) InDim * OutDim);
     int *Bias = xmalloc(sizeof(int) * OutDim);
     unsigned char *Scale = xmalloc(OutDim), *ScaleN = xmalloc(OutDim);
     signed char *Out = xmalloc(OutDim);
-    KerLinear_SQ8_Arg_T Arg;
+    signed char Infos[AT_INF_DIM];
+    KerLinear_SQ8_T Arg;
 
-    snprintf(Name, sizeof Name, "KerLinear_SQ8 InDim=%u OutDim=%u ReLU=%d bias=+-%ld", InDim, OutDim, ReLU,
-             (long) BiasRange);
+    snprintf(Name, sizeof Name, "KerParLinearLayerFullFeatB32 act=%d InDim=%u OutDim=%u A0=%d ActScale=%d/%d BiasN=%d "
+             "bias=+-%ld", Act, InDim, OutDim, A0, ActScale, ActScaleN, BiasN, (long) BiasRange);
     begin_case(Name);
     for (unsigned i = 0; i < InDim; i++)
         In[i] = rnd8();
     for (unsigned i = 0; i < InDim * OutDim; i++)
-        Filter[i] = rnd8();
+        Weights[i] = rnd8();
     for (unsigned o = 0; o < OutDim; o++) {
         Bias[o] = rnd(-BiasRange, BiasRange);
         random_multiplier(&Scale[o], &ScaleN[o], o);
+        if (ScaleN[o] > 31)
+            ScaleN[o] = 31;
         if (o % 5 != 3 && o % 5 != 4) /* a shift that keeps most outputs unclipped */
             ScaleN[o] = (unsigned char) (8 + (InDim > 64 ? 12 : 6) + rnd(0, 4));
     }
-    if (InDim >= 4) { /* one output with the largest accumulator: In = Filter = -128 */
+    if (InDim >= 4) { /* one output with the largest accumulator, whose product wraps: In = Weights = -128 */
         for (unsigned i = 0; i < InDim; i++)
-            In[i] = Filter[i] = -128;
+            In[i] = Weights[i] = -128;
         Bias[0] = BiasRange;
     }
+    memset(Infos, 0x55, sizeof Infos); /* the bytes the kernels do not read are garbage */
+    Infos[AT_INF_ACTSCALE] = (signed char) ActScale;
+    Infos[AT_INF_ACTSCALEN] = (signed char) ActScaleN;
+    Infos[AT_INF_A0] = (signed char) A0;
+    Infos[AT_INF_BIASN] = (signed char) BiasN;
     Arg.In = In;
-    Arg.InDim = InDim;
-    Arg.Filter = Filter;
+    Arg.Weights = Weights;
     Arg.Bias = Bias;
-    Arg.Out = Out;
-    Arg.OutDim = OutDim;
+    Arg.Out = (int *) (void *) Out;
+    Arg.InDim = (unsigned short) InDim;
+    Arg.TotalInDim = (unsigned short) InDim;
+    Arg.OutDim = (unsigned short) OutDim;
     Arg.Scale = Scale;
     Arg.ScaleN = ScaleN;
-    Arg.ReLU = (unsigned) ReLU;
-    AT_FORK(gap_ncore(), KerLinear_SQ8, &Arg);
+    Arg.Infos = Infos;
+    AT_FORK(gap_ncore(), Kernels[Act], &Arg);
     for (unsigned o = 0; o < OutDim; o++) {
-        int64_t Acc = Bias[o];
+        int32_t Acc = ref_wrap32((int64_t) (uint32_t) Bias[o] << BiasN);
         for (unsigned i = 0; i < InDim; i++)
-            Acc += (int32_t) In[i] * (int32_t) Filter[o * InDim + i];
-        int32_t Expected = ref_act(ref_requant(in_int32(Acc), Scale[o], ScaleN[o]), ReLU);
+            Acc = ref_wrap32((int64_t) Acc + (int32_t) In[i] * (int32_t) Weights[o * InDim + i]);
+        int32_t v = ref_roundnorm32(ref_wrap32((int64_t) Acc * Scale[o]), ScaleN[o]);
+        if (Act > 0) {
+            v = v < 0 ? 0 : (Act == 2 && v > A0 ? A0 : v);
+            v = ref_roundnorm32(ref_wrap32((int64_t) v * ActScale), ActScaleN);
+        }
+        int32_t Expected = (int32_t) ref_clip(v, -128, 127);
         if (Out[o] != Expected)
             mismatch("Out", (long) o, Out[o], Expected);
     }
     free(In);
-    free(Filter);
+    free(Weights);
     free(Bias);
     free(Scale);
     free(ScaleN);
@@ -773,14 +804,17 @@ int main(int argc, char **argv)
     check_scale_pool_act(8, 8, 4, CNN_POOL_AVG, 3, 3, 2, 2, 1, 1);
     check_scale_pool_act(10, 9, 2, CNN_POOL_AVG, 5, 3, 1, 2, 2, 0);
 
-    /* KerLinear_SQ8 */
-    check_linear(1024, 10, 0, 1 << 20);
-    check_linear(1024, 10, 1, 1 << 28);
-    check_linear(20, 7, 0, 1 << 12);
-    check_linear(20, 7, 1, 1 << 30);
-    check_linear(33, 13, 6, 1 << 16);
-    check_linear(1, 1, 0, 100);
-    check_linear(9, 17, 127, 1 << 14);
+    /* KerParLinearLayerFullFeatB32[_ReLU|_ReLUN]_SQ8 */
+    check_linear(1024, 10, 0, 0, 1, 0, 0, 1 << 20);
+    check_linear(1024, 10, 1, 0, 1, 0, 0, 1 << 28);
+    check_linear(20, 7, 0, 0, 0, 0, 3, 1 << 12);
+    check_linear(20, 7, 1, 0, 1, 0, 0, 1 << 30);
+    check_linear(33, 13, 2, 6, 1, 0, 0, 1 << 16);
+    check_linear(33, 13, 2, 100, 200, 7, 1, 1 << 16);  /* ReLU-N, then rescaled */
+    check_linear(40, 9, 1, 0, 255, 9, 2, 1 << 10);     /* ReLU, then rescaled */
+    check_linear(17, 5, 2, -3, 1, 0, 0, 1 << 12);      /* a negative bound */
+    check_linear(1, 1, 0, 0, 1, 0, 0, 100);
+    check_linear(9, 17, 2, 127, 1, 0, 0, 1 << 14);
 
     /* KerPoolAct_SQ8 */
     check_pool_act(8, 8, 3, CNN_POOL_MAX, 2, 2, 2, 2, 0, 0);

@@ -1,10 +1,12 @@
 /* Tessera's SQ8 CNN basic kernels (see CNN_BasicKernels_SQ8.h). The arithmetic follows the "SQ8"
  * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
- * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64.
+ * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64;
+ * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8) compute all in 32 bits,
+ * wrapping, as the SDK's own do on GAP.
  *
  * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
  * from the same inputs whatever the split, so the result does not depend on the number of cores.
- * Planar kernels split the Feat x rows space, KerLinear_SQ8 its outputs, KerMatAdd_SQ8 and
+ * Planar kernels split the Feat x rows space, the linear kernels their outputs, KerMatAdd_SQ8 and
  * KerGlobalSum_SQ8 the elements, KerSoftMax_SQ8 runs on core 0. All end on a team barrier. */
 #include "CNN_BasicKernels_SQ8.h"
 #include "CNN_KernelHelpers.h"
@@ -117,25 +119,63 @@ void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
     rt_team_barrier();
 }
 
-/* ---- KerLinear_SQ8 ---- */
+/* ---- KerParLinearLayerFullFeatB32_*_SQ8 (the SDK's contract) ---- */
 
-void KerLinear_SQ8(KerLinear_SQ8_Arg_T *Arg)
+/* GAP's 32-bit arithmetic: sums and products wrap, as the SDK's kernels compute on the cores. */
+static inline int32_t wrap_mul(int32_t X, uint32_t Y)
 {
-    signed char * __restrict__ In = Arg->In;
-    signed char * __restrict__ Filter = Arg->Filter;
-    signed char * __restrict__ Out = Arg->Out;
+    return (int32_t) ((uint32_t) X * Y);
+}
+
+static inline int32_t wrap_add(int32_t X, int32_t Y)
+{
+    return (int32_t) ((uint32_t) X + (uint32_t) Y);
+}
+
+enum { LINEAR_ACT_NONE, LINEAR_ACT_RELU, LINEAR_ACT_RELUN };
+
+static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
+{
+    const signed char * __restrict__ In = Arg->In;
+    const signed char * __restrict__ Weights = Arg->Weights;
+    const int * __restrict__ Bias = (const int *) Arg->Bias;
+    signed char * __restrict__ Out = (signed char *) Arg->Out;
+    const unsigned char * __restrict__ Infos = (const unsigned char *) Arg->Infos;
     unsigned int InDim = Arg->InDim;
+    unsigned int BiasN = Infos[AT_INF_BIASN];
+    unsigned int ActScale = Infos[AT_INF_ACTSCALE], ActScaleN = Infos[AT_INF_ACTSCALEN];
+    int A0 = (signed char) Infos[AT_INF_A0];
     unsigned int First, Last;
 
     core_range(Arg->OutDim, &First, &Last);
     for (unsigned int o = First; o < Last; o++) {
-        const signed char *Row = Filter + o * InDim;
-        int32_t Acc = Arg->Bias[o];
+        const signed char *Row = Weights + o * InDim;
+        int32_t Acc = (int32_t) ((uint32_t) Bias[o] << (BiasN & 31));
         for (unsigned int i = 0; i < InDim; i++)
-            Acc += (int32_t) In[i] * (int32_t) Row[i];
-        Out[o] = (signed char) apply_relu(requant(Acc, Arg->Scale[o], Arg->ScaleN[o]), Arg->ReLU);
+            Acc = wrap_add(Acc, (int32_t) In[i] * (int32_t) Row[i]);
+        Acc = gap_roundnorm_reg(wrap_mul(Acc, Arg->Scale[o]), Arg->ScaleN[o]);
+        if (Activation != LINEAR_ACT_NONE) {
+            Acc = Activation == LINEAR_ACT_RELU ? (Acc < 0 ? 0 : Acc) : gap_clipur(Acc, A0);
+            Acc = gap_roundnorm_reg(wrap_mul(Acc, ActScale), ActScaleN);
+        }
+        Out[o] = (signed char) gap_clip(Acc, 7);
     }
     rt_team_barrier();
+}
+
+void KerParLinearLayerFullFeatB32_SQ8(KerLinear_SQ8_T *Arg)
+{
+    linear_full_feat_b32(Arg, LINEAR_ACT_NONE);
+}
+
+void KerParLinearLayerFullFeatB32_ReLU_SQ8(KerLinear_SQ8_T *Arg)
+{
+    linear_full_feat_b32(Arg, LINEAR_ACT_RELU);
+}
+
+void KerParLinearLayerFullFeatB32_ReLUN_SQ8(KerLinear_SQ8_T *Arg)
+{
+    linear_full_feat_b32(Arg, LINEAR_ACT_RELUN);
 }
 
 /* ---- KerPoolAct_SQ8 ---- */

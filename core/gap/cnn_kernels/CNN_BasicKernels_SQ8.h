@@ -15,6 +15,7 @@
 #define TESSERA_CNN_BASIC_KERNELS_SQ8_H
 
 #include "CNN_BasicKernels.h"
+#include "CNN_Infos_SQ8.h"
 
 /* Sets every value of Feat planes of W x H int32 accumulators to Bias[f] (already in the
  * accumulator's scale). */
@@ -75,21 +76,30 @@ typedef struct {
 } KerScalePoolAct_SQ8_Arg_T;
 void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg);
 
-/* Linear layer on OutDim outputs (one tile of them):
- *   Out[o] = requant(Bias[o] + sum_i In[i] * Filter[o*InDim + i], Scale[o], ScaleN[o])
- * then ReLU. */
+/* Linear layer on the SDK's contract (GreenWaves' KerLinear_SQ8_T and kernel names, so the code
+ * Tessera generates links with the SDK's CNN_Libraries_SQ8 too), for OutDim outputs (one tile of
+ * them) of the whole InDim inputs, all 32-bit arithmetic wrapping as on GAP:
+ *   acc = (Bias[o] << Infos[AT_INF_BIASN]) + sum_i In[i] * Weights[o*InDim + i]
+ *   v = roundnorm(acc * Scale[o], ScaleN[o])
+ * then the activation of the kernel's name: none; ReLU max(v, 0); ReLUN min(max(v, 0), A0) (A0 =
+ * Infos[AT_INF_A0], a signed byte), the last two followed by roundnorm(v * ActScale, ActScaleN)
+ * (Infos[AT_INF_ACTSCALE], [AT_INF_ACTSCALEN], unsigned bytes; 1 and 0 keep v); and Out[o] =
+ * clip8(v). TotalInDim is InDim here. */
 typedef struct {
     signed char * __restrict__ In;
-    unsigned int InDim;
-    signed char * __restrict__ Filter;
-    int * __restrict__ Bias;
-    signed char * __restrict__ Out;
-    unsigned int OutDim;
+    signed char * __restrict__ Weights;
+    void * __restrict__ Bias;
+    int * __restrict__ Out;        /* int8 outputs, written through a signed char pointer */
+    unsigned short int InDim;
+    unsigned short int TotalInDim;
+    unsigned short int OutDim;
     unsigned char * __restrict__ Scale;
     unsigned char * __restrict__ ScaleN;
-    unsigned int ReLU;
-} KerLinear_SQ8_Arg_T;
-void KerLinear_SQ8(KerLinear_SQ8_Arg_T *Arg);
+    signed char * __restrict__ Infos;
+} KerLinear_SQ8_T;
+void KerParLinearLayerFullFeatB32_SQ8(KerLinear_SQ8_T *Arg);
+void KerParLinearLayerFullFeatB32_ReLU_SQ8(KerLinear_SQ8_T *Arg);
+void KerParLinearLayerFullFeatB32_ReLUN_SQ8(KerLinear_SQ8_T *Arg);
 
 /* Pooling alone on Feat planes of W x H int8 values (as KerPoolReLU, padding included; the scale
  * does not change), then ReLU. */

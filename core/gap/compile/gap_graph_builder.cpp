@@ -221,7 +221,7 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
         break;
     case GapLayerKind::Linear:
         CNN_LinearAct_SQ8(name, nullptr, 4, 1, layer.inDim, layer.outDim, KOP_LINEAR,
-                          reluOperation(layer.relu, layer.relu6), layer.actCap);
+                          reluOperation(layer.relu, layer.relu6));
         break;
     case GapLayerKind::Softmax:
         CNN_SoftMax_SQ8(name, nullptr, int(network.tensors[size_t(layer.output)].elements), KOP_SOFTMAX,
@@ -270,11 +270,15 @@ std::vector<LayerConstant> layerConstants(const GapNetwork& network, const GapLa
         return {{layer.name + "_A", kShortPointer, 16, layer.weightsQ}};
     if (!layer.hasConstants())
         return {};
-    if (network.quantization == GapQuantization::SymmetricInt8)
-        return {{layer.name + "_W", "signed char *__restrict__", 8},
-                {layer.name + "_B", "int *__restrict__", 32},
-                {layer.name + "_S", "unsigned char *__restrict__", 8},
-                {layer.name + "_N", "unsigned char *__restrict__", 8}};
+    if (network.quantization == GapQuantization::SymmetricInt8) {
+        std::vector<LayerConstant> constants = {{layer.name + "_W", "signed char *__restrict__", 8},
+                                                {layer.name + "_B", "int *__restrict__", 32},
+                                                {layer.name + "_S", "unsigned char *__restrict__", 8},
+                                                {layer.name + "_N", "unsigned char *__restrict__", 8}};
+        if (layer.kind == GapLayerKind::Linear)  // its kernels are the SDK's: they read the layer's Infos
+            constants.push_back({layer.name + "_I", "signed char *__restrict__", 8});
+        return constants;
+    }
     return {{layer.name + "_W", kShortPointer, 16, layer.weightsQ}, {layer.name + "_B", kShortPointer, 16, layer.biasQ}};
 }
 
@@ -369,6 +373,8 @@ GapConstantValues gapConstantValues(const GapNetwork& network)
                                                                        layer.channelScales.scale.end()));
             values[constants[3].symbol] = asValues(std::vector<int8_t>(layer.channelScales.shift.begin(),
                                                                        layer.channelScales.shift.end()));
+            if (constants.size() > 4)
+                values[constants[4].symbol] = asValues(fixed_point::sq8::infosBytes(layer.infos));
         } else {
             values[constants[0].symbol] = asValues(layer.quantizedWeights);
             values[constants[1].symbol] = asValues(layer.quantizedBias);
@@ -415,7 +421,8 @@ tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudge
         uint64_t constantBytes = 0;
         for (const GapLayer& layer : network.layers)
             constantBytes += 2 * (layer.quantizedWeights.size() + layer.quantizedBias.size()) + layer.weights8.size() +
-                             4 * layer.bias32.size() + 2 * layer.channelScales.scale.size();
+                             4 * layer.bias32.size() + 2 * layer.channelScales.scale.size() +
+                             (sq8 && layer.kind == GapLayerKind::Linear ? fixed_point::sq8::kInfosBytes : 0);
         if (constantBytes > budgets.l3 / 2)
             AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
         // A stacked Concat or Slice is no kernel: its parts are parts of one tensor (AddStackedTensors).

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace tessera::gap {
@@ -80,6 +81,34 @@ void checkAccumulator(const GapLayer& layer, int64_t terms)
         throw UnsupportedError(fmt::format("layer {}: {} products per output could overflow the int32 accumulator "
                                            "of 8-bit layers; use --quant int16",
                                            layer.name, terms));
+}
+
+// The linear layer computes on GAP's 32-bit arithmetic (the SDK's contract): its accumulator times
+// its multiplier, plus the rounding half, must stay in int32 for any int8 input. Multipliers that
+// could leave it lose low bits (scale halved, shift one less) until they cannot; shifts above 31
+// are brought to 31 the same way.
+void keepProductsIn32Bits(GapLayer& layer)
+{
+    const int64_t limit = std::numeric_limits<int32_t>::max();
+    const size_t perFeature = layer.weights8.size() / layer.bias32.size();
+    for (size_t f = 0; f < layer.bias32.size(); ++f) {
+        int64_t largest = std::abs(int64_t(layer.bias32[f]));
+        for (size_t i = f * perFeature; i < (f + 1) * perFeature; ++i)
+            largest += 128 * std::abs(int64_t(layer.weights8[i]));
+        int64_t scale = layer.channelScales.scale[f];
+        int64_t shift = layer.channelScales.shift[f];
+        auto fits = [&] { return shift <= 31 && largest * scale + (shift > 0 ? int64_t(1) << (shift - 1) : 0) <= limit; };
+        while (!fits() && shift > 0) {
+            scale = (scale + 1) / 2;
+            --shift;
+        }
+        if (largest > limit || !fits())
+            throw UnsupportedError(fmt::format("layer {}: output {} can reach {} before its requantization, beyond the "
+                                               "32-bit arithmetic of the 8-bit linear kernels; use --quant int16",
+                                               layer.name, f, largest * scale));
+        layer.channelScales.scale[f] = uint8_t(scale);
+        layer.channelScales.shift[f] = uint8_t(shift);
+    }
 }
 
 // A tensor written in place into a concatenation takes its scale when that is coarser.
@@ -210,8 +239,13 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             if (layer.relu6)
                 layer.actCap = std::clamp(int(std::lround(6.0 / output.scale)), 2, 127);
             quantizeFilters(layer, features, inputScale, output.scale);
-            if (conv)
+            if (conv) {
                 layer.conv.reluCap = layer.actCap;
+            } else {
+                keepProductsIn32Bits(layer);
+                layer.infos = sq8::LayerInfos{};
+                layer.infos.a0 = layer.actCap;
+            }
             break;
         }
         }

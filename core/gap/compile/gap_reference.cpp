@@ -22,6 +22,14 @@ std::vector<int16_t> widen(const std::vector<int8_t>& values)
     return {values.begin(), values.end()};
 }
 
+// The activation a linear layer's kernel applies.
+sq8::Activation linearActivation(const GapLayer& layer)
+{
+    if (layer.relu6)
+        return sq8::Activation::ReLUN;
+    return layer.relu ? sq8::Activation::ReLU : sq8::Activation::None;
+}
+
 // One SQ8 layer on its int8 inputs (widened in `values`).
 std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::vector<int16_t>>& values)
 {
@@ -35,8 +43,8 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
         return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in,
                                             layer.inputScales.empty() ? sq8::Multiplier{1, 0} : layer.inputScales[0]));
     case GapLayerKind::Linear:
-        return widen(sq8::linearAct(layer.inDim, layer.outDim, layer.relu, layer.actCap, in, layer.weights8,
-                                    layer.bias32, layer.channelScales));
+        return widen(sq8::linearAct(layer.inDim, layer.outDim, linearActivation(layer), layer.infos, in,
+                                    layer.weights8, layer.bias32, layer.channelScales));
     case GapLayerKind::Softmax:
         return sq8::softmaxQ15(in, layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
     case GapLayerKind::Add:

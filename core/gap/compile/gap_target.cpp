@@ -22,7 +22,9 @@ tiler::TilerCostModel clusterCostModel(const target::ChipDescription& chip)
                                      {"KerLinear", macs},
                                      {"KerMatMul", macs},
                                      {"KerConv_SQ8", sq8Macs},
-                                     {"KerLinear_SQ8", sq8Macs}};
+                                     {"KerParLinearLayerFullFeatB32_SQ8", sq8Macs},
+                                     {"KerParLinearLayerFullFeatB32_ReLU_SQ8", sq8Macs},
+                                     {"KerParLinearLayerFullFeatB32_ReLUN_SQ8", sq8Macs}};
     return cost;
 }
 

@@ -86,8 +86,9 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
-/* Tessera's SQ8 generators have GreenWaves' names but signatures of their own (ActCap, no Infos):
- * after the SDK's CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
+/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8 has the SDK's signature and
+ * contract too, the others signatures of their own (ActCap, no Infos) for now: after the SDK's
+ * CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
  * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
  * defines them). */
 #ifndef __CNN_GENERATORS_SQ8_H__
@@ -99,13 +100,15 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
  * output feature; biases int32 in the accumulator's scale (Bias_DataSize 4); the per-feature
  * requantization multipliers Scale[] and shifts ScaleN[] are 8-bit constants (Scale_DataSize 1).
  * Layer functions have the C arguments
- *   convolution, linear: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
- *                         unsigned char *Scale, unsigned char *ScaleN)
+ *   convolution: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
+ *                 unsigned char *Scale, unsigned char *ScaleN)
+ *   linear: the same, then signed char *Infos
  *   pooling, global pooling: (signed char *In, signed char *Out)
  *   addition: (signed char *In1, signed char *In2, signed char *Out)
  *   softmax: (signed char *In, short int *Out)   (Q15 output)
  * Filters are laid out as for the 16-bit generators. ActOper is KOP_NONE, KOP_RELU or KOP_RELUN;
- * for KOP_RELUN, ActCap is the bound in the output's int8 units (2 to 127), else ignored. */
+ * for KOP_RELUN, ActCap is the bound in the output's int8 units (2 to 127), else ignored (the linear
+ * layer takes it from its Infos instead). */
 void LoadCNN_SQ8_Library(void);
 
 /* Convolution + optional pooling + activation, with the geometry of CNN_ConvolutionPoolReLU. */
@@ -115,9 +118,13 @@ int CNN_ConvolutionPoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bia
                                int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
                                int Spy, int PoolPad, KernelOper_T ActOper, int ActCap);
 
-/* Fully connected layer InDim -> OutDim (KOP_LINEAR) + activation. */
+/* Fully connected layer InDim -> OutDim (KOP_LINEAR) + activation, on the SDK's contract: the
+ * SDK's signature, the C arguments (In, Filter, Bias, Out, Scale, ScaleN, Infos) with the layer's
+ * AT_INF_DIM Infos bytes last (CNN_Infos_SQ8.h: the KOP_RELUN bound at AT_INF_A0, the post-activation
+ * multiplier at AT_INF_ACTSCALE / AT_INF_ACTSCALEN, the bias shift at AT_INF_BIASN), and the SDK's
+ * basic kernels KerParLinearLayerFullFeatB32[_ReLU|_ReLUN]_SQ8, Tessera's own or the SDK's. */
 int CNN_LinearAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
-                      int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap);
+                      int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper);
 
 /* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL) + activation, padding as CNN_PoolReLU; the scale is kept. */
 int CNN_PoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,

@@ -215,7 +215,7 @@ inline ConvLayerShape convShapeFromFlags(const char* Name, int InFeat, int OutFe
         s.convPad = sdkSamePadding(Width, Height, Fcx, Fcy, Scx, Scy, Dcx, Dcy, padType);
     if (PoolPad && PoolOper != KOP_NONE && Spx > 0 && Spy > 0) {
         const ConvLayerShape unpooled{InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy,
-                                      s.convPad};
+                                      s.convPad, KOP_NONE, 1, 1, 1, 1, 1, 1, {}};
         const ConvLayerGeometry conv = convLayerGeometry(Name, unpooled);
         s.poolPad = sdkSamePadding(conv.convW, conv.convH, Fpx, Fpy, Spx, Spy, Dpx, Dpy, padType);
     }

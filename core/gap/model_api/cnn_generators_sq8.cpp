@@ -6,6 +6,7 @@
 
 #include "cnn_generator_control.h"
 #include "cnn_generator_support.h"
+#include "gap/cnn_kernels/CNN_Infos_SQ8.h"
 
 #include <cstdint>
 #include <string>
@@ -30,6 +31,7 @@ constexpr const char* kChar = "signed char * __restrict__";
 constexpr const char* kUChar = "unsigned char * __restrict__";
 constexpr const char* kInt = "int * __restrict__";
 constexpr const char* kUnsigned = "unsigned int";
+constexpr const char* kUShort = "unsigned short int";
 
 // The ReLU argument of the SQ8 basic kernels: 0 none, 1 ReLU, the cap (2..127, in the output's
 // int8 units) for KOP_RELUN.
@@ -67,6 +69,26 @@ int poolCode(KernelOper_T oper)
     return oper == KOP_MAXPOOL ? 1 : oper == KOP_AVGPOOL ? 2 : 0;
 }
 
+// The linear kernel on the SDK's contract for the activation (the SDK's names).
+const char* linearKernel(const char* name, KernelOper_T oper)
+{
+    if (oper == KOP_NONE)
+        return "KerParLinearLayerFullFeatB32_SQ8";
+    if (oper == KOP_RELU)
+        return "KerParLinearLayerFullFeatB32_ReLU_SQ8";
+    if (oper == KOP_RELUN)
+        return "KerParLinearLayerFullFeatB32_ReLUN_SQ8";
+    layerError(name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (the bound of KOP_RELUN is the "
+                     "layer's Infos[AT_INF_A0])");
+}
+
+// The C arguments of the SDK's linear layer: its constants, then the layer's AT_INF_DIM Infos bytes.
+CKernel_Arg_T** linearCArgs()
+{
+    return CArgs(7, TCArg(kChar, "In"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"), TCArg(kChar, "Out"),
+                 TCArg(kUChar, "Scale"), TCArg(kUChar, "ScaleN"), TCArg(kChar, "Infos"));
+}
+
 CKernel_Arg_T** convolutionCArgs()
 {
     return CArgs(6, TCArg(kChar, "In"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"), TCArg(kChar, "Out"),
@@ -97,11 +119,14 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kUnsigned, "PadL"), TCArg(kUnsigned, "PadT"), TCArg(kUnsigned, "TileOffset"),
                     TCArg(kUnsigned, "PlaneH")),
               "KerScalePoolAct_SQ8_Arg_T");
-    LibKernel("KerLinear_SQ8", CALL_PARALLEL,
-              CArgs(9, TCArg(kChar, "In"), TCArg(kUnsigned, "InDim"), TCArg(kChar, "Filter"), TCArg(kInt, "Bias"),
-                    TCArg(kChar, "Out"), TCArg(kUnsigned, "OutDim"), TCArg(kUChar, "Scale"), TCArg(kUChar, "ScaleN"),
-                    TCArg(kUnsigned, "ReLU")),
-              "KerLinear_SQ8_Arg_T");
+    for (const char* name : {"KerParLinearLayerFullFeatB32_SQ8", "KerParLinearLayerFullFeatB32_ReLU_SQ8",
+                             "KerParLinearLayerFullFeatB32_ReLUN_SQ8"})
+        LibKernel(name, CALL_PARALLEL,
+                  CArgs(10, TCArg(kChar, "In"), TCArg(kChar, "Weights"), TCArg("void * __restrict__", "Bias"),
+                        TCArg(kInt, "Out"), TCArg(kUShort, "InDim"), TCArg(kUShort, "TotalInDim"),
+                        TCArg(kUShort, "OutDim"), TCArg(kUChar, "Scale"), TCArg(kUChar, "ScaleN"),
+                        TCArg(kChar, "Infos")),
+                  "KerLinear_SQ8_T");
     LibKernel("KerCopyRows_SQ8", CALL_PARALLEL,
               CArgs(7, TCArg(kChar, "In"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "Rows"), TCArg(kChar, "Out"),
                     TCArg(kUnsigned, "RowOffset"), TCArg("int", "Scale"), TCArg("int", "ScaleN")),
@@ -184,30 +209,34 @@ int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bia
 }
 
 int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
-                      int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper, int ActCap)
+                      int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper)
 {
     LayerDeclaration layer(Name);
     const GenControl control = genControl(Name, Ctrl);
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
     if (LinearOper != KOP_LINEAR)
         layerError(Name, "the operation must be KOP_LINEAR");
-    const unsigned act = activationArgument(Name, ActOper, ActCap);
+    const char* kernel = linearKernel(Name, ActOper);
     requirePositive(Name, {{"InDim", InDim}, {"OutDim", OutDim}});
-    // Tiles are groups of outputs: rows of the filter, entries of the bias, scales and output.
+    if (InDim > 65535)
+        layerError(Name, "InDim is " + std::to_string(InDim) + "; the linear kernels take at most 65535 inputs");
+    // Tiles are groups of outputs: rows of the filter, entries of the bias, scales and output. The
+    // inputs and the layer's Infos are whole in L1.
     UserKernel(Name, KernelDimensions(1, unsigned(InDim), unsigned(OutDim), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
-               TILE_HOR, convolutionCArgs(),
-               Calls(1, Call("KerLinear_SQ8", LOC_INNER_LOOP,
-                             Bindings(9, K_Arg("In", KER_ARG_TILE), Imm(InDim), K_Arg("Filter", KER_ARG_TILE),
-                                      K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+               TILE_HOR, linearCArgs(),
+               Calls(1, Call(kernel, LOC_INNER_LOOP,
+                             Bindings(10, K_Arg("In", KER_ARG_TILE), K_Arg("Filter", KER_ARG_TILE),
+                                      K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE), Imm(InDim), Imm(InDim),
                                       K_Arg("Out", KER_ARG_TILE_H), K_Arg("Scale", KER_ARG_TILE),
-                                      K_Arg("ScaleN", KER_ARG_TILE), Imm(int(act))))),
-               KerArgs(6,
+                                      K_Arg("ScaleN", KER_ARG_TILE), K_Arg("Infos", KER_ARG_TILE)))),
+               KerArgs(7,
                        KerArg("In", OBJ_IN_DB_NTILED, unsigned(InDim), 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
                        KerArg("Filter", OBJ_IN_DB, unsigned(InDim), unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0,
                               "Filter", 0),
                        KerArg("Bias", OBJ_IN_DB, 1, unsigned(OutDim), 4, 0, OBJ_CONSTRAINTS_NONE, 0, "Bias", 0),
                        KerArg("Scale", OBJ_IN_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Scale", 0),
                        KerArg("ScaleN", OBJ_IN_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "ScaleN", 0),
+                       KerArg("Infos", OBJ_IN_DB_NTILED, AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos", 0),
                        KerArg("Out", OBJ_OUT_DB, 1, unsigned(OutDim), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(InDim) * unsigned(OutDim);
     return homeArgumentsInL3(Name, layer.conclude(),

@@ -234,26 +234,65 @@ std::vector<int8_t> globalAveragePool(int features, int width, int height, const
     return out;
 }
 
-std::vector<int8_t> linearAct(int inDim, int outDim, bool relu, int reluCap, const std::vector<int8_t>& input,
-                              const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
-                              const ChannelScales& scales)
+std::vector<int8_t> infosBytes(const LayerInfos& infos)
+{
+    const std::string k = "sq8::infosBytes";
+    requireRange(k, "actScale", infos.actScale, 0, 255);
+    requireRange(k, "actScaleN", infos.actScaleN, 0, 31);
+    requireRange(k, "a0", infos.a0, -128, 127);
+    requireRange(k, "biasNorm", infos.biasNorm, 0, 31);
+    std::vector<int8_t> bytes(size_t(kInfosBytes), 0);
+    bytes[0] = int8_t(uint8_t(infos.actScale));  // AT_INF_ACTSCALE
+    bytes[1] = int8_t(infos.actScaleN);          // AT_INF_ACTSCALEN
+    bytes[2] = int8_t(infos.a0);                 // AT_INF_A0, low byte (the kernels read one signed byte)
+    bytes[3] = infos.a0 < 0 ? int8_t(-1) : int8_t(0);
+    bytes[8] = int8_t(infos.biasNorm);           // AT_INF_BIASN
+    return bytes;
+}
+
+namespace {
+
+// GAP's 32-bit arithmetic: values wrap modulo 2^32, roundnorm adds its half in 32 bits too.
+int32_t wrap32(int64_t x)
+{
+    return int32_t(uint32_t(uint64_t(x)));
+}
+
+int32_t roundnorm32(int32_t x, int shift)
+{
+    return wrap32(int64_t(x) + (shift > 0 ? int64_t(1) << (shift - 1) : 0)) >> shift;
+}
+
+}  // namespace
+
+std::vector<int8_t> linearAct(int inDim, int outDim, Activation activation, const LayerInfos& infos,
+                              const std::vector<int8_t>& input, const std::vector<int8_t>& filter,
+                              const std::vector<int32_t>& bias, const ChannelScales& scales)
 {
     const std::string k = "sq8::linearAct";
-    requireAtLeast(k, "inDim", inDim, 1);
+    requireRange(k, "inDim", inDim, 1, 65535);
     requireAtLeast(k, "outDim", outDim, 1);
-    requireAtLeast(k, "reluCap", reluCap, 0);
+    (void) infosBytes(infos);  // the ranges of its fields
     requireSize(k, "the input", input.size(), inDim);
     requireSize(k, "the filter", filter.size(), elementCount(k, "the filter", {outDim, inDim}));
     requireSize(k, "the bias", bias.size(), outDim);
     requireScales(k, scales, outDim);
+    for (uint8_t shift : scales.shift)
+        requireRange(k, "a shift", shift, 0, 31);
     std::vector<int8_t> out(size_t(outDim), 0);
     for (int64_t o = 0; o < outDim; ++o) {
-        int64_t acc = bias[size_t(o)];
+        int32_t acc = wrap32(int64_t(uint32_t(bias[size_t(o)])) << infos.biasNorm);
         for (int64_t i = 0; i < inDim; ++i)
-            acc += int64_t(input[size_t(i)]) * filter[size_t(o * inDim + i)];
-        requireInt32(k, "the accumulator", acc);
-        const int8_t v = clip8(roundnorm(acc * scales.scale[size_t(o)], scales.shift[size_t(o)]));
-        out[size_t(o)] = activation(v, relu, reluCap);
+            acc = wrap32(int64_t(acc) + int32_t(input[size_t(i)]) * filter[size_t(o * inDim + i)]);
+        int32_t v = roundnorm32(wrap32(int64_t(acc) * scales.scale[size_t(o)]), scales.shift[size_t(o)]);
+        if (activation != Activation::None) {
+            if (v < 0)
+                v = 0;
+            else if (activation == Activation::ReLUN && v > infos.a0)
+                v = infos.a0;  // gap_clipur: a negative bound gives itself
+            v = roundnorm32(wrap32(int64_t(v) * infos.actScale), infos.actScaleN);
+        }
+        out[size_t(o)] = clip8(v);
     }
     return out;
 }

@@ -56,11 +56,28 @@ std::vector<int8_t> poolAct(const PoolReluParams& params, const std::vector<int8
 std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input,
                                       Multiplier multiplier = {1, 0});
 
-// Linear + activation (CNN_LinearAct_SQ8): input [inDim], filter [outDim][inDim], bias [outDim]
-// int32; returns [outDim].
-std::vector<int8_t> linearAct(int inDim, int outDim, bool relu, int reluCap, const std::vector<int8_t>& input,
-                              const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
-                              const ChannelScales& scales);
+// The per-layer "Infos" bytes of the layers on the SDK's contract (CNN_Infos_SQ8.h): what their
+// basic kernels read besides the tensors.
+struct LayerInfos {
+    int actScale = 1;   // AT_INF_ACTSCALE: multiplier after the activation, 0..255 (1 with actScaleN 0 keeps the value)
+    int actScaleN = 0;  // AT_INF_ACTSCALEN: its shift, 0..31
+    int a0 = 0;         // AT_INF_A0: the bound of ReLU-N, -128..127
+    int biasNorm = 0;   // AT_INF_BIASN: left shift of the biases, 0..31
+};
+constexpr int kInfosBytes = 13;  // AT_INF_DIM
+// The AT_INF_DIM bytes of `infos` as the generated code reads them (unused bytes 0).
+std::vector<int8_t> infosBytes(const LayerInfos& infos);
+
+enum class Activation { None, ReLU, ReLUN };
+
+// Linear + activation (CNN_LinearAct_SQ8) on the SDK's contract, in GAP's wrapping 32-bit
+// arithmetic: acc = (bias[o] << biasNorm) + sum_i input[i] * filter[o][i]; v = roundnorm(acc *
+// scale[o], shift[o]); for ReLU max(v, 0), for ReLU-N min(max(v, 0), a0), each then roundnorm(v *
+// actScale, actScaleN); out = clip8(v). Shifts 0..31. input [inDim] (at most 65535), filter
+// [outDim][inDim], bias [outDim] int32; returns [outDim].
+std::vector<int8_t> linearAct(int inDim, int outDim, Activation activation, const LayerInfos& infos,
+                              const std::vector<int8_t>& input, const std::vector<int8_t>& filter,
+                              const std::vector<int32_t>& bias, const ChannelScales& scales);
 
 // Element-wise addition (CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
 // ReLU when asked (scaleA 0..32767, shift 0..62; scaleB -32767..32767, negative for a subtraction).
