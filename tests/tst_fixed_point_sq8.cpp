@@ -362,6 +362,37 @@ private slots:
         QCOMPARE(sq8::matAdd(a, 16384, b, -24576, 15, false), (Bytes{-10, -9, -32, 32, 1}));
     }
 
+    void sdkMatAddHandExample()
+    {
+        using Act = sq8::Activation;
+        const Bytes a = {10, -10, 127, -128, 3};
+        const Bytes b = {20, 5, 127, -128, -1};
+        sq8::LayerInfos infos;
+        // No scaling at all (scales 0): the plain sum, clipped.
+        QCOMPARE(sq8::matAddAct(a, b, Act::None, infos), (Bytes{30, -5, 127, -128, 2}));
+        // a x 3/2 (192 / 2^7) then + b: 15 + 20 = 35; -15 + 5 = -10; 190.5 -> 191 + 127; -192 - 128;
+        // 4.5 -> 5, - 1 = 4. Then the sum x 1/2 (128 / 2^8): 17.5 -> 18; -5; 159; -160 -> -128; 2.
+        infos.in1Scale = 192;
+        infos.in1ScaleN = 7;
+        infos.outScale = 128;
+        infos.outScaleN = 8;
+        QCOMPARE(sq8::matAddAct(a, b, Act::None, infos), (Bytes{18, -5, 127, -128, 2}));
+        QCOMPARE(sq8::matAddAct(a, b, Act::ReLU, infos), (Bytes{18, 0, 127, 0, 2}));
+        infos.a0 = 10;
+        QCOMPARE(sq8::matAddAct(a, b, Act::ReLUN, infos), (Bytes{10, 0, 10, 0, 2}));
+        // An activation scale of 0 is none for the additions; 3 / 2 rescales: 15, 0, 15, 0, 3.
+        infos.actScale = 0;
+        QCOMPARE(sq8::matAddAct(a, b, Act::ReLUN, infos), (Bytes{10, 0, 10, 0, 2}));
+        infos.actScale = 3;
+        infos.actScaleN = 1;
+        QCOMPARE(sq8::matAddAct(a, b, Act::ReLUN, infos), (Bytes{15, 0, 15, 0, 3}));
+        // The bytes: in1Scale and its shift at 8 and 9, the output's at 10 and 11.
+        QCOMPARE(sq8::infosBytes(infos), (Bytes{3, 1, 10, 0, 0, 0, 0, 0, -64, 7, -128, 8, 0}));
+        infos.biasNorm = 1;
+        QVERIFY(throwsInvalid([&] { sq8::infosBytes(infos); }));
+        QVERIFY(throwsInvalid([&] { sq8::matAddAct({1, 2}, {1}, Act::None, sq8::LayerInfos{}); }));
+    }
+
     void softmaxConvertsThenUsesThe16BitSoftmax()
     {
         // Scale 16384 / 2^10 = 16: inputs 0, 10, -10 become 0, 160, -160 in Q4 (0, 10, -10).

@@ -552,12 +552,19 @@ private slots:
         QCOMPARE(network.layers[0].conv.pool, fixed_point::ConvPoolReluParams::Pool::Max);
         QTemporaryDir dir;
         compileAndCheck(graph, {}, dir.path() + "/project", 30.0);
-        // The same in 8 bits: the residual addition rescales both inputs to the output's scale.
+        // The same in 8 bits: the residual addition (the SDK's kernels) brings its first input to the
+        // second's scale, the finer one, and the sum to the output's.
         gap::GapCompileOptions int8;
         int8.quantization = "int8";
         const gap::GapCompileResult result8 = compileAndCheck(graph, int8, dir.path() + "/project8", 15.0);
         const gap::GapLayer& add = result8.network.layers[3];
-        QVERIFY(add.addScale1 > 0 && add.addScale2 > 0 && add.addShift > 0);
+        QVERIFY(add.infos.in1Scale >= 128 && add.infos.outScale >= 128);  // 8-bit multipliers, normalized
+        const double first = result8.network.tensors[size_t(add.inputs[0])].scale;
+        const double second = result8.network.tensors[size_t(add.inputs[1])].scale;
+        QVERIFY2(first >= second, qPrintable(QStringLiteral("%1 < %2").arg(first).arg(second)));
+        // 8 significant bits: within half a unit of the last.
+        QVERIFY(std::abs(std::ldexp(double(add.infos.in1Scale), -add.infos.in1ScaleN) - first / second) <=
+                first / second / 256.0);
         // Each layer's own noise: the first layer reads the network input, so alone it is the
         // same computation as in the network; the later ones read exact float inputs.
         QCOMPARE(result8.layerAloneSqnrDb.size(), result8.network.layers.size());
@@ -1026,9 +1033,10 @@ private slots:
         // 16 sets of 768 values: the outlier is beyond the 99.99th percentile. A single value far
         // out weighs more in the squared error than the rounding of all the others: mse keeps it.
         QVERIFY(inputScale["percentile"] < inputScale["minmax"] / 10);
-        // (30.6 dB against 36.3 dB: the global pooling's own scale recovers part of what the
-        // outlier's coarse input scale loses.)
-        QVERIFY(sqnr["percentile"] > sqnr["minmax"] + 4.0);
+        // (29.6 dB against 33.2 dB: the global pooling's own scale recovers part of what the
+        // outlier's coarse input scale loses. The residual addition on the SDK's kernels rounds twice
+        // with 8-bit multipliers, where Tessera's own rounded once with 15-bit ones: 30.6 / 36.3 dB.)
+        QVERIFY(sqnr["percentile"] > sqnr["minmax"] + 3.0);
         QVERIFY(inputScale["mse"] <= inputScale["minmax"]);
         gap::GapCompileOptions unknown;
         unknown.calibrationMethod = "kl";

@@ -468,16 +468,16 @@ static void check_global_avg(unsigned W, unsigned H, unsigned TileH, int Fill, i
 }
 
 /* ------------------------------------------------------------------------------------------------
- * KerMatAdd_SQ8 */
+ * KerMatAddScaled_SQ8 */
 
 static void check_mat_add(unsigned W, unsigned H, int Scale1, int Scale2, int ScaleN, int ReLU)
 {
     char Name[128];
     unsigned N = W * H;
     signed char *In1 = xmalloc(N), *In2 = xmalloc(N), *Out = xmalloc(N);
-    KerMatAdd_SQ8_Arg_T Arg;
+    KerMatAddScaled_SQ8_Arg_T Arg;
 
-    snprintf(Name, sizeof Name, "KerMatAdd_SQ8 %ux%u Scale1=%d Scale2=%d ScaleN=%d ReLU=%d", W, H, Scale1, Scale2,
+    snprintf(Name, sizeof Name, "KerMatAddScaled_SQ8 %ux%u Scale1=%d Scale2=%d ScaleN=%d ReLU=%d", W, H, Scale1, Scale2,
              ScaleN, ReLU);
     begin_case(Name);
     for (unsigned i = 0; i < N; i++) {
@@ -493,13 +493,73 @@ static void check_mat_add(unsigned W, unsigned H, int Scale1, int Scale2, int Sc
     Arg.Scale2 = Scale2;
     Arg.ScaleN = ScaleN;
     Arg.ReLU = (unsigned) ReLU;
-    AT_FORK(gap_ncore(), KerMatAdd_SQ8, &Arg);
+    AT_FORK(gap_ncore(), KerMatAddScaled_SQ8, &Arg);
     for (unsigned i = 0; i < N; i++) {
         int64_t v = ref_roundnorm((int64_t) In1[i] * Scale1 + (int64_t) In2[i] * Scale2, ScaleN);
         int32_t Expected = ref_act((int32_t) ref_clip(v, -128, 127), ReLU);
         if (Out[i] != Expected)
             mismatch("Out", (long) i, Out[i], Expected);
     }
+    free(In1);
+    free(In2);
+    free(Out);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerMatAdd[_ReLU|_ReLUN]_SQ8: the SDK's contract (docs/gap-fixed-point.md, "Element-wise addition") */
+
+static int32_t ref_scale_if(int32_t x, int Scale, int ScaleN)
+{
+    return Scale ? ref_roundnorm32(ref_wrap32((int64_t) x * Scale), ScaleN) : x;
+}
+
+/* Act: 0 none, 1 ReLU, 2 ReLUN. */
+static void check_mat_add_sdk(unsigned N, int Act, int In1Scale, int In1ScaleN, int OutScale, int OutScaleN, int ActScale,
+                              int ActScaleN, int A0)
+{
+    static void (*const Kernels[3])(KerMat3_SQ8_T *) = {KerMatAdd_SQ8, KerMatAdd_ReLU_SQ8, KerMatAdd_ReLUN_SQ8};
+    char Name[160];
+    signed char *In1 = xmalloc(N), *In2 = xmalloc(N), *Out = xmalloc(N + 1);
+    signed char Infos[AT_INF_DIM];
+    KerMat3_SQ8_T Arg;
+
+    snprintf(Name, sizeof Name, "KerMatAdd act=%d N=%u In1=%d/%d Out=%d/%d Act=%d/%d A0=%d", Act, N, In1Scale, In1ScaleN,
+             OutScale, OutScaleN, ActScale, ActScaleN, A0);
+    begin_case(Name);
+    for (unsigned i = 0; i < N; i++) {
+        In1[i] = rnd8();
+        In2[i] = rnd8();
+    }
+    Out[N] = 0x5a; /* a guard byte after the outputs */
+    memset(Infos, 0x33, sizeof Infos);
+    Infos[AT_INF_IN1SCALE] = (signed char) In1Scale;
+    Infos[AT_INF_IN1SCALEN] = (signed char) In1ScaleN;
+    Infos[AT_INF_OUTSCALE] = (signed char) OutScale;
+    Infos[AT_INF_OUTSCALEN] = (signed char) OutScaleN;
+    Infos[AT_INF_ACTSCALE] = (signed char) ActScale;
+    Infos[AT_INF_ACTSCALEN] = (signed char) ActScaleN;
+    Infos[AT_INF_A0] = (signed char) A0;
+    Arg.In1 = In1;
+    Arg.In2 = In2;
+    Arg.Out = Out;
+    Arg.Feat = (unsigned short) N;
+    Arg.W = 0x7777; /* not read */
+    Arg.H = 0x7777;
+    Arg.DoScale = 1;
+    Arg.Infos = Infos;
+    AT_FORK(gap_ncore(), Kernels[Act], &Arg);
+    for (unsigned i = 0; i < N; i++) {
+        int32_t v = ref_scale_if(ref_scale_if(In1[i], In1Scale, In1ScaleN) + In2[i], OutScale, OutScaleN);
+        if (Act > 0) {
+            v = v < 0 ? 0 : (Act == 2 && v > A0 ? A0 : v);
+            v = ref_scale_if(v, ActScale, ActScaleN);
+        }
+        int32_t Expected = (int32_t) ref_clip(v, -128, 127);
+        if (Out[i] != Expected)
+            mismatch("Out", (long) i, Out[i], Expected);
+    }
+    if (Out[N] != 0x5a)
+        mismatch("the byte after Out", (long) N, Out[N], 0x5a);
     free(In1);
     free(In2);
     free(Out);
@@ -842,7 +902,7 @@ int main(int argc, char **argv)
     check_global_avg(255, 257, 16, 1, 23142, 11);
     check_global_avg(3, 3, 2, 2, 32767, 15);
 
-    /* KerMatAdd_SQ8 */
+    /* KerMatAddScaled_SQ8 */
     check_mat_add(7, 5, 16384, 16384, 15, 0);
     check_mat_add(13, 11, 32767, 21000, 15, 1);
     check_mat_add(9, 9, 12345, 30000, 16, 6);
@@ -851,6 +911,19 @@ int main(int argc, char **argv)
     check_mat_add(10, 10, 0, 32767, 20, 0);
     check_mat_add(17, 3, 30000, 29000, 40, 0);
     check_mat_add(17, 3, 30000, 29000, 0, 0);
+
+    /* KerMatAdd[_ReLU|_ReLUN]_SQ8: each scaling present or absent (0), counts below the cores too */
+    check_mat_add_sdk(1000, 0, 200, 7, 150, 8, 0, 0, 0);
+    check_mat_add_sdk(999, 0, 0, 0, 255, 9, 0, 0, 0);
+    check_mat_add_sdk(37, 0, 255, 7, 0, 0, 0, 0, 0);
+    check_mat_add_sdk(9, 0, 0, 0, 0, 0, 0, 0, 0);
+    check_mat_add_sdk(5, 1, 180, 7, 140, 8, 0, 0, 0);
+    check_mat_add_sdk(513, 1, 180, 7, 140, 8, 200, 7, 0);
+    check_mat_add_sdk(3, 1, 0, 0, 0, 0, 0, 0, 0);
+    check_mat_add_sdk(640, 2, 128, 6, 255, 8, 0, 0, 6);
+    check_mat_add_sdk(641, 2, 128, 6, 255, 8, 130, 7, 100);
+    check_mat_add_sdk(11, 2, 0, 0, 0, 0, 0, 0, -5); /* a negative bound */
+    check_mat_add_sdk(1, 2, 255, 0, 255, 0, 255, 0, 127); /* large factors: saturation */
 
     /* KerSoftMax_SQ8 */
     check_softmax_cases();

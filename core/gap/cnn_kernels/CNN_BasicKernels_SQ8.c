@@ -1,12 +1,13 @@
 /* Tessera's SQ8 CNN basic kernels (see CNN_BasicKernels_SQ8.h). The arithmetic follows the "SQ8"
  * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
  * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64;
- * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8) compute all in 32 bits,
+ * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8, KerMatAdd*_SQ8) compute
+ * all in 32 bits,
  * wrapping, as the SDK's own do on GAP.
  *
  * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
  * from the same inputs whatever the split, so the result does not depend on the number of cores.
- * Planar kernels split the Feat x rows space, the linear kernels their outputs, KerMatAdd_SQ8 and
+ * Planar kernels split the Feat x rows space, the linear kernels their outputs, KerMatAddScaled_SQ8 and
  * KerGlobalSum_SQ8 the elements, KerSoftMax_SQ8 runs on core 0. All end on a team barrier. */
 #include "CNN_BasicKernels_SQ8.h"
 #include "CNN_KernelHelpers.h"
@@ -132,7 +133,8 @@ static inline int32_t wrap_add(int32_t X, int32_t Y)
     return (int32_t) ((uint32_t) X + (uint32_t) Y);
 }
 
-enum { LINEAR_ACT_NONE, LINEAR_ACT_RELU, LINEAR_ACT_RELUN };
+/* The activations of the kernels on the SDK's contract. */
+enum { SDK_ACT_NONE, SDK_ACT_RELU, SDK_ACT_RELUN };
 
 static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
 {
@@ -154,8 +156,8 @@ static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
         for (unsigned int i = 0; i < InDim; i++)
             Acc = wrap_add(Acc, (int32_t) In[i] * (int32_t) Row[i]);
         Acc = gap_roundnorm_reg(wrap_mul(Acc, Arg->Scale[o]), Arg->ScaleN[o]);
-        if (Activation != LINEAR_ACT_NONE) {
-            Acc = Activation == LINEAR_ACT_RELU ? (Acc < 0 ? 0 : Acc) : gap_clipur(Acc, A0);
+        if (Activation != SDK_ACT_NONE) {
+            Acc = Activation == SDK_ACT_RELU ? (Acc < 0 ? 0 : Acc) : gap_clipur(Acc, A0);
             Acc = gap_roundnorm_reg(wrap_mul(Acc, ActScale), ActScaleN);
         }
         Out[o] = (signed char) gap_clip(Acc, 7);
@@ -165,17 +167,17 @@ static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
 
 void KerParLinearLayerFullFeatB32_SQ8(KerLinear_SQ8_T *Arg)
 {
-    linear_full_feat_b32(Arg, LINEAR_ACT_NONE);
+    linear_full_feat_b32(Arg, SDK_ACT_NONE);
 }
 
 void KerParLinearLayerFullFeatB32_ReLU_SQ8(KerLinear_SQ8_T *Arg)
 {
-    linear_full_feat_b32(Arg, LINEAR_ACT_RELU);
+    linear_full_feat_b32(Arg, SDK_ACT_RELU);
 }
 
 void KerParLinearLayerFullFeatB32_ReLUN_SQ8(KerLinear_SQ8_T *Arg)
 {
-    linear_full_feat_b32(Arg, LINEAR_ACT_RELUN);
+    linear_full_feat_b32(Arg, SDK_ACT_RELUN);
 }
 
 /* ---- KerPoolAct_SQ8 ---- */
@@ -244,9 +246,9 @@ void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, int Scal
     *Out = (signed char) clip8(roundnorm(ndiv((int64_t) *Sum * Scale, (int64_t) Count), ScaleN));
 }
 
-/* ---- KerMatAdd_SQ8 ---- */
+/* ---- KerMatAddScaled_SQ8 ---- */
 
-void KerMatAdd_SQ8(KerMatAdd_SQ8_Arg_T *Arg)
+void KerMatAddScaled_SQ8(KerMatAddScaled_SQ8_Arg_T *Arg)
 {
     unsigned int First, Last;
     const int64_t Scale1 = Arg->Scale1, Scale2 = Arg->Scale2;
@@ -259,6 +261,51 @@ void KerMatAdd_SQ8(KerMatAdd_SQ8_Arg_T *Arg)
         Arg->Out[i] = (signed char) apply_relu(v, ReLU);
     }
     rt_team_barrier();
+}
+
+/* ---- KerMatAdd[_ReLU|_ReLUN]_SQ8 (the SDK's contract) ---- */
+
+/* A scaling of the SDK's additions: a scale 0 leaves the value as it is. */
+static inline int32_t scale_if(int32_t X, unsigned int Scale, unsigned int ScaleN)
+{
+    return Scale ? gap_roundnorm_reg(wrap_mul(X, Scale), ScaleN) : X;
+}
+
+static void mat_add(KerMat3_SQ8_T *Arg, int Activation)
+{
+    const unsigned char * __restrict__ Infos = (const unsigned char *) Arg->Infos;
+    unsigned int In1Scale = Infos[AT_INF_IN1SCALE], In1ScaleN = Infos[AT_INF_IN1SCALEN];
+    unsigned int OutScale = Infos[AT_INF_OUTSCALE], OutScaleN = Infos[AT_INF_OUTSCALEN];
+    unsigned int ActScale = Infos[AT_INF_ACTSCALE], ActScaleN = Infos[AT_INF_ACTSCALEN];
+    int A0 = (signed char) Infos[AT_INF_A0];
+    unsigned int First, Last;
+
+    core_range(Arg->Feat, &First, &Last);
+    for (unsigned int i = First; i < Last; i++) {
+        int32_t v = scale_if(Arg->In1[i], In1Scale, In1ScaleN) + Arg->In2[i];
+        v = scale_if(v, OutScale, OutScaleN);
+        if (Activation != SDK_ACT_NONE) {
+            v = Activation == SDK_ACT_RELU ? (v < 0 ? 0 : v) : gap_clipur(v, A0);
+            v = scale_if(v, ActScale, ActScaleN);
+        }
+        Arg->Out[i] = (signed char) gap_clip(v, 7);
+    }
+    rt_team_barrier();
+}
+
+void KerMatAdd_SQ8(KerMat3_SQ8_T *Arg)
+{
+    mat_add(Arg, SDK_ACT_NONE);
+}
+
+void KerMatAdd_ReLU_SQ8(KerMat3_SQ8_T *Arg)
+{
+    mat_add(Arg, SDK_ACT_RELU);
+}
+
+void KerMatAdd_ReLUN_SQ8(KerMat3_SQ8_T *Arg)
+{
+    mat_add(Arg, SDK_ACT_RELUN);
 }
 
 /* ---- KerSoftMax_SQ8 ---- */

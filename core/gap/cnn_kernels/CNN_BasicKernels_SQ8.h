@@ -140,7 +140,8 @@ void KerGlobalSum_SQ8(KerGlobalSum_SQ8_Arg_T *Arg);
 void KerGlobalAvgFinish_SQ8(int * __restrict__ Sum, unsigned int Count, int Scale, int ScaleN,
                             signed char * __restrict__ Out);
 
-/* Element-wise sum of W x H int8 values of two scales into the output's scale:
+/* Element-wise sum (or difference) of W x H int8 values of two scales into the output's scale, with
+ * 15-bit multipliers and one rounding (Tessera's own CNN_MatAdd_SQ8):
  *   Out = clip8(roundnorm(In1 * Scale1 + In2 * Scale2, ScaleN))   (int64; Scale1 0..32767, Scale2
  * -32767..32767, negative for a difference) then ReLU. */
 typedef struct {
@@ -153,8 +154,30 @@ typedef struct {
     int Scale2;
     int ScaleN;
     unsigned int ReLU;
-} KerMatAdd_SQ8_Arg_T;
-void KerMatAdd_SQ8(KerMatAdd_SQ8_Arg_T *Arg);
+} KerMatAddScaled_SQ8_Arg_T;
+void KerMatAddScaled_SQ8(KerMatAddScaled_SQ8_Arg_T *Arg);
+
+/* Element-wise addition on the SDK's contract (GreenWaves' KerMat3_SQ8_T and kernel names), on Feat
+ * values (a tile of the tensors taken as one line of items; DoScale is not read). With
+ * scale_if(x, S, N) = S ? roundnorm32(x * S, N) : x (a scale 0 means none), in 32 bits:
+ *   v = scale_if(In1, In1Scale, In1ScaleN) + In2;  v = scale_if(v, OutScale, OutScaleN)
+ * then the activation of the kernel's name: none; ReLU max(v, 0); ReLUN min(max(v, 0), A0); the last
+ * two followed by scale_if(v, ActScale, ActScaleN); and Out = clip8(v). The scales and shifts are
+ * the unsigned bytes Infos[AT_INF_IN1SCALE], [AT_INF_IN1SCALEN], [AT_INF_OUTSCALE],
+ * [AT_INF_OUTSCALEN], [AT_INF_ACTSCALE], [AT_INF_ACTSCALEN]; A0 the signed byte Infos[AT_INF_A0]. */
+typedef struct {
+    signed char * __restrict__ In1;
+    signed char * __restrict__ In2;
+    signed char * __restrict__ Out;
+    unsigned short int Feat;
+    unsigned short int W;
+    unsigned short int H;
+    unsigned char DoScale;
+    signed char * __restrict__ Infos;
+} KerMat3_SQ8_T;
+void KerMatAdd_SQ8(KerMat3_SQ8_T *Arg);
+void KerMatAdd_ReLU_SQ8(KerMat3_SQ8_T *Arg);
+void KerMatAdd_ReLUN_SQ8(KerMat3_SQ8_T *Arg);
 
 /* Softmax of N int8 values to Q15: each value is first brought to Q(InQ) in 16 bits,
  *   t = clip16(roundnorm(In[i] * Scale, ScaleN))

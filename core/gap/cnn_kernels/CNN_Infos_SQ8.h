@@ -12,9 +12,11 @@
 #define AT_INF_B0 4         /* second activation parameter (2 bytes) */
 #define AT_INF_C0 6         /* third activation parameter (2 bytes) */
 #define AT_INF_BIASN 8      /* left shift of the biases into the accumulator's scale */
+#define AT_INF_IN1SCALE 8   /* additions: the multiplier of the first input (the bias shift's byte) */
 #define AT_INF_SCALEN 9
-#define AT_INF_OUTSCALE 10
-#define AT_INF_OUTSCALEN 11
+#define AT_INF_IN1SCALEN 9  /* its shift */
+#define AT_INF_OUTSCALE 10  /* additions: the multiplier of the sum */
+#define AT_INF_OUTSCALEN 11 /* its shift */
 #define AT_INF_PRENORM 12
 #define AT_INF_DIM 13       /* bytes of an SQ8 layer's Infos */
 

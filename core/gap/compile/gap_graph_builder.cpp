@@ -228,6 +228,9 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
                         layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
         break;
     case GapLayerKind::Add:
+        CNN_MatAddAct_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height, KOP_MATADD,
+                          reluOperation(layer.relu));
+        break;
     case GapLayerKind::Subtract:
         CNN_MatAdd_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height, matAddOperation(layer),
                        layer.addScale1, layer.addScale2, layer.addShift);
@@ -260,26 +263,34 @@ struct LayerConstant {
     std::string symbol;
     std::string cType;
     int bits = 16;
-    int q = 0;  // fractional bits of 16-bit constants
+    int q = 0;                  // fractional bits of 16-bit constants
+    bool beforeOutput = false;  // the generator takes it before the output (filters, biases)
 };
+
+// Layers whose SQ8 kernels are the SDK's read the layer's Infos, their last argument.
+bool takesInfos(const GapNetwork& network, const GapLayer& layer)
+{
+    return network.quantization == GapQuantization::SymmetricInt8 &&
+           (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add);
+}
 
 // The constants a layer's node takes after its activations, in the generator's argument order.
 std::vector<LayerConstant> layerConstants(const GapNetwork& network, const GapLayer& layer)
 {
     if (layer.kind == GapLayerKind::ChannelPRelu)  // the slopes, int16 in both quantizations
-        return {{layer.name + "_A", kShortPointer, 16, layer.weightsQ}};
-    if (!layer.hasConstants())
-        return {};
-    if (network.quantization == GapQuantization::SymmetricInt8) {
-        std::vector<LayerConstant> constants = {{layer.name + "_W", "signed char *__restrict__", 8},
-                                                {layer.name + "_B", "int *__restrict__", 32},
-                                                {layer.name + "_S", "unsigned char *__restrict__", 8},
-                                                {layer.name + "_N", "unsigned char *__restrict__", 8}};
-        if (layer.kind == GapLayerKind::Linear)  // its kernels are the SDK's: they read the layer's Infos
-            constants.push_back({layer.name + "_I", "signed char *__restrict__", 8});
-        return constants;
-    }
-    return {{layer.name + "_W", kShortPointer, 16, layer.weightsQ}, {layer.name + "_B", kShortPointer, 16, layer.biasQ}};
+        return {{layer.name + "_A", kShortPointer, 16, layer.weightsQ, true}};
+    std::vector<LayerConstant> constants;
+    if (layer.hasConstants() && network.quantization == GapQuantization::SymmetricInt8)
+        constants = {{layer.name + "_W", "signed char *__restrict__", 8, 0, true},
+                     {layer.name + "_B", "int *__restrict__", 32, 0, true},
+                     {layer.name + "_S", "unsigned char *__restrict__", 8},
+                     {layer.name + "_N", "unsigned char *__restrict__", 8}};
+    else if (layer.hasConstants())
+        constants = {{layer.name + "_W", kShortPointer, 16, layer.weightsQ, true},
+                     {layer.name + "_B", kShortPointer, 16, layer.biasQ, true}};
+    if (takesInfos(network, layer))
+        constants.push_back({layer.name + "_I", "signed char *__restrict__", 8});
+    return constants;
 }
 
 // The C pointer type of an activation tensor.
@@ -338,12 +349,14 @@ void addNode(const GapNetwork& network, const GapLayer& layer)
     for (int input : layer.inputs)
         bindings.push_back(GNodeArg(GNA_IN, network.tensors[size_t(input)].name.c_str(), 0));
     const std::vector<LayerConstant> constants = layerConstants(network, layer);
-    // The generators' C arguments: In, Filter, Bias, Out, then (SQ8) Scale, ScaleN.
-    for (size_t k = 0; k < constants.size() && k < 2; ++k)
-        bindings.push_back(GNodeArg(GNA_IN, constants[k].symbol.c_str(), 0));
+    // The generators' C arguments: In, Filter, Bias, Out, then (SQ8) Scale, ScaleN, Infos.
+    for (const LayerConstant& constant : constants)
+        if (constant.beforeOutput)
+            bindings.push_back(GNodeArg(GNA_IN, constant.symbol.c_str(), 0));
     bindings.push_back(GNodeArg(GNA_OUT, network.tensors[size_t(layer.output)].name.c_str(), 0));
-    for (size_t k = 2; k < constants.size(); ++k)
-        bindings.push_back(GNodeArg(GNA_IN, constants[k].symbol.c_str(), 0));
+    for (const LayerConstant& constant : constants)
+        if (!constant.beforeOutput)
+            bindings.push_back(GNodeArg(GNA_IN, constant.symbol.c_str(), 0));
     AddNode(layer.name.c_str(), arena.makeList(std::move(bindings)));
 }
 
@@ -362,8 +375,12 @@ GapConstantValues gapConstantValues(const GapNetwork& network)
         const std::vector<LayerConstant> constants = layerConstants(network, layer);
         if (constants.empty())
             continue;
+        if (takesInfos(network, layer))
+            values[constants.back().symbol] = asValues(fixed_point::sq8::infosBytes(layer.infos));
         if (layer.kind == GapLayerKind::ChannelPRelu) {
             values[constants[0].symbol] = asValues(layer.quantizedWeights);
+        } else if (!layer.hasConstants()) {
+            continue;
         } else if (network.quantization == GapQuantization::SymmetricInt8) {
             values[constants[0].symbol] = asValues(layer.weights8);
             values[constants[1].symbol] = asValues(layer.bias32);
@@ -373,8 +390,6 @@ GapConstantValues gapConstantValues(const GapNetwork& network)
                                                                        layer.channelScales.scale.end()));
             values[constants[3].symbol] = asValues(std::vector<int8_t>(layer.channelScales.shift.begin(),
                                                                        layer.channelScales.shift.end()));
-            if (constants.size() > 4)
-                values[constants[4].symbol] = asValues(fixed_point::sq8::infosBytes(layer.infos));
         } else {
             values[constants[0].symbol] = asValues(layer.quantizedWeights);
             values[constants[1].symbol] = asValues(layer.quantizedBias);
@@ -422,7 +437,7 @@ tiler::KernelModel buildGapKernelModel(const GapNetwork& network, const GapBudge
         for (const GapLayer& layer : network.layers)
             constantBytes += 2 * (layer.quantizedWeights.size() + layer.quantizedBias.size()) + layer.weights8.size() +
                              4 * layer.bias32.size() + 2 * layer.channelScales.scale.size() +
-                             (sq8 && layer.kind == GapLayerKind::Linear ? fixed_point::sq8::kInfosBytes : 0);
+                             (takesInfos(network, layer) ? fixed_point::sq8::kInfosBytes : 0);
         if (constantBytes > budgets.l3 / 2)
             AT_SetGraphCtrl(AT_GRAPH_CONST_EXEC_FROM_FLASH, AT_OPT_ON);
         // A stacked Concat or Slice is no kernel: its parts are parts of one tensor (AddStackedTensors).

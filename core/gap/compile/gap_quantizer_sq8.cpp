@@ -117,6 +117,33 @@ double tiedScale(const GapTensor& tensor, double scale)
     return std::max(scale, tensor.tiedScale);
 }
 
+// An addition on the SDK's contract: the first input is brought to the second's scale by an 8-bit
+// multiplier, the sum to the output's by another. The second input is the finer one, so that the
+// sum keeps its precision, unless the first's factor would reach 256 (then the other way round,
+// the finer one scaled down). The inputs are reordered to match: an addition commutes.
+void quantizeAddition(GapNetwork& network, GapLayer& layer, double normalizedRange, double outputRange)
+{
+    const auto scaleOf = [&](size_t k) { return network.tensors[size_t(layer.inputs.at(k))].scale; };
+    const bool finerFirst = scaleOf(0) < scaleOf(1);
+    if (finerFirst == (std::max(scaleOf(0), scaleOf(1)) / std::min(scaleOf(0), scaleOf(1)) < 255.0))
+        std::swap(layer.inputs[0], layer.inputs[1]);
+    const double in1Factor = scaleOf(0) / scaleOf(1);
+    GapTensor& output = network.tensors[size_t(layer.output)];
+    // The sum is in the second input's units; the output's multiplier must stay below 256.
+    output.scale = tiedScale(output, std::max(scaleFor(std::max(normalizedRange, outputRange)), scaleOf(1) / 255.0));
+    const sq8::Multiplier in1 = sq8::multiplierFor(in1Factor);
+    const sq8::Multiplier out = sq8::multiplierFor(scaleOf(1) / output.scale);
+    if (in1.scale == 0 || in1.shift > 31 || out.scale == 0 || out.shift > 31)
+        throw UnsupportedError(fmt::format("layer {}: its inputs' scales differ by a factor of {:.3g}, beyond the 8-bit "
+                                           "multipliers of the SDK's addition kernels; use --quant int16",
+                                           layer.name, std::max(in1Factor, 1.0 / in1Factor)));
+    layer.infos = sq8::LayerInfos{};
+    layer.infos.in1Scale = in1.scale;
+    layer.infos.in1ScaleN = in1.shift;
+    layer.infos.outScale = out.scale;
+    layer.infos.outScaleN = out.shift;
+}
+
 }  // namespace
 
 void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
@@ -159,6 +186,8 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             break;
         }
         case GapLayerKind::Add:
+            quantizeAddition(network, layer, rangeOf(layer.normalized, layer.relu), rangeOf(output.source, false));
+            break;
         case GapLayerKind::Subtract: {
             const double largerInputScale = std::max(inputScale, network.tensors[size_t(layer.inputs.at(1))].scale);
             // A result much smaller than its inputs (a difference that cancels) keeps a scale of at

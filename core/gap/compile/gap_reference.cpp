@@ -48,9 +48,10 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
     case GapLayerKind::Softmax:
         return sq8::softmaxQ15(in, layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
     case GapLayerKind::Add:
+        return widen(sq8::matAddAct(in, narrow(values[size_t(layer.inputs.at(1))]),
+                                    layer.relu ? sq8::Activation::ReLU : sq8::Activation::None, layer.infos));
     case GapLayerKind::Subtract:
-        return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]),
-                                 layer.kind == GapLayerKind::Subtract ? -layer.addScale2 : layer.addScale2,
+        return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]), -layer.addScale2,
                                  layer.addShift, layer.relu));
     case GapLayerKind::Slice:
         return widen(fixed_point::sliceChannels(in, layer.plane, layer.sliceBegin, layer.sliceCount));

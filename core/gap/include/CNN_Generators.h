@@ -86,8 +86,8 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
-/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8 has the SDK's signature and
- * contract too, the others signatures of their own (ActCap, no Infos) for now: after the SDK's
+/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8 and CNN_MatAddAct_SQ8 have the
+ * SDK's signatures and contract too, the others signatures of their own (ActCap, no Infos) for now: after the SDK's
  * CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
  * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
  * defines them). */
@@ -135,11 +135,21 @@ int CNN_PoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Widt
 int CNN_GlobalPool_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
                        KernelOper_T PoolOper);
 
-/* Element-wise sum into the output's scale: clip8((In1 * In1_Scale + In2 * In2_Scale) >> ScaleN,
+/* Tessera's own element-wise sum or difference into the output's scale, 15-bit multipliers given
+ * here: clip8((In1 * In1_Scale + In2 * In2_Scale) >> ScaleN,
  * rounded), KOP_MATADD or KOP_MATADD_RELU; KOP_MATSUB and KOP_MATSUB_RELU subtract In2 * In2_Scale
  * instead. Scales 0 to 32767, ScaleN 0 to 62. */
 int CNN_MatAdd_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
                    KernelOper_T AddMatOper, int In1_Scale, int In2_Scale, int ScaleN);
+
+/* Element-wise sum on the SDK's contract (KOP_MATADD; ActOper KOP_NONE, KOP_RELU or KOP_RELUN): the
+ * SDK's signature, the C arguments (signed char *In1, signed char *In2, signed char *Out,
+ * signed char *Infos), the SDK's basic kernels KerMatAdd[_ReLU|_ReLUN]_SQ8 (Tessera's own or the
+ * SDK's). In1 is brought to In2's scale by Infos[AT_INF_IN1SCALE] / 2^[AT_INF_IN1SCALEN], the sum to
+ * the output's by [AT_INF_OUTSCALE] / 2^[AT_INF_OUTSCALEN] (a scale 0: none), then the activation
+ * (bound Infos[AT_INF_A0]); docs/gap-fixed-point.md, "Element-wise addition". */
+int CNN_MatAddAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
+                      KernelOper_T AddMatOper, KernelOper_T ActOper);
 
 /* Softmax of Dim int8 values to Q15: each input brought to Q(In_Q) by In_Scale / 2^In_ScaleN. */
 int CNN_SoftMax_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,

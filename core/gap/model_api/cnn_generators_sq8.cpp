@@ -180,11 +180,17 @@ void LoadCNN_SQ8_Library(void)
               CArgs(5, TCArg(kInt, "Sum"), TCArg(kUnsigned, "Count"), TCArg("int", "Scale"), TCArg("int", "ScaleN"),
                     TCArg(kChar, "Out")),
               nullptr);
-    LibKernel("KerMatAdd_SQ8", CALL_PARALLEL,
+    LibKernel("KerMatAddScaled_SQ8", CALL_PARALLEL,
               CArgs(9, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out"), TCArg(kUnsigned, "W"),
                     TCArg(kUnsigned, "H"), TCArg("int", "Scale1"), TCArg("int", "Scale2"), TCArg("int", "ScaleN"),
                     TCArg(kUnsigned, "ReLU")),
-              "KerMatAdd_SQ8_Arg_T");
+              "KerMatAddScaled_SQ8_Arg_T");
+    for (const char* name : {"KerMatAdd_SQ8", "KerMatAdd_ReLU_SQ8", "KerMatAdd_ReLUN_SQ8"})
+        LibKernel(name, CALL_PARALLEL,
+                  CArgs(8, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out"), TCArg(kUShort, "Feat"),
+                        TCArg(kUShort, "W"), TCArg(kUShort, "H"), TCArg("unsigned char", "DoScale"),
+                        TCArg(kChar, "Infos")),
+                  "KerMat3_SQ8_T");
     LibKernel("KerSoftMax_SQ8", CALL_PARALLEL,
               CArgs(6, TCArg(kChar, "In"), TCArg(kUnsigned, "N"), TCArg("int", "Scale"), TCArg("int", "ScaleN"),
                     TCArg("int", "InQ"), TCArg("short int * __restrict__", "Out")),
@@ -285,7 +291,7 @@ int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width
     const unsigned lines = unsigned(Feat) * unsigned(Height);
     UserKernel(Name, KernelDimensions(1, unsigned(Width), lines, 1), KernelIterationOrder(KER_DIM2, KER_TILE),
                TILE_HOR, CArgs(3, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out")),
-               Calls(1, Call("KerMatAdd_SQ8", LOC_INNER_LOOP,
+               Calls(1, Call("KerMatAddScaled_SQ8", LOC_INNER_LOOP,
                              Bindings(9, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
                                       K_Arg("Out", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE_W),
                                       K_Arg("Out", KER_ARG_TILE_H), Imm(In1_Scale),
@@ -295,6 +301,48 @@ int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width
                        KerArg("In2", OBJ_IN_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In2", 0),
                        KerArg("Out", OBJ_OUT_DB, unsigned(Width), lines, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
     declaredKernel(Name).operations = std::uint64_t(lines) * unsigned(Width);
+    return layer.conclude();
+}
+
+int CNN_MatAddAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
+                      KernelOper_T AddMatOper, KernelOper_T ActOper)
+{
+    LayerDeclaration layer(Name);
+    (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
+    if (AddMatOper != KOP_MATADD)
+        layerError(Name, "the operation must be KOP_MATADD (the activation is ActOper)");
+    const char* kernel = ActOper == KOP_NONE    ? "KerMatAdd_SQ8"
+                         : ActOper == KOP_RELU  ? "KerMatAdd_ReLU_SQ8"
+                         : ActOper == KOP_RELUN ? "KerMatAdd_ReLUN_SQ8"
+                                                : nullptr;
+    if (kernel == nullptr)
+        layerError(Name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (the bound of KOP_RELUN is the "
+                         "layer's Infos[AT_INF_A0])");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    const std::int64_t items = std::int64_t(Feat) * Width * Height;
+    if (items > 65535 * 65535LL)
+        layerError(Name, "Feat x Width x Height is over 65535 x 65535 items");
+    // The kernels count a tile's items in 16 bits: three double-buffered tiles of at most 65535 bytes.
+    const unsigned l1 = tessera::gap::currentModel().options.l1Size;
+    if (items > 65535 && l1 > 6u * 65535u)
+        layerError(Name, "the L1 budget of " + std::to_string(l1) + " bytes allows tiles of more than 65535 items, "
+                         "which the SDK's addition kernels cannot count; give an L1 budget of at most " +
+                         std::to_string(6u * 65535u) + " bytes");
+    // As the SDK declares it: the tensors as one column of items tiled in runs (each tile's count
+    // is the kernel's Feat), the layer's Infos whole.
+    const auto tiled = [] { return KerArgSpace(1, KER_ITER_TILE0); };
+    UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+               CArgs(4, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out"), TCArg(kChar, "Infos")),
+               Calls(1, Call(kernel, LOC_LOOP,
+                             Bindings(8, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
+                                      K_Arg("Out", KER_ARG_TILE), K_Arg("In1", KER_ARG_TILE_H), AT_IGNORE_ARG_BINDING,
+                                      AT_IGNORE_ARG_BINDING, Imm(ActOper == KOP_NONE), K_Arg("Infos", KER_ARG_TILE)))),
+               KerArgs(4, KerArg("In1", tiled(), OBJ_IN_DB, 1, unsigned(items), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In1"),
+                       KerArg("In2", tiled(), OBJ_IN_DB, 1, unsigned(items), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In2"),
+                       KerArg("Out", tiled(), OBJ_OUT_DB, 1, unsigned(items), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                       KerArg("Infos", tiled(), Object_Type_T(O_IN | O_BUFF | O_NTILED), 1, 1, AT_INF_DIM, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Infos")));
+    declaredKernel(Name).operations = std::uint64_t(items);
     return layer.conclude();
 }
 

@@ -241,12 +241,21 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     requireRange(k, "actScaleN", infos.actScaleN, 0, 31);
     requireRange(k, "a0", infos.a0, -128, 127);
     requireRange(k, "biasNorm", infos.biasNorm, 0, 31);
+    requireRange(k, "in1Scale", infos.in1Scale, 0, 255);
+    requireRange(k, "in1ScaleN", infos.in1ScaleN, 0, 31);
+    requireRange(k, "outScale", infos.outScale, 0, 255);
+    requireRange(k, "outScaleN", infos.outScaleN, 0, 31);
+    if (infos.biasNorm != 0 && (infos.in1Scale != 0 || infos.in1ScaleN != 0))
+        throw std::invalid_argument(k + ": biasNorm and in1Scale / in1ScaleN share their bytes; give one or the other");
     std::vector<int8_t> bytes(size_t(kInfosBytes), 0);
     bytes[0] = int8_t(uint8_t(infos.actScale));  // AT_INF_ACTSCALE
     bytes[1] = int8_t(infos.actScaleN);          // AT_INF_ACTSCALEN
     bytes[2] = int8_t(infos.a0);                 // AT_INF_A0, low byte (the kernels read one signed byte)
     bytes[3] = infos.a0 < 0 ? int8_t(-1) : int8_t(0);
-    bytes[8] = int8_t(infos.biasNorm);           // AT_INF_BIASN
+    bytes[8] = int8_t(uint8_t(infos.biasNorm != 0 ? infos.biasNorm : infos.in1Scale));  // AT_INF_BIASN / IN1SCALE
+    bytes[9] = int8_t(infos.in1ScaleN);          // AT_INF_IN1SCALEN
+    bytes[10] = int8_t(uint8_t(infos.outScale)); // AT_INF_OUTSCALE
+    bytes[11] = int8_t(infos.outScaleN);         // AT_INF_OUTSCALEN
     return bytes;
 }
 
@@ -261,6 +270,20 @@ int32_t wrap32(int64_t x)
 int32_t roundnorm32(int32_t x, int shift)
 {
     return wrap32(int64_t(x) + (shift > 0 ? int64_t(1) << (shift - 1) : 0)) >> shift;
+}
+
+// The SDK's additions' scaling: a scale 0 leaves x.
+int32_t scaleIf(int32_t x, int scale, int shift)
+{
+    return scale != 0 ? roundnorm32(wrap32(int64_t(x) * scale), shift) : x;
+}
+
+// ReLU or ReLU-N (gap_clipur: a negative bound gives itself for v >= 0).
+int32_t rectify(int32_t v, Activation activation, int a0)
+{
+    if (v < 0)
+        return 0;
+    return activation == Activation::ReLUN && v > a0 ? a0 : v;
 }
 
 }  // namespace
@@ -285,14 +308,25 @@ std::vector<int8_t> linearAct(int inDim, int outDim, Activation activation, cons
         for (int64_t i = 0; i < inDim; ++i)
             acc = wrap32(int64_t(acc) + int32_t(input[size_t(i)]) * filter[size_t(o * inDim + i)]);
         int32_t v = roundnorm32(wrap32(int64_t(acc) * scales.scale[size_t(o)]), scales.shift[size_t(o)]);
-        if (activation != Activation::None) {
-            if (v < 0)
-                v = 0;
-            else if (activation == Activation::ReLUN && v > infos.a0)
-                v = infos.a0;  // gap_clipur: a negative bound gives itself
-            v = roundnorm32(wrap32(int64_t(v) * infos.actScale), infos.actScaleN);
-        }
+        if (activation != Activation::None)
+            v = roundnorm32(wrap32(int64_t(rectify(v, activation, infos.a0)) * infos.actScale), infos.actScaleN);
         out[size_t(o)] = clip8(v);
+    }
+    return out;
+}
+
+std::vector<int8_t> matAddAct(const std::vector<int8_t>& a, const std::vector<int8_t>& b, Activation activation,
+                              const LayerInfos& infos)
+{
+    const std::string k = "sq8::matAddAct";
+    (void) infosBytes(infos);  // the ranges of its fields
+    requireSize(k, "the second input", b.size(), int64_t(a.size()));
+    std::vector<int8_t> out(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        int32_t v = scaleIf(scaleIf(a[i], infos.in1Scale, infos.in1ScaleN) + b[i], infos.outScale, infos.outScaleN);
+        if (activation != Activation::None)
+            v = scaleIf(rectify(v, activation, infos.a0), infos.actScale, infos.actScaleN);
+        out[i] = clip8(v);
     }
     return out;
 }

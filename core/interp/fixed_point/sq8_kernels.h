@@ -63,6 +63,12 @@ struct LayerInfos {
     int actScaleN = 0;  // AT_INF_ACTSCALEN: its shift, 0..31
     int a0 = 0;         // AT_INF_A0: the bound of ReLU-N, -128..127
     int biasNorm = 0;   // AT_INF_BIASN: left shift of the biases, 0..31
+    // Additions (the bias shift's byte holds in1Scale: a layer has one or the other); a scale 0
+    // means no scaling.
+    int in1Scale = 0;   // AT_INF_IN1SCALE: multiplier of the first input, 0..255
+    int in1ScaleN = 0;  // AT_INF_IN1SCALEN: 0..31
+    int outScale = 0;   // AT_INF_OUTSCALE: multiplier of the sum, 0..255
+    int outScaleN = 0;  // AT_INF_OUTSCALEN: 0..31
 };
 constexpr int kInfosBytes = 13;  // AT_INF_DIM
 // The AT_INF_DIM bytes of `infos` as the generated code reads them (unused bytes 0).
@@ -79,7 +85,14 @@ std::vector<int8_t> linearAct(int inDim, int outDim, Activation activation, cons
                               const std::vector<int8_t>& input, const std::vector<int8_t>& filter,
                               const std::vector<int32_t>& bias, const ChannelScales& scales);
 
-// Element-wise addition (CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
+// Element-wise addition (CNN_MatAddAct_SQ8) on the SDK's contract, in 32 bits, with scale_if(x, S,
+// N) = S ? roundnorm32(x * S, N) : x: v = scale_if(a, in1Scale, in1ScaleN) + b; v = scale_if(v,
+// outScale, outScaleN); ReLU max(v, 0) or ReLU-N min(max(v, 0), a0), then scale_if(v, actScale,
+// actScaleN); out = clip8(v).
+std::vector<int8_t> matAddAct(const std::vector<int8_t>& a, const std::vector<int8_t>& b, Activation activation,
+                              const LayerInfos& infos);
+
+// Element-wise addition (Tessera's CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
 // ReLU when asked (scaleA 0..32767, shift 0..62; scaleB -32767..32767, negative for a subtraction).
 std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,
                            int shift, bool relu);
