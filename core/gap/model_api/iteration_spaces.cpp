@@ -199,11 +199,10 @@ tiler::KernelArgument argumentInSpace(const Object_S& argument, const SpaceMappi
     // buffer has no home layout: its kernels lay it out).
     const auto tiles = std::find_if(argument.space->begin(), argument.space->end(), isTiledSpace);
     const auto after = std::distance(tiles, argument.space->end()) - 1;
-    const bool scratch = value.has(tiler::ArgFlag::Buffer) && !value.has(tiler::ArgFlag::In) && !value.has(tiler::ArgFlag::Out);
     if ((tiled || outerTiled) && after > 0 && (outerTiled || after > 1 || (inPlanes && outPlanes)))
         failModel(where + ": its tiled space must be the last (innermost) space of its KerArgSpace, or be followed "
                           "by one feature space (HWC) of an argument tiled by KER_ITER_TILE0");
-    value.hwcPlanes = tiled && !argument.notTiled && after == 1 && !scratch;
+    value.hwcPlanes = tiled && !argument.notTiled && after == 1 && !isScratchBuffer(value);
     if (outerTiled && (inPlanes || outPlanes))
         failModel(where + ": an argument tiled by KER_ITER_TILE1 varies along no other space in Tessera; drop the "
                           "non-tiled spaces from its KerArgSpace");

@@ -23,13 +23,7 @@ std::vector<int> spacesAfterTiles(const Object_S& argument)
     return std::vector<int>(tiles + 1, argument.space->end());
 }
 
-// An L1-only buffer: its kernels lay it out, only its size counts.
-bool isScratch(const Object_S& argument)
-{
-    const tiler::KernelArgument& value = argument.value;
-    return value.has(tiler::ArgFlag::Buffer) && !value.has(tiler::ArgFlag::In) && !value.has(tiler::ArgFlag::Out);
-}
-
+// Whether the argument is tiled by columns: its own constraint, else the kernel's orientation.
 bool vertical(const Object_S& argument, bool kernelVertical)
 {
     if (argument.value.constraints & tiler::ArgConstraint::TileHorizontal)
@@ -53,7 +47,7 @@ std::string foldWholeSpaces(KernelIterationSpace_S& spaces, std::vector<Object_S
     // Features after the tiles (HWC) are a plane loop whose chunks the DMA gathers pixel by pixel,
     // unless the argument is padded or has several such spaces: Tessera then takes them whole.
     for (const Object_S& argument : arguments) {
-        if (isScratch(argument))
+        if (isScratchBuffer(argument.value))
             continue;  // no home layout
         const std::vector<int> features = spacesAfterTiles(argument);
         if (features.empty())
@@ -95,7 +89,7 @@ std::string foldWholeSpaces(KernelIterationSpace_S& spaces, std::vector<Object_S
         // L1-only buffer has no home layout: its kernels lay it out (HWC DW convolutions permute
         // their input into one, CHW), only its size counts.
         const bool tiled = isTiledBy(argument);
-        const bool scratch = isScratch(argument);
+        const bool scratch = isScratchBuffer(argument.value);
         const auto whollyListed = [&](int iterator) { return found.isWhole(iterator); };
         const auto firstWhole = scratch ? listed.begin() : std::find_if(listed.begin(), listed.end(), whollyListed);
         const auto tiles = std::find_if(listed.begin(), listed.end(), isTiledSpace);
