@@ -7,6 +7,7 @@
 #include "gap_toolchain.h"
 
 #include "interp/fixed_point/pow2_kernels.h"
+#include "interp/fixed_point/sq8_kernels.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 #include <random>
+#include <set>
 #include <tuple>
 #include <algorithm>
 #include <vector>
@@ -124,6 +126,107 @@ private slots:
         }
         QVERIFY2(previousTraffic > 0, "the smallest L2 keeps tensors in L3");
         qInfo("TinyNet: smallest L2 %lld bytes, L3 traffic there %lld bytes per run", smallestL2, previousTraffic);
+    }
+
+    // An 8-bit head written as NNTool writes SQ8 graphs (tests/gap/Sq8HeadGraph: two linear layers
+    // and a residual addition on the SDK's contract, each layer's Infos a constant of the graph), at
+    // the model's L1 and at the smallest, on 1 and 8 cores: bit-exact with the reference's kernels.
+    void sq8GraphOnTheSdkContractRunsBitExact()
+    {
+        namespace sq8 = tessera::fixed_point::sq8;
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        std::mt19937 random(101u);
+        const auto draw = [&](int low, int high, std::size_t count) {
+            std::uniform_int_distribution<int> value(low, high);
+            std::vector<int> values(count);
+            for (int& v : values)
+                v = value(random);
+            return values;
+        };
+        bool written = true;
+        const auto constant = [&](const char* name, const std::vector<int>& values, int bytes) {
+            QByteArray data;
+            for (int v : values)
+                for (int b = 0; b < bytes; ++b)
+                    data.append(char((unsigned(v) >> (8 * b)) & 0xFF));
+            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
+            written = written && file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+        };
+        const auto int8s = [](const std::vector<int>& values) { return std::vector<int8_t>(values.begin(), values.end()); };
+        const auto scales = [](const std::vector<int>& scale, const std::vector<int>& shift) {
+            return sq8::ChannelScales{std::vector<uint8_t>(scale.begin(), scale.end()),
+                                      std::vector<uint8_t>(shift.begin(), shift.end())};
+        };
+        const auto infos = [&](const char* name, const sq8::LayerInfos& layer) {
+            const std::vector<int8_t> bytes = sq8::infosBytes(layer);
+            constant(name, std::vector<int>(bytes.begin(), bytes.end()), 1);
+        };
+        const std::vector<int> input = draw(-128, 127, 64);
+        const std::vector<int> w1 = draw(-127, 127, 64 * 64), b1 = draw(-20000, 20000, 64);
+        const std::vector<int> s1 = draw(128, 255, 64), n1 = draw(15, 17, 64);
+        const std::vector<int> w3 = draw(-127, 127, 10 * 64), b3 = draw(-20000, 20000, 10);
+        const std::vector<int> s3 = draw(128, 255, 10), n3 = draw(15, 17, 10);
+        sq8::LayerInfos fc1, res2, fc3;
+        fc1.a0 = 100;
+        res2.in1Scale = 200;
+        res2.in1ScaleN = 8;
+        res2.outScale = 150;
+        res2.outScaleN = 8;
+        constant("Fc1_W", w1, 1), constant("Fc1_B", b1, 4), constant("Fc1_S", s1, 1), constant("Fc1_N", n1, 1);
+        constant("Fc3_W", w3, 1), constant("Fc3_B", b3, 4), constant("Fc3_S", s3, 1), constant("Fc3_N", n3, 1);
+        infos("Fc1_I", fc1), infos("Res2_I", res2), infos("Fc3_I", fc3);
+        QFile inputFile(work.filePath(QStringLiteral("input.bin")));
+        const QByteArray inputBytes = [&] {
+            QByteArray data;
+            for (int v : input)
+                data.append(char(v));
+            return data;
+        }();
+        QVERIFY(written && inputFile.open(QIODevice::WriteOnly) && inputFile.write(inputBytes) == 64);
+        inputFile.close();
+
+        const std::vector<int8_t> x = int8s(input);
+        const std::vector<int8_t> a1 = sq8::linearAct(64, 64, sq8::Activation::ReLUN, fc1, x, int8s(w1),
+                                                      std::vector<int32_t>(b1.begin(), b1.end()), scales(s1, n1));
+        const std::vector<int8_t> a2 = sq8::matAddAct(x, a1, sq8::Activation::ReLU, res2);
+        const std::vector<int8_t> expected = sq8::linearAct(64, 10, sq8::Activation::None, fc3, a2, int8s(w3),
+                                                            std::vector<int32_t>(b3.begin(), b3.end()), scales(s3, n3));
+        // Values that say something: the bound, the ReLU and a spread of outputs.
+        QVERIFY(std::count(a1.begin(), a1.end(), int8_t(100)) > 0 && std::count(a2.begin(), a2.end(), int8_t(0)) > 0);
+        QVERIFY(std::set<int8_t>(expected.begin(), expected.end()).size() > 5);
+
+        const QString generator = work.filePath(QStringLiteral("gen_sq8head"));
+        QStringList command;
+        const ProcessResult compiled =
+            m_toolchain.compileModel(kGapTests + QStringLiteral("/Sq8HeadGraph/Model.c"), generator, &command);
+        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
+        const auto generate = [&](const QString& out, const QStringList& options) {
+            return runProcess(generator, QStringList{QStringLiteral("-o"), out} + options,
+                              QProcessEnvironment::systemEnvironment(), work.path());
+        };
+        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), {QStringLiteral("--l1"), QStringLiteral("64")});
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("needs at least (\\d+) bytes of L1")).match(refused.err + refused.out);
+        QVERIFY2(refused.exitCode != 0 && smallest.hasMatch(), qPrintable(refused.err + refused.out));
+        qInfo("Sq8Head: smallest L1 %s bytes", qPrintable(smallest.captured(1)));
+        for (const QString& l1 : {QString(), smallest.captured(1)}) {
+            const QString out = work.filePath(QStringLiteral("l1_%1").arg(l1.isEmpty() ? QStringLiteral("model") : l1));
+            const ProcessResult generated =
+                generate(out, l1.isEmpty() ? QStringList{} : QStringList{QStringLiteral("--l1"), l1});
+            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
+            for (int cores : {1, 8}) {
+                const ProcessResult ran =
+                    runGraph(out, QStringLiteral("Sq8Head"), 64, 10, cores, work.filePath(QStringLiteral("input.bin")),
+                             work.filePath(QStringLiteral("output.bin")), {},
+                             {QStringLiteral("-DGRAPH_ITEM=signed char")});
+                QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
+                QFile outputFile(work.filePath(QStringLiteral("output.bin")));
+                QVERIFY(outputFile.open(QIODevice::ReadOnly));
+                const QByteArray got = outputFile.readAll();
+                QCOMPARE(std::vector<int8_t>(got.begin(), got.end()), expected);
+            }
+        }
     }
 
     // Constant prefetch (tests/gap/PrefetchGraph): with L2 for everything the last layer's weights
@@ -800,12 +903,13 @@ private:
     // Builds tests/gap/graph_harness.c for the graph `name` generated into `out` (files
     // <name-without-Net>Kernels.*) and runs it on `input`; the harness's result.
     ProcessResult runGraph(const QString& out, const QString& name, int inputCount, int outputCount, int cores,
-                           const QString& input, const QString& output, const QString& filesStem = {})
+                           const QString& input, const QString& output, const QString& filesStem = {},
+                           const QStringList& defines = {})
     {
         const QString stem = filesStem.isEmpty() ? name : filesStem;
         const QString harness = out + QStringLiteral("/graph_harness");
         const QStringList build =
-            sanitizerFlags(cores) + m_toolchain.emulCflags +
+            sanitizerFlags(cores) + m_toolchain.emulCflags + defines +
             QStringList{QStringLiteral("-DGRAPH_HEADER=\"%1Kernels.h\"").arg(stem), QStringLiteral("-DGRAPH=%1").arg(name),
                         QStringLiteral("-DINPUT_COUNT=%1").arg(inputCount), QStringLiteral("-DOUTPUT_COUNT=%1").arg(outputCount),
                         QStringLiteral("-I"), out, out + QStringLiteral("/%1Kernels.c").arg(stem)} +

@@ -1,0 +1,56 @@
+/* An 8-bit classifier head written as NNTool writes SQ8 graphs, on the SDK's contract of Tessera's
+ * own generators: each layer takes the AT_INF_DIM bytes of its Infos as its last constant.
+ *   Fc1   linear 64 -> 64, ReLU-N (KOP_RELUN: the bound is Fc1_I[AT_INF_A0])
+ *   Res2  Input + Fc1's output, ReLU (the first input brought to the second's scale by Res2_I)
+ *   Fc3   linear 64 -> 10
+ * Constants from model/<name>.tensor, fixed-point files (ConstInfo format 1): 8-bit filters,
+ * scales, shifts and Infos, 32-bit biases. The L1 budget comes from --l1. */
+#include <stdio.h>
+
+#include "AutoTilerLib.h"
+#include "CNN_Generators.h"
+
+#define CONST(Type, Name, Bits) \
+    TCArgInfo(Type, #Name, ARG_SCOPE_GLOBAL, ARG_DIR_CONSTIN, AT_MEM_L3_DEFAULTFLASH, AT_MEM_UNDEF, \
+              ConstInfo("model/" #Name ".tensor", 1, 1, Bits, 0))
+#define BYTES(Name) CONST("signed char *__restrict__", Name, 8)
+#define UBYTES(Name) CONST("unsigned char *__restrict__", Name, 8)
+#define WORDS(Name) CONST("int *__restrict__", Name, 32)
+#define LOCAL(Name) TCArgInfo("signed char *__restrict__", #Name, ARG_SCOPE_LOCAL, ARG_DIR_INOUT, AT_MEM_UNDEF, AT_MEM_UNDEF, 0)
+
+int main(int argc, char **argv)
+{
+    if (TilerParseOptions(argc, argv)) {
+        printf("Failed to initialize or incorrect output arguments directory.\n");
+        return 1;
+    }
+    SetSymbolDynamics();
+    SetUsedFilesNames(0, 1, "CNN_BasicKernels_SQ8.h");
+    SetGeneratedFilesNames("Sq8HeadKernels.c", "Sq8HeadKernels.h");
+    SetMemoryDeviceInfos(4, AT_MEM_L1, 16000, "Sq8Head_L1_Memory", 0, 0, AT_MEM_L2, 64 * 1024, "Sq8Head_L2_Memory", 0, 0,
+                         AT_MEM_L3_DEFAULTRAM, 1024 * 1024, "Sq8Head_L3_Memory", 0, 0, AT_MEM_L3_DEFAULTFLASH,
+                         1024 * 1024, "0", "Sq8Head_L3_Flash_Const.dat", 0);
+    AT_SetGraphCtrl(AT_GRAPH_TRACE_EXEC, AT_OPT_OFF);
+    LoadCNN_SQ8_Library();
+    CNN_LinearAct_SQ8("Fc1", 0, 4, 1, 64, 64, KOP_LINEAR, KOP_RELUN);
+    CNN_MatAddAct_SQ8("Res2", 0, 64, 1, 1, KOP_MATADD, KOP_RELU);
+    CNN_LinearAct_SQ8("Fc3", 0, 4, 1, 64, 10, KOP_LINEAR, KOP_NONE);
+
+    CreateGraph("Sq8Head",
+                CArgs(13, TCArgInfo("signed char *__restrict__", "Input", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
+                      BYTES(Fc1_W), WORDS(Fc1_B), UBYTES(Fc1_S), UBYTES(Fc1_N), BYTES(Fc1_I), BYTES(Res2_I),
+                      BYTES(Fc3_W), WORDS(Fc3_B), UBYTES(Fc3_S), UBYTES(Fc3_N), BYTES(Fc3_I),
+                      TCArgInfo("signed char *__restrict__", "Output", ARG_SCOPE_ARG, ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, 0)),
+                CArgs(2, LOCAL(Act1), LOCAL(Act2)));
+    AddNode("Fc1", Bindings(7, GNodeArg(GNA_IN, "Input", 0), GNodeArg(GNA_IN, "Fc1_W", 0), GNodeArg(GNA_IN, "Fc1_B", 0),
+                            GNodeArg(GNA_OUT, "Act1", 0), GNodeArg(GNA_IN, "Fc1_S", 0), GNodeArg(GNA_IN, "Fc1_N", 0),
+                            GNodeArg(GNA_IN, "Fc1_I", 0)));
+    AddNode("Res2", Bindings(4, GNodeArg(GNA_IN, "Input", 0), GNodeArg(GNA_IN, "Act1", 0), GNodeArg(GNA_OUT, "Act2", 0),
+                             GNodeArg(GNA_IN, "Res2_I", 0)));
+    AddNode("Fc3", Bindings(7, GNodeArg(GNA_IN, "Act2", 0), GNodeArg(GNA_IN, "Fc3_W", 0), GNodeArg(GNA_IN, "Fc3_B", 0),
+                            GNodeArg(GNA_OUT, "Output", 0), GNodeArg(GNA_IN, "Fc3_S", 0), GNodeArg(GNA_IN, "Fc3_N", 0),
+                            GNodeArg(GNA_IN, "Fc3_I", 0)));
+    CloseGraph();
+    GenerateTilingCode();
+    return 0;
+}
