@@ -69,17 +69,14 @@ int poolCode(KernelOper_T oper)
     return oper == KOP_MAXPOOL ? 1 : oper == KOP_AVGPOOL ? 2 : 0;
 }
 
-// The linear kernel on the SDK's contract for the activation (the SDK's names).
-const char* linearKernel(const char* name, KernelOper_T oper)
+// The SDK's name of a basic kernel on its contract for the activation: the stem, "_ReLU" or
+// "_ReLUN", then "_SQ8" (KerMatAdd_ReLU_SQ8).
+std::string sdkActivationKernel(const char* name, const char* stem, KernelOper_T oper)
 {
-    if (oper == KOP_NONE)
-        return "KerParLinearLayerFullFeatB32_SQ8";
-    if (oper == KOP_RELU)
-        return "KerParLinearLayerFullFeatB32_ReLU_SQ8";
-    if (oper == KOP_RELUN)
-        return "KerParLinearLayerFullFeatB32_ReLUN_SQ8";
-    layerError(name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (the bound of KOP_RELUN is the "
-                     "layer's Infos[AT_INF_A0])");
+    if (oper != KOP_NONE && oper != KOP_RELU && oper != KOP_RELUN)
+        layerError(name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (the bound of KOP_RELUN is the "
+                         "layer's Infos[AT_INF_A0])");
+    return std::string(stem) + (oper == KOP_RELU ? "_ReLU" : oper == KOP_RELUN ? "_ReLUN" : "") + "_SQ8";
 }
 
 // The C arguments of the SDK's linear layer: its constants, then the layer's AT_INF_DIM Infos bytes.
@@ -222,7 +219,7 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
     if (LinearOper != KOP_LINEAR)
         layerError(Name, "the operation must be KOP_LINEAR");
-    const char* kernel = linearKernel(Name, ActOper);
+    const std::string kernel = sdkActivationKernel(Name, "KerParLinearLayerFullFeatB32", ActOper);
     requirePositive(Name, {{"InDim", InDim}, {"OutDim", OutDim}});
     if (InDim > 65535)
         layerError(Name, "InDim is " + std::to_string(InDim) + "; the linear kernels take at most 65535 inputs");
@@ -230,7 +227,7 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
     // inputs and the layer's Infos are whole in L1.
     UserKernel(Name, KernelDimensions(1, unsigned(InDim), unsigned(OutDim), 1), KernelIterationOrder(KER_DIM2, KER_TILE),
                TILE_HOR, linearCArgs(),
-               Calls(1, Call(kernel, LOC_INNER_LOOP,
+               Calls(1, Call(kernel.c_str(), LOC_INNER_LOOP,
                              Bindings(10, K_Arg("In", KER_ARG_TILE), K_Arg("Filter", KER_ARG_TILE),
                                       K_Arg("Bias", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE), Imm(InDim), Imm(InDim),
                                       K_Arg("Out", KER_ARG_TILE_H), K_Arg("Scale", KER_ARG_TILE),
@@ -311,13 +308,7 @@ int CNN_MatAddAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Wi
     (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
     if (AddMatOper != KOP_MATADD)
         layerError(Name, "the operation must be KOP_MATADD (the activation is ActOper)");
-    const char* kernel = ActOper == KOP_NONE    ? "KerMatAdd_SQ8"
-                         : ActOper == KOP_RELU  ? "KerMatAdd_ReLU_SQ8"
-                         : ActOper == KOP_RELUN ? "KerMatAdd_ReLUN_SQ8"
-                                                : nullptr;
-    if (kernel == nullptr)
-        layerError(Name, "the activation must be KOP_NONE, KOP_RELU or KOP_RELUN (the bound of KOP_RELUN is the "
-                         "layer's Infos[AT_INF_A0])");
+    const std::string kernel = sdkActivationKernel(Name, "KerMatAdd", ActOper);
     requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
     const std::int64_t items = std::int64_t(Feat) * Width * Height;
     if (items > 65535 * 65535LL)
@@ -333,7 +324,7 @@ int CNN_MatAddAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Wi
     const auto tiled = [] { return KerArgSpace(1, KER_ITER_TILE0); };
     UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
                CArgs(4, TCArg(kChar, "In1"), TCArg(kChar, "In2"), TCArg(kChar, "Out"), TCArg(kChar, "Infos")),
-               Calls(1, Call(kernel, LOC_LOOP,
+               Calls(1, Call(kernel.c_str(), LOC_LOOP,
                              Bindings(8, K_Arg("In1", KER_ARG_TILE), K_Arg("In2", KER_ARG_TILE),
                                       K_Arg("Out", KER_ARG_TILE), K_Arg("In1", KER_ARG_TILE_H), AT_IGNORE_ARG_BINDING,
                                       AT_IGNORE_ARG_BINDING, Imm(ActOper == KOP_NONE), K_Arg("Infos", KER_ARG_TILE)))),
