@@ -2,8 +2,6 @@
 // padded input tiles, L3 <-> L2 staging and promoted arguments, HWC planes gathered by 2-D copies.
 #include "tiler/kernel_emitter_class.h"
 
-#include "tiler/plane_chunks.h"
-
 // GCC 12 reports a false -Wrestrict on "literal" + std::string at -O2 (GCC bug 105329).
 #pragma GCC diagnostic ignored "-Wrestrict"
 

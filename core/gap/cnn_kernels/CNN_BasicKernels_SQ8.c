@@ -2,8 +2,7 @@
  * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
  * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64;
  * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8, KerMatAdd*_SQ8) compute
- * all in 32 bits,
- * wrapping, as the SDK's own do on GAP.
+ * all in 32 bits, wrapping, as the SDK's own do on GAP.
  *
  * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
  * from the same inputs whatever the split, so the result does not depend on the number of cores.
@@ -136,6 +135,12 @@ static inline int32_t wrap_add(int32_t X, int32_t Y)
 /* The activations of the kernels on the SDK's contract. */
 enum { SDK_ACT_NONE, SDK_ACT_RELU, SDK_ACT_RELUN };
 
+/* ReLU max(v, 0) or ReLU-N min(max(v, 0), A0) (gap_clipur: a negative A0 gives itself for v >= 0). */
+static inline int32_t sdk_rectify(int32_t V, int Activation, int A0)
+{
+    return Activation == SDK_ACT_RELU ? (V < 0 ? 0 : V) : gap_clipur(V, A0);
+}
+
 static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
 {
     const signed char * __restrict__ In = Arg->In;
@@ -156,10 +161,8 @@ static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
         for (unsigned int i = 0; i < InDim; i++)
             Acc = wrap_add(Acc, (int32_t) In[i] * (int32_t) Row[i]);
         Acc = gap_roundnorm_reg(wrap_mul(Acc, Arg->Scale[o]), Arg->ScaleN[o]);
-        if (Activation != SDK_ACT_NONE) {
-            Acc = Activation == SDK_ACT_RELU ? (Acc < 0 ? 0 : Acc) : gap_clipur(Acc, A0);
-            Acc = gap_roundnorm_reg(wrap_mul(Acc, ActScale), ActScaleN);
-        }
+        if (Activation != SDK_ACT_NONE)
+            Acc = gap_roundnorm_reg(wrap_mul(sdk_rectify(Acc, Activation, A0), ActScale), ActScaleN);
         Out[o] = (signed char) gap_clip(Acc, 7);
     }
     rt_team_barrier();
@@ -284,10 +287,8 @@ static void mat_add(KerMat3_SQ8_T *Arg, int Activation)
     for (unsigned int i = First; i < Last; i++) {
         int32_t v = scale_if(Arg->In1[i], In1Scale, In1ScaleN) + Arg->In2[i];
         v = scale_if(v, OutScale, OutScaleN);
-        if (Activation != SDK_ACT_NONE) {
-            v = Activation == SDK_ACT_RELU ? (v < 0 ? 0 : v) : gap_clipur(v, A0);
-            v = scale_if(v, ActScale, ActScaleN);
-        }
+        if (Activation != SDK_ACT_NONE)
+            v = scale_if(sdk_rectify(v, Activation, A0), ActScale, ActScaleN);
         Arg->Out[i] = (signed char) gap_clip(v, 7);
     }
     rt_team_barrier();

@@ -22,12 +22,12 @@ std::vector<int16_t> widen(const std::vector<int8_t>& values)
     return {values.begin(), values.end()};
 }
 
-// The activation a linear layer's kernel applies.
-sq8::Activation linearActivation(const GapLayer& layer)
+// The activation a kernel on the SDK's contract applies (as the graph builder's reluOperation).
+sq8::Activation sdkActivation(bool relu, bool relu6 = false)
 {
-    if (layer.relu6)
+    if (relu6)
         return sq8::Activation::ReLUN;
-    return layer.relu ? sq8::Activation::ReLU : sq8::Activation::None;
+    return relu ? sq8::Activation::ReLU : sq8::Activation::None;
 }
 
 // One SQ8 layer on its int8 inputs (widened in `values`).
@@ -43,13 +43,13 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
         return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in,
                                             layer.inputScales.empty() ? sq8::Multiplier{1, 0} : layer.inputScales[0]));
     case GapLayerKind::Linear:
-        return widen(sq8::linearAct(layer.inDim, layer.outDim, linearActivation(layer), layer.infos, in,
+        return widen(sq8::linearAct(layer.inDim, layer.outDim, sdkActivation(layer.relu, layer.relu6), layer.infos, in,
                                     layer.weights8, layer.bias32, layer.channelScales));
     case GapLayerKind::Softmax:
         return sq8::softmaxQ15(in, layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
     case GapLayerKind::Add:
         return widen(sq8::matAddAct(in, narrow(values[size_t(layer.inputs.at(1))]),
-                                    layer.relu ? sq8::Activation::ReLU : sq8::Activation::None, layer.infos));
+                                    sdkActivation(layer.relu), layer.infos));
     case GapLayerKind::Subtract:
         return widen(sq8::matAdd(in, layer.addScale1, narrow(values[size_t(layer.inputs.at(1))]), -layer.addScale2,
                                  layer.addShift, layer.relu));

@@ -12,7 +12,6 @@ namespace tessera::gap {
 inline bool isPlaneSpace(int iterator) { return iterator >= int(KER_ITER_D0) && iterator <= int(KER_ITER_D3); }
 inline bool isTiledSpace(int iterator) { return iterator == int(KER_ITER_TILE0) || iterator == int(KER_ITER_TILE1); }
 
-// "KER_ITER_D1" for KER_ITER_D1 ... (for messages).
 // An L1-only buffer (O_BUFF, neither in nor out): no home in L2, so no home layout; its kernels lay
 // it out.
 inline bool isScratchBuffer(const tiler::KernelArgument& value)
@@ -20,6 +19,7 @@ inline bool isScratchBuffer(const tiler::KernelArgument& value)
     return value.has(tiler::ArgFlag::Buffer) && !value.has(tiler::ArgFlag::In) && !value.has(tiler::ArgFlag::Out);
 }
 
+// "KER_ITER_D1" for KER_ITER_D1 ... (for messages).
 inline std::string spaceName(int iterator)
 {
     if (iterator == int(KER_ITER_TILE0))

@@ -272,10 +272,16 @@ int32_t roundnorm32(int32_t x, int shift)
     return wrap32(int64_t(x) + (shift > 0 ? int64_t(1) << (shift - 1) : 0)) >> shift;
 }
 
+// x times scale / 2^shift in 32 bits, the product wrapping.
+int32_t scale32(int32_t x, int scale, int shift)
+{
+    return roundnorm32(wrap32(int64_t(x) * scale), shift);
+}
+
 // The SDK's additions' scaling: a scale 0 leaves x.
 int32_t scaleIf(int32_t x, int scale, int shift)
 {
-    return scale != 0 ? roundnorm32(wrap32(int64_t(x) * scale), shift) : x;
+    return scale != 0 ? scale32(x, scale, shift) : x;
 }
 
 // ReLU or ReLU-N (gap_clipur: a negative bound gives itself for v >= 0).
@@ -307,9 +313,9 @@ std::vector<int8_t> linearAct(int inDim, int outDim, Activation activation, cons
         int32_t acc = wrap32(int64_t(uint32_t(bias[size_t(o)])) << infos.biasNorm);
         for (int64_t i = 0; i < inDim; ++i)
             acc = wrap32(int64_t(acc) + int32_t(input[size_t(i)]) * filter[size_t(o * inDim + i)]);
-        int32_t v = roundnorm32(wrap32(int64_t(acc) * scales.scale[size_t(o)]), scales.shift[size_t(o)]);
+        int32_t v = scale32(acc, scales.scale[size_t(o)], scales.shift[size_t(o)]);
         if (activation != Activation::None)
-            v = roundnorm32(wrap32(int64_t(rectify(v, activation, infos.a0)) * infos.actScale), infos.actScaleN);
+            v = scale32(rectify(v, activation, infos.a0), infos.actScale, infos.actScaleN);
         out[size_t(o)] = clip8(v);
     }
     return out;
