@@ -315,6 +315,58 @@ private slots:
         QCOMPARE(sq8::globalAveragePool(2, 1, 2, {1, -2, 3, 2}), (Bytes{-1, 3}));
     }
 
+    void sdkPoolingHandExample()
+    {
+        using Act = sq8::Activation;
+        fp::PoolReluParams p;
+        p.width = p.height = 4;
+        p.poolWidth = p.poolHeight = 2;
+        p.strideX = p.strideY = 2;
+        const Bytes input = {1, -2, 3, 4,  //
+                             -5, 6, -7, 8, //
+                             127, -128, 0, 1,
+                             -1, -1, -1, -2};
+        sq8::LayerInfos infos;
+        infos.actScale = 0;  // no scaling
+        p.pool = Pool::Max;
+        QCOMPARE(sq8::sdkPoolAct(p, Act::None, infos, input), (Bytes{6, 8, 127, 1}));
+        // Average: sums 0, 8, -3, -2 times (1 << 16) / 4, roundnorm 16 (halves up): 0, 2, -1 (-0.75),
+        // 0 (-0.5; Tessera's own pooling rounds it away from zero, to -1).
+        p.pool = Pool::Average;
+        QCOMPARE(sq8::sdkPoolAct(p, Act::None, infos, input), (Bytes{0, 2, -1, 0}));
+        // ReLU then 3 / 2^1: 0, 3, 0, 0.
+        infos.actScale = 3;
+        infos.actScaleN = 1;
+        QCOMPARE(sq8::sdkPoolAct(p, Act::ReLU, infos, input), (Bytes{0, 3, 0, 0}));
+        // ReLU-N bound 1 on the maxima, no scaling; then the maxima alone scaled by 200 / 2^8.
+        p.pool = Pool::Max;
+        infos.actScale = 0;
+        infos.a0 = 1;
+        QCOMPARE(sq8::sdkPoolAct(p, Act::ReLUN, infos, input), (Bytes{1, 1, 1, 1}));
+        infos.actScale = 200;
+        infos.actScaleN = 8;
+        QCOMPARE(sq8::sdkPoolAct(p, Act::None, infos, input), (Bytes{5, 6, 99, 1}));
+
+        // Padding counts as zeros, for the maximum too: a 2x2 plane of negative values, windows 2x2 /
+        // 2 padded by 1, each meeting one value. Max 0 everywhere (Tessera's own pooling skips the
+        // padding: the values themselves); average -5/4, -6/4, -7/4, -8/4 -> -1, -1 (-1.5 up), -2, -2.
+        fp::PoolReluParams padded;
+        padded.width = padded.height = 2;
+        padded.poolWidth = padded.poolHeight = 2;
+        padded.strideX = padded.strideY = 2;
+        padded.pad = 1;
+        infos = sq8::LayerInfos{};
+        infos.actScale = 0;
+        const Bytes negative = {-5, -6, -7, -8};
+        padded.pool = Pool::Max;
+        QCOMPARE(sq8::sdkPoolAct(padded, Act::None, infos, negative), (Bytes{0, 0, 0, 0}));
+        QCOMPARE(sq8::poolAct(padded, negative), (Bytes{-5, -6, -7, -8}));
+        padded.pool = Pool::Average;
+        QCOMPARE(sq8::sdkPoolAct(padded, Act::None, infos, negative), (Bytes{-1, -1, -2, -2}));
+        padded.ceilMode = true;
+        QVERIFY(throwsInvalid([&] { sq8::sdkPoolAct(padded, Act::None, infos, negative); }));
+    }
+
     void linearHandExample()
     {
         const Bytes input = {3, -4};

@@ -687,6 +687,14 @@ private slots:
         } else {
             QCOMPARE(concat.inputScales.size(), size_t(3));
             QVERIFY(concat.inputScales[0].shift > 0);
+            // The whole-plane max poolings go through the SDK's contract (their windows never leave
+            // the plane), the ceil-mode ones through Tessera's own kernel (the SDK pools no ceil mode).
+            QFile kernels(dir.path() + "/project/real_opsKernels.c");
+            QVERIFY(kernels.open(QIODevice::ReadOnly));
+            const QByteArray code = kernels.readAll();
+            QVERIFY(result.network.layers[7].poolsOnSdkContract() && result.network.layers[9].poolsOnSdkContract());
+            QVERIFY(!result.network.layers[5].poolsOnSdkContract() && !result.network.layers[6].poolsOnSdkContract());
+            QVERIFY(code.contains("KerParPoolNxNStrideS_SQ8") && code.contains("KerPoolAct_SQ8"));
         }
     }
 

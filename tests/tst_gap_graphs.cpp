@@ -128,8 +128,9 @@ private slots:
         qInfo("TinyNet: smallest L2 %lld bytes, L3 traffic there %lld bytes per run", smallestL2, previousTraffic);
     }
 
-    // An 8-bit head written as NNTool writes SQ8 graphs (tests/gap/Sq8HeadGraph: two linear layers
-    // and a residual addition on the SDK's contract, each layer's Infos a constant of the graph), at
+    // An 8-bit head written as NNTool writes SQ8 graphs (tests/gap/Sq8HeadGraph: a padded average and
+    // a max pooling, two linear layers and a residual addition on the SDK's contract, each layer's
+    // Infos a constant of the graph), at
     // the model's L1 and at the smallest, on 1 and 8 cores: bit-exact with the reference's kernels.
     void sq8GraphOnTheSdkContractRunsBitExact()
     {
@@ -162,12 +163,15 @@ private slots:
             const std::vector<int8_t> bytes = sq8::infosBytes(layer);
             constant(name, std::vector<int>(bytes.begin(), bytes.end()), 1);
         };
-        const std::vector<int> input = draw(-128, 127, 64);
+        const std::vector<int> input = draw(-128, 127, 4 * 9 * 9);
         const std::vector<int> w1 = draw(-127, 127, 64 * 64), b1 = draw(-20000, 20000, 64);
         const std::vector<int> s1 = draw(128, 255, 64), n1 = draw(15, 17, 64);
         const std::vector<int> w3 = draw(-127, 127, 10 * 64), b3 = draw(-20000, 20000, 10);
         const std::vector<int> s3 = draw(128, 255, 10), n3 = draw(15, 17, 10);
-        sq8::LayerInfos fc1, res2, fc3;
+        sq8::LayerInfos pool0, pool1, fc1, res2, fc3;
+        pool0.actScale = 0;  // no scaling after the ReLU
+        pool1.actScale = 200;
+        pool1.actScaleN = 8;
         fc1.a0 = 100;
         res2.in1Scale = 200;
         res2.in1ScaleN = 8;
@@ -175,7 +179,7 @@ private slots:
         res2.outScaleN = 8;
         constant("Fc1_W", w1, 1), constant("Fc1_B", b1, 4), constant("Fc1_S", s1, 1), constant("Fc1_N", n1, 1);
         constant("Fc3_W", w3, 1), constant("Fc3_B", b3, 4), constant("Fc3_S", s3, 1), constant("Fc3_N", n3, 1);
-        infos("Fc1_I", fc1), infos("Res2_I", res2), infos("Fc3_I", fc3);
+        infos("Pool0_I", pool0), infos("Pool1_I", pool1), infos("Fc1_I", fc1), infos("Res2_I", res2), infos("Fc3_I", fc3);
         QFile inputFile(work.filePath(QStringLiteral("input.bin")));
         const QByteArray inputBytes = [&] {
             QByteArray data;
@@ -183,10 +187,18 @@ private slots:
                 data.append(char(v));
             return data;
         }();
-        QVERIFY(written && inputFile.open(QIODevice::WriteOnly) && inputFile.write(inputBytes) == 64);
+        QVERIFY(written && inputFile.open(QIODevice::WriteOnly) && inputFile.write(inputBytes) == inputBytes.size());
         inputFile.close();
 
-        const std::vector<int8_t> x = int8s(input);
+        fp::PoolReluParams average;
+        average.features = 4, average.width = average.height = 9, average.pool = fp::PoolReluParams::Pool::Average;
+        average.poolWidth = average.poolHeight = 3, average.strideX = average.strideY = 2, average.pad = 1;
+        fp::PoolReluParams maximum;
+        maximum.features = 4, maximum.width = maximum.height = 5, maximum.pool = fp::PoolReluParams::Pool::Max;
+        maximum.poolWidth = maximum.poolHeight = 2;
+        const std::vector<int8_t> p0 = sq8::sdkPoolAct(average, sq8::Activation::ReLU, pool0, int8s(input));
+        const std::vector<int8_t> x = sq8::sdkPoolAct(maximum, sq8::Activation::None, pool1, p0);
+        QCOMPARE(x.size(), std::size_t(64));
         const std::vector<int8_t> a1 = sq8::linearAct(64, 64, sq8::Activation::ReLUN, fc1, x, int8s(w1),
                                                       std::vector<int32_t>(b1.begin(), b1.end()), scales(s1, n1));
         const std::vector<int8_t> a2 = sq8::matAddAct(x, a1, sq8::Activation::ReLU, res2);
@@ -217,7 +229,7 @@ private slots:
             QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
             for (int cores : {1, 8}) {
                 const ProcessResult ran =
-                    runGraph(out, QStringLiteral("Sq8Head"), 64, 10, cores, work.filePath(QStringLiteral("input.bin")),
+                    runGraph(out, QStringLiteral("Sq8Head"), int(input.size()), 10, cores, work.filePath(QStringLiteral("input.bin")),
                              work.filePath(QStringLiteral("output.bin")), {},
                              {QStringLiteral("-DGRAPH_ITEM=signed char")});
                 QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));

@@ -426,13 +426,12 @@ private slots:
         QTemporaryDir work;
         QFile header(work.filePath(QStringLiteral("CNN_Generators_SQ8.h")));
         QVERIFY(header.open(QIODevice::WriteOnly));
-        // The SDK's include guard and the SDK's signature of one of its generators (no ActCap; Tessera's
-        // CNN_LinearAct_SQ8 has the SDK's signature already).
+        // The SDK's include guard and the SDK's signature of one of its generators (Tessera's softmax
+        // takes its input's scale; its linear, pooling and addition generators have the SDK's
+        // signatures already).
         QVERIFY(header.write("#ifndef __CNN_GENERATORS_SQ8_H__\n#define __CNN_GENERATORS_SQ8_H__\n#include \"AutoTilerLib.h\"\n"
                              "void LoadCNN_SQ8_Library();\n"
-                             "int CNN_PoolAct_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,\n"
-                             "                    KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy,\n"
-                             "                    int PoolPad, KernelOper_T ActOper);\n"
+                             "int CNN_SoftMax_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Dim, KernelOper_T SoftMaxOper);\n"
                              "#endif\n") > 0);
         header.close();
         const auto compiles = [&](const QByteArray& code) {
@@ -448,11 +447,12 @@ private slots:
         };
         QString failure = compiles("#include \"CNN_Generators_SQ8.h\"\n#include \"CNN_Generators.h\"\n"
                                    "void Layers(void) { LoadCNN_SQ8_Library();\n"
-                                   "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELU); }\n");
+                                   "  CNN_SoftMax_SQ8(\"Soft\", 0, 10, KOP_SOFTMAX); }\n");
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         failure = compiles("#include \"CNN_Generators.h\"\n"
                            "void Layers(void) { LoadCNN_SQ8_Library();\n"
-                           "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELUN, 64);\n"
+                           "  CNN_SoftMax_SQ8(\"Soft\", 0, 10, KOP_SOFTMAX, 1, 0, 0);\n"
+                           "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELUN);\n"
                            "  CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELUN); }\n");
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }

@@ -566,6 +566,96 @@ static void check_mat_add_sdk(unsigned N, int Act, int In1Scale, int In1ScaleN, 
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * KerParPool{2x2Stride2,NxNStrideS,NxMStrideSxSy}[_ReLU|_ReLUN]_SQ8: the SDK's contract
+ * (docs/gap-fixed-point.md, "Pooling + activation") */
+
+typedef struct {
+    unsigned W, H, UsedW, UsedH, Feat;
+    int Shape; /* 0 2x2Stride2, 1 NxNStrideS, 2 NxMStrideSxSy */
+    int Fx, Fy, Sx, Sy;
+    int PadL, PadR, PadT, PadB;
+    int PoolMax, Act, DoScale, ActScale, ActScaleN, A0;
+} PoolCase;
+
+static void check_pool_sdk(const PoolCase *C)
+{
+    static void (*const Kernels[3][3])(KerPool_SQ8_T *) = {
+        {KerParPool2x2Stride2_SQ8, KerParPool2x2Stride2_ReLU_SQ8, KerParPool2x2Stride2_ReLUN_SQ8},
+        {KerParPoolNxNStrideS_SQ8, KerParPoolNxNStrideS_ReLU_SQ8, KerParPoolNxNStrideS_ReLUN_SQ8},
+        {KerParPoolNxMStrideSxSy_SQ8, KerParPoolNxMStrideSxSy_ReLU_SQ8, KerParPoolNxMStrideSxSy_ReLUN_SQ8}};
+    char Name[200];
+    int Wo = ((int) C->UsedW - C->Fx + C->PadL + C->PadR) / C->Sx + 1;
+    int Ho = ((int) C->UsedH - C->Fy + C->PadT + C->PadB) / C->Sy + 1;
+    size_t OutCount = (size_t) C->Feat * Wo * Ho;
+    signed char *In = xmalloc((size_t) C->Feat * C->W * C->H), *Out = xmalloc(OutCount + 1);
+    signed char Infos[AT_INF_DIM];
+    KerPool_SQ8_T Arg;
+
+    snprintf(Name, sizeof Name,
+             "KerParPool shape=%d act=%d %ux%u (used %ux%u) x%u F=%dx%d S=%d/%d pad=%d,%d,%d,%d %s DoScale=%d Act=%d/%d A0=%d",
+             C->Shape, C->Act, C->W, C->H, C->UsedW, C->UsedH, C->Feat, C->Fx, C->Fy, C->Sx, C->Sy, C->PadL, C->PadR,
+             C->PadT, C->PadB, C->PoolMax ? "max" : "avg", C->DoScale, C->ActScale, C->ActScaleN, C->A0);
+    begin_case(Name);
+    for (size_t i = 0; i < (size_t) C->Feat * C->W * C->H; i++)
+        In[i] = rnd8();
+    Out[OutCount] = 0x5a; /* a guard byte after the outputs */
+    memset(Infos, 0x33, sizeof Infos);
+    Infos[AT_INF_ACTSCALE] = (signed char) C->ActScale;
+    Infos[AT_INF_ACTSCALEN] = (signed char) C->ActScaleN;
+    Infos[AT_INF_A0] = (signed char) C->A0;
+    memset(&Arg, 0, sizeof Arg);
+    Arg.In = In;
+    Arg.Out = Out;
+    Arg.Feat = (unsigned short) C->Feat;
+    Arg.W = (unsigned short) C->W;
+    Arg.UsedW = (unsigned short) C->UsedW;
+    Arg.H = (unsigned short) C->H;
+    Arg.UsedH = (unsigned short) C->UsedH;
+    Arg.PoolMax = (unsigned char) C->PoolMax;
+    /* Sizes the fixed-shape kernels do not read are given wrong. */
+    Arg.FS = (unsigned short) (C->Shape == 0 ? 7 : C->Fx);
+    Arg.S = (unsigned char) (C->Shape == 0 ? 7 : C->Sx);
+    Arg.FSy = (unsigned short) (C->Shape == 2 ? C->Fy : 9);
+    Arg.Sy = (unsigned char) (C->Shape == 2 ? C->Sy : 9);
+    Arg.D = Arg.Dy = 3;
+    Arg.Orientation = 1;
+    Arg.DoScale = (unsigned char) C->DoScale;
+    Arg.Pad = (v4s) {(signed char) C->PadL, (signed char) C->PadR, (signed char) C->PadT, (signed char) C->PadB};
+    Arg.Infos = Infos;
+    AT_FORK(gap_ncore(), Kernels[C->Shape][C->Act], &Arg);
+    for (unsigned f = 0; f < C->Feat; f++)
+        for (int y = 0; y < Ho; y++)
+            for (int x = 0; x < Wo; x++) {
+                int32_t Max = -128, Sum = 0, v;
+                for (int i = 0; i < C->Fy; i++)
+                    for (int j = 0; j < C->Fx; j++) {
+                        int Line = y * C->Sy - C->PadT + i, Column = x * C->Sx - C->PadL + j;
+                        int32_t u = (Line >= 0 && Line < (int) C->H && Column >= 0 && Column < (int) C->W)
+                                        ? In[((size_t) f * C->H + Line) * C->W + Column]
+                                        : 0;
+                        Sum += u;
+                        Max = u > Max ? u : Max;
+                    }
+                v = C->PoolMax ? Max
+                               : (int32_t) ref_clip(ref_roundnorm32(Sum * ((1 << 16) / (C->Fx * C->Fy)), 16), -128, 127);
+                if (C->Act > 0)
+                    v = v < 0 ? 0 : (C->Act == 2 && v > C->A0 ? C->A0 : v);
+                if (C->Act > 0 || C->DoScale)
+                    v = ref_scale_if(v, C->ActScale, C->ActScaleN);
+                {
+                    size_t o = ((size_t) f * Ho + y) * Wo + x;
+                    int32_t Expected = (int32_t) ref_clip(v, -128, 127);
+                    if (Out[o] != Expected)
+                        mismatch("Out", (long) o, Out[o], Expected);
+                }
+            }
+    if (Out[OutCount] != 0x5a)
+        mismatch("the byte after Out", (long) OutCount, Out[OutCount], 0x5a);
+    free(In);
+    free(Out);
+}
+
+/* ------------------------------------------------------------------------------------------------
  * KerSoftMax_SQ8: the conversion to Q(InQ), then the doc's 16-bit "Softmax" with stored e[i]. */
 
 static void ref_softmax_sq8(const signed char *In, unsigned N, int Scale, int ScaleN, int InQ, int32_t *Out)
@@ -924,6 +1014,30 @@ int main(int argc, char **argv)
     check_mat_add_sdk(641, 2, 128, 6, 255, 8, 130, 7, 100);
     check_mat_add_sdk(11, 2, 0, 0, 0, 0, 0, 0, -5); /* a negative bound */
     check_mat_add_sdk(1, 2, 255, 0, 255, 0, 255, 0, 127); /* large factors: saturation */
+
+    /* KerParPool*_SQ8: each shape, activation and kind, padding on each side, unused columns and
+     * lines, the scaling after the activation present or absent, fewer features than cores */
+    {
+        static const PoolCase Pools[] = {
+            /* W  H  UsedW UsedH Feat Shape Fx Fy Sx Sy  L R T B  Max Act DoScale ActScale/N A0 */
+            {16, 12, 16, 12, 5, 0, 2, 2, 2, 2, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0},
+            {16, 12, 16, 12, 5, 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0},
+            {15, 11, 14, 10, 3, 0, 2, 2, 2, 2, 1, 0, 1, 0, 0, 2, 0, 0, 0, 40},
+            {15, 11, 15, 11, 3, 0, 2, 2, 2, 2, 1, 0, 1, 0, 1, 2, 0, 200, 8, 90},
+            {9, 9, 9, 9, 4, 1, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0},
+            {9, 9, 9, 9, 4, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+            {13, 10, 13, 10, 11, 1, 3, 3, 1, 1, 1, 1, 1, 1, 0, 2, 0, 150, 7, 6},
+            {7, 7, 7, 7, 2, 1, 7, 7, 1, 1, 0, 0, 0, 0, 0, 0, 1, 255, 9, 0},
+            {7, 7, 7, 7, 9, 1, 7, 7, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
+            {20, 6, 19, 6, 3, 2, 5, 3, 3, 2, 2, 1, 1, 1, 0, 1, 0, 130, 7, 0},
+            {20, 6, 20, 5, 3, 2, 3, 2, 1, 2, 1, 1, 0, 0, 1, 0, 1, 100, 6, 0},
+            {12, 12, 12, 12, 1, 2, 4, 2, 4, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, -5},   /* a negative bound */
+            {10, 10, 10, 10, 6, 1, 3, 3, 3, 3, 0, 0, 0, 0, 1, 0, 0, 255, 0, 0},   /* DoScale 0: no scaling */
+            {10, 10, 10, 10, 6, 1, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 1, 255, 0, 0},   /* saturation */
+        };
+        for (unsigned i = 0; i < sizeof Pools / sizeof Pools[0]; i++)
+            check_pool_sdk(&Pools[i]);
+    }
 
     /* KerSoftMax_SQ8 */
     check_softmax_cases();

@@ -1,8 +1,8 @@
 /* Tessera's SQ8 CNN basic kernels (see CNN_BasicKernels_SQ8.h). The arithmetic follows the "SQ8"
  * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
  * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64;
- * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8, KerMatAdd*_SQ8) compute
- * all in 32 bits, wrapping, as the SDK's own do on GAP.
+ * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8, KerMatAdd*_SQ8,
+ * KerParPool*_SQ8) compute all in 32 bits, wrapping, as the SDK's own do on GAP.
  *
  * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
  * from the same inputs whatever the split, so the result does not depend on the number of cores.
@@ -223,6 +223,98 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
         }
     }
     rt_team_barrier();
+}
+
+/* ---- KerParPool*_SQ8 (the SDK's contract) ---- */
+
+/* The pooled value of output (y, x) of one W x H plane: positions outside it count as 0. */
+static inline int32_t sdk_pooled(const signed char * __restrict__ Plane, int W, int H, int Line0, int Column0,
+                                 int Fx, int Fy, int PoolMax, int32_t PoolFactor)
+{
+    int32_t Max = -128, Sum = 0;
+    for (int i = 0; i < Fy; i++)
+        for (int j = 0; j < Fx; j++) {
+            const int Line = Line0 + i, Column = Column0 + j;
+            const int32_t u = (Line >= 0 && Line < H && Column >= 0 && Column < W) ? Plane[Line * W + Column] : 0;
+            Sum += u;
+            if (u > Max)
+                Max = u;
+        }
+    return PoolMax ? Max : gap_clip(gap_roundnorm_reg(Sum * PoolFactor, 16), 7);
+}
+
+static void sdk_pool(KerPool_SQ8_T *Arg, int Fx, int Fy, int Sx, int Sy, int Activation)
+{
+    const unsigned char * __restrict__ Infos = (const unsigned char *) Arg->Infos;
+    unsigned int ActScale = Infos[AT_INF_ACTSCALE], ActScaleN = Infos[AT_INF_ACTSCALEN];
+    int A0 = (signed char) Infos[AT_INF_A0];
+    const int W = Arg->W, H = Arg->H;
+    const int PadL = Arg->Pad[0], PadR = Arg->Pad[1], PadT = Arg->Pad[2], PadB = Arg->Pad[3];
+    const int Wo = (Arg->UsedW - Fx + PadL + PadR) / Sx + 1, Ho = (Arg->UsedH - Fy + PadT + PadB) / Sy + 1;
+    const int32_t PoolFactor = (1 << 16) / (Fx * Fy);
+    const int Scaled = ActScale != 0 && (Activation != SDK_ACT_NONE || Arg->DoScale);
+    unsigned int First, Last;
+
+    core_range(Arg->Feat * (unsigned int) Ho, &First, &Last); /* output rows of all planes */
+    for (unsigned int r = First; r < Last; r++) {
+        const int f = (int) r / Ho, y = (int) r % Ho;
+        const signed char * __restrict__ Plane = Arg->In + f * W * H;
+        signed char * __restrict__ Row = Arg->Out + r * (unsigned int) Wo;
+        for (int x = 0; x < Wo; x++) {
+            int32_t v = sdk_pooled(Plane, W, H, y * Sy - PadT, x * Sx - PadL, Fx, Fy, Arg->PoolMax, PoolFactor);
+            if (Activation != SDK_ACT_NONE)
+                v = sdk_rectify(v, Activation, A0);
+            if (Scaled)
+                v = gap_clip(gap_roundnorm_reg(wrap_mul(v, ActScale), ActScaleN), 7);
+            Row[x] = (signed char) v;
+        }
+    }
+    rt_team_barrier();
+}
+
+void KerParPool2x2Stride2_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, 2, 2, 2, 2, SDK_ACT_NONE);
+}
+
+void KerParPool2x2Stride2_ReLU_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, 2, 2, 2, 2, SDK_ACT_RELU);
+}
+
+void KerParPool2x2Stride2_ReLUN_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, 2, 2, 2, 2, SDK_ACT_RELUN);
+}
+
+void KerParPoolNxNStrideS_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, SDK_ACT_NONE);
+}
+
+void KerParPoolNxNStrideS_ReLU_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, SDK_ACT_RELU);
+}
+
+void KerParPoolNxNStrideS_ReLUN_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, SDK_ACT_RELUN);
+}
+
+void KerParPoolNxMStrideSxSy_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_NONE);
+}
+
+void KerParPoolNxMStrideSxSy_ReLU_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_RELU);
+}
+
+void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_RELUN);
 }
 
 /* ---- Global average pooling ---- */

@@ -124,6 +124,47 @@ typedef struct {
 } KerPoolAct_SQ8_Arg_T;
 void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg);
 
+/* Pooling on the SDK's contract (GreenWaves' KerPool_SQ8_T and kernel names), on Feat planes of a
+ * W x H tile: Wo = (UsedW - FS + Pad[0] + Pad[1]) / S + 1 outputs across, Ho = (UsedH - FSy + Pad[2]
+ * + Pad[3]) / Sy + 1 down (Pad: left, right, top, bottom). The window of output (y, x) starts at
+ * line y * Sy - Pad[2], column x * S - Pad[0]; positions outside the tile count as 0 (the SDK's
+ * zero padding, for the maximum too). PoolMax: its maximum; else the average over the whole window,
+ * clip8(roundnorm(sum * ((1 << 16) / (FS * FSy)), 16)). Then, with ActScale = Infos[AT_INF_ACTSCALE]
+ * (unsigned), ActScaleN = Infos[AT_INF_ACTSCALEN] and A0 = Infos[AT_INF_A0]: ReLU max(v, 0) or ReLUN
+ * min(max(v, 0), A0) as the name says, and when ActScale is not 0 (and, for the kernel without an
+ * activation, DoScale is set) v = clip8(roundnorm32(v * ActScale, ActScaleN)). The 2x2Stride2 kernels
+ * take FS = FSy = S = Sy = 2, the NxNStrideS ones FSy = FS and Sy = S; D, Dy and Orientation are not
+ * read. */
+typedef struct {
+    signed char * __restrict__ In;
+    signed char * __restrict__ Out;
+    unsigned short int Feat;
+    unsigned short int W;
+    unsigned short int UsedW;
+    unsigned short int H;
+    unsigned short int UsedH;
+    unsigned char PoolMax;
+    unsigned short FS;
+    unsigned short FSy;
+    unsigned char S;
+    unsigned char Sy;
+    unsigned char D;
+    unsigned char Dy;
+    unsigned char Orientation;
+    unsigned char DoScale;
+    v4s Pad;
+    signed char * __restrict__ Infos;
+} KerPool_SQ8_T;
+void KerParPool2x2Stride2_SQ8(KerPool_SQ8_T *Arg);
+void KerParPool2x2Stride2_ReLU_SQ8(KerPool_SQ8_T *Arg);
+void KerParPool2x2Stride2_ReLUN_SQ8(KerPool_SQ8_T *Arg);
+void KerParPoolNxNStrideS_SQ8(KerPool_SQ8_T *Arg);
+void KerParPoolNxNStrideS_ReLU_SQ8(KerPool_SQ8_T *Arg);
+void KerParPoolNxNStrideS_ReLUN_SQ8(KerPool_SQ8_T *Arg);
+void KerParPoolNxMStrideSxSy_SQ8(KerPool_SQ8_T *Arg);
+void KerParPoolNxMStrideSxSy_ReLU_SQ8(KerPool_SQ8_T *Arg);
+void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg);
+
 /* Global average pooling of one int8 plane, tile by tile (the sum is cleared by KerGlobalSumInit):
  * KerGlobalSum_SQ8 adds the W x H values of a tile (Partial: one int32 per core, at most 8 cores),
  * KerGlobalAvgFinish_SQ8 writes clip8(roundnorm(ndiv(sum * Scale, Count), ScaleN)) (Count = W x H of

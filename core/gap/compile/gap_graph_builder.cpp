@@ -213,7 +213,10 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
         convolutionPoolAct_SQ8(name, convShape(layer.conv), reluOperation(layer.conv.relu, layer.relu6), layer.actCap);
         break;
     case GapLayerKind::Pooling:
-        poolAct_SQ8(name, poolShape(layer.pool), reluOperation(layer.pool.relu), 0);
+        if (layer.poolsOnSdkContract())
+            sdkPoolAct_SQ8(name, poolShape(layer.pool), reluOperation(layer.pool.relu));
+        else
+            poolAct_SQ8(name, poolShape(layer.pool), reluOperation(layer.pool.relu), 0);
         break;
     case GapLayerKind::GlobalAveragePool:
         globalAveragePool_SQ8(name, layer.pool.features, layer.pool.width, layer.pool.height,
@@ -271,7 +274,7 @@ struct LayerConstant {
 bool takesInfos(const GapNetwork& network, const GapLayer& layer)
 {
     return network.quantization == GapQuantization::SymmetricInt8 &&
-           (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add);
+           (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add || layer.poolsOnSdkContract());
 }
 
 // The constants a layer's node takes after its activations, in the generator's argument order.

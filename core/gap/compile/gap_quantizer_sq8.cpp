@@ -171,6 +171,10 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             break;
         }
         case GapLayerKind::Pooling:
+            output.scale = inputScale;  // the pooling keeps the scale: no scaling in its Infos
+            layer.infos = sq8::LayerInfos{};
+            layer.infos.actScale = 0;
+            break;
         case GapLayerKind::Slice:
         case GapLayerKind::Shuffle:
         case GapLayerKind::Upsample:

@@ -38,6 +38,8 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
     case GapLayerKind::Convolution:
         return widen(sq8::convPoolAct(layer.conv, in, layer.weights8, layer.bias32, layer.channelScales));
     case GapLayerKind::Pooling:
+        if (layer.poolsOnSdkContract())
+            return widen(sq8::sdkPoolAct(layer.pool, sdkActivation(layer.pool.relu), layer.infos, in));
         return widen(sq8::poolAct(layer.pool, in));
     case GapLayerKind::GlobalAveragePool:
         return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in,

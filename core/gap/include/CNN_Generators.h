@@ -86,8 +86,9 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
-/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8 and CNN_MatAddAct_SQ8 have the
- * SDK's signatures and contract too, the others signatures of their own (ActCap, no Infos) for now: after the SDK's
+/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8, CNN_PoolAct_SQ8 and
+ * CNN_MatAddAct_SQ8 have the SDK's signatures and contract too, the others signatures of their own
+ * (ActCap, no Infos) for now: after the SDK's
  * CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
  * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
  * defines them). */
@@ -103,7 +104,8 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
  *   convolution: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
  *                 unsigned char *Scale, unsigned char *ScaleN)
  *   linear: the same, then signed char *Infos
- *   pooling, global pooling: (signed char *In, signed char *Out)
+ *   pooling: (signed char *In, signed char *Out, signed char *Infos)
+ *   global pooling: (signed char *In, signed char *Out)
  *   addition: (signed char *In1, signed char *In2, signed char *Out)
  *   softmax: (signed char *In, short int *Out)   (Q15 output)
  * Filters are laid out as for the 16-bit generators. ActOper is KOP_NONE, KOP_RELU or KOP_RELUN;
@@ -126,10 +128,16 @@ int CNN_ConvolutionPoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bia
 int CNN_LinearAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize, int InDim,
                       int OutDim, KernelOper_T LinearOper, KernelOper_T ActOper);
 
-/* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL) + activation, padding as CNN_PoolReLU; the scale is kept. */
+/* Pooling alone (KOP_MAXPOOL / KOP_AVGPOOL, PoolPad a flag as CNN_PoolReLU, dilation 1) + activation
+ * (KOP_NONE, KOP_RELU, KOP_RELUN), the scale kept, on the SDK's contract: the SDK's signature, the C
+ * arguments (In, Out, Infos) and the SDK's basic kernels KerParPool{2x2Stride2,NxNStrideS,
+ * NxMStrideSxSy}[_ReLU|_ReLUN]_SQ8 (Tessera's own or the SDK's). As the SDK pools: the padding
+ * counts as zeros (for the maximum too) and the average divides by the whole window, truncated
+ * (1 << 16) / (Fpx * Fpy) then roundnorm 16; the KOP_RELUN bound is Infos[AT_INF_A0], and when
+ * Infos[AT_INF_ACTSCALE] is not 0 the result is scaled by it / 2^[AT_INF_ACTSCALEN];
+ * docs/gap-fixed-point.md, "Pooling + activation". */
 int CNN_PoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
-                    int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper,
-                    int ActCap);
+                    int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper);
 
 /* Global average pooling (KOP_GLOBAL_AVGPOOL); the scale is kept; Width x Height at most 65535. */
 int CNN_GlobalPool_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,

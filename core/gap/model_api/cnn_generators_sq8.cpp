@@ -8,6 +8,7 @@
 #include "cnn_generator_support.h"
 #include "gap/cnn_kernels/CNN_Infos_SQ8.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -166,6 +167,19 @@ void LoadCNN_SQ8_Library(void)
                     TCArg(kUnsigned, "ReLU"), TCArg(kUnsigned, "PadL"), TCArg(kUnsigned, "PadT"),
                     TCArg(kUnsigned, "TileOffset"), TCArg(kUnsigned, "PlaneH")),
               "KerPoolAct_SQ8_Arg_T");
+    for (const char* shape : {"2x2Stride2", "NxNStrideS", "NxMStrideSxSy"})
+        for (const char* act : {"", "_ReLU", "_ReLUN"}) {
+            const std::string name = std::string("KerParPool") + shape + act + "_SQ8";
+            LibKernel(name.c_str(), CALL_PARALLEL,
+                      CArgs(18, TCArg(kChar, "In"), TCArg(kUShort, "W"), TCArg(kUShort, "UsedW"), TCArg(kUShort, "H"),
+                            TCArg(kUShort, "UsedH"), TCArg(kUShort, "Feat"), TCArg(kChar, "Out"), TCArg("v4s", "Pad"),
+                            TCArg("unsigned short", "FS"), TCArg("unsigned char", "S"), TCArg("unsigned char", "D"),
+                            TCArg("unsigned short", "FSy"), TCArg("unsigned char", "Sy"),
+                            TCArg("unsigned char", "Dy"), TCArg("unsigned char", "PoolMax"),
+                            TCArg("unsigned char", "Orientation"), TCArg("unsigned char", "DoScale"),
+                            TCArg(kChar, "Infos")),
+                      "KerPool_SQ8_T");
+        }
     // Shared with the 16-bit library when both are loaded.
     if (tessera::gap::currentModel().findBasicKernel("KerGlobalSumInit") == nullptr)
         LibKernel("KerGlobalSumInit", CALL_SEQUENTIAL, CArgs(1, TCArg(kInt, "Sum")), nullptr);
@@ -248,13 +262,13 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
 }
 
 int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
-                    int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
+                    int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper)
 {
     const GenControl control = genControl(Name, Ctrl);
-    const int generated = tessera::gap::poolAct_SQ8(
+    const int generated = tessera::gap::sdkPoolAct_SQ8(
         Name,
         poolShapeFromFlags(Name, Feat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad, control.padType),
-        ActOper, ActCap);
+        ActOper);
     return homeArgumentsInL3(Name, generated, {{"In", control.inL3}, {"Out", control.outL3}});
 }
 
@@ -431,6 +445,70 @@ int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActO
         layerError(Name, "pooling dilation must be 1");
     declarePoolingKernel({Name, "KerPoolAct_SQ8", kChar, 1, shape.features, shape.width, shape.height, shape.fpx,
                           shape.fpy, shape.spx, shape.spy, shape.pad, poolCode(shape.poolOper), act});
+    return layer.conclude();
+}
+
+int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper)
+{
+    LayerDeclaration layer(Name);
+    if (shape.poolOper != KOP_MAXPOOL && shape.poolOper != KOP_AVGPOOL)
+        layerError(Name, "the pooling operation must be KOP_MAXPOOL or KOP_AVGPOOL");
+    requirePositive(Name, {{"Feat", shape.features}, {"Width", shape.width}, {"Height", shape.height},
+                           {"Fpx", shape.fpx}, {"Fpy", shape.fpy}, {"Spx", shape.spx}, {"Spy", shape.spy}});
+    if (shape.dpx != 1 || shape.dpy != 1)
+        layerError(Name, "pooling dilation must be 1 (the SDK's pooling kernels have none)");
+    if (shape.features > 65535 || shape.width > 65535 || shape.height > 65535 || shape.fpx > 65535 ||
+        shape.fpy > 65535 || shape.spx > 255 || shape.spy > 255)
+        layerError(Name, "the pooling kernels take at most 65535 features, columns, lines and window positions "
+                         "and strides of at most 255");
+    requirePadding(Name, "the pooling padding", shape.pad, shape.fpx, shape.fpy);
+    const Padding& pad = shape.pad;
+    if (pad.left > 127 || pad.right > 127 || pad.top > 127 || pad.bottom > 127)
+        layerError(Name, "the pooling padding is over 127 on a side");
+    const int paddedW = shape.width + pad.left + pad.right, paddedH = shape.height + pad.top + pad.bottom;
+    if (shape.fpx > paddedW || shape.fpy > paddedH)
+        layerError(Name, "the pooling window is larger than the " + std::to_string(shape.width) + "x" +
+                             std::to_string(shape.height) + " input with its padding");
+    // The SDK's geometry: the outputs, the columns and lines their windows use, the right and bottom
+    // padding left once the unused ones are counted.
+    const int outW = (paddedW - shape.fpx) / shape.spx + 1, outH = (paddedH - shape.fpy) / shape.spy + 1;
+    const int usedW = (outW - 1) * shape.spx + shape.fpx - pad.left - pad.right;
+    const int usedH = (outH - 1) * shape.spy + shape.fpy - pad.top - pad.bottom;
+    const v4s padding = {std::int8_t(pad.left), std::int8_t(std::max(0, pad.right - (shape.width - usedW))),
+                         std::int8_t(pad.top), std::int8_t(std::max(0, pad.bottom - (shape.height - usedH)))};
+    const bool square = shape.fpx == shape.fpy && shape.spx == shape.spy;
+    const bool twoByTwo = square && shape.fpx == 2 && shape.spx == 2;
+    const std::string kernel =
+        sdkActivationKernel(Name, twoByTwo ? "KerParPool2x2Stride2" : square ? "KerParPoolNxNStrideS"
+                                                                             : "KerParPoolNxMStrideSxSy",
+                            ActOper);
+    const auto needed = [](bool need, int value) { return need ? Imm(value) : AT_IGNORE_ARG_BINDING; };
+    const auto planes = [] { return KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0); };
+    // As the SDK declares it: features in chunks split over the cores (the chunk's size is the
+    // kernel's Feat), lines of each in tiles; the layer's Infos whole.
+    UserKernel(Name,
+               KernelIterSpace(2, IterParSpace(KER_ITER_D0, unsigned(shape.features), 8), IterTiledSpace(KER_ITER_TILE0)),
+               TILE_HOR, CArgs(3, TCArg(kChar, "In"), TCArg(kChar, "Out"), TCArg(kChar, "Infos")),
+               Calls(1, Call(kernel.c_str(), LOC_LOOP,
+                             Bindings(18, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                      K_Arg("In", KER_ARG_TILE_USEDW), K_Arg("In", KER_ARG_TILE_H),
+                                      K_Arg("In", KER_ARG_TILE_USEDH),
+                                      K_ArgPar("Out", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("In", KER_ARG_TILE_PAD), needed(!twoByTwo, shape.fpx),
+                                      needed(!twoByTwo, shape.spx), AT_IGNORE_ARG_BINDING,
+                                      needed(!square, shape.fpy), needed(!square, shape.spy), AT_IGNORE_ARG_BINDING,
+                                      Imm(shape.poolOper == KOP_MAXPOOL), Imm(1), Imm(ActOper == KOP_NONE),
+                                      K_Arg("Infos", KER_ARG_TILE)))),
+               KerArgs(3,
+                       KerArgP("In", planes(), OBJ_IN_DB, unsigned(shape.width), unsigned(shape.height),
+                               unsigned(usedW), unsigned(usedH), padding, padding, 1,
+                               std::max(0, shape.fpy - shape.spy), OBJ_CONSTRAINTS_NONE, unsigned(shape.spy), "In"),
+                       KerArg("Out", planes(), OBJ_OUT_DB, unsigned(outW), unsigned(outH), 1, 0, OBJ_CONSTRAINTS_NONE,
+                              0, "Out"),
+                       KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
+                              AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos")));
+    declaredKernel(Name).operations =
+        std::uint64_t(shape.features) * unsigned(outW) * unsigned(outH) * unsigned(shape.fpx) * unsigned(shape.fpy);
     return layer.conclude();
 }
 

@@ -50,8 +50,12 @@ int convolutionPoolReLU(const char* Name, const ConvLayerShape& shape, int In_Q,
 int poolReLU(const char* Name, const PoolLayerShape& shape, int Q, KernelOper_T ReLUOper);
 // CNN_ConvolutionPoolAct_SQ8 (int32 biases, 8-bit scales).
 int convolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper, int ActCap);
-// CNN_PoolAct_SQ8.
+// Tessera's own SQ8 pooling (KerPoolAct_SQ8): window positions in the padding are skipped, as ONNX
+// pools; ActCap the KOP_RELUN bound in the output's int8 units.
 int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper, int ActCap);
+// CNN_PoolAct_SQ8 on the SDK's contract (KerParPool*_SQ8, C arguments In, Out, Infos): zero padding,
+// the average over the whole window (docs/gap-fixed-point.md, "Pooling + activation").
+int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper);
 // CNN_GlobalPool_SQ8 with the average brought to the output's scale by Scale / 2^ScaleN (1, 0 keep
 // the input's scale, as CNN_GlobalPool_SQ8 does).
 int globalAveragePool_SQ8(const char* Name, int Feat, int Width, int Height, int Scale, int ScaleN);

@@ -337,6 +337,38 @@ std::vector<int8_t> matAddAct(const std::vector<int8_t>& a, const std::vector<in
     return out;
 }
 
+std::vector<int8_t> sdkPoolAct(const PoolReluParams& p, Activation activation, const LayerInfos& infos,
+                               const std::vector<int8_t>& input)
+{
+    const std::string k = "sq8::sdkPoolAct";
+    (void) infosBytes(infos);  // the ranges of its fields
+    if (p.ceilMode)
+        throw std::invalid_argument(k + ": the SDK's pooling has no ceil mode");
+    const auto [Hp, Wp] = poolOutputShape(k, p);
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {p.features, p.height, p.width}));
+    const int32_t poolFactor = (1 << 16) / (p.poolWidth * p.poolHeight);
+    std::vector<int8_t> out;
+    out.reserve(size_t(p.features * Hp * Wp));
+    for (int64_t c = 0; c < p.features; ++c)
+        for (int64_t y = 0; y < Hp; ++y)
+            for (int64_t x = 0; x < Wp; ++x) {
+                int32_t largest = -128, sum = 0;
+                for (int64_t i = 0; i < p.poolHeight; ++i)
+                    for (int64_t j = 0; j < p.poolWidth; ++j) {
+                        const int64_t line = y * p.strideY - p.pad + i, column = x * p.strideX - p.pad + j;
+                        const bool inside = line >= 0 && line < p.height && column >= 0 && column < p.width;
+                        const int32_t v = inside ? input[size_t((c * p.height + line) * p.width + column)] : 0;
+                        sum += v;
+                        largest = std::max(largest, v);
+                    }
+                int32_t v = p.pool == PoolReluParams::Pool::Max ? largest : clip8(roundnorm32(sum * poolFactor, 16));
+                if (activation != Activation::None)
+                    v = rectify(v, activation, infos.a0);
+                out.push_back(clip8(scaleIf(v, infos.actScale, infos.actScaleN)));
+            }
+    return out;
+}
+
 std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,
                            int shift, bool relu)
 {

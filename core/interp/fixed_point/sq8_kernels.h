@@ -92,6 +92,13 @@ std::vector<int8_t> linearAct(int inDim, int outDim, Activation activation, cons
 std::vector<int8_t> matAddAct(const std::vector<int8_t>& a, const std::vector<int8_t>& b, Activation activation,
                               const LayerInfos& infos);
 
+// Pooling + activation (CNN_PoolAct_SQ8) on the SDK's contract: window positions in the padding
+// count as 0 (for the maximum too); the maximum, or the average over the whole window,
+// clip8(roundnorm32(sum * ((1 << 16) / (Fx * Fy)), 16)); then ReLU max(v, 0) or ReLU-N min(max(v, 0),
+// a0), and out = clip8(scale_if(v, actScale, actScaleN)) (a scale 0: none). No ceil mode.
+std::vector<int8_t> sdkPoolAct(const PoolReluParams& params, Activation activation, const LayerInfos& infos,
+                               const std::vector<int8_t>& input);
+
 // Element-wise addition (Tessera's CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
 // ReLU when asked (scaleA 0..32767, shift 0..62; scaleB -32767..32767, negative for a subtraction).
 std::vector<int8_t> matAdd(const std::vector<int8_t>& a, int scaleA, const std::vector<int8_t>& b, int scaleB,

@@ -1,7 +1,10 @@
 /* An 8-bit classifier head written as NNTool writes SQ8 graphs, on the SDK's contract of Tessera's
  * own generators: each layer takes the AT_INF_DIM bytes of its Infos as its last constant.
+ *   Pool0 average 3x3 / 2 of 4 planes of 9x9, "same" padding (PoolPad 1: one zero line and column
+ *         on each side), ReLU -> 4 x 5x5
+ *   Pool1 max 2x2 / 1 -> 4 x 4x4, its result scaled by Pool1_I[AT_INF_ACTSCALE] / 2^[AT_INF_ACTSCALEN]
  *   Fc1   linear 64 -> 64, ReLU-N (KOP_RELUN: the bound is Fc1_I[AT_INF_A0])
- *   Res2  Input + Fc1's output, ReLU (the first input brought to the second's scale by Res2_I)
+ *   Res2  Pool1's output + Fc1's output, ReLU (the first input brought to the second's scale by Res2_I)
  *   Fc3   linear 64 -> 10
  * Constants from model/<name>.tensor, fixed-point files (ConstInfo format 1): 8-bit filters,
  * scales, shifts and Infos, 32-bit biases. The L1 budget comes from --l1. */
@@ -32,20 +35,26 @@ int main(int argc, char **argv)
                          1024 * 1024, "0", "Sq8Head_L3_Flash_Const.dat", 0);
     AT_SetGraphCtrl(AT_GRAPH_TRACE_EXEC, AT_OPT_OFF);
     LoadCNN_SQ8_Library();
+    CNN_PoolAct_SQ8("Pool0", 0, 4, 9, 9, KOP_AVGPOOL, 3, 3, 1, 1, 2, 2, 1, KOP_RELU);
+    CNN_PoolAct_SQ8("Pool1", 0, 4, 5, 5, KOP_MAXPOOL, 2, 2, 1, 1, 1, 1, 0, KOP_NONE);
     CNN_LinearAct_SQ8("Fc1", 0, 4, 1, 64, 64, KOP_LINEAR, KOP_RELUN);
     CNN_MatAddAct_SQ8("Res2", 0, 64, 1, 1, KOP_MATADD, KOP_RELU);
     CNN_LinearAct_SQ8("Fc3", 0, 4, 1, 64, 10, KOP_LINEAR, KOP_NONE);
 
     CreateGraph("Sq8Head",
-                CArgs(13, TCArgInfo("signed char *__restrict__", "Input", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
-                      BYTES(Fc1_W), WORDS(Fc1_B), UBYTES(Fc1_S), UBYTES(Fc1_N), BYTES(Fc1_I), BYTES(Res2_I),
+                CArgs(15, TCArgInfo("signed char *__restrict__", "Input", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
+                      BYTES(Pool0_I), BYTES(Pool1_I), BYTES(Fc1_W), WORDS(Fc1_B), UBYTES(Fc1_S), UBYTES(Fc1_N), BYTES(Fc1_I), BYTES(Res2_I),
                       BYTES(Fc3_W), WORDS(Fc3_B), UBYTES(Fc3_S), UBYTES(Fc3_N), BYTES(Fc3_I),
                       TCArgInfo("signed char *__restrict__", "Output", ARG_SCOPE_ARG, ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, 0)),
-                CArgs(2, LOCAL(Act1), LOCAL(Act2)));
-    AddNode("Fc1", Bindings(7, GNodeArg(GNA_IN, "Input", 0), GNodeArg(GNA_IN, "Fc1_W", 0), GNodeArg(GNA_IN, "Fc1_B", 0),
+                CArgs(4, LOCAL(Pooled0), LOCAL(Pooled1), LOCAL(Act1), LOCAL(Act2)));
+    AddNode("Pool0", Bindings(3, GNodeArg(GNA_IN, "Input", 0), GNodeArg(GNA_OUT, "Pooled0", 0),
+                              GNodeArg(GNA_IN, "Pool0_I", 0)));
+    AddNode("Pool1", Bindings(3, GNodeArg(GNA_IN, "Pooled0", 0), GNodeArg(GNA_OUT, "Pooled1", 0),
+                              GNodeArg(GNA_IN, "Pool1_I", 0)));
+    AddNode("Fc1", Bindings(7, GNodeArg(GNA_IN, "Pooled1", 0), GNodeArg(GNA_IN, "Fc1_W", 0), GNodeArg(GNA_IN, "Fc1_B", 0),
                             GNodeArg(GNA_OUT, "Act1", 0), GNodeArg(GNA_IN, "Fc1_S", 0), GNodeArg(GNA_IN, "Fc1_N", 0),
                             GNodeArg(GNA_IN, "Fc1_I", 0)));
-    AddNode("Res2", Bindings(4, GNodeArg(GNA_IN, "Input", 0), GNodeArg(GNA_IN, "Act1", 0), GNodeArg(GNA_OUT, "Act2", 0),
+    AddNode("Res2", Bindings(4, GNodeArg(GNA_IN, "Pooled1", 0), GNodeArg(GNA_IN, "Act1", 0), GNodeArg(GNA_OUT, "Act2", 0),
                              GNodeArg(GNA_IN, "Res2_I", 0)));
     AddNode("Fc3", Bindings(7, GNodeArg(GNA_IN, "Act2", 0), GNodeArg(GNA_IN, "Fc3_W", 0), GNodeArg(GNA_IN, "Fc3_B", 0),
                             GNodeArg(GNA_OUT, "Output", 0), GNodeArg(GNA_IN, "Fc3_S", 0), GNodeArg(GNA_IN, "Fc3_N", 0),
