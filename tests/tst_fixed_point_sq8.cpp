@@ -367,6 +367,40 @@ private slots:
         QVERIFY(throwsInvalid([&] { sq8::sdkPoolAct(padded, Act::None, infos, negative); }));
     }
 
+    void sdkGlobalPoolingHandExample()
+    {
+        using Act = sq8::Activation;
+        const Bytes planes = {3, 4, -2, 0, /**/ -1, -2, -3, -3};
+        sq8::LayerInfos infos;
+        infos.actScale = 0;
+        // Means times 128: (5 * 128) / 4 = 160 and (-9 * 128) / 4 = -288; by 128 / 2^14: 1.75 -> 1
+        // and -2.25 -> -2 (roundnorm: halves and above up).
+        infos.sumScale = 128;
+        infos.sumScaleN = 14;
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, false, Act::None, infos, planes), (Bytes{1, -2}));
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, false, Act::ReLU, infos, planes), (Bytes{1, 0}));
+        // By 192 / 2^14 (x 1.5): 2.375 -> 2, -3.375 -> -3.
+        infos.sumScale = 192;
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, false, Act::None, infos, planes), (Bytes{2, -3}));
+        QCOMPARE(sq8::infosBytes(infos).at(8), int8_t(-64));  // 192 as the byte AT_INF_GLOBAL_SUM_SCALE
+        // Maxima 4 and -1; ReLU-N bound 3 and the scaling 200 / 2^7 after it on whole planes
+        // (3 -> 4.69 -> 5), before it on tiles (4 -> 6.25 -> 6, bounded to 3).
+        infos = sq8::LayerInfos{};
+        infos.a0 = 3;
+        infos.actScale = 200;
+        infos.actScaleN = 7;
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, true, Act::ReLUN, infos, planes), (Bytes{5, 0}));
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, true, Act::ReLUN, infos, planes, false), (Bytes{3, 0}));
+        infos.actScale = 0;
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, true, Act::ReLUN, infos, planes, false), (Bytes{3, 0}));
+        QCOMPARE(sq8::sdkGlobalPoolAct(2, 2, 2, true, Act::None, infos, planes), (Bytes{4, -1}));
+        // The mean's multiplier shares its bytes with the addition's first-input one.
+        infos.sumScale = 128;
+        infos.in1Scale = 200;
+        QVERIFY(throwsInvalid([&] { sq8::infosBytes(infos); }));
+        QVERIFY(throwsInvalid([&] { sq8::sdkGlobalPoolAct(1, 400, 400, false, Act::None, sq8::LayerInfos{}, Bytes(160000)); }));
+    }
+
     void linearHandExample()
     {
         const Bytes input = {3, -4};

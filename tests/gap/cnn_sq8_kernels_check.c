@@ -656,6 +656,104 @@ static void check_pool_sdk(const PoolCase *C)
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * KerParGlobal{Avg,Max}Pool*_SQ8: the SDK's contract (docs/gap-fixed-point.md, "Global pooling"),
+ * on whole planes, or on tiles of TileH lines reduced at the end */
+
+typedef struct {
+    unsigned Feat, W, H, TileH; /* TileH 0: whole planes (the FullFeat kernels) */
+    int Max, Act, DoScale, SumScale, SumScaleN, ActScale, ActScaleN, A0;
+} GlobalPoolCase;
+
+static void check_global_pool_sdk(const GlobalPoolCase *C)
+{
+    static void (*const Full[2][3])(KerGlobalPool_SQ8_T *) = {
+        {KerParGlobalAvgPoolFullFeat_SQ8, KerParGlobalAvgPoolFullFeat_ReLU_SQ8, KerParGlobalAvgPoolFullFeat_ReLUN_SQ8},
+        {KerParGlobalMaxPoolFullFeat_SQ8, KerParGlobalMaxPoolFullFeat_ReLU_SQ8, KerParGlobalMaxPoolFullFeat_ReLUN_SQ8}};
+    static void (*const Reduct[2][3])(KerGlobalPool_SQ8_T *) = {
+        {KerParGlobalAvgPool_Reduct_SQ8, KerParGlobalAvgPool_Reduct_ReLU_SQ8, KerParGlobalAvgPool_Reduct_ReLUN_SQ8},
+        {KerParGlobalMaxPool_Reduct_SQ8, KerParGlobalMaxPool_Reduct_ReLU_SQ8, KerParGlobalMaxPool_Reduct_ReLUN_SQ8}};
+    char Name[200];
+    const unsigned Plane = C->W * C->H;
+    signed char *In = xmalloc((size_t) C->Feat * Plane), *Out = xmalloc(C->Feat + 1);
+    signed char *Tile = xmalloc((size_t) C->Feat * C->W * (C->TileH ? C->TileH : 1));
+    int *Sums = xmalloc(sizeof(int) * C->Feat);
+    signed char Infos[AT_INF_DIM];
+    KerGlobalPool_SQ8_T Arg;
+
+    snprintf(Name, sizeof Name, "KerParGlobal%sPool %s act=%d x%u %ux%u Sum=%d/%d DoScale=%d Act=%d/%d A0=%d",
+             C->Max ? "Max" : "Avg", C->TileH ? "tiled" : "FullFeat", C->Act, C->Feat, C->W, C->H, C->SumScale,
+             C->SumScaleN, C->DoScale, C->ActScale, C->ActScaleN, C->A0);
+    begin_case(Name);
+    for (size_t i = 0; i < (size_t) C->Feat * Plane; i++)
+        In[i] = rnd8();
+    Out[C->Feat] = 0x5a; /* a guard byte after the outputs */
+    memset(Infos, 0x33, sizeof Infos);
+    Infos[AT_INF_GLOBAL_SUM_SCALE] = (signed char) C->SumScale;
+    Infos[AT_INF_GLOBAL_SUM_SCALEN] = (signed char) C->SumScaleN;
+    Infos[AT_INF_ACTSCALE] = (signed char) C->ActScale;
+    Infos[AT_INF_ACTSCALEN] = (signed char) C->ActScaleN;
+    Infos[AT_INF_A0] = (signed char) C->A0;
+    memset(&Arg, 0, sizeof Arg);
+    Arg.Feat = (unsigned short) C->Feat;
+    Arg.DoScale = (unsigned char) C->DoScale;
+    Arg.Infos = Infos;
+    if (C->TileH == 0) {
+        Arg.In = In;
+        Arg.W = (unsigned short) C->W;
+        Arg.H = (unsigned short) C->H;
+        Arg.Out = Out;
+        AT_FORK(gap_ncore(), Full[C->Max][C->Act], &Arg);
+    } else {
+        /* Each tile holds the Feat planes' lines [y, y + h) back to back, as the tiler lays them out. */
+        for (unsigned y = 0; y < C->H; y += C->TileH) {
+            unsigned h = C->H - y < C->TileH ? C->H - y : C->TileH;
+            for (unsigned f = 0; f < C->Feat; f++)
+                memcpy(Tile + (size_t) f * C->W * h, In + (size_t) f * Plane + (size_t) y * C->W, (size_t) C->W * h);
+            Arg.In = Tile;
+            Arg.W = (unsigned short) C->W;
+            Arg.H = (unsigned short) h;
+            Arg.FirstTile = y == 0;
+            Arg.Out = Sums;
+            AT_FORK(gap_ncore(), C->Max ? KerParGlobalMaxPool_SQ8 : KerParGlobalAvgPool_SQ8, &Arg);
+        }
+        Arg.In = Sums;
+        Arg.W = (unsigned short) C->W;
+        Arg.H = (unsigned short) C->H;
+        Arg.Out = Out;
+        AT_FORK(gap_ncore(), Reduct[C->Max][C->Act], &Arg);
+    }
+    for (unsigned f = 0; f < C->Feat; f++) {
+        int32_t Sum = 0, Largest = -128, v;
+        int Scaled = C->ActScale != 0 && (C->Act > 0 || C->DoScale);
+        for (unsigned i = 0; i < Plane; i++) {
+            Sum += In[(size_t) f * Plane + i];
+            Largest = In[(size_t) f * Plane + i] > Largest ? In[(size_t) f * Plane + i] : Largest;
+        }
+        v = C->Max ? Largest : ref_roundnorm32(ref_wrap32((int64_t) (Sum * 128 / (int32_t) Plane) * C->SumScale), C->SumScaleN);
+        if (C->TileH == 0) {
+            v = (int32_t) ref_clip(v, -128, 127);
+            if (C->Act > 0)
+                v = v < 0 ? 0 : (C->Act == 2 && v > C->A0 ? C->A0 : v);
+            if (Scaled)
+                v = ref_roundnorm32(ref_wrap32((int64_t) v * C->ActScale), C->ActScaleN);
+        } else {
+            if (Scaled)
+                v = ref_roundnorm32(ref_wrap32((int64_t) v * C->ActScale), C->ActScaleN);
+            if (C->Act > 0)
+                v = v < 0 ? 0 : (C->Act == 2 && v > C->A0 ? C->A0 : v);
+        }
+        if (Out[f] != (int32_t) ref_clip(v, -128, 127))
+            mismatch("Out", (long) f, Out[f], (int32_t) ref_clip(v, -128, 127));
+    }
+    if (Out[C->Feat] != 0x5a)
+        mismatch("the byte after Out", (long) C->Feat, Out[C->Feat], 0x5a);
+    free(In);
+    free(Out);
+    free(Tile);
+    free(Sums);
+}
+
+/* ------------------------------------------------------------------------------------------------
  * KerSoftMax_SQ8: the conversion to Q(InQ), then the doc's 16-bit "Softmax" with stored e[i]. */
 
 static void ref_softmax_sq8(const signed char *In, unsigned N, int Scale, int ScaleN, int InQ, int32_t *Out)
@@ -1037,6 +1135,30 @@ int main(int argc, char **argv)
         };
         for (unsigned i = 0; i < sizeof Pools / sizeof Pools[0]; i++)
             check_pool_sdk(&Pools[i]);
+    }
+
+    /* KerParGlobal{Avg,Max}Pool*_SQ8: whole planes and tiles (a last tile shorter), each
+     * activation, the scaling after it present or absent, fewer features than cores */
+    {
+        static const GlobalPoolCase Globals[] = {
+            /* Feat W  H  TileH Max Act DoScale Sum/N  Act/N  A0 */
+            {13, 7, 7, 0, 0, 0, 1, 128, 7, 0, 0, 0},
+            {13, 7, 7, 3, 0, 0, 1, 128, 7, 0, 0, 0},
+            {5, 9, 6, 0, 0, 1, 0, 200, 9, 0, 0, 0},
+            {5, 9, 6, 4, 0, 1, 0, 200, 9, 0, 0, 0},
+            {9, 4, 5, 0, 0, 2, 0, 255, 8, 0, 0, 20},
+            {9, 4, 5, 2, 0, 2, 0, 255, 8, 0, 0, 20},
+            {3, 16, 16, 0, 0, 1, 0, 150, 6, 180, 8, 0},
+            {3, 16, 16, 5, 0, 1, 0, 150, 6, 180, 8, 0},
+            {11, 6, 3, 0, 1, 0, 1, 0, 0, 200, 7, 0},
+            {11, 6, 3, 1, 1, 0, 1, 0, 0, 200, 7, 0},
+            {7, 5, 5, 0, 1, 2, 0, 0, 0, 0, 0, 9},
+            {7, 5, 5, 2, 1, 2, 0, 0, 0, 160, 7, 30},
+            {2, 1, 1, 0, 0, 0, 0, 128, 7, 255, 0, 0}, /* DoScale 0: no scaling; one value */
+            {6, 3, 3, 0, 0, 0, 1, 255, 0, 0, 0, 0},   /* saturation */
+        };
+        for (unsigned i = 0; i < sizeof Globals / sizeof Globals[0]; i++)
+            check_global_pool_sdk(&Globals[i]);
     }
 
     /* KerSoftMax_SQ8 */

@@ -2,7 +2,7 @@
  * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
  * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64;
  * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8, KerMatAdd*_SQ8,
- * KerParPool*_SQ8) compute all in 32 bits, wrapping, as the SDK's own do on GAP.
+ * KerParPool*_SQ8, KerParGlobal*Pool*_SQ8) compute all in 32 bits, wrapping, as the SDK's own do on GAP.
  *
  * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
  * from the same inputs whatever the split, so the result does not depend on the number of cores.
@@ -316,6 +316,109 @@ void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg)
 {
     sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_RELUN);
 }
+
+/* ---- KerParGlobal{Avg,Max}Pool*_SQ8 (the SDK's contract) ---- */
+
+/* A plane's sum or maximum over its Count values, from Start (0, or -128 for the maximum, when a
+ * plane begins). */
+static inline int32_t sdk_plane_reduce(const signed char * __restrict__ Plane, unsigned int Count, int32_t Start,
+                                       int Max)
+{
+    int32_t Acc = Start;
+    for (unsigned int i = 0; i < Count; i++)
+        Acc = Max ? (Plane[i] > Acc ? Plane[i] : Acc) : Acc + Plane[i];
+    return Acc;
+}
+
+/* A plane's value before the activation: its maximum, or its mean scaled by the layer's multiplier. */
+static inline int32_t sdk_global_value(int32_t Acc, int Max, unsigned int Count, const unsigned char *Infos)
+{
+    if (Max)
+        return Acc;
+    return gap_roundnorm_reg(wrap_mul((Acc * 128) / (int32_t) Count, Infos[AT_INF_GLOBAL_SUM_SCALE]),
+                             Infos[AT_INF_GLOBAL_SUM_SCALEN]);
+}
+
+static inline int sdk_global_scaled(const KerGlobalPool_SQ8_T *Arg, int Activation)
+{
+    return Arg->Infos[AT_INF_ACTSCALE] != 0 && (Activation != SDK_ACT_NONE || Arg->DoScale);
+}
+
+static inline int32_t sdk_act_scale(int32_t V, const unsigned char *Infos)
+{
+    return gap_roundnorm_reg(wrap_mul(V, Infos[AT_INF_ACTSCALE]), Infos[AT_INF_ACTSCALEN]);
+}
+
+static void sdk_global_full(KerGlobalPool_SQ8_T *Arg, int Max, int Activation)
+{
+    const unsigned char *Infos = (const unsigned char *) Arg->Infos;
+    const unsigned int Count = (unsigned int) Arg->W * Arg->H;
+    const int Scaled = sdk_global_scaled(Arg, Activation);
+    const signed char *In = (const signed char *) Arg->In;
+    signed char *Out = (signed char *) Arg->Out;
+    unsigned int First, Last;
+
+    core_range(Arg->Feat, &First, &Last);
+    for (unsigned int f = First; f < Last; f++) {
+        int32_t v = gap_clip(sdk_global_value(sdk_plane_reduce(In + f * Count, Count, Max ? -128 : 0, Max), Max, Count,
+                                              Infos), 7);
+        if (Activation != SDK_ACT_NONE)
+            v = sdk_rectify(v, Activation, (signed char) Infos[AT_INF_A0]);
+        if (Scaled)
+            v = gap_clip(sdk_act_scale(v, Infos), 7);
+        Out[f] = (signed char) v;
+    }
+    rt_team_barrier();
+}
+
+static void sdk_global_partial(KerGlobalPool_SQ8_T *Arg, int Max)
+{
+    const unsigned int Count = (unsigned int) Arg->W * Arg->H;
+    const signed char *In = (const signed char *) Arg->In;
+    int *Out = (int *) Arg->Out;
+    unsigned int First, Last;
+
+    core_range(Arg->Feat, &First, &Last);
+    for (unsigned int f = First; f < Last; f++)
+        Out[f] = sdk_plane_reduce(In + f * Count, Count, Arg->FirstTile ? (Max ? -128 : 0) : Out[f], Max);
+    rt_team_barrier();
+}
+
+static void sdk_global_reduct(KerGlobalPool_SQ8_T *Arg, int Max, int Activation)
+{
+    const unsigned char *Infos = (const unsigned char *) Arg->Infos;
+    const unsigned int Count = (unsigned int) Arg->W * Arg->H;
+    const int Scaled = sdk_global_scaled(Arg, Activation);
+    const int *In = (const int *) Arg->In;
+    signed char *Out = (signed char *) Arg->Out;
+    unsigned int First, Last;
+
+    core_range(Arg->Feat, &First, &Last);
+    for (unsigned int f = First; f < Last; f++) {
+        int32_t v = sdk_global_value(In[f], Max, Count, Infos);
+        if (Scaled)
+            v = sdk_act_scale(v, Infos);
+        if (Activation != SDK_ACT_NONE)
+            v = sdk_rectify(v, Activation, (signed char) Infos[AT_INF_A0]);
+        Out[f] = (signed char) gap_clip(v, 7);
+    }
+    rt_team_barrier();
+}
+
+void KerParGlobalAvgPoolFullFeat_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_full(Arg, 0, SDK_ACT_NONE); }
+void KerParGlobalAvgPoolFullFeat_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_full(Arg, 0, SDK_ACT_RELU); }
+void KerParGlobalAvgPoolFullFeat_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_full(Arg, 0, SDK_ACT_RELUN); }
+void KerParGlobalMaxPoolFullFeat_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_full(Arg, 1, SDK_ACT_NONE); }
+void KerParGlobalMaxPoolFullFeat_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_full(Arg, 1, SDK_ACT_RELU); }
+void KerParGlobalMaxPoolFullFeat_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_full(Arg, 1, SDK_ACT_RELUN); }
+void KerParGlobalAvgPool_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_partial(Arg, 0); }
+void KerParGlobalMaxPool_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_partial(Arg, 1); }
+void KerParGlobalAvgPool_Reduct_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_reduct(Arg, 0, SDK_ACT_NONE); }
+void KerParGlobalAvgPool_Reduct_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_reduct(Arg, 0, SDK_ACT_RELU); }
+void KerParGlobalAvgPool_Reduct_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_reduct(Arg, 0, SDK_ACT_RELUN); }
+void KerParGlobalMaxPool_Reduct_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_reduct(Arg, 1, SDK_ACT_NONE); }
+void KerParGlobalMaxPool_Reduct_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_reduct(Arg, 1, SDK_ACT_RELU); }
+void KerParGlobalMaxPool_Reduct_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg) { sdk_global_reduct(Arg, 1, SDK_ACT_RELUN); }
 
 /* ---- Global average pooling ---- */
 

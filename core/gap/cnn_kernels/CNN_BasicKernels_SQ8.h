@@ -165,6 +165,44 @@ void KerParPoolNxMStrideSxSy_SQ8(KerPool_SQ8_T *Arg);
 void KerParPoolNxMStrideSxSy_ReLU_SQ8(KerPool_SQ8_T *Arg);
 void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg);
 
+/* Global pooling on the SDK's contract (GreenWaves' KerGlobalPool_SQ8_T and kernel names), Feat
+ * planes of W x H int8 values, their count WH = W * H. With Scale = Infos[AT_INF_GLOBAL_SUM_SCALE],
+ * ScaleN = Infos[AT_INF_GLOBAL_SUM_SCALEN], ActScale = Infos[AT_INF_ACTSCALE], ActScaleN =
+ * Infos[AT_INF_ACTSCALEN] (unsigned) and A0 = Infos[AT_INF_A0] (0..127), a plane's value is
+ *   average: roundnorm32(((S * 128) / WH) * Scale, ScaleN) (S its sum, / truncating towards 0);
+ *   maximum: its largest value;
+ * and "scaled" means ActScale is not 0 and the kernel has an activation or DoScale is set.
+ * FullFeat kernels take whole planes (Out: Feat int8 values): v = clip8(value), then ReLU max(v, 0) or
+ * ReLUN min(max(v, 0), A0) as the name says, then, scaled, v = clip8(roundnorm32(v * ActScale,
+ * ActScaleN)). KerParGlobalAvgPool_SQ8 / KerParGlobalMaxPool_SQ8 take a tile of the planes' lines
+ * and carry each plane's int32 sum / maximum in Out (started over when FirstTile is set); the
+ * _Reduct kernels then turn those (In, int32) into Out (int8), with W x H the whole planes':
+ * v = value, then, scaled, v = roundnorm32(v * ActScale, ActScaleN), the activation, clip8. */
+typedef struct {
+    void * __restrict__ In;
+    unsigned short int W;
+    unsigned short int H;
+    unsigned short int Feat;
+    unsigned char FirstTile;
+    unsigned char DoScale;
+    void * __restrict__ Out;
+    signed char * __restrict__ Infos;
+} KerGlobalPool_SQ8_T;
+void KerParGlobalAvgPoolFullFeat_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalAvgPoolFullFeat_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalAvgPoolFullFeat_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPoolFullFeat_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPoolFullFeat_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPoolFullFeat_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalAvgPool_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPool_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalAvgPool_Reduct_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalAvgPool_Reduct_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalAvgPool_Reduct_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPool_Reduct_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPool_Reduct_ReLU_SQ8(KerGlobalPool_SQ8_T *Arg);
+void KerParGlobalMaxPool_Reduct_ReLUN_SQ8(KerGlobalPool_SQ8_T *Arg);
+
 /* Global average pooling of one int8 plane, tile by tile (the sum is cleared by KerGlobalSumInit):
  * KerGlobalSum_SQ8 adds the W x H values of a tile (Partial: one int32 per core, at most 8 cores),
  * KerGlobalAvgFinish_SQ8 writes clip8(roundnorm(ndiv(sum * Scale, Count), ScaleN)) (Count = W x H of

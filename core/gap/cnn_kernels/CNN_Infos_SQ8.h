@@ -13,7 +13,9 @@
 #define AT_INF_C0 6         /* third activation parameter (2 bytes) */
 #define AT_INF_BIASN 8      /* left shift of the biases into the accumulator's scale */
 #define AT_INF_IN1SCALE 8   /* additions: the multiplier of the first input (the bias shift's byte) */
+#define AT_INF_GLOBAL_SUM_SCALE 8 /* global average pooling: the multiplier of the mean (x 128) */
 #define AT_INF_SCALEN 9
+#define AT_INF_GLOBAL_SUM_SCALEN 9 /* its shift */
 #define AT_INF_IN1SCALEN 9  /* its shift */
 #define AT_INF_OUTSCALE 10  /* additions: the multiplier of the sum */
 #define AT_INF_OUTSCALEN 11 /* its shift */

@@ -219,8 +219,8 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
             poolAct_SQ8(name, poolShape(layer.pool), reluOperation(layer.pool.relu), 0);
         break;
     case GapLayerKind::GlobalAveragePool:
-        globalAveragePool_SQ8(name, layer.pool.features, layer.pool.width, layer.pool.height,
-                              layer.inputScales.at(0).scale, layer.inputScales.at(0).shift);
+        sdkGlobalPoolAct_SQ8(name, layer.pool.features, layer.pool.width, layer.pool.height, KOP_GLOBAL_AVGPOOL,
+                             KOP_NONE);
         break;
     case GapLayerKind::Linear:
         CNN_LinearAct_SQ8(name, nullptr, 4, 1, layer.inDim, layer.outDim, KOP_LINEAR,
@@ -274,7 +274,8 @@ struct LayerConstant {
 bool takesInfos(const GapNetwork& network, const GapLayer& layer)
 {
     return network.quantization == GapQuantization::SymmetricInt8 &&
-           (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add || layer.poolsOnSdkContract());
+           (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add ||
+            layer.kind == GapLayerKind::GlobalAveragePool || layer.poolsOnSdkContract());
 }
 
 // The constants a layer's node takes after its activations, in the generator's argument order.

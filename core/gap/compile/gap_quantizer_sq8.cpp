@@ -163,11 +163,18 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
         switch (layer.kind) {
         case GapLayerKind::GlobalAveragePool: {
             // A mean is far smaller than the values it averages (a squeeze-and-excitation block's
-            // squeeze, the pooling before a classifier): it gets its own scale, within what one
-            // 15-bit multiplier from the input's reaches.
-            output.scale = std::clamp(scaleFor(rangeOf(output.source, false)), inputScale / 16384.0, inputScale);
-            const double factor = inputScale / output.scale;
-            layer.inputScales = {factor == 1.0 ? sq8::Multiplier{1, 0} : sq8::multiplier15For(factor)};
+            // squeeze, the pooling before a classifier): it gets its own scale, at most 128 times
+            // finer than the input's: the SDK's kernels compute the mean to 1/128 of the input's
+            // unit, then bring it to the output's scale by the 8-bit multiplier of the layer's Infos
+            // (docs/gap-fixed-point.md, "Global pooling").
+            output.scale = std::clamp(scaleFor(rangeOf(output.source, false)), inputScale / 128.0, inputScale);
+            const sq8::Multiplier toOutput = sq8::multiplierFor(inputScale / output.scale / 128.0);
+            // The output's scale follows the multiplier (at most 1/256 away), so that it is exact.
+            output.scale = inputScale / (128.0 * std::ldexp(double(toOutput.scale), -toOutput.shift));
+            layer.infos = sq8::LayerInfos{};
+            layer.infos.actScale = 0;
+            layer.infos.sumScale = toOutput.scale;
+            layer.infos.sumScaleN = toOutput.shift;
             break;
         }
         case GapLayerKind::Pooling:

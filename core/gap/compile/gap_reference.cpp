@@ -42,8 +42,8 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
             return widen(sq8::sdkPoolAct(layer.pool, sdkActivation(layer.pool.relu), layer.infos, in));
         return widen(sq8::poolAct(layer.pool, in));
     case GapLayerKind::GlobalAveragePool:
-        return widen(sq8::globalAveragePool(layer.pool.features, layer.pool.width, layer.pool.height, in,
-                                            layer.inputScales.empty() ? sq8::Multiplier{1, 0} : layer.inputScales[0]));
+        return widen(sq8::sdkGlobalPoolAct(layer.pool.features, layer.pool.width, layer.pool.height, false,
+                                           sq8::Activation::None, layer.infos, in));
     case GapLayerKind::Linear:
         return widen(sq8::linearAct(layer.inDim, layer.outDim, sdkActivation(layer.relu, layer.relu6), layer.infos, in,
                                     layer.weights8, layer.bias32, layer.channelScales));

@@ -86,8 +86,9 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
-/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8, CNN_PoolAct_SQ8 and
- * CNN_MatAddAct_SQ8 have the SDK's signatures and contract too, the others signatures of their own
+/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8, CNN_PoolAct_SQ8,
+ * CNN_GlobalPoolAct_SQ8 and CNN_MatAddAct_SQ8 have the SDK's signatures and contract too, the others
+ * signatures of their own
  * (ActCap, no Infos) for now: after the SDK's
  * CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
  * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
@@ -104,8 +105,8 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
  *   convolution: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
  *                 unsigned char *Scale, unsigned char *ScaleN)
  *   linear: the same, then signed char *Infos
- *   pooling: (signed char *In, signed char *Out, signed char *Infos)
- *   global pooling: (signed char *In, signed char *Out)
+ *   pooling, CNN_GlobalPoolAct_SQ8: (signed char *In, signed char *Out, signed char *Infos)
+ *   CNN_GlobalPool_SQ8: (signed char *In, signed char *Out)
  *   addition: (signed char *In1, signed char *In2, signed char *Out)
  *   softmax: (signed char *In, short int *Out)   (Q15 output)
  * Filters are laid out as for the 16-bit generators. ActOper is KOP_NONE, KOP_RELU or KOP_RELUN;
@@ -139,7 +140,19 @@ int CNN_LinearAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSiz
 int CNN_PoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
                     int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper);
 
-/* Global average pooling (KOP_GLOBAL_AVGPOOL); the scale is kept; Width x Height at most 65535. */
+/* Global pooling (KOP_GLOBAL_AVGPOOL or KOP_GLOBAL_MAXPOOL) + activation (KOP_NONE, KOP_RELU,
+ * KOP_RELUN) on the SDK's contract: the SDK's signature, the C arguments (In, Out, Infos) and the
+ * SDK's basic kernels: KerParGlobal{Avg,Max}PoolFullFeat[_ReLU|_ReLUN]_SQ8 on whole planes when one
+ * fits in L1, else KerParGlobal{Avg,Max}Pool_SQ8 on tiles of lines then
+ * KerParGlobal{Avg,Max}Pool_Reduct[_ReLU|_ReLUN]_SQ8. The average is ((sum * 128) / (W * H)) scaled
+ * by Infos[AT_INF_GLOBAL_SUM_SCALE] / 2^[AT_INF_GLOBAL_SUM_SCALEN] (a scale 0 gives 0); the KOP_RELUN
+ * bound is Infos[AT_INF_A0]; Infos[AT_INF_ACTSCALE], when not 0, scales the result (after the
+ * activation on whole planes, before it on tiles, as the SDK's kernels do); W x H at most 131071.
+ * docs/gap-fixed-point.md, "Global pooling". */
+int CNN_GlobalPoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
+                          KernelOper_T PoolOper, KernelOper_T ActOper);
+
+/* Tessera's own global average pooling (KOP_GLOBAL_AVGPOOL); the scale is kept; Width x Height at most 65535. */
 int CNN_GlobalPool_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
                        KernelOper_T PoolOper);
 

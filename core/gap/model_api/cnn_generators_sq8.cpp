@@ -7,6 +7,7 @@
 #include "cnn_generator_control.h"
 #include "cnn_generator_support.h"
 #include "gap/cnn_kernels/CNN_Infos_SQ8.h"
+#include "tiler/tile_solver.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -180,6 +181,20 @@ void LoadCNN_SQ8_Library(void)
                             TCArg(kChar, "Infos")),
                       "KerPool_SQ8_T");
         }
+    const auto globalPool = [](const char* name) {
+        LibKernel(name, CALL_PARALLEL,
+                  CArgs(8, TCArg("void * __restrict__", "In"), TCArg(kUShort, "W"), TCArg(kUShort, "H"),
+                        TCArg(kUShort, "Feat"), TCArg("unsigned char", "FirstTile"), TCArg("void * __restrict__", "Out"),
+                        TCArg("unsigned char", "DoScale"), TCArg(kChar, "Infos")),
+                  "KerGlobalPool_SQ8_T");
+    };
+    for (const char* kind : {"Avg", "Max"}) {
+        for (const char* act : {"", "_ReLU", "_ReLUN"}) {
+            globalPool((std::string("KerParGlobal") + kind + "PoolFullFeat" + act + "_SQ8").c_str());
+            globalPool((std::string("KerParGlobal") + kind + "Pool_Reduct" + act + "_SQ8").c_str());
+        }
+        globalPool((std::string("KerParGlobal") + kind + "Pool_SQ8").c_str());
+    }
     // Shared with the 16-bit library when both are loaded.
     if (tessera::gap::currentModel().findBasicKernel("KerGlobalSumInit") == nullptr)
         LibKernel("KerGlobalSumInit", CALL_SEQUENTIAL, CArgs(1, TCArg(kInt, "Sum")), nullptr);
@@ -281,6 +296,13 @@ int CNN_GlobalPool_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int W
         layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL");
     }
     return tessera::gap::globalAveragePool_SQ8(Name, Feat, Width, Height, 1, 0);
+}
+
+int CNN_GlobalPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
+                          KernelOper_T PoolOper, KernelOper_T ActOper)
+{
+    (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
+    return tessera::gap::sdkGlobalPoolAct_SQ8(Name, Feat, Width, Height, PoolOper, ActOper);
 }
 
 int CNN_MatAdd_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height,
@@ -509,6 +531,82 @@ int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T A
                               AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos")));
     declaredKernel(Name).operations =
         std::uint64_t(shape.features) * unsigned(outW) * unsigned(outH) * unsigned(shape.fpx) * unsigned(shape.fpy);
+    return layer.conclude();
+}
+
+namespace {
+
+// Whether the user kernel just declared has a tiling in the model's budgets.
+bool lastKernelTiles()
+{
+    const tessera::tiler::KernelModel& model = currentModel();
+    return tessera::tiler::solveTiling(model.userKernels.back(), model.options.l1Size, model.options.l2Size,
+                                       model.options.costModel, tessera::tiler::promotionPolicy(model.options))
+        .ok;
+}
+
+}  // namespace
+
+int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, KernelOper_T PoolOper,
+                         KernelOper_T ActOper)
+{
+    LayerDeclaration layer(Name);
+    if (PoolOper != KOP_GLOBAL_AVGPOOL && PoolOper != KOP_GLOBAL_MAXPOOL)
+        layerError(Name, "the operation must be KOP_GLOBAL_AVGPOOL or KOP_GLOBAL_MAXPOOL");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    if (Feat > 65535 || Width > 65535 || Height > 65535 || std::int64_t(Width) * Height > 131071)
+        layerError(Name, "the global pooling kernels take at most 65535 features, columns and lines, and planes of "
+                         "at most 131071 values (their sums times 128 stay in 32 bits)");
+    const char* kind = PoolOper == KOP_GLOBAL_AVGPOOL ? "KerParGlobalAvgPool" : "KerParGlobalMaxPool";
+    const std::string whole = sdkActivationKernel(Name, (std::string(kind) + "FullFeat").c_str(), ActOper);
+    const auto infosArg = [] {
+        return KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
+                      AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos");
+    };
+    const auto cArgs = [] { return CArgs(3, TCArg(kChar, "In"), TCArg(kChar, "Out"), TCArg(kChar, "Infos")); };
+    const unsigned plane = unsigned(Width) * unsigned(Height);
+    // As the SDK declares it: whole planes in tiles of features when one fits in L1 ...
+    UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR, cArgs(),
+               Calls(1, Call(whole.c_str(), LOC_LOOP,
+                             Bindings(8, K_Arg("In", KER_ARG_TILE), Imm(Width), Imm(Height), K_Arg("Out", KER_ARG_TILE_H),
+                                      AT_IGNORE_ARG_BINDING, K_Arg("Out", KER_ARG_TILE), Imm(ActOper == KOP_NONE),
+                                      K_Arg("Infos", KER_ARG_TILE)))),
+               KerArgs(3,
+                       KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, plane, unsigned(Feat), 1, 0,
+                              OBJ_CONSTRAINTS_NONE, 8, "In"),
+                       KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 1, unsigned(Feat), 1, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                       infosArg()));
+    if (!lastKernelTiles()) {
+        // ... else features in chunks, the lines of each tiled: the tiles' sums or maxima carried
+        // in int32 (one per feature of the chunk) and reduced after the plane's last tile.
+        withdrawLastUserKernel(registry().model);
+        const std::string reduct = sdkActivationKernel(Name, (std::string(kind) + "_Reduct").c_str(), ActOper);
+        const std::string partial = std::string(kind) + "_SQ8";
+        UserKernel(Name,
+                   KernelIterSpace(2, IterParSpace(KER_ITER_D0, unsigned(Feat), 8), IterTiledSpace(KER_ITER_TILE0)),
+                   TILE_HOR, cArgs(),
+                   Calls(2,
+                         Call(partial.c_str(), LOC_LOOP,
+                              Bindings(8, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_W),
+                                       K_Arg("In", KER_ARG_TILE_H), K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0),
+                                       K_ArgPred("In", KER_ARG_TILEFIRST, KER_ITER_TILE0), K_Arg("Sums", KER_ARG_TILE),
+                                       AT_IGNORE_ARG_BINDING, AT_IGNORE_ARG_BINDING)),
+                         Call(reduct.c_str(), LOC_LOOP_EPILOG,
+                              Bindings(8, K_Arg("Sums", KER_ARG_TILE), Imm(Width), Imm(Height),
+                                       K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), AT_IGNORE_ARG_BINDING,
+                                       K_Arg("Out", KER_ARG_TILE), Imm(ActOper == KOP_NONE),
+                                       K_Arg("Infos", KER_ARG_TILE)))),
+                   KerArgs(4,
+                           KerArg("In", KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0), OBJ_IN_DB, unsigned(Width),
+                                  unsigned(Height), 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Sums", KerArgSpace(1, KER_ITER_D0), O_BUFF, 1, 1, 4, 0, OBJ_CONSTRAINTS_NONE, 0,
+                                  nullptr),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                                  "Out"),
+                           infosArg()));
+    }
+    declaredKernel(Name).operations = std::uint64_t(Feat) * plane;
     return layer.conclude();
 }
 

@@ -56,6 +56,10 @@ int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActO
 // CNN_PoolAct_SQ8 on the SDK's contract (KerParPool*_SQ8, C arguments In, Out, Infos): zero padding,
 // the average over the whole window (docs/gap-fixed-point.md, "Pooling + activation").
 int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper);
+// CNN_GlobalPoolAct_SQ8 on the SDK's contract (KerParGlobal{Avg,Max}Pool*_SQ8, C arguments In, Out,
+// Infos; docs/gap-fixed-point.md, "Global pooling").
+int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, KernelOper_T PoolOper,
+                         KernelOper_T ActOper);
 // CNN_GlobalPool_SQ8 with the average brought to the output's scale by Scale / 2^ScaleN (1, 0 keep
 // the input's scale, as CNN_GlobalPool_SQ8 does).
 int globalAveragePool_SQ8(const char* Name, int Feat, int Width, int Height, int Scale, int ScaleN);

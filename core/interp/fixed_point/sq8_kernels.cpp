@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -245,15 +246,20 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     requireRange(k, "in1ScaleN", infos.in1ScaleN, 0, 31);
     requireRange(k, "outScale", infos.outScale, 0, 255);
     requireRange(k, "outScaleN", infos.outScaleN, 0, 31);
-    if (infos.biasNorm != 0 && (infos.in1Scale != 0 || infos.in1ScaleN != 0))
-        throw std::invalid_argument(k + ": biasNorm and in1Scale / in1ScaleN share their bytes; give one or the other");
+    requireRange(k, "sumScale", infos.sumScale, 0, 255);
+    requireRange(k, "sumScaleN", infos.sumScaleN, 0, 31);
+    const int sharers = int(infos.biasNorm != 0) + int(infos.in1Scale != 0 || infos.in1ScaleN != 0) +
+                        int(infos.sumScale != 0 || infos.sumScaleN != 0);
+    if (sharers > 1)
+        throw std::invalid_argument(k + ": biasNorm, in1Scale / in1ScaleN and sumScale / sumScaleN share their bytes; "
+                                        "give one of them");
     std::vector<int8_t> bytes(size_t(kInfosBytes), 0);
     bytes[0] = int8_t(uint8_t(infos.actScale));  // AT_INF_ACTSCALE
     bytes[1] = int8_t(infos.actScaleN);          // AT_INF_ACTSCALEN
     bytes[2] = int8_t(infos.a0);                 // AT_INF_A0, low byte (the kernels read one signed byte)
     bytes[3] = infos.a0 < 0 ? int8_t(-1) : int8_t(0);
-    bytes[8] = int8_t(uint8_t(infos.biasNorm != 0 ? infos.biasNorm : infos.in1Scale));  // AT_INF_BIASN / IN1SCALE
-    bytes[9] = int8_t(infos.in1ScaleN);          // AT_INF_IN1SCALEN
+    bytes[8] = int8_t(uint8_t(infos.biasNorm + infos.in1Scale + infos.sumScale));  // AT_INF_BIASN / IN1SCALE / GLOBAL_SUM_SCALE
+    bytes[9] = int8_t(infos.in1ScaleN + infos.sumScaleN);  // AT_INF_IN1SCALEN / GLOBAL_SUM_SCALEN
     bytes[10] = int8_t(uint8_t(infos.outScale)); // AT_INF_OUTSCALE
     bytes[11] = int8_t(infos.outScaleN);         // AT_INF_OUTSCALEN
     return bytes;
@@ -366,6 +372,40 @@ std::vector<int8_t> sdkPoolAct(const PoolReluParams& p, Activation activation, c
                     v = rectify(v, activation, infos.a0);
                 out.push_back(clip8(scaleIf(v, infos.actScale, infos.actScaleN)));
             }
+    return out;
+}
+
+std::vector<int8_t> sdkGlobalPoolAct(int features, int width, int height, bool maximum, Activation activation,
+                                     const LayerInfos& infos, const std::vector<int8_t>& input, bool wholePlanes)
+{
+    const std::string k = "sq8::sdkGlobalPoolAct";
+    (void) infosBytes(infos);  // the ranges of its fields
+    requireAtLeast(k, "features", features, 1);
+    requireRange(k, "width", width, 1, 65535);
+    requireRange(k, "height", height, 1, 65535);
+    const int64_t plane = int64_t(width) * height;
+    requireRange(k, "width x height", plane, 1, 131071);
+    if (activation == Activation::ReLUN)
+        requireRange(k, "a0", infos.a0, 0, 127);
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {features, height, width}));
+    std::vector<int8_t> out(static_cast<size_t>(features), 0);
+    for (int64_t c = 0; c < features; ++c) {
+        const auto first = input.begin() + c * plane, last = first + plane;
+        int32_t v = maximum ? int32_t(*std::max_element(first, last))
+                            : scale32(int32_t(int64_t(std::accumulate(first, last, int32_t(0))) * 128 / plane),
+                                      infos.sumScale, infos.sumScaleN);
+        if (wholePlanes) {
+            v = clip8(v);
+            if (activation != Activation::None)
+                v = rectify(v, activation, infos.a0);
+            v = scaleIf(v, infos.actScale, infos.actScaleN);
+        } else {
+            v = scaleIf(v, infos.actScale, infos.actScaleN);
+            if (activation != Activation::None)
+                v = rectify(v, activation, infos.a0);
+        }
+        out[size_t(c)] = clip8(v);
+    }
     return out;
 }
 

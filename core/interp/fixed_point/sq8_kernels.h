@@ -47,10 +47,11 @@ std::vector<int8_t> convPoolAct(const ConvPoolReluParams& params, const std::vec
                                 const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
                                 const ChannelScales& scales);
 
-// Pooling + activation alone (CNN_PoolAct_SQ8); same scale in and out. reluCap > 0 caps (with relu).
+// Tessera's own pooling + activation (KerPoolAct_SQ8, padding skipped); same scale in and out.
+// reluCap > 0 caps (with relu).
 std::vector<int8_t> poolAct(const PoolReluParams& params, const std::vector<int8_t>& input, int reluCap = 0);
 
-// Global average pooling (CNN_GlobalPool_SQ8): input [C][H][W] (H * W <= 65535); returns [C],
+// Tessera's own global average pooling (CNN_GlobalPool_SQ8): input [C][H][W] (H * W <= 65535); returns [C],
 // clip8(roundnorm(ndiv(sum * scale, H * W), shift)): the mean brought to the output's scale by the
 // multiplier ({1, 0}, the default, keeps the input's scale).
 std::vector<int8_t> globalAveragePool(int features, int width, int height, const std::vector<int8_t>& input,
@@ -69,6 +70,9 @@ struct LayerInfos {
     int in1ScaleN = 0;  // AT_INF_IN1SCALEN: 0..31
     int outScale = 0;   // AT_INF_OUTSCALE: multiplier of the sum, 0..255
     int outScaleN = 0;  // AT_INF_OUTSCALEN: 0..31
+    // Global average pooling (the same bytes again): the multiplier of the mean times 128.
+    int sumScale = 0;   // AT_INF_GLOBAL_SUM_SCALE: 0..255
+    int sumScaleN = 0;  // AT_INF_GLOBAL_SUM_SCALEN: 0..31
 };
 constexpr int kInfosBytes = 13;  // AT_INF_DIM
 // The AT_INF_DIM bytes of `infos` as the generated code reads them (unused bytes 0).
@@ -98,6 +102,16 @@ std::vector<int8_t> matAddAct(const std::vector<int8_t>& a, const std::vector<in
 // a0), and out = clip8(scale_if(v, actScale, actScaleN)) (a scale 0: none). No ceil mode.
 std::vector<int8_t> sdkPoolAct(const PoolReluParams& params, Activation activation, const LayerInfos& infos,
                                const std::vector<int8_t>& input);
+
+// Global pooling + activation (CNN_GlobalPoolAct_SQ8) on the SDK's contract, input [C][H][W]
+// (H * W <= 131071), returns [C]. A plane's value: its maximum, or roundnorm32(((S * 128) / (H * W))
+// * sumScale, sumScaleN) with S its sum and the division truncating towards zero. On whole planes
+// (wholePlanes, the kernels the generator takes when a plane fits in L1): v = clip8(value), then ReLU
+// or ReLU-N (a0 >= 0), then clip8(scale_if(v, actScale, actScaleN)); on tiles of lines: the scaling
+// first, then the activation, then clip8 (the same results when actScale is 0).
+std::vector<int8_t> sdkGlobalPoolAct(int features, int width, int height, bool maximum, Activation activation,
+                                     const LayerInfos& infos, const std::vector<int8_t>& input,
+                                     bool wholePlanes = true);
 
 // Element-wise addition (Tessera's CNN_MatAdd_SQ8): clip8(roundnorm(a * scaleA + b * scaleB, shift)), then
 // ReLU when asked (scaleA 0..32767, shift 0..62; scaleB -32767..32767, negative for a subtraction).
