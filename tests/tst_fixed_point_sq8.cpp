@@ -63,6 +63,15 @@ std::string describe(double factor, const sq8::Multiplier& m)
            std::to_string(m.shift);
 }
 
+// A 4x4 plane for the pooling examples, pooled 2x2 / 2 in them.
+Bytes poolingPlane()
+{
+    return {1, -2, 3, 4,  //
+            -5, 6, -7, 8, //
+            127, -128, 0, 1,
+            -1, -1, -1, -2};
+}
+
 } // namespace
 
 class TestFixedPointSq8 : public QObject {
@@ -287,10 +296,7 @@ private slots:
         p.width = p.height = 4;
         p.poolWidth = p.poolHeight = 2;
         p.strideX = p.strideY = 2;
-        const Bytes input = {1, -2, 3, 4,  //
-                             -5, 6, -7, 8, //
-                             127, -128, 0, 1,
-                             -1, -1, -1, -2};
+        const Bytes input = poolingPlane();
         // Max: {1,-2,-5,6} 6, {3,4,-7,8} 8, {127,-128,-1,-1} 127, {0,1,-1,-2} 1.
         p.pool = Pool::Max;
         QCOMPARE(sq8::poolAct(p, input), (Bytes{6, 8, 127, 1}));
@@ -322,10 +328,7 @@ private slots:
         p.width = p.height = 4;
         p.poolWidth = p.poolHeight = 2;
         p.strideX = p.strideY = 2;
-        const Bytes input = {1, -2, 3, 4,  //
-                             -5, 6, -7, 8, //
-                             127, -128, 0, 1,
-                             -1, -1, -1, -2};
+        const Bytes input = poolingPlane();
         sq8::LayerInfos infos;
         infos.actScale = 0;  // no scaling
         p.pool = Pool::Max;

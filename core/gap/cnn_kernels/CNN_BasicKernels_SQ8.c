@@ -272,50 +272,26 @@ static void sdk_pool(KerPool_SQ8_T *Arg, int Fx, int Fy, int Sx, int Sy, int Act
     rt_team_barrier();
 }
 
-void KerParPool2x2Stride2_SQ8(KerPool_SQ8_T *Arg)
+/* The window and stride each kernel name stands for. */
+static void pool_2x2(KerPool_SQ8_T *Arg, int Activation) { sdk_pool(Arg, 2, 2, 2, 2, Activation); }
+static void pool_nxn(KerPool_SQ8_T *Arg, int Activation)
 {
-    sdk_pool(Arg, 2, 2, 2, 2, SDK_ACT_NONE);
+    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, Activation);
+}
+static void pool_nxm(KerPool_SQ8_T *Arg, int Activation)
+{
+    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, Activation);
 }
 
-void KerParPool2x2Stride2_ReLU_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, 2, 2, 2, 2, SDK_ACT_RELU);
-}
-
-void KerParPool2x2Stride2_ReLUN_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, 2, 2, 2, 2, SDK_ACT_RELUN);
-}
-
-void KerParPoolNxNStrideS_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, SDK_ACT_NONE);
-}
-
-void KerParPoolNxNStrideS_ReLU_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, SDK_ACT_RELU);
-}
-
-void KerParPoolNxNStrideS_ReLUN_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, Arg->FS, Arg->FS, Arg->S, Arg->S, SDK_ACT_RELUN);
-}
-
-void KerParPoolNxMStrideSxSy_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_NONE);
-}
-
-void KerParPoolNxMStrideSxSy_ReLU_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_RELU);
-}
-
-void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg)
-{
-    sdk_pool(Arg, Arg->FS, Arg->FSy, Arg->S, Arg->Sy, SDK_ACT_RELUN);
-}
+void KerParPool2x2Stride2_SQ8(KerPool_SQ8_T *Arg) { pool_2x2(Arg, SDK_ACT_NONE); }
+void KerParPool2x2Stride2_ReLU_SQ8(KerPool_SQ8_T *Arg) { pool_2x2(Arg, SDK_ACT_RELU); }
+void KerParPool2x2Stride2_ReLUN_SQ8(KerPool_SQ8_T *Arg) { pool_2x2(Arg, SDK_ACT_RELUN); }
+void KerParPoolNxNStrideS_SQ8(KerPool_SQ8_T *Arg) { pool_nxn(Arg, SDK_ACT_NONE); }
+void KerParPoolNxNStrideS_ReLU_SQ8(KerPool_SQ8_T *Arg) { pool_nxn(Arg, SDK_ACT_RELU); }
+void KerParPoolNxNStrideS_ReLUN_SQ8(KerPool_SQ8_T *Arg) { pool_nxn(Arg, SDK_ACT_RELUN); }
+void KerParPoolNxMStrideSxSy_SQ8(KerPool_SQ8_T *Arg) { pool_nxm(Arg, SDK_ACT_NONE); }
+void KerParPoolNxMStrideSxSy_ReLU_SQ8(KerPool_SQ8_T *Arg) { pool_nxm(Arg, SDK_ACT_RELU); }
+void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg) { pool_nxm(Arg, SDK_ACT_RELUN); }
 
 /* ---- KerParGlobal{Avg,Max}Pool*_SQ8 (the SDK's contract) ---- */
 

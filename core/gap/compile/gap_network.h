@@ -78,7 +78,9 @@ struct GapLayer {
     std::vector<int32_t> bias32;                   // in the accumulator's scale, per output feature
     fixed_point::sq8::ChannelScales channelScales; // requantization per output feature
     int actCap = 0;                                // ReLU6: the cap in the output's int8 units
-    fixed_point::sq8::LayerInfos infos;            // Linear, Add, pooling on the SDK's contract, global average pooling: the SDK's Infos bytes their kernels read
+    // Linear, Add, pooling on the SDK's contract, global average pooling: the SDK's Infos bytes their
+    // kernels read.
+    fixed_point::sq8::LayerInfos infos;
     int addScale1 = 0, addScale2 = 0, addShift = 0; // Subtract: both inputs to the output's scale
     fixed_point::sq8::Multiplier softmaxInput;     // Softmax: the int8 input to Q softmaxInputQ
     int softmaxInputQ = 0;

@@ -258,7 +258,8 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     bytes[1] = int8_t(infos.actScaleN);          // AT_INF_ACTSCALEN
     bytes[2] = int8_t(infos.a0);                 // AT_INF_A0, low byte (the kernels read one signed byte)
     bytes[3] = infos.a0 < 0 ? int8_t(-1) : int8_t(0);
-    bytes[8] = int8_t(uint8_t(infos.biasNorm + infos.in1Scale + infos.sumScale));  // AT_INF_BIASN / IN1SCALE / GLOBAL_SUM_SCALE
+    // AT_INF_BIASN / IN1SCALE / GLOBAL_SUM_SCALE (one of them at most is set)
+    bytes[8] = int8_t(uint8_t(infos.biasNorm + infos.in1Scale + infos.sumScale));
     bytes[9] = int8_t(infos.in1ScaleN + infos.sumScaleN);  // AT_INF_IN1SCALEN / GLOBAL_SUM_SCALEN
     bytes[10] = int8_t(uint8_t(infos.outScale)); // AT_INF_OUTSCALE
     bytes[11] = int8_t(infos.outScaleN);         // AT_INF_OUTSCALEN
