@@ -225,7 +225,27 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
     rt_team_barrier();
 }
 
-/* ---- KerParPool*_SQ8 (the SDK's contract) ---- */
+/* ---- KerParPool*_SQ8 and KerParGlobal*Pool*_SQ8 (the SDK's contract) ---- */
+
+/* Whether a pooling kernel applies the layer's ActScale: set, and the kernel has an activation or
+ * is told DoScale. */
+static inline int sdk_scaled(const unsigned char *Infos, int Activation, int DoScale)
+{
+    return Infos[AT_INF_ACTSCALE] != 0 && (Activation != SDK_ACT_NONE || DoScale);
+}
+
+static inline int32_t sdk_act_scale(int32_t V, const unsigned char *Infos)
+{
+    return gap_roundnorm_reg(wrap_mul(V, Infos[AT_INF_ACTSCALE]), Infos[AT_INF_ACTSCALEN]);
+}
+
+/* A pooled int8 value's activation, then its scaling when Scaled (the SDK's pooling activation). */
+static inline int32_t sdk_pool_activation(int32_t V, int Activation, int Scaled, const unsigned char *Infos)
+{
+    if (Activation != SDK_ACT_NONE)
+        V = sdk_rectify(V, Activation, (signed char) Infos[AT_INF_A0]);
+    return Scaled ? gap_clip(sdk_act_scale(V, Infos), 7) : V;
+}
 
 /* The pooled value of output (y, x) of one W x H plane: positions outside it count as 0. */
 static inline int32_t sdk_pooled(const signed char * __restrict__ Plane, int W, int H, int Line0, int Column0,
@@ -246,13 +266,11 @@ static inline int32_t sdk_pooled(const signed char * __restrict__ Plane, int W, 
 static void sdk_pool(KerPool_SQ8_T *Arg, int Fx, int Fy, int Sx, int Sy, int Activation)
 {
     const unsigned char * __restrict__ Infos = (const unsigned char *) Arg->Infos;
-    unsigned int ActScale = Infos[AT_INF_ACTSCALE], ActScaleN = Infos[AT_INF_ACTSCALEN];
-    int A0 = (signed char) Infos[AT_INF_A0];
     const int W = Arg->W, H = Arg->H;
     const int PadL = Arg->Pad[0], PadR = Arg->Pad[1], PadT = Arg->Pad[2], PadB = Arg->Pad[3];
     const int Wo = (Arg->UsedW - Fx + PadL + PadR) / Sx + 1, Ho = (Arg->UsedH - Fy + PadT + PadB) / Sy + 1;
     const int32_t PoolFactor = (1 << 16) / (Fx * Fy);
-    const int Scaled = ActScale != 0 && (Activation != SDK_ACT_NONE || Arg->DoScale);
+    const int Scaled = sdk_scaled(Infos, Activation, Arg->DoScale);
     unsigned int First, Last;
 
     core_range(Arg->Feat * (unsigned int) Ho, &First, &Last); /* output rows of all planes */
@@ -261,12 +279,8 @@ static void sdk_pool(KerPool_SQ8_T *Arg, int Fx, int Fy, int Sx, int Sy, int Act
         const signed char * __restrict__ Plane = Arg->In + f * W * H;
         signed char * __restrict__ Row = Arg->Out + r * (unsigned int) Wo;
         for (int x = 0; x < Wo; x++) {
-            int32_t v = sdk_pooled(Plane, W, H, y * Sy - PadT, x * Sx - PadL, Fx, Fy, Arg->PoolMax, PoolFactor);
-            if (Activation != SDK_ACT_NONE)
-                v = sdk_rectify(v, Activation, A0);
-            if (Scaled)
-                v = gap_clip(gap_roundnorm_reg(wrap_mul(v, ActScale), ActScaleN), 7);
-            Row[x] = (signed char) v;
+            const int32_t v = sdk_pooled(Plane, W, H, y * Sy - PadT, x * Sx - PadL, Fx, Fy, Arg->PoolMax, PoolFactor);
+            Row[x] = (signed char) sdk_pool_activation(v, Activation, Scaled, Infos);
         }
     }
     rt_team_barrier();
@@ -293,7 +307,7 @@ void KerParPoolNxMStrideSxSy_SQ8(KerPool_SQ8_T *Arg) { pool_nxm(Arg, SDK_ACT_NON
 void KerParPoolNxMStrideSxSy_ReLU_SQ8(KerPool_SQ8_T *Arg) { pool_nxm(Arg, SDK_ACT_RELU); }
 void KerParPoolNxMStrideSxSy_ReLUN_SQ8(KerPool_SQ8_T *Arg) { pool_nxm(Arg, SDK_ACT_RELUN); }
 
-/* ---- KerParGlobal{Avg,Max}Pool*_SQ8 (the SDK's contract) ---- */
+/* KerParGlobal{Avg,Max}Pool*_SQ8 */
 
 /* A plane's sum or maximum over its Count values, from Start (0, or -128 for the maximum, when a
  * plane begins). */
@@ -315,34 +329,20 @@ static inline int32_t sdk_global_value(int32_t Acc, int Max, unsigned int Count,
                              Infos[AT_INF_GLOBAL_SUM_SCALEN]);
 }
 
-static inline int sdk_global_scaled(const KerGlobalPool_SQ8_T *Arg, int Activation)
-{
-    return Arg->Infos[AT_INF_ACTSCALE] != 0 && (Activation != SDK_ACT_NONE || Arg->DoScale);
-}
-
-static inline int32_t sdk_act_scale(int32_t V, const unsigned char *Infos)
-{
-    return gap_roundnorm_reg(wrap_mul(V, Infos[AT_INF_ACTSCALE]), Infos[AT_INF_ACTSCALEN]);
-}
-
 static void sdk_global_full(KerGlobalPool_SQ8_T *Arg, int Max, int Activation)
 {
     const unsigned char *Infos = (const unsigned char *) Arg->Infos;
     const unsigned int Count = (unsigned int) Arg->W * Arg->H;
-    const int Scaled = sdk_global_scaled(Arg, Activation);
+    const int Scaled = sdk_scaled(Infos, Activation, Arg->DoScale);
     const signed char *In = (const signed char *) Arg->In;
     signed char *Out = (signed char *) Arg->Out;
     unsigned int First, Last;
 
     core_range(Arg->Feat, &First, &Last);
     for (unsigned int f = First; f < Last; f++) {
-        int32_t v = gap_clip(sdk_global_value(sdk_plane_reduce(In + f * Count, Count, Max ? -128 : 0, Max), Max, Count,
-                                              Infos), 7);
-        if (Activation != SDK_ACT_NONE)
-            v = sdk_rectify(v, Activation, (signed char) Infos[AT_INF_A0]);
-        if (Scaled)
-            v = gap_clip(sdk_act_scale(v, Infos), 7);
-        Out[f] = (signed char) v;
+        const int32_t v = gap_clip(
+            sdk_global_value(sdk_plane_reduce(In + f * Count, Count, Max ? -128 : 0, Max), Max, Count, Infos), 7);
+        Out[f] = (signed char) sdk_pool_activation(v, Activation, Scaled, Infos);
     }
     rt_team_barrier();
 }
@@ -364,7 +364,7 @@ static void sdk_global_reduct(KerGlobalPool_SQ8_T *Arg, int Max, int Activation)
 {
     const unsigned char *Infos = (const unsigned char *) Arg->Infos;
     const unsigned int Count = (unsigned int) Arg->W * Arg->H;
-    const int Scaled = sdk_global_scaled(Arg, Activation);
+    const int Scaled = sdk_scaled(Infos, Activation, Arg->DoScale);
     const int *In = (const int *) Arg->In;
     signed char *Out = (signed char *) Arg->Out;
     unsigned int First, Last;

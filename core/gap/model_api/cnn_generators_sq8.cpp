@@ -81,6 +81,13 @@ std::string sdkActivationKernel(const char* name, const char* stem, KernelOper_T
     return std::string(stem) + (oper == KOP_RELU ? "_ReLU" : oper == KOP_RELUN ? "_ReLUN" : "") + "_SQ8";
 }
 
+// The layer's AT_INF_DIM Infos bytes, whole in L1, as the SDK's pooling layers declare them.
+Object_T* poolingInfosArg()
+{
+    return KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
+                  AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos");
+}
+
 // The C arguments of the SDK's linear layer: its constants, then the layer's AT_INF_DIM Infos bytes.
 CKernel_Arg_T** linearCArgs()
 {
@@ -527,8 +534,7 @@ int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T A
                                std::max(0, shape.fpy - shape.spy), OBJ_CONSTRAINTS_NONE, unsigned(shape.spy), "In"),
                        KerArg("Out", planes(), OBJ_OUT_DB, unsigned(outW), unsigned(outH), 1, 0, OBJ_CONSTRAINTS_NONE,
                               0, "Out"),
-                       KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
-                              AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos")));
+                       poolingInfosArg()));
     declaredKernel(Name).operations =
         std::uint64_t(shape.features) * unsigned(outW) * unsigned(outH) * unsigned(shape.fpx) * unsigned(shape.fpy);
     return layer.conclude();
@@ -559,10 +565,6 @@ int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, Kern
                          "at most 131071 values (their sums times 128 stay in 32 bits)");
     const char* kind = PoolOper == KOP_GLOBAL_AVGPOOL ? "KerParGlobalAvgPool" : "KerParGlobalMaxPool";
     const std::string whole = sdkActivationKernel(Name, (std::string(kind) + "FullFeat").c_str(), ActOper);
-    const auto infosArg = [] {
-        return KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
-                      AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos");
-    };
     const auto cArgs = [] { return CArgs(3, TCArg(kChar, "In"), TCArg(kChar, "Out"), TCArg(kChar, "Infos")); };
     const unsigned plane = unsigned(Width) * unsigned(Height);
     // As the SDK declares it: whole planes in tiles of features when one fits in L1 ...
@@ -576,7 +578,7 @@ int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, Kern
                               OBJ_CONSTRAINTS_NONE, 8, "In"),
                        KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 1, unsigned(Feat), 1, 0,
                               OBJ_CONSTRAINTS_NONE, 0, "Out"),
-                       infosArg()));
+                       poolingInfosArg()));
     if (!lastKernelTiles()) {
         // ... else features in chunks, the lines of each tiled: the tiles' sums or maxima carried
         // in int32 (one per feature of the chunk) and reduced after the plane's last tile.
@@ -604,7 +606,7 @@ int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, Kern
                                   nullptr),
                            KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
                                   "Out"),
-                           infosArg()));
+                           poolingInfosArg()));
     }
     declaredKernel(Name).operations = std::uint64_t(Feat) * plane;
     return layer.conclude();
