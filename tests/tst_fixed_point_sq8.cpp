@@ -404,6 +404,56 @@ private slots:
         QVERIFY(throwsInvalid([&] { sq8::sdkGlobalPoolAct(1, 400, 400, false, Act::None, sq8::LayerInfos{}, Bytes(160000)); }));
     }
 
+    // The SDK's exponential: e^(-y / 2^15) in Q15 through e^n and a Taylor polynomial of e^r,
+    // r in [-1/2, 1/2), then inverted.
+    void sdkExponentialHandExample()
+    {
+        QCOMPARE(sq8::sdkExpQ15(0), 32768u);
+        // y = 1.0: n 1, r 0, the polynomial 32767; e = roundnorm(32767 * 23537, 15) + 32767 * 2 =
+        // 89070 (e^1 in Q15 is 89073); (2^31 - 1) / 89070 >> 1 = 12055 (exactly 12054.67).
+        QCOMPARE(sq8::sdkExpQ15(32768), 12055u);
+        // y = 0.5: r's bit 14 set, so n 2 - 1 = 1 and r = -0.5: p = 19874 (e^-0.5 x 32767), e = 54023,
+        // 19875 (exactly 19874.80).
+        QCOMPARE(sq8::sdkExpQ15(16384), 19875u);
+        // y = 0.25: n 0, p = 42074, 25520 (exactly 25519.74).
+        QCOMPARE(sq8::sdkExpQ15(8192), 25520u);
+        // y = 11.25: e = 42074 * 59874 + roundnorm(42074 * 4644, 15) = 2,519,144,639, beyond int32 but
+        // within the unsigned 32 bits: 0 (the SDK's signed arithmetic wraps it to a negative e).
+        QCOMPARE(sq8::sdkExpQ15(368640), 0u);
+        // y = 11.5 rounds up to n 12: beyond the table, 0.
+        QCOMPARE(sq8::sdkExpQ15(376832), 0u);
+        // Within 2 LSB of e^-x all the way (its largest error is 1.53 LSB near x = 0.024).
+        double worst = 0.0;
+        for (uint32_t y = 0; y < (13u << 15); y += 5)
+            worst = std::max(worst, std::fabs(double(sq8::sdkExpQ15(y)) - std::exp(-double(y) / 32768.0) * 32768.0));
+        QVERIFY2(worst < 2.0, qPrintable(QString::number(worst)));
+    }
+
+    void sdkSoftmaxHandExample()
+    {
+        using Shorts = std::vector<int16_t>;
+        // Norm 10: the input's scale 2^-5, 0 and -32 are 0 and -1.0: e = 32768 and 12055, S = 44823,
+        // I = (32767 << 15) / S = 23954; out = (e * I + 2^14) >> 15: 23954 and 8812 (0.731, 0.269).
+        QCOMPARE(sq8::sdkSoftmax({0, -32}, 1, 10, 15), (Shorts{23954, 8812}));
+        // In Q7: (e * I + 2^22) >> 23.
+        QCOMPARE(sq8::sdkSoftmax({0, -32}, 1, 10, 7), (Shorts{94, 34}));
+        // Equal values: S = 4 * 32768, I = 8191, each 8191 (the SDK's 1.0 is 32767).
+        QCOMPARE(sq8::sdkSoftmax({5, 5, 5, 5}, 1, 7, 15), (Shorts(4, 8191)));
+        // One value dominates (255 << 15 is beyond e^-11.5): 32767; in Q7 128 bounded to 127.
+        QCOMPARE(sq8::sdkSoftmax({127, -128}, 1, 15, 15), (Shorts{32767, 0}));
+        QCOMPARE(sq8::sdkSoftmax({127, -128}, 1, 15, 7), (Shorts{127, 0}));
+        // Two vectors, each on its own.
+        QCOMPARE(sq8::sdkSoftmax({0, -32, 5, 5}, 2, 10, 15), (Shorts{23954, 8812, 16383, 16383}));
+        // The Infos byte: the norm in actScale's place.
+        sq8::LayerInfos infos;
+        infos.softmaxNorm = 10;
+        QCOMPARE(sq8::infosBytes(infos).at(0), int8_t(10));
+        QVERIFY(throwsInvalid([] { sq8::sdkSoftmax({1, 2, 3}, 2, 10, 15); }));
+        QVERIFY(throwsInvalid([] { sq8::sdkSoftmax({1}, 1, 16, 15); }));
+        QVERIFY(throwsInvalid([] { sq8::sdkSoftmax({1}, 1, 10, 8); }));
+        QVERIFY(throwsInvalid([] { sq8::sdkSoftmax({}, 1, 10, 15); }));
+    }
+
     void linearHandExample()
     {
         const Bytes input = {3, -4};

@@ -13,6 +13,7 @@
  *
  * (the same with -DAT_EMUL_CORES=8). It prints the first mismatches of each case, then
  * `RESULT ok` and exits 0 when everything matches, else `RESULT failed` and exits 1. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -754,6 +755,131 @@ static void check_global_pool_sdk(const GlobalPoolCase *C)
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * KerParSoftMax_SQ8 / KerParSoftMax8Bits_SQ8 (the SDK's contract): the exponential's tables from
+ * their definition (e^n, 1/k! by libm), the steps of docs/gap-fixed-point.md, "Softmax on the
+ * SDK's contract", in 64 bits. */
+
+static uint32_t ref_sdk_exp(uint32_t Y)
+{
+    int64_t n = Y >> 15, r = Y & 0x7FFF, Power, Sum = 0, Poly, Exp;
+    double Factorial = 1.0;
+
+    if (Y == 0)
+        return 32768;
+    if (r >= 16384) {
+        r -= 32768;
+        n++;
+    }
+    if (n >= 12)
+        return 0;
+    Power = r;
+    for (int k = 1; k <= 8; k++) {
+        int64_t c;
+        Factorial *= k;
+        c = (int64_t) floor(32768.0 / Factorial + 0.5);
+        Sum += Power * (c > 32767 ? 32767 : c);
+        Power = ref_roundnorm(Power * r, 15);
+    }
+    Poly = (ref_roundnorm(Sum, 15) + 32767) & 0xFFFF;
+    {
+        double e = exp((double) n);
+        int64_t Int = (int64_t) floor(e), Fract = (int64_t) floor((e - floor(e)) * 32768.0 + 0.5);
+        Exp = ref_roundnorm(Poly * Fract, 15) + Poly * Int;
+    }
+    return (uint32_t) ((INT64_C(0x7FFFFFFF) / Exp) >> 1);
+}
+
+static void check_softmax_sdk(const char *What, const signed char *Values, unsigned Feat, unsigned N, int Norm,
+                              int Q7)
+{
+    char Name[160];
+    const unsigned Count = Feat * N, OutBytes = Q7 ? 1 : 2;
+    signed char *In = xmalloc(Count);
+    unsigned char *Out = xmalloc(Count * OutBytes + 4);
+    signed char Infos[AT_INF_DIM] = {0};
+    KerSoftMax_SQ8_T Arg;
+
+    snprintf(Name, sizeof Name, "%s %s Feat=%u N=%u Norm=%d", Q7 ? "KerParSoftMax8Bits_SQ8" : "KerParSoftMax_SQ8",
+             What, Feat, N, Norm);
+    begin_case(Name);
+    memcpy(In, Values, Count);
+    memset(Out, 0x5A, Count * OutBytes + 4);
+    Infos[AT_INF_BIASL_SM] = (signed char) Norm;
+    Arg.In = In;
+    Arg.Feat = (unsigned short) Feat;
+    Arg.N = (unsigned short) N;
+    Arg.Norm = 99; /* not read: the kernels take Infos[AT_INF_BIASL_SM], as the SDK's */
+    Arg.Out = Out;
+    Arg.Infos = Infos;
+    AT_FORK(gap_ncore(), Q7 ? KerParSoftMax8Bits_SQ8 : KerParSoftMax_SQ8, &Arg);
+    for (unsigned f = 0; f < Feat; f++) {
+        const signed char *V = Values + f * N;
+        int64_t Sum = 0, Inverse, Total = 0;
+        int M = -128;
+        for (unsigned i = 0; i < N; i++)
+            M = V[i] > M ? V[i] : M;
+        for (unsigned i = 0; i < N; i++)
+            Sum += ref_sdk_exp((uint32_t) (M - V[i]) << Norm);
+        Inverse = (INT64_C(32767) << 15) / Sum;
+        for (unsigned i = 0; i < N; i++) {
+            int64_t Expected = ref_roundnorm(ref_sdk_exp((uint32_t) (M - V[i]) << Norm) * Inverse, Q7 ? 23 : 15);
+            int64_t Got = Q7 ? (signed char) Out[f * N + i] : ((short *) Out)[f * N + i];
+            Expected = Expected > (Q7 ? 127 : 32767) ? (Q7 ? 127 : 32767) : Expected;
+            if (Got != Expected)
+                mismatch("Out", (long) (f * N + i), Got, Expected);
+            Total += Got;
+        }
+        /* A distribution, up to one rounding per value (and the largest value's saturation). */
+        if (llabs(Total - (Q7 ? 128 : 32768)) > (long long) N + 1) {
+            char Message[96];
+            snprintf(Message, sizeof Message, "vector %u sums to %lld", f, (long long) Total);
+            fail(Message);
+        }
+    }
+    for (unsigned i = 0; i < 4; i++)
+        if (Out[Count * OutBytes + i] != 0x5A)
+            mismatch("guard byte after Out", (long) i, Out[Count * OutBytes + i], 0x5A);
+    if (memcmp(In, Values, Count) != 0)
+        fail("In modified");
+    free(In);
+    free(Out);
+}
+
+static void check_softmax_sdk_cases(void)
+{
+    signed char v[600];
+    for (unsigned i = 0; i < sizeof v; i++)
+        v[i] = rnd8();
+    for (int Q7 = 0; Q7 <= 1; Q7++) {
+        check_softmax_sdk("random", v, 1, 10, 11, Q7);
+        check_softmax_sdk("random", v, 1, 600, 12, Q7);
+        check_softmax_sdk("random, Norm 0", v, 1, 37, 0, Q7);
+        check_softmax_sdk("random, Norm 15", v, 1, 37, 15, Q7);
+        check_softmax_sdk("random, vectors", v, 6, 100, 9, Q7);
+        check_softmax_sdk("random, fewer values than cores", v, 5, 3, 13, Q7);
+        check_softmax_sdk("single value", v, 1, 1, 10, Q7);
+        {
+            /* One value dominates: the others' e[i] are 0, its 1.0 saturates to the largest value. */
+            static const signed char Dominant[4] = {127, -128, -128, -100};
+            /* Differences 0..255 at Norm 12: the band 11.09..11.5 where e^n * p needs 32 unsigned bits. */
+            signed char Ramp[256];
+            for (unsigned i = 0; i < 256; i++)
+                Ramp[i] = (signed char) (127 - (int) i);
+            check_softmax_sdk("dominant", Dominant, 1, 4, 15, Q7);
+            check_softmax_sdk("ramp", Ramp, 1, 256, 12, Q7);
+            check_softmax_sdk("ramp", Ramp, 2, 128, 14, Q7);
+        }
+    }
+    /* The exponential itself against libm: e^-x within 2 LSB of Q15 over the whole range (1.53 at most). */
+    begin_case("the SDK's exponential against exp()");
+    for (uint32_t Y = 0; Y < (13u << 15); Y += 7) {
+        double Exact = exp(-(double) Y / 32768.0) * 32768.0;
+        if (fabs((double) ref_sdk_exp(Y) - Exact) > 2.0)
+            mismatch("e^-x", (long) Y, ref_sdk_exp(Y), (long) Exact);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------
  * KerSoftMax_SQ8: the conversion to Q(InQ), then the doc's 16-bit "Softmax" with stored e[i]. */
 
 static void ref_softmax_sq8(const signed char *In, unsigned N, int Scale, int ScaleN, int InQ, int32_t *Out)
@@ -1163,6 +1289,9 @@ int main(int argc, char **argv)
 
     /* KerSoftMax_SQ8 */
     check_softmax_cases();
+
+    /* KerParSoftMax_SQ8, KerParSoftMax8Bits_SQ8 */
+    check_softmax_sdk_cases();
 
     /* Full convolution layers. */
     {

@@ -2,12 +2,14 @@
  * section of docs/gap-fixed-point.md to the bit: products of int8 values and accumulator sums in
  * int32 (the quantizer keeps them in range), requantization products and roundnorm in int64;
  * the kernels on the SDK's contract (KerParLinearLayerFullFeatB32_*_SQ8, KerMatAdd*_SQ8,
- * KerParPool*_SQ8, KerParGlobal*Pool*_SQ8) compute all in 32 bits, wrapping, as the SDK's own do on GAP.
+ * KerParPool*_SQ8, KerParGlobal*Pool*_SQ8, KerParSoftMax*_SQ8) compute all in 32 bits, wrapping, as the SDK's
+ * own do on GAP.
  *
  * Parallel split as in CNN_BasicKernels.c: every output element is computed by exactly one core
  * from the same inputs whatever the split, so the result does not depend on the number of cores.
  * Planar kernels split the Feat x rows space, the linear kernels their outputs, KerMatAddScaled_SQ8 and
- * KerGlobalSum_SQ8 the elements, KerSoftMax_SQ8 runs on core 0. All end on a team barrier. */
+ * KerGlobalSum_SQ8 the elements, KerParSoftMax*_SQ8 each vector's elements (its maximum and sum reduced
+ * across the cores), KerSoftMax_SQ8 runs on core 0. All end on a team barrier. */
 #include "CNN_BasicKernels_SQ8.h"
 #include "CNN_KernelHelpers.h"
 
@@ -488,6 +490,104 @@ void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg)
         softmax_q15(0, Arg->In, Arg->Scale, Arg->ScaleN, Arg->N, Arg->InQ, Arg->Out);
     rt_team_barrier();
 }
+
+/* ---- KerParSoftMax[8Bits]_SQ8 (the SDK's contract) ---- */
+
+/* e^n for n = 0..11: its integer part and its fraction in Q15 (floor(e^n) and
+ * round((e^n - floor(e^n)) * 2^15)). */
+static const unsigned short SoftMaxExpInt[12] = {1, 2, 7, 20, 54, 148, 403, 1096, 2980, 8103, 22026, 59874};
+static const unsigned short SoftMaxExpFract[12] = {0,     23537, 12749, 2803,  19600, 13538,
+                                                   14051, 20747, 31391, 2750,  15263, 4644};
+/* The Taylor coefficients 1/k!, k = 1..8, in Q15 (round(2^15 / k!), the first one 32767). */
+static const unsigned short SoftMaxTaylor[8] = {32767, 16384, 5461, 1365, 273, 46, 7, 1};
+
+/* e^(-Y / 2^15) in Q15 for Y >= 0, as the SDK's softmax computes it (docs/gap-fixed-point.md,
+ * "Softmax on the SDK's contract"): Y = n + r with n an integer and r in [-1/2, 1/2) (Q15), e^r by the
+ * degree-8 Taylor polynomial with rounded powers of r, times e^n from the table gives e^(Y / 2^15)
+ * in Q15 (unsigned: below 2^32), and its inverse (2^31 - 1) / e >> 1. */
+static inline uint32_t softmax_sdk_exp(uint32_t Y)
+{
+    int32_t n = (int32_t) (Y >> 15), r = (int32_t) (Y & 0x7FFF);
+    int32_t Power, Sum = 0;
+    uint32_t Poly, Exp;
+
+    if (Y == 0)
+        return 32768;
+    if (r >= 0x4000) {
+        r -= 0x8000;
+        n++;
+    }
+    if (n >= 12)
+        return 0;
+    Power = r;
+    for (int k = 0; k < 8; k++) {
+        Sum += Power * SoftMaxTaylor[k];
+        Power = (Power * r + (1 << 14)) >> 15;
+    }
+    Poly = (uint32_t) (((Sum + (1 << 14)) >> 15) + 32767) & 0xFFFF;
+    Exp = ((Poly * SoftMaxExpFract[n] + (1u << 14)) >> 15) + Poly * SoftMaxExpInt[n];
+    return (0x7FFFFFFFu / Exp) >> 1;
+}
+
+/* Each vector's softmax (see CNN_BasicKernels_SQ8.h), its values split over the cores: the cores'
+ * maxima, then their sums of e[i], are reduced through shared L1 words by core 0. OutShift 15 gives
+ * Q15 into shorts (an e[i] of 32768 kept there as -32768 and read back unsigned), 23 Q7 into bytes. */
+static void softmax_sdk(KerSoftMax_SQ8_T *Arg, int OutShift)
+{
+    static L1_CL_MEM int32_t Reduct[16];
+    const signed char * __restrict__ In = Arg->In;
+    short int * __restrict__ Exps = (short int *) Arg->Out;
+    signed char * __restrict__ Out8 = (signed char *) Arg->Out;
+    const unsigned int N = Arg->N, Norm = (unsigned char) Arg->Infos[AT_INF_BIASL_SM];
+    const int32_t Largest = OutShift == 15 ? 32767 : 127;
+    const int Core = gap_coreid(), Cores = gap_ncore();
+    unsigned int First, Last;
+
+    core_range(N, &First, &Last);
+    for (unsigned int f = 0; N > 0 && f < Arg->Feat; f++) {
+        const signed char * __restrict__ V = In + f * N;
+        int32_t M = -128, Sum = 0, InvSum;
+
+        for (unsigned int i = First; i < Last; i++)
+            M = V[i] > M ? V[i] : M;
+        Reduct[Core] = M;
+        gap_waitbarrier(0);
+        if (Core == 0)
+            for (int c = 1; c < Cores; c++)
+                Reduct[0] = Reduct[c] > Reduct[0] ? Reduct[c] : Reduct[0];
+        gap_waitbarrier(0);
+        M = Reduct[0];
+        /* Q15: the e[i] wait in the output; Q7: the bytes cannot hold them, they are recomputed. */
+        for (unsigned int i = First; i < Last; i++) {
+            uint32_t E = softmax_sdk_exp((uint32_t) (M - V[i]) << Norm);
+            Sum += (int32_t) E;
+            if (OutShift == 15)
+                Exps[f * N + i] = (short int) E;
+        }
+        gap_waitbarrier(0);
+        Reduct[Core] = Sum;
+        gap_waitbarrier(0);
+        if (Core == 0)
+            for (int c = 1; c < Cores; c++)
+                Reduct[0] += Reduct[c];
+        gap_waitbarrier(0);
+        InvSum = (int32_t) ((32767u << 15) / (uint32_t) Reduct[0]); /* 1.0 in Q15 as 32767, as the SDK */
+        for (unsigned int i = First; i < Last; i++) {
+            int32_t E = OutShift == 15 ? (int32_t) (unsigned short) Exps[f * N + i]
+                                       : (int32_t) softmax_sdk_exp((uint32_t) (M - V[i]) << Norm);
+            int32_t P = (int32_t) (((uint32_t) E * (uint32_t) InvSum + (1u << (OutShift - 1))) >> OutShift);
+            P = P > Largest ? Largest : P;
+            if (OutShift == 15)
+                Exps[f * N + i] = (short int) P;
+            else
+                Out8[f * N + i] = (signed char) P;
+        }
+        gap_waitbarrier(0);
+    }
+}
+
+void KerParSoftMax_SQ8(KerSoftMax_SQ8_T *Arg) { softmax_sdk(Arg, 15); }
+void KerParSoftMax8Bits_SQ8(KerSoftMax_SQ8_T *Arg) { softmax_sdk(Arg, 23); }
 
 /* ---- KerCopyRows_SQ8 ---- */
 

@@ -258,7 +258,7 @@ void KerMatAdd_SQ8(KerMat3_SQ8_T *Arg);
 void KerMatAdd_ReLU_SQ8(KerMat3_SQ8_T *Arg);
 void KerMatAdd_ReLUN_SQ8(KerMat3_SQ8_T *Arg);
 
-/* Softmax of N int8 values to Q15: each value is first brought to Q(InQ) in 16 bits,
+/* Tessera's own softmax of N int8 values to Q15: each value is first brought to Q(InQ) in 16 bits,
  *   t = clip16(roundnorm(In[i] * Scale, ScaleN))
  * then the 16-bit softmax (KerSoftMax) of t in Q(InQ) gives Out. */
 typedef struct {
@@ -270,6 +270,25 @@ typedef struct {
     short int * __restrict__ Out;
 } KerSoftMax_SQ8_Arg_T;
 void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg);
+
+/* Softmax on the SDK's contract (GreenWaves' KerSoftMax_SQ8_T and kernel names): Feat vectors of N
+ * int8 values one after the other, each normalized on its own, the input's scale 2^(Norm - 15) with
+ * Norm = Infos[AT_INF_BIASL_SM] (0 to 15; the Norm field is not read, as in the SDK). With M a
+ * vector's maximum, e[i] = the SDK's exponential of -((M - In[i]) << Norm) in Q15 (a table of e^n
+ * and a degree-8 Taylor polynomial, docs/gap-fixed-point.md, "Softmax on the SDK's contract"),
+ * S = sum e[i] and I = (32767 * 2^15) / S, then Out[i] = (e[i] * I + 2^14) >> 15 in Q15 (short
+ * int) for KerParSoftMax_SQ8, min((e[i] * I + 2^22) >> 23, 127) in Q7 (signed char) for
+ * KerParSoftMax8Bits_SQ8. */
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned short int Feat;
+    unsigned short int N;
+    unsigned short int Norm;
+    void * __restrict__ Out;
+    signed char * __restrict__ Infos;
+} KerSoftMax_SQ8_T;
+void KerParSoftMax_SQ8(KerSoftMax_SQ8_T *Arg);
+void KerParSoftMax8Bits_SQ8(KerSoftMax_SQ8_T *Arg);
 
 /* One input of a concatenation along channels (see KerCopyRows): Rows lines of W int8 values of In
  * brought to the output's scale, clip8(roundnorm(In * Scale, ScaleN)) (Scale 0..32767), written to

@@ -7,6 +7,7 @@
 #define TESSERA_CNN_INFOS_SQ8_H
 
 #define AT_INF_ACTSCALE 0   /* unsigned 8-bit multiplier applied after the activation */
+#define AT_INF_BIASL_SM 0   /* softmax: the input's left shift into Q15 (the ACTSCALE byte) */
 #define AT_INF_ACTSCALEN 1  /* its shift */
 #define AT_INF_A0 2         /* first activation parameter: the bound of ReLU-N (2 bytes, low byte read) */
 #define AT_INF_B0 4         /* second activation parameter (2 bytes) */

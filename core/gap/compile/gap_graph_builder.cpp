@@ -227,8 +227,11 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
                           reluOperation(layer.relu, layer.relu6));
         break;
     case GapLayerKind::Softmax:
-        CNN_SoftMax_SQ8(name, nullptr, int(network.tensors[size_t(layer.output)].elements), KOP_SOFTMAX,
-                        layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
+        if (layer.softmaxOnSdkContract())
+            CNN_SoftMax_SQ8(name, nullptr, int(network.tensors[size_t(layer.output)].elements), KOP_SOFTMAX);
+        else
+            scaledSoftMax_SQ8(name, int(network.tensors[size_t(layer.output)].elements), layer.softmaxInput.scale,
+                              layer.softmaxInput.shift, layer.softmaxInputQ);
         break;
     case GapLayerKind::Add:
         CNN_MatAddAct_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height, KOP_MATADD,
@@ -275,7 +278,8 @@ bool takesInfos(const GapNetwork& network, const GapLayer& layer)
 {
     return network.quantization == GapQuantization::SymmetricInt8 &&
            (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add ||
-            layer.kind == GapLayerKind::GlobalAveragePool || layer.poolsOnSdkContract());
+            layer.kind == GapLayerKind::GlobalAveragePool || layer.poolsOnSdkContract() ||
+            layer.softmaxOnSdkContract());
 }
 
 // The constants a layer's node takes after its activations, in the generator's argument order.

@@ -87,10 +87,9 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
 /* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8, CNN_PoolAct_SQ8,
- * CNN_GlobalPoolAct_SQ8 and CNN_MatAddAct_SQ8 have the SDK's signatures and contract too, the others
- * signatures of their own
- * (ActCap, no Infos) for now: after the SDK's
- * CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
+ * CNN_GlobalPoolAct_SQ8, CNN_MatAddAct_SQ8, CNN_SoftMax_SQ8 and CNN_SoftMax2D_SQ8 have the SDK's
+ * signatures and contract too, the convolution a signature of its own (ActCap, no Infos) for now:
+ * after the SDK's CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
  * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
  * defines them). */
 #ifndef __CNN_GENERATORS_SQ8_H__
@@ -108,7 +107,7 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
  *   pooling, CNN_GlobalPoolAct_SQ8: (signed char *In, signed char *Out, signed char *Infos)
  *   CNN_GlobalPool_SQ8: (signed char *In, signed char *Out)
  *   addition: (signed char *In1, signed char *In2, signed char *Out)
- *   softmax: (signed char *In, short int *Out)   (Q15 output)
+ *   softmax: (signed char *In, short int *Out, signed char *Infos)   (Q15 output)
  * Filters are laid out as for the 16-bit generators. ActOper is KOP_NONE, KOP_RELU or KOP_RELUN;
  * for KOP_RELUN, ActCap is the bound in the output's int8 units (2 to 127), else ignored (the linear
  * layer takes it from its Infos instead). */
@@ -172,9 +171,14 @@ int CNN_MatAdd_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width
 int CNN_MatAddAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
                       KernelOper_T AddMatOper, KernelOper_T ActOper);
 
-/* Softmax of Dim int8 values to Q15: each input brought to Q(In_Q) by In_Scale / 2^In_ScaleN. */
-int CNN_SoftMax_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,
-                    int In_ScaleN, int In_Q);
+/* Softmax on the SDK's contract (KOP_SOFTMAX): the SDK's signature, the C arguments (In, Out, Infos)
+ * and the SDK's basic kernels KerParSoftMax_SQ8 (Q15 output, short int; the default) or, with
+ * Ctrl->OutDataSize 1, KerParSoftMax8Bits_SQ8 (Q7, signed char), Tessera's own or the SDK's. The
+ * input's scale is 2^(Infos[AT_INF_BIASL_SM] - 15); the exponential is the SDK's (a table of e^n and
+ * a Taylor polynomial); docs/gap-fixed-point.md, "Softmax on the SDK's contract". CNN_SoftMax2D_SQ8
+ * normalizes Feat vectors of Dim values, each on its own. */
+int CNN_SoftMax_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Dim, KernelOper_T SoftMaxOper);
+int CNN_SoftMax2D_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Dim, KernelOper_T SoftMaxOper);
 
 #endif /* __CNN_GENERATORS_SQ8_H__ */
 

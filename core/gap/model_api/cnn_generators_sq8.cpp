@@ -81,8 +81,8 @@ std::string sdkActivationKernel(const char* name, const char* stem, KernelOper_T
     return std::string(stem) + (oper == KOP_RELU ? "_ReLU" : oper == KOP_RELUN ? "_ReLUN" : "") + "_SQ8";
 }
 
-// The layer's AT_INF_DIM Infos bytes, whole in L1, as the SDK's pooling layers declare them.
-Object_T* poolingInfosArg()
+// The layer's AT_INF_DIM Infos bytes, whole in L1, as the SDK's pooling and softmax layers declare them.
+Object_T* sdkInfosArg()
 {
     return KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
                   AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos");
@@ -224,6 +224,11 @@ void LoadCNN_SQ8_Library(void)
                         TCArg(kUShort, "W"), TCArg(kUShort, "H"), TCArg("unsigned char", "DoScale"),
                         TCArg(kChar, "Infos")),
                   "KerMat3_SQ8_T");
+    for (const char* name : {"KerParSoftMax_SQ8", "KerParSoftMax8Bits_SQ8"})
+        LibKernel(name, CALL_PARALLEL,
+                  CArgs(6, TCArg(kChar, "In"), TCArg(kUShort, "Feat"), TCArg(kUShort, "N"), TCArg(kUShort, "Norm"),
+                        TCArg("void * __restrict__", "Out"), TCArg(kChar, "Infos")),
+                  "KerSoftMax_SQ8_T");
     LibKernel("KerSoftMax_SQ8", CALL_PARALLEL,
               CArgs(6, TCArg(kChar, "In"), TCArg(kUnsigned, "N"), TCArg("int", "Scale"), TCArg("int", "ScaleN"),
                     TCArg("int", "InQ"), TCArg("short int * __restrict__", "Out")),
@@ -380,26 +385,40 @@ int CNN_MatAddAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Wi
     return layer.conclude();
 }
 
-int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOper_T SoftMaxOper, int In_Scale,
-                    int In_ScaleN, int In_Q)
+int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOper_T SoftMaxOper)
+{
+    return CNN_SoftMax2D_SQ8(Name, Ctrl, 1, Dim, SoftMaxOper);
+}
+
+int CNN_SoftMax2D_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Dim, KernelOper_T SoftMaxOper)
 {
     LayerDeclaration layer(Name);
-    (void) genControl(Name, Ctrl);  // its checks; nothing here depends on it
+    (void) genControl(Name, Ctrl);  // its checks
     if (SoftMaxOper != KOP_SOFTMAX)
         layerError(Name, "the operation must be KOP_SOFTMAX");
-    requireRange(Name, "In_Scale", In_Scale, 0, 32767);
-    requireRange(Name, "In_ScaleN", In_ScaleN, 0, 62);
-    requireRange(Name, "In_Q", In_Q, 0, 15);
-    requirePositive(Name, {{"Dim", Dim}});
-    // The whole vector is one tile: every output depends on every input.
-    UserKernel(Name, KernelDimensions(1, unsigned(Dim), 1, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
-               CArgs(2, TCArg(kChar, "In"), TCArg("short int * __restrict__", "Out")),
-               Calls(1, Call("KerSoftMax_SQ8", LOC_INNER_LOOP,
-                             Bindings(6, K_Arg("In", KER_ARG_TILE), Imm(Dim), Imm(In_Scale), Imm(In_ScaleN),
-                                      Imm(In_Q), K_Arg("Out", KER_ARG_TILE)))),
-               KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
-                       KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
-    declaredKernel(Name).operations = unsigned(Dim);
+    const int outBytes = Ctrl && Ctrl->OutDataSize != 0 ? Ctrl->OutDataSize : 2;
+    if (outBytes != 1 && outBytes != 2)
+        layerError(Name, "OutDataSize is " + std::to_string(outBytes) +
+                             "; the softmax writes Q15 in 2 bytes or Q7 in 1 (set OUTPUT_DATASIZE to 2 or 1)");
+    requirePositive(Name, {{"Feat", Feat}, {"Dim", Dim}});
+    if (Feat > 65535 || Dim > 65535)
+        layerError(Name, "the softmax kernels take at most 65535 vectors of at most 65535 values");
+    const char* kernel = outBytes == 2 ? "KerParSoftMax_SQ8" : "KerParSoftMax8Bits_SQ8";
+    // As the SDK declares it: tiles of whole vectors (lines), the layer's Infos whole in L1.
+    UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+               CArgs(3, TCArg(kChar, "In"), TCArg(outBytes == 2 ? "short int * __restrict__" : kChar, "Out"),
+                     TCArg(kChar, "Infos")),
+               Calls(1, Call(kernel, LOC_LOOP,
+                             Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("In", KER_ARG_TILE_H),
+                                      K_Arg("In", KER_ARG_TILE_W), K_TileOper("Infos", "char *", '@', AT_INF_BIASL_SM),
+                                      K_Arg("Out", KER_ARG_TILE), K_Arg("Infos", KER_ARG_TILE)))),
+               KerArgs(3,
+                       KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, unsigned(Dim), unsigned(Feat), 1, 0,
+                              OBJ_CONSTRAINTS_NONE, 8, "In"),
+                       KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, unsigned(Dim), unsigned(Feat),
+                              unsigned(outBytes), 0, OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                       sdkInfosArg()));
+    declaredKernel(Name).operations = std::uint64_t(Feat) * unsigned(Dim);
     return layer.conclude();
 }
 
@@ -534,7 +553,7 @@ int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T A
                                std::max(0, shape.fpy - shape.spy), OBJ_CONSTRAINTS_NONE, unsigned(shape.spy), "In"),
                        KerArg("Out", planes(), OBJ_OUT_DB, unsigned(outW), unsigned(outH), 1, 0, OBJ_CONSTRAINTS_NONE,
                               0, "Out"),
-                       poolingInfosArg()));
+                       sdkInfosArg()));
     declaredKernel(Name).operations =
         std::uint64_t(shape.features) * unsigned(outW) * unsigned(outH) * unsigned(shape.fpx) * unsigned(shape.fpy);
     return layer.conclude();
@@ -578,7 +597,7 @@ int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, Kern
                               OBJ_CONSTRAINTS_NONE, 8, "In"),
                        KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 1, unsigned(Feat), 1, 0,
                               OBJ_CONSTRAINTS_NONE, 0, "Out"),
-                       poolingInfosArg()));
+                       sdkInfosArg()));
     if (!lastKernelTiles()) {
         // ... else features in chunks, the lines of each tiled: the tiles' sums or maxima carried
         // in int32 (one per feature of the chunk) and reduced after the plane's last tile.
@@ -606,7 +625,7 @@ int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, Kern
                                   nullptr),
                            KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
                                   "Out"),
-                           poolingInfosArg()));
+                           sdkInfosArg()));
     }
     declaredKernel(Name).operations = std::uint64_t(Feat) * plane;
     return layer.conclude();
@@ -643,6 +662,25 @@ int globalAveragePool_SQ8(const char* Name, int Feat, int Width, int Height, int
     kernel.operations = std::uint64_t(Feat) * unsigned(Width) * unsigned(Height);
     for (tessera::tiler::KernelArgument& arg : kernel.args)
         arg.planePerInput = arg.name == "Out";
+    return layer.conclude();
+}
+
+int scaledSoftMax_SQ8(const char* Name, int Dim, int In_Scale, int In_ScaleN, int In_Q)
+{
+    LayerDeclaration layer(Name);
+    requireRange(Name, "In_Scale", In_Scale, 0, 32767);
+    requireRange(Name, "In_ScaleN", In_ScaleN, 0, 62);
+    requireRange(Name, "In_Q", In_Q, 0, 15);
+    requirePositive(Name, {{"Dim", Dim}});
+    // The whole vector is one tile: every output depends on every input.
+    UserKernel(Name, KernelDimensions(1, unsigned(Dim), 1, 1), KernelIterationOrder(KER_DIM2, KER_TILE), TILE_HOR,
+               CArgs(2, TCArg(kChar, "In"), TCArg("short int * __restrict__", "Out")),
+               Calls(1, Call("KerSoftMax_SQ8", LOC_INNER_LOOP,
+                             Bindings(6, K_Arg("In", KER_ARG_TILE), Imm(Dim), Imm(In_Scale), Imm(In_ScaleN),
+                                      Imm(In_Q), K_Arg("Out", KER_ARG_TILE)))),
+               KerArgs(2, KerArg("In", OBJ_IN_DB, unsigned(Dim), 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "In", 0),
+                       KerArg("Out", OBJ_OUT_DB, unsigned(Dim), 1, 2, 0, OBJ_CONSTRAINTS_NONE, 0, "Out", 0)));
+    declaredKernel(Name).operations = unsigned(Dim);
     return layer.conclude();
 }
 

@@ -60,6 +60,10 @@ int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T A
 // Infos; docs/gap-fixed-point.md, "Global pooling").
 int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, KernelOper_T PoolOper,
                          KernelOper_T ActOper);
+// Tessera's own softmax of Dim int8 values to Q15 (KerSoftMax_SQ8, C arguments In, Out): each input
+// brought to Q(In_Q) by In_Scale / 2^In_ScaleN, then the 16-bit softmax (docs/gap-fixed-point.md,
+// "Softmax (Tessera's own)"); any input scale.
+int scaledSoftMax_SQ8(const char* Name, int Dim, int In_Scale, int In_ScaleN, int In_Q);
 // CNN_GlobalPool_SQ8 with the average brought to the output's scale by Scale / 2^ScaleN (1, 0 keep
 // the input's scale, as CNN_GlobalPool_SQ8 does).
 int globalAveragePool_SQ8(const char* Name, int Feat, int Width, int Height, int Scale, int ScaleN);

@@ -6,6 +6,7 @@
 #include "interp/fixed_point/conv_taps.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -248,13 +249,15 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     requireRange(k, "outScaleN", infos.outScaleN, 0, 31);
     requireRange(k, "sumScale", infos.sumScale, 0, 255);
     requireRange(k, "sumScaleN", infos.sumScaleN, 0, 31);
+    requireRange(k, "softmaxNorm", infos.softmaxNorm, -1, 15);
     const int sharers = int(infos.biasNorm != 0) + int(infos.in1Scale != 0 || infos.in1ScaleN != 0) +
                         int(infos.sumScale != 0 || infos.sumScaleN != 0);
     if (sharers > 1)
         throw std::invalid_argument(k + ": biasNorm, in1Scale / in1ScaleN and sumScale / sumScaleN share their bytes; "
                                         "give one of them");
     std::vector<int8_t> bytes(size_t(kInfosBytes), 0);
-    bytes[0] = int8_t(uint8_t(infos.actScale));  // AT_INF_ACTSCALE
+    // AT_INF_ACTSCALE, or AT_INF_BIASL_SM for a softmax
+    bytes[0] = int8_t(uint8_t(infos.softmaxNorm >= 0 ? infos.softmaxNorm : infos.actScale));
     bytes[1] = int8_t(infos.actScaleN);          // AT_INF_ACTSCALEN
     bytes[2] = int8_t(infos.a0);                 // AT_INF_A0, low byte (the kernels read one signed byte)
     bytes[3] = infos.a0 < 0 ? int8_t(-1) : int8_t(0);
@@ -479,6 +482,82 @@ std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int
     for (size_t i = 0; i < input.size(); ++i)
         t[i] = clip16(roundnorm(int64_t(input[i]) * scale, shift));
     return fixed_point::softmaxQ15(t, inQ);
+}
+
+namespace {
+
+// e^n (n = 0..11) as the SDK's exponential holds it: the integer part and the fraction in Q15.
+struct ExpTable {
+    std::array<uint32_t, 12> integer{}, fraction{};
+    std::array<uint32_t, 8> taylor{};  // 1/k!, k = 1..8, in Q15
+    ExpTable()
+    {
+        for (size_t n = 0; n < integer.size(); ++n) {
+            const double e = std::exp(double(n));
+            integer[n] = uint32_t(std::floor(e));
+            fraction[n] = uint32_t(std::lround((e - std::floor(e)) * 32768.0));
+        }
+        double factorial = 1.0;
+        for (size_t k = 0; k < taylor.size(); ++k) {
+            factorial *= double(k + 1);
+            taylor[k] = uint32_t(std::min(std::lround(32768.0 / factorial), 32767L));
+        }
+    }
+};
+
+}  // namespace
+
+uint32_t sdkExpQ15(uint32_t y)
+{
+    static const ExpTable table;
+    if (y == 0)
+        return 32768;
+    int64_t n = y >> 15, r = y & 0x7FFF;
+    if (r >= 0x4000) {  // r in [-1/2, 1/2), where the polynomial converges fast
+        r -= 0x8000;
+        ++n;
+    }
+    if (n >= int64_t(table.integer.size()))
+        return 0;
+    int64_t power = r, sum = 0;
+    for (uint32_t c : table.taylor) {
+        sum += power * c;
+        power = roundnorm(power * r, 15);
+    }
+    const uint64_t p = uint64_t(roundnorm(sum, 15) + 32767) & 0xFFFF;
+    const uint64_t e = uint64_t(roundnorm(int64_t(p * table.fraction[size_t(n)]), 15)) + p * table.integer[size_t(n)];
+    return uint32_t((uint64_t(0x7FFFFFFF) / e) >> 1);
+}
+
+std::vector<int16_t> sdkSoftmax(const std::vector<int8_t>& input, int features, int norm, int outBits)
+{
+    const std::string k = "sq8::sdkSoftmax";
+    requireRange(k, "norm", norm, 0, 15);
+    if (outBits != 15 && outBits != 7)
+        throw std::invalid_argument(k + ": outBits is " + std::to_string(outBits) + "; give 15 (Q15) or 7 (Q7)");
+    if (features <= 0 || input.empty() || input.size() % size_t(features) != 0)
+        throw std::invalid_argument(k + ": " + std::to_string(input.size()) + " values are not " +
+                                    std::to_string(features) + " non-empty vectors");
+    const size_t dim = input.size() / size_t(features);
+    if (dim > 65535)
+        throw std::invalid_argument(k + ": vectors of " + std::to_string(dim) + " values; at most 65535");
+    const int shift = 30 - outBits;  // 15 for Q15, 23 for Q7
+    const int64_t largest = (int64_t(1) << outBits) - 1;
+    std::vector<int16_t> out(input.size());
+    for (size_t f = 0; f < size_t(features); ++f) {
+        const auto begin = input.begin() + std::ptrdiff_t(f * dim);
+        const int m = *std::max_element(begin, begin + std::ptrdiff_t(dim));
+        std::vector<uint32_t> e(dim);
+        int64_t sum = 0;
+        for (size_t i = 0; i < dim; ++i) {
+            e[i] = sdkExpQ15(uint32_t(m - begin[std::ptrdiff_t(i)]) << norm);
+            sum += e[i];
+        }
+        const int64_t inverse = (int64_t(32767) << 15) / sum;  // sum >= 32768: the maximum's e is 1
+        for (size_t i = 0; i < dim; ++i)
+            out[f * dim + i] = int16_t(std::min(roundnorm(int64_t(e[i]) * inverse, shift), largest));
+    }
+    return out;
 }
 
 std::vector<int8_t> quantize(const std::vector<float>& values, double scale)

@@ -73,6 +73,8 @@ struct LayerInfos {
     // Global average pooling (the same bytes again): the multiplier of the mean times 128.
     int sumScale = 0;   // AT_INF_GLOBAL_SUM_SCALE: 0..255
     int sumScaleN = 0;  // AT_INF_GLOBAL_SUM_SCALEN: 0..31
+    // Softmax: AT_INF_BIASL_SM, the input's shift into Q15 (0..15), written in actScale's byte; -1: none.
+    int softmaxNorm = -1;
 };
 constexpr int kInfosBytes = 13;  // AT_INF_DIM
 // The AT_INF_DIM bytes of `infos` as the generated code reads them (unused bytes 0).
@@ -133,9 +135,23 @@ std::vector<int8_t> scaleChannels(const std::vector<int8_t>& x, const std::vecto
 std::vector<int8_t> preluChannels(const std::vector<int8_t>& x, const std::vector<int16_t>& slopes, int64_t plane,
                                   int slopeQ, Multiplier multiplier);
 
-// Softmax (CNN_SoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
+// Tessera's own softmax (KerSoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
 // softmaxQ15 of t. Returns [Dim] in Q15.
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ);
+
+// The SDK's exponential (its softmax kernels): e^(-y / 2^15) in Q15 for y >= 0, y = n + r (Q15) with
+// n an integer and r in [-1/2, 1/2): p = 32767 + roundnorm(sum_k=1..8 z_k * c_k, 15), z_1 = r,
+// z_k+1 = roundnorm(z_k * r, 15), c_k = min(round(2^15 / k!), 32767); e = roundnorm(p * f_n, 15) +
+// p * i_n with i_n + f_n / 2^15 = e^n (i_n its integer part, f_n the fraction rounded, n <= 11);
+// returns ((2^31 - 1) / e) >> 1, 32768 for y = 0 and 0 for n >= 12 (docs/gap-fixed-point.md,
+// "Softmax on the SDK's contract").
+uint32_t sdkExpQ15(uint32_t y);
+
+// Softmax (CNN_SoftMax2D_SQ8) on the SDK's contract: input [features][dim] int8 of scale
+// 2^(norm - 15) (norm 0..15), each vector on its own: e[i] = sdkExpQ15((max - in[i]) << norm), S the
+// sum, I = (32767 * 2^15) / S, out[i] = min((e[i] * I + 2^(b - 1)) >> b, 2^(23 - b) - 1) with b = 15
+// (Q15 outputs, outBits 15) or 23 (Q7, outBits 7). dim at most 65535.
+std::vector<int16_t> sdkSoftmax(const std::vector<int8_t>& input, int features, int norm, int outBits);
 
 // clip8(round-half-away-from-zero(v / scale)); scale > 0. Throws std::invalid_argument on NaN.
 std::vector<int8_t> quantize(const std::vector<float>& values, double scale);

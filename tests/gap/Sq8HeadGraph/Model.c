@@ -6,6 +6,7 @@
  *   Fc1   linear 64 -> 64, ReLU-N (KOP_RELUN: the bound is Fc1_I[AT_INF_A0])
  *   Res2  Pool1's output + Fc1's output, ReLU (the first input brought to the second's scale by Res2_I)
  *   Fc3   linear 64 -> 10
+ *   Soft4 softmax of the 10 to Q15 (short int), the input's scale 2^(Soft4_I[AT_INF_BIASL_SM] - 15)
  * Constants from model/<name>.tensor, fixed-point files (ConstInfo format 1): 8-bit filters,
  * scales, shifts and Infos, 32-bit biases. The L1 budget comes from --l1. */
 #include <stdio.h>
@@ -40,13 +41,14 @@ int main(int argc, char **argv)
     CNN_LinearAct_SQ8("Fc1", 0, 4, 1, 64, 64, KOP_LINEAR, KOP_RELUN);
     CNN_MatAddAct_SQ8("Res2", 0, 64, 1, 1, KOP_MATADD, KOP_RELU);
     CNN_LinearAct_SQ8("Fc3", 0, 4, 1, 64, 10, KOP_LINEAR, KOP_NONE);
+    CNN_SoftMax_SQ8("Soft4", 0, 10, KOP_SOFTMAX);
 
     CreateGraph("Sq8Head",
-                CArgs(15, TCArgInfo("signed char *__restrict__", "Input", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
+                CArgs(16, TCArgInfo("signed char *__restrict__", "Input", ARG_SCOPE_ARG, ARG_DIR_IN, AT_MEM_L2, AT_MEM_UNDEF, 0),
                       BYTES(Pool0_I), BYTES(Pool1_I), BYTES(Fc1_W), WORDS(Fc1_B), UBYTES(Fc1_S), UBYTES(Fc1_N), BYTES(Fc1_I), BYTES(Res2_I),
-                      BYTES(Fc3_W), WORDS(Fc3_B), UBYTES(Fc3_S), UBYTES(Fc3_N), BYTES(Fc3_I),
-                      TCArgInfo("signed char *__restrict__", "Output", ARG_SCOPE_ARG, ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, 0)),
-                CArgs(4, LOCAL(Pooled0), LOCAL(Pooled1), LOCAL(Act1), LOCAL(Act2)));
+                      BYTES(Fc3_W), WORDS(Fc3_B), UBYTES(Fc3_S), UBYTES(Fc3_N), BYTES(Fc3_I), BYTES(Soft4_I),
+                      TCArgInfo("short int *__restrict__", "Output", ARG_SCOPE_ARG, ARG_DIR_OUT, AT_MEM_UNDEF, AT_MEM_L2, 0)),
+                CArgs(5, LOCAL(Pooled0), LOCAL(Pooled1), LOCAL(Act1), LOCAL(Act2), LOCAL(Act3)));
     AddNode("Pool0", Bindings(3, GNodeArg(GNA_IN, "Input", 0), GNodeArg(GNA_OUT, "Pooled0", 0),
                               GNodeArg(GNA_IN, "Pool0_I", 0)));
     AddNode("Pool1", Bindings(3, GNodeArg(GNA_IN, "Pooled0", 0), GNodeArg(GNA_OUT, "Pooled1", 0),
@@ -57,8 +59,9 @@ int main(int argc, char **argv)
     AddNode("Res2", Bindings(4, GNodeArg(GNA_IN, "Pooled1", 0), GNodeArg(GNA_IN, "Act1", 0), GNodeArg(GNA_OUT, "Act2", 0),
                              GNodeArg(GNA_IN, "Res2_I", 0)));
     AddNode("Fc3", Bindings(7, GNodeArg(GNA_IN, "Act2", 0), GNodeArg(GNA_IN, "Fc3_W", 0), GNodeArg(GNA_IN, "Fc3_B", 0),
-                            GNodeArg(GNA_OUT, "Output", 0), GNodeArg(GNA_IN, "Fc3_S", 0), GNodeArg(GNA_IN, "Fc3_N", 0),
+                            GNodeArg(GNA_OUT, "Act3", 0), GNodeArg(GNA_IN, "Fc3_S", 0), GNodeArg(GNA_IN, "Fc3_N", 0),
                             GNodeArg(GNA_IN, "Fc3_I", 0)));
+    AddNode("Soft4", Bindings(3, GNodeArg(GNA_IN, "Act3", 0), GNodeArg(GNA_OUT, "Output", 0), GNodeArg(GNA_IN, "Soft4_I", 0)));
     CloseGraph();
     GenerateTilingCode();
     return 0;
