@@ -404,6 +404,31 @@ private slots:
         QVERIFY(throwsInvalid([&] { sq8::sdkGlobalPoolAct(1, 400, 400, false, Act::None, sq8::LayerInfos{}, Bytes(160000)); }));
     }
 
+    // CNN_Act_SQ8's activations, worked out: S(x) = roundnorm32(x * 3, 1).
+    void sdkStandaloneActivationHandExample()
+    {
+        using A = sq8::StandaloneActivation;
+        const Bytes in = {-7, -1, 0, 5, 100};
+        sq8::LayerInfos infos;
+        infos.actScale = 3, infos.actScaleN = 1, infos.a0 = 4, infos.b0 = 2, infos.c0 = -3;
+        QCOMPARE(sq8::sdkStandaloneAct(A::None, infos, in), in);  // no scaling at all
+        // max(v, 0) * 1.5, halves up: 0 0 0 7.5 -> 8, 150 -> 127.
+        QCOMPARE(sq8::sdkStandaloneAct(A::ReLU, infos, in), (Bytes{0, 0, 0, 8, 127}));
+        QCOMPARE(sq8::sdkStandaloneAct(A::ReLUN, infos, in), (Bytes{0, 0, 0, 6, 6}));        // bound 4
+        QCOMPARE(sq8::sdkStandaloneAct(A::ReLUM, infos, in), (Bytes{6, 6, 6, 8, 127}));      // at least 4
+        QCOMPARE(sq8::sdkStandaloneAct(A::ReLUMN, infos, in), (Bytes{6, 6, 6, 6, 6}));       // max(min(v, 2), 4)
+        // clip(v + 2, 0, 4) * 1.5 (halves up) - 3: 0 - 3, 2 - 3, 3 - 3, 6 - 3, 6 - 3.
+        QCOMPARE(sq8::sdkStandaloneAct(A::HSigmoid, infos, in), (Bytes{-3, -1, 0, 3, 3}));
+        // clip(v + 2, 0, 4) * v * 1.5 - 3: 0, -1.5 -> -1, 0, 30, 600 -> 597 -> 127; then -3.
+        QCOMPARE(sq8::sdkStandaloneAct(A::HSwish, infos, in), (Bytes{-3, -4, -3, 27, 127}));
+        // Below 0 times 4 / 128 (roundnorm 7: -28 -> 0, -4 -> 0), then 1.5, then + 2.
+        QCOMPARE(sq8::sdkStandaloneAct(A::LeakyReLU, infos, in), (Bytes{2, 2, 2, 10, 127}));
+        infos.actScale = 0;  // always applied: a scale 0 gives 0
+        QCOMPARE(sq8::sdkStandaloneAct(A::ReLU, infos, in), (Bytes{0, 0, 0, 0, 0}));
+        infos.b0 = 200;
+        QVERIFY(throwsInvalid([&] { sq8::sdkStandaloneAct(A::HSwish, infos, in); }));
+    }
+
     // The SDK's exponential: e^(-y / 2^15) in Q15 through e^n and a Taylor polynomial of e^r,
     // r in [-1/2, 1/2), then inverted.
     void sdkExponentialHandExample()

@@ -129,9 +129,9 @@ private slots:
     }
 
     // An 8-bit head written as NNTool writes SQ8 graphs (tests/gap/Sq8HeadGraph: a padded average and
-    // a max pooling, two linear layers, a residual addition and a softmax on the SDK's contract, each
-    // layer's Infos a constant of the graph), at the model's L1 and at the smallest, on 1 and 8
-    // cores: bit-exact with the reference's kernels.
+    // a max pooling, a hard swish, two linear layers, a residual addition, a leaky ReLU and a softmax
+    // on the SDK's contract, each layer's Infos a constant of the graph), at the model's L1 and at
+    // the smallest, on 1 and 8 cores: bit-exact with the reference's kernels.
     void sq8GraphOnTheSdkContractRunsBitExact()
     {
         namespace sq8 = tessera::fixed_point::sq8;
@@ -168,7 +168,7 @@ private slots:
         const std::vector<int> s1 = draw(128, 255, 64), n1 = draw(15, 17, 64);
         const std::vector<int> w3 = draw(-127, 127, 10 * 64), b3 = draw(-20000, 20000, 10);
         const std::vector<int> s3 = draw(128, 255, 10), n3 = draw(15, 17, 10);
-        sq8::LayerInfos pool0, pool1, fc1, res2, fc3, soft4;
+        sq8::LayerInfos pool0, pool1, swish1, fc1, res2, fc3, leaky3, soft4;
         pool0.actScale = 0;  // no scaling after the ReLU
         pool1.actScale = 200;
         pool1.actScaleN = 8;
@@ -177,11 +177,16 @@ private slots:
         res2.in1ScaleN = 8;
         res2.outScale = 150;
         res2.outScaleN = 8;
-        soft4.softmaxNorm = 11;  // Fc3's output in sixteenths
+        swish1.a0 = 96;  // x * clip(x + 3, 0, 6) with x in sixteenths, scaled by 200 / 2^12
+        swish1.b0 = 48;
+        swish1.actScale = 200;
+        swish1.actScaleN = 12;
+        leaky3.a0 = 13;  // a slope of 13 / 128 below 0
+        soft4.softmaxNorm = 11;  // Leaky3's output in sixteenths
         constant("Fc1_W", w1, 1), constant("Fc1_B", b1, 4), constant("Fc1_S", s1, 1), constant("Fc1_N", n1, 1);
         constant("Fc3_W", w3, 1), constant("Fc3_B", b3, 4), constant("Fc3_S", s3, 1), constant("Fc3_N", n3, 1);
         infos("Pool0_I", pool0), infos("Pool1_I", pool1), infos("Fc1_I", fc1), infos("Res2_I", res2), infos("Fc3_I", fc3);
-        infos("Soft4_I", soft4);
+        infos("Swish1_I", swish1), infos("Leaky3_I", leaky3), infos("Soft4_I", soft4);
         QFile inputFile(work.filePath(QStringLiteral("input.bin")));
         const QByteArray inputBytes = [&] {
             QByteArray data;
@@ -199,17 +204,20 @@ private slots:
         maximum.features = 4, maximum.width = maximum.height = 5, maximum.pool = fp::PoolReluParams::Pool::Max;
         maximum.poolWidth = maximum.poolHeight = 2;
         const std::vector<int8_t> p0 = sq8::sdkPoolAct(average, sq8::Activation::ReLU, pool0, int8s(input));
-        const std::vector<int8_t> x = sq8::sdkPoolAct(maximum, sq8::Activation::None, pool1, p0);
+        const std::vector<int8_t> x = sq8::sdkStandaloneAct(
+            sq8::StandaloneActivation::HSwish, swish1, sq8::sdkPoolAct(maximum, sq8::Activation::None, pool1, p0));
         QCOMPARE(x.size(), std::size_t(64));
         const std::vector<int8_t> a1 = sq8::linearAct(64, 64, sq8::Activation::ReLUN, fc1, x, int8s(w1),
                                                       std::vector<int32_t>(b1.begin(), b1.end()), scales(s1, n1));
         const std::vector<int8_t> a2 = sq8::matAddAct(x, a1, sq8::Activation::ReLU, res2);
         const std::vector<int8_t> a3 = sq8::linearAct(64, 10, sq8::Activation::None, fc3, a2, int8s(w3),
                                                       std::vector<int32_t>(b3.begin(), b3.end()), scales(s3, n3));
-        const std::vector<int16_t> expected = sq8::sdkSoftmax(a3, 1, soft4.softmaxNorm, 15);
+        const std::vector<int8_t> leaked = sq8::sdkStandaloneAct(sq8::StandaloneActivation::LeakyReLU, leaky3, a3);
+        const std::vector<int16_t> expected = sq8::sdkSoftmax(leaked, 1, soft4.softmaxNorm, 15);
         // Values that say something: the bound, the ReLU, a spread of scores and of probabilities.
         QVERIFY(std::count(a1.begin(), a1.end(), int8_t(100)) > 0 && std::count(a2.begin(), a2.end(), int8_t(0)) > 0);
-        QVERIFY(std::set<int8_t>(a3.begin(), a3.end()).size() > 5);
+        QVERIFY(std::set<int8_t>(a3.begin(), a3.end()).size() > 5 && *std::min_element(leaked.begin(), leaked.end()) < 0);
+        QVERIFY(std::set<int8_t>(x.begin(), x.end()).size() > 5 && x != sq8::sdkPoolAct(maximum, sq8::Activation::None, pool1, p0));
         QVERIFY(std::count_if(expected.begin(), expected.end(), [](int16_t p) { return p > 300; }) >= 3);
 
         const QString generator = work.filePath(QStringLiteral("gen_sq8head"));

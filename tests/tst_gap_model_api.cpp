@@ -3,6 +3,7 @@
 // of model error, and the builders stop at once (exit status 1) on errors they can see alone.
 // GenerateTilingCode() is not called: it needs the tiling engine.
 #include "AutoTilerLib.h"
+#include "CNN_Generators.h"
 #include "gap/model_api/model_registry.h"
 #include "tiler/kernel_emitter.h"
 #include "tiler/l3_devices.h"
@@ -477,6 +478,19 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "error: KerArg(\"Out\"): O_CONST marks an input the kernel does not change; it cannot be an output"},
         {"C type of a 3-byte item", [] { CNN_ArgDataType(3, 1, 1); },
          "error: CNN_ArgDataType(3, 1, 1): the data size is 3 bytes; give 1, 2 or 4"},
+        {"standalone sigmoid on the SDK's contract", [] { CNN_Act_SQ8("Sig", nullptr, 4, 8, 8, KOP_SIGMOID); },
+         "error: Sig: KOP_SIGMOID and KOP_TANH have no basic kernel of Tessera's on the SDK's contract yet; compile "
+         "the SDK's CNN_Generators_SQ8.c"},
+        {"standalone activation KOP_NONE", [] { CNN_Act_SQ8("Act", nullptr, 4, 8, 8, KOP_NONE); },
+         "error: Act: ActOper must be KOP_ACT_NONE, KOP_RELU"},
+        {"softmax of 4-byte outputs",
+         [] {
+             CNN_GenControl_T control;
+             CNN_InitGenCtrl(&control);
+             control.OutDataSize = 4;
+             CNN_SoftMax_SQ8("Soft", &control, 10, KOP_SOFTMAX);
+         },
+         "error: Soft: OutDataSize is 4; the softmax writes Q15 in 2 bytes or Q7 in 1"},
         {"call type out of range",
          [] { LibKernel("K", KernelCallTypeT(CALL_PARALLEL | 16), CArgs(0), "K_T", nullptr); },
          "call type 17 is not CALL_SEQUENTIAL, CALL_PARALLEL or CALL_SEQUENTIAL_STRUCT"},

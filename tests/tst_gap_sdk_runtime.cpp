@@ -427,8 +427,8 @@ private slots:
         QFile header(work.filePath(QStringLiteral("CNN_Generators_SQ8.h")));
         QVERIFY(header.open(QIODevice::WriteOnly));
         // The SDK's include guard and the SDK's signature of one of its generators (Tessera's
-        // convolution takes a ReLU-N bound; its linear, pooling, addition and softmax generators
-        // have the SDK's signatures already).
+        // convolution takes a ReLU-N bound; its linear, pooling, addition, activation and softmax
+        // generators have the SDK's signatures already).
         QVERIFY(header.write("#ifndef __CNN_GENERATORS_SQ8_H__\n#define __CNN_GENERATORS_SQ8_H__\n#include \"AutoTilerLib.h\"\n"
                              "void LoadCNN_SQ8_Library();\n"
                              "int CNN_ConvolutionPoolAct_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize,\n"
@@ -458,6 +458,7 @@ private slots:
                            "  CNN_ConvolutionPoolAct_SQ8(\"Conv\", 0, 4, 1, 8, 8, 16, 16, KOP_CONV, 3, 3, 1, 1, 1, 1, 1,\n"
                            "    KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_RELU, 0);\n"
                            "  CNN_SoftMax_SQ8(\"Soft\", 0, 10, KOP_SOFTMAX);\n"
+                           "  CNN_Act_SQ8(\"Act\", 0, 8, 16, 16, KOP_HSWISH);\n"
                            "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELUN);\n"
                            "  CNN_LinearAct_SQ8(\"Fc\", 0, 4, 1, 16, 10, KOP_LINEAR, KOP_RELUN); }\n");
         QVERIFY2(failure.isEmpty(), qPrintable(failure));

@@ -755,6 +755,85 @@ static void check_global_pool_sdk(const GlobalPoolCase *C)
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * Ker_<activation>_SQ8 (the SDK's contract, CNN_Act_SQ8): each formula of CNN_BasicKernels_SQ8.h
+ * in 64 bits (the values stay far from 32 bits) against the kernels, on Feat x W x H values. */
+
+enum { SA_NONE, SA_RELU, SA_RELUN, SA_RELUM, SA_RELUMN, SA_HSIGMOID, SA_HSWISH, SA_LEAKYRELU, SA_COUNT };
+
+static int64_t ref_standalone_act(int64_t v, int Act, int S, int N, int A0, int B0, int C0)
+{
+    const int64_t ClipA0 = v + B0 < 0 ? 0 : (v + B0 > A0 ? A0 : v + B0); /* gap_clipur(v + B0, A0) */
+    switch (Act) {
+    case SA_NONE: return v;
+    case SA_RELU: return ref_roundnorm((v > 0 ? v : 0) * S, N);
+    case SA_RELUN: return ref_roundnorm((v < 0 ? 0 : (v > A0 ? A0 : v)) * S, N);
+    case SA_RELUM: return ref_roundnorm((v > A0 ? v : A0) * S, N);
+    case SA_RELUMN: return ref_roundnorm((v < B0 ? (v > A0 ? v : A0) : (B0 > A0 ? B0 : A0)) * S, N);
+    case SA_HSIGMOID: return ref_roundnorm(ClipA0 * S, N) + C0;
+    case SA_HSWISH: return ref_roundnorm(ClipA0 * v * S, N) + C0;
+    default: return ref_roundnorm((v < 0 ? ref_roundnorm(v * A0, 7) : v) * S, N) + B0;
+    }
+}
+
+static void check_standalone_act(int Act, unsigned Feat, unsigned W, unsigned H, int S, int N, int A0, int B0, int C0)
+{
+    static void (*const Kernels[SA_COUNT])(KerActivation_SQ8_T *) = {
+        Ker_ActNone_SQ8, Ker_ReLU_SQ8, Ker_ReLUN_SQ8, Ker_ReLUM_SQ8,
+        Ker_ReLUMN_SQ8, Ker_HSigmoid_SQ8, Ker_HSwish_SQ8, Ker_LeakyReLU_SQ8};
+    static const char *const Names[SA_COUNT] = {"ActNone", "ReLU", "ReLUN", "ReLUM",
+                                                "ReLUMN", "HSigmoid", "HSwish", "LeakyReLU"};
+    char Name[160];
+    const unsigned Count = Feat * W * H;
+    signed char *In = xmalloc(Count), *Out = xmalloc(Count + 4);
+    signed char Infos[AT_INF_DIM] = {0};
+    KerActivation_SQ8_T Arg;
+
+    snprintf(Name, sizeof Name, "Ker_%s_SQ8 %ux%ux%u S=%d N=%d A0=%d B0=%d C0=%d", Names[Act], Feat, W, H, S, N, A0,
+             B0, C0);
+    begin_case(Name);
+    for (unsigned i = 0; i < Count; i++)
+        In[i] = rnd8();
+    memset(Out, 0x5A, Count + 4);
+    Infos[AT_INF_ACTSCALE] = (signed char) S;
+    Infos[AT_INF_ACTSCALEN] = (signed char) N;
+    Infos[AT_INF_A0] = (signed char) A0;
+    Infos[AT_INF_A0 + 1] = A0 < 0 ? -1 : 0;
+    Infos[AT_INF_B0] = (signed char) B0;
+    Infos[AT_INF_C0] = (signed char) C0;
+    Arg.In = In;
+    Arg.Out = Out;
+    Arg.Feat = (unsigned short) Feat;
+    Arg.W = (unsigned short) W;
+    Arg.H = (unsigned short) H;
+    Arg.Infos = Infos;
+    AT_FORK(gap_ncore(), Kernels[Act], &Arg);
+    for (unsigned i = 0; i < Count; i++) {
+        const int64_t Expected = ref_clip(ref_standalone_act(In[i], Act, S, N, A0, B0, C0), -128, 127);
+        if (Out[i] != Expected)
+            mismatch("Out", (long) i, Out[i], (long) Expected);
+    }
+    for (unsigned i = 0; i < 4; i++)
+        if ((unsigned char) Out[Count + i] != 0x5A)
+            mismatch("guard byte after Out", (long) i, Out[Count + i], 0x5A);
+    free(In);
+    free(Out);
+}
+
+static void check_standalone_act_cases(void)
+{
+    for (int Act = 0; Act < SA_COUNT; Act++) {
+        check_standalone_act(Act, 37, 1, 1, 1, 0, 100, -20, 7);        /* as the generator calls them: one column */
+        check_standalone_act(Act, 5, 7, 3, 200, 7, 64, 3, -10);        /* scaled up */
+        check_standalone_act(Act, 3, 1, 1, 77, 9, 127, 127, 0);        /* fewer values than cores */
+    }
+    check_standalone_act(SA_RELUN, 50, 1, 1, 1, 0, -5, 0, 0);          /* a negative bound gives itself */
+    check_standalone_act(SA_RELU, 50, 1, 1, 0, 0, 0, 0, 0);            /* ActScale 0 gives 0, always applied */
+    check_standalone_act(SA_HSWISH, 64, 1, 1, 255, 13, 96, 48, -128);  /* NNTool's hard swish: 3 and 6 in 1/16 */
+    check_standalone_act(SA_LEAKYRELU, 64, 1, 1, 128, 7, 13, -3, 0);   /* slope 0.1 */
+    check_standalone_act(SA_RELUMN, 64, 1, 1, 1, 0, 30, -30, 0);       /* bounds crossed: A0 wins */
+}
+
+/* ------------------------------------------------------------------------------------------------
  * KerParSoftMax_SQ8 / KerParSoftMax8Bits_SQ8 (the SDK's contract): the exponential's tables from
  * their definition (e^n, 1/k! by libm), the steps of docs/gap-fixed-point.md, "Softmax on the
  * SDK's contract", in 64 bits. */
@@ -1292,6 +1371,9 @@ int main(int argc, char **argv)
 
     /* KerParSoftMax_SQ8, KerParSoftMax8Bits_SQ8 */
     check_softmax_sdk_cases();
+
+    /* Ker_<activation>_SQ8 */
+    check_standalone_act_cases();
 
     /* Full convolution layers. */
     {

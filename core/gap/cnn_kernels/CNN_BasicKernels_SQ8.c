@@ -491,6 +491,51 @@ void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg)
     rt_team_barrier();
 }
 
+/* ---- Ker_<activation>_SQ8 (the SDK's contract, CNN_Act_SQ8) ---- */
+
+enum { SDK_STANDALONE_NONE, SDK_STANDALONE_RELU, SDK_STANDALONE_RELUN, SDK_STANDALONE_RELUM, SDK_STANDALONE_RELUMN,
+       SDK_STANDALONE_HSIGMOID, SDK_STANDALONE_HSWISH, SDK_STANDALONE_LEAKYRELU };
+
+/* One int8 value through a standalone activation (see CNN_BasicKernels_SQ8.h), in GAP's 32 bits. */
+static inline int32_t sdk_standalone_act(int32_t V, int Activation, const unsigned char *Infos)
+{
+    const int A0 = (signed char) Infos[AT_INF_A0], B0 = (signed char) Infos[AT_INF_B0];
+    const int C0 = (signed char) Infos[AT_INF_C0];
+
+    switch (Activation) {
+    case SDK_STANDALONE_NONE: return V;
+    case SDK_STANDALONE_RELU: return sdk_act_scale(V < 0 ? 0 : V, Infos);
+    case SDK_STANDALONE_RELUN: return sdk_act_scale(gap_clipur(V, A0), Infos);
+    case SDK_STANDALONE_RELUM: return sdk_act_scale(V > A0 ? V : A0, Infos);
+    case SDK_STANDALONE_RELUMN: V = V < B0 ? V : B0; return sdk_act_scale(V > A0 ? V : A0, Infos);
+    case SDK_STANDALONE_HSIGMOID: return sdk_act_scale(gap_clipur(V + B0, A0), Infos) + C0;
+    case SDK_STANDALONE_HSWISH: return sdk_act_scale(gap_clipur(V + B0, A0) * V, Infos) + C0;
+    default: /* SDK_STANDALONE_LEAKYRELU: the negative side times A0 / 2^7 */
+        return sdk_act_scale(V < 0 ? gap_roundnorm_reg(V * A0, 7) : V, Infos) + B0;
+    }
+}
+
+/* Feat x W x H values (the generator gives the tile's item count as Feat), split over the cores. */
+static void sdk_act(KerActivation_SQ8_T *Arg, int Activation)
+{
+    const unsigned char *Infos = (const unsigned char *) Arg->Infos;
+    unsigned int First, Last;
+
+    core_range((unsigned int) Arg->Feat * Arg->W * Arg->H, &First, &Last);
+    for (unsigned int i = First; i < Last; i++)
+        Arg->Out[i] = (signed char) gap_clip(sdk_standalone_act(Arg->In[i], Activation, Infos), 7);
+    gap_waitbarrier(0);
+}
+
+void Ker_ActNone_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_NONE); }
+void Ker_ReLU_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_RELU); }
+void Ker_ReLUN_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_RELUN); }
+void Ker_ReLUM_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_RELUM); }
+void Ker_ReLUMN_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_RELUMN); }
+void Ker_HSigmoid_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_HSIGMOID); }
+void Ker_HSwish_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_HSWISH); }
+void Ker_LeakyReLU_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_LEAKYRELU); }
+
 /* ---- KerParSoftMax[8Bits]_SQ8 (the SDK's contract) ---- */
 
 /* e^n for n = 0..11: its integer part and its fraction in Q15 (floor(e^n) and

@@ -271,6 +271,31 @@ typedef struct {
 } KerSoftMax_SQ8_Arg_T;
 void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg);
 
+/* Standalone activations on the SDK's contract (GreenWaves' KerActivation_SQ8_T and kernel names,
+ * CNN_Act_SQ8): the Feat x W x H int8 values of In, each v through its activation into Out,
+ * clip8. With A0, B0, C0 the signed bytes Infos[AT_INF_A0], [AT_INF_B0], [AT_INF_C0] and
+ * S(x) = roundnorm32(x * Infos[AT_INF_ACTSCALE], Infos[AT_INF_ACTSCALEN]) (always applied, a scale 0
+ * gives 0): ActNone v; ReLU S(max(v, 0)); ReLUN S(min(max(v, 0), A0)); ReLUM S(max(v, A0)); ReLUMN
+ * S(max(min(v, B0), A0)); HSigmoid S(min(max(v + B0, 0), A0)) + C0; HSwish S(min(max(v + B0, 0), A0) *
+ * v) + C0; LeakyReLU S(v < 0 ? roundnorm(v * A0, 7) : v) + B0 (docs/gap-fixed-point.md,
+ * "Standalone activations"). */
+typedef struct {
+    signed char * __restrict__ In;
+    signed char * __restrict__ Out;
+    unsigned short int Feat;
+    unsigned short int W;
+    unsigned short int H;
+    signed char * __restrict__ Infos;
+} KerActivation_SQ8_T;
+void Ker_ActNone_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_ReLU_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_ReLUN_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_ReLUM_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_ReLUMN_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_HSigmoid_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_HSwish_SQ8(KerActivation_SQ8_T *Arg);
+void Ker_LeakyReLU_SQ8(KerActivation_SQ8_T *Arg);
+
 /* Softmax on the SDK's contract (GreenWaves' KerSoftMax_SQ8_T and kernel names): Feat vectors of N
  * int8 values one after the other, each normalized on its own, the input's scale 2^(Norm - 15) with
  * Norm = Infos[AT_INF_BIASL_SM] (0 to 15; the Norm field is not read, as in the SDK). With M a

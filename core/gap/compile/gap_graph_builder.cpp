@@ -227,11 +227,10 @@ void declareSq8Layer(const GapNetwork& network, const GapLayer& layer)
                           reluOperation(layer.relu, layer.relu6));
         break;
     case GapLayerKind::Softmax:
-        if (layer.softmaxOnSdkContract())
-            CNN_SoftMax_SQ8(name, nullptr, int(network.tensors[size_t(layer.output)].elements), KOP_SOFTMAX);
-        else
-            scaledSoftMax_SQ8(name, int(network.tensors[size_t(layer.output)].elements), layer.softmaxInput.scale,
-                              layer.softmaxInput.shift, layer.softmaxInputQ);
+        // Tessera's own: any input scale (the SDK's softmax needs a power of two, which costs the
+        // input up to a bit of resolution; docs/gap-fixed-point.md, "Softmax on the SDK's contract").
+        scaledSoftMax_SQ8(name, int(network.tensors[size_t(layer.output)].elements), layer.softmaxInput.scale,
+                          layer.softmaxInput.shift, layer.softmaxInputQ);
         break;
     case GapLayerKind::Add:
         CNN_MatAddAct_SQ8(name, nullptr, layer.pool.features, layer.pool.width, layer.pool.height, KOP_MATADD,
@@ -278,8 +277,7 @@ bool takesInfos(const GapNetwork& network, const GapLayer& layer)
 {
     return network.quantization == GapQuantization::SymmetricInt8 &&
            (layer.kind == GapLayerKind::Linear || layer.kind == GapLayerKind::Add ||
-            layer.kind == GapLayerKind::GlobalAveragePool || layer.poolsOnSdkContract() ||
-            layer.softmaxOnSdkContract());
+            layer.kind == GapLayerKind::GlobalAveragePool || layer.poolsOnSdkContract());
 }
 
 // The constants a layer's node takes after its activations, in the generator's argument order.

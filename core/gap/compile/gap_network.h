@@ -78,13 +78,11 @@ struct GapLayer {
     std::vector<int32_t> bias32;                   // in the accumulator's scale, per output feature
     fixed_point::sq8::ChannelScales channelScales; // requantization per output feature
     int actCap = 0;                                // ReLU6: the cap in the output's int8 units
-    // Linear, Add, pooling and softmax on the SDK's contract, global average pooling: the SDK's Infos
-    // bytes their kernels read.
+    // Linear, Add, pooling on the SDK's contract, global average pooling: the SDK's Infos bytes their
+    // kernels read.
     fixed_point::sq8::LayerInfos infos;
     int addScale1 = 0, addScale2 = 0, addShift = 0; // Subtract: both inputs to the output's scale
-    // Softmax: on the SDK's contract (infos.softmaxNorm >= 0: an input scale of 2^(norm - 15)), or
-    // Tessera's own, the int8 input brought to Q softmaxInputQ by softmaxInput.
-    fixed_point::sq8::Multiplier softmaxInput;
+    fixed_point::sq8::Multiplier softmaxInput;     // Softmax: the int8 input to Q softmaxInputQ
     int softmaxInputQ = 0;
 
     // ChannelScale: inputs x [C][H][W] and gate [C]; plane and channels as below, and (SQ8) the
@@ -124,9 +122,6 @@ struct GapLayer {
     // An SQ8 pooling layer goes through the SDK's contract (CNN_PoolAct_SQ8) when no window leaves
     // the plane: the SDK pools padding as zeros, ONNX skips it (those layers keep Tessera's own kernel).
     bool poolsOnSdkContract() const { return kind == GapLayerKind::Pooling && pool.pad == 0 && !pool.ceilMode; }
-    // An SQ8 softmax goes through the SDK's contract (CNN_SoftMax_SQ8) when its input's scale is a
-    // power of two the SDK's Infos can state (the quantizer decides).
-    bool softmaxOnSdkContract() const { return kind == GapLayerKind::Softmax && infos.softmaxNorm >= 0; }
 };
 
 struct GapNetwork {

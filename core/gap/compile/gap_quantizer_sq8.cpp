@@ -111,24 +111,6 @@ void keepProductsIn32Bits(GapLayer& layer)
     }
 }
 
-// The softmax on the SDK's contract reads its input in Q(15 - norm), a scale of 2^(norm - 15) with
-// norm 0..15: the scale of a softmax's input, when its producer is free to choose it, is raised to
-// the next power of two (from 2^-15 on).
-double softmaxInputScale(double scale)
-{
-    return std::ldexp(1.0, std::max(int(std::ceil(std::log2(scale))), -15));
-}
-
-// The SDK's Infos norm of a softmax whose input has `scale`, or -1 when the scale is no power of
-// two from 2^-15 to 1 (the softmax then is Tessera's own).
-int softmaxNormFor(double scale)
-{
-    int exponent = 0;
-    if (std::frexp(scale, &exponent) != 0.5 || exponent - 1 < -15 || exponent - 1 > 0)
-        return -1;
-    return 15 + exponent - 1;
-}
-
 // A tensor written in place into a concatenation takes its scale when that is coarser.
 double tiedScale(const GapTensor& tensor, double scale)
 {
@@ -175,11 +157,6 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
     for (int input : network.inputs)
         network.tensors[size_t(input)].scale = scaleFor(rangeOf(network.tensors[size_t(input)].source, false));
 
-    std::vector<bool> feedsSoftmax(network.tensors.size(), false);
-    for (const GapLayer& layer : network.layers)
-        if (layer.kind == GapLayerKind::Softmax)
-            feedsSoftmax[size_t(layer.inputs.at(0))] = true;
-
     for (GapLayer& layer : network.layers) {
         GapTensor& output = network.tensors[size_t(layer.output)];
         const double inputScale = network.tensors[size_t(layer.inputs.at(0))].scale;
@@ -211,10 +188,7 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             output.scale = inputScale;  // the generators keep the scale
             break;
         case GapLayerKind::Softmax: {
-            layer.infos = sq8::LayerInfos{};
-            layer.infos.softmaxNorm = softmaxNormFor(inputScale);
-            // Tessera's own: the input goes to the largest Q format (at most Q12) that holds its
-            // int8 range in 16 bits.
+            // The input goes to the largest Q format (at most Q12) that holds its int8 range in 16 bits.
             layer.softmaxInputQ = qFormatFor(127.0 * inputScale, 12);
             layer.softmaxInput = sq8::multiplier15For(inputScale * std::ldexp(1.0, layer.softmaxInputQ));
             output.dataSize = 2;
@@ -302,8 +276,6 @@ void quantizeNetworkSq8(GapNetwork& network, const CalibrationRanges& ranges)
             if (layer.relu6)
                 range = std::min(range, 6.0);
             output.scale = outputScaleFor(layer, features, inputScale, tiedScale(output, scaleFor(range)));
-            if (feedsSoftmax[size_t(layer.output)] && output.tiedScale == 0.0)
-                output.scale = softmaxInputScale(output.scale);
             if (layer.relu6)
                 layer.actCap = std::clamp(int(std::lround(6.0 / output.scale)), 2, 127);
             quantizeFilters(layer, features, inputScale, output.scale);

@@ -48,8 +48,6 @@ std::vector<int16_t> runSq8Layer(const GapLayer& layer, const std::vector<std::v
         return widen(sq8::linearAct(layer.inDim, layer.outDim, sdkActivation(layer.relu, layer.relu6), layer.infos, in,
                                     layer.weights8, layer.bias32, layer.channelScales));
     case GapLayerKind::Softmax:
-        if (layer.softmaxOnSdkContract())
-            return sq8::sdkSoftmax(in, 1, layer.infos.softmaxNorm, 15);
         return sq8::softmaxQ15(in, layer.softmaxInput.scale, layer.softmaxInput.shift, layer.softmaxInputQ);
     case GapLayerKind::Add:
         return widen(sq8::matAddAct(in, narrow(values[size_t(layer.inputs.at(1))]),

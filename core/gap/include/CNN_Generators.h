@@ -87,7 +87,7 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
 /* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8, CNN_PoolAct_SQ8,
- * CNN_GlobalPoolAct_SQ8, CNN_MatAddAct_SQ8, CNN_SoftMax_SQ8 and CNN_SoftMax2D_SQ8 have the SDK's
+ * CNN_GlobalPoolAct_SQ8, CNN_MatAddAct_SQ8, CNN_Act_SQ8, CNN_SoftMax_SQ8 and CNN_SoftMax2D_SQ8 have the SDK's
  * signatures and contract too, the convolution a signature of its own (ActCap, no Infos) for now:
  * after the SDK's CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
  * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
@@ -170,6 +170,14 @@ int CNN_MatAdd_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width
  * (bound Infos[AT_INF_A0]); docs/gap-fixed-point.md, "Element-wise addition". */
 int CNN_MatAddAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height,
                       KernelOper_T AddMatOper, KernelOper_T ActOper);
+
+/* A standalone activation on the SDK's contract: the SDK's signature, the C arguments (In, Out, Infos)
+ * and the SDK's basic kernels Ker_{ActNone,ReLU,ReLUN,ReLUM,ReLUMN,HSigmoid,HSwish,LeakyReLU}_SQ8 for
+ * ActOper KOP_ACT_NONE, KOP_RELU, KOP_RELUN, KOP_RELUM, KOP_RELUMN, KOP_HSIGMOID, KOP_HSWISH,
+ * KOP_LEAKYRELU (Tessera's own or the SDK's), their parameters and scaling from the Infos
+ * (docs/gap-fixed-point.md, "Standalone activations"); CNN_PoolAct_SQ8 with KOP_NONE pooling and an
+ * activation comes here, as in the SDK. */
+int CNN_Act_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Feat, int Width, int Height, KernelOper_T ActOper);
 
 /* Softmax on the SDK's contract (KOP_SOFTMAX): the SDK's signature, the C arguments (In, Out, Infos)
  * and the SDK's basic kernels KerParSoftMax_SQ8 (Q15 output, short int; the default) or, with

@@ -130,7 +130,7 @@ void CNN_SetGenCtrlList(CNN_GenControl_T* Ctrl, ...)
 
 namespace tessera::gap {
 
-GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl)
+GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl, bool readsOutDataSize)
 {
     GenControl control;
     if (!Ctrl)
@@ -145,7 +145,7 @@ GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl)
         refuse("RELUN " + std::to_string(Ctrl->ReluN) + " (KOP_RELUN clips at 6)");
     if (Ctrl->CustomActivationName || Ctrl->CustomActivationInfos != 0)
         refuse("a custom activation");
-    if (Ctrl->InDataSize != 0 || Ctrl->OutDataSize != 0)
+    if (Ctrl->InDataSize != 0 || (Ctrl->OutDataSize != 0 && !readsOutDataSize))
         refuse("INPUT_DATASIZE / OUTPUT_DATASIZE (the data sizes are the generator's arguments)");
     if (Ctrl->Force_8BitsOutput > 0)
         refuse("Force_8BitsOutput");
@@ -161,6 +161,7 @@ GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl)
     control.filterL3 = Ctrl->Filter_L3 != 0;
     control.biasL3 = Ctrl->Bias_L3 != 0;
     control.outL3 = Ctrl->Out_L3 != 0;
+    control.outDataSize = readsOutDataSize ? Ctrl->OutDataSize : 0;
     return control;
 }
 

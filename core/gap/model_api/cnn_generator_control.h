@@ -10,9 +10,11 @@ namespace tessera::gap {
 struct GenControl {
     AT_PadType padType = PAD_BALANCED_LEFT;
     bool inL3 = false, filterL3 = false, biasL3 = false, outL3 = false;
+    int outDataSize = 0;  // OUTPUT_DATASIZE, for the generators that read it (0: their default)
 };
 
-// The control of layer `Name`; Ctrl 0 gives the defaults.
-GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl);
+// The control of layer `Name`; Ctrl 0 gives the defaults. OUTPUT_DATASIZE is refused unless the
+// generator reads it (readsOutDataSize).
+GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl, bool readsOutDataSize = false);
 
 } // namespace tessera::gap

@@ -81,6 +81,12 @@ std::string sdkActivationKernel(const char* name, const char* stem, KernelOper_T
     return std::string(stem) + (oper == KOP_RELU ? "_ReLU" : oper == KOP_RELUN ? "_ReLUN" : "") + "_SQ8";
 }
 
+// CNN_Act_SQ8's activations and the SDK's basic kernel of each.
+const std::pair<KernelOper_T, const char*> kStandaloneActivations[] = {
+    {KOP_ACT_NONE, "Ker_ActNone_SQ8"}, {KOP_RELU, "Ker_ReLU_SQ8"},         {KOP_RELUN, "Ker_ReLUN_SQ8"},
+    {KOP_RELUM, "Ker_ReLUM_SQ8"},      {KOP_RELUMN, "Ker_ReLUMN_SQ8"},     {KOP_HSIGMOID, "Ker_HSigmoid_SQ8"},
+    {KOP_HSWISH, "Ker_HSwish_SQ8"},    {KOP_LEAKYRELU, "Ker_LeakyReLU_SQ8"}};
+
 // The layer's AT_INF_DIM Infos bytes, whole in L1, as the SDK's pooling and softmax layers declare them.
 Object_T* sdkInfosArg()
 {
@@ -224,6 +230,11 @@ void LoadCNN_SQ8_Library(void)
                         TCArg(kUShort, "W"), TCArg(kUShort, "H"), TCArg("unsigned char", "DoScale"),
                         TCArg(kChar, "Infos")),
                   "KerMat3_SQ8_T");
+    for (const auto& [oper, name] : kStandaloneActivations)
+        LibKernel(name, CALL_PARALLEL,
+                  CArgs(6, TCArg(kChar, "In"), TCArg(kChar, "Out"), TCArg(kUShort, "Feat"), TCArg(kUShort, "W"),
+                        TCArg(kUShort, "H"), TCArg(kChar, "Infos")),
+                  "KerActivation_SQ8_T");
     for (const char* name : {"KerParSoftMax_SQ8", "KerParSoftMax8Bits_SQ8"})
         LibKernel(name, CALL_PARALLEL,
                   CArgs(6, TCArg(kChar, "In"), TCArg(kUShort, "Feat"), TCArg(kUShort, "N"), TCArg(kUShort, "Norm"),
@@ -291,6 +302,8 @@ int CNN_LinearAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSiz
 int CNN_PoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T PoolOper,
                     int Fpx, int Fpy, int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper)
 {
+    if (PoolOper == KOP_NONE && ActOper != KOP_NONE)  // the SDK's generator does the same
+        return CNN_Act_SQ8(Name, Ctrl, Feat, Width, Height, ActOper);
     const GenControl control = genControl(Name, Ctrl);
     const int generated = tessera::gap::sdkPoolAct_SQ8(
         Name,
@@ -385,6 +398,47 @@ int CNN_MatAddAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Wi
     return layer.conclude();
 }
 
+int CNN_Act_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, int Height, KernelOper_T ActOper)
+{
+    LayerDeclaration layer(Name);
+    (void) genControl(Name, Ctrl);  // its checks
+    const char* kernel = nullptr;
+    for (const auto& [oper, name] : kStandaloneActivations)
+        if (oper == ActOper)
+            kernel = name;
+    if (ActOper == KOP_SIGMOID || ActOper == KOP_TANH)
+        layerError(Name, "KOP_SIGMOID and KOP_TANH have no basic kernel of Tessera's on the SDK's contract yet; "
+                         "compile the SDK's CNN_Generators_SQ8.c and CNN_Libraries_SQ8 with the model for them");
+    if (!kernel)
+        layerError(Name, "ActOper must be KOP_ACT_NONE, KOP_RELU, KOP_RELUN, KOP_RELUM, KOP_RELUMN, KOP_HSIGMOID, "
+                         "KOP_HSWISH or KOP_LEAKYRELU");
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    const std::int64_t items = std::int64_t(Feat) * Width * Height;
+    if (items > 65535 * 65535LL)
+        layerError(Name, "Feat x Width x Height is over 65535 x 65535 items");
+    // The kernels count a tile's items in 16 bits: two double-buffered tiles of at most 65535 bytes.
+    const unsigned l1 = tessera::gap::currentModel().options.l1Size;
+    if (items > 65535 && l1 > 4u * 65535u)
+        layerError(Name, "the L1 budget of " + std::to_string(l1) + " bytes allows tiles of more than 65535 items, "
+                         "which the SDK's activation kernels cannot count; give an L1 budget of at most " +
+                         std::to_string(4u * 65535u) + " bytes");
+    // As the SDK declares it: one column of all the values, tiled; a tile's line count is the
+    // kernel's Feat.
+    UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+               CArgs(3, TCArg(kChar, "In"), TCArg(kChar, "Out"), TCArg(kChar, "Infos")),
+               Calls(1, Call(kernel, LOC_LOOP,
+                             Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                      K_Arg("In", KER_ARG_TILE_H), Imm(1), Imm(1), K_Arg("Infos", KER_ARG_TILE)))),
+               KerArgs(3,
+                       KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, 1, unsigned(items), 1, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In"),
+                       KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, 1, unsigned(items), 1, 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                       sdkInfosArg()));
+    declaredKernel(Name).operations = std::uint64_t(items);
+    return layer.conclude();
+}
+
 int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOper_T SoftMaxOper)
 {
     return CNN_SoftMax2D_SQ8(Name, Ctrl, 1, Dim, SoftMaxOper);
@@ -393,10 +447,10 @@ int CNN_SoftMax_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Dim, KernelOpe
 int CNN_SoftMax2D_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Dim, KernelOper_T SoftMaxOper)
 {
     LayerDeclaration layer(Name);
-    (void) genControl(Name, Ctrl);  // its checks
+    const GenControl control = genControl(Name, Ctrl, true);
     if (SoftMaxOper != KOP_SOFTMAX)
         layerError(Name, "the operation must be KOP_SOFTMAX");
-    const int outBytes = Ctrl && Ctrl->OutDataSize != 0 ? Ctrl->OutDataSize : 2;
+    const int outBytes = control.outDataSize != 0 ? control.outDataSize : 2;
     if (outBytes != 1 && outBytes != 2)
         layerError(Name, "OutDataSize is " + std::to_string(outBytes) +
                              "; the softmax writes Q15 in 2 bytes or Q7 in 1 (set OUTPUT_DATASIZE to 2 or 1)");

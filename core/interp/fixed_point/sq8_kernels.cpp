@@ -242,6 +242,8 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     requireRange(k, "actScale", infos.actScale, 0, 255);
     requireRange(k, "actScaleN", infos.actScaleN, 0, 31);
     requireRange(k, "a0", infos.a0, -128, 127);
+    requireRange(k, "b0", infos.b0, -128, 127);
+    requireRange(k, "c0", infos.c0, -128, 127);
     requireRange(k, "biasNorm", infos.biasNorm, 0, 31);
     requireRange(k, "in1Scale", infos.in1Scale, 0, 255);
     requireRange(k, "in1ScaleN", infos.in1ScaleN, 0, 31);
@@ -261,6 +263,10 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     bytes[1] = int8_t(infos.actScaleN);          // AT_INF_ACTSCALEN
     bytes[2] = int8_t(infos.a0);                 // AT_INF_A0, low byte (the kernels read one signed byte)
     bytes[3] = infos.a0 < 0 ? int8_t(-1) : int8_t(0);
+    bytes[4] = int8_t(infos.b0);                 // AT_INF_B0, likewise
+    bytes[5] = infos.b0 < 0 ? int8_t(-1) : int8_t(0);
+    bytes[6] = int8_t(infos.c0);                 // AT_INF_C0
+    bytes[7] = infos.c0 < 0 ? int8_t(-1) : int8_t(0);
     // AT_INF_BIASN / IN1SCALE / GLOBAL_SUM_SCALE (one of them at most is set)
     bytes[8] = int8_t(uint8_t(infos.biasNorm + infos.in1Scale + infos.sumScale));
     bytes[9] = int8_t(infos.in1ScaleN + infos.sumScaleN);  // AT_INF_IN1SCALEN / GLOBAL_SUM_SCALEN
@@ -482,6 +488,33 @@ std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int
     for (size_t i = 0; i < input.size(); ++i)
         t[i] = clip16(roundnorm(int64_t(input[i]) * scale, shift));
     return fixed_point::softmaxQ15(t, inQ);
+}
+
+std::vector<int8_t> sdkStandaloneAct(StandaloneActivation activation, const LayerInfos& infos,
+                                     const std::vector<int8_t>& input)
+{
+    (void) infosBytes(infos);  // the ranges of its fields
+    const auto s = [&](int32_t x) { return scale32(x, infos.actScale, infos.actScaleN); };
+    const int a0 = infos.a0, b0 = infos.b0, c0 = infos.c0;
+    // gap_clipur: below 0 gives 0, else at most the bound (a negative bound gives itself).
+    const auto clipur = [](int32_t x, int32_t bound) { return x < 0 ? 0 : std::min(x, bound); };
+    std::vector<int8_t> out(input.size());
+    for (size_t i = 0; i < input.size(); ++i) {
+        const int32_t v = input[i];
+        int32_t r = v;
+        switch (activation) {
+        case StandaloneActivation::None: break;
+        case StandaloneActivation::ReLU: r = s(std::max(v, 0)); break;
+        case StandaloneActivation::ReLUN: r = s(clipur(v, a0)); break;
+        case StandaloneActivation::ReLUM: r = s(std::max(v, a0)); break;
+        case StandaloneActivation::ReLUMN: r = s(std::max(std::min(v, b0), a0)); break;
+        case StandaloneActivation::HSigmoid: r = s(clipur(v + b0, a0)) + c0; break;
+        case StandaloneActivation::HSwish: r = s(clipur(v + b0, a0) * v) + c0; break;
+        case StandaloneActivation::LeakyReLU: r = s(v < 0 ? roundnorm32(v * a0, 7) : v) + b0; break;
+        }
+        out[i] = int8_t(clip8(r));
+    }
+    return out;
 }
 
 namespace {

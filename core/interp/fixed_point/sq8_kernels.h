@@ -63,6 +63,7 @@ struct LayerInfos {
     int actScale = 1;   // AT_INF_ACTSCALE: multiplier after the activation, 0..255 (1 with actScaleN 0 keeps the value)
     int actScaleN = 0;  // AT_INF_ACTSCALEN: its shift, 0..31
     int a0 = 0;         // AT_INF_A0: the bound of ReLU-N, -128..127
+    int b0 = 0, c0 = 0; // AT_INF_B0, AT_INF_C0: the standalone activations' other parameters, -128..127
     int biasNorm = 0;   // AT_INF_BIASN: left shift of the biases, 0..31
     // Additions (the bias shift's byte holds in1Scale: a layer has one or the other); a scale 0
     // means no scaling.
@@ -138,6 +139,17 @@ std::vector<int8_t> preluChannels(const std::vector<int8_t>& x, const std::vecto
 // Tessera's own softmax (KerSoftMax_SQ8): t = clip16(roundnorm(in * scale, shift)) in Q inQ, then the 16-bit
 // softmaxQ15 of t. Returns [Dim] in Q15.
 std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int shift, int inQ);
+
+// The standalone activations of CNN_Act_SQ8 (Ker_<name>_SQ8).
+enum class StandaloneActivation { None, ReLU, ReLUN, ReLUM, ReLUMN, HSigmoid, HSwish, LeakyReLU };
+
+// A standalone activation (CNN_Act_SQ8) on the SDK's contract, each value v in GAP's 32 bits, with
+// S(x) = roundnorm32(x * actScale, actScaleN) always applied: None v; ReLU S(max(v, 0)); ReLUN
+// S(min(max(v, 0), a0)); ReLUM S(max(v, a0)); ReLUMN S(max(min(v, b0), a0)); HSigmoid
+// S(min(max(v + b0, 0), a0)) + c0; HSwish S(min(max(v + b0, 0), a0) * v) + c0; LeakyReLU
+// S(v < 0 ? roundnorm(v * a0, 7) : v) + b0; then clip8.
+std::vector<int8_t> sdkStandaloneAct(StandaloneActivation activation, const LayerInfos& infos,
+                                     const std::vector<int8_t>& input);
 
 // The SDK's exponential (its softmax kernels): e^(-y / 2^15) in Q15 for y >= 0, y = n + r (Q15) with
 // n an integer and r in [-1/2, 1/2): p = 32767 + roundnorm(sum_k=1..8 z_k * c_k, 15), z_1 = r,
