@@ -84,6 +84,41 @@ class TestTileSolver : public QObject {
     Q_OBJECT
 
 private slots:
+    // The bytes a tile loop moves in all, summed in constant time for the interior tiles, equal the
+    // tile-by-tile sum: any tile size, step (overlap), padding on either side and last tile.
+    void movedBytesOverTilesIsTheSumOfItsTiles()
+    {
+        KernelArgument model;
+        model.itemSize = 2;
+        int checked = 0;
+        for (unsigned extent : {7u, 30u, 226u})
+            for (unsigned tileSize : {1u, 3u, 8u})
+                for (unsigned overlap : {0u, 2u})
+                    for (unsigned padBefore : {0u, 1u, 3u})
+                        for (unsigned padAfter : {0u, 2u}) {
+                            if (overlap >= tileSize || tileSize > extent)
+                                continue;
+                            ArgTiling arg;
+                            arg.arg = &model;
+                            arg.tiled = true;
+                            arg.extent = extent;
+                            arg.crossExtent = 5;
+                            arg.planesPerChunk = 3;
+                            arg.tileSize = tileSize;
+                            arg.step = tileSize - overlap;
+                            arg.padBefore = padBefore;
+                            arg.padAfter = padAfter;
+                            const unsigned tileCount = 1 + (extent - tileSize + arg.step - 1) / arg.step;
+                            arg.lastTileSize = extent - (tileCount - 1) * arg.step;
+                            std::uint64_t sum = 0;
+                            for (unsigned t = 0; t < tileCount; ++t)
+                                sum += arg.movedBytesAt(t, tileCount);
+                            QCOMPARE(arg.movedBytesOverTiles(tileCount), sum);
+                            ++checked;
+                        }
+        QCOMPARE(checked, 78);
+    }
+
     void guideMatrixAddition()
     {
         const TileSolverResult result = solveTiling(matAdd(200, 300), 51200);

@@ -329,7 +329,7 @@ private:
     TileSolverResult solve(const UserKernel& variant, std::uint64_t l2Budget) const
     {
         return solveTiling(variant, model_.options.l1Size, l2Budget, model_.options.costModel,
-                           promotionPolicy(model_.options));
+                           promotionPolicy(model_.options), false);  // minimumL1 is not read here
     }
 
     // How node n runs with those arguments in L3: the tiling it would have without an L2 budget

@@ -83,7 +83,7 @@ public:
     }
 
     std::string prepare();
-    TileSolverResult solve(std::uint64_t budget, std::uint64_t l2Budget);
+    TileSolverResult solve(std::uint64_t budget, std::uint64_t l2Budget, bool measureMinimum);
 
 private:
     // The arguments one tile loop tiles, in whole-number ratios of the reference extent (that of
@@ -562,11 +562,8 @@ std::uint64_t Solver::layout(KernelTiling& tiling, const Config& config) const
                         repeat *= loop.count;
                 }
                 std::uint64_t perPass = movedChunk;
-                if (tileLoopInside) {
-                    perPass = 0;
-                    for (unsigned t = 0; t < tileCount; ++t)
-                        perPass += arg.movedBytesAt(t, tileCount);
-                }
+                if (tileLoopInside)
+                    perPass = arg.movedBytesOverTiles(tileCount);
                 bytes = withLastChunk(tiling, arg, repeat * perPass);
             }
             if (model.has(ArgFlag::In))
@@ -799,7 +796,7 @@ std::string Solver::describeMinimum(std::uint64_t budget, std::uint64_t& minimum
     return out.str();
 }
 
-TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
+TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget, bool measureMinimum)
 {
     std::uint64_t smallestStaging = kUnbounded;
     TileSolverResult result;
@@ -874,9 +871,11 @@ TileSolverResult Solver::solve(std::uint64_t budget, std::uint64_t l2Budget)
         return result;
     }
     result.ok = true;
-    std::uint64_t unused = 0;
-    describeMinimum(budget, unused);
-    result.minimumL1 = unused;
+    if (measureMinimum) {
+        std::uint64_t minimum = 0;
+        describeMinimum(budget, minimum);
+        result.minimumL1 = minimum;
+    }
     return result;
 }
 
@@ -895,7 +894,7 @@ PromotionPolicy promotionPolicy(const GenerationOptions& options)
 }
 
 TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, std::uint64_t l2Budget,
-                             const TilerCostModel& costModel, const PromotionPolicy& promotions)
+                             const TilerCostModel& costModel, const PromotionPolicy& promotions, bool measureMinimum)
 {
     Solver solver(kernel, costModel, promotions);
     if (std::string problem = solver.prepare(); !problem.empty()) {
@@ -906,7 +905,7 @@ TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget, s
     }
     if (kernel.l2StagingLimit > 0)
         l2Budget = std::min(l2Budget, kernel.l2StagingLimit);
-    return solver.solve(l1Budget, l2Budget);
+    return solver.solve(l1Budget, l2Budget, measureMinimum);
 }
 
 }  // namespace tessera::tiler

@@ -16,7 +16,8 @@ struct TileSolverResult {
     bool ok = false;
     KernelTiling tiling;
     std::string error;             // names the kernel, the arguments and the fix
-    std::uint64_t minimumL1 = 0;   // smallest budget with a solution (0 when none exists at all)
+    std::uint64_t minimumL1 = 0;   // smallest budget with a solution (0 when none exists at all, or
+                                   // not measured: solveTiling's measureMinimum)
     bool badKernel = false;        // the kernel itself is malformed (no budget would help)
 };
 
@@ -29,10 +30,12 @@ struct PromotionPolicy {
 };
 PromotionPolicy promotionPolicy(const GenerationOptions& options);
 
-// l2Budget bounds the L2 staging buffers of arguments homed in L3 (O_L2DB).
+// l2Budget bounds the L2 staging buffers of arguments homed in L3 (O_L2DB). A tiling found also
+// measures the smallest L1 any tiling needs (minimumL1) unless measureMinimum is false: that search
+// costs as much as the solution's, and a caller weighing many variants needs only the solution.
 TileSolverResult solveTiling(const UserKernel& kernel, std::uint64_t l1Budget,
                              std::uint64_t l2Budget = UINT64_MAX, const TilerCostModel& costModel = {},
-                             const PromotionPolicy& promotions = {});
+                             const PromotionPolicy& promotions = {}, bool measureMinimum = true);
 
 // The kernel solved with the model's L1 budget and all the L2 it could want; `overL1` is set when
 // it has no tiling in that L1 (a well-formed kernel that no L2 budget would help).

@@ -64,6 +64,26 @@ std::uint64_t ArgTiling::movedBytesAt(unsigned tileIndex, unsigned tileCount) co
     return std::uint64_t(realLinesAt(tileIndex, tileCount)) * crossExtent * arg->itemSize * planesPerChunk;
 }
 
+std::uint64_t ArgTiling::movedBytesOverTiles(unsigned tileCount) const
+{
+    // Tiles [first, last) are interior: not the last one, clear of the padding lines, so each
+    // moves a full chunk. The others are summed one by one.
+    unsigned first = 0, last = 0;
+    if (tiled && !dynamic && tileCount > 2 && step > 0 && extent > padAfter) {
+        const unsigned homeEnd = extent - padAfter;
+        first = (padBefore + step - 1) / step;
+        last = tileSize <= homeEnd ? std::min(tileCount - 1, (homeEnd - tileSize) / step + 1) : 0;
+        if (first >= last)
+            first = last = 0;
+    }
+    std::uint64_t total = last > first ? std::uint64_t(last - first) * chunkBytesAt(first, tileCount) : 0;
+    for (unsigned t = 0; t < first; ++t)
+        total += movedBytesAt(t, tileCount);
+    for (unsigned t = last; t < tileCount; ++t)
+        total += movedBytesAt(t, tileCount);
+    return total;
+}
+
 int KernelTiling::loopIndex(IterationSpace space) const
 {
     for (std::size_t i = 0; i < loops.size(); ++i)

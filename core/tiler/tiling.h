@@ -102,6 +102,9 @@ struct ArgTiling {
     unsigned realLinesAt(unsigned tileIndex, unsigned tileCount) const;
     // Bytes the DMA moves for that chunk: its real lines, all its planes.
     std::uint64_t movedBytesAt(unsigned tileIndex, unsigned tileCount) const;
+    // movedBytesAt summed over the tileCount tiles (in constant time but for the tiles at the
+    // padding, the last one and dynamic tiles).
+    std::uint64_t movedBytesOverTiles(unsigned tileCount) const;
     bool padded() const { return padBefore > 0 || padAfter > 0; }
     // Bytes from one L1 buffer to the next: the chunk and the room around it.
     std::uint64_t bufferStride() const { return roomBefore + chunkBytes + roomAfter; }

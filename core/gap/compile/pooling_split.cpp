@@ -24,7 +24,7 @@ bool kernelTilesInL1(const tiler::KernelModel& model, const std::string& kernel,
     if (found == model.userKernels.end())
         return true;
     const tiler::TileSolverResult solved = tiler::solveTiling(*found, l1Budget, UINT64_MAX, model.options.costModel,
-                                                              tiler::promotionPolicy(model.options));
+                                                              tiler::promotionPolicy(model.options), false);
     return solved.ok || solved.badKernel;
 }
 

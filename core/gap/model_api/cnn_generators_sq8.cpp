@@ -620,7 +620,7 @@ bool lastKernelTiles()
 {
     const tessera::tiler::KernelModel& model = currentModel();
     return tessera::tiler::solveTiling(model.userKernels.back(), model.options.l1Size, model.options.l2Size,
-                                       model.options.costModel, tessera::tiler::promotionPolicy(model.options))
+                                       model.options.costModel, tessera::tiler::promotionPolicy(model.options), false)
         .ok;
 }
 

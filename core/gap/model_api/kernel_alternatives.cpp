@@ -19,7 +19,7 @@ KernelCost_T costOf(const tiler::UserKernel& kernel, const tiler::KernelModel& m
 {
     const tiler::TileSolverResult solved = tiler::solveTiling(kernel, model.options.l1Size, model.options.l2Size,
                                                               model.options.costModel,
-                                                              tiler::promotionPolicy(model.options));
+                                                              tiler::promotionPolicy(model.options), false);
     KernelCost_T cost{};
     if (!solved.ok) {
         cost.TileOverhead = 1e30f;  // no tiling: never the better of two

@@ -21,7 +21,7 @@ bool keepKernelIfItTiles(const std::string& name)
     // later, and a kernel that then has no tiling is reported at generation as usual.
     const tiler::TileSolverResult solved =
         tiler::solveTiling(kernel, model.options.l1Size, model.options.l2Size, model.options.costModel,
-                           tiler::promotionPolicy(model.options));
+                           tiler::promotionPolicy(model.options), false);
     if (solved.ok || solved.badKernel)  // a malformed kernel is an error to report, not a fallback
         return true;
 
