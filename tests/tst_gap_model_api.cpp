@@ -483,6 +483,20 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          "the SDK's CNN_Generators_SQ8.c"},
         {"standalone activation KOP_NONE", [] { CNN_Act_SQ8("Act", nullptr, 4, 8, 8, KOP_NONE); },
          "error: Act: ActOper must be KOP_ACT_NONE, KOP_RELU"},
+        {"activation tiles beyond 16-bit counts",
+         [] {
+             SetL1MemorySize(300000);
+             CNN_Act_SQ8("Act", nullptr, 64, 64, 64, KOP_RELU);
+         },
+         "error: Act: the L1 budget of 300000 bytes allows tiles of more than 65535 items, which the SDK's "
+         "activation kernels cannot count; give an L1 budget of at most 262140 bytes"},
+        {"addition tiles beyond 16-bit counts",
+         [] {
+             SetL1MemorySize(400000);
+             CNN_MatAddAct_SQ8("Add", nullptr, 64, 64, 64, KOP_MATADD, KOP_NONE);
+         },
+         "error: Add: the L1 budget of 400000 bytes allows tiles of more than 65535 items, which the SDK's "
+         "addition kernels cannot count; give an L1 budget of at most 393210 bytes"},
         {"softmax of 4-byte outputs",
          [] {
              CNN_GenControl_T control;

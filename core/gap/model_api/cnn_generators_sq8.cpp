@@ -81,6 +81,24 @@ std::string sdkActivationKernel(const char* name, const char* stem, KernelOper_T
     return std::string(stem) + (oper == KOP_RELU ? "_ReLU" : oper == KOP_RELUN ? "_ReLUN" : "") + "_SQ8";
 }
 
+// The Feat x Width x Height items of an element-wise layer whose SDK kernels count a tile's items in
+// 16 bits: refused when the L1 budget would allow tiles of more (its `tensors` int8 tensors
+// double-buffered, 65535 bytes each).
+std::int64_t itemsInShortTiles(const char* Name, int Feat, int Width, int Height, unsigned tensors,
+                               const char* layerKind)
+{
+    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
+    const std::int64_t items = std::int64_t(Feat) * Width * Height;
+    if (items > 65535 * 65535LL)
+        layerError(Name, "Feat x Width x Height is over 65535 x 65535 items");
+    const unsigned l1 = tessera::gap::currentModel().options.l1Size, largest = 2u * tensors * 65535u;
+    if (items > 65535 && l1 > largest)
+        layerError(Name, "the L1 budget of " + std::to_string(l1) + " bytes allows tiles of more than 65535 items, "
+                         "which the SDK's " + layerKind + " kernels cannot count; give an L1 budget of at most " +
+                         std::to_string(largest) + " bytes");
+    return items;
+}
+
 // CNN_Act_SQ8's activations and the SDK's basic kernel of each.
 const std::pair<KernelOper_T, const char*> kStandaloneActivations[] = {
     {KOP_ACT_NONE, "Ker_ActNone_SQ8"}, {KOP_RELU, "Ker_ReLU_SQ8"},         {KOP_RELUN, "Ker_ReLUN_SQ8"},
@@ -370,16 +388,7 @@ int CNN_MatAddAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Wi
     if (AddMatOper != KOP_MATADD)
         layerError(Name, "the operation must be KOP_MATADD (the activation is ActOper)");
     const std::string kernel = sdkActivationKernel(Name, "KerMatAdd", ActOper);
-    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
-    const std::int64_t items = std::int64_t(Feat) * Width * Height;
-    if (items > 65535 * 65535LL)
-        layerError(Name, "Feat x Width x Height is over 65535 x 65535 items");
-    // The kernels count a tile's items in 16 bits: three double-buffered tiles of at most 65535 bytes.
-    const unsigned l1 = tessera::gap::currentModel().options.l1Size;
-    if (items > 65535 && l1 > 6u * 65535u)
-        layerError(Name, "the L1 budget of " + std::to_string(l1) + " bytes allows tiles of more than 65535 items, "
-                         "which the SDK's addition kernels cannot count; give an L1 budget of at most " +
-                         std::to_string(6u * 65535u) + " bytes");
+    const std::int64_t items = itemsInShortTiles(Name, Feat, Width, Height, 3, "addition");
     // As the SDK declares it: the tensors as one column of items tiled in runs (each tile's count
     // is the kernel's Feat), the layer's Infos whole.
     const auto tiled = [] { return KerArgSpace(1, KER_ITER_TILE0); };
@@ -412,16 +421,7 @@ int CNN_Act_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Width, i
     if (!kernel)
         layerError(Name, "ActOper must be KOP_ACT_NONE, KOP_RELU, KOP_RELUN, KOP_RELUM, KOP_RELUMN, KOP_HSIGMOID, "
                          "KOP_HSWISH or KOP_LEAKYRELU");
-    requirePositive(Name, {{"Feat", Feat}, {"Width", Width}, {"Height", Height}});
-    const std::int64_t items = std::int64_t(Feat) * Width * Height;
-    if (items > 65535 * 65535LL)
-        layerError(Name, "Feat x Width x Height is over 65535 x 65535 items");
-    // The kernels count a tile's items in 16 bits: two double-buffered tiles of at most 65535 bytes.
-    const unsigned l1 = tessera::gap::currentModel().options.l1Size;
-    if (items > 65535 && l1 > 4u * 65535u)
-        layerError(Name, "the L1 budget of " + std::to_string(l1) + " bytes allows tiles of more than 65535 items, "
-                         "which the SDK's activation kernels cannot count; give an L1 budget of at most " +
-                         std::to_string(4u * 65535u) + " bytes");
+    const std::int64_t items = itemsInShortTiles(Name, Feat, Width, Height, 2, "activation");
     // As the SDK declares it: one column of all the values, tiled; a tile's line count is the
     // kernel's Feat.
     UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
