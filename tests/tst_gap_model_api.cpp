@@ -993,6 +993,31 @@ private slots:
         QVERIFY2(code.find("KerArg0->W") == std::string::npos, code.c_str());
     }
 
+    // The SDK's softmax with OUTPUT_DATASIZE 1 writes Q7 bytes through KerParSoftMax8Bits_SQ8, its
+    // Norm bound to the Infos' AT_INF_BIASL_SM byte; by default Q15 through KerParSoftMax_SQ8.
+    void softmaxOutputDataSizePicksTheKernel()
+    {
+        LoadCNN_SQ8_Library();
+        CNN_GenControl_T control;
+        CNN_InitGenCtrl(&control);
+        control.OutDataSize = 1;
+        QVERIFY(CNN_SoftMax2D_SQ8("Soft8", &control, 3, 100, KOP_SOFTMAX));
+        QVERIFY(CNN_SoftMax_SQ8("Soft16", nullptr, 100, KOP_SOFTMAX));
+        const tiler::KernelModel& model = gap::currentModel();
+        for (const auto& [name, kernel, outType] :
+             {std::tuple<const char*, const char*, const char*>{"Soft8", "KerParSoftMax8Bits_SQ8", "signed char"},
+              {"Soft16", "KerParSoftMax_SQ8", "short int"}}) {
+            const tiler::UserKernel* declared = model.findUserKernel(name);
+            QVERIFY(declared);
+            const tiler::TileSolverResult solved = tiler::solveTiling(*declared, 51200);
+            QVERIFY2(solved.ok, solved.error.c_str());
+            const std::string code = tiler::emitUserKernel(model, solved.tiling);
+            for (const std::string expected : {std::string("(void *) ") + kernel, std::string(outType) + " *",
+                                               std::string("KerArg0->Norm = ")})
+                QVERIFY2(code.find(expected) != std::string::npos, (expected + " in\n" + code).c_str());
+        }
+    }
+
     // The SDK's call forms and argument marks: CALL_SEQUENTIAL_STRUCT fills the struct and calls the
     // kernel on the master core (no fork); CALL_HWC_KER / CALL_FLOAT_KER change nothing in the call;
     // O_CONST and O_FLOAT describe an input; CNN_ArgDataType* spell the C types.
