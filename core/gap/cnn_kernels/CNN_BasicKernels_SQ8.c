@@ -504,8 +504,8 @@ static inline int32_t sdk_standalone_act(int32_t V, int Activation, const unsign
 
     switch (Activation) {
     case SDK_STANDALONE_NONE: return V;
-    case SDK_STANDALONE_RELU: return sdk_act_scale(V < 0 ? 0 : V, Infos);
-    case SDK_STANDALONE_RELUN: return sdk_act_scale(gap_clipur(V, A0), Infos);
+    case SDK_STANDALONE_RELU: return sdk_act_scale(sdk_rectify(V, SDK_ACT_RELU, A0), Infos);
+    case SDK_STANDALONE_RELUN: return sdk_act_scale(sdk_rectify(V, SDK_ACT_RELUN, A0), Infos);
     case SDK_STANDALONE_RELUM: return sdk_act_scale(V > A0 ? V : A0, Infos);
     case SDK_STANDALONE_RELUMN: V = V < B0 ? V : B0; return sdk_act_scale(V > A0 ? V : A0, Infos);
     case SDK_STANDALONE_HSIGMOID: return sdk_act_scale(gap_clipur(V + B0, A0), Infos) + C0;

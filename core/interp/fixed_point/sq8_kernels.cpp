@@ -496,20 +496,19 @@ std::vector<int8_t> sdkStandaloneAct(StandaloneActivation activation, const Laye
     (void) infosBytes(infos);  // the ranges of its fields
     const auto s = [&](int32_t x) { return scale32(x, infos.actScale, infos.actScaleN); };
     const int a0 = infos.a0, b0 = infos.b0, c0 = infos.c0;
-    // gap_clipur: below 0 gives 0, else at most the bound (a negative bound gives itself).
-    const auto clipur = [](int32_t x, int32_t bound) { return x < 0 ? 0 : std::min(x, bound); };
+    const auto clipur = [&](int32_t x) { return rectify(x, Activation::ReLUN, a0); };  // gap_clipur(x, a0)
     std::vector<int8_t> out(input.size());
     for (size_t i = 0; i < input.size(); ++i) {
         const int32_t v = input[i];
         int32_t r = v;
         switch (activation) {
         case StandaloneActivation::None: break;
-        case StandaloneActivation::ReLU: r = s(std::max(v, 0)); break;
-        case StandaloneActivation::ReLUN: r = s(clipur(v, a0)); break;
+        case StandaloneActivation::ReLU: r = s(rectify(v, Activation::ReLU, a0)); break;
+        case StandaloneActivation::ReLUN: r = s(clipur(v)); break;
         case StandaloneActivation::ReLUM: r = s(std::max(v, a0)); break;
         case StandaloneActivation::ReLUMN: r = s(std::max(std::min(v, b0), a0)); break;
-        case StandaloneActivation::HSigmoid: r = s(clipur(v + b0, a0)) + c0; break;
-        case StandaloneActivation::HSwish: r = s(clipur(v + b0, a0) * v) + c0; break;
+        case StandaloneActivation::HSigmoid: r = s(clipur(v + b0)) + c0; break;
+        case StandaloneActivation::HSwish: r = s(clipur(v + b0) * v) + c0; break;
         case StandaloneActivation::LeakyReLU: r = s(v < 0 ? roundnorm32(v * a0, 7) : v) + b0; break;
         }
         out[i] = int8_t(clip8(r));
