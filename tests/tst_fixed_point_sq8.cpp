@@ -429,6 +429,44 @@ private slots:
         QVERIFY(throwsInvalid([&] { sq8::sdkStandaloneAct(A::HSwish, infos, in); }));
     }
 
+    // CNN_ConvolutionPoolAct_SQ8 on the SDK's contract, worked out on a 3x3 plane 1..9 and the 2x2
+    // filter [1 0; 0 2]: the bias 10 << 1 = 20 plus in(y, x) + 2 in(y + 1, x + 1) gives 31 34 40 43.
+    void sdkConvolutionHandExample()
+    {
+        using A = sq8::StandaloneActivation;
+        sq8::SdkConvParams p;
+        p.width = p.height = 3, p.filterWidth = p.filterHeight = 2;
+        const Bytes in = {1, 2, 3, 4, 5, 6, 7, 8, 9}, filter = {1, 0, 0, 2};
+        const std::vector<int32_t> bias = {10};
+        sq8::LayerInfos infos;
+        infos.biasNorm = 1, infos.prenorm = 1, infos.a0 = 30;
+        // Full: prenorm 1 (halves up) 16 17 20 22, times 3 / 2: 24 25.5 -> 26 30 33, ReLU-N 30.
+        const sq8::ChannelScales scales{{3}, {1}};
+        QCOMPARE(sq8::sdkConvPoolAct(p, A::None, infos, in, filter, bias, scales), (Bytes{24, 26, 30, 33}));
+        QCOMPARE(sq8::sdkConvPoolAct(p, A::ReLUN, infos, in, filter, bias, scales), (Bytes{24, 26, 30, 30}));
+        // Depthwise: no prenorm, 31 34 40 43 times 3 / 2: 46.5 -> 47, 51, 60, 64.5 -> 65.
+        p.depthwise = true;
+        QCOMPARE(sq8::sdkConvPoolAct(p, A::None, infos, in, filter, bias, scales), (Bytes{47, 51, 60, 65}));
+        // Its hard swish runs after the clip8: 31 x 255 -> 127, then clip(127 + 48, 0, 96) x 127 / 2^7
+        // = 95.25 -> 95 (on the unclipped 7905 it would saturate).
+        sq8::LayerInfos swish;
+        swish.a0 = 96, swish.b0 = 48, swish.actScale = 1, swish.actScaleN = 7;
+        const sq8::ChannelScales large{{255}, {0}};
+        QCOMPARE(sq8::sdkConvPoolAct(p, A::HSwish, swish, in, filter, bias, large)[0], int8_t(95));
+        // Padding: one column left, the taps in it skipped: output (0, 0) = 20 + 2 x 4 = 28, x 3 / 2 = 42.
+        p.padLeft = 1;
+        QCOMPARE(sq8::sdkConvPoolAct(p, A::None, infos, in, filter, bias, scales)[0], int8_t(42));
+        // Full with a 2x2 maximum pooling: 33, its ReLU, scaled by 2 / 2^1.
+        p.depthwise = false, p.padLeft = 0;
+        p.pool = fp::PoolReluParams::Pool::Max, p.poolWidth = p.poolHeight = 2;
+        infos.actScale = 2, infos.actScaleN = 1;
+        QCOMPARE(sq8::sdkConvPoolAct(p, A::ReLU, infos, in, filter, bias, scales), (Bytes{33}));
+        p.depthwise = true, p.outFeatures = 2;
+        QVERIFY(throwsInvalid([&] { sq8::sdkConvPoolAct(p, A::None, infos, in, filter, bias, scales); }));
+        p.depthwise = false, p.outFeatures = 1, p.filterWidth = 5;
+        QVERIFY(throwsInvalid([&] { sq8::sdkConvPoolAct(p, A::None, infos, in, filter, bias, scales); }));
+    }
+
     // The SDK's exponential: e^(-y / 2^15) in Q15 through e^n and a Taylor polynomial of e^r,
     // r in [-1/2, 1/2), then inverted.
     void sdkExponentialHandExample()

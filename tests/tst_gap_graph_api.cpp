@@ -917,7 +917,7 @@ private slots:
                     ? CNN_ConvolutionPoolReLU(name, &control, 2, 2, 2, 2, 12, 14, 14, 12, 0, 0, 0, 0, 2, 4, 12, 12,
                                               KOP_CONV, 4, 4, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_NONE)
                     : CNN_ConvolutionPoolAct_SQ8(name, &control, 4, 1, 2, 4, 12, 12, KOP_CONV, 4, 4, 1, 1, 1, 1, 1,
-                                                 KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_NONE, 0);
+                                                 KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_NONE);
             QCOMPARE(made, 1);
             const tiler::UserKernel* kernel = gap::currentModel().findUserKernel(name);
             QVERIFY(kernel);

@@ -26,6 +26,57 @@
 
 using namespace tessera::test;
 namespace fp = tessera::fixed_point;
+namespace sq8 = tessera::fixed_point::sq8;
+
+namespace {
+
+// The constants of an SQ8 model program: random values, written as model/<name>.tensor files of
+// little-endian integers (ConstInfo format 1), and the reference's views of them.
+struct Sq8ModelData {
+    const QTemporaryDir& work;
+    std::mt19937 random;
+    bool written = true;
+
+    std::vector<int> draw(int low, int high, std::size_t count)
+    {
+        std::uniform_int_distribution<int> value(low, high);
+        std::vector<int> values(count);
+        for (int& v : values)
+            v = value(random);
+        return values;
+    }
+    void constant(const char* name, const std::vector<int>& values, int bytes)
+    {
+        QByteArray data;
+        for (int v : values)
+            for (int b = 0; b < bytes; ++b)
+                data.append(char((unsigned(v) >> (8 * b)) & 0xFF));
+        QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
+        written = written && file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+    }
+    void infos(const char* name, const sq8::LayerInfos& layer)
+    {
+        const std::vector<int8_t> bytes = sq8::infosBytes(layer);
+        constant(name, std::vector<int>(bytes.begin(), bytes.end()), 1);
+    }
+    // The input file of the graph harness, one byte per value.
+    bool input(const QString& path, const std::vector<int>& values)
+    {
+        QByteArray data;
+        for (int v : values)
+            data.append(char(v));
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+    }
+    static std::vector<int8_t> int8s(const std::vector<int>& values) { return {values.begin(), values.end()}; }
+    static std::vector<int32_t> int32s(const std::vector<int>& values) { return {values.begin(), values.end()}; }
+    static sq8::ChannelScales scales(const std::vector<int>& scale, const std::vector<int>& shift)
+    {
+        return {std::vector<uint8_t>(scale.begin(), scale.end()), std::vector<uint8_t>(shift.begin(), shift.end())};
+    }
+};
+
+}  // namespace
 
 class TestGapGraphs : public QObject {
     Q_OBJECT
@@ -134,35 +185,16 @@ private slots:
     // the smallest, on 1 and 8 cores: bit-exact with the reference's kernels.
     void sq8GraphOnTheSdkContractRunsBitExact()
     {
-        namespace sq8 = tessera::fixed_point::sq8;
         QTemporaryDir work;
         QDir().mkpath(work.filePath(QStringLiteral("model")));
-        std::mt19937 random(101u);
-        const auto draw = [&](int low, int high, std::size_t count) {
-            std::uniform_int_distribution<int> value(low, high);
-            std::vector<int> values(count);
-            for (int& v : values)
-                v = value(random);
-            return values;
-        };
-        bool written = true;
+        Sq8ModelData data{work, std::mt19937(101u)};
+        const auto draw = [&](int low, int high, std::size_t count) { return data.draw(low, high, count); };
         const auto constant = [&](const char* name, const std::vector<int>& values, int bytes) {
-            QByteArray data;
-            for (int v : values)
-                for (int b = 0; b < bytes; ++b)
-                    data.append(char((unsigned(v) >> (8 * b)) & 0xFF));
-            QFile file(work.filePath(QStringLiteral("model/%1.tensor").arg(QLatin1String(name))));
-            written = written && file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+            data.constant(name, values, bytes);
         };
-        const auto int8s = [](const std::vector<int>& values) { return std::vector<int8_t>(values.begin(), values.end()); };
-        const auto scales = [](const std::vector<int>& scale, const std::vector<int>& shift) {
-            return sq8::ChannelScales{std::vector<uint8_t>(scale.begin(), scale.end()),
-                                      std::vector<uint8_t>(shift.begin(), shift.end())};
-        };
-        const auto infos = [&](const char* name, const sq8::LayerInfos& layer) {
-            const std::vector<int8_t> bytes = sq8::infosBytes(layer);
-            constant(name, std::vector<int>(bytes.begin(), bytes.end()), 1);
-        };
+        const auto infos = [&](const char* name, const sq8::LayerInfos& layer) { data.infos(name, layer); };
+        const auto int8s = &Sq8ModelData::int8s;
+        const auto scales = &Sq8ModelData::scales;
         const std::vector<int> input = draw(-128, 127, 4 * 9 * 9);
         const std::vector<int> w1 = draw(-127, 127, 64 * 64), b1 = draw(-20000, 20000, 64);
         const std::vector<int> s1 = draw(128, 255, 64), n1 = draw(15, 17, 64);
@@ -187,15 +219,7 @@ private slots:
         constant("Fc3_W", w3, 1), constant("Fc3_B", b3, 4), constant("Fc3_S", s3, 1), constant("Fc3_N", n3, 1);
         infos("Pool0_I", pool0), infos("Pool1_I", pool1), infos("Fc1_I", fc1), infos("Res2_I", res2), infos("Fc3_I", fc3);
         infos("Swish1_I", swish1), infos("Leaky3_I", leaky3), infos("Soft4_I", soft4);
-        QFile inputFile(work.filePath(QStringLiteral("input.bin")));
-        const QByteArray inputBytes = [&] {
-            QByteArray data;
-            for (int v : input)
-                data.append(char(v));
-            return data;
-        }();
-        QVERIFY(written && inputFile.open(QIODevice::WriteOnly) && inputFile.write(inputBytes) == inputBytes.size());
-        inputFile.close();
+        QVERIFY(data.written && data.input(work.filePath(QStringLiteral("input.bin")), input));
 
         fp::PoolReluParams average;
         average.features = 4, average.width = average.height = 9, average.pool = fp::PoolReluParams::Pool::Average;
@@ -220,34 +244,78 @@ private slots:
         QVERIFY(std::set<int8_t>(x.begin(), x.end()).size() > 5 && x != sq8::sdkPoolAct(maximum, sq8::Activation::None, pool1, p0));
         QVERIFY(std::count_if(expected.begin(), expected.end(), [](int16_t p) { return p > 300; }) >= 3);
 
-        const QString generator = work.filePath(QStringLiteral("gen_sq8head"));
-        QStringList command;
-        const ProcessResult compiled =
-            m_toolchain.compileModel(kGapTests + QStringLiteral("/Sq8HeadGraph/Model.c"), generator, &command);
-        QVERIFY2(compiled.exitCode == 0, qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)));
-        const auto generate = [&](const QString& out, const QStringList& options) {
-            return runProcess(generator, QStringList{QStringLiteral("-o"), out} + options,
-                              QProcessEnvironment::systemEnvironment(), work.path());
+        QByteArray expectedBytes;
+        for (int16_t v : expected)
+            expectedBytes.append(char(v & 0xFF)).append(char((v >> 8) & 0xFF));
+        runSq8GraphAtItsBudgets(work, QStringLiteral("Sq8Head"), int(input.size()), expected.size(), QStringLiteral("short int"),
+                                expectedBytes);
+    }
+
+    // 8-bit convolutions written as NNTool writes them (tests/gap/Sq8ConvGraph: CNN_ConvolutionPoolAct_SQ8
+    // on the SDK's contract, full and depthwise, strided, with max and average pooling, ReLU-N, hard
+    // swish, ReLU and leaky ReLU), at the model's L1 and at the smallest, on 1 and 8 cores: bit-exact
+    // with the reference's convolution, and every layer's kernels the SDK's by name.
+    void sq8ConvolutionsOnTheSdkContractRunBitExact()
+    {
+        QTemporaryDir work;
+        QDir().mkpath(work.filePath(QStringLiteral("model")));
+        Sq8ModelData data{work, std::mt19937(202u)};
+        struct Layer {
+            const char* name;
+            sq8::SdkConvParams params;
+            sq8::StandaloneActivation activation;
+            sq8::LayerInfos infos;
         };
-        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), {QStringLiteral("--l1"), QStringLiteral("64")});
-        const QRegularExpressionMatch smallest =
-            QRegularExpression(QStringLiteral("needs at least (\\d+) bytes of L1")).match(refused.err + refused.out);
-        QVERIFY2(refused.exitCode != 0 && smallest.hasMatch(), qPrintable(refused.err + refused.out));
-        qInfo("Sq8Head: smallest L1 %s bytes", qPrintable(smallest.captured(1)));
-        for (const QString& l1 : {QString(), smallest.captured(1)}) {
-            const QString out = work.filePath(QStringLiteral("l1_%1").arg(l1.isEmpty() ? QStringLiteral("model") : l1));
-            const ProcessResult generated =
-                generate(out, l1.isEmpty() ? QStringList{} : QStringList{QStringLiteral("--l1"), l1});
-            QVERIFY2(generated.exitCode == 0, qPrintable(describe(QStringLiteral("generation"), {generator}, generated)));
-            for (int cores : {1, 8}) {
-                const ProcessResult ran =
-                    runGraph(out, QStringLiteral("Sq8Head"), int(input.size()), 10, cores, work.filePath(QStringLiteral("input.bin")),
-                             work.filePath(QStringLiteral("output.bin")), {},
-                             {QStringLiteral("-DGRAPH_ITEM=signed char"), QStringLiteral("-DGRAPH_OUT_ITEM=short int")});
-                QVERIFY2(ran.exitCode == 0, qPrintable(ran.out + ran.err));
-                QCOMPARE(readValues(work.filePath(QStringLiteral("output.bin")), 10), expected);
-            }
+        using Act = sq8::StandaloneActivation;
+        using Pool = fp::PoolReluParams::Pool;
+        std::vector<Layer> layers(4);
+        layers[0] = {"Conv0", {3, 8, 12, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, Act::ReLUN, {}};
+        layers[0].infos.a0 = 90, layers[0].infos.biasNorm = 2, layers[0].infos.prenorm = 1;
+        layers[1] = {"Dw1", {8, 8, 12, 10, 3, 3, 2, 2, 1, 1, 1, 0, 1, 0, true}, Act::HSwish, {}};
+        layers[1].infos.a0 = 96, layers[1].infos.b0 = 48, layers[1].infos.actScale = 200, layers[1].infos.actScaleN = 12;
+        layers[1].infos.biasNorm = 1;
+        layers[2] = {"Conv2", {8, 6, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, false, Pool::Max, 2, 2, 2, 2, 0}, Act::ReLU, {}};
+        layers[2].infos.actScale = 150, layers[2].infos.actScaleN = 8;
+        layers[3] = {"Dw3", {6, 6, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, Pool::Average, 2, 2, 1, 1, 0}, Act::LeakyReLU, {}};
+        layers[3].infos.a0 = 26;
+        const std::vector<int> input = data.draw(-128, 127, 3 * 10 * 12);
+        std::vector<int8_t> x = Sq8ModelData::int8s(input);
+        std::vector<std::vector<int8_t>> outputs;
+        for (const Layer& layer : layers) {
+            const sq8::SdkConvParams& p = layer.params;
+            const std::size_t taps = std::size_t(p.filterWidth) * p.filterHeight * (p.depthwise ? 1 : p.inFeatures);
+            const std::vector<int> w = data.draw(-127, 127, p.outFeatures * taps), b = data.draw(-3000, 3000, p.outFeatures);
+            const int shiftLow = p.depthwise ? 12 : p.inFeatures > 4 ? 15 : 13;  // more taps, larger sums
+            const std::vector<int> scale = data.draw(128, 255, p.outFeatures), shift = data.draw(shiftLow, shiftLow + 1, p.outFeatures);
+            const std::string n = layer.name;
+            data.constant((n + "_W").c_str(), w, 1), data.constant((n + "_B").c_str(), b, 4);
+            data.constant((n + "_S").c_str(), scale, 1), data.constant((n + "_N").c_str(), shift, 1);
+            data.infos((n + "_I").c_str(), layer.infos);
+            x = sq8::sdkConvPoolAct(p, layer.activation, layer.infos, x, Sq8ModelData::int8s(w), Sq8ModelData::int32s(b),
+                                    Sq8ModelData::scales(scale, shift));
+            outputs.push_back(x);
         }
+        QVERIFY(data.written && data.input(work.filePath(QStringLiteral("input.bin")), input));
+        // Values that say something: each layer's output spread, the bound and the ReLU reached.
+        for (std::size_t i = 0; i < outputs.size(); ++i)
+            QVERIFY2(std::set<int8_t>(outputs[i].begin(), outputs[i].end()).size() > (i >= 2 ? 4u : 12u), layers[i].name);
+        QVERIFY(std::count(outputs[0].begin(), outputs[0].end(), int8_t(90)) > 0);
+        QVERIFY(std::count(outputs[2].begin(), outputs[2].end(), int8_t(0)) > 0);
+        QCOMPARE(x.size(), std::size_t(12));
+        const QByteArray expected(reinterpret_cast<const char*>(x.data()), qsizetype(x.size()));
+        const QString generated = runSq8GraphAtItsBudgets(work, QStringLiteral("Sq8Conv"), int(input.size()), x.size(),
+                                                          QStringLiteral("signed char"), expected);
+        if (QTest::currentTestFailed())
+            return;
+        // The kernels are the SDK's, as its generator picks them.
+        QFile kernels(generated + QStringLiteral("/Sq8ConvKernels.c"));
+        QVERIFY(kernels.open(QIODevice::ReadOnly));
+        const QByteArray code = kernels.readAll();
+        for (const char* name : {"KerParSetBiasB32_SQ8", "KerParConv3x3Stride1_SQ8", "KerParReduct_CC_ReLUN_SQ8",
+                                 "KerParConvDWRedAct3x3Stride2B32_SQ8", "Ker_HSwish_SQ8", "KerParReductIO_CC_SQ8",
+                                 "KerParPool2x2Stride2_ReLU_SQ8", "KerParConvDWRedAct3x3Stride1B32_SQ8",
+                                 "KerParPoolNxNStrideS_SQ8", "Ker_LeakyReLU_SQ8"})
+            QVERIFY2(code.contains(name), name);
     }
 
     // Constant prefetch (tests/gap/PrefetchGraph): with L2 for everything the last layer's weights
@@ -921,6 +989,63 @@ private slots:
     }
 
 private:
+    // Compiles tests/gap/<name>Graph/Model.c (its constants in work/model), generates the graph at
+    // the model's L1 budget and at the smallest it accepts, and runs each on 1 and 8 emulated cores
+    // on work/input.bin: every output must be `expected` (outputCount values of outputItem). The
+    // folder of the last generation.
+    QString runSq8GraphAtItsBudgets(const QTemporaryDir& work, const QString& name, int inputCount,
+                                    std::size_t outputCount, const QString& outputItem, const QByteArray& expected)
+    {
+        const QString generator = work.filePath(QStringLiteral("gen_") + name);
+        QStringList command;
+        const ProcessResult compiled =
+            m_toolchain.compileModel(kGapTests + '/' + name + QStringLiteral("Graph/Model.c"), generator, &command);
+        if (compiled.exitCode != 0) {
+            QTest::qFail(qPrintable(describe(QStringLiteral("compiling the model"), QStringList{m_toolchain.cc} + command, compiled)),
+                         __FILE__, __LINE__);
+            return {};
+        }
+        const auto generate = [&](const QString& out, const QStringList& options) {
+            return runProcess(generator, QStringList{QStringLiteral("-o"), out} + options,
+                              QProcessEnvironment::systemEnvironment(), work.path());
+        };
+        const ProcessResult refused = generate(work.filePath(QStringLiteral("refused")), {QStringLiteral("--l1"), QStringLiteral("64")});
+        const QRegularExpressionMatch smallest =
+            QRegularExpression(QStringLiteral("needs at least (\\d+) bytes of L1")).match(refused.err + refused.out);
+        if (refused.exitCode == 0 || !smallest.hasMatch()) {
+            QTest::qFail(qPrintable(refused.err + refused.out), __FILE__, __LINE__);
+            return {};
+        }
+        qInfo("%s: smallest L1 %s bytes", qPrintable(name), qPrintable(smallest.captured(1)));
+        QString out;
+        for (const QString& l1 : {QString(), smallest.captured(1)}) {
+            out = work.filePath(QStringLiteral("l1_%1").arg(l1.isEmpty() ? QStringLiteral("model") : l1));
+            const ProcessResult generated = generate(out, l1.isEmpty() ? QStringList{} : QStringList{QStringLiteral("--l1"), l1});
+            if (generated.exitCode != 0) {
+                QTest::qFail(qPrintable(describe(QStringLiteral("generation"), {generator}, generated)), __FILE__, __LINE__);
+                return {};
+            }
+            for (int cores : {1, 8}) {
+                const ProcessResult ran =
+                    runGraph(out, name, inputCount, int(outputCount), cores, work.filePath(QStringLiteral("input.bin")),
+                             work.filePath(QStringLiteral("output.bin")), {},
+                             {QStringLiteral("-DGRAPH_ITEM=signed char"), QStringLiteral("-DGRAPH_OUT_ITEM=") + outputItem});
+                QFile output(work.filePath(QStringLiteral("output.bin")));
+                const QByteArray got = ran.exitCode == 0 && output.open(QIODevice::ReadOnly) ? output.readAll() : QByteArray();
+                if (got != expected) {
+                    QTest::qFail(qPrintable(QStringLiteral("%1 at L1 %2, %3 core(s): %4\n%5 bytes, expected %6")
+                                                .arg(name, l1.isEmpty() ? QStringLiteral("of the model") : l1)
+                                                .arg(cores)
+                                                .arg(ran.out + ran.err)
+                                                .arg(QString::fromLatin1(got.toHex(' ')), QString::fromLatin1(expected.toHex(' ')))),
+                                 __FILE__, __LINE__);
+                    return {};
+                }
+            }
+        }
+        return out;
+    }
+
     // Builds tests/gap/graph_harness.c for the graph `name` generated into `out` (files
     // <name-without-Net>Kernels.*) and runs it on `input`; the harness's result.
     ProcessResult runGraph(const QString& out, const QString& name, int inputCount, int outputCount, int cores,

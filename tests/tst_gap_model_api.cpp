@@ -490,6 +490,34 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
          },
          "error: Act: the L1 budget of 300000 bytes allows tiles of more than 65535 items, which the SDK's "
          "activation kernels cannot count; give an L1 budget of at most 262140 bytes"},
+        {"convolution with a sigmoid on the SDK's contract",
+         [] {
+             LoadCNN_SQ8_Library();
+             CNN_ConvolutionPoolAct_SQ8("Conv", nullptr, 4, 1, 4, 4, 8, 8, KOP_CONV, 3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1,
+                                        1, 1, 1, 0, KOP_SIGMOID);
+         },
+         "error: Conv: the activation KOP_SIGMOID has no kernel in Tessera's SQ8 library (the SDK's table-driven ones); "
+         "give KOP_NONE, KOP_RELU"},
+        {"convolution with 16-bit biases",
+         [] {
+             LoadCNN_SQ8_Library();
+             CNN_ConvolutionPoolAct_SQ8("Conv", nullptr, 2, 1, 4, 4, 8, 8, KOP_CONV, 3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1,
+                                        1, 1, 1, 0, KOP_RELU);
+         },
+         "error: Conv: Bias_DataSize is 2; SQ8 biases are int32 (4)"},
+        {"depthwise convolution changing the feature count",
+         [] {
+             LoadCNN_SQ8_Library();
+             CNN_ConvolutionPoolAct_SQ8("Dw", nullptr, 4, 1, 4, 8, 8, 8, KOP_CONV_DW, 3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1,
+                                        1, 1, 1, 0, KOP_RELU);
+         },
+         "error: Dw: a depthwise convolution (KOP_CONV_DW) needs InFeat == OutFeat, got 4 and 8"},
+        {"convolution before the library is loaded",
+         [] {
+             CNN_ConvolutionPoolAct_SQ8("Conv", nullptr, 4, 1, 4, 4, 8, 8, KOP_CONV, 3, 3, 1, 1, 1, 1, 1, KOP_NONE, 1, 1, 1,
+                                        1, 1, 1, 0, KOP_RELU);
+         },
+         "error: Conv: no SQ8 convolution basic kernel matches; call LoadCNN_SQ8_Library() before the layers"},
         {"addition tiles beyond 16-bit counts",
          [] {
              SetL1MemorySize(400000);

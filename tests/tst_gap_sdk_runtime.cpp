@@ -419,16 +419,15 @@ private slots:
     }
 
     // A model program including GreenWaves' CNN_Generators_SQ8.h and then Tessera's CNN_Generators.h
-    // (as NNTool writes models mixing 8- and 16-bit layers) gets the SDK's SQ8 generator signatures;
-    // alone, CNN_Generators.h declares Tessera's own.
+    // (as NNTool writes models mixing 8- and 16-bit layers) gets the SDK's SQ8 generator declarations
+    // (their names are `char *`, Tessera's `const char *`: both in one unit would conflict); alone,
+    // CNN_Generators.h declares the same generators with the same arguments.
     void sdkGeneratorHeaderComesFirst()
     {
         QTemporaryDir work;
         QFile header(work.filePath(QStringLiteral("CNN_Generators_SQ8.h")));
         QVERIFY(header.open(QIODevice::WriteOnly));
-        // The SDK's include guard and the SDK's signature of one of its generators (Tessera's
-        // convolution takes a ReLU-N bound; its linear, pooling, addition, activation and softmax
-        // generators have the SDK's signatures already).
+        // The SDK's include guard and the SDK's declaration of one of its generators.
         QVERIFY(header.write("#ifndef __CNN_GENERATORS_SQ8_H__\n#define __CNN_GENERATORS_SQ8_H__\n#include \"AutoTilerLib.h\"\n"
                              "void LoadCNN_SQ8_Library();\n"
                              "int CNN_ConvolutionPoolAct_SQ8(char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize,\n"
@@ -456,7 +455,7 @@ private slots:
         failure = compiles("#include \"CNN_Generators.h\"\n"
                            "void Layers(void) { LoadCNN_SQ8_Library();\n"
                            "  CNN_ConvolutionPoolAct_SQ8(\"Conv\", 0, 4, 1, 8, 8, 16, 16, KOP_CONV, 3, 3, 1, 1, 1, 1, 1,\n"
-                           "    KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_RELU, 0);\n"
+                           "    KOP_NONE, 1, 1, 1, 1, 1, 1, 0, KOP_RELU);\n"
                            "  CNN_SoftMax_SQ8(\"Soft\", 0, 10, KOP_SOFTMAX);\n"
                            "  CNN_Act_SQ8(\"Act\", 0, 8, 16, 16, KOP_HSWISH);\n"
                            "  CNN_PoolAct_SQ8(\"Pool\", 0, 8, 16, 16, KOP_MAXPOOL, 2, 2, 1, 1, 2, 2, 0, KOP_RELUN);\n"

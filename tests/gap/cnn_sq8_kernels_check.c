@@ -657,6 +657,192 @@ static void check_pool_sdk(const PoolCase *C)
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * KerParConvDWRedAct*B32[_ReLU|_ReLUM|_ReLUN]_SQ8: the SDK's contract (docs/gap-fixed-point.md,
+ * "Depthwise convolution on the SDK's contract"), each output's taps summed directly */
+
+typedef struct {
+    const char *Shape;                 /* the kernel's shape name */
+    void (*Kernels[4])(KerConvRedAct_SQ8_T *); /* none, ReLU, ReLUM, ReLUN */
+    int Fx, Fy, Sx, Sy, Dx, Dy;        /* 0: any, from the case */
+} DwShape;
+
+#define DW_SHAPE(Shape, Fx, Fy, Sx, Sy, Dx, Dy)                                                                 \
+    {#Shape,                                                                                                    \
+     {KerParConvDWRedAct##Shape##B32_SQ8, KerParConvDWRedAct##Shape##B32_ReLU_SQ8,                             \
+      KerParConvDWRedAct##Shape##B32_ReLUM_SQ8, KerParConvDWRedAct##Shape##B32_ReLUN_SQ8},                     \
+     Fx, Fy, Sx, Sy, Dx, Dy}
+
+static const DwShape DwShapes[] = {
+    DW_SHAPE(1x1Stride1, 1, 1, 1, 1, 1, 1),    DW_SHAPE(1x1Stride2, 1, 1, 2, 2, 1, 1),
+    DW_SHAPE(1x1StrideS, 1, 1, 0, 0, 1, 1),    DW_SHAPE(3x1Stride1x1, 3, 1, 1, 1, 1, 1),
+    DW_SHAPE(3x1Stride2x1, 3, 1, 2, 1, 1, 1),  DW_SHAPE(1x3Stride1x1, 1, 3, 1, 1, 1, 1),
+    DW_SHAPE(1x3Stride1x2, 1, 3, 1, 2, 1, 1),  DW_SHAPE(3x3Stride1, 3, 3, 1, 1, 1, 1),
+    DW_SHAPE(3x3Stride2, 3, 3, 2, 2, 1, 1),    DW_SHAPE(3x3StrideS, 3, 3, 0, 0, 1, 1),
+    DW_SHAPE(5x1Stride1x1, 5, 1, 1, 1, 1, 1),  DW_SHAPE(5x1Stride2x1, 5, 1, 2, 1, 1, 1),
+    DW_SHAPE(1x5Stride1x1, 1, 5, 1, 1, 1, 1),  DW_SHAPE(1x5Stride1x2, 1, 5, 1, 2, 1, 1),
+    DW_SHAPE(5x5Stride1, 5, 5, 1, 1, 1, 1),    DW_SHAPE(5x5Stride2, 5, 5, 2, 2, 1, 1),
+    DW_SHAPE(5x5StrideS, 5, 5, 0, 0, 1, 1),    DW_SHAPE(7x7StrideS, 7, 7, 0, 0, 1, 1),
+    DW_SHAPE(NxNStrideS, 0, 0, 0, 0, 1, 1),    DW_SHAPE(NxMStrideSxSy, 0, 0, 0, 0, 1, 1),
+    DW_SHAPE(NxMDxDyStrideSxSy, 0, 0, 0, 0, 0, 0),
+};
+#undef DW_SHAPE
+
+typedef struct {
+    unsigned W, H, UsedW, UsedH, Feat;
+    int Fx, Fy, Sx, Sy, Dx, Dy; /* for the shapes that take them */
+    int PadL, PadR, PadT, PadB;
+    int NormBias, ActScale, ActScaleN, A0;
+} DwCase;
+
+/* The filter, stride and dilation a kernel applies in a case: its own, or the case's (NxN and
+ * StrideS kernels the x ones in both directions). */
+static void dw_geometry(const DwShape *K, const DwCase *C, int *Fx, int *Fy, int *Sx, int *Sy, int *Dx, int *Dy)
+{
+    *Fx = K->Fx ? K->Fx : C->Fx;
+    *Fy = K->Fy ? K->Fy : strcmp(K->Shape, "NxNStrideS") == 0 ? C->Fx : C->Fy;
+    *Sx = K->Sx ? K->Sx : C->Sx;
+    *Sy = K->Sy ? K->Sy : strstr(K->Shape, "SxSy") ? C->Sy : C->Sx;
+    *Dx = K->Dx ? K->Dx : C->Dx;
+    *Dy = K->Dy ? K->Dy : C->Dy;
+}
+
+/* Act: 0 none, 1 ReLU, 2 ReLUM, 3 ReLUN. */
+static void check_conv_dw_sdk(const DwShape *K, const DwCase *C, int Act)
+{
+    static const char *const ActNames[4] = {"", "_ReLU", "_ReLUM", "_ReLUN"};
+    int Fx, Fy, Sx, Sy, Dx, Dy;
+    dw_geometry(K, C, &Fx, &Fy, &Sx, &Sy, &Dx, &Dy);
+    {
+    const int Wo = ((int) C->UsedW - (Dx * (Fx - 1) + 1) + C->PadL + C->PadR) / Sx + 1;
+    const int Ho = ((int) C->UsedH - (Dy * (Fy - 1) + 1) + C->PadT + C->PadB) / Sy + 1;
+    const size_t InCount = (size_t) C->Feat * C->W * C->H, OutCount = (size_t) C->Feat * Wo * Ho;
+    signed char *In = xmalloc(InCount), *Filter = xmalloc((size_t) C->Feat * Fx * Fy), *Out = xmalloc(OutCount + 4);
+    int *Bias = xmalloc(C->Feat * sizeof(int));
+    unsigned char *Scale = xmalloc(C->Feat), *ScaleN = xmalloc(C->Feat);
+    signed char Infos[AT_INF_DIM];
+    KerConvRedAct_SQ8_T Arg;
+    char Name[240];
+    int Distinct = 0, Seen[256] = {0};
+
+    snprintf(Name, sizeof Name,
+             "KerParConvDWRedAct%sB32%s_SQ8 %ux%u (used %ux%u) x%u F=%dx%d S=%d/%d D=%d/%d pad=%d,%d,%d,%d NormBias=%d "
+             "Act=%d/%d A0=%d",
+             K->Shape, ActNames[Act], C->W, C->H, C->UsedW, C->UsedH, C->Feat, Fx, Fy, Sx, Sy, Dx, Dy, C->PadL, C->PadR,
+             C->PadT, C->PadB, C->NormBias, C->ActScale, C->ActScaleN, C->A0);
+    begin_case(Name);
+    for (size_t i = 0; i < InCount; i++)
+        In[i] = rnd8();
+    for (size_t i = 0; i < (size_t) C->Feat * Fx * Fy; i++)
+        Filter[i] = rnd8();
+    for (unsigned f = 0; f < C->Feat; f++) {
+        Bias[f] = rnd(-4000, 4000);
+        Scale[f] = (unsigned char) rnd(1, 255);
+        ScaleN[f] = (unsigned char) rnd(12, 17);
+    }
+    memset(Out, 0x5A, OutCount + 4);
+    memset(Infos, 0x33, sizeof Infos);
+    Infos[AT_INF_ACTSCALE] = (signed char) C->ActScale;
+    Infos[AT_INF_ACTSCALEN] = (signed char) C->ActScaleN;
+    Infos[AT_INF_A0] = (signed char) C->A0;
+    memset(&Arg, 0, sizeof Arg);
+    Arg.In = In;
+    Arg.Filter = Filter;
+    Arg.Bias = (signed char *) Bias;
+    Arg.Scale = (signed char *) Scale;
+    Arg.ScaleN = (signed char *) ScaleN;
+    Arg.Infos = Infos;
+    Arg.Out = Out;
+    Arg.W = (unsigned short) C->W;
+    Arg.UsedW = (unsigned short) C->UsedW;
+    Arg.H = (unsigned short) C->H;
+    Arg.UsedH = (unsigned short) C->UsedH;
+    Arg.InFeatures = Arg.OutFeatures = Arg.TotalInFeatures = (unsigned short) C->Feat;
+    Arg.Pad = (v4s) {(signed char) C->PadL, (signed char) C->PadR, (signed char) C->PadT, (signed char) C->PadB};
+    Arg.NormBias = (unsigned char) C->NormBias;
+    /* Fields a kernel does not read are given wrong. */
+    Arg.N = (unsigned short) (K->Fx ? 9 : Fx);
+    Arg.Ny = (unsigned short) (strstr(K->Shape, "NxM") ? Fy : 11);
+    Arg.S = (unsigned char) (K->Sx ? 5 : Sx);
+    Arg.Sy = (unsigned char) (strstr(K->Shape, "SxSy") ? Sy : 6);
+    Arg.D = (unsigned char) (K->Dx ? 3 : Dx);
+    Arg.Dy = (unsigned char) (K->Dy ? 4 : Dy);
+    AT_FORK(gap_ncore(), K->Kernels[Act], &Arg);
+    for (unsigned f = 0; f < C->Feat; f++)
+        for (int y = 0; y < Ho; y++)
+            for (int x = 0; x < Wo; x++) {
+                int64_t Acc = (int64_t) Bias[f] * ((int64_t) 1 << C->NormBias), v;
+                for (int i = 0; i < Fy; i++)
+                    for (int j = 0; j < Fx; j++) {
+                        const int Line = y * Sy - C->PadT + i * Dy, Column = x * Sx - C->PadL + j * Dx;
+                        if (Line >= 0 && Line < (int) C->UsedH && Column >= 0 && Column < (int) C->UsedW)
+                            Acc += In[((size_t) f * C->H + Line) * C->W + Column] * Filter[((size_t) f * Fy + i) * Fx + j];
+                    }
+                v = ref_roundnorm(Acc * Scale[f], ScaleN[f]);
+                if (Act == 1)
+                    v = ref_roundnorm((v > 0 ? v : 0) * C->ActScale, C->ActScaleN);
+                else if (Act == 2)
+                    v = ref_roundnorm((v > C->A0 ? v : C->A0) * C->ActScale, C->ActScaleN);
+                else if (Act == 3)
+                    v = ref_roundnorm((v < 0 ? 0 : v > C->A0 ? C->A0 : v) * C->ActScale, C->ActScaleN);
+                {
+                    const size_t o = ((size_t) f * Ho + y) * Wo + x;
+                    const int64_t Expected = ref_clip(v, -128, 127);
+                    if (Out[o] != Expected)
+                        mismatch("Out", (long) o, Out[o], (long) Expected);
+                    if (!Seen[Expected + 128]++)
+                        Distinct++;
+                }
+            }
+    for (unsigned i = 0; i < 4; i++)
+        if ((unsigned char) Out[OutCount + i] != 0x5A)
+            mismatch("guard byte after Out", (long) i, Out[OutCount + i], 0x5A);
+    printf("  %d distinct output values\n", Distinct);
+    free(In);
+    free(Filter);
+    free(Out);
+    free(Bias);
+    free(Scale);
+    free(ScaleN);
+    }
+}
+
+static void check_conv_dw_sdk_cases(void)
+{
+    /* W  H  UsedW UsedH Feat Fx Fy Sx Sy Dx Dy  pads L R T B  NormBias ActScale/N A0 */
+    static const DwCase Cases[] = {
+        {13, 11, 13, 11, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0, 1, 0, 60},     /* "same" padding all round */
+        {12, 9, 12, 9, 9, 4, 2, 3, 1, 2, 2, 0, 0, 0, 0, 3, 200, 8, 10},    /* unpadded, scaled activations */
+        {15, 7, 14, 6, 3, 3, 3, 3, 3, 1, 1, 2, 0, 2, 0, 1, 1, 0, -20},     /* a tile: unused last lines, top pad */
+        {10, 8, 10, 8, 16, 5, 3, 2, 3, 2, 1, 1, 2, 0, 2, 2, 77, 6, 5},     /* last tile: bottom padding only */
+        {6, 5, 6, 5, 2, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 0, 1, 0, -40},       /* filter wider than the plane */
+    };
+    for (unsigned k = 0; k < sizeof DwShapes / sizeof DwShapes[0]; k++)
+        for (unsigned c = 0; c < sizeof Cases / sizeof Cases[0]; c++) {
+            DwCase C = Cases[c];
+            const DwShape *K = &DwShapes[k];
+            int Fx, Fy, Sx, Sy, Dx, Dy;
+            dw_geometry(K, &C, &Fx, &Fy, &Sx, &Sy, &Dx, &Dy);
+            /* The padding a "same" layer of this filter could have: below the filter on each side. */
+            C.PadL = C.PadL < Fx ? C.PadL : Fx - 1;
+            C.PadR = C.PadR < Fx ? C.PadR : Fx - 1;
+            C.PadT = C.PadT < Fy ? C.PadT : Fy - 1;
+            C.PadB = C.PadB < Fy ? C.PadB : Fy - 1;
+            check_conv_dw_sdk(K, &C, (int) ((k + c) % 4));
+        }
+    {   /* ActScale 0: the activations give 0, the scale always applied */
+        const DwCase C = {9, 9, 9, 9, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 50};
+        check_conv_dw_sdk(&DwShapes[7], &C, 1);
+        check_conv_dw_sdk(&DwShapes[7], &C, 3);
+    }
+    /* Every activation on the two general shapes. */
+    for (int Act = 0; Act < 4; Act++) {
+        const DwCase C = {17, 9, 17, 9, 11, 3, 5, 2, 1, 2, 3, 2, 2, 4, 4, 4, 130, 7, 33};
+        check_conv_dw_sdk(&DwShapes[19], &C, Act);
+        check_conv_dw_sdk(&DwShapes[20], &C, Act);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------
  * KerParGlobal{Avg,Max}Pool*_SQ8: the SDK's contract (docs/gap-fixed-point.md, "Global pooling"),
  * on whole planes, or on tiles of TileH lines reduced at the end */
 
@@ -831,6 +1017,212 @@ static void check_standalone_act_cases(void)
     check_standalone_act(SA_HSWISH, 64, 1, 1, 255, 13, 96, 48, -128);  /* NNTool's hard swish: 3 and 6 in 1/16 */
     check_standalone_act(SA_LEAKYRELU, 64, 1, 1, 128, 7, 13, -3, 0);   /* slope 0.1 */
     check_standalone_act(SA_RELUMN, 64, 1, 1, 1, 0, 30, -30, 0);       /* bounds crossed: A0 wins */
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * KerParSetBiasB32_SQ8, KerParConv*_SQ8 then KerParReduct[IO]_CC*_SQ8: the SDK's contract for the
+ * full convolution (docs/gap-fixed-point.md, "Convolution on the SDK's contract") */
+
+typedef struct {
+    const char *Shape;
+    void (*Kernel)(KerConv_SQ8_T *);
+    int Fx, Fy, Sx, Sy, Dx, Dy; /* 0: the case's (-2: the x one) */
+} ConvShape;
+
+#define CONV_SHAPE(Shape, Fx, Fy, Sx, Sy, Dx, Dy) {#Shape, KerParConv##Shape##_SQ8, Fx, Fy, Sx, Sy, Dx, Dy}
+static const ConvShape ConvShapes[] = {
+    CONV_SHAPE(1x1Stride1, 1, 1, 1, 1, 1, 1),      CONV_SHAPE(1x1Stride2, 1, 1, 2, 2, 1, 1),
+    CONV_SHAPE(1x1StrideS, 1, 1, 0, -2, 1, 1),     CONV_SHAPE(3x1Stride1x1, 3, 1, 1, 1, 1, 1),
+    CONV_SHAPE(3x1Stride2x1, 3, 1, 2, 1, 1, 1),    CONV_SHAPE(1x3Stride1x1, 1, 3, 1, 1, 1, 1),
+    CONV_SHAPE(1x3Stride1x2, 1, 3, 1, 2, 1, 1),    CONV_SHAPE(3x3Stride1, 3, 3, 1, 1, 1, 1),
+    CONV_SHAPE(3x3Stride2, 3, 3, 2, 2, 1, 1),      CONV_SHAPE(3x3StrideS, 3, 3, 0, -2, 1, 1),
+    CONV_SHAPE(4x1Stride1x1, 4, 1, 1, 1, 1, 1),    CONV_SHAPE(1x4Stride1x1, 1, 4, 1, 1, 1, 1),
+    CONV_SHAPE(5x1Stride1x1, 5, 1, 1, 1, 1, 1),    CONV_SHAPE(5x1Stride2x1, 5, 1, 2, 1, 1, 1),
+    CONV_SHAPE(1x5Stride1x1, 1, 5, 1, 1, 1, 1),    CONV_SHAPE(1x5Stride1x2, 1, 5, 1, 2, 1, 1),
+    CONV_SHAPE(5x5Stride1, 5, 5, 1, 1, 1, 1),      CONV_SHAPE(5x5Stride2, 5, 5, 2, 2, 1, 1),
+    CONV_SHAPE(5x5StrideS, 5, 5, 0, -2, 1, 1),     CONV_SHAPE(7x7StrideS, 7, 7, 0, -2, 1, 1),
+    CONV_SHAPE(13x1Stride1x1, 13, 1, 1, 1, 1, 1),  CONV_SHAPE(1D_NStrideS, 0, 1, 0, 1, 1, 1),
+    CONV_SHAPE(Nx1StrideSxS1, 0, 1, 0, 1, 1, 1),   CONV_SHAPE(NxNStrideS, 0, -2, 0, -2, 1, 1),
+    CONV_SHAPE(NxMStrideSxSy, 0, 0, 0, 0, 1, 1),   CONV_SHAPE(NxMDxDyStrideSxSy, 0, 0, 0, 0, 0, 0),
+    CONV_SHAPE(3x3DxDyStrideSxSy, 3, 3, 0, 0, 0, 0), CONV_SHAPE(3x3DxDyStride1x1, 3, 3, 1, 1, 0, 0),
+    CONV_SHAPE(3x3D2x2Stride1x1, 3, 3, 1, 1, 2, 2), CONV_SHAPE(3x3D4x4Stride1x1, 3, 3, 1, 1, 4, 4),
+    CONV_SHAPE(3x3D8x8Stride1x1, 3, 3, 1, 1, 8, 8), CONV_SHAPE(3x3D2x1Stride1x1, 3, 3, 1, 1, 2, 1),
+    CONV_SHAPE(3x3D4x1Stride1x1, 3, 3, 1, 1, 4, 1), CONV_SHAPE(3x3D8x1Stride1x1, 3, 3, 1, 1, 8, 1),
+    CONV_SHAPE(3x3DxD2Stride1x1, 3, 3, 1, 1, 0, 2),
+};
+#undef CONV_SHAPE
+
+static void (*const ReductKernels[2][SA_COUNT])(KerConvLinReduct_SQ8_T *) = {
+    {KerParReduct_CC_SQ8, KerParReduct_CC_ReLU_SQ8, KerParReduct_CC_ReLUN_SQ8, KerParReduct_CC_ReLUM_SQ8,
+     KerParReduct_CC_ReLUMN_SQ8, KerParReduct_CC_HSigmoid_SQ8, KerParReduct_CC_HSwish_SQ8,
+     KerParReduct_CC_LeakyReLU_SQ8},
+    {KerParReductIO_CC_SQ8, KerParReductIO_CC_ReLU_SQ8, KerParReductIO_CC_ReLUN_SQ8, KerParReductIO_CC_ReLUM_SQ8,
+     KerParReductIO_CC_ReLUMN_SQ8, KerParReductIO_CC_HSigmoid_SQ8, KerParReductIO_CC_HSwish_SQ8,
+     KerParReductIO_CC_LeakyReLU_SQ8}};
+
+typedef struct {
+    unsigned W, H, UsedW, UsedH, InFeat, TotalInFeat, OutFeat;
+    int Fx, Fy, Sx, Sy, Dx, Dy;
+    int PadL, PadR, PadT, PadB;
+    int NormBias, Prenorm, ActScale, ActScaleN, A0, B0, C0;
+} ConvCase;
+
+static int conv_value(int Own, int Case, int X)
+{
+    return Own > 0 ? Own : Own == -2 ? X : Case;
+}
+
+static void check_conv_sdk(const ConvShape *K, const ConvCase *C, int Act, int InPlace)
+{
+    const int Fx = conv_value(K->Fx, C->Fx, 0), Fy = conv_value(K->Fy, C->Fy, Fx);
+    const int Sx = conv_value(K->Sx, C->Sx, 0), Sy = conv_value(K->Sy, C->Sy, Sx);
+    const int Dx = conv_value(K->Dx, C->Dx, 0), Dy = conv_value(K->Dy, C->Dy, Dx);
+    const int Wo = ((int) C->UsedW - (Dx * (Fx - 1) + 1) + C->PadL + C->PadR) / Sx + 1;
+    const int Ho = ((int) C->UsedH - (Dy * (Fy - 1) + 1) + C->PadT + C->PadB) / Sy + 1;
+    const size_t InCount = (size_t) C->InFeat * C->W * C->H, Size = (size_t) Wo * Ho, OutCount = C->OutFeat * Size;
+    const size_t FilterCount = (size_t) C->OutFeat * C->TotalInFeat * Fx * Fy;
+    signed char *In = xmalloc(InCount), *Filter = xmalloc(FilterCount), *Out = xmalloc(OutCount + 4);
+    int *Sums = xmalloc(OutCount * sizeof(int) + 4), *Bias = xmalloc(C->OutFeat * sizeof(int));
+    unsigned char *Scale = xmalloc(C->OutFeat), *ScaleN = xmalloc(C->OutFeat);
+    signed char Infos[AT_INF_DIM];
+    KerSetBias_SQ8_T BiasArg;
+    KerConv_SQ8_T ConvArg;
+    KerConvLinReduct_SQ8_T ReductArg;
+    char Name[260];
+    const signed char *Result;
+    int Distinct = 0, Seen[256] = {0};
+
+    snprintf(Name, sizeof Name,
+             "KerParConv%s_SQ8 %ux%u (used %ux%u) %u (of %u) -> %u F=%dx%d S=%d/%d D=%d/%d pad=%d,%d,%d,%d then "
+             "KerParReduct%s_CC act %d NormBias=%d Prenorm=%d Act=%d/%d A0=%d B0=%d C0=%d",
+             K->Shape, C->W, C->H, C->UsedW, C->UsedH, C->InFeat, C->TotalInFeat, C->OutFeat, Fx, Fy, Sx, Sy, Dx, Dy,
+             C->PadL, C->PadR, C->PadT, C->PadB, InPlace ? "IO" : "", Act, C->NormBias, C->Prenorm, C->ActScale,
+             C->ActScaleN, C->A0, C->B0, C->C0);
+    begin_case(Name);
+    for (size_t i = 0; i < InCount; i++)
+        In[i] = rnd8();
+    for (size_t i = 0; i < FilterCount; i++)
+        Filter[i] = rnd8();
+    for (unsigned f = 0; f < C->OutFeat; f++) {
+        Bias[f] = rnd(-30000, 30000);
+        Scale[f] = (unsigned char) rnd(1, 255);
+        ScaleN[f] = (unsigned char) rnd(14, 18);
+    }
+    memset(Out, 0x5A, OutCount + 4);
+    memset(Sums, 0x5A, OutCount * sizeof(int) + 4);
+    memset(Infos, 0, sizeof Infos);
+    Infos[AT_INF_ACTSCALE] = (signed char) C->ActScale;
+    Infos[AT_INF_ACTSCALEN] = (signed char) C->ActScaleN;
+    Infos[AT_INF_A0] = (signed char) C->A0;
+    Infos[AT_INF_B0] = (signed char) C->B0;
+    Infos[AT_INF_C0] = (signed char) C->C0;
+    Infos[AT_INF_PRENORM] = (signed char) C->Prenorm;
+
+    BiasArg.Out = Sums;
+    BiasArg.W = (unsigned short) Wo;
+    BiasArg.H = (unsigned short) Ho;
+    BiasArg.Feat = (unsigned short) C->OutFeat;
+    BiasArg.Bias = Bias;
+    BiasArg.NormBias = (unsigned char) C->NormBias;
+    AT_FORK(gap_ncore(), KerParSetBiasB32_SQ8, &BiasArg);
+
+    memset(&ConvArg, 0, sizeof ConvArg);
+    ConvArg.In = In;
+    ConvArg.W = (unsigned short) C->W;
+    ConvArg.UsedW = (unsigned short) C->UsedW;
+    ConvArg.H = (unsigned short) C->H;
+    ConvArg.UsedH = (unsigned short) C->UsedH;
+    ConvArg.InFeatures = (unsigned short) C->InFeat;
+    ConvArg.OutFeatures = (unsigned short) C->OutFeat;
+    ConvArg.TotalInFeatures = (unsigned short) C->TotalInFeat;
+    ConvArg.Filter = Filter;
+    ConvArg.Out = Sums;
+    ConvArg.Pad = (v4s) {(signed char) C->PadL, (signed char) C->PadR, (signed char) C->PadT, (signed char) C->PadB};
+    ConvArg.NormBias = 29; /* not read */
+    /* Fields a kernel does not read are given wrong. */
+    ConvArg.N = (unsigned short) (K->Fx ? 9 : Fx);
+    ConvArg.Ny = (unsigned short) (K->Fy ? 11 : Fy);
+    ConvArg.S = (unsigned char) (K->Sx ? 5 : Sx);
+    ConvArg.Sy = (unsigned char) (K->Sy ? 6 : Sy);
+    ConvArg.D = (unsigned char) (K->Dx ? 3 : Dx);
+    ConvArg.Dy = (unsigned char) (K->Dy ? 4 : Dy);
+    AT_FORK(gap_ncore(), K->Kernel, &ConvArg);
+
+    ReductArg.In = Sums;
+    ReductArg.Out = InPlace ? 0 : Out;
+    ReductArg.Feat = (unsigned short) C->OutFeat;
+    ReductArg.W = (unsigned short) Wo;
+    ReductArg.H = (unsigned short) Ho;
+    ReductArg.Scale = Scale;
+    ReductArg.ScaleN = ScaleN;
+    ReductArg.Infos = Infos;
+    AT_FORK(gap_ncore(), ReductKernels[InPlace][Act], &ReductArg);
+    Result = InPlace ? (const signed char *) Sums : Out;
+
+    for (unsigned f = 0; f < C->OutFeat; f++)
+        for (int y = 0; y < Ho; y++)
+            for (int x = 0; x < Wo; x++) {
+                int64_t Acc = (int64_t) Bias[f] * ((int64_t) 1 << C->NormBias), v;
+                for (unsigned c = 0; c < C->InFeat; c++)
+                    for (int i = 0; i < Fy; i++)
+                        for (int j = 0; j < Fx; j++) {
+                            const int Line = y * Sy - C->PadT + i * Dy, Column = x * Sx - C->PadL + j * Dx;
+                            if (Line >= 0 && Line < (int) C->UsedH && Column >= 0 && Column < (int) C->UsedW)
+                                Acc += In[((size_t) c * C->H + Line) * C->W + Column] *
+                                       Filter[(((size_t) f * C->TotalInFeat + c) * Fy + i) * Fx + j];
+                        }
+                v = ref_roundnorm(ref_roundnorm(Acc, C->Prenorm) * Scale[f], ScaleN[f]);
+                v = ref_standalone_act(v, Act, C->ActScale, C->ActScaleN, C->A0, C->B0, C->C0);
+                {
+                    const size_t o = ((size_t) f * Ho + y) * Wo + x;
+                    const int64_t Expected = ref_clip(v, -128, 127);
+                    if (Result[o] != Expected)
+                        mismatch("Out", (long) o, Result[o], (long) Expected);
+                    if (!Seen[Expected + 128]++)
+                        Distinct++;
+                }
+            }
+    if (!InPlace)
+        for (unsigned i = 0; i < 4; i++)
+            if ((unsigned char) Out[OutCount + i] != 0x5A)
+                mismatch("guard byte after Out", (long) i, Out[OutCount + i], 0x5A);
+    printf("  %d distinct output values\n", Distinct);
+    free(In);
+    free(Filter);
+    free(Out);
+    free(Sums);
+    free(Bias);
+    free(Scale);
+    free(ScaleN);
+}
+
+static void check_conv_sdk_cases(void)
+{
+    /* W  H  UsedW UsedH In Total Out Fx Fy Sx Sy Dx Dy  pads L R T B  NormBias Prenorm Act/N A0 B0 C0 */
+    static const ConvCase Cases[] = {
+        {13, 11, 13, 11, 3, 3, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 60, 10, 0},   /* "same" padding all round */
+        {12, 9, 12, 9, 4, 7, 9, 4, 2, 3, 1, 2, 2, 0, 0, 0, 0, 3, 2, 200, 8, 10, 20, -5},  /* a chunk of the input planes */
+        {15, 7, 14, 6, 2, 2, 3, 3, 3, 3, 3, 1, 1, 2, 0, 2, 0, 1, 0, 1, 0, -20, 30, 3},    /* a tile: unused lines, top pad */
+        {10, 8, 10, 8, 5, 5, 16, 5, 3, 2, 3, 2, 1, 1, 2, 0, 2, 2, 1, 77, 6, 5, 40, 0},    /* last tile: bottom padding */
+        {6, 5, 6, 5, 1, 1, 2, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 0, 0, 1, 0, 40, 96, 7},       /* filter wider than the plane */
+    };
+    for (unsigned k = 0; k < sizeof ConvShapes / sizeof ConvShapes[0]; k++)
+        for (unsigned c = 0; c < sizeof Cases / sizeof Cases[0]; c++) {
+            ConvCase C = Cases[c];
+            const ConvShape *K = &ConvShapes[k];
+            const int Fx = conv_value(K->Fx, C.Fx, 0), Fy = conv_value(K->Fy, C.Fy, Fx);
+            const int Dx = conv_value(K->Dx, C.Dx, 0), Dy = conv_value(K->Dy, C.Dy, Dx);
+            const int SpanX = Dx * (Fx - 1) + 1, SpanY = Dy * (Fy - 1) + 1;
+            C.PadL = C.PadL < SpanX ? C.PadL : SpanX - 1;
+            C.PadR = C.PadR < SpanX ? C.PadR : SpanX - 1;
+            C.PadT = C.PadT < SpanY ? C.PadT : SpanY - 1;
+            C.PadB = C.PadB < SpanY ? C.PadB : SpanY - 1;
+            if ((int) C.UsedW + C.PadL + C.PadR < SpanX || (int) C.UsedH + C.PadT + C.PadB < SpanY) {
+                C.PadL = C.PadR = SpanX - 1;
+                C.PadT = C.PadB = SpanY - 1;
+            }
+            check_conv_sdk(K, &C, (int) ((k + c) % SA_COUNT), (int) ((k + c) % 3 == 0));
+        }
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -1392,6 +1784,12 @@ int main(int argc, char **argv)
         for (unsigned i = 0; i < sizeof Layers / sizeof Layers[0]; i++)
             check_layer(&Layers[i]);
     }
+
+    /* KerParConvDWRedAct*_SQ8 */
+    check_conv_dw_sdk_cases();
+
+    /* KerParSetBiasB32_SQ8, KerParConv*_SQ8, KerParReduct[IO]_CC*_SQ8 */
+    check_conv_sdk_cases();
 
     if (Failures) {
         printf("%d mismatching value(s) over %d cases\nRESULT failed\n", Failures, Cases);

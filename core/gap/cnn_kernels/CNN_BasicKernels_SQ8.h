@@ -296,6 +296,176 @@ void Ker_HSigmoid_SQ8(KerActivation_SQ8_T *Arg);
 void Ker_HSwish_SQ8(KerActivation_SQ8_T *Arg);
 void Ker_LeakyReLU_SQ8(KerActivation_SQ8_T *Arg);
 
+/* Convolutions on the SDK's contract (GreenWaves' KerSetBias_SQ8_T, KerConv_SQ8_T and
+ * KerConvLinReduct_SQ8_T and their kernel names, CNN_ConvolutionPoolAct_SQ8): 32-bit sums set to the
+ * biases, the input planes' contributions added to them, then brought to int8.
+ * KerParSetBiasB32_SQ8: the W x H sums of each of Feat planes set to Bias[f] << NormBias (int biases).
+ * KerParConv<shape>_SQ8: for each of OutFeatures planes of Wo x Ho sums (Wo, Ho as for the depthwise
+ * kernels below) and each of InFeatures W x H int8 input planes (the first UsedW columns and UsedH
+ * lines read), the convolution with filter Filter + Fx*Fy*(TotalInFeatures*of + if) (zero padding
+ * Pad: its taps skipped) added to the sums, 32 bits wrapping. The fields read as for the depthwise
+ * kernels; 1D_NStrideS and Nx1StrideSxS1 read N and S (Fy 1, Sy 1), 3x3DxDy* D and Dy (and S, Sy for
+ * StrideSxSy), 3x3DxD2 D. Output planes are split over the cores.
+ * KerParReduct_CC<act>_SQ8: each of the Feat x W x H sums v = roundnorm32(v, Infos[AT_INF_PRENORM]),
+ * v = roundnorm32(v * Scale[f], ScaleN[f]), then the activation of the name as the standalone ones
+ * (Ker_<act>_SQ8 above, on the 32-bit v), clip8, into Out, plane after plane. KerParReductIO_CC<act>_SQ8
+ * does the same in place: the int8 planes end at the start of In, one after the other. */
+typedef struct {
+    int * __restrict__ Out;
+    unsigned short int W;
+    unsigned short int H;
+    unsigned short int Feat;
+    void * __restrict__ Bias;
+    unsigned char NormBias;
+} KerSetBias_SQ8_T;
+void KerParSetBiasB32_SQ8(KerSetBias_SQ8_T *Arg);
+
+typedef struct {
+    signed char * __restrict__ In;
+    unsigned short int W;
+    unsigned short int UsedW;
+    unsigned short int H;
+    unsigned short int UsedH;
+    unsigned short int InFeatures;
+    unsigned short int OutFeatures;
+    unsigned short int TotalInFeatures;
+    signed char * __restrict__ Filter;
+    signed char * __restrict__ Bias;
+    int * __restrict__ Out;
+    v4s Pad;
+    unsigned char NormBias;
+    unsigned char Orientation;
+    unsigned short N;
+    unsigned char S;
+    unsigned char D;
+    unsigned short Ny;
+    unsigned char Sy;
+    unsigned char Dy;
+} KerConv_SQ8_T;
+void KerParConv1x1Stride1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x1Stride2_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x1StrideS_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x1Stride2x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x3Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x3Stride1x2_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3Stride1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3Stride2_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3StrideS_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv4x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x4Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv5x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv5x1Stride2x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x5Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1x5Stride1x2_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv5x5Stride1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv5x5Stride2_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv5x5StrideS_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv7x7StrideS_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv13x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv1D_NStrideS_SQ8(KerConv_SQ8_T *Arg);
+void KerParConvNx1StrideSxS1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConvNxNStrideS_SQ8(KerConv_SQ8_T *Arg);
+void KerParConvNxMStrideSxSy_SQ8(KerConv_SQ8_T *Arg);
+void KerParConvNxMDxDyStrideSxSy_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3DxDyStrideSxSy_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3DxDyStride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3D2x2Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3D4x4Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3D8x8Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3D2x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3D4x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3D8x1Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+void KerParConv3x3DxD2Stride1x1_SQ8(KerConv_SQ8_T *Arg);
+
+typedef struct {
+    int * __restrict__ In;
+    void * __restrict__ Out;
+    unsigned short int Feat;
+    unsigned short int W;
+    unsigned short int H;
+    unsigned char * __restrict__ Scale;
+    unsigned char * __restrict__ ScaleN;
+    signed char * __restrict__ Infos;
+} KerConvLinReduct_SQ8_T;
+#define TESSERA_REDUCT_KERNELS(Suffix)                                    \
+    void KerParReduct_CC##Suffix##_SQ8(KerConvLinReduct_SQ8_T *Arg); \
+    void KerParReductIO_CC##Suffix##_SQ8(KerConvLinReduct_SQ8_T *Arg);
+TESSERA_REDUCT_KERNELS()
+TESSERA_REDUCT_KERNELS(_ReLU)
+TESSERA_REDUCT_KERNELS(_ReLUN)
+TESSERA_REDUCT_KERNELS(_ReLUM)
+TESSERA_REDUCT_KERNELS(_ReLUMN)
+TESSERA_REDUCT_KERNELS(_HSigmoid)
+TESSERA_REDUCT_KERNELS(_HSwish)
+TESSERA_REDUCT_KERNELS(_LeakyReLU)
+#undef TESSERA_REDUCT_KERNELS
+
+/* Depthwise convolutions on the SDK's contract (GreenWaves' KerConvRedAct_SQ8_T and kernel names,
+ * CNN_ConvolutionPoolAct_SQ8 with KOP_CONV_DW): OutFeatures planes, each W x H int8 input plane (of
+ * which the first UsedW columns and UsedH lines are read) convolved with its own Fx x Fy int8 filter,
+ * stride Sx x Sy, dilation Dx x Dy, zero padding Pad (left, right, top, bottom; the taps that fall
+ * in it are skipped), into Wo x Ho int8 outputs, Wo = (UsedW - (Dx(Fx-1)+1) + PadL + PadR) / Sx + 1
+ * (Ho likewise), planes one after the other. Each output: Acc = (Bias[f] << NormBias) + the sum of
+ * its taps, 32 bits wrapping; v = roundnorm32(Acc * Scale[f], ScaleN[f]); then the activation of the
+ * name, with A0 the signed byte Infos[AT_INF_A0] and S(x) = roundnorm32(x * Infos[AT_INF_ACTSCALE],
+ * Infos[AT_INF_ACTSCALEN]): none v, _ReLU S(max(v, 0)), _ReLUN S(min(max(v, 0), A0)), _ReLUM
+ * S(max(v, A0)); clip8 (docs/gap-fixed-point.md, "Depthwise convolution on the SDK's contract").
+ * Fixed shapes read no size, stride or dilation fields; StrideS reads S, NxN N and S, NxM N, Ny, S
+ * and Sy, NxMDxDy D and Dy as well. Planes are split over the cores. */
+typedef struct {
+    signed char * __restrict__ In;
+    signed char * __restrict__ Filter;
+    signed char * __restrict__ Bias;
+    signed char * __restrict__ Scale;
+    signed char * __restrict__ ScaleN;
+    signed char * __restrict__ Infos;
+    signed char * __restrict__ Out;
+    unsigned short int W;
+    unsigned short int UsedW;
+    unsigned short int H;
+    unsigned short int UsedH;
+    unsigned short int InFeatures;
+    unsigned short int OutFeatures;
+    unsigned short int TotalInFeatures;
+    v4s Pad;
+    unsigned char NormBias;
+    unsigned char Orientation;
+    unsigned short N;
+    unsigned char S;
+    unsigned char D;
+    unsigned short Ny;
+    unsigned char Sy;
+    unsigned char Dy;
+} KerConvRedAct_SQ8_T;
+#define TESSERA_DW_RED_ACT_KERNELS(Shape)                                 \
+    void KerParConvDWRedAct##Shape##B32_SQ8(KerConvRedAct_SQ8_T *Arg);       \
+    void KerParConvDWRedAct##Shape##B32_ReLU_SQ8(KerConvRedAct_SQ8_T *Arg);  \
+    void KerParConvDWRedAct##Shape##B32_ReLUM_SQ8(KerConvRedAct_SQ8_T *Arg); \
+    void KerParConvDWRedAct##Shape##B32_ReLUN_SQ8(KerConvRedAct_SQ8_T *Arg);
+TESSERA_DW_RED_ACT_KERNELS(1x1Stride1)
+TESSERA_DW_RED_ACT_KERNELS(1x1Stride2)
+TESSERA_DW_RED_ACT_KERNELS(1x1StrideS)
+TESSERA_DW_RED_ACT_KERNELS(3x1Stride1x1)
+TESSERA_DW_RED_ACT_KERNELS(3x1Stride2x1)
+TESSERA_DW_RED_ACT_KERNELS(1x3Stride1x1)
+TESSERA_DW_RED_ACT_KERNELS(1x3Stride1x2)
+TESSERA_DW_RED_ACT_KERNELS(3x3Stride1)
+TESSERA_DW_RED_ACT_KERNELS(3x3Stride2)
+TESSERA_DW_RED_ACT_KERNELS(3x3StrideS)
+TESSERA_DW_RED_ACT_KERNELS(5x1Stride1x1)
+TESSERA_DW_RED_ACT_KERNELS(5x1Stride2x1)
+TESSERA_DW_RED_ACT_KERNELS(1x5Stride1x1)
+TESSERA_DW_RED_ACT_KERNELS(1x5Stride1x2)
+TESSERA_DW_RED_ACT_KERNELS(5x5Stride1)
+TESSERA_DW_RED_ACT_KERNELS(5x5Stride2)
+TESSERA_DW_RED_ACT_KERNELS(5x5StrideS)
+TESSERA_DW_RED_ACT_KERNELS(7x7StrideS)
+TESSERA_DW_RED_ACT_KERNELS(NxNStrideS)
+TESSERA_DW_RED_ACT_KERNELS(NxMStrideSxSy)
+TESSERA_DW_RED_ACT_KERNELS(NxMDxDyStrideSxSy)
+#undef TESSERA_DW_RED_ACT_KERNELS
+
 /* Softmax on the SDK's contract (GreenWaves' KerSoftMax_SQ8_T and kernel names): Feat vectors of N
  * int8 values one after the other, each normalized on its own, the input's scale 2^(Norm - 15) with
  * Norm = Infos[AT_INF_BIASL_SM] (0 to 15; the Norm field is not read, as in the SDK). With M a

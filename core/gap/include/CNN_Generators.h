@@ -86,12 +86,9 @@ int CNN_MatMul(const char *Name, CNN_GenControl_T *Ctrl, int In1_DataSize, int I
 int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int Out_DataSize, int In_Q, int Out_Q,
                 int In_InL3, int Out_InL3, int Dim, KernelOper_T SoftMaxOper);
 
-/* Tessera's SQ8 generators have GreenWaves' names; CNN_LinearAct_SQ8, CNN_PoolAct_SQ8,
- * CNN_GlobalPoolAct_SQ8, CNN_MatAddAct_SQ8, CNN_Act_SQ8, CNN_SoftMax_SQ8 and CNN_SoftMax2D_SQ8 have the SDK's
- * signatures and contract too, the convolution a signature of its own (ActCap, no Infos) for now:
- * after the SDK's CNN_Generators_SQ8.h, as NNTool's model programs include it before this header,
- * its declarations are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model
- * defines them). */
+/* Tessera's SQ8 generators have GreenWaves' names, signatures and contract: after the SDK's
+ * CNN_Generators_SQ8.h, as NNTool's model programs include it before this header, its declarations
+ * are the ones kept (and the SDK's CNN_Generators_SQ8.c compiled with the model defines them). */
 #ifndef __CNN_GENERATORS_SQ8_H__
 
 /* ---- SQ8: 8-bit symmetric layers (CNN_BasicKernels_SQ8.h; docs/gap-fixed-point.md, "SQ8") ----
@@ -101,24 +98,33 @@ int CNN_SoftMax(const char *Name, CNN_GenControl_T *Ctrl, int In_DataSize, int O
  * output feature; biases int32 in the accumulator's scale (Bias_DataSize 4); the per-feature
  * requantization multipliers Scale[] and shifts ScaleN[] are 8-bit constants (Scale_DataSize 1).
  * Layer functions have the C arguments
- *   convolution: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
- *                 unsigned char *Scale, unsigned char *ScaleN)
- *   linear: the same, then signed char *Infos
- *   pooling, CNN_GlobalPoolAct_SQ8: (signed char *In, signed char *Out, signed char *Infos)
+ *   convolution, linear: (signed char *In, signed char *Filter, int *Bias, signed char *Out,
+ *                         unsigned char *Scale, unsigned char *ScaleN, signed char *Infos)
+ *   pooling, CNN_GlobalPoolAct_SQ8, CNN_Act_SQ8: (signed char *In, signed char *Out, signed char *Infos)
  *   CNN_GlobalPool_SQ8: (signed char *In, signed char *Out)
- *   addition: (signed char *In1, signed char *In2, signed char *Out)
+ *   addition: (signed char *In1, signed char *In2, signed char *Out, signed char *Infos)
  *   softmax: (signed char *In, short int *Out, signed char *Infos)   (Q15 output)
- * Filters are laid out as for the 16-bit generators. ActOper is KOP_NONE, KOP_RELU or KOP_RELUN;
- * for KOP_RELUN, ActCap is the bound in the output's int8 units (2 to 127), else ignored (the linear
- * layer takes it from its Infos instead). */
+ * The Infos are the layer's AT_INF_DIM bytes (CNN_Infos_SQ8.h): activation bounds and scaling,
+ * bias shift and the other constants its basic kernels read. Filters are [OutFeat][InFeat][Fy][Fx]
+ * ([Feat][Fy][Fx] depthwise). */
 void LoadCNN_SQ8_Library(void);
 
-/* Convolution + optional pooling + activation, with the geometry of CNN_ConvolutionPoolReLU. */
+/* Convolution (KOP_CONV, or KOP_CONV_DW with InFeat == OutFeat) + optional pooling (KOP_MAXPOOL,
+ * KOP_AVGPOOL; PoolPad a flag) + activation (KOP_NONE, KOP_RELU, KOP_RELUN, KOP_RELUM, KOP_RELUMN,
+ * KOP_HSIGMOID, KOP_HSWISH, KOP_LEAKYRELU), ConvPad a flag, on the SDK's contract: its signature, the
+ * C arguments above and its basic kernels (Tessera's own or the SDK's) found by CNN_Match as the SDK
+ * finds them: KerParSetBiasB32_SQ8, KerParConv<shape>_SQ8 over chunks of input features and
+ * KerParReduct[IO]_CC<act>_SQ8 (Bias_DataSize 4), or KerParConvDWRedAct<shape>B32[_act]_SQ8 for a
+ * depthwise one; then KerParPool*_SQ8 and, for an activation no kernel before fuses, Ker_<act>_SQ8.
+ * The bias is shifted by Infos[AT_INF_BIASN], the sums by Infos[AT_INF_PRENORM], each output feature
+ * scaled by Scale[f] / 2^ScaleN[f], the activation's parameters and scaling read from the Infos
+ * (docs/gap-fixed-point.md, "Convolution on the SDK's contract"). A 1x1 convolution of a 1x1 plane
+ * is CNN_LinearAct_SQ8, as in the SDK. */
 int CNN_ConvolutionPoolAct_SQ8(const char *Name, CNN_GenControl_T *Ctrl, int Bias_DataSize, int Scale_DataSize,
                                int InFeat, int OutFeat, int Width, int Height,
                                KernelOper_T ConvOper, int Fcx, int Fcy, int Dcx, int Dcy, int Scx, int Scy,
                                int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy, int Dpx, int Dpy, int Spx,
-                               int Spy, int PoolPad, KernelOper_T ActOper, int ActCap);
+                               int Spy, int PoolPad, KernelOper_T ActOper);
 
 /* Fully connected layer InDim -> OutDim (KOP_LINEAR) + activation, on the SDK's contract: the
  * SDK's signature, the C arguments (In, Filter, Bias, Out, Scale, ScaleN, Infos) with the layer's

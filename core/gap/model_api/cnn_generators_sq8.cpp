@@ -28,6 +28,7 @@ using tessera::gap::layerError;
 using tessera::gap::requirePositive;
 using tessera::gap::declarePoolingKernel;
 using tessera::gap::LayerDeclaration;
+using tessera::gap::sdkInfosArg;
 
 constexpr const char* kChar = "signed char * __restrict__";
 constexpr const char* kUChar = "unsigned char * __restrict__";
@@ -105,13 +106,6 @@ const std::pair<KernelOper_T, const char*> kStandaloneActivations[] = {
     {KOP_RELUM, "Ker_ReLUM_SQ8"},      {KOP_RELUMN, "Ker_ReLUMN_SQ8"},     {KOP_HSIGMOID, "Ker_HSigmoid_SQ8"},
     {KOP_HSWISH, "Ker_HSwish_SQ8"},    {KOP_LEAKYRELU, "Ker_LeakyReLU_SQ8"}};
 
-// The layer's AT_INF_DIM Infos bytes, whole in L1, as the SDK's pooling and softmax layers declare them.
-Object_T* sdkInfosArg()
-{
-    return KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
-                  AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos");
-}
-
 // The C arguments of the SDK's linear layer: its constants, then the layer's AT_INF_DIM Infos bytes.
 CKernel_Arg_T** linearCArgs()
 {
@@ -131,6 +125,7 @@ extern "C" {
 
 void LoadCNN_SQ8_Library(void)
 {
+    tessera::gap::loadSdkConvolutionKernels_SQ8();
     LibKernel("KerSetBias_SQ8", CALL_PARALLEL,
               CArgs(5, TCArg(kInt, "Out"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),
                     TCArg(kInt, "Bias")),
@@ -267,15 +262,22 @@ void LoadCNN_SQ8_Library(void)
 int CNN_ConvolutionPoolAct_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Bias_DataSize, int Scale_DataSize,
                                int InFeat, int OutFeat, int Width, int Height, KernelOper_T ConvOper, int Fcx, int Fcy,
                                int Dcx, int Dcy, int Scx, int Scy, int ConvPad, KernelOper_T PoolOper, int Fpx, int Fpy,
-                               int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper, int ActCap)
+                               int Dpx, int Dpy, int Spx, int Spy, int PoolPad, KernelOper_T ActOper)
 {
+    // A pointwise convolution of a 1x1 plane is a linear layer, as the SDK's generator maps it.
+    if (Fcx == 1 && Fcy == 1 && Width == 1 && Height == 1 && ConvOper == KOP_CONV && PoolOper == KOP_NONE)
+        return CNN_LinearAct_SQ8(Name, Ctrl, Bias_DataSize, Scale_DataSize, InFeat, OutFeat, KOP_LINEAR, ActOper);
     const GenControl control = genControl(Name, Ctrl);
     requireSizes(Name, Bias_DataSize, Scale_DataSize);
-    const int generated = tessera::gap::convolutionPoolAct_SQ8(
+    if (ConvOper == KOP_NONE)
+        return PoolOper != KOP_NONE ? CNN_PoolAct_SQ8(Name, Ctrl, InFeat, Width, Height, PoolOper, Fpx, Fpy, Dpx, Dpy,
+                                                      Spx, Spy, PoolPad, ActOper)
+                                    : CNN_Act_SQ8(Name, Ctrl, InFeat, Width, Height, ActOper);
+    const int generated = tessera::gap::sdkConvolutionPoolAct_SQ8(
         Name,
         convShapeFromFlags(Name, InFeat, OutFeat, Width, Height, ConvOper, Fcx, Fcy, Dcx, Dcy, Scx, Scy, ConvPad,
                            PoolOper, Fpx, Fpy, Dpx, Dpy, Spx, Spy, PoolPad, control.padType),
-        ActOper, ActCap);
+        ActOper);
     return homeArgumentsInL3(Name, generated,
                              {{"In", control.inL3}, {"Filter", control.filterL3}, {"Bias", control.biasL3},
                               {"Out", control.outL3}});
@@ -480,6 +482,24 @@ int CNN_SoftMax2D_SQ8(const char* Name, CNN_GenControl_T* Ctrl, int Feat, int Di
 
 namespace tessera::gap {
 
+Object_T* sdkInfosArg()
+{
+    return KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), Object_Type_T(O_IN | O_BUFF | O_NTILED | O_CONST),
+                  AT_INF_DIM, 1, 1, 0, OBJ_CONSTRAINTS_NONE, 0, "Infos");
+}
+
+std::string sdkPoolKernel(const char* Name, int Fpx, int Fpy, int Spx, int Spy, KernelOper_T ActOper, int* needFx,
+                          int* needSx, int* needFy, int* needSy)
+{
+    const bool square = Fpx == Fpy && Spx == Spy;
+    const bool twoByTwo = square && Fpx == 2 && Spx == 2;
+    *needFx = *needSx = !twoByTwo;
+    *needFy = *needSy = !square;
+    return sdkActivationKernel(Name, twoByTwo ? "KerParPool2x2Stride2" : square ? "KerParPoolNxNStrideS"
+                                                                           : "KerParPoolNxMStrideSxSy",
+                               ActOper);
+}
+
 int convolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper, int ActCap)
 {
     LayerDeclaration layer(Name);
@@ -578,12 +598,9 @@ int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T A
     const int usedH = (outH - 1) * shape.spy + shape.fpy - pad.top - pad.bottom;
     const v4s padding = {std::int8_t(pad.left), std::int8_t(std::max(0, pad.right - (shape.width - usedW))),
                          std::int8_t(pad.top), std::int8_t(std::max(0, pad.bottom - (shape.height - usedH)))};
-    const bool square = shape.fpx == shape.fpy && shape.spx == shape.spy;
-    const bool twoByTwo = square && shape.fpx == 2 && shape.spx == 2;
+    int needFx = 0, needSx = 0, needFy = 0, needSy = 0;
     const std::string kernel =
-        sdkActivationKernel(Name, twoByTwo ? "KerParPool2x2Stride2" : square ? "KerParPoolNxNStrideS"
-                                                                             : "KerParPoolNxMStrideSxSy",
-                            ActOper);
+        sdkPoolKernel(Name, shape.fpx, shape.fpy, shape.spx, shape.spy, ActOper, &needFx, &needSx, &needFy, &needSy);
     const auto needed = [](bool need, int value) { return need ? Imm(value) : AT_IGNORE_ARG_BINDING; };
     const auto planes = [] { return KerArgSpace(2, KER_ITER_D0, KER_ITER_TILE0); };
     // As the SDK declares it: features in chunks split over the cores (the chunk's size is the
@@ -596,9 +613,9 @@ int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T A
                                       K_Arg("In", KER_ARG_TILE_USEDW), K_Arg("In", KER_ARG_TILE_H),
                                       K_Arg("In", KER_ARG_TILE_USEDH),
                                       K_ArgPar("Out", KER_ARG_PARTILE_SIZE, KER_ITER_D0), K_Arg("Out", KER_ARG_TILE),
-                                      K_Arg("In", KER_ARG_TILE_PAD), needed(!twoByTwo, shape.fpx),
-                                      needed(!twoByTwo, shape.spx), AT_IGNORE_ARG_BINDING,
-                                      needed(!square, shape.fpy), needed(!square, shape.spy), AT_IGNORE_ARG_BINDING,
+                                      K_Arg("In", KER_ARG_TILE_PAD), needed(needFx, shape.fpx),
+                                      needed(needSx, shape.spx), AT_IGNORE_ARG_BINDING,
+                                      needed(needFy, shape.fpy), needed(needSy, shape.spy), AT_IGNORE_ARG_BINDING,
                                       Imm(shape.poolOper == KOP_MAXPOOL), Imm(1), Imm(ActOper == KOP_NONE),
                                       K_Arg("Infos", KER_ARG_TILE)))),
                KerArgs(3,

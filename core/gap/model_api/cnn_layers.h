@@ -6,6 +6,7 @@
 
 #include "CNN_Generators.h"
 
+#include <string>
 #include <vector>
 
 namespace tessera::gap {
@@ -56,6 +57,20 @@ int poolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActO
 // CNN_PoolAct_SQ8 on the SDK's contract (KerParPool*_SQ8, C arguments In, Out, Infos): zero padding,
 // the average over the whole window (docs/gap-fixed-point.md, "Pooling + activation").
 int sdkPoolAct_SQ8(const char* Name, const PoolLayerShape& shape, KernelOper_T ActOper);
+// The SDK's pooling kernel for a Fpx x Fpy window of stride Spx x Spy with ActOper (KOP_NONE, KOP_RELU
+// or KOP_RELUN): KerParPool{2x2Stride2,NxNStrideS,NxMStrideSxSy}[_ReLU|_ReLUN]_SQ8, and which of the
+// window's sizes and strides it takes as arguments (its FS, S, FSy, Sy fields).
+std::string sdkPoolKernel(const char* Name, int Fpx, int Fpy, int Spx, int Spy, KernelOper_T ActOper, int* needFx,
+                          int* needSx, int* needFy, int* needSy);
+// CNN_ConvolutionPoolAct_SQ8 on the SDK's contract (CNN_BasicKernels_SQ8.h's KerParSetBiasB32_SQ8,
+// KerParConv*_SQ8 and KerParReduct[IO]_CC*_SQ8, or KerParConvDWRedAct*_SQ8 for KOP_CONV_DW, then the
+// pooling and activation kernels; C arguments In, Filter, Bias, Out, Scale, ScaleN, Infos;
+// docs/gap-fixed-point.md, "Convolution on the SDK's contract").
+int sdkConvolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper);
+// The basic kernels sdkConvolutionPoolAct_SQ8 matches, declared with their CNN_Match (LoadCNN_SQ8_Library).
+void loadSdkConvolutionKernels_SQ8();
+// The AT_INF_DIM Infos bytes of an SQ8 layer on the SDK's contract, whole in L1, as its generators declare them.
+Object_T* sdkInfosArg();
 // CNN_GlobalPoolAct_SQ8 on the SDK's contract (KerParGlobal{Avg,Max}Pool*_SQ8, C arguments In, Out,
 // Infos; docs/gap-fixed-point.md, "Global pooling").
 int sdkGlobalPoolAct_SQ8(const char* Name, int Feat, int Width, int Height, KernelOper_T PoolOper,

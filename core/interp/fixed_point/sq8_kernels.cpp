@@ -252,6 +252,7 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     requireRange(k, "sumScale", infos.sumScale, 0, 255);
     requireRange(k, "sumScaleN", infos.sumScaleN, 0, 31);
     requireRange(k, "softmaxNorm", infos.softmaxNorm, -1, 15);
+    requireRange(k, "prenorm", infos.prenorm, 0, 31);
     const int sharers = int(infos.biasNorm != 0) + int(infos.in1Scale != 0 || infos.in1ScaleN != 0) +
                         int(infos.sumScale != 0 || infos.sumScaleN != 0);
     if (sharers > 1)
@@ -272,6 +273,7 @@ std::vector<int8_t> infosBytes(const LayerInfos& infos)
     bytes[9] = int8_t(infos.in1ScaleN + infos.sumScaleN);  // AT_INF_IN1SCALEN / GLOBAL_SUM_SCALEN
     bytes[10] = int8_t(uint8_t(infos.outScale)); // AT_INF_OUTSCALE
     bytes[11] = int8_t(infos.outScaleN);         // AT_INF_OUTSCALEN
+    bytes[12] = int8_t(infos.prenorm);           // AT_INF_PRENORM
     return bytes;
 }
 
@@ -490,30 +492,111 @@ std::vector<int16_t> softmaxQ15(const std::vector<int8_t>& input, int scale, int
     return fixed_point::softmaxQ15(t, inQ);
 }
 
+int32_t sdkActivation(StandaloneActivation activation, const LayerInfos& infos, int32_t v)
+{
+    const auto s = [&](int32_t x) { return scale32(x, infos.actScale, infos.actScaleN); };
+    const int a0 = infos.a0, b0 = infos.b0, c0 = infos.c0;
+    const auto clipur = [&](int32_t x) { return rectify(x, Activation::ReLUN, a0); };  // gap_clipur(x, a0)
+    switch (activation) {
+    case StandaloneActivation::None: return v;
+    case StandaloneActivation::ReLU: return s(rectify(v, Activation::ReLU, a0));
+    case StandaloneActivation::ReLUN: return s(clipur(v));
+    case StandaloneActivation::ReLUM: return s(std::max(v, a0));
+    case StandaloneActivation::ReLUMN: return s(std::max(std::min(v, b0), a0));
+    case StandaloneActivation::HSigmoid: return s(clipur(wrap32(int64_t(v) + b0))) + c0;
+    case StandaloneActivation::HSwish: return s(wrap32(int64_t(clipur(wrap32(int64_t(v) + b0))) * v)) + c0;
+    case StandaloneActivation::LeakyReLU: return s(v < 0 ? roundnorm32(wrap32(int64_t(v) * a0), 7) : v) + b0;
+    }
+    return v;
+}
+
 std::vector<int8_t> sdkStandaloneAct(StandaloneActivation activation, const LayerInfos& infos,
                                      const std::vector<int8_t>& input)
 {
     (void) infosBytes(infos);  // the ranges of its fields
-    const auto s = [&](int32_t x) { return scale32(x, infos.actScale, infos.actScaleN); };
-    const int a0 = infos.a0, b0 = infos.b0, c0 = infos.c0;
-    const auto clipur = [&](int32_t x) { return rectify(x, Activation::ReLUN, a0); };  // gap_clipur(x, a0)
     std::vector<int8_t> out(input.size());
-    for (size_t i = 0; i < input.size(); ++i) {
-        const int32_t v = input[i];
-        int32_t r = v;
-        switch (activation) {
-        case StandaloneActivation::None: break;
-        case StandaloneActivation::ReLU: r = s(rectify(v, Activation::ReLU, a0)); break;
-        case StandaloneActivation::ReLUN: r = s(clipur(v)); break;
-        case StandaloneActivation::ReLUM: r = s(std::max(v, a0)); break;
-        case StandaloneActivation::ReLUMN: r = s(std::max(std::min(v, b0), a0)); break;
-        case StandaloneActivation::HSigmoid: r = s(clipur(v + b0)) + c0; break;
-        case StandaloneActivation::HSwish: r = s(clipur(v + b0) * v) + c0; break;
-        case StandaloneActivation::LeakyReLU: r = s(v < 0 ? roundnorm32(v * a0, 7) : v) + b0; break;
-        }
-        out[i] = int8_t(clip8(r));
-    }
+    for (size_t i = 0; i < input.size(); ++i)
+        out[i] = int8_t(clip8(sdkActivation(activation, infos, input[i])));
     return out;
+}
+
+std::vector<int8_t> sdkConvPoolAct(const SdkConvParams& p, StandaloneActivation activation, const LayerInfos& infos,
+                                   const std::vector<int8_t>& input, const std::vector<int8_t>& filter,
+                                   const std::vector<int32_t>& bias, const ChannelScales& scales)
+{
+    const std::string k = "sq8::sdkConvPoolAct";
+    (void) infosBytes(infos);  // the ranges of its fields
+    for (const auto& [name, value] : {std::pair{"inFeatures", p.inFeatures}, {"outFeatures", p.outFeatures},
+                                      {"width", p.width}, {"height", p.height}, {"filterWidth", p.filterWidth},
+                                      {"filterHeight", p.filterHeight}, {"strideX", p.strideX},
+                                      {"strideY", p.strideY}, {"dilationX", p.dilationX}, {"dilationY", p.dilationY}})
+        requireRange(k, name, value, 1, 65535);
+    for (const auto& [name, value] : {std::pair{"padLeft", p.padLeft}, {"padRight", p.padRight},
+                                      {"padTop", p.padTop}, {"padBottom", p.padBottom}})
+        requireRange(k, name, value, 0, 127);
+    if (p.depthwise && p.inFeatures != p.outFeatures)
+        throw std::invalid_argument(k + ": a depthwise convolution has as many output features as input ones");
+    const int64_t spanX = int64_t(p.dilationX) * (p.filterWidth - 1) + 1;
+    const int64_t spanY = int64_t(p.dilationY) * (p.filterHeight - 1) + 1;
+    const int64_t Wc = (p.width + p.padLeft + p.padRight - spanX) / p.strideX + 1;
+    const int64_t Hc = (p.height + p.padTop + p.padBottom - spanY) / p.strideY + 1;
+    if (p.width + p.padLeft + p.padRight < spanX || p.height + p.padTop + p.padBottom < spanY)
+        throw std::invalid_argument(k + ": the filter window is larger than the padded input");
+    const int64_t perOutput = p.depthwise ? 1 : p.inFeatures;
+    requireSize(k, "the input", input.size(), elementCount(k, "the input", {p.inFeatures, p.height, p.width}));
+    requireSize(k, "the filter", filter.size(),
+                elementCount(k, "the filter", {p.outFeatures, perOutput, p.filterHeight, p.filterWidth}));
+    requireSize(k, "the bias", bias.size(), p.outFeatures);
+    requireScales(k, scales, p.outFeatures);
+    for (uint8_t shift : scales.shift)
+        requireRange(k, "a shift", shift, 0, 31);
+    const bool pooled = p.pool != PoolReluParams::Pool::None;
+    const bool fused = p.depthwise ? (activation == StandaloneActivation::None ||
+                                      activation == StandaloneActivation::ReLU ||
+                                      activation == StandaloneActivation::ReLUN ||
+                                      activation == StandaloneActivation::ReLUM)
+                                   : true;
+    std::vector<int8_t> conv(size_t(p.outFeatures * Hc * Wc));
+    for (int64_t o = 0; o < p.outFeatures; ++o)
+        for (int64_t y = 0; y < Hc; ++y)
+            for (int64_t x = 0; x < Wc; ++x) {
+                int32_t acc = wrap32(int64_t(uint32_t(bias[size_t(o)])) << infos.biasNorm);
+                for (int64_t c = 0; c < perOutput; ++c) {
+                    const int64_t plane = p.depthwise ? o : c;
+                    for (int64_t i = 0; i < p.filterHeight; ++i)
+                        for (int64_t j = 0; j < p.filterWidth; ++j) {
+                            const int64_t line = y * p.strideY - p.padTop + i * p.dilationY;
+                            const int64_t column = x * p.strideX - p.padLeft + j * p.dilationX;
+                            if (line < 0 || line >= p.height || column < 0 || column >= p.width)
+                                continue;
+                            const int32_t tap = int32_t(input[size_t((plane * p.height + line) * p.width + column)]) *
+                                                filter[size_t(((o * perOutput + c) * p.filterHeight + i) * p.filterWidth + j)];
+                            acc = wrap32(int64_t(acc) + tap);
+                        }
+                }
+                if (!p.depthwise)
+                    acc = roundnorm32(acc, infos.prenorm);
+                int32_t v = scale32(acc, scales.scale[size_t(o)], scales.shift[size_t(o)]);
+                if (!pooled && fused)
+                    v = sdkActivation(activation, infos, v);
+                conv[size_t((o * Hc + y) * Wc + x)] = clip8(v);
+            }
+    if (!pooled)
+        return fused ? conv : sdkStandaloneAct(activation, infos, conv);
+    PoolReluParams pool;
+    pool.features = p.outFeatures, pool.width = int(Wc), pool.height = int(Hc), pool.pool = p.pool;
+    pool.poolWidth = p.poolWidth, pool.poolHeight = p.poolHeight, pool.strideX = p.poolStrideX;
+    pool.strideY = p.poolStrideY, pool.pad = p.poolPad;
+    const bool poolFuses = activation == StandaloneActivation::ReLU || activation == StandaloneActivation::ReLUN;
+    if (poolFuses || activation == StandaloneActivation::None)
+        return sdkPoolAct(pool,
+                          activation == StandaloneActivation::ReLU    ? Activation::ReLU
+                          : activation == StandaloneActivation::ReLUN ? Activation::ReLUN
+                                                                      : Activation::None,
+                          infos, conv);
+    LayerInfos unscaled = infos;  // the pooling kernel is told not to scale, the activation scales
+    unscaled.actScale = 0;
+    return sdkStandaloneAct(activation, infos, sdkPoolAct(pool, Activation::None, unscaled, conv));
 }
 
 namespace {

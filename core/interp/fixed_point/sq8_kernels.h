@@ -76,6 +76,7 @@ struct LayerInfos {
     int sumScaleN = 0;  // AT_INF_GLOBAL_SUM_SCALEN: 0..31
     // Softmax: AT_INF_BIASL_SM, the input's shift into Q15 (0..15), written in actScale's byte; -1: none.
     int softmaxNorm = -1;
+    int prenorm = 0;    // AT_INF_PRENORM: the convolutions' sums rounded down by it before scaling, 0..31
 };
 constexpr int kInfosBytes = 13;  // AT_INF_DIM
 // The AT_INF_DIM bytes of `infos` as the generated code reads them (unused bytes 0).
@@ -150,6 +151,33 @@ enum class StandaloneActivation { None, ReLU, ReLUN, ReLUM, ReLUMN, HSigmoid, HS
 // S(v < 0 ? roundnorm(v * a0, 7) : v) + b0; then clip8.
 std::vector<int8_t> sdkStandaloneAct(StandaloneActivation activation, const LayerInfos& infos,
                                      const std::vector<int8_t>& input);
+// The same formula on one 32-bit value, before the clip8 (the convolutions' reductions apply it to
+// their scaled sums).
+int32_t sdkActivation(StandaloneActivation activation, const LayerInfos& infos, int32_t v);
+
+// A convolution layer on the SDK's contract (CNN_ConvolutionPoolAct_SQ8), with its padding per side.
+struct SdkConvParams {
+    int inFeatures = 1, outFeatures = 1, width = 1, height = 1;
+    int filterWidth = 1, filterHeight = 1, strideX = 1, strideY = 1, dilationX = 1, dilationY = 1;
+    int padLeft = 0, padRight = 0, padTop = 0, padBottom = 0;
+    bool depthwise = false;  // KOP_CONV_DW: outFeatures == inFeatures, filter [C][Fy][Fx]
+    // Pooling after the convolution (sdkPoolAct's: its padding on every side); None: none.
+    PoolReluParams::Pool pool = PoolReluParams::Pool::None;
+    int poolWidth = 1, poolHeight = 1, poolStrideX = 1, poolStrideY = 1, poolPad = 0;
+};
+
+// CNN_ConvolutionPoolAct_SQ8 on the SDK's contract, in GAP's wrapping 32-bit arithmetic. Each output:
+// acc = (bias[o] << biasNorm) + its taps (those in the padding skipped); a full convolution's acc =
+// roundnorm32(acc, prenorm); v = roundnorm32(acc * scale[o], shift[o]). Without pooling, the
+// activation on v then clip8, except for a depthwise one whose activation its kernel does not fuse
+// (other than None, ReLU, ReLUN, ReLUM): clip8 first, then the standalone activation. With pooling:
+// clip8(v), pooled as sdkPoolAct with its ReLU / ReLU-N and scaling (no activation: the scaling
+// alone), any other activation then standalone on the pooled int8. input [Cin][H][W], filter
+// [Cout][Cin][Fy][Fx], bias [Cout]; returns [Cout][Ho][Wo].
+std::vector<int8_t> sdkConvPoolAct(const SdkConvParams& params, StandaloneActivation activation,
+                                   const LayerInfos& infos, const std::vector<int8_t>& input,
+                                   const std::vector<int8_t>& filter, const std::vector<int32_t>& bias,
+                                   const ChannelScales& scales);
 
 // The SDK's exponential (its softmax kernels): e^(-y / 2^15) in Q15 for y >= 0, y = n + r (Q15) with
 // n an integer and r in [-1/2, 1/2): p = 32767 + roundnorm(sum_k=1..8 z_k * c_k, 15), z_1 = r,
