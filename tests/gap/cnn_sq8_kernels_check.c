@@ -1,4 +1,4 @@
-/* Exact check of the SQ8 CNN basic kernels (core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c) against
+/* Exact check of the SQ8 CNN basic kernels (core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c, CNN_Conv_SQ8.c) against
  * direct, whole-tensor implementations written from the "SQ8" section of docs/gap-fixed-point.md.
  * The kernels run through AT_FORK on AT_EMUL_CORES emulated cores.
  *
@@ -8,6 +8,7 @@
  *      -fno-omit-frame-pointer -D__EMUL__ -DAT_EMUL_CORES=1 \
  *      -I core/gap/runtime -I core/gap/cnn_kernels \
  *      core/gap/cnn_kernels/CNN_BasicKernels.c core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c \
+ *      core/gap/cnn_kernels/CNN_Conv_SQ8.c \
  *      tests/gap/cnn_sq8_kernels_check.c -lpthread -o /tmp/cnn_sq8_check1
  *   /tmp/cnn_sq8_check1 [seed]
  *

@@ -12,8 +12,7 @@
  * across the cores), KerSoftMax_SQ8 runs on core 0. All end on a team barrier. */
 #include "CNN_BasicKernels_SQ8.h"
 #include "CNN_KernelHelpers.h"
-
-#include <string.h>
+#include "CNN_SdkArithmetic_SQ8.h"
 
 /* requant(acc, Scale, ScaleN) = clip8(roundnorm((int64) acc * Scale, ScaleN)). */
 static inline int32_t requant(int32_t Acc, unsigned int Scale, unsigned int ScaleN)
@@ -125,26 +124,6 @@ void KerScalePoolAct_SQ8(KerScalePoolAct_SQ8_Arg_T *Arg)
 
 /* ---- KerParLinearLayerFullFeatB32_*_SQ8 (the SDK's contract) ---- */
 
-/* GAP's 32-bit arithmetic: sums and products wrap, as the SDK's kernels compute on the cores. */
-static inline int32_t wrap_mul(int32_t X, uint32_t Y)
-{
-    return (int32_t) ((uint32_t) X * Y);
-}
-
-static inline int32_t wrap_add(int32_t X, int32_t Y)
-{
-    return (int32_t) ((uint32_t) X + (uint32_t) Y);
-}
-
-/* The activations of the kernels on the SDK's contract. */
-enum { SDK_ACT_NONE, SDK_ACT_RELU, SDK_ACT_RELUN };
-
-/* ReLU max(v, 0) or ReLU-N min(max(v, 0), A0) (gap_clipur: a negative A0 gives itself for v >= 0). */
-static inline int32_t sdk_rectify(int32_t V, int Activation, int A0)
-{
-    return Activation == SDK_ACT_RELU ? (V < 0 ? 0 : V) : gap_clipur(V, A0);
-}
-
 static void linear_full_feat_b32(KerLinear_SQ8_T *Arg, int Activation)
 {
     const signed char * __restrict__ In = Arg->In;
@@ -236,11 +215,6 @@ void KerPoolAct_SQ8(KerPoolAct_SQ8_Arg_T *Arg)
 static inline int sdk_scaled(const unsigned char *Infos, int Activation, int DoScale)
 {
     return Infos[AT_INF_ACTSCALE] != 0 && (Activation != SDK_ACT_NONE || DoScale);
-}
-
-static inline int32_t sdk_act_scale(int32_t V, const unsigned char *Infos)
-{
-    return gap_roundnorm_reg(wrap_mul(V, Infos[AT_INF_ACTSCALE]), Infos[AT_INF_ACTSCALEN]);
 }
 
 /* A pooled int8 value's activation, then its scaling when Scaled (the SDK's pooling activation). */
@@ -495,29 +469,6 @@ void KerSoftMax_SQ8(KerSoftMax_SQ8_Arg_T *Arg)
 
 /* ---- Ker_<activation>_SQ8 (the SDK's contract, CNN_Act_SQ8) ---- */
 
-enum { SDK_STANDALONE_NONE, SDK_STANDALONE_RELU, SDK_STANDALONE_RELUN, SDK_STANDALONE_RELUM, SDK_STANDALONE_RELUMN,
-       SDK_STANDALONE_HSIGMOID, SDK_STANDALONE_HSWISH, SDK_STANDALONE_LEAKYRELU };
-
-/* One value through a standalone activation (see CNN_BasicKernels_SQ8.h), in GAP's 32 bits: an int8 for
- * Ker_*_SQ8, a scaled 32-bit accumulator for the convolutions' reductions. */
-static inline int32_t sdk_standalone_act(int32_t V, int Activation, const unsigned char *Infos)
-{
-    const int A0 = (signed char) Infos[AT_INF_A0], B0 = (signed char) Infos[AT_INF_B0];
-    const int C0 = (signed char) Infos[AT_INF_C0];
-
-    switch (Activation) {
-    case SDK_STANDALONE_NONE: return V;
-    case SDK_STANDALONE_RELU: return sdk_act_scale(sdk_rectify(V, SDK_ACT_RELU, A0), Infos);
-    case SDK_STANDALONE_RELUN: return sdk_act_scale(sdk_rectify(V, SDK_ACT_RELUN, A0), Infos);
-    case SDK_STANDALONE_RELUM: return sdk_act_scale(V > A0 ? V : A0, Infos);
-    case SDK_STANDALONE_RELUMN: V = V < B0 ? V : B0; return sdk_act_scale(V > A0 ? V : A0, Infos);
-    case SDK_STANDALONE_HSIGMOID: return sdk_act_scale(gap_clipur(V + B0, A0), Infos) + C0;
-    case SDK_STANDALONE_HSWISH: return sdk_act_scale(wrap_mul(gap_clipur(V + B0, A0), (uint32_t) V), Infos) + C0;
-    default: /* SDK_STANDALONE_LEAKYRELU: the negative side times A0 / 2^7 */
-        return sdk_act_scale(V < 0 ? gap_roundnorm_reg(wrap_mul(V, (uint32_t) A0), 7) : V, Infos) + B0;
-    }
-}
-
 /* Feat x W x H values (the generator gives the tile's item count as Feat), split over the cores. */
 static void sdk_act(KerActivation_SQ8_T *Arg, int Activation)
 {
@@ -538,235 +489,6 @@ void Ker_ReLUMN_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_RELU
 void Ker_HSigmoid_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_HSIGMOID); }
 void Ker_HSwish_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_HSWISH); }
 void Ker_LeakyReLU_SQ8(KerActivation_SQ8_T *Arg) { sdk_act(Arg, SDK_STANDALONE_LEAKYRELU); }
-
-/* ---- KerParConvDWRedAct*_SQ8 (the SDK's contract) ---- */
-
-/* The depthwise convolution of CNN_BasicKernels_SQ8.h, its scaling and its activation (one of
- * SDK_STANDALONE_NONE, _RELU, _RELUN, _RELUM), each core its share of the planes. */
-static void conv_dw_red_act(KerConvRedAct_SQ8_T *Arg, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy, int Activation)
-{
-    const int W = Arg->W, H = Arg->H, UsedW = Arg->UsedW, UsedH = Arg->UsedH;
-    const int PadL = Arg->Pad[0], PadR = Arg->Pad[1], PadT = Arg->Pad[2], PadB = Arg->Pad[3];
-    const int Wo = (UsedW - (Dx * (Fx - 1) + 1) + PadL + PadR) / Sx + 1;
-    const int Ho = (UsedH - (Dy * (Fy - 1) + 1) + PadT + PadB) / Sy + 1;
-    const int * __restrict__ Bias = (const int *) Arg->Bias;
-    const unsigned char * __restrict__ Scale = (const unsigned char *) Arg->Scale;
-    const unsigned char * __restrict__ ScaleN = (const unsigned char *) Arg->ScaleN;
-    const unsigned char * __restrict__ Infos = (const unsigned char *) Arg->Infos;
-    unsigned int First, Last;
-
-    core_range(Arg->OutFeatures, &First, &Last);
-    for (unsigned int f = First; f < Last; f++) {
-        const signed char * __restrict__ Plane = Arg->In + (size_t) W * H * f;
-        const signed char * __restrict__ Filter = Arg->Filter + (size_t) Fx * Fy * f;
-        signed char * __restrict__ Out = Arg->Out + (size_t) Wo * Ho * f;
-        const int32_t B = (int32_t) ((uint32_t) Bias[f] << (Arg->NormBias & 31));
-        for (int y = 0; y < Ho; y++)
-            for (int x = 0; x < Wo; x++) {
-                int32_t Acc = B;
-                for (int i = 0; i < Fy; i++) {
-                    const int Line = y * Sy - PadT + i * Dy;
-                    if (Line < 0 || Line >= UsedH)
-                        continue;
-                    for (int j = 0; j < Fx; j++) {
-                        const int Column = x * Sx - PadL + j * Dx;
-                        if (Column >= 0 && Column < UsedW)
-                            Acc = wrap_add(Acc, (int32_t) Plane[Line * W + Column] * Filter[i * Fx + j]);
-                    }
-                }
-                Acc = gap_roundnorm_reg(wrap_mul(Acc, Scale[f]), ScaleN[f]);
-                Out[y * Wo + x] = (signed char) gap_clip(sdk_standalone_act(Acc, Activation, Infos), 7);
-            }
-    }
-    gap_waitbarrier(0);
-}
-
-/* The four kernels of one filter shape: Fx, Fy, Sx, Sy, Dx, Dy are constants or fields of Arg. */
-#define DW_RED_ACT_KERNELS(Shape, Fx, Fy, Sx, Sy, Dx, Dy)                                                       \
-    void KerParConvDWRedAct##Shape##B32_SQ8(KerConvRedAct_SQ8_T *Arg)                                          \
-    {                                                                                                           \
-        conv_dw_red_act(Arg, Fx, Fy, Sx, Sy, Dx, Dy, SDK_STANDALONE_NONE);                                     \
-    }                                                                                                           \
-    void KerParConvDWRedAct##Shape##B32_ReLU_SQ8(KerConvRedAct_SQ8_T *Arg)                                     \
-    {                                                                                                           \
-        conv_dw_red_act(Arg, Fx, Fy, Sx, Sy, Dx, Dy, SDK_STANDALONE_RELU);                                     \
-    }                                                                                                           \
-    void KerParConvDWRedAct##Shape##B32_ReLUM_SQ8(KerConvRedAct_SQ8_T *Arg)                                    \
-    {                                                                                                           \
-        conv_dw_red_act(Arg, Fx, Fy, Sx, Sy, Dx, Dy, SDK_STANDALONE_RELUM);                                    \
-    }                                                                                                           \
-    void KerParConvDWRedAct##Shape##B32_ReLUN_SQ8(KerConvRedAct_SQ8_T *Arg)                                    \
-    {                                                                                                           \
-        conv_dw_red_act(Arg, Fx, Fy, Sx, Sy, Dx, Dy, SDK_STANDALONE_RELUN);                                    \
-    }
-
-DW_RED_ACT_KERNELS(1x1Stride1, 1, 1, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(1x1Stride2, 1, 1, 2, 2, 1, 1)
-DW_RED_ACT_KERNELS(1x1StrideS, 1, 1, Arg->S, Arg->S, 1, 1)
-DW_RED_ACT_KERNELS(3x1Stride1x1, 3, 1, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(3x1Stride2x1, 3, 1, 2, 1, 1, 1)
-DW_RED_ACT_KERNELS(1x3Stride1x1, 1, 3, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(1x3Stride1x2, 1, 3, 1, 2, 1, 1)
-DW_RED_ACT_KERNELS(3x3Stride1, 3, 3, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(3x3Stride2, 3, 3, 2, 2, 1, 1)
-DW_RED_ACT_KERNELS(3x3StrideS, 3, 3, Arg->S, Arg->S, 1, 1)
-DW_RED_ACT_KERNELS(5x1Stride1x1, 5, 1, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(5x1Stride2x1, 5, 1, 2, 1, 1, 1)
-DW_RED_ACT_KERNELS(1x5Stride1x1, 1, 5, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(1x5Stride1x2, 1, 5, 1, 2, 1, 1)
-DW_RED_ACT_KERNELS(5x5Stride1, 5, 5, 1, 1, 1, 1)
-DW_RED_ACT_KERNELS(5x5Stride2, 5, 5, 2, 2, 1, 1)
-DW_RED_ACT_KERNELS(5x5StrideS, 5, 5, Arg->S, Arg->S, 1, 1)
-DW_RED_ACT_KERNELS(7x7StrideS, 7, 7, Arg->S, Arg->S, 1, 1)
-DW_RED_ACT_KERNELS(NxNStrideS, Arg->N, Arg->N, Arg->S, Arg->S, 1, 1)
-DW_RED_ACT_KERNELS(NxMStrideSxSy, Arg->N, Arg->Ny, Arg->S, Arg->Sy, 1, 1)
-DW_RED_ACT_KERNELS(NxMDxDyStrideSxSy, Arg->N, Arg->Ny, Arg->S, Arg->Sy, Arg->D, Arg->Dy)
-#undef DW_RED_ACT_KERNELS
-
-/* ---- KerParSetBiasB32_SQ8, KerParConv*_SQ8, KerParReduct[IO]_CC*_SQ8 (the SDK's contract) ---- */
-
-void KerParSetBiasB32_SQ8(KerSetBias_SQ8_T *Arg)
-{
-    const unsigned int Size = (unsigned int) Arg->W * Arg->H;
-    const int * __restrict__ Bias = (const int *) Arg->Bias;
-    unsigned int First, Last;
-
-    core_range(Arg->Feat, &First, &Last);
-    for (unsigned int f = First; f < Last; f++) {
-        const int32_t B = (int32_t) ((uint32_t) Bias[f] << (Arg->NormBias & 31));
-        for (unsigned int i = 0; i < Size; i++)
-            Arg->Out[f * Size + i] = B;
-    }
-    gap_waitbarrier(0);
-}
-
-/* The convolution of CNN_BasicKernels_SQ8.h added into the 32-bit outputs, each core its share of the
- * output planes. */
-static void conv_accumulate(KerConv_SQ8_T *Arg, int Fx, int Fy, int Sx, int Sy, int Dx, int Dy)
-{
-    const int W = Arg->W, H = Arg->H, UsedW = Arg->UsedW, UsedH = Arg->UsedH;
-    const int PadL = Arg->Pad[0], PadR = Arg->Pad[1], PadT = Arg->Pad[2], PadB = Arg->Pad[3];
-    const int Wo = (UsedW - (Dx * (Fx - 1) + 1) + PadL + PadR) / Sx + 1;
-    const int Ho = (UsedH - (Dy * (Fy - 1) + 1) + PadT + PadB) / Sy + 1;
-    const unsigned int InFeatures = Arg->InFeatures, TotalInFeatures = Arg->TotalInFeatures;
-    unsigned int First, Last;
-
-    core_range(Arg->OutFeatures, &First, &Last);
-    for (unsigned int of = First; of < Last; of++) {
-        int * __restrict__ Out = Arg->Out + (size_t) Wo * Ho * of;
-        for (unsigned int If = 0; If < InFeatures; If++) {
-            const signed char * __restrict__ Plane = Arg->In + (size_t) W * H * If;
-            const signed char * __restrict__ Filter = Arg->Filter + (size_t) Fx * Fy * (TotalInFeatures * of + If);
-            for (int y = 0; y < Ho; y++)
-                for (int x = 0; x < Wo; x++) {
-                    int32_t Acc = Out[y * Wo + x];
-                    for (int i = 0; i < Fy; i++) {
-                        const int Line = y * Sy - PadT + i * Dy;
-                        if (Line < 0 || Line >= UsedH)
-                            continue;
-                        for (int j = 0; j < Fx; j++) {
-                            const int Column = x * Sx - PadL + j * Dx;
-                            if (Column >= 0 && Column < UsedW)
-                                Acc = wrap_add(Acc, (int32_t) Plane[Line * W + Column] * Filter[i * Fx + j]);
-                        }
-                    }
-                    Out[y * Wo + x] = Acc;
-                }
-        }
-    }
-    gap_waitbarrier(0);
-}
-
-#define CONV_KERNEL(Shape, Fx, Fy, Sx, Sy, Dx, Dy) \
-    void KerParConv##Shape##_SQ8(KerConv_SQ8_T *Arg) { conv_accumulate(Arg, Fx, Fy, Sx, Sy, Dx, Dy); }
-
-CONV_KERNEL(1x1Stride1, 1, 1, 1, 1, 1, 1)
-CONV_KERNEL(1x1Stride2, 1, 1, 2, 2, 1, 1)
-CONV_KERNEL(1x1StrideS, 1, 1, Arg->S, Arg->S, 1, 1)
-CONV_KERNEL(3x1Stride1x1, 3, 1, 1, 1, 1, 1)
-CONV_KERNEL(3x1Stride2x1, 3, 1, 2, 1, 1, 1)
-CONV_KERNEL(1x3Stride1x1, 1, 3, 1, 1, 1, 1)
-CONV_KERNEL(1x3Stride1x2, 1, 3, 1, 2, 1, 1)
-CONV_KERNEL(3x3Stride1, 3, 3, 1, 1, 1, 1)
-CONV_KERNEL(3x3Stride2, 3, 3, 2, 2, 1, 1)
-CONV_KERNEL(3x3StrideS, 3, 3, Arg->S, Arg->S, 1, 1)
-CONV_KERNEL(4x1Stride1x1, 4, 1, 1, 1, 1, 1)
-CONV_KERNEL(1x4Stride1x1, 1, 4, 1, 1, 1, 1)
-CONV_KERNEL(5x1Stride1x1, 5, 1, 1, 1, 1, 1)
-CONV_KERNEL(5x1Stride2x1, 5, 1, 2, 1, 1, 1)
-CONV_KERNEL(1x5Stride1x1, 1, 5, 1, 1, 1, 1)
-CONV_KERNEL(1x5Stride1x2, 1, 5, 1, 2, 1, 1)
-CONV_KERNEL(5x5Stride1, 5, 5, 1, 1, 1, 1)
-CONV_KERNEL(5x5Stride2, 5, 5, 2, 2, 1, 1)
-CONV_KERNEL(5x5StrideS, 5, 5, Arg->S, Arg->S, 1, 1)
-CONV_KERNEL(7x7StrideS, 7, 7, Arg->S, Arg->S, 1, 1)
-CONV_KERNEL(13x1Stride1x1, 13, 1, 1, 1, 1, 1)
-CONV_KERNEL(1D_NStrideS, Arg->N, 1, Arg->S, 1, 1, 1)
-CONV_KERNEL(Nx1StrideSxS1, Arg->N, 1, Arg->S, 1, 1, 1)
-CONV_KERNEL(NxNStrideS, Arg->N, Arg->N, Arg->S, Arg->S, 1, 1)
-CONV_KERNEL(NxMStrideSxSy, Arg->N, Arg->Ny, Arg->S, Arg->Sy, 1, 1)
-CONV_KERNEL(NxMDxDyStrideSxSy, Arg->N, Arg->Ny, Arg->S, Arg->Sy, Arg->D, Arg->Dy)
-CONV_KERNEL(3x3DxDyStrideSxSy, 3, 3, Arg->S, Arg->Sy, Arg->D, Arg->Dy)
-CONV_KERNEL(3x3DxDyStride1x1, 3, 3, 1, 1, Arg->D, Arg->Dy)
-CONV_KERNEL(3x3D2x2Stride1x1, 3, 3, 1, 1, 2, 2)
-CONV_KERNEL(3x3D4x4Stride1x1, 3, 3, 1, 1, 4, 4)
-CONV_KERNEL(3x3D8x8Stride1x1, 3, 3, 1, 1, 8, 8)
-CONV_KERNEL(3x3D2x1Stride1x1, 3, 3, 1, 1, 2, 1)
-CONV_KERNEL(3x3D4x1Stride1x1, 3, 3, 1, 1, 4, 1)
-CONV_KERNEL(3x3D8x1Stride1x1, 3, 3, 1, 1, 8, 1)
-CONV_KERNEL(3x3DxD2Stride1x1, 3, 3, 1, 1, Arg->D, 2)
-#undef CONV_KERNEL
-
-/* Feat planes of W x H 32-bit sums to int8 (CNN_BasicKernels_SQ8.h), each core its share of the planes.
- * In place, each core first writes its planes' bytes at the start of its own sums (byte i of a plane
- * never lands on a sum not yet read), then the shares are moved down one after the other. */
-static void reduct_cc(KerConvLinReduct_SQ8_T *Arg, int Activation, int InPlace)
-{
-    const unsigned int Size = (unsigned int) Arg->W * Arg->H, Feat = Arg->Feat;
-    const int * __restrict__ In = Arg->In;
-    const unsigned char * __restrict__ Infos = (const unsigned char *) Arg->Infos;
-    const int Prenorm = Infos[AT_INF_PRENORM];
-    unsigned int First, Last;
-
-    core_range(Feat, &First, &Last);
-    {
-        signed char *Out = InPlace ? (signed char *) (Arg->In + (size_t) First * Size) - (size_t) First * Size
-                                   : (signed char *) Arg->Out;
-        for (unsigned int c = First; c < Last; c++)
-            for (unsigned int i = 0; i < Size; i++) {
-                int32_t v = gap_roundnorm_reg(In[(size_t) c * Size + i], Prenorm);
-                v = gap_roundnorm_reg(wrap_mul(v, Arg->Scale[c]), Arg->ScaleN[c]);
-                Out[(size_t) c * Size + i] = (signed char) gap_clip(sdk_standalone_act(v, Activation, Infos), 7);
-            }
-    }
-    gap_waitbarrier(0);
-    if (InPlace) {
-        if (gap_coreid() == 0) {
-            const unsigned int Cores = (unsigned int) gap_ncore(), Chunk = (Feat + Cores - 1) / Cores;
-            signed char *Bytes = (signed char *) Arg->In;
-            for (unsigned int k = 1; k * Chunk < Feat; k++) {
-                const unsigned int Planes = Feat - k * Chunk < Chunk ? Feat - k * Chunk : Chunk;
-                memmove(Bytes + (size_t) k * Chunk * Size, Bytes + (size_t) 4 * k * Chunk * Size,
-                        (size_t) Planes * Size);
-            }
-        }
-        gap_waitbarrier(0);
-    }
-}
-
-#define REDUCT_KERNELS(Suffix, Activation)                                                                     \
-    void KerParReduct_CC##Suffix##_SQ8(KerConvLinReduct_SQ8_T *Arg) { reduct_cc(Arg, Activation, 0); }         \
-    void KerParReductIO_CC##Suffix##_SQ8(KerConvLinReduct_SQ8_T *Arg) { reduct_cc(Arg, Activation, 1); }
-
-REDUCT_KERNELS(, SDK_STANDALONE_NONE)
-REDUCT_KERNELS(_ReLU, SDK_STANDALONE_RELU)
-REDUCT_KERNELS(_ReLUN, SDK_STANDALONE_RELUN)
-REDUCT_KERNELS(_ReLUM, SDK_STANDALONE_RELUM)
-REDUCT_KERNELS(_ReLUMN, SDK_STANDALONE_RELUMN)
-REDUCT_KERNELS(_HSigmoid, SDK_STANDALONE_HSIGMOID)
-REDUCT_KERNELS(_HSwish, SDK_STANDALONE_HSWISH)
-REDUCT_KERNELS(_LeakyReLU, SDK_STANDALONE_LEAKYRELU)
-#undef REDUCT_KERNELS
 
 /* ---- KerParSoftMax[8Bits]_SQ8 (the SDK's contract) ---- */
 
