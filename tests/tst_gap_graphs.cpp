@@ -188,18 +188,11 @@ private slots:
         QTemporaryDir work;
         QDir().mkpath(work.filePath(QStringLiteral("model")));
         Sq8ModelData data{work, std::mt19937(101u)};
-        const auto draw = [&](int low, int high, std::size_t count) { return data.draw(low, high, count); };
-        const auto constant = [&](const char* name, const std::vector<int>& values, int bytes) {
-            data.constant(name, values, bytes);
-        };
-        const auto infos = [&](const char* name, const sq8::LayerInfos& layer) { data.infos(name, layer); };
-        const auto int8s = &Sq8ModelData::int8s;
-        const auto scales = &Sq8ModelData::scales;
-        const std::vector<int> input = draw(-128, 127, 4 * 9 * 9);
-        const std::vector<int> w1 = draw(-127, 127, 64 * 64), b1 = draw(-20000, 20000, 64);
-        const std::vector<int> s1 = draw(128, 255, 64), n1 = draw(15, 17, 64);
-        const std::vector<int> w3 = draw(-127, 127, 10 * 64), b3 = draw(-20000, 20000, 10);
-        const std::vector<int> s3 = draw(128, 255, 10), n3 = draw(15, 17, 10);
+        const std::vector<int> input = data.draw(-128, 127, 4 * 9 * 9);
+        const std::vector<int> w1 = data.draw(-127, 127, 64 * 64), b1 = data.draw(-20000, 20000, 64);
+        const std::vector<int> s1 = data.draw(128, 255, 64), n1 = data.draw(15, 17, 64);
+        const std::vector<int> w3 = data.draw(-127, 127, 10 * 64), b3 = data.draw(-20000, 20000, 10);
+        const std::vector<int> s3 = data.draw(128, 255, 10), n3 = data.draw(15, 17, 10);
         sq8::LayerInfos pool0, pool1, swish1, fc1, res2, fc3, leaky3, soft4;
         pool0.actScale = 0;  // no scaling after the ReLU
         pool1.actScale = 200;
@@ -215,10 +208,14 @@ private slots:
         swish1.actScaleN = 12;
         leaky3.a0 = 13;  // a slope of 13 / 128 below 0
         soft4.softmaxNorm = 11;  // Leaky3's output in sixteenths
-        constant("Fc1_W", w1, 1), constant("Fc1_B", b1, 4), constant("Fc1_S", s1, 1), constant("Fc1_N", n1, 1);
-        constant("Fc3_W", w3, 1), constant("Fc3_B", b3, 4), constant("Fc3_S", s3, 1), constant("Fc3_N", n3, 1);
-        infos("Pool0_I", pool0), infos("Pool1_I", pool1), infos("Fc1_I", fc1), infos("Res2_I", res2), infos("Fc3_I", fc3);
-        infos("Swish1_I", swish1), infos("Leaky3_I", leaky3), infos("Soft4_I", soft4);
+        for (const auto& [name, values, bytes] :
+             {std::tuple{"Fc1_W", &w1, 1}, {"Fc1_B", &b1, 4}, {"Fc1_S", &s1, 1}, {"Fc1_N", &n1, 1},
+              {"Fc3_W", &w3, 1}, {"Fc3_B", &b3, 4}, {"Fc3_S", &s3, 1}, {"Fc3_N", &n3, 1}})
+            data.constant(name, *values, bytes);
+        for (const auto& [name, layer] :
+             {std::pair{"Pool0_I", &pool0}, {"Pool1_I", &pool1}, {"Fc1_I", &fc1}, {"Res2_I", &res2}, {"Fc3_I", &fc3},
+              {"Swish1_I", &swish1}, {"Leaky3_I", &leaky3}, {"Soft4_I", &soft4}})
+            data.infos(name, *layer);
         QVERIFY(data.written && data.input(work.filePath(QStringLiteral("input.bin")), input));
 
         fp::PoolReluParams average;
@@ -227,15 +224,15 @@ private slots:
         fp::PoolReluParams maximum;
         maximum.features = 4, maximum.width = maximum.height = 5, maximum.pool = fp::PoolReluParams::Pool::Max;
         maximum.poolWidth = maximum.poolHeight = 2;
-        const std::vector<int8_t> p0 = sq8::sdkPoolAct(average, sq8::Activation::ReLU, pool0, int8s(input));
+        const std::vector<int8_t> p0 = sq8::sdkPoolAct(average, sq8::Activation::ReLU, pool0, Sq8ModelData::int8s(input));
         const std::vector<int8_t> x = sq8::sdkStandaloneAct(
             sq8::StandaloneActivation::HSwish, swish1, sq8::sdkPoolAct(maximum, sq8::Activation::None, pool1, p0));
         QCOMPARE(x.size(), std::size_t(64));
-        const std::vector<int8_t> a1 = sq8::linearAct(64, 64, sq8::Activation::ReLUN, fc1, x, int8s(w1),
-                                                      std::vector<int32_t>(b1.begin(), b1.end()), scales(s1, n1));
+        const std::vector<int8_t> a1 = sq8::linearAct(64, 64, sq8::Activation::ReLUN, fc1, x, Sq8ModelData::int8s(w1),
+                                                      Sq8ModelData::int32s(b1), Sq8ModelData::scales(s1, n1));
         const std::vector<int8_t> a2 = sq8::matAddAct(x, a1, sq8::Activation::ReLU, res2);
-        const std::vector<int8_t> a3 = sq8::linearAct(64, 10, sq8::Activation::None, fc3, a2, int8s(w3),
-                                                      std::vector<int32_t>(b3.begin(), b3.end()), scales(s3, n3));
+        const std::vector<int8_t> a3 = sq8::linearAct(64, 10, sq8::Activation::None, fc3, a2, Sq8ModelData::int8s(w3),
+                                                      Sq8ModelData::int32s(b3), Sq8ModelData::scales(s3, n3));
         const std::vector<int8_t> leaked = sq8::sdkStandaloneAct(sq8::StandaloneActivation::LeakyReLU, leaky3, a3);
         const std::vector<int16_t> expected = sq8::sdkSoftmax(leaked, 1, soft4.softmaxNorm, 15);
         // Values that say something: the bound, the ReLU, a spread of scores and of probabilities.

@@ -15,10 +15,6 @@
 
 namespace {
 
-using tessera::gap::declaredKernel;
-using tessera::gap::LayerDeclaration;
-using tessera::gap::layerError;
-
 // The filter shapes of the SDK's convolution kernels, as CNN_Match gives them: Fx, Fy, Dx, Dy, Sx,
 // Sy, each a value the kernel is written for, -1 any (passed) or -2 the x one (passed).
 struct KernelShape {
@@ -156,10 +152,9 @@ void loadSdkConvolutionKernels_SQ8()
     }
 }
 
-int sdkConvolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shapeIn, KernelOper_T ActOper)
+int sdkConvolutionPoolAct_SQ8(const char* Name, const ConvLayerShape& shape, KernelOper_T ActOper)
 {
     LayerDeclaration layer(Name);
-    ConvLayerShape shape = shapeIn;
     const bool pooled = shape.poolOper != KOP_NONE;
     const ConvLayerGeometry g = convLayerGeometry(Name, shape);  // checks the shape, gives the output sizes
     const bool dw = g.depthwise;
