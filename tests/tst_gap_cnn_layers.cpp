@@ -573,6 +573,69 @@ private slots:
                      qPrintable(QStringLiteral("%1 of the layers tiled, %2 padded ones").arg(multiTile).arg(paddedMultiTile)));
     }
 
+    // The SDK's copy generators (tests/gap/CnnCopy, CNN_Copy_Generators.h through
+    // CNN_Generators_SQ8.h): transpositions (by lines, by columns one matrix at a time, of an HWC
+    // tensor, and one too wide for a small L1, which becomes a permutation as in the SDK), the ten
+    // permutations of 8- and 16-bit tensors, copies and a repeat, each compared by the harness with
+    // the items moved there directly, with the DMA bytes the tile solver predicted; at the smallest
+    // L1 the model accepts (several tiles) and at 64 KB, on 1 and 8 cores.
+    void copiesAndPermutationsMoveEveryItem_data()
+    {
+        QTest::addColumn<qint64>("l1");
+        QTest::addColumn<int>("cores");
+        QTest::newRow("smallest L1, 1 core") << qint64(0) << 1;
+        QTest::newRow("smallest L1, 8 cores") << qint64(0) << 8;
+        QTest::newRow("64 KB L1, 8 cores") << qint64(65536) << 8;
+    }
+    void copiesAndPermutationsMoveEveryItem()
+    {
+        QFETCH(qint64, l1);
+        QFETCH(int, cores);
+        QTemporaryDir work;
+        const bool smallest = l1 == 0;
+        const QString harness = buildLayerHarness(QStringLiteral("CnnCopy"), work, &l1, cores);
+        QVERIFY(!harness.isEmpty());
+        const QString out = work.filePath(QStringLiteral("out"));
+        for (const char* seed : {"1", "77"}) {
+            const ProcessResult ran = runProcess(harness, {QLatin1String(seed)}, sanitizerEnvironment());
+            QVERIFY2(ran.exitCode == 0 && ran.out.contains(QStringLiteral("RESULT ok")),
+                     qPrintable(describe(QStringLiteral("the harness"), {harness, QLatin1String(seed)}, ran)));
+            QString error;
+            const QJsonObject tiling = readJson(out + QStringLiteral("/GenKernels.tiling.json"), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QJsonArray kernels = tiling[QStringLiteral("kernels")].toArray();
+            QCOMPARE(kernels.size(), 28);
+            int multiTile = 0;
+            for (const QJsonValue& value : kernels) {
+                const QJsonObject kernel = value.toObject();
+                const QString name = kernel[QStringLiteral("name")].toString();
+                multiTile += kernel[QStringLiteral("tiles")].toInt() > 1;
+                const QRegularExpressionMatch dma =
+                    QRegularExpression(QStringLiteral("DMA %1 (\\d+) (\\d+)\n").arg(name)).match(ran.out);
+                QVERIFY2(dma.hasMatch(), qPrintable(name + QStringLiteral(": ") + ran.out));
+                const QJsonObject predicted = kernel[QStringLiteral("dma")].toObject();
+                QCOMPARE(dma.captured(1).toLongLong(), predicted[QStringLiteral("l2_read")].toInteger(-1));
+                QCOMPARE(dma.captured(2).toLongLong(), predicted[QStringLiteral("l2_write")].toInteger(-1));
+            }
+            if (smallest)
+                QVERIFY2(multiTile >= 20, qPrintable(QStringLiteral("%1 of the layers tiled").arg(multiTile)));
+        }
+        // The kernels called are the SDK's, by name; the wide transposition falls back below 16000 bytes.
+        QFile code(out + QStringLiteral("/GenKernels.c"));
+        QVERIFY(code.open(QIODevice::ReadOnly));
+        const QString generated = QString::fromUtf8(code.readAll());
+        for (const char* kernel : {"CNN_ParTranspose_fps", "CNN_ParTranspose_fp", "CNN_Transpose_fps",
+                                   "CNN_MatPermHWC2WHC_fps", "CNN_MatPermCHW2HCW_fp", "CNN_MatPermHWC2CWH_fps",
+                                   "CNN_Copy_void", "CNN_Repeat_void"})
+            QVERIFY2(generated.contains(QStringLiteral("(void *) %1,").arg(QLatin1String(kernel))), kernel);
+        const qsizetype wideStart = generated.indexOf(QStringLiteral("void TransposeWide("));
+        QVERIFY2(wideStart >= 0, qPrintable(generated.left(2000)));
+        const QString wideBody = generated.mid(wideStart, generated.indexOf(QStringLiteral("\n}\n"), wideStart) - wideStart);
+        QVERIFY2(wideBody.contains(smallest ? QStringLiteral("(void *) CNN_MatPermCHW2CWH_fps,")
+                                            : QStringLiteral("(void *) CNN_ParTranspose_fps,")),
+                 qPrintable(wideBody));
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestGapCnnLayers)

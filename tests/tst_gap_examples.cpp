@@ -533,7 +533,8 @@ private slots:
                                  sources +
                                  QStringList{QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_BasicKernels.c"),
                                              QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_BasicKernels_SQ8.c"),
-                                             QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_Conv_SQ8.c")};
+                                             QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_Conv_SQ8.c"),
+                                             QStringLiteral(TESSERA_SOURCE_DIR "/core/gap/cnn_kernels/CNN_Copy.c")};
         const Result riscvBuild = runProcess(riscv, rv32, QProcessEnvironment::systemEnvironment(), objects.path());
         QVERIFY2(riscvBuild.exitCode == 0, qPrintable(describe(QStringLiteral("rv32imc build"), QStringList{riscv} + rv32, riscvBuild)));
         QVERIFY(QFile::exists(objects.filePath(QStringLiteral("GenKernels.o"))));

@@ -3,6 +3,7 @@
 // of model error, and the builders stop at once (exit status 1) on errors they can see alone.
 // GenerateTilingCode() is not called: it needs the tiling engine.
 #include "AutoTilerLib.h"
+#include "CNN_Copy_Generators.h"
 #include "CNN_Generators.h"
 #include "gap/model_api/model_registry.h"
 #include "tiler/kernel_emitter.h"
@@ -466,7 +467,8 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              declareShapedKernel();
              AddKernelArgDim("K", "In1", 3, 8, 8, 3);
          },
-         "the last size, the element's, is 3 bytes, which does not divide the argument's 4-byte items"},
+         "the last size, the element's, is 3 bytes, which neither divides the argument's 4-byte items nor is a whole "
+         "number of them"},
         {"shape that is no whole plane",
          [] {
              declareShapedKernel();
@@ -518,6 +520,33 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
                                         1, 1, 1, 0, KOP_RELU);
          },
          "error: Conv: no SQ8 convolution basic kernel matches; call LoadCNN_SQ8_Library() before the layers"},
+        {"permutation of an HWC tensor named as CHW",
+         [] {
+             LoadCNN_Copy_Library();
+             CNN_3DTensorPermute("Perm", nullptr, 1, 4, 8, 8, KOP_MATPERM_HWC2CHW);
+         },
+         "error: Perm: a CHW tensor permutes with KOP_MATPERM_CHW2CWH, KOP_MATPERM_CHW2HWC, KOP_MATPERM_CHW2WHC, "
+         "KOP_MATPERM_CHW2WCH or KOP_MATPERM_CHW2HCW (an HWC one needs Ctrl->HWC)"},
+        {"transposition of 4-byte items",
+         [] {
+             LoadCNN_Copy_Library();
+             CNN_MatTranspose("T", nullptr, 4, 1, 8, 8, KOP_MATTRANSP);
+         },
+         "error: T: Size is 4; give 1 or 2 (bytes per item, negative for unsigned items)"},
+        {"transposition before the library is loaded",
+         [] { CNN_MatTranspose("T", nullptr, 1, 1, 8, 8, KOP_MATTRANSP); },
+         "error: T: no basic kernel performs KOP_MATTRANSP on 1-byte items; call LoadCNN_Copy_Library() (or "
+         "LoadCNN_SQ8_Library()) before the layers"},
+        {"transposition of a zero-width matrix",
+         [] {
+             LoadCNN_Copy_Library();
+             CNN_MatTranspose("T", nullptr, 1, 1, 0, 8, KOP_MATTRANSP);
+         },
+         "error: T: Width is 0, expected 1 to 65535"},
+        {"conversion, which has no generator of Tessera's",
+         [] { CNN_Convert("Cvt", 1, 2, 100, KOP_CONVERT_FP_FP); },
+         "error: Cvt: CNN_Convert (type and quantization conversions) has no generator of Tessera's yet; compile the "
+         "SDK's CNN_Copy_Generators.c and CNN_Copy.c with the model for it"},
         {"addition tiles beyond 16-bit counts",
          [] {
              SetL1MemorySize(400000);

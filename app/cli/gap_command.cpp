@@ -62,7 +62,7 @@ void addGapCommand(CLI::App& app, Action& action)
     add("cnn-sources", "The CNN basic-kernel sources to compile with code from the CNN generators",
         [](const gap::GapPaths& paths) {
             return paths.cnnKernels + "/CNN_BasicKernels.c " + paths.cnnKernels + "/CNN_BasicKernels_SQ8.c " +
-                   paths.cnnKernels + "/CNN_Conv_SQ8.c";
+                   paths.cnnKernels + "/CNN_Conv_SQ8.c " + paths.cnnKernels + "/CNN_Copy.c";
         });
 }
 

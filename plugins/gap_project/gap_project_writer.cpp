@@ -67,7 +67,7 @@ std::string makefile(const GapNetwork& network, const GapGeneration& generation)
          << "\n"
          << "CC ?= cc\n"
          << "CFLAGS ?= -O2\n"
-         << "GRAPH_SOURCES = " << fmt::format("{}", fmt::join(generation.sources, " ")) << " kernels/CNN_BasicKernels.c kernels/CNN_BasicKernels_SQ8.c kernels/CNN_Conv_SQ8.c\n"
+         << "GRAPH_SOURCES = " << fmt::format("{}", fmt::join(generation.sources, " ")) << " kernels/CNN_BasicKernels.c kernels/CNN_BasicKernels_SQ8.c kernels/CNN_Conv_SQ8.c kernels/CNN_Copy.c\n"
          << "EMUL_SOURCES = $(GRAPH_SOURCES) emul/emul_main.c emul/tensor_file.c\n"
          << "\n"
          << "emul: emul_run\n"

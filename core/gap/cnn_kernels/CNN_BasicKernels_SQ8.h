@@ -15,6 +15,7 @@
 #define TESSERA_CNN_BASIC_KERNELS_SQ8_H
 
 #include "CNN_BasicKernels.h"
+#include "CNN_Copy.h"
 #include "CNN_Infos_SQ8.h"
 
 /* Sets every value of Feat planes of W x H int32 accumulators to Bias[f] (already in the

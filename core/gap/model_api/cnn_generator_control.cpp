@@ -130,7 +130,7 @@ void CNN_SetGenCtrlList(CNN_GenControl_T* Ctrl, ...)
 
 namespace tessera::gap {
 
-GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl, bool readsOutDataSize)
+GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl, bool readsOutDataSize, bool readsHwc)
 {
     GenControl control;
     if (!Ctrl)
@@ -139,7 +139,7 @@ GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl, bool reads
         layerError(Name, "the generator control sets " + what + ", which Tessera's generators do not compute; "
                                                                 "leave it at its default (CNN_InitGenCtrl)");
     };
-    if (Ctrl->HWC != 0)
+    if (Ctrl->HWC > 0 && !readsHwc)
         refuse("HWC (tensors in HWC order; they are CHW)");
     if (Ctrl->ReluN != -1 && Ctrl->ReluN != 6)
         refuse("RELUN " + std::to_string(Ctrl->ReluN) + " (KOP_RELUN clips at 6)");
@@ -162,6 +162,9 @@ GenControl genControl(const char* Name, const CNN_GenControl_T* Ctrl, bool reads
     control.biasL3 = Ctrl->Bias_L3 != 0;
     control.outL3 = Ctrl->Out_L3 != 0;
     control.outDataSize = readsOutDataSize ? Ctrl->OutDataSize : 0;
+    control.hwc = Ctrl->HWC > 0;
+    control.tileOrientation = Ctrl->TileOrientation < 0 ? -1 : Ctrl->TileOrientation != 0;
+    control.parallelFeatures = Ctrl->ParallelFeatures < 0 ? -1 : Ctrl->ParallelFeatures != 0;
     return control;
 }
 

@@ -1,5 +1,6 @@
 // The CNN generators: each layer becomes one user kernel built with the public model API, so the
 // tile solver treats it like any hand-written kernel. Arithmetic: docs/gap-fixed-point.md.
+#include "CNN_Copy_Generators.h"
 #include "CNN_Generators.h"
 
 #include "cnn_generator_control.h"
@@ -92,6 +93,7 @@ extern "C" {
 
 void LoadCNNLibrary(void)
 {
+    LoadCNN_Copy_Library();  // as the SDK's
     LibKernel("KerSetBias32", CALL_PARALLEL,
               CArgs(6, TCArg("int * __restrict__", "Out"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"),
                     TCArg("unsigned int", "Feat"), TCArg(kShort, "Bias"), TCArg("int", "NormBias")),

@@ -2,6 +2,7 @@
 // filters with a scale per output feature, int32 biases), one user kernel per layer like the
 // 16-bit generators, calling the basic kernels of CNN_BasicKernels_SQ8.h. Arithmetic:
 // docs/gap-fixed-point.md, "SQ8".
+#include "CNN_Copy_Generators.h"
 #include "CNN_Generators.h"
 
 #include "cnn_generator_control.h"
@@ -125,6 +126,7 @@ extern "C" {
 
 void LoadCNN_SQ8_Library(void)
 {
+    LoadCNN_Copy_Library();  // as the SDK's
     tessera::gap::loadSdkConvolutionKernels_SQ8();
     LibKernel("KerSetBias_SQ8", CALL_PARALLEL,
               CArgs(5, TCArg(kInt, "Out"), TCArg(kUnsigned, "W"), TCArg(kUnsigned, "H"), TCArg(kUnsigned, "Feat"),

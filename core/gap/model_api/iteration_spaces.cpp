@@ -3,9 +3,11 @@
 // LibKernel, translated into the loop nests of KernelIterationOrder(): one tiled space, and up to
 // two non-tiled spaces that become the input-plane and output-plane loops (AutoTilerLib.h says
 // which is which), with, for two-level tiling, a second tiled space KER_ITER_TILE1 around them all. Calls' LOC_D* locations and C_ArgIndex(KER_ITER_D*) bindings are resolved
-// against the kernel's spaces here, and each argument's KerArgSpace becomes its 3-D / 4-D form.
+// against the kernel's spaces here, and each argument's KerArgSpace becomes its 3-D / 4-D form. A
+// kernel whose only space is parametric has its chunks tiled (parametric_tiles.h).
 #include "AutoTilerLib.h"
 #include "builder_support.h"
+#include "parametric_tiles.h"
 #include "whole_spaces.h"
 
 #include <algorithm>
@@ -471,6 +473,7 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     }
     // Spaces run whole (SPACE_PROP_ONE_TILE, HWC features) are folded into the arguments' planes.
     KernelIterationSpace_S spaces = *KerIter;
+    const ParametricTiles parametricTiles = tileLoneParametricSpace(spaces, declaredArguments, Orientation);
     WholeSpaces whole;
     if (const std::string refusal = foldWholeSpaces(spaces, declaredArguments, int(Orientation) == int(TILE_VER), whole);
         !refusal.empty()) {
@@ -508,11 +511,12 @@ Kernel_T* UserKernelInSpace(const char* TemplateName, KernelIterationSpaceT* Ker
     for (const CKernelCall_T* call : listItems(CCalls, context, "call")) {
         const std::string where = context + ": Call(\"" + call->value.callee + "\")";
         CKernelCall_S plain = *call;
+        resolveParametricTileCall(plain, parametricTiles);
         resolveWholeBindings(plain, whole);
-        if (call->spaceLocation >= 0 && whole.isWhole(int(KER_ITER_D0) + (call->spaceLocation - int(LOC_D0)) / 3))
-            plain.value.location = resolveWholeLocation(call->spaceLocation, *KerIter, mapping, whole, where);
-        else if (call->spaceLocation >= 0)
-            plain.value.location = resolveLocation(call->spaceLocation, mapping, where);
+        if (plain.spaceLocation >= 0 && whole.isWhole(int(KER_ITER_D0) + (plain.spaceLocation - int(LOC_D0)) / 3))
+            plain.value.location = resolveWholeLocation(plain.spaceLocation, *KerIter, mapping, whole, where);
+        else if (plain.spaceLocation >= 0)
+            plain.value.location = resolveLocation(plain.spaceLocation, mapping, where);
         plain.spaceLocation = -1;
         const auto spaceIterators = std::move(plain.spaceIterators);
         plain.spaceIterators.clear();

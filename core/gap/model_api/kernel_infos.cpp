@@ -76,10 +76,11 @@ void addArgDims(const char* call, const char* Name, const char* ArgName, int Dim
     if (dims.empty())
         failModel(where + ": no sizes before the ending 0; give the item size at least");
     // The last size is the element's; an argument's item may hold several (the SDK's CNN generators
-    // declare a filter as one item of Fx x Fy elements).
-    if (argument->itemSize % dims.back() != 0)
-        failModel(format("%s: the last size, the element's, is %u bytes, which does not divide the argument's "
-                         "%u-byte items",
+    // declare a filter as one item of Fx x Fy elements), or an element several items (its copy
+    // generators declare tensors of 2-byte elements as arguments of bytes).
+    if (argument->itemSize % dims.back() != 0 && dims.back() % argument->itemSize != 0)
+        failModel(format("%s: the last size, the element's, is %u bytes, which neither divides the argument's "
+                         "%u-byte items nor is a whole number of them",
                          where.c_str(), dims.back(), argument->itemSize));
     std::uint64_t bytes = 1;
     for (const unsigned size : dims)
