@@ -576,8 +576,9 @@ private slots:
     // The SDK's copy generators (tests/gap/CnnCopy, CNN_Copy_Generators.h through
     // CNN_Generators_SQ8.h): transpositions (by lines, by columns one matrix at a time, of an HWC
     // tensor, and one too wide for a small L1, which becomes a permutation as in the SDK), the ten
-    // permutations of 8- and 16-bit tensors, copies and a repeat, each compared by the harness with
-    // the items moved there directly, with the DMA bytes the tile solver predicted; at the smallest
+    // permutations of 8- and 16-bit tensors, copies, a repeat and the 24 conversions (zero points,
+    // 8 <-> 16 bits, scaled between any two item types), each compared by the harness with the items
+    // moved or converted there directly, with the DMA bytes the tile solver predicted; at the smallest
     // L1 the model accepts (several tiles) and at 64 KB, on 1 and 8 cores.
     void copiesAndPermutationsMoveEveryItem_data()
     {
@@ -604,7 +605,7 @@ private slots:
             const QJsonObject tiling = readJson(out + QStringLiteral("/GenKernels.tiling.json"), &error);
             QVERIFY2(error.isEmpty(), qPrintable(error));
             const QJsonArray kernels = tiling[QStringLiteral("kernels")].toArray();
-            QCOMPARE(kernels.size(), 28);
+            QCOMPARE(kernels.size(), 52);
             int multiTile = 0;
             for (const QJsonValue& value : kernels) {
                 const QJsonObject kernel = value.toObject();
@@ -626,7 +627,8 @@ private slots:
         const QString generated = QString::fromUtf8(code.readAll());
         for (const char* kernel : {"CNN_ParTranspose_fps", "CNN_ParTranspose_fp", "CNN_Transpose_fps",
                                    "CNN_MatPermHWC2WHC_fps", "CNN_MatPermCHW2HCW_fp", "CNN_MatPermHWC2CWH_fps",
-                                   "CNN_Copy_void", "CNN_Repeat_void"})
+                                   "CNN_Copy_void", "CNN_Repeat_void", "CNN_FpsUFps", "CNN_FpFps",
+                                   "CNN_UFpsUFpScaled", "CNN_FpUFpsScaled"})
             QVERIFY2(generated.contains(QStringLiteral("(void *) %1,").arg(QLatin1String(kernel))), kernel);
         const qsizetype wideStart = generated.indexOf(QStringLiteral("void TransposeWide("));
         QVERIFY2(wideStart >= 0, qPrintable(generated.left(2000)));

@@ -543,10 +543,22 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              CNN_MatTranspose("T", nullptr, 1, 1, 0, 8, KOP_MATTRANSP);
          },
          "error: T: Width is 0, expected 1 to 65535"},
-        {"conversion, which has no generator of Tessera's",
-         [] { CNN_Convert("Cvt", 1, 2, 100, KOP_CONVERT_FP_FP); },
-         "error: Cvt: CNN_Convert (type and quantization conversions) has no generator of Tessera's yet; compile the "
-         "SDK's CNN_Copy_Generators.c and CNN_Copy.c with the model for it"},
+        {"image normalization, which has no generator of Tessera's",
+         [] { CNN_Norm("Norm", 32, 32, 1, KOP_NORM_RGB888); },
+         "error: Norm: CNN_Norm (image normalization) has no generator of Tessera's yet; compile the SDK's "
+         "CNN_Copy_Generators.c and CNN_Copy.c with the model for it"},
+        {"conversion to floating point",
+         [] {
+             LoadCNN_Copy_Library();
+             CNN_Convert("Cvt", 1, 2, 100, KOP_CONVERT_FP_FL);
+         },
+         "error: Cvt: conversions from or to floating point have no basic kernel of Tessera's"},
+        {"conversion without a kernel",
+         [] {
+             LoadCNN_Copy_Library();
+             CNN_Convert("Cvt", -1, 2, 100, KOP_CONVERT_FP_FP);
+         },
+         "error: Cvt: no basic kernel converts UFps items to Fp ones with KOP_CONVERT_FP_FP"},
         {"addition tiles beyond 16-bit counts",
          [] {
              SetL1MemorySize(400000);

@@ -3,6 +3,7 @@
  * with a barrier. */
 #include "CNN_Copy.h"
 #include "CNN_KernelHelpers.h"
+#include "CNN_SdkArithmetic_SQ8.h"
 
 #include <string.h>
 
@@ -136,3 +137,90 @@ TESSERA_PERMUTATION(HWC, WCH)
 TESSERA_PERMUTATION(HWC, WHC)
 TESSERA_PERMUTATION(HWC, CHW)
 TESSERA_PERMUTATION(HWC, CWH)
+
+/* ---- Conversions ---- */
+
+static inline int32_t infos_i32(const signed char *Infos, int At)
+{
+    uint32_t V;
+    memcpy(&V, Infos + At, sizeof V);
+    return (int32_t) V;
+}
+
+static inline int32_t infos_u16(const signed char *Infos, int At)
+{
+    uint16_t V;
+    memcpy(&V, Infos + At, sizeof V);
+    return V;
+}
+
+
+/* v + Offset, wrapping in the output's bits (the zero-point kernels). */
+#define TESSERA_ADD_OFFSET(Name, Struct, OutType, Offset)                                                 \
+    void Name(Struct *Arg)                                                                                \
+    {                                                                                                     \
+        unsigned int First, Last;                                                                         \
+        core_range((unsigned int) Arg->W * Arg->H, &First, &Last);                                        \
+        for (unsigned int i = First; i < Last; i++)                                                       \
+            Arg->Out[i] = (OutType) (Arg->In[i] + (Offset));                                              \
+        gap_waitbarrier(0);                                                                               \
+    }
+
+TESSERA_ADD_OFFSET(CNN_FpsUFps, CNN_FpsUFps_T, unsigned char, (unsigned char) Arg->Infos[0])
+TESSERA_ADD_OFFSET(CNN_UFpsFps, CNN_UFpsFps_T, signed char, (unsigned char) Arg->Infos[0])
+TESSERA_ADD_OFFSET(CNN_FpUFp, CNN_FpUFp_T, unsigned short, infos_u16(Arg->Infos, 0))
+TESSERA_ADD_OFFSET(CNN_UFpFp, CNN_UFpFp_T, signed short, infos_u16(Arg->Infos, 0))
+
+/* One value per item, Value(v) of the input item v; the kernels without constants do not read Infos
+ * (their generator leaves it unset). */
+#define TESSERA_CONVERT_LOOP(OutType, Value)                                                              \
+    unsigned int First, Last;                                                                             \
+    core_range((unsigned int) Arg->W * Arg->H, &First, &Last);                                            \
+    for (unsigned int i = First; i < Last; i++) {                                                         \
+        const int32_t v = Arg->In[i];                                                                     \
+        Arg->Out[i] = (OutType) (Value);                                                                  \
+    }                                                                                                     \
+    gap_waitbarrier(0);
+#define TESSERA_CONVERT(Name, Struct, OutType, Value)                                                     \
+    void Name(Struct *Arg) { TESSERA_CONVERT_LOOP(OutType, Value) }
+#define TESSERA_CONVERT_SCALED(Name, Struct, OutType, Value)                                              \
+    void Name(Struct *Arg)                                                                                \
+    {                                                                                                     \
+        const int32_t zero_diff = infos_i32(Arg->Infos, AT_INF_QUANT_ZERO_DIFF);                          \
+        const unsigned int norm = (unsigned char) Arg->Infos[AT_INF_QUANT_NORM] & 31u;                    \
+        const uint32_t scale8 = (unsigned char) Arg->Infos[AT_INF_QUANT_SCALE];                           \
+        const uint32_t scale16 = (uint32_t) infos_u16(Arg->Infos, AT_INF_QUANT_SCALE);                    \
+        (void) scale8;                                                                                    \
+        (void) scale16;                                                                                   \
+        TESSERA_CONVERT_LOOP(OutType, Value)                                                              \
+    }
+
+/* Widening and narrowing by 8 bits. */
+TESSERA_CONVERT(CNN_FpsFp, CNN_FpsFp_T, signed short, v * 256)
+TESSERA_CONVERT(CNN_UFpsUFp, CNN_UFpsUFp_T, unsigned short, v * 256)
+TESSERA_CONVERT(CNN_FpFps, CNN_FpFps_T, signed char, gap_clip(gap_roundnorm(v, 8), 7))
+TESSERA_CONVERT(CNN_UFpUFps, CNN_UFpUFps_T, unsigned char, gap_clipu((int) gap_roundnormu(v, 8), 8))
+
+/* A new zero point and scale: the zero point first, then the 8-bit scale... */
+#define TESSERA_SCALED(v) gap_roundnorm_reg(wrap_mul(wrap_add(v, zero_diff), scale8), norm)
+#define TESSERA_SCALED_U(v) (int) gap_roundnormu_reg(wrap_mul(wrap_add(v, zero_diff), scale8), norm)
+TESSERA_CONVERT_SCALED(CNN_FpsFpsScaled, CNN_FpsFps_T, signed char, gap_clip(TESSERA_SCALED(v), 7))
+TESSERA_CONVERT_SCALED(CNN_FpsUFpsScaled, CNN_FpsUFps_T, unsigned char, gap_clipu(TESSERA_SCALED(v), 8))
+TESSERA_CONVERT_SCALED(CNN_UFpsFpsScaled, CNN_UFpsFps_T, signed char, gap_clip(TESSERA_SCALED(v), 7))
+TESSERA_CONVERT_SCALED(CNN_UFpsUFpsScaled, CNN_UFpsUFps_T, unsigned char, gap_clipu(TESSERA_SCALED(v), 8))
+TESSERA_CONVERT_SCALED(CNN_FpFpsScaled, CNN_FpFps_T, signed char, gap_clip(TESSERA_SCALED(v), 7))
+TESSERA_CONVERT_SCALED(CNN_FpUFpsScaled, CNN_FpUFps_T, unsigned char, gap_clipu(TESSERA_SCALED_U(v), 8))
+TESSERA_CONVERT_SCALED(CNN_UFpFpsScaled, CNN_UFpFps_T, signed char, gap_clip(TESSERA_SCALED(v), 7))
+TESSERA_CONVERT_SCALED(CNN_UFpUFpsScaled, CNN_UFpUFps_T, unsigned char, gap_clipu(TESSERA_SCALED(v), 8))
+TESSERA_CONVERT_SCALED(CNN_FpFpScaled, CNN_FpFp_T, signed short, gap_clip(TESSERA_SCALED(v), 15))
+TESSERA_CONVERT_SCALED(CNN_FpUFpScaled, CNN_FpUFp_T, unsigned short, gap_clipu(TESSERA_SCALED(v), 16))
+TESSERA_CONVERT_SCALED(CNN_UFpFpScaled, CNN_UFpFp_T, signed short, gap_clip(TESSERA_SCALED(v), 15))
+TESSERA_CONVERT_SCALED(CNN_UFpUFpScaled, CNN_UFpUFp_T, unsigned short, gap_clipu(TESSERA_SCALED(v), 16))
+
+/* ... or, from 8 to 16 bits, the 16-bit scale first, then the zero point. */
+#define TESSERA_WIDENED(v) wrap_add(gap_roundnorm_reg(wrap_mul(v, scale16), norm), zero_diff)
+#define TESSERA_WIDENED_U(v) wrap_add((int) gap_roundnormu_reg(wrap_mul(v, scale16), norm), zero_diff)
+TESSERA_CONVERT_SCALED(CNN_FpsFpScaled, CNN_FpsFp_T, signed short, gap_clip(TESSERA_WIDENED(v), 15))
+TESSERA_CONVERT_SCALED(CNN_FpsUFpScaled, CNN_FpsUFp_T, unsigned short, gap_clipu(TESSERA_WIDENED(v), 16))
+TESSERA_CONVERT_SCALED(CNN_UFpsFpScaled, CNN_UFpsFp_T, signed short, gap_clip(TESSERA_WIDENED(v), 15))
+TESSERA_CONVERT_SCALED(CNN_UFpsUFpScaled, CNN_UFpsUFp_T, unsigned short, gap_clipu(TESSERA_WIDENED_U(v), 16))

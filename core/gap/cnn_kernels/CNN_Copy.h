@@ -83,4 +83,72 @@ void CNN_MatPermHWC2WHC_fp(KerMatTranspose_fp_T *Arg);
 void CNN_MatPermHWC2CHW_fp(KerMatTranspose_fp_T *Arg);
 void CNN_MatPermHWC2CWH_fp(KerMatTranspose_fp_T *Arg);
 
+/* ---- Conversions (CNN_Convert) ----
+ * One structure per pair of item types, named as the SDK names them: Fps int8, UFps uint8, Fp int16,
+ * UFp uint16 (CNN_<in><out>_T). W x H items of In become W x H items of Out, the operation the
+ * kernel's name gives, its constants in Infos (CNN_Copy_Generators.h, CNN_Convert):
+ *   CNN_<in><out> of the same size: adds the offset Infos[0] (8-bit) or Infos[0..1] (16-bit), wrapping;
+ *   CNN_FpsFp, CNN_UFpsUFp: the value times 256; CNN_FpFps, CNN_UFpUFps: rounded to 8 bits;
+ *   CNN_<in><out>Scaled: a new zero point and scale, with zero_diff the int32 Infos[AT_INF_QUANT_ZERO_DIFF],
+ *   norm Infos[AT_INF_QUANT_NORM] and scale Infos[AT_INF_QUANT_SCALE], 8 bits wide, or 16 bits from an
+ *   8-bit input to a 16-bit output:
+ *     clip(roundnorm((v + zero_diff) * scale, norm))   and, 8-bit to 16-bit,
+ *     clip(roundnorm(v * scale, norm) + zero_diff),
+ *   in GAP's wrapping 32-bit arithmetic, roundnorm gap_roundnorm_reg (gap_roundnormu_reg in
+ *   CNN_FpUFpsScaled and CNN_UFpsUFpScaled, as in the SDK), clip to the output type's range. */
+#define AT_INF_QUANT_ZERO_DIFF 0
+#define AT_INF_QUANT_SCALE 4
+#define AT_INF_QUANT_NORM 6
+
+#define TESSERA_CONVERSION_T(Name, InType, OutType) \
+    typedef struct {                                \
+        InType * __restrict__ In;                   \
+        OutType * __restrict__ Out;                 \
+        unsigned short int W;                       \
+        unsigned short int H;                       \
+        signed char * __restrict__ Infos;           \
+    } Name;
+TESSERA_CONVERSION_T(CNN_FpsFps_T, signed char, signed char)
+TESSERA_CONVERSION_T(CNN_FpsUFps_T, signed char, unsigned char)
+TESSERA_CONVERSION_T(CNN_UFpsFps_T, unsigned char, signed char)
+TESSERA_CONVERSION_T(CNN_UFpsUFps_T, unsigned char, unsigned char)
+TESSERA_CONVERSION_T(CNN_FpsFp_T, signed char, signed short)
+TESSERA_CONVERSION_T(CNN_FpsUFp_T, signed char, unsigned short)
+TESSERA_CONVERSION_T(CNN_UFpsFp_T, unsigned char, signed short)
+TESSERA_CONVERSION_T(CNN_UFpsUFp_T, unsigned char, unsigned short)
+TESSERA_CONVERSION_T(CNN_FpFps_T, signed short, signed char)
+TESSERA_CONVERSION_T(CNN_FpUFps_T, signed short, unsigned char)
+TESSERA_CONVERSION_T(CNN_UFpFps_T, unsigned short, signed char)
+TESSERA_CONVERSION_T(CNN_UFpUFps_T, unsigned short, unsigned char)
+TESSERA_CONVERSION_T(CNN_FpFp_T, signed short, signed short)
+TESSERA_CONVERSION_T(CNN_FpUFp_T, signed short, unsigned short)
+TESSERA_CONVERSION_T(CNN_UFpFp_T, unsigned short, signed short)
+TESSERA_CONVERSION_T(CNN_UFpUFp_T, unsigned short, unsigned short)
+#undef TESSERA_CONVERSION_T
+
+void CNN_FpsUFps(CNN_FpsUFps_T *Arg);
+void CNN_UFpsFps(CNN_UFpsFps_T *Arg);
+void CNN_FpUFp(CNN_FpUFp_T *Arg);
+void CNN_UFpFp(CNN_UFpFp_T *Arg);
+void CNN_FpsFp(CNN_FpsFp_T *Arg);
+void CNN_UFpsUFp(CNN_UFpsUFp_T *Arg);
+void CNN_FpFps(CNN_FpFps_T *Arg);
+void CNN_UFpUFps(CNN_UFpUFps_T *Arg);
+void CNN_FpsFpsScaled(CNN_FpsFps_T *Arg);
+void CNN_FpsUFpsScaled(CNN_FpsUFps_T *Arg);
+void CNN_UFpsFpsScaled(CNN_UFpsFps_T *Arg);
+void CNN_UFpsUFpsScaled(CNN_UFpsUFps_T *Arg);
+void CNN_FpsFpScaled(CNN_FpsFp_T *Arg);
+void CNN_FpsUFpScaled(CNN_FpsUFp_T *Arg);
+void CNN_UFpsFpScaled(CNN_UFpsFp_T *Arg);
+void CNN_UFpsUFpScaled(CNN_UFpsUFp_T *Arg);
+void CNN_FpFpsScaled(CNN_FpFps_T *Arg);
+void CNN_FpUFpsScaled(CNN_FpUFps_T *Arg);
+void CNN_UFpFpsScaled(CNN_UFpFps_T *Arg);
+void CNN_UFpUFpsScaled(CNN_UFpUFps_T *Arg);
+void CNN_FpFpScaled(CNN_FpFp_T *Arg);
+void CNN_FpUFpScaled(CNN_FpUFp_T *Arg);
+void CNN_UFpFpScaled(CNN_UFpFp_T *Arg);
+void CNN_UFpUFpScaled(CNN_UFpUFp_T *Arg);
+
 #endif

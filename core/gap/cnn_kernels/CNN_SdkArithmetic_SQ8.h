@@ -1,6 +1,6 @@
-/* Internal helpers of Tessera's SQ8 basic kernels on the SDK's contract (CNN_BasicKernels_SQ8.c,
- * CNN_Conv_SQ8.c): GAP's wrapping 32-bit arithmetic and the activations with their scaling from the
- * layer's Infos, as docs/gap-fixed-point.md ("SQ8") writes them. Not part of the kernels' interface;
+/* Internal helpers of Tessera's basic kernels on the SDK's contract (CNN_BasicKernels_SQ8.c,
+ * CNN_Conv_SQ8.c, CNN_Copy.c): GAP's wrapping 32-bit arithmetic and the activations with their
+ * scaling from the layer's Infos, as docs/gap-fixed-point.md ("SQ8") writes them. Not part of the kernels' interface;
  * everything is static inline. */
 #ifndef TESSERA_CNN_SDK_ARITHMETIC_SQ8_H
 #define TESSERA_CNN_SDK_ARITHMETIC_SQ8_H

@@ -47,10 +47,20 @@ int CNN_3DTensorPermute(const char *Name, CNN_GenControl_T *Ctrl, int Size, int 
 /* Copies Sz items of FeatureSize bytes (1, 2 or 4) from In to Out. */
 int CNN_Copy(const char *Name, CNN_GenControl_T *Ctrl, int Sz, int FeatureSize);
 
-/* Declared as in the SDK; Tessera's generators refuse them with a message naming the layer. */
+/* Writes the Sz items of FeatureSize bytes of In NRepeat times, one after the other, into Out. */
 int CNN_Repeat(const char *Name, CNN_GenControl_T *Ctrl, int Sz, int FeatureSize, int NRepeat);
-int CNN_Norm(const char *Name, int Width, int Height, int DoOffset, KernelOper_T kop);
+
+/* Converts Sz items of In_DataSize bytes into items of Out_DataSize bytes (1 or 2, negative for
+ * unsigned), with the C arguments (In, Out, Infos), (In, Out) for KOP_CONVERT_FP_FP:
+ *   KOP_CONVERT_FP_FP_ZEROPOINT, between the signed and unsigned items of one size: adds the offset
+ *     in the Infos' first byte (two bytes for 16-bit items), wrapping (128 turns int8 into uint8);
+ *   KOP_CONVERT_FP_FP, between 8 and 16 bits of the same sign: times 256, or rounded to 8 bits;
+ *   KOP_CONVERT_FP_FP_SCALE, any pair: a new zero point and scale from the Infos (CNN_Copy.h).
+ * Conversions from and to floating point (KOP_CONVERT_FL_FP, KOP_CONVERT_FP_FL) are refused. */
 int CNN_Convert(const char *Name, int In_DataSize, int Out_DataSize, int Sz, KernelOper_T kop);
+
+/* Declared as in the SDK; Tessera's generators refuse them with a message naming the layer. */
+int CNN_Norm(const char *Name, int Width, int Height, int DoOffset, KernelOper_T kop);
 int CNN_ConcatLastAxis_Generator(const char *Name, CNN_GenControl_T *Ctrl, int Size, int Height, int In1Width,
                                  int In2Width, int In3Width, int In4Width, KernelOper_T ConcatOper);
 int CNN_SplitLastAxis_Generator(const char *Name, CNN_GenControl_T *Ctrl, int Size, int Height, int Out1Width,

@@ -1,14 +1,16 @@
 // The copy generators on the SDK's contract (CNN_Copy_Generators.h): CNN_Copy, CNN_Repeat,
-// CNN_MatTranspose and CNN_3DTensorPermute declare the user kernels GreenWaves' generators declare
-// for them and call the basic kernels of CNN_Copy.h by the SDK's names, found with
-// CNN_FindMatchingKernel as the SDK finds them.
+// CNN_MatTranspose, CNN_3DTensorPermute and CNN_Convert declare the user kernels GreenWaves'
+// generators declare for them and call the basic kernels of CNN_Copy.h by the SDK's names, found
+// with CNN_FindMatchingKernel as the SDK finds them.
 #include "CNN_Copy_Generators.h"
 
 #include "cnn_generator_control.h"
 #include "cnn_generator_support.h"
 
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -157,6 +159,62 @@ int transpose(const char* Name, const GenControl& control, int Size, int Feat, i
     return layer.conclude();
 }
 
+// The conversions' item types as the SDK names them in its kernels: Fps int8, UFps uint8, Fp int16,
+// UFp uint16 (a size, negative for unsigned).
+const char* itemCode(int size)
+{
+    return size == 1 ? "Fps" : size == -1 ? "UFps" : size == 2 ? "Fp" : "UFp";
+}
+
+const char* itemCType(int size)
+{
+    return size == 1 ? "signed char" : size == -1 ? "unsigned char" : size == 2 ? "signed short" : "unsigned short";
+}
+
+// The conversion kernels of the SDK's library: those adding a zero point, those widening or
+// narrowing by 8 bits, and a scaled one for every pair of types (CNN_Copy.h). The SDK also matches
+// CNN_UFpsFp and CNN_UFpFps, which its library does not define.
+struct Conversion {
+    KernelOper_T oper;
+    int in, out;
+};
+constexpr Conversion kConversions[] = {
+    {KOP_CONVERT_FP_FP_ZEROPOINT, 1, -1}, {KOP_CONVERT_FP_FP_ZEROPOINT, -1, 1},
+    {KOP_CONVERT_FP_FP_ZEROPOINT, 2, -2}, {KOP_CONVERT_FP_FP_ZEROPOINT, -2, 2},
+    {KOP_CONVERT_FP_FP, 1, 2},            {KOP_CONVERT_FP_FP, -1, -2},
+    {KOP_CONVERT_FP_FP, 2, 1},            {KOP_CONVERT_FP_FP, -2, -1},
+};
+constexpr int kItemSizes[] = {1, -1, 2, -2};
+
+std::string conversionKernel(const Conversion& conversion)
+{
+    return std::string("CNN_") + itemCode(conversion.in) + itemCode(conversion.out) +
+           (conversion.oper == KOP_CONVERT_FP_FP_SCALE ? "Scaled" : "");
+}
+
+void loadConversionKernels()
+{
+    for (int in : kItemSizes)
+        for (int out : kItemSizes) {
+            const std::string type = std::string("CNN_") + itemCode(in) + itemCode(out) + "_T";
+            const std::string inType = std::string(itemCType(in)) + " *__restrict__";
+            const std::string outType = std::string(itemCType(out)) + " *__restrict__";
+            LibKernelTemplate(type.c_str(), CArgs(5, TCArg(inType.c_str(), "In"), TCArg(outType.c_str(), "Out"),
+                                                  TCArg("unsigned short int", "W"), TCArg("unsigned short int", "H"),
+                                                  TCArg("signed char *__restrict__", "Infos")));
+        }
+    std::vector<Conversion> conversions(std::begin(kConversions), std::end(kConversions));
+    for (int in : kItemSizes)
+        for (int out : kItemSizes)
+            conversions.push_back({KOP_CONVERT_FP_FP_SCALE, in, out});
+    for (const Conversion& conversion : conversions) {
+        const std::string type = std::string("CNN_") + itemCode(conversion.in) + itemCode(conversion.out) + "_T";
+        LibKernel(conversionKernel(conversion).c_str(), CALL_PARALLEL, nullptr, type.c_str(),
+                  CNN_Match(CNN_OperList(1, conversion.oper), nullptr, 1, CNN_Type(conversion.in, 0, 0, 0, conversion.out),
+                            0, 0, 0, 0, 1, 1));
+    }
+}
+
 [[noreturn]] void notProvided(const char* Name, const char* generator)
 {
     layerError(Name, std::string(generator) + " has no generator of Tessera's yet; compile the SDK's "
@@ -211,6 +269,7 @@ void LoadCNN_Copy_Library(void)
                       nullptr, type,
                       CNN_Match(CNN_OperList(1, entry.oper), nullptr, entry.parallel, CNN_Type(bytes, 0, 0, 0, bytes), 0,
                                 0, 0, 0, 1, 1));
+    loadConversionKernels();
 }
 
 int CNN_MatTranspose(const char* Name, CNN_GenControl_T* Ctrl, int Size, int InFeat, int Width, int Height,
@@ -291,9 +350,57 @@ int CNN_Norm(const char* Name, int, int, int, KernelOper_T)
     notProvided(Name, "CNN_Norm (image normalization)");
 }
 
-int CNN_Convert(const char* Name, int, int, int, KernelOper_T)
+int CNN_Convert(const char* Name, int In_DataSize, int Out_DataSize, int Sz, KernelOper_T kop)
 {
-    notProvided(Name, "CNN_Convert (type and quantization conversions)");
+    LayerDeclaration layer(Name);
+    if (kop == KOP_CONVERT_FL_FP || kop == KOP_CONVERT_FP_FL || kop == KOP_CONVERT_FL_FL)
+        layerError(Name, "conversions from or to floating point have no basic kernel of Tessera's; compile the "
+                         "SDK's CNN_Copy.c (with its float16 support) for them");
+    if (kop != KOP_CONVERT_FP_FP && kop != KOP_CONVERT_FP_FP_ZEROPOINT && kop != KOP_CONVERT_FP_FP_SCALE)
+        layerError(Name, "kop must be KOP_CONVERT_FP_FP, KOP_CONVERT_FP_FP_ZEROPOINT or KOP_CONVERT_FP_FP_SCALE");
+    const ItemType in = itemType(Name, In_DataSize, "In_DataSize", false);
+    const ItemType out = itemType(Name, Out_DataSize, "Out_DataSize", false);
+    if (Sz < 1 || Sz > 0x3FFFFFFF)
+        layerError(Name, "Sz is " + std::to_string(Sz) + "; give 1 to 2^30 items");
+    const unsigned l1 = currentModel().options.l1Size, largest = 2u * unsigned(in.bytes + out.bytes) * 65535u;
+    if (Sz > 65535 && l1 > largest)
+        layerError(Name, "the L1 budget of " + std::to_string(l1) + " bytes allows chunks of more than 65535 items, "
+                         "which the SDK's conversion kernels cannot count; give an L1 budget of at most " +
+                         std::to_string(largest) + " bytes");
+    const char* kernel = CNN_FindMatchingKernel(kop, KOP_NONE, 1, In_DataSize, 0, 0, 0, Out_DataSize, 0, 0, 0, 0, 1, 1,
+                                                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    if (!kernel)
+        layerError(Name, std::string("no basic kernel converts ") + itemCode(In_DataSize) + " items to " +
+                             itemCode(Out_DataSize) + " ones with " + CNN_KernelOperImage(kop) +
+                             " (call LoadCNN_Copy_Library() first; the zero-point and 8-bit conversions keep the size "
+                             "or change it by one byte and the sign with it, the scaled ones take any pair)");
+    const bool constants = kop != KOP_CONVERT_FP_FP;
+    const std::string inType = in.pointer(), outType = out.pointer();
+    // As the SDK declares it: the items a parametric space run in chunks (a multiple of 8 where the
+    // budget allows), the constants (8 bytes of Infos) whole in L1.
+    UserKernel(Name, KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE0), IterParSpace(KER_ITER_D0, unsigned(Sz), 8)),
+               TILE_HOR,
+               constants ? CArgs(3, TCArg(inType.c_str(), "In"), TCArg(outType.c_str(), "Out"),
+                                 TCArg("signed char * __restrict__", "Infos"))
+                         : CArgs(2, TCArg(inType.c_str(), "In"), TCArg(outType.c_str(), "Out")),
+               Calls(1, Call(kernel, LOC_D0,
+                             Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                      K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), Imm(1),
+                                      constants ? K_Arg("Infos", KER_ARG_TILE) : AT_IGNORE_ARG_BINDING))),
+               constants ? KerArgs(3,
+                                   KerArg("In", KerArgSpace(1, KER_ITER_D0), OBJ_IN_DB, 1, 1, unsigned(in.bytes), 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "In"),
+                                   KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, unsigned(out.bytes), 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                                   KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_BUFF | O_NTILED, 1, 1, 8, 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "Infos"))
+                         : KerArgs(2,
+                                   KerArg("In", KerArgSpace(1, KER_ITER_D0), OBJ_IN_DB, 1, 1, unsigned(in.bytes), 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "In"),
+                                   KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, unsigned(out.bytes), 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "Out")));
+    declaredKernel(Name).operations = unsigned(Sz);
+    return layer.conclude();
 }
 
 int CNN_ConcatLastAxis_Generator(const char* Name, CNN_GenControl_T*, int, int, int, int, int, int, KernelOper_T)

@@ -1,4 +1,4 @@
-/* Copies, transpositions and permutations through the SDK's copy generators, as NNTool's model
+/* Copies, transpositions, permutations and conversions through the SDK's copy generators, as NNTool's model
  * programs declare them (CNN_Generators_SQ8.h, LoadCNN_SQ8_Library); the L1 budget comes from the
  * command line (--l1). Layer sizes are the harness's. */
 #include <stdio.h>
@@ -29,6 +29,34 @@ static void Permutations(const char *Suffix, int Size)
     }
 }
 
+/* Every conversion of the library: zero points, 8 <-> 16 bits, and scaled ones between any two item
+ * types (1, 2 bytes, negative for unsigned), 999 items each. */
+static void Conversions(void)
+{
+    static const struct {
+        const char *Name;
+        int In, Out;
+        KernelOper_T Oper;
+    } Plain[] = {
+        {"FpsUFps", 1, -1, KOP_CONVERT_FP_FP_ZEROPOINT}, {"UFpsFps", -1, 1, KOP_CONVERT_FP_FP_ZEROPOINT},
+        {"FpUFp", 2, -2, KOP_CONVERT_FP_FP_ZEROPOINT},   {"UFpFp", -2, 2, KOP_CONVERT_FP_FP_ZEROPOINT},
+        {"FpsFp", 1, 2, KOP_CONVERT_FP_FP},              {"UFpsUFp", -1, -2, KOP_CONVERT_FP_FP},
+        {"FpFps", 2, 1, KOP_CONVERT_FP_FP},              {"UFpUFps", -2, -1, KOP_CONVERT_FP_FP},
+    };
+    static const int Sizes[] = {1, -1, 2, -2};
+    static const char *const Codes[] = {"Fps", "UFps", "Fp", "UFp"};
+    char Name[64];
+    for (unsigned i = 0; i < sizeof Plain / sizeof Plain[0]; i++) {
+        snprintf(Name, sizeof Name, "Convert%s", Plain[i].Name);
+        CNN_Convert(Name, Plain[i].In, Plain[i].Out, 999, Plain[i].Oper);
+    }
+    for (int i = 0; i < 4; i++)
+        for (int o = 0; o < 4; o++) {
+            snprintf(Name, sizeof Name, "Convert%s%sScaled", Codes[i], Codes[o]);
+            CNN_Convert(Name, Sizes[i], Sizes[o], 999, KOP_CONVERT_FP_FP_SCALE);
+        }
+}
+
 int main(int argc, char **argv)
 {
     if (TilerParseOptions(argc, argv)) {
@@ -57,6 +85,7 @@ int main(int argc, char **argv)
     CNN_Copy("Copy16", 0, 1001, 2);
     CNN_Copy("CopyBytes", 0, 3333, -1);
     CNN_Repeat("Repeat", 0, 77, 2, 5);
+    Conversions();
     GenerateTilingCode();
     return 0;
 }

@@ -1,9 +1,10 @@
 /* Host harness of tests/gap/CnnCopy: runs every generated layer on inputs from a seeded LCG
- * (`harness [seed]`) and compares its output, item by item, with the copy, transposition or
- * permutation computed here. Prints `DMA <Layer> <l2_read> <l2_write>` per layer, `MISMATCH ...`
+ * (`harness [seed]`) and compares its output, item by item, with the copy, transposition,
+ * permutation or conversion computed here. Prints `DMA <Layer> <l2_read> <l2_write>` per layer, `MISMATCH ...`
  * for the first differences and `RESULT ok` last (exit status 0 only then). */
 #include "GenKernels.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,97 @@ static void RunCopy(const char *Name, Layer_T Layer, size_t Bytes, size_t NRepea
     free(Expected);
 }
 
+/* ---- Conversions ---- */
+
+/* Item i of a buffer of items of Size bytes (negative: unsigned). */
+static int32_t ReadItem(const void *Data, int Size, size_t i)
+{
+    switch (Size) {
+    case 1: return ((const int8_t *) Data)[i];
+    case -1: return ((const uint8_t *) Data)[i];
+    case 2: return ((const int16_t *) Data)[i];
+    default: return ((const uint16_t *) Data)[i];
+    }
+}
+
+/* Stores the low bits of Value as item i. */
+static void WriteItem(void *Data, int Size, size_t i, int64_t Value)
+{
+    if (Size == 1 || Size == -1)
+        ((uint8_t *) Data)[i] = (uint8_t) (uint64_t) Value;
+    else
+        ((uint16_t *) Data)[i] = (uint16_t) (uint64_t) Value;
+}
+
+static int32_t Wrap32(int64_t X)
+{
+    return (int32_t) (uint32_t) (uint64_t) X;
+}
+
+/* GAP's rounded shifts of a 32-bit value: arithmetic, or of its bits as unsigned. */
+static int32_t RoundShift(int32_t X, unsigned N)
+{
+    return Wrap32((int64_t) X + (N ? (int64_t) 1 << (N - 1) : 0)) >> N;
+}
+
+static uint32_t RoundShiftUnsigned(int32_t X, unsigned N)
+{
+    return (uint32_t) (uint64_t) ((int64_t) X + (N ? (int64_t) 1 << (N - 1) : 0)) >> N;
+}
+
+/* The range of an item type, a value clipped to it. */
+static int64_t Clip(int64_t X, int Size)
+{
+    const int64_t Lo = Size == 1 ? -128 : Size == 2 ? -32768 : 0;
+    const int64_t Hi = Size == 1 ? 127 : Size == -1 ? 255 : Size == 2 ? 32767 : 65535;
+    return X < Lo ? Lo : X > Hi ? Hi : X;
+}
+
+typedef void (*Convert_T)(void *In, void *Out, signed char *Infos);
+enum { ZERO_POINT, WIDEN_OR_NARROW, SCALED };
+
+/* Runs a conversion of 999 items from In to Out items with random constants. */
+static void RunConversion(const char *Name, Convert_T Layer, int Kind, int In, int Out)
+{
+    enum { N = 999 };
+    const size_t InBytes = (size_t) (In < 0 ? -In : In), OutBytes = (size_t) (Out < 0 ? -Out : Out);
+    unsigned char *Input = (unsigned char *) Random(N * InBytes), *Output = (unsigned char *) calloc(N, OutBytes);
+    unsigned char *Expected = (unsigned char *) malloc(N * OutBytes);
+    signed char Infos[8];
+    const int32_t ZeroDiff = (int32_t) (NextByte() % 601) - 300;
+    const uint16_t Scale = (uint16_t) (NextByte() | (NextByte() << 8));
+    const unsigned Norm = NextByte() % 32;
+    memcpy(Infos, &ZeroDiff, 4);
+    memcpy(Infos + 4, &Scale, 2);
+    Infos[6] = (signed char) Norm;
+    Infos[7] = 0;
+    const int Widening = InBytes == 1 && OutBytes == 2;
+    for (size_t i = 0; i < N; i++) {
+        const int32_t V = ReadItem(Input, In, i);
+        int64_t R;
+        if (Kind == ZERO_POINT)
+            R = V + (InBytes == 1 ? (uint8_t) Infos[0] : (uint16_t) ZeroDiff); /* Infos[0], or [0..1] */
+        else if (Kind == WIDEN_OR_NARROW)
+            R = Widening ? V * 256 : Clip(In > 0 ? RoundShift(V, 8) : (int32_t) RoundShiftUnsigned(V, 8), Out);
+        else if (Widening) { /* 8 to 16 bits: the 16-bit scale, then the zero point */
+            const int32_t Product = Wrap32((int64_t) V * Scale);
+            const int32_t Scaled = (In == -1 && Out == -2) ? (int32_t) RoundShiftUnsigned(Product, Norm) : RoundShift(Product, Norm);
+            R = Clip(Wrap32((int64_t) Scaled + ZeroDiff), Out);
+        } else { /* the zero point, then the 8-bit scale */
+            const int32_t Product = Wrap32((int64_t) Wrap32((int64_t) V + ZeroDiff) * (uint8_t) Scale);
+            const int32_t Scaled = (In == 2 && Out == -1) ? (int32_t) RoundShiftUnsigned(Product, Norm) : RoundShift(Product, Norm);
+            R = Clip(Scaled, Out);
+        }
+        WriteItem(Expected, Out, i, R);
+    }
+    __L2_Read = __L2_Write = 0;
+    Layer(Input, Output, Infos);
+    Compare(Name, Output, Expected, N * OutBytes, OutBytes);
+    free(Input);
+    free(Output);
+    free(Expected);
+}
+
 /* Typed calls of the generated layers, one per layer. */
 #define LAYER(Name, Type)                                \
     static void Call##Name(void *In, void *Out)          \
@@ -108,6 +200,34 @@ PERMUTATIONS(16, short int)
 LAYER(Copy16, short int)
 LAYER(CopyBytes, unsigned char)
 LAYER(Repeat, short int)
+#define CONVERSION(Name, InType, OutType)                          \
+    static void Call##Name(void *In, void *Out, signed char *Infos) \
+    {                                                              \
+        Name((InType *) In, (OutType *) Out, Infos);               \
+    }
+#define PLAIN_CONVERSION(Name, InType, OutType)                    \
+    static void Call##Name(void *In, void *Out, signed char *Infos) \
+    {                                                              \
+        (void) Infos;                                              \
+        Name((InType *) In, (OutType *) Out);                      \
+    }
+CONVERSION(ConvertFpsUFps, signed char, unsigned char)
+CONVERSION(ConvertUFpsFps, unsigned char, signed char)
+CONVERSION(ConvertFpUFp, short int, unsigned short int)
+CONVERSION(ConvertUFpFp, unsigned short int, short int)
+PLAIN_CONVERSION(ConvertFpsFp, signed char, short int)
+PLAIN_CONVERSION(ConvertUFpsUFp, unsigned char, unsigned short int)
+PLAIN_CONVERSION(ConvertFpFps, short int, signed char)
+PLAIN_CONVERSION(ConvertUFpUFps, unsigned short int, unsigned char)
+#define SCALED_FROM(In, InType)                                  \
+    CONVERSION(Convert##In##FpsScaled, InType, signed char)      \
+    CONVERSION(Convert##In##UFpsScaled, InType, unsigned char)   \
+    CONVERSION(Convert##In##FpScaled, InType, short int)         \
+    CONVERSION(Convert##In##UFpScaled, InType, unsigned short int)
+SCALED_FROM(Fps, signed char)
+SCALED_FROM(UFps, unsigned char)
+SCALED_FROM(Fp, short int)
+SCALED_FROM(UFp, unsigned short int)
 
 #define RUN_PERMUTATIONS(Suffix, ItemSize)                                                                  \
     do {                                                                                                    \
@@ -143,6 +263,29 @@ int main(int argc, char **argv)
     RunCopy("Copy16", CallCopy16, 1001 * 2, 1, 2);
     RunCopy("CopyBytes", CallCopyBytes, 3333, 1, 1);
     RunCopy("Repeat", CallRepeat, 77 * 2, 5, 2);
+    RunConversion("ConvertFpsUFps", CallConvertFpsUFps, ZERO_POINT, 1, -1);
+    RunConversion("ConvertUFpsFps", CallConvertUFpsFps, ZERO_POINT, -1, 1);
+    RunConversion("ConvertFpUFp", CallConvertFpUFp, ZERO_POINT, 2, -2);
+    RunConversion("ConvertUFpFp", CallConvertUFpFp, ZERO_POINT, -2, 2);
+    RunConversion("ConvertFpsFp", CallConvertFpsFp, WIDEN_OR_NARROW, 1, 2);
+    RunConversion("ConvertUFpsUFp", CallConvertUFpsUFp, WIDEN_OR_NARROW, -1, -2);
+    RunConversion("ConvertFpFps", CallConvertFpFps, WIDEN_OR_NARROW, 2, 1);
+    RunConversion("ConvertUFpUFps", CallConvertUFpUFps, WIDEN_OR_NARROW, -2, -1);
+    {
+        static const int Sizes[] = {1, -1, 2, -2};
+        static const char *const Codes[] = {"Fps", "UFps", "Fp", "UFp"};
+        const Convert_T Layers[4][4] = {
+            {CallConvertFpsFpsScaled, CallConvertFpsUFpsScaled, CallConvertFpsFpScaled, CallConvertFpsUFpScaled},
+            {CallConvertUFpsFpsScaled, CallConvertUFpsUFpsScaled, CallConvertUFpsFpScaled, CallConvertUFpsUFpScaled},
+            {CallConvertFpFpsScaled, CallConvertFpUFpsScaled, CallConvertFpFpScaled, CallConvertFpUFpScaled},
+            {CallConvertUFpFpsScaled, CallConvertUFpUFpsScaled, CallConvertUFpFpScaled, CallConvertUFpUFpScaled}};
+        for (int i = 0; i < 4; i++)
+            for (int o = 0; o < 4; o++) {
+                char Name[64];
+                snprintf(Name, sizeof Name, "Convert%s%sScaled", Codes[i], Codes[o]);
+                RunConversion(Name, Layers[i][o], SCALED, Sizes[i], Sizes[o]);
+            }
+    }
     free(L1_Memory);
     free(L2_Memory);
     if (Mismatches)
