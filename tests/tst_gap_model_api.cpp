@@ -543,9 +543,15 @@ const std::vector<ImmediateErrorRow>& immediateErrorRows()
              CNN_MatTranspose("T", nullptr, 1, 1, 0, 8, KOP_MATTRANSP);
          },
          "error: T: Width is 0, expected 1 to 65535"},
-        {"image normalization, which has no generator of Tessera's",
-         [] { CNN_Norm("Norm", 32, 32, 1, KOP_NORM_RGB888); },
-         "error: Norm: CNN_Norm (image normalization) has no generator of Tessera's yet; compile the SDK's "
+        {"image normalization with another operation",
+         [] {
+             LoadCNN_Copy_Library();
+             CNN_Norm("Norm", 32, 32, 1, KOP_RELU);
+         },
+         "error: Norm: kop must be KOP_NORM_RGB565, KOP_NORM_RGB888, KOP_NORM_RGB16, KOP_NORM_BW or KOP_NORM_BW16"},
+        {"last-axis concatenation, which has no generator of Tessera's",
+         [] { CNN_ConcatLastAxis_Generator("Cat", nullptr, 1, 4, 8, 8, 0, 0, KOP_CONCAT); },
+         "error: Cat: CNN_ConcatLastAxis_Generator has no generator of Tessera's yet; compile the SDK's "
          "CNN_Copy_Generators.c and CNN_Copy.c with the model for it"},
         {"conversion to floating point",
          [] {

@@ -138,6 +138,55 @@ TESSERA_PERMUTATION(HWC, WHC)
 TESSERA_PERMUTATION(HWC, CHW)
 TESSERA_PERMUTATION(HWC, CWH)
 
+/* ---- Image normalization ---- */
+
+/* Out<c>[p] = Value(c, v) for the pixels of this core, v the pixel's channel c (RGB888, RGB16) or
+ * the whole 16-bit pixel (RGB565). */
+#define TESSERA_NORM_RGB(Name, Struct, OutType, Channel, Value)                                          \
+    void Name(Struct *Arg)                                                                                \
+    {                                                                                                     \
+        OutType *__restrict__ Out[3] = {Arg->Out0, Arg->Out1, Arg->Out2};                                 \
+        unsigned int First, Last;                                                                         \
+        core_range(Arg->W * Arg->H, &First, &Last);                                                       \
+        for (unsigned int p = First; p < Last; p++)                                                       \
+            for (int c = 0; c < 3; c++) {                                                                 \
+                const int v = Channel;                                                                    \
+                Out[c][p] = (OutType) (Value);                                                            \
+            }                                                                                             \
+        gap_waitbarrier(0);                                                                               \
+    }
+
+/* The RGB565 pixel's red (c 0), green (1) or blue (2) bits, and the field's width. */
+static inline int rgb565_field(unsigned int Pixel, int c)
+{
+    return c == 0 ? (int) (Pixel >> 11) & 31 : c == 1 ? (int) (Pixel >> 5) & 63 : (int) Pixel & 31;
+}
+#define TESSERA_RGB565_BITS(c) ((c) == 1 ? 6 : 5)
+
+TESSERA_NORM_RGB(CNN_NormRGB565_offset_fps, KerNormRGB565_fps_T, signed char, rgb565_field(Arg->In[p], c),
+                 (v - (1 << (TESSERA_RGB565_BITS(c) - 1))) * (1 << (8 - TESSERA_RGB565_BITS(c))))
+TESSERA_NORM_RGB(CNN_NormRGB565_shift_fps, KerNormRGB565_fps_T, signed char, rgb565_field(Arg->In[p], c),
+                 v << (7 - TESSERA_RGB565_BITS(c)))
+TESSERA_NORM_RGB(CNN_NormRGB888_offset_fps, KerNormRGB888_fps_T, signed char, Arg->In[3 * p + c], v - 128)
+TESSERA_NORM_RGB(CNN_NormRGB888_shift_fps, KerNormRGB888_fps_T, signed char, Arg->In[3 * p + c], v >> 1)
+TESSERA_NORM_RGB(CNN_NormRGB16_fp, KerNormRGB16_fp_T, signed short int, Arg->In[3 * p + c], v << 7)
+
+#define TESSERA_NORM_BW(Name, Struct, OutType, Value)                                                     \
+    void Name(Struct *Arg)                                                                                \
+    {                                                                                                     \
+        unsigned int First, Last;                                                                         \
+        core_range(Arg->W * Arg->H, &First, &Last);                                                       \
+        for (unsigned int p = First; p < Last; p++) {                                                     \
+            const int v = Arg->In[p];                                                                     \
+            Arg->Out[p] = (OutType) (Value);                                                              \
+        }                                                                                                 \
+        gap_waitbarrier(0);                                                                               \
+    }
+
+TESSERA_NORM_BW(CNN_NormBW_offset_fps, KerNormBW_fps_T, signed char, v - 128)
+TESSERA_NORM_BW(CNN_NormBW_shift_fps, KerNormBW_fps_T, signed char, v >> 1)
+TESSERA_NORM_BW(CNN_NormBW_fp, KerNormBW_fp_T, signed short int, v << 7)
+
 /* ---- Conversions ---- */
 
 static inline int32_t infos_i32(const signed char *Infos, int At)

@@ -1,6 +1,6 @@
 /* Tessera's copy, transposition and permutation basic kernels on the SDK's contract, called by the
  * code the copy generators produce (CNN_Copy_Generators.h: CNN_Copy, CNN_MatTranspose,
- * CNN_3DTensorPermute). Names and argument structures are those of GreenWaves' CNN_Copy.h, so that
+ * CNN_3DTensorPermute, CNN_Convert, CNN_Norm). Names and argument structures are those of GreenWaves' CNN_Copy.h, so that
  * generated code links with either library. They move values and compute nothing: "fps" kernels
  * move bytes, "fp" kernels 16-bit values. Every kernel splits its work over the cores
  * (gap_coreid()/gap_ncore()) and ends on a team barrier.
@@ -82,6 +82,62 @@ void CNN_MatPermHWC2WCH_fp(KerMatTranspose_fp_T *Arg);
 void CNN_MatPermHWC2WHC_fp(KerMatTranspose_fp_T *Arg);
 void CNN_MatPermHWC2CHW_fp(KerMatTranspose_fp_T *Arg);
 void CNN_MatPermHWC2CWH_fp(KerMatTranspose_fp_T *Arg);
+
+/* ---- Image normalization (CNN_Norm) ----
+ * W x H pixels of an image become int8 (fps) or int16 (fp) planes. RGB565: one 16-bit pixel per
+ * item (red in bits 11..15, green 5..10, blue 0..4), "offset" gives (r - 16) << 3, (g - 32) << 2,
+ * (b - 16) << 3, "shift" r << 2, g << 1, b << 2. RGB888: three bytes per pixel, R G B; "offset"
+ * gives v - 128, "shift" v >> 1, RGB16 v << 7 (int16). BW: one byte per pixel, as RGB888's one
+ * channel. Out0, Out1, Out2 are the red, green and blue planes. */
+typedef struct {
+    unsigned short * __restrict__ In;
+    signed char * __restrict__ Out0;
+    signed char * __restrict__ Out1;
+    signed char * __restrict__ Out2;
+    unsigned int W;
+    unsigned int H;
+} KerNormRGB565_fps_T;
+
+typedef struct {
+    unsigned char * __restrict__ In;
+    signed char * __restrict__ Out0;
+    signed char * __restrict__ Out1;
+    signed char * __restrict__ Out2;
+    unsigned int W;
+    unsigned int H;
+} KerNormRGB888_fps_T;
+
+typedef struct {
+    unsigned char * __restrict__ In;
+    signed short int * __restrict__ Out0;
+    signed short int * __restrict__ Out1;
+    signed short int * __restrict__ Out2;
+    unsigned int W;
+    unsigned int H;
+} KerNormRGB16_fp_T;
+
+typedef struct {
+    unsigned char * __restrict__ In;
+    signed char * __restrict__ Out;
+    unsigned int W;
+    unsigned int H;
+} KerNormBW_fps_T;
+
+typedef struct {
+    unsigned char * __restrict__ In;
+    signed short int * __restrict__ Out;
+    unsigned int W;
+    unsigned int H;
+} KerNormBW_fp_T;
+
+void CNN_NormRGB565_offset_fps(KerNormRGB565_fps_T *Arg);
+void CNN_NormRGB565_shift_fps(KerNormRGB565_fps_T *Arg);
+void CNN_NormRGB888_offset_fps(KerNormRGB888_fps_T *Arg);
+void CNN_NormRGB888_shift_fps(KerNormRGB888_fps_T *Arg);
+void CNN_NormRGB16_fp(KerNormRGB16_fp_T *Arg);
+void CNN_NormBW_offset_fps(KerNormBW_fps_T *Arg);
+void CNN_NormBW_shift_fps(KerNormBW_fps_T *Arg);
+void CNN_NormBW_fp(KerNormBW_fp_T *Arg);
 
 /* ---- Conversions (CNN_Convert) ----
  * One structure per pair of item types, named as the SDK names them: Fps int8, UFps uint8, Fp int16,

@@ -59,8 +59,15 @@ int CNN_Repeat(const char *Name, CNN_GenControl_T *Ctrl, int Sz, int FeatureSize
  * Conversions from and to floating point (KOP_CONVERT_FL_FP, KOP_CONVERT_FP_FL) are refused. */
 int CNN_Convert(const char *Name, int In_DataSize, int Out_DataSize, int Sz, KernelOper_T kop);
 
-/* Declared as in the SDK; Tessera's generators refuse them with a message naming the layer. */
+/* Normalizes a Width x Height image into int8 (int16 for the *16 operations) planes, with the C
+ * arguments (In, Out): KOP_NORM_RGB565 (16-bit pixels) and KOP_NORM_RGB888 (three bytes per pixel)
+ * give the red, green and blue planes one after the other in Out, centred on 0 with DoOffset,
+ * else halved into 0..127 (CNN_Copy.h); KOP_NORM_RGB16 gives v << 7. KOP_NORM_BW and KOP_NORM_BW16
+ * do the same for one byte per pixel. An RGB layer is a kernel group, its body kernel <Name>Body,
+ * as in the SDK. Returns 1 when the layer was generated (the SDK's returns 0). */
 int CNN_Norm(const char *Name, int Width, int Height, int DoOffset, KernelOper_T kop);
+
+/* Declared as in the SDK; Tessera's generators refuse them with a message naming the layer. */
 int CNN_ConcatLastAxis_Generator(const char *Name, CNN_GenControl_T *Ctrl, int Size, int Height, int In1Width,
                                  int In2Width, int In3Width, int In4Width, KernelOper_T ConcatOper);
 int CNN_SplitLastAxis_Generator(const char *Name, CNN_GenControl_T *Ctrl, int Size, int Height, int Out1Width,

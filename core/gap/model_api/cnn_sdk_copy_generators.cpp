@@ -1,5 +1,5 @@
 // The copy generators on the SDK's contract (CNN_Copy_Generators.h): CNN_Copy, CNN_Repeat,
-// CNN_MatTranspose, CNN_3DTensorPermute and CNN_Convert declare the user kernels GreenWaves'
+// CNN_MatTranspose, CNN_3DTensorPermute, CNN_Convert and CNN_Norm declare the user kernels GreenWaves'
 // generators declare for them and call the basic kernels of CNN_Copy.h by the SDK's names, found
 // with CNN_FindMatchingKernel as the SDK finds them.
 #include "CNN_Copy_Generators.h"
@@ -215,6 +215,34 @@ void loadConversionKernels()
     }
 }
 
+// The image normalization kernels (CNN_Norm), with the SDK's structures.
+void loadNormalizationKernels()
+{
+    const struct {
+        const char* name;
+        const char* type;
+        const char* in;
+        const char* out;
+        bool rgb;
+    } kernels[] = {
+        {"CNN_NormRGB565_offset_fps", "KerNormRGB565_fps_T", "unsigned short *__restrict__", "signed char *__restrict__", true},
+        {"CNN_NormRGB565_shift_fps", "KerNormRGB565_fps_T", "unsigned short *__restrict__", "signed char *__restrict__", true},
+        {"CNN_NormRGB888_offset_fps", "KerNormRGB888_fps_T", "unsigned char *__restrict__", "signed char *__restrict__", true},
+        {"CNN_NormRGB888_shift_fps", "KerNormRGB888_fps_T", "unsigned char *__restrict__", "signed char *__restrict__", true},
+        {"CNN_NormRGB16_fp", "KerNormRGB16_fp_T", "unsigned char *__restrict__", "signed short int *__restrict__", true},
+        {"CNN_NormBW_offset_fps", "KerNormBW_fps_T", "unsigned char *__restrict__", "signed char *__restrict__", false},
+        {"CNN_NormBW_shift_fps", "KerNormBW_fps_T", "unsigned char *__restrict__", "signed char *__restrict__", false},
+        {"CNN_NormBW_fp", "KerNormBW_fp_T", "unsigned char *__restrict__", "signed short int *__restrict__", false},
+    };
+    for (const auto& kernel : kernels)
+        LibKernel(kernel.name, CALL_PARALLEL,
+                  kernel.rgb ? CArgs(6, TCArg(kernel.in, "In"), TCArg(kernel.out, "Out0"), TCArg(kernel.out, "Out1"),
+                                     TCArg(kernel.out, "Out2"), TCArg("unsigned int", "W"), TCArg("unsigned int", "H"))
+                             : CArgs(4, TCArg(kernel.in, "In"), TCArg(kernel.out, "Out"), TCArg("unsigned int", "W"),
+                                     TCArg("unsigned int", "H")),
+                  kernel.type, nullptr);
+}
+
 [[noreturn]] void notProvided(const char* Name, const char* generator)
 {
     layerError(Name, std::string(generator) + " has no generator of Tessera's yet; compile the SDK's "
@@ -269,6 +297,7 @@ void LoadCNN_Copy_Library(void)
                       nullptr, type,
                       CNN_Match(CNN_OperList(1, entry.oper), nullptr, entry.parallel, CNN_Type(bytes, 0, 0, 0, bytes), 0,
                                 0, 0, 0, 1, 1));
+    loadNormalizationKernels();
     loadConversionKernels();
 }
 
@@ -345,9 +374,73 @@ int CNN_Repeat(const char* Name, CNN_GenControl_T* Ctrl, int Sz, int FeatureSize
     return layer.conclude();
 }
 
-int CNN_Norm(const char* Name, int, int, int, KernelOper_T)
+int CNN_Norm(const char* Name, int Width, int Height, int DoOffset, KernelOper_T kop)
 {
-    notProvided(Name, "CNN_Norm (image normalization)");
+    const bool bw = kop == KOP_NORM_BW || kop == KOP_NORM_BW16;
+    if (!bw && kop != KOP_NORM_RGB565 && kop != KOP_NORM_RGB888 && kop != KOP_NORM_RGB16)
+        layerError(Name, "kop must be KOP_NORM_RGB565, KOP_NORM_RGB888, KOP_NORM_RGB16, KOP_NORM_BW or KOP_NORM_BW16");
+    requireDimension(Name, "Width", Width);
+    requireDimension(Name, "Height", Height);
+    const unsigned W = unsigned(Width), H = unsigned(Height);
+    const bool sixteen = kop == KOP_NORM_RGB16 || kop == KOP_NORM_BW16;
+    const char* kernel = kop == KOP_NORM_RGB16   ? "CNN_NormRGB16_fp"
+                         : kop == KOP_NORM_BW16  ? "CNN_NormBW_fp"
+                         : kop == KOP_NORM_RGB565 ? (DoOffset ? "CNN_NormRGB565_offset_fps" : "CNN_NormRGB565_shift_fps")
+                         : kop == KOP_NORM_RGB888 ? (DoOffset ? "CNN_NormRGB888_offset_fps" : "CNN_NormRGB888_shift_fps")
+                                                 : (DoOffset ? "CNN_NormBW_offset_fps" : "CNN_NormBW_shift_fps");
+    if (!currentModel().findBasicKernel(kernel))
+        layerError(Name, std::string("basic kernel ") + kernel + " is not declared; call LoadCNN_Copy_Library() first");
+    const char* outType = CNN_ArgDataType(sixteen ? 2 : 1, 1, 1);
+    if (bw) {  // As the SDK declares it: the image and the plane tiled by lines.
+        LayerDeclaration layer(Name);
+        UserKernel(Name, KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(2, TCArg(CNN_ArgDataTypeUns(1, 1, 1), "In"), TCArg(outType, "Out")),
+                   Calls(1, Call(kernel, LOC_LOOP,
+                                 Bindings(4, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
+                                          K_Arg("In", KER_ARG_TILE_W), K_Arg("In", KER_ARG_TILE_H)))),
+                   KerArgs(2,
+                           KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, W, H, 1, 0, OBJ_CONSTRAINTS_NONE, 0,
+                                  "In"),
+                           KerArg("Out", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, W, H, sixteen ? 2 : 1, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Out")));
+        declaredKernel(Name).operations = std::uint64_t(W) * H;
+        return layer.conclude();
+    }
+    // As the SDK declares it: a group of one body kernel, the interleaved image in, the three planes
+    // of Out (at 0, W x H and 2 W x H items) out.
+    const bool rgb565 = kop == KOP_NORM_RGB565;
+    const std::string body = std::string(Name) + "Body";
+    const char* inType = CNN_ArgDataTypeUns(rgb565 ? 2 : 1, 1, 1);
+    OpenKernelGroup(Name);
+    int generated = 0;
+    {
+        LayerDeclaration layer(body.c_str());
+        UserKernel(body.c_str(), KernelIterSpace(1, IterTiledSpace(KER_ITER_TILE0)), TILE_HOR,
+                   CArgs(4, TCArg(inType, "In"), TCArg(outType, "Out0"), TCArg(outType, "Out1"), TCArg(outType, "Out2")),
+                   Calls(1, Call(kernel, LOC_LOOP,
+                                 Bindings(6, K_Arg("In", KER_ARG_TILE), K_Arg("Out0", KER_ARG_TILE),
+                                          K_Arg("Out1", KER_ARG_TILE), K_Arg("Out2", KER_ARG_TILE),
+                                          K_Arg("Out0", KER_ARG_TILE_W), K_Arg("Out0", KER_ARG_TILE_H)))),
+                   KerArgs(4,
+                           KerArg("In", KerArgSpace(1, KER_ITER_TILE0), OBJ_IN_DB, rgb565 ? W : 3 * W, H, rgb565 ? 2 : 1,
+                                  0, OBJ_CONSTRAINTS_NONE, 0, "In"),
+                           KerArg("Out0", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, W, H, sixteen ? 2 : 1, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Out0"),
+                           KerArg("Out1", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, W, H, sixteen ? 2 : 1, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Out1"),
+                           KerArg("Out2", KerArgSpace(1, KER_ITER_TILE0), OBJ_OUT_DB, W, H, sixteen ? 2 : 1, 0,
+                                  OBJ_CONSTRAINTS_NONE, 0, "Out2")));
+        declaredKernel(body.c_str()).operations = std::uint64_t(W) * H * 3;
+        generated = layer.conclude();
+    }
+    CloseKernelGroup();
+    const int plane = int(W * H);
+    UserKernelGroup(Name, CArgs(2, TCArg(inType, "In"), TCArg(outType, "Out")),
+                    Calls(1, UserKernelCall(body.c_str(), LOC_GROUP,
+                                            Bindings(4, C_Arg("In"), C_ArgPlusImmOffset("Out", 0),
+                                                     C_ArgPlusImmOffset("Out", plane),
+                                                     C_ArgPlusImmOffset("Out", 2 * plane)))));
+    return generated;
 }
 
 int CNN_Convert(const char* Name, int In_DataSize, int Out_DataSize, int Sz, KernelOper_T kop)

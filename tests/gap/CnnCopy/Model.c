@@ -1,4 +1,4 @@
-/* Copies, transpositions, permutations and conversions through the SDK's copy generators, as NNTool's model
+/* Copies, transpositions, permutations, conversions and image normalization through the SDK's copy generators, as NNTool's model
  * programs declare them (CNN_Generators_SQ8.h, LoadCNN_SQ8_Library); the L1 budget comes from the
  * command line (--l1). Layer sizes are the harness's. */
 #include <stdio.h>
@@ -86,6 +86,15 @@ int main(int argc, char **argv)
     CNN_Copy("CopyBytes", 0, 3333, -1);
     CNN_Repeat("Repeat", 0, 77, 2, 5);
     Conversions();
+    /* Image normalization of 37 x 23 images (an RGB one is a kernel group). */
+    CNN_Norm("NormRGB565Offset", 37, 23, 1, KOP_NORM_RGB565);
+    CNN_Norm("NormRGB565Shift", 37, 23, 0, KOP_NORM_RGB565);
+    CNN_Norm("NormRGB888Offset", 37, 23, 1, KOP_NORM_RGB888);
+    CNN_Norm("NormRGB888Shift", 37, 23, 0, KOP_NORM_RGB888);
+    CNN_Norm("NormRGB16", 37, 23, 0, KOP_NORM_RGB16);
+    CNN_Norm("NormBWOffset", 37, 23, 1, KOP_NORM_BW);
+    CNN_Norm("NormBWShift", 37, 23, 0, KOP_NORM_BW);
+    CNN_Norm("NormBW16", 37, 23, 0, KOP_NORM_BW16);
     GenerateTilingCode();
     return 0;
 }

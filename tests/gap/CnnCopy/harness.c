@@ -1,6 +1,6 @@
 /* Host harness of tests/gap/CnnCopy: runs every generated layer on inputs from a seeded LCG
  * (`harness [seed]`) and compares its output, item by item, with the copy, transposition,
- * permutation or conversion computed here. Prints `DMA <Layer> <l2_read> <l2_write>` per layer, `MISMATCH ...`
+ * permutation, conversion or normalization computed here. Prints `DMA <Layer> <l2_read> <l2_write>` per layer, `MISMATCH ...`
  * for the first differences and `RESULT ok` last (exit status 0 only then). */
 #include "GenKernels.h"
 
@@ -178,6 +178,43 @@ static void RunConversion(const char *Name, Convert_T Layer, int Kind, int In, i
     free(Expected);
 }
 
+/* ---- Image normalization ---- */
+
+enum { RGB565, RGB888, GREY };
+
+/* Runs a normalization of a 37 x 23 image in Format into Channels planes of OutSize-byte values;
+ * Offset: centred on 0, Sixteen: v << 7, else halved. */
+static void RunNormalization(const char *Name, Layer_T Layer, int Format, int Offset, int Sixteen)
+{
+    enum { W = 37, H = 23, P = W * H };
+    const int Channels = Format == GREY ? 1 : 3;
+    const size_t InBytes = Format == RGB565 ? 2 * P : (size_t) Channels * P, OutSize = Sixteen ? 2 : 1;
+    unsigned char *Input = (unsigned char *) Random(InBytes);
+    unsigned char *Output = (unsigned char *) calloc((size_t) Channels * P, OutSize);
+    unsigned char *Expected = (unsigned char *) malloc((size_t) Channels * P * OutSize);
+    for (int c = 0; c < Channels; c++)
+        for (int p = 0; p < P; p++) {
+            int64_t R;
+            if (Format == RGB565) {
+                const unsigned Pixel = ((const uint16_t *) Input)[p];
+                const int Bits = c == 1 ? 6 : 5;
+                const int Field = (int) (Pixel >> (c == 0 ? 11 : c == 1 ? 5 : 0)) & ((1 << Bits) - 1);
+                /* the field to 8 bits: centred (-128 .. 127) or in 0 .. 127 */
+                R = Offset ? (Field - (1 << (Bits - 1))) * (1 << (8 - Bits)) : Field << (7 - Bits);
+            } else {
+                const int V = Input[(size_t) p * Channels + c];
+                R = Sixteen ? V * 128 : Offset ? V - 128 : V / 2;
+            }
+            WriteItem(Expected, Sixteen ? 2 : 1, (size_t) c * P + p, R);
+        }
+    __L2_Read = __L2_Write = 0;
+    Layer(Input, Output);
+    Compare(Name, Output, Expected, (size_t) Channels * P * OutSize, OutSize);
+    free(Input);
+    free(Output);
+    free(Expected);
+}
+
 /* Typed calls of the generated layers, one per layer. */
 #define LAYER(Name, Type)                                \
     static void Call##Name(void *In, void *Out)          \
@@ -200,6 +237,19 @@ PERMUTATIONS(16, short int)
 LAYER(Copy16, short int)
 LAYER(CopyBytes, unsigned char)
 LAYER(Repeat, short int)
+#define NORMALIZATION(Name, InType, OutType)      \
+    static void Call##Name(void *In, void *Out)    \
+    {                                              \
+        Name((InType *) In, (OutType *) Out);      \
+    }
+NORMALIZATION(NormRGB565Offset, unsigned short int, signed char)
+NORMALIZATION(NormRGB565Shift, unsigned short int, signed char)
+NORMALIZATION(NormRGB888Offset, unsigned char, signed char)
+NORMALIZATION(NormRGB888Shift, unsigned char, signed char)
+NORMALIZATION(NormRGB16, unsigned char, short int)
+NORMALIZATION(NormBWOffset, unsigned char, signed char)
+NORMALIZATION(NormBWShift, unsigned char, signed char)
+NORMALIZATION(NormBW16, unsigned char, short int)
 #define CONVERSION(Name, InType, OutType)                          \
     static void Call##Name(void *In, void *Out, signed char *Infos) \
     {                                                              \
@@ -286,6 +336,14 @@ int main(int argc, char **argv)
                 RunConversion(Name, Layers[i][o], SCALED, Sizes[i], Sizes[o]);
             }
     }
+    RunNormalization("NormRGB565Offset", CallNormRGB565Offset, RGB565, 1, 0);
+    RunNormalization("NormRGB565Shift", CallNormRGB565Shift, RGB565, 0, 0);
+    RunNormalization("NormRGB888Offset", CallNormRGB888Offset, RGB888, 1, 0);
+    RunNormalization("NormRGB888Shift", CallNormRGB888Shift, RGB888, 0, 0);
+    RunNormalization("NormRGB16", CallNormRGB16, RGB888, 0, 1);
+    RunNormalization("NormBWOffset", CallNormBWOffset, GREY, 1, 0);
+    RunNormalization("NormBWShift", CallNormBWShift, GREY, 0, 0);
+    RunNormalization("NormBW16", CallNormBW16, GREY, 0, 1);
     free(L1_Memory);
     free(L2_Memory);
     if (Mismatches)
