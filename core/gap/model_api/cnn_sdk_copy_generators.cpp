@@ -49,11 +49,10 @@ void requireDimension(const char* Name, const char* what, int value)
 // The basic kernel of a transposition or permutation; the library declares them all.
 const char* copyKernel(const char* Name, KernelOper_T oper, bool parallel, bool hwc, int bytes)
 {
-    const char* kernel =
-        hwc ? CNN_FindMatchingKernelAttr(oper, KOP_NONE, parallel, CALL_HWC_KER, bytes, 0, 0, 0, bytes, 0, 0, 0, 0, 0, 0,
-                                         nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr)
-            : CNN_FindMatchingKernel(oper, KOP_NONE, parallel, bytes, 0, 0, 0, bytes, 0, 0, 0, 0, 0, 0, nullptr, nullptr,
-                                     nullptr, nullptr, nullptr, nullptr, nullptr);
+    // The HWC permutations are declared CALL_HWC_KER, the others with no attribute.
+    const char* kernel = CNN_FindMatchingKernelAttr(oper, KOP_NONE, parallel, hwc ? unsigned(CALL_HWC_KER) : 0u, bytes, 0,
+                                                    0, 0, bytes, 0, 0, 0, 0, 0, 0, nullptr, nullptr, nullptr, nullptr,
+                                                    nullptr, nullptr, nullptr);
     if (!kernel)
         layerError(Name, std::string("no basic kernel performs ") + CNN_KernelOperImage(oper) + " on " +
                              std::to_string(bytes) + "-byte items; call LoadCNN_Copy_Library() (or "
@@ -473,25 +472,20 @@ int CNN_Convert(const char* Name, int In_DataSize, int Out_DataSize, int Sz, Ker
     // budget allows), the constants (8 bytes of Infos) whole in L1.
     UserKernel(Name, KernelIterSpace(2, IterTiledSpace(KER_ITER_TILE0), IterParSpace(KER_ITER_D0, unsigned(Sz), 8)),
                TILE_HOR,
-               constants ? CArgs(3, TCArg(inType.c_str(), "In"), TCArg(outType.c_str(), "Out"),
-                                 TCArg("signed char * __restrict__", "Infos"))
-                         : CArgs(2, TCArg(inType.c_str(), "In"), TCArg(outType.c_str(), "Out")),
+               CArgs(3, TCArg(inType.c_str(), "In"), TCArg(outType.c_str(), "Out"),
+                     constants ? TCArg("signed char * __restrict__", "Infos") : AT_NO_C_ARG),
                Calls(1, Call(kernel, LOC_D0,
                              Bindings(5, K_Arg("In", KER_ARG_TILE), K_Arg("Out", KER_ARG_TILE),
                                       K_ArgPar("In", KER_ARG_PARTILE_SIZE, KER_ITER_D0), Imm(1),
                                       constants ? K_Arg("Infos", KER_ARG_TILE) : AT_IGNORE_ARG_BINDING))),
-               constants ? KerArgs(3,
-                                   KerArg("In", KerArgSpace(1, KER_ITER_D0), OBJ_IN_DB, 1, 1, unsigned(in.bytes), 0,
-                                          OBJ_CONSTRAINTS_NONE, 0, "In"),
-                                   KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, unsigned(out.bytes), 0,
-                                          OBJ_CONSTRAINTS_NONE, 0, "Out"),
-                                   KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_BUFF | O_NTILED, 1, 1, 8, 0,
-                                          OBJ_CONSTRAINTS_NONE, 0, "Infos"))
-                         : KerArgs(2,
-                                   KerArg("In", KerArgSpace(1, KER_ITER_D0), OBJ_IN_DB, 1, 1, unsigned(in.bytes), 0,
-                                          OBJ_CONSTRAINTS_NONE, 0, "In"),
-                                   KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, unsigned(out.bytes), 0,
-                                          OBJ_CONSTRAINTS_NONE, 0, "Out")));
+               KerArgs(3,
+                       KerArg("In", KerArgSpace(1, KER_ITER_D0), OBJ_IN_DB, 1, 1, unsigned(in.bytes), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "In"),
+                       KerArg("Out", KerArgSpace(1, KER_ITER_D0), OBJ_OUT_DB, 1, 1, unsigned(out.bytes), 0,
+                              OBJ_CONSTRAINTS_NONE, 0, "Out"),
+                       constants ? KerArg("Infos", KerArgSpace(1, KER_ITER_TILE0), O_IN | O_BUFF | O_NTILED, 1, 1, 8, 0,
+                                          OBJ_CONSTRAINTS_NONE, 0, "Infos")
+                                 : AT_NO_KER_ARG));
     declaredKernel(Name).operations = unsigned(Sz);
     return layer.conclude();
 }
